@@ -1,0 +1,236 @@
+"""The synchronous helper client.
+
+Example::
+
+    from referee_client import Referee, RejectedError, g1841
+
+    with Referee("127.0.0.1:50051") as ref:
+        print([g.id for g in ref.list_games()])          # ['1841', 'autobahn']
+        state = ref.new_game("1841", seats=4)
+        legal = ref.legal_actions(state, seat=0)          # to_act + g1841 ranges
+        step = ref.apply(state, 0, g1841.bid("Bayard", 20))
+        state = step.state                                # step.events: what happened
+        try:
+            ref.apply(state, 1, g1841.bid("Bayard", 22))  # below the L.5 raise
+        except RejectedError as e:
+            print(e.code_name, e.message)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+import grpc
+
+from .errors import RejectedError
+from .pb import autobahn_pb2, g1841_pb2, referee_pb2, referee_pb2_grpc
+
+#: A game state handle: a ``GameState`` (open mode) or the server's sealed bytes (sealed mode).
+#: Every method accepts either and returns the same kind it was given.
+StateLike = Union["referee_pb2.GameState", bytes]
+#: An action: the ``referee_pb2.Action`` envelope or a typed per-game action.
+ActionLike = Union["referee_pb2.Action", "g1841_pb2.Action", "autobahn_pb2.Action"]
+#: Option values; ``True``/``False`` and ints are sent as the text NewGame accepts.
+OptionValue = Union[str, bool, int]
+
+DEFAULT_TARGET = "127.0.0.1:50051"
+
+
+@dataclass
+class Applied:
+    """An accepted action: the new state and the events, in order."""
+
+    #: The new state: a ``GameState``, or sealed bytes when the request used a sealed state.
+    state: StateLike
+    #: ``referee_pb2.Event`` messages.
+    events: list = field(default_factory=list)
+    #: The full ``ApplyResponse``.
+    response: Any = None
+
+
+def to_action(action: ActionLike) -> "referee_pb2.Action":
+    """Wrap a typed action into the ``referee_pb2.Action`` envelope (envelopes pass through)."""
+    if isinstance(action, referee_pb2.Action):
+        return action
+    if isinstance(action, g1841_pb2.Action):
+        return referee_pb2.Action(g1841=action)
+    if isinstance(action, autobahn_pb2.Action):
+        return referee_pb2.Action(autobahn=action)
+    raise TypeError(f"not an action: {type(action).__name__}")
+
+
+def _options(options: Mapping[str, OptionValue] | None) -> dict[str, str]:
+    out = {}
+    for k, v in (options or {}).items():
+        out[k] = ("true" if v else "false") if isinstance(v, bool) else str(v)
+    return out
+
+
+def _state_fields(state: StateLike) -> dict:
+    if isinstance(state, (bytes, bytearray)):
+        return {"sealed_state": bytes(state)}
+    if isinstance(state, referee_pb2.GameState):
+        return {"state": state}
+    raise TypeError(f"state must be a referee_pb2.GameState or sealed bytes, not {type(state).__name__}")
+
+
+class Referee:
+    """A connection to a Referee server (gRPC). Use as a context manager, or call :meth:`close`.
+
+    Args:
+        target: ``host:port`` of the server.
+        timeout: default deadline of each call in seconds (``None`` = no deadline).
+        channel: an existing ``grpc.Channel`` to use instead of opening one (not closed by
+            :meth:`close` unless ``own_channel=True``).
+        credentials: ``grpc.ChannelCredentials`` for TLS; plaintext when ``None``.
+        options: gRPC channel options, e.g. ``[("grpc.max_receive_message_length", 1 << 24)]``.
+
+    gRPC errors (unknown game, malformed state, ...) propagate as :class:`grpc.RpcError`;
+    refused actions raise :class:`~referee_client.RejectedError` from :meth:`apply`.
+    """
+
+    def __init__(self, target: str = DEFAULT_TARGET, *, timeout: float | None = 30.0,
+                 channel: grpc.Channel | None = None, credentials: grpc.ChannelCredentials | None = None,
+                 options: Iterable[tuple[str, Any]] | None = None, own_channel: bool | None = None):
+        self.target = target
+        self.timeout = timeout
+        if channel is None:
+            opts = list(options or [])
+            channel = (grpc.secure_channel(target, credentials, opts) if credentials is not None
+                       else grpc.insecure_channel(target, opts))
+            own_channel = True if own_channel is None else own_channel
+        self._channel = channel
+        self._own_channel = bool(own_channel)
+        #: The raw generated stub, for anything the helpers do not cover.
+        self.stub = referee_pb2_grpc.RefereeStub(channel)
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    @property
+    def channel(self) -> grpc.Channel:
+        return self._channel
+
+    def close(self) -> None:
+        """Close the channel (if this object opened it)."""
+        if self._own_channel:
+            self._channel.close()
+
+    def __enter__(self) -> "Referee":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Referee({self.target!r})"
+
+    def _t(self, timeout: float | None) -> float | None:
+        return self.timeout if timeout is None else timeout
+
+    # -- calls -----------------------------------------------------------------------------
+
+    def list_games(self, *, timeout: float | None = None) -> list:
+        """The games this server knows (``referee_pb2.GameInfo``).
+
+        Example: ``[g.id for g in ref.list_games()]`` → ``['1841', 'autobahn']``.
+        """
+        return list(self.stub.ListGames(referee_pb2.ListGamesRequest(), timeout=self._t(timeout)).games)
+
+    def new_game(self, game: str, seats: int, options: Mapping[str, OptionValue] | None = None,
+                 seed: int = 0, *, timeout: float | None = None) -> StateLike:
+        """Create a game; returns its initial ``GameState`` (or sealed bytes on a sealed server).
+
+        Example: ``state = ref.new_game("1841", 4, {"lite": True})``;
+        ``state.g1841.bank_cash``, ``state.g1841.players[0].cash``.
+        """
+        resp = self.stub.NewGame(referee_pb2.NewGameRequest(game=game, seats=seats, options=_options(options),
+                                                            seed=seed), timeout=self._t(timeout))
+        if not resp.HasField("state") and resp.sealed_state:
+            return resp.sealed_state
+        return resp.state
+
+    def try_apply(self, state: StateLike, seat: int, action: ActionLike, *,
+                  expected_action_count: int | None = None, expected_state_hash: bytes = b"",
+                  timeout: float | None = None) -> "referee_pb2.ApplyResponse":
+        """Apply an action and return the raw ``ApplyResponse`` (accepted or rejected), never
+        raising for a refused action.
+
+        Example::
+
+            resp = ref.try_apply(state, 0, g1841.pass_())
+            if resp.WhichOneof("result") == "rejected":
+                print(resp.rejected.rejection.message)
+        """
+        req = referee_pb2.ApplyRequest(seat=seat, action=to_action(action),
+                                       expected_state_hash=expected_state_hash, **_state_fields(state))
+        if expected_action_count is not None:
+            req.expected_action_count = expected_action_count
+        return self.stub.Apply(req, timeout=self._t(timeout))
+
+    def apply(self, state: StateLike, seat: int, action: ActionLike, *,
+              expected_action_count: int | None = None, expected_state_hash: bytes = b"",
+              timeout: float | None = None) -> Applied:
+        """Apply an action; returns :class:`Applied` (new state + events) or raises
+        :class:`~referee_client.RejectedError`. The given state is never modified.
+
+        Example::
+
+            step = ref.apply(state, 0, g1841.bid("Bayard", 20))
+            state, events = step.state, step.events
+        """
+        resp = self.try_apply(state, seat, action, expected_action_count=expected_action_count,
+                              expected_state_hash=expected_state_hash, timeout=timeout)
+        which = resp.WhichOneof("result")
+        if which == "rejected":
+            raise RejectedError.from_proto(resp.rejected.rejection)
+        if which != "accepted":
+            raise RuntimeError(f"ApplyResponse has neither accepted nor rejected: {resp}")
+        acc = resp.accepted
+        new_state: StateLike = acc.sealed_state if isinstance(state, (bytes, bytearray)) else acc.state
+        return Applied(state=new_state, events=list(acc.events), response=resp)
+
+    def legal_actions(self, state: StateLike, seat: int, *,
+                      timeout: float | None = None) -> "referee_pb2.LegalActionsResponse":
+        """What ``seat`` may do now: ``resp.to_act`` (seats that must act) and the typed
+        ranges, e.g. ``resp.g1841.bids[0].min_price`` and ``resp.g1841.actions`` (pass).
+        """
+        return self.stub.LegalActions(referee_pb2.LegalActionsRequest(seat=seat, **_state_fields(state)),
+                                      timeout=self._t(timeout))
+
+    def view(self, state: StateLike, seat: int | None = None, *,
+             timeout: float | None = None) -> "referee_pb2.ViewResponse":
+        """The state as ``seat`` sees it (``None`` = spectator, public information only).
+
+        Example: ``ref.view(state).g1841.state.bank_cash``; ``ref.view(state, 2).to_act``.
+        """
+        req = referee_pb2.ViewRequest(**_state_fields(state))
+        if seat is not None:
+            req.seat = seat
+        return self.stub.View(req, timeout=self._t(timeout))
+
+    def replay(self, game: str, seats: int, actions: Iterable, options: Mapping[str, OptionValue] | None = None,
+               seed: int = 0, *, timeout: float | None = None) -> "referee_pb2.ReplayResponse":
+        """Play a game from setup through ``actions``: ``(seat, action)`` pairs or
+        ``referee_pb2.SeatAction``. Returns the ``ReplayResponse``; ``resp.HasField("failure")``
+        tells whether an action was refused (``resp.failure.index``, ``resp.failure.rejection``).
+
+        Example::
+
+            resp = ref.replay("1841", 4, [(0, g1841.bid("Bayard", 20)), (1, g1841.pass_())])
+            resp.actions_applied  # 2
+        """
+        seat_actions = []
+        for a in actions:
+            if isinstance(a, referee_pb2.SeatAction):
+                seat_actions.append(a)
+            else:
+                seat, act = a
+                seat_actions.append(referee_pb2.SeatAction(seat=seat, action=to_action(act)))
+        req = referee_pb2.ReplayRequest(game=game, seats=seats, options=_options(options), seed=seed,
+                                        actions=seat_actions)
+        return self.stub.Replay(req, timeout=self._t(timeout))
+
+
+__all__ = ["Applied", "DEFAULT_TARGET", "Referee", "to_action"]

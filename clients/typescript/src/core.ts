@@ -1,0 +1,135 @@
+// Transport-independent part of the Referee client: the thin helper layer over the generated
+// Connect client. No Node-only imports here (src/web.ts re-exports it for browsers).
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { createClient, type Client, type Transport } from "@connectrpc/connect";
+import {
+  ActionSchema,
+  Referee,
+  RejectionCode,
+  RejectionSchema,
+  type Action,
+  type Event,
+  type GameInfo,
+  type GameState,
+  type LegalActionsResponse,
+  type Rejection,
+  type ViewResponse,
+} from "./gen/referee/v1/referee_pb.js";
+
+/** The generated Connect client of `referee.v1.Referee` (every RPC, every field). */
+export type RawRefereeClient = Client<typeof Referee>;
+
+/** An action as a message or as a plain object (`create(ActionSchema, init)` shape). */
+export type ActionInit = Action | MessageInitShape<typeof ActionSchema>;
+
+/** Option values of NewGame; sent as text (`true`, `3`), as the API wants. */
+export type GameOptions = Record<string, string | number | boolean | bigint>;
+
+/** The answer of Apply: a discriminated union on `accepted` / `rejected`. */
+export type ApplyResult =
+  | {
+      accepted: true;
+      rejected: false;
+      /** The new state; store it and send it with the next call. */
+      state: GameState;
+      /** What happened, in order. */
+      events: Event[];
+    }
+  | {
+      accepted: false;
+      rejected: true;
+      /** Why; the state you sent is unchanged and still valid. */
+      rejection: Rejection;
+    };
+
+/** The helper layer: one method per common call; `raw` gives the full generated client. */
+export interface RefereeClient {
+  /** The generated client (Replay, sealed mode, optimistic concurrency fields, call options). */
+  readonly raw: RawRefereeClient;
+  /** Games this server knows. */
+  listGames(): Promise<GameInfo[]>;
+  /** Starts a game with `seats` players; returns the initial state (open mode). */
+  newGame(game: string, seats: number, options?: GameOptions, seed?: number | bigint): Promise<GameState>;
+  /** Applies `action` of `seat` to `state`. A refused action is a normal result, not an error. */
+  apply(state: GameState, seat: number, action: ActionInit): Promise<ApplyResult>;
+  /** Seats that must act and what `seat` may do now. */
+  legalActions(state: GameState, seat: number): Promise<LegalActionsResponse>;
+  /** The state as `seat` may see it (omit `seat` for a spectator). */
+  view(state: GameState, seat?: number): Promise<ViewResponse>;
+}
+
+/** Wraps a Connect transport (any: gRPC, gRPC-Web, Connect) into a RefereeClient. */
+export function createRefereeClientFromTransport(transport: Transport): RefereeClient {
+  const raw = createClient(Referee, transport);
+  return {
+    raw,
+    async listGames() {
+      return (await raw.listGames({})).games;
+    },
+    async newGame(game, seats, options = {}, seed = 0) {
+      const res = await raw.newGame({
+        game,
+        seats,
+        options: Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])),
+        seed: BigInt(seed),
+      });
+      if (!res.state) {
+        throw new Error(
+          "NewGame returned no open state (is the server in sealed mode? use client.raw.newGame and sealedState)",
+        );
+      }
+      return res.state;
+    },
+    async apply(state, seat, action) {
+      const res = await raw.apply({ state, seat, action: create(ActionSchema, action as MessageInitShape<typeof ActionSchema>) });
+      switch (res.result.case) {
+        case "accepted":
+          if (!res.result.value.state) throw new Error("Apply: accepted without a state (sealed mode? use client.raw.apply)");
+          return { accepted: true, rejected: false, state: res.result.value.state, events: res.result.value.events };
+        case "rejected":
+          return {
+            accepted: false,
+            rejected: true,
+            rejection: res.result.value.rejection ?? create(RejectionSchema),
+          };
+        default:
+          throw new Error("Apply: the server set neither `accepted` nor `rejected`");
+      }
+    },
+    async legalActions(state, seat) {
+      return raw.legalActions({ state, seat });
+    },
+    async view(state, seat) {
+      return raw.view(seat === undefined ? { state } : { state, seat });
+    },
+  };
+}
+
+/** `REJECTION_CODE_NOT_YOUR_TURN` → `"NOT_YOUR_TURN"`. */
+export function rejectionCodeName(code: RejectionCode): string {
+  return RejectionCode[code] ?? `UNKNOWN_${code}`;
+}
+
+/** Builders for 1841 actions (amounts in Lire). */
+export const g1841 = {
+  /** Nominate (open) or raise in the auction of `concession`. */
+  bid(concession: string, price: number | bigint): Action {
+    return create(ActionSchema, {
+      action: { case: "g1841", value: { action: { case: "bid", value: { concession, price: BigInt(price) } } } },
+    });
+  },
+  /** Pass a nomination turn, drop out of an auction, or pass in a stock round. */
+  pass(): Action {
+    return create(ActionSchema, { action: { case: "g1841", value: { action: { case: "pass", value: {} } } } });
+  },
+  /** Sealed bids, one per concession in order (Version 1). */
+  blindBid(amounts: Array<number | bigint>): Action {
+    return create(ActionSchema, {
+      action: { case: "g1841", value: { action: { case: "blindBid", value: { amounts: amounts.map((a) => BigInt(a)) } } } },
+    });
+  },
+};
+
+export * from "./gen/referee/v1/referee_pb.js";
+export * as g1841pb from "./gen/referee/g1841/v1/g1841_pb.js";
+export * as autobahnpb from "./gen/referee/autobahn/v1/autobahn_pb.js";

@@ -1,0 +1,334 @@
+//! Phase 3: moving trucks and delivering (AQ-4, AQ-5, autobahn §5.8).
+
+use super::action::Event;
+use super::board::GOODS;
+use super::build::built;
+use super::state::{Road, State, TruckAt};
+use crate::{Rejection, RejectionCode};
+
+fn reject(rule: &str, msg: impl Into<String>) -> Rejection {
+    Rejection::new(RejectionCode::IllegalMove, rule, msg)
+}
+
+/// Whether `player`'s truck `t` may start moving after a card of `colour` (AQ-4): it starts on
+/// a depot of that colour or on a section of that colour.
+pub fn may_start(state: &State, player: u32, t: usize, colour: usize) -> bool {
+    let Some(truck) = state.p(player).trucks.get(t) else {
+        return false;
+    };
+    match &truck.at {
+        TruckAt::Reserve => false,
+        TruckAt::Depot(d) => state
+            .board
+            .def
+            .depots
+            .iter()
+            .any(|x| x.id == *d && state.board.autobahn(&x.autobahn) == Some(colour)),
+        TruckAt::Section(s) => state
+            .board
+            .map
+            .section_index
+            .get(s)
+            .is_some_and(|i| state.board.map.sections[*i].autobahn == colour),
+    }
+}
+
+/// Maximum steps (AQ-4): 2 in era 1, 3 in eras 2–3 (board `eras[].truck_steps`), +1 when the
+/// truck starts on a two-lane section.
+pub fn max_steps(state: &State, player: u32, t: usize) -> u32 {
+    let base = state.board.truck_steps(state.era);
+    let two_lane = match state.p(player).trucks.get(t).map(|x| &x.at) {
+        Some(TruckAt::Section(s)) => state
+            .board
+            .map
+            .section_index
+            .get(s)
+            .is_some_and(|i| state.sections[*i].road == Road::TwoLane),
+        _ => false,
+    };
+    base + u32::from(two_lane)
+}
+
+/// Sections a truck at `at` can enter next: built, open sections adjacent to its section, or
+/// touching its depot's city (AQ-4: any colour once moving).
+pub fn next_sections(state: &State, at: &TruckAt) -> Vec<usize> {
+    let m = &state.board.map;
+    let ok = |s: usize| built(state, s) && state.board.section_open(s, state.era);
+    match at {
+        TruckAt::Reserve => vec![],
+        TruckAt::Depot(d) => {
+            let Some(di) = state.board.def.depots.iter().position(|x| x.id == *d) else {
+                return vec![];
+            };
+            let c = m.depot_city[di];
+            (0..m.sections.len())
+                .filter(|s| m.sections[*s].touches.contains(&c) && ok(*s))
+                .collect()
+        }
+        TruckAt::Section(s) => match m.section_index.get(s) {
+            Some(i) => m.adj[*i].iter().copied().filter(|s| ok(*s)).collect(),
+            None => vec![],
+        },
+    }
+}
+
+/// Country index a truck standing at `at` may deliver to with one more step (AQ-5, U-15).
+pub fn exit_country(state: &State, at: &TruckAt) -> Option<usize> {
+    let TruckAt::Section(s) = at else { return None };
+    let i = *state.board.map.section_index.get(s)?;
+    let c = state.board.map.sections[i].exit_to?;
+    (state.board.def.countries[c].opens_in_era <= state.era).then_some(c)
+}
+
+/// Moves a truck along `path` and optionally delivers (AQ-4, AQ-5). Checks everything before
+/// changing anything. A path may not enter the same section twice (documented default).
+pub fn move_truck(
+    state: &mut State,
+    ev: &mut Vec<Event>,
+    player: u32,
+    t: usize,
+    path: &[String],
+    deliver: bool,
+    colour: Option<usize>,
+    max: u32,
+) -> Result<(), Rejection> {
+    if t >= state.p(player).trucks.len() {
+        return Err(Rejection::new(
+            RejectionCode::InvalidArgument,
+            "autobahn §1.2",
+            "No such truck.",
+        ));
+    }
+    if let Some(c) = colour
+        && !may_start(state, player, t, c)
+    {
+        return Err(reject(
+            "AQ-4",
+            "A truck may move only if it starts on a depot or a section of the colour of the card played.",
+        ));
+    }
+    let steps = path.len() as u32 + u32::from(deliver);
+    if steps == 0 {
+        return Err(reject("AQ-4", "A move needs at least one step."));
+    }
+    if steps > max {
+        return Err(reject(
+            "AQ-4",
+            format!("This truck may move at most {max} steps now."),
+        ));
+    }
+    let mut at = state.p(player).trucks[t].at.clone();
+    let mut entered: Vec<usize> = Vec::new();
+    for id in path {
+        let Some(&s) = state.board.map.section_index.get(id) else {
+            return Err(Rejection::new(
+                RejectionCode::InvalidArgument,
+                "AQ-4",
+                format!("Unknown section `{id}`."),
+            ));
+        };
+        if !next_sections(state, &at).contains(&s) || entered.contains(&s) {
+            return Err(reject(
+                "AQ-4",
+                format!(
+                    "The truck cannot move onto `{id}` (built, open, adjacent road only; no section twice in one move)."
+                ),
+            ));
+        }
+        entered.push(s);
+        at = TruckAt::Section(id.clone());
+    }
+    let country = if deliver {
+        let Some(c) = exit_country(state, &at) else {
+            return Err(reject(
+                "AQ-5",
+                "Delivering needs a loaded truck on the section next to an open neighbouring country's commercial city.",
+            ));
+        };
+        if state.p(player).trucks[t].goods.is_none() {
+            return Err(reject("AQ-5", "The truck carries no goods."));
+        }
+        Some(c)
+    } else {
+        None
+    };
+    // apply
+    state.pm(player).trucks[t].at = at;
+    if !path.is_empty() {
+        ev.push(Event::TruckMoved {
+            player,
+            truck: t as u32,
+            path: path.to_vec(),
+        });
+    }
+    for s in entered {
+        pass_station(state, ev, player, s);
+    }
+    if let Some(c) = country {
+        deliver_goods(state, ev, player, t, c);
+    }
+    Ok(())
+}
+
+/// A truck of `mover` enters section `s`: its station's owner gains income (autobahn §5.8, U-16:
+/// the passing income of the owner's rightmost emptied slot; the Autobot per §8.4).
+pub fn pass_station(state: &mut State, ev: &mut Vec<Event>, mover: u32, s: usize) {
+    let Some(st) = state.board.map.sections[s].station else {
+        return;
+    };
+    let Some(owner) = state.station_spaces[st].owner else {
+        return;
+    };
+    if state.is_bot(owner) {
+        super::autobot::bot_station_passed(state, ev, mover);
+        return;
+    }
+    let slot = state.p(owner).stations_built as usize;
+    let income = slot
+        .checked_sub(1)
+        .and_then(|i| state.board.def.service_stations.slots.get(i))
+        .map_or(0, |x| x.passing_income_dm);
+    if income > 0 {
+        state.pm(owner).dm += income;
+        ev.push(Event::DmGained {
+            player: owner,
+            amount: income,
+            reason: format!("station {}", state.station_spaces[st].id),
+        });
+    }
+}
+
+/// Delivers truck `t` of `player` into country `c` (AQ-5): bonus tile, goods back to the
+/// supply, delivery token on the board, truck back to reserve.
+pub fn deliver_goods(state: &mut State, ev: &mut Vec<Event>, player: u32, t: usize, c: usize) {
+    let country = state.board.def.countries[c].id.clone();
+    let goods = state.p(player).trucks[t].goods.clone().unwrap_or_default();
+    // 1. the country's bonus tile
+    let tile = state.country_tiles.get_mut(c).and_then(Option::take);
+    // 2. goods back, 4. truck back
+    if let Some(gi) = GOODS.iter().position(|g| *g == goods) {
+        state.goods_supply[gi] += 1;
+    }
+    {
+        let tr = &mut state.pm(player).trucks[t];
+        tr.at = TruckAt::Reserve;
+        tr.goods = None;
+        tr.destination = None;
+    }
+    let bot = state.is_bot(player);
+    // 3. delivery token
+    let board = state.board.clone();
+    let row_def = board
+        .def
+        .delivery_boards
+        .iter()
+        .find(|b| b.id == state.p(player).delivery_board)
+        .and_then(|b| b.rows.iter().find(|r| r.country == country))
+        .cloned();
+    let pharma = goods == "PHARMACEUTICALS";
+    let first_pharma = pharma && !state.pharma_delivered.contains(&country);
+    let mut placement = "none";
+    let mut after: Vec<(super::board::Effect, String)> = Vec::new();
+    if let Some(row_def) = row_def
+        && let Some(ri) = state
+            .p(player)
+            .deliveries
+            .iter()
+            .position(|r| r.country == country)
+    {
+        let row = state.p(player).deliveries[ri].clone();
+        if first_pharma {
+            state.pharma_delivered.push(country.clone());
+            placement = "pharma_bonus";
+            after.push((
+                board.def.countries[c].pharma_bonus.clone(),
+                format!("pharma bonus of {country} (AQ-5)"),
+            ));
+        } else if !pharma && goods == row_def.preferred && !row.goods_token && !row.bonus_used {
+            state.pm(player).deliveries[ri].goods_token = true;
+            placement = "goods_icon";
+            if bot {
+                // §8.4: a matching delivery gives the Autobot one development step instead.
+                after.push((
+                    super::board::Effect::Develop { steps: 1 },
+                    "autobot matching delivery (§8.4)".into(),
+                ));
+            }
+        } else if !row.dm_token {
+            state.pm(player).deliveries[ri].dm_token = true;
+            placement = "dm_space";
+            if !bot && row_def.dm > 0 {
+                state.pm(player).dm += row_def.dm;
+                ev.push(Event::DmGained {
+                    player,
+                    amount: row_def.dm,
+                    reason: format!("delivery to {country}"),
+                });
+            }
+        }
+        state.pm(player).deliveries[ri].delivered = true;
+    }
+    ev.push(Event::Delivered {
+        player,
+        truck: t as u32,
+        country: country.clone(),
+        goods,
+        placement: placement.to_string(),
+        pharma_bonus: first_pharma,
+    });
+    if let Some(tile) = tile {
+        ev.push(Event::BonusTileTaken {
+            player,
+            tile: tile.clone(),
+        });
+        if bot {
+            super::autobot::bot_tile(state, ev);
+        } else if let Some(x) = board.tile(&tile) {
+            super::effects::resolve(
+                state,
+                ev,
+                player,
+                &x.effect,
+                &format!("delivery tile {tile}"),
+            );
+        }
+    }
+    for (e, src) in after {
+        super::effects::resolve(state, ev, player, &e, &src);
+    }
+}
+
+/// Every legal move of truck `t` (for legal actions): paths of distinct sections up to `max`
+/// steps, each with and without a final delivery step.
+pub fn all_moves(state: &State, player: u32, t: usize, max: u32) -> Vec<(Vec<String>, bool)> {
+    let mut out = Vec::new();
+    let start = state.p(player).trucks[t].at.clone();
+    let loaded = state.p(player).trucks[t].goods.is_some();
+    fn rec(
+        state: &State,
+        at: &TruckAt,
+        left: u32,
+        path: &mut Vec<String>,
+        loaded: bool,
+        out: &mut Vec<(Vec<String>, bool)>,
+    ) {
+        if left == 0 {
+            return;
+        }
+        if loaded && exit_country(state, at).is_some() {
+            out.push((path.clone(), true));
+        }
+        for s in next_sections(state, at) {
+            let id = state.board.map.section_ids[s].clone();
+            if path.contains(&id) {
+                continue;
+            }
+            path.push(id.clone());
+            out.push((path.clone(), false));
+            rec(state, &TruckAt::Section(id), left - 1, path, loaded, out);
+            path.pop();
+        }
+    }
+    rec(state, &start, max, &mut Vec::new(), loaded, &mut out);
+    out
+}

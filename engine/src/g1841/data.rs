@@ -1,0 +1,292 @@
+//! Reference data of 1841, loaded from `engine/data/1841/game_constants.json` (a verbatim copy
+//! of the rules data `1841-data/game_constants.json`, extracted from tobymao/18xx).
+//!
+//! Only the parts the implemented rounds need are parsed; every number used by the rules code
+//! comes from here, never from a table in the source.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use super::options::Options;
+
+/// The embedded data file (1841-data.md §11).
+const GAME_CONSTANTS: &str = include_str!("../../data/1841/game_constants.json");
+
+/// Player range (1841 §2).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct PlayerRange {
+    /// Fewest players.
+    pub min: u32,
+    /// Most players.
+    pub max: u32,
+}
+
+/// Parameters of the concession round (1841 §4; 1841-data.md §1, §2).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct ConcessionRoundData {
+    /// `nomination_auction` (Version 2) or `blind_bids_then_tie_auctions` (Version 1).
+    pub procedure: String,
+    /// Smallest opening / sealed bid in L. (L.20).
+    pub min_bid: i64,
+    /// Smallest raise in L. (L.5).
+    pub min_raise: i64,
+    /// Concession symbols in concession number order.
+    pub concessions_in_order: Vec<String>,
+    /// Face value of every concession in L. (L.50).
+    pub face_value: i64,
+    /// First stock round in which a bank-held concession may be bought (SR 2, 1841 §3.2).
+    pub bank_concessions_buyable_from_stock_round: u32,
+}
+
+/// One ruleset (`v2`, `v1`, `lite`) of `game_constants.json`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct Ruleset {
+    /// `v2`, `v1` or `lite`.
+    pub ruleset: String,
+    /// Player range.
+    pub players: PlayerRange,
+    /// Total bank in L. before the starting cash is paid out (1841 §1).
+    pub bank_cash_total: i64,
+    /// Starting cash per player in L., keyed by player count as text (1841 §2).
+    pub starting_cash_by_player_count: BTreeMap<String, i64>,
+    /// Concession round parameters.
+    pub concession_round: ConcessionRoundData,
+    /// Phases; the first one's `name` is the phase at the start of the game.
+    pub phases: Vec<PhaseData>,
+    /// Certificate limit per player, keyed by player count as text (1841 §2).
+    pub cert_limit_by_player_count: BTreeMap<String, u32>,
+    /// Most percent of one corporation a player may control, directly and through the
+    /// corporations he controls (1841 §7.3: 60).
+    pub max_percent_controlled_by_one_player: u32,
+    /// Most percent of one corporation that may lie in the bank pool (1841 §3.5: 50).
+    pub bank_pool_max_percent: u32,
+    /// Bayard's income in L. at the end of each stock round (1841 §3.2, §5.5: L.20).
+    pub bayard_pays_at_end_of_each_stock_round: i64,
+    /// Most certificates of other corporations a corporation may hold (1841 §2: 5).
+    pub corporation_max_certificates_of_other_corporations: u32,
+    /// Historical corporations (1841 §3.3), startable ones and those formed by events.
+    pub historical_corporations: Vec<HistoricalCorporationData>,
+    /// Non-historical corporations (1841 §3.4).
+    pub non_historical_corporations: NonHistoricalData,
+    /// Token prices (1841 §5.4).
+    pub token_prices: TokenPrices,
+    /// Token counts bought at a start (1841 §3.3, §5.4).
+    pub token_counts: TokenCounts,
+    /// Stock market parameters (1841 §6).
+    pub stock_market: StockMarketData,
+}
+
+/// One historical corporation of `game_constants.json` (1841 §3.3).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct HistoricalCorporationData {
+    /// Symbol, e.g. `SFTG`.
+    pub sym: String,
+    /// `major` or `minor`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Certificate sizes in percent, president's certificate first.
+    pub shares: Vec<u32>,
+    /// The concession that allows starting it (`None` for event-formed corporations).
+    pub concession: Option<String>,
+    /// The event that forms it (`tuscan_merge`, `ferd_secession`), `None` if startable.
+    pub formed_by_event: Option<String>,
+    /// Home hexes with their city index (`None` + `city_index_choice` for V2 SFMA).
+    #[serde(default)]
+    pub homes: Vec<HomeData>,
+}
+
+/// One home of a historical corporation.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct HomeData {
+    /// Hex, e.g. `H4`.
+    pub hex: String,
+    /// City index on the printed tile; `None` when the president chooses (V2 SFMA).
+    pub city_index: Option<u32>,
+    /// The cities the president may choose from (V2 SFMA: 0 and 1).
+    #[serde(default)]
+    pub city_index_choice: Vec<u32>,
+}
+
+/// Non-historical corporations (1841 §3.4).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct NonHistoricalData {
+    /// Major symbols.
+    pub majors: Vec<String>,
+    /// Minor symbols.
+    pub minors: Vec<String>,
+}
+
+/// Token prices (1841 §5.4).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct TokenPrices {
+    /// Price of each token of a historical corporation (L.50).
+    pub historical_each: i64,
+}
+
+/// A min..=max range of token counts.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+pub struct CountRange {
+    /// Fewest.
+    pub min: u32,
+    /// Most.
+    pub max: u32,
+}
+
+/// Token counts at a start (1841 §3.3: majors 2–5, minors 1–2, placed home tokens included).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct TokenCounts {
+    /// Majors.
+    pub major_total_after_start: CountRange,
+    /// Minors.
+    pub minor_total_after_start: CountRange,
+}
+
+/// Stock market parameters (1841 §5.4, §6).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct StockMarketData {
+    /// Par prices of majors (68, 100, 144, 216, 340).
+    pub par_prices_major: Vec<i64>,
+    /// Par prices of minors (68, 100, 144).
+    pub par_prices_minor: Vec<i64>,
+    /// A minor on this column moves up instead of right (10).
+    pub minor_cap_column: u32,
+    /// Before phase 8 any corporation on this column moves up instead of right (15).
+    pub pre_phase_8_cap_column: u32,
+}
+
+/// One phase (1841 §10).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct PhaseData {
+    /// Phase name, e.g. `2`.
+    pub name: String,
+    /// Operating rounds after each stock round in this phase (1841 §8: 1, 2 or 3).
+    pub operating_rounds_per_stock_round: u32,
+}
+
+impl Ruleset {
+    /// Certificate limit per player for `players` seats (1841 §2), `None` outside the range.
+    pub fn cert_limit(&self, players: u32) -> Option<u32> {
+        self.cert_limit_by_player_count
+            .get(&players.to_string())
+            .copied()
+    }
+
+    /// The phase named `name`, if the ruleset has it.
+    pub fn phase(&self, name: &str) -> Option<&PhaseData> {
+        self.phases.iter().find(|p| p.name == name)
+    }
+
+    /// Starting cash per player in L. for `players` seats, `None` outside the range (1841 §2).
+    pub fn starting_cash(&self, players: u32) -> Option<i64> {
+        self.starting_cash_by_player_count
+            .get(&players.to_string())
+            .copied()
+    }
+}
+
+/// The stock market grid (1841 §6), loaded from `engine/data/1841/market.json` (verbatim copy
+/// of `1841-data/market.json`).
+const MARKET: &str = include_str!("../../data/1841/market.json");
+
+/// One cell of the stock market.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct MarketCellData {
+    /// Price per unit certificate in L.
+    pub price: i64,
+    /// Cell types: `par`, `par_1`, `max_price`, `max_price_1`, `endgame`.
+    #[serde(default)]
+    pub types: Vec<String>,
+}
+
+/// The stock market grid: `rows[row][col]`, rows of different lengths (1841 §6).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct MarketData {
+    /// Rows, top (row 0) first.
+    pub rows: Vec<Vec<MarketCellData>>,
+}
+
+/// The stock market grid (the same for every ruleset, 1841-data.md §6).
+pub fn market() -> &'static MarketData {
+    static DATA: OnceLock<MarketData> = OnceLock::new();
+    DATA.get_or_init(|| {
+        // Compiled in and checked by `data_file_parses`; a failure is a build defect.
+        serde_json::from_str::<MarketData>(MARKET)
+            .unwrap_or_else(|e| panic!("engine/data/1841/market.json is invalid: {e}"))
+    })
+}
+
+#[derive(Deserialize)]
+struct Rulesets {
+    v2: Ruleset,
+    v1: Ruleset,
+    lite: Ruleset,
+}
+
+#[derive(Deserialize)]
+struct GameConstants {
+    rulesets: Rulesets,
+}
+
+fn rulesets() -> &'static Rulesets {
+    static DATA: OnceLock<Rulesets> = OnceLock::new();
+    DATA.get_or_init(|| {
+        // The file is compiled in and checked by the test `data_file_parses`; a failure here
+        // is a build defect, not an input error.
+        serde_json::from_str::<GameConstants>(GAME_CONSTANTS)
+            .map(|g| g.rulesets)
+            .unwrap_or_else(|e| panic!("engine/data/1841/game_constants.json is invalid: {e}"))
+    })
+}
+
+/// The Version 2 full ruleset (default).
+pub fn v2() -> &'static Ruleset {
+    &rulesets().v2
+}
+
+/// The Version 1 full ruleset.
+pub fn v1() -> &'static Ruleset {
+    &rulesets().v1
+}
+
+/// The lite ruleset.
+pub fn lite() -> &'static Ruleset {
+    &rulesets().lite
+}
+
+/// The ruleset whose map, roster, bank, cash and concessions apply to `options`:
+/// `lite` whenever `lite` is set (also with `version_1`, whose only concession-round
+/// difference is the procedure, see [`Options::sealed_bids`]), else `v1` or `v2`.
+pub fn ruleset(options: &Options) -> &'static Ruleset {
+    if options.lite {
+        lite()
+    } else if options.version_1 {
+        v1()
+    } else {
+        v2()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_file_parses() {
+        assert_eq!(v2().ruleset, "v2");
+        assert_eq!(v1().ruleset, "v1");
+        assert_eq!(lite().ruleset, "lite");
+        assert_eq!(
+            v1().concession_round.procedure,
+            "blind_bids_then_tie_auctions"
+        );
+        assert_eq!(v2().concession_round.procedure, "nomination_auction");
+        assert_eq!(v2().phases[0].name, "2");
+        assert_eq!(v2().phases[0].operating_rounds_per_stock_round, 1);
+        assert_eq!(v2().cert_limit(4), Some(16));
+        assert_eq!(lite().cert_limit(6), Some(11));
+        assert_eq!(market().rows.len(), 13);
+        assert_eq!(market().rows[3][5].price, 100);
+    }
+}

@@ -1,0 +1,550 @@
+//! Reader for 18xx.games game exports (the JSON the site serves for a game), used to replay
+//! recorded games against this engine. Pure: takes the JSON text, returns typed data; no I/O.
+//!
+//! Replay semantics (18xx `filtered_actions`, `1841-fixtures/README.md`):
+//! * `undo` without `action_id` removes the last non-message action; with `action_id: N` it
+//!   removes every non-message action after the one whose id is N (`0` = all of them);
+//! * `redo` restores what the most recent `undo` removed, only if no other action happened
+//!   since (several `redo`s restore several `undo`s, newest first);
+//! * `message` actions are never undone and have no game effect (they are dropped);
+//! * after an effective action, the elements of its `auto_actions` follow it, in order.
+//!
+//! Player ids are mapped to seats by the order of the top-level `players` array.
+
+use serde_json::Value;
+
+use super::action::Action;
+use super::corporation::controller;
+use super::options::Options;
+use super::state::{ShareOwner, State};
+use crate::Seat;
+
+/// Why an export could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    /// The text is not JSON.
+    #[error("not valid JSON: {0}")]
+    Json(String),
+    /// A required field is missing or has the wrong type.
+    #[error("missing or ill-typed field `{0}`")]
+    Field(String),
+    /// An option symbol 1841 does not have.
+    #[error("unknown optional rule `{0}`")]
+    UnknownOption(String),
+    /// An `undo` names an action id that is not among the effective actions.
+    #[error("undo to action id {0}, which is not an effective action")]
+    UndoTargetMissing(i64),
+    /// An action's fields do not fit its type.
+    #[error("action {id:?}: {reason}")]
+    BadAction {
+        /// The action id, if it has one.
+        id: Option<i64>,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// One player of the export, in seat order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportPlayer {
+    /// The 18xx.games player id, as text (`"512"`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+/// Who performed an action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entity {
+    /// A player, by seat.
+    Player(Seat),
+    /// A corporation, by symbol (`SFTG`).
+    Corporation(String),
+    /// Anything else (missing entity, unknown player id), as text.
+    Other(String),
+}
+
+/// One effective action of the export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedAction {
+    /// The action id (`None` for generated `auto_actions` without one).
+    pub id: Option<i64>,
+    /// The 18xx action type (`bid`, `pass`, `par`, …).
+    pub kind: String,
+    /// Who acted.
+    pub entity: Entity,
+    /// Whether it came from the `auto_actions` of the previous action.
+    pub auto: bool,
+    /// The action as recorded.
+    pub raw: Value,
+}
+
+/// A parsed export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Export {
+    /// 18xx.games game id.
+    pub id: Option<i64>,
+    /// Title, `1841` for this game.
+    pub title: String,
+    /// Players in seat order.
+    pub players: Vec<ExportPlayer>,
+    /// `settings.optional_rules` as recorded.
+    pub optional_rules: Vec<String>,
+    /// Effective actions after undo/redo filtering, with `auto_actions` flattened in.
+    pub actions: Vec<ImportedAction>,
+}
+
+impl Export {
+    /// The 1841 options of the game (`settings.optional_rules`, 1841 §0.2).
+    ///
+    /// Errors: [`ImportError::UnknownOption`] for a symbol 1841 does not have.
+    pub fn options(&self) -> Result<Options, ImportError> {
+        Options::from_optional_rules(&self.optional_rules).map_err(|e| match e {
+            crate::SetupError::UnknownOption(s) => ImportError::UnknownOption(s),
+            other => ImportError::UnknownOption(other.to_string()),
+        })
+    }
+
+    /// The seat of an 18xx player id, `None` if the id is not a player of this game.
+    pub fn seat_of(&self, player_id: &str) -> Option<Seat> {
+        self.players
+            .iter()
+            .position(|p| p.id == player_id)
+            .and_then(|i| Seat::try_from(i).ok())
+    }
+}
+
+impl ImportedAction {
+    /// The action as a concession-round action of this engine, with the acting seat:
+    /// `bid` → [`Action::Bid`] (`company`, `price`), `pass` → [`Action::Pass`],
+    /// `blind_bid` → [`Action::BlindBid`] (`bids`). `Ok(None)` for other types or
+    /// non-player entities.
+    ///
+    /// Errors: [`ImportError::BadAction`] when a `bid`/`blind_bid` lacks its fields.
+    pub fn concession_round_action(&self) -> Result<Option<(Seat, Action)>, ImportError> {
+        let Entity::Player(seat) = self.entity else {
+            return Ok(None);
+        };
+        let bad = |reason: &str| ImportError::BadAction {
+            id: self.id,
+            reason: reason.to_string(),
+        };
+        let action = match self.kind.as_str() {
+            "pass" => Action::Pass,
+            "bid" => Action::Bid {
+                concession: self
+                    .raw
+                    .get("company")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| bad("bid without `company`"))?
+                    .to_string(),
+                price: self
+                    .raw
+                    .get("price")
+                    .and_then(as_whole_number)
+                    .ok_or_else(|| bad("bid without a whole-number `price`"))?,
+            },
+            "blind_bid" => Action::BlindBid {
+                amounts: self
+                    .raw
+                    .get("bids")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| bad("blind_bid without `bids`"))?
+                    .iter()
+                    .map(|v| as_whole_number(v).ok_or_else(|| bad("non-integer amount in `bids`")))
+                    .collect::<Result<_, _>>()?,
+            },
+            _ => return Ok(None),
+        };
+        Ok(Some((seat, action)))
+    }
+}
+
+impl ImportedAction {
+    /// The action as an action of this engine with the acting seat, in the context of
+    /// `state` (the state before the action). Mapping (one place for all of it):
+    /// * `bid`, `blind_bid`, player `pass` — as [`ImportedAction::concession_round_action`];
+    /// * `par` (`corporation`, `share_price` `"price,row,col"`) → [`Action::Par`];
+    /// * `buy_shares` (`shares` `["SFTG_3"]`, `percent`) → [`Action::BuyShares`], from the
+    ///   pool when certificate 3 of SFTG lies in the pool in `state` (18xx share index =
+    ///   certificate index, president's certificate `_0`);
+    /// * `sell_shares` (`shares`, `percent`) → [`Action::SellShares`];
+    /// * `choose` by a corporation (`choice` = total token count) → [`Action::BuyTokens`];
+    /// * `place_token` by a corporation (`city` `"R14-0-0"` = hex R14, city 0) →
+    ///   [`Action::PlaceToken`];
+    /// * `buy_company` (`company`) → [`Action::BuyConcession`];
+    /// * a corporation's `pass` → [`Action::Pass`].
+    ///
+    /// A corporation acts through the player at the end of its chain of control (1841 §7.2).
+    /// `Ok(None)` for action types not mapped yet (operating-round actions).
+    ///
+    /// Errors: [`ImportError::BadAction`] for missing or ill-formed fields, or a corporation
+    /// entity without a controlling player.
+    pub fn to_action(&self, state: &State) -> Result<Option<(Seat, Action)>, ImportError> {
+        let bad = |reason: String| ImportError::BadAction {
+            id: self.id,
+            reason,
+        };
+        let str_field = |name: &str| {
+            self.raw
+                .get(name)
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad(format!("{} without `{name}`", self.kind)))
+        };
+        let seat = match &self.entity {
+            Entity::Player(s) => *s,
+            Entity::Corporation(sym) => controller(state, sym)
+                .ok_or_else(|| bad(format!("corporation {sym} has no controlling player")))?,
+            Entity::Other(e) => return Err(bad(format!("unknown entity `{e}`"))),
+        };
+        let first_share = || -> Result<(String, usize), ImportError> {
+            let id = self
+                .raw
+                .get("shares")
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad(format!("{} without `shares`", self.kind)))?;
+            let (sym, index) = id
+                .rsplit_once('_')
+                .ok_or_else(|| bad(format!("share id `{id}` is not `<CORP>_<n>`")))?;
+            let index = index
+                .parse::<usize>()
+                .map_err(|_| bad(format!("share id `{id}` is not `<CORP>_<n>`")))?;
+            Ok((sym.to_string(), index))
+        };
+        let percent = || {
+            self.raw
+                .get("percent")
+                .and_then(Value::as_u64)
+                .and_then(|p| u32::try_from(p).ok())
+                .ok_or_else(|| bad(format!("{} without `percent`", self.kind)))
+        };
+        let action = match self.kind.as_str() {
+            "bid" | "blind_bid" => return self.concession_round_action(),
+            "pass" => Action::Pass,
+            "par" => {
+                let price_text = str_field("share_price")?;
+                let price = price_text
+                    .split(',')
+                    .next()
+                    .and_then(|p| p.trim().parse::<i64>().ok())
+                    .ok_or_else(|| bad(format!("share_price `{price_text}`")))?;
+                Action::Par {
+                    corporation: str_field("corporation")?.to_string(),
+                    price,
+                }
+            }
+            "buy_shares" => {
+                let (sym, index) = first_share()?;
+                let from_pool = state
+                    .corporation(&sym)
+                    .and_then(|c| c.certificates.get(index))
+                    .is_some_and(|c| c.owner == ShareOwner::Pool);
+                Action::BuyShares {
+                    corporation: sym,
+                    from_pool,
+                    percent: percent()?,
+                }
+            }
+            "sell_shares" => Action::SellShares {
+                corporation: first_share()?.0,
+                percent: percent()?,
+            },
+            "choose" => Action::BuyTokens {
+                count: self
+                    .raw
+                    .get("choice")
+                    .and_then(|v| {
+                        as_whole_number(v).or_else(|| v.as_str().and_then(|t| t.parse().ok()))
+                    })
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| bad("choose without an integer `choice`".into()))?,
+            },
+            "place_token" => {
+                let city = str_field("city")?;
+                let hex = city.split('-').next().unwrap_or_default().to_string();
+                let index = city
+                    .rsplit('-')
+                    .next()
+                    .and_then(|i| i.parse::<u32>().ok())
+                    .ok_or_else(|| bad(format!("city `{city}`")))?;
+                Action::PlaceToken { hex, city: index }
+            }
+            "buy_company" => Action::BuyConcession {
+                concession: str_field("company")?.to_string(),
+            },
+            _ => return Ok(None),
+        };
+        Ok(Some((seat, action)))
+    }
+}
+
+fn as_whole_number(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
+            .map(|f| f as i64)
+    })
+}
+
+/// Player ids are integers in current exports and strings in some older ones.
+fn id_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Applies the undo/redo/message filter to raw actions and returns the effective ones, in
+/// order (see the module documentation).
+///
+/// Errors: [`ImportError::UndoTargetMissing`] for an `undo` to an id that is not effective.
+pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
+    let mut active: Vec<Value> = Vec::new();
+    let mut undone: Vec<Vec<Value>> = Vec::new();
+    for action in actions {
+        match action.get("type").and_then(Value::as_str) {
+            Some("message") => {}
+            Some("undo") => {
+                let keep = match action.get("action_id").and_then(Value::as_i64) {
+                    Some(0) => 0,
+                    Some(target) => {
+                        active
+                            .iter()
+                            .rposition(|a| a.get("id").and_then(Value::as_i64) == Some(target))
+                            .ok_or(ImportError::UndoTargetMissing(target))?
+                            + 1
+                    }
+                    None => active.len().saturating_sub(1),
+                };
+                undone.push(active.split_off(keep));
+            }
+            Some("redo") => {
+                if let Some(restored) = undone.pop() {
+                    active.extend(restored);
+                }
+            }
+            _ => {
+                active.push(action.clone());
+                undone.clear();
+            }
+        }
+    }
+    Ok(active)
+}
+
+/// Parses an 18xx.games export.
+///
+/// Errors: [`ImportError::Json`] for text that is not JSON, [`ImportError::Field`] when
+/// `players` or `actions` is missing, [`ImportError::UndoTargetMissing`] (see
+/// [`filter_actions`]).
+pub fn parse_export(json: &str) -> Result<Export, ImportError> {
+    let root: Value = serde_json::from_str(json).map_err(|e| ImportError::Json(e.to_string()))?;
+    let players = root
+        .get("players")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ImportError::Field("players".into()))?
+        .iter()
+        .map(|p| {
+            Ok(ExportPlayer {
+                id: p
+                    .get("id")
+                    .and_then(id_text)
+                    .ok_or_else(|| ImportError::Field("players[].id".into()))?,
+                name: p
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+            })
+        })
+        .collect::<Result<Vec<_>, ImportError>>()?;
+    let optional_rules = root
+        .get("settings")
+        .and_then(|s| s.get("optional_rules"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let raw = root
+        .get("actions")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ImportError::Field("actions".into()))?;
+    let mut export = Export {
+        id: root.get("id").and_then(Value::as_i64),
+        title: root
+            .get("title")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        players,
+        optional_rules,
+        actions: Vec::new(),
+    };
+    for action in filter_actions(raw)? {
+        let autos: Vec<Value> = action
+            .get("auto_actions")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let first = imported(&export, action, false);
+        export.actions.push(first);
+        for auto in autos {
+            let a = imported(&export, auto, true);
+            export.actions.push(a);
+        }
+    }
+    Ok(export)
+}
+
+fn imported(export: &Export, raw: Value, auto: bool) -> ImportedAction {
+    let entity_type = raw.get("entity_type").and_then(Value::as_str);
+    let entity_text = raw.get("entity").and_then(id_text).unwrap_or_default();
+    let entity = match entity_type {
+        Some("player") => export
+            .seat_of(&entity_text)
+            .map_or_else(|| Entity::Other(entity_text.clone()), Entity::Player),
+        Some("corporation") => Entity::Corporation(entity_text),
+        _ => Entity::Other(entity_text),
+    };
+    ImportedAction {
+        id: raw.get("id").and_then(Value::as_i64),
+        kind: raw
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        entity,
+        auto,
+        raw,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ids(v: &[Value]) -> Vec<i64> {
+        v.iter().filter_map(|a| a["id"].as_i64()).collect()
+    }
+
+    #[test]
+    fn s18_undo_without_action_id_removes_last_non_message_action() {
+        let raw = vec![
+            json!({"type":"bid","id":1}),
+            json!({"type":"pass","id":2}),
+            json!({"type":"message","id":3}),
+            json!({"type":"undo","id":4}),
+        ];
+        assert_eq!(ids(&filter_actions(&raw).unwrap()), [1]);
+    }
+
+    #[test]
+    fn s18_undo_with_action_id_keeps_that_action() {
+        let raw = vec![
+            json!({"type":"bid","id":1}),
+            json!({"type":"pass","id":2}),
+            json!({"type":"pass","id":3}),
+            json!({"type":"undo","id":4,"action_id":1}),
+            json!({"type":"pass","id":5}),
+        ];
+        assert_eq!(ids(&filter_actions(&raw).unwrap()), [1, 5]);
+        let all = vec![
+            json!({"type":"bid","id":1}),
+            json!({"type":"undo","id":2,"action_id":0}),
+        ];
+        assert!(filter_actions(&all).unwrap().is_empty());
+        let missing = vec![
+            json!({"type":"bid","id":1}),
+            json!({"type":"undo","id":2,"action_id":9}),
+        ];
+        assert_eq!(
+            filter_actions(&missing),
+            Err(ImportError::UndoTargetMissing(9))
+        );
+    }
+
+    #[test]
+    fn s18_redo_restores_only_if_nothing_happened_since() {
+        let raw = vec![
+            json!({"type":"bid","id":1}),
+            json!({"type":"pass","id":2}),
+            json!({"type":"undo","id":3}),
+            json!({"type":"undo","id":4}),
+            json!({"type":"redo","id":5}),
+        ];
+        assert_eq!(ids(&filter_actions(&raw).unwrap()), [1]);
+        let mut twice = raw.clone();
+        twice.push(json!({"type":"redo","id":6}));
+        assert_eq!(ids(&filter_actions(&twice).unwrap()), [1, 2]);
+        let mut stale = raw[..3].to_vec();
+        stale.push(json!({"type":"pass","id":7}));
+        stale.push(json!({"type":"redo","id":8}));
+        assert_eq!(ids(&filter_actions(&stale).unwrap()), [1, 7]);
+    }
+
+    #[test]
+    fn s18_players_map_to_seats_and_actions_to_concession_round_actions() {
+        let text = json!({
+            "id": 1, "title": "1841",
+            "players": [{"id": 512, "name": "A"}, {"id": 7, "name": "B"}, {"id": 9, "name": "C"}],
+            "settings": {"optional_rules": ["lite"]},
+            "actions": [
+                {"type":"bid","entity":7,"entity_type":"player","id":1,"company":"SFTG","price":20},
+                {"type":"pass","entity":9,"entity_type":"player","id":2,
+                 "auto_actions":[{"type":"pass","entity":512,"entity_type":"player"}]},
+                {"type":"blind_bid","entity":512,"entity_type":"player","id":3,"bids":[0,20,0,0,30]},
+                {"type":"lay_tile","entity":"SFTG","entity_type":"corporation","id":4}
+            ]
+        })
+        .to_string();
+        let e = parse_export(&text).unwrap();
+        assert_eq!(
+            e.options().unwrap(),
+            Options {
+                lite: true,
+                ..Options::default()
+            }
+        );
+        let mapped: Vec<_> = e
+            .actions
+            .iter()
+            .map(|a| a.concession_round_action().unwrap())
+            .collect();
+        assert_eq!(
+            mapped,
+            [
+                Some((
+                    1,
+                    Action::Bid {
+                        concession: "SFTG".into(),
+                        price: 20
+                    }
+                )),
+                Some((2, Action::Pass)),
+                Some((0, Action::Pass)),
+                Some((
+                    0,
+                    Action::BlindBid {
+                        amounts: vec![0, 20, 0, 0, 30]
+                    }
+                )),
+                None,
+            ]
+        );
+        assert!(e.actions[2].auto && !e.actions[1].auto);
+        assert_eq!(e.actions[3].entity, Entity::Player(0));
+        assert_eq!(e.actions[4].entity, Entity::Corporation("SFTG".into()));
+        assert!(matches!(parse_export("{"), Err(ImportError::Json(_))));
+        assert_eq!(
+            parse_export("{}"),
+            Err(ImportError::Field("players".into()))
+        );
+    }
+}

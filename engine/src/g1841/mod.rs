@@ -1,0 +1,103 @@
+//! # 1841 (Northern Italy)
+//!
+//! Rules: the Referee rules specification of 1841 (`1841.md`, sections cited as `1841 §n`),
+//! its FAQ (`FAQ-…`) and data (`1841-data`). This build implements **setup** (1841 §1, §2)
+//! and the complete **concession round** (1841 §4): the Version 2 nomination auction
+//! (default), the Version 1 sealed bids with tie auctions (`version_1`) and the `lite`
+//! variant. After the concession round the game enters Stock Round 1; actions there are
+//! refused with `UNSUPPORTED` (1841 §5). `docs/games/1841.md` lists coverage and the
+//! interpretations chosen.
+//!
+//! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
+//! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
+//! [`setup`], [`concession_round`], [`view`], [`import18xx`] (reader for 18xx.games exports).
+
+pub mod action;
+pub mod concession;
+pub mod concession_round;
+pub mod corporation;
+pub mod data;
+pub mod import18xx;
+pub mod market;
+pub mod options;
+pub mod setup;
+pub mod state;
+pub mod stock_round;
+pub mod validate;
+pub mod view;
+
+pub use action::{Action, BidRange, BlindBidRange, Event, LegalActions};
+pub use concession::{Concession, UnknownConcession};
+pub use options::Options;
+pub use state::{
+    Auction, Certificate, ConcessionRound, Corporation, CorporationKind, CorporationStart,
+    MapToken, OperatingRound, Player, Round, SealedBid, ShareOwner, SharePrice, SoldShares,
+    StartStep, State, StockRound,
+};
+pub use view::View;
+
+use crate::catalog::{GameInfo, GameStage};
+use crate::{Game, Outcome, Rejection, Seat, SetupError, Viewer};
+
+/// The game 1841. Implements [`Game`]; see the module documentation for coverage.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct G1841;
+
+impl G1841 {
+    /// Everything `seat` may do now, with amount ranges (`referee.g1841.v1.LegalActions`).
+    /// [`Game::legal_actions`] returns [`LegalActions::representatives`] of this.
+    pub fn legal(state: &State, seat: Seat) -> LegalActions {
+        concession_round::legal(state, seat)
+    }
+}
+
+impl Game for G1841 {
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            id: "1841",
+            display_name: "1841 (Northern Italy)",
+            min_players: 3,
+            max_players: 8,
+            options: options::option_infos(),
+            stage: GameStage::Partial,
+            coverage: "Setup and the complete concession round (Version 2 nomination auction, Version 1 sealed bids with tie auctions, lite) follow the rules exactly; the game then enters Stock Round 1, where actions are refused with UNSUPPORTED.",
+        }
+    }
+
+    /// See [`setup::setup`]. The seed is unused: 1841 has no randomness.
+    fn setup(options: &Options, seats: u32, _seed: u64) -> Result<State, SetupError> {
+        setup::setup(options, seats)
+    }
+
+    /// See [`concession_round::apply`].
+    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
+        concession_round::apply(state, seat, action)
+    }
+
+    /// One concrete accepted action per legal choice: `Pass`, a bid at the minimum price per
+    /// concession, an all-zero sealed bid. Ranges: [`G1841::legal`].
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        Self::legal(state, seat).representatives()
+    }
+
+    /// See [`concession_round::to_act`].
+    fn to_act(state: &State) -> Vec<Seat> {
+        concession_round::to_act(state)
+    }
+
+    /// Always `None`: the game cannot end in the rounds implemented so far.
+    fn outcome(_state: &State) -> Option<Outcome> {
+        None
+    }
+
+    /// See [`view::view`].
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+}

@@ -1,0 +1,311 @@
+//! The complete state of a game of 1841. Mirrors `referee.g1841.v1.State` field by field.
+
+use serde::{Deserialize, Serialize};
+
+use super::concession::Concession;
+use super::options::Options;
+use crate::Seat;
+
+/// The complete state of a game of 1841 (`referee.g1841.v1.State`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// Variant switches chosen at setup.
+    pub options: Options,
+    /// Cash in the bank, in L. (1841 §1: the bank total minus the starting cash paid out).
+    pub bank_cash: i64,
+    /// Players, indexed by seat (seat 0 first).
+    pub players: Vec<Player>,
+    /// Current player order as seats; the first seat has priority (1841 §4.1 step 5).
+    pub player_order: Vec<Seat>,
+    /// Concessions owned by the bank (unsold in the concession round), in concession number
+    /// order (1841 §4.1 step 4, §4.3).
+    pub bank_concessions: Vec<Concession>,
+    /// Current phase, named after the train that started it (`2` at the start, 1841 §10).
+    pub phase: String,
+    /// The round being played.
+    pub round: Round,
+    /// Every corporation of the ruleset (historical ones first, in data order, then the
+    /// non-historical majors and minors), started or not (1841 §3.3, §3.4). Empty only in
+    /// states written before corporations existed.
+    #[serde(default)]
+    pub corporations: Vec<Corporation>,
+    /// Sequence number given to the next corporation that arrives on a market cell; orders
+    /// corporations sharing a cell (1841 §6: earlier arrival operates first; FAQ-Q6).
+    #[serde(default)]
+    pub next_market_arrival: u64,
+}
+
+/// A corporation (`referee.g1841.v1.Corporation`): a share company, major or minor,
+/// historical or not (1841 §3.3–§3.5). Its president is the owner of its president's
+/// certificate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Corporation {
+    /// Symbol, e.g. `SFTG`.
+    pub sym: String,
+    /// Major (ten 10% units, president's certificate 20%) or minor (five 20% units,
+    /// president's certificate 40%) (1841 §0.3, §3.5).
+    pub kind: CorporationKind,
+    /// Historical corporation (started only with its concession before phase 4, 1841 §5.4).
+    pub historical: bool,
+    /// Market position; `None` while the corporation has not been started (1841 §6).
+    pub share_price: Option<SharePrice>,
+    /// Par price in L. (0 while not started).
+    pub par_price: i64,
+    /// Treasury in L. (incremental capitalisation, 1841 §3.5).
+    pub cash: i64,
+    /// Its certificates, president's certificate first (18xx share ids `<SYM>_<index>`).
+    pub certificates: Vec<Certificate>,
+    /// Tokens owned in all, placed or not (bought at the start, 1841 §5.4).
+    pub tokens_total: u32,
+    /// Tokens on the map.
+    pub tokens: Vec<MapToken>,
+    /// Whether it has finished an operating turn (its shares may be sold, 1841 §5.3, FAQ-Q1).
+    pub operated: bool,
+}
+
+/// Major or minor (1841 §0.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CorporationKind {
+    /// Ten 10% units; president's certificate 20%.
+    Major,
+    /// Five 20% units; president's certificate 40%.
+    Minor,
+}
+
+impl CorporationKind {
+    /// Percent of one unit certificate: 10 for a major, 20 for a minor (1841 §0.3).
+    pub fn unit_percent(self) -> u32 {
+        match self {
+            Self::Major => 10,
+            Self::Minor => 20,
+        }
+    }
+}
+
+/// A market position (1841 §6): `row`/`col` 0-based as in 18xx (`"price,row,col"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharePrice {
+    /// Row, 0 = top.
+    pub row: u32,
+    /// Column, 0 = left.
+    pub col: u32,
+    /// When the corporation arrived on this cell ([`State::next_market_arrival`]); smaller
+    /// arrived earlier.
+    pub arrival: u64,
+}
+
+/// One certificate of a corporation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Certificate {
+    /// Size in percent (20/10 for majors, 40/20 for minors).
+    pub percent: u32,
+    /// The president's certificate (index 0).
+    pub president: bool,
+    /// Who holds it.
+    pub owner: ShareOwner,
+}
+
+/// Who holds a certificate (1841 §3.5, §7.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShareOwner {
+    /// The corporation's own IPO (treasury shares, incremental capitalisation).
+    Ipo,
+    /// The bank pool (open market).
+    Pool,
+    /// A player, by seat.
+    Player(Seat),
+    /// Another corporation, by symbol (1841 §7.1, §9.7).
+    Corporation(String),
+}
+
+/// A station token on the map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapToken {
+    /// Hex, e.g. `H4`.
+    pub hex: String,
+    /// City index on the tile (Torino and yellow Firenze have two cities).
+    pub city: u32,
+}
+
+/// One player's holdings (`referee.g1841.v1.Player`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// The player's seat (equal to the index in [`State::players`]).
+    pub seat: Seat,
+    /// Cash in L.
+    pub cash: i64,
+    /// Concessions held, in concession number order.
+    pub concessions: Vec<Concession>,
+}
+
+/// The round being played (`oneof round` of `referee.g1841.v1.State`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Round {
+    /// Opening auction of the concessions (1841 §4).
+    ConcessionRound(ConcessionRound),
+    /// A stock round (1841 §5).
+    StockRound(StockRound),
+    /// An operating round (1841 §8); not playable in this build.
+    OperatingRound(OperatingRound),
+}
+
+/// The concession round (`referee.g1841.v1.ConcessionRound`): nomination auction (Version 2,
+/// 1841 §4.1) or sealed bids plus tie auctions (Version 1, 1841 §4.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConcessionRound {
+    /// Concessions still for sale, in concession number order. In Version 1, after the sealed
+    /// bids are revealed, only the concessions whose tie auction is still to be fought.
+    pub remaining: Vec<Concession>,
+    /// Seat whose turn it is to nominate (Version 2, when no auction is open).
+    pub nominating_seat: Seat,
+    /// Nomination turns passed in a row (Version 2); the round ends when it reaches the number
+    /// of players (1841 §4.1 step 4, §17.13).
+    pub consecutive_passes: u32,
+    /// The auction being fought, if any (Version 2 nomination, or a Version 1 tie auction).
+    pub auction: Option<Auction>,
+    /// Version 1 sealed bids, one per seat in seat order (empty in Version 2).
+    pub sealed_bids: Vec<SealedBid>,
+    /// Version 1 tie auctions still to be fought after the current one, in concession order.
+    pub pending_tie_auctions: Vec<Auction>,
+}
+
+/// An open auction of one concession (`referee.g1841.v1.Auction`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Auction {
+    /// Concession being auctioned.
+    pub concession: Concession,
+    /// Seat that nominated it (Version 2); in a Version 1 tie auction, the first tied seat.
+    pub nominator: Seat,
+    /// Highest bid so far, in L.
+    pub high_bid: i64,
+    /// Seat holding the highest bid. In a Version 1 tie auction before any raise: the tied seat
+    /// furthest from priority, who buys if every other tied seat drops out (FAQ-C1).
+    pub high_bidder: Seat,
+    /// Seats still in the auction (including the high bidder), in bidding order.
+    pub bidders: Vec<Seat>,
+    /// Seat that must raise or drop out now: the bidder after the high bidder.
+    pub to_act: Seat,
+}
+
+/// One seat's sealed bid (Version 1, 1841 §4.2; `referee.g1841.v1.SealedBid`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SealedBid {
+    /// The bidding seat.
+    pub seat: Seat,
+    /// Whether the seat has submitted its bid.
+    pub submitted: bool,
+    /// Bid per concession in L., in concession number order of all the ruleset's concessions
+    /// (8 full, 5 lite); 0 = no bid, otherwise at least L.20. Empty when not yet submitted or
+    /// hidden from the viewer.
+    pub amounts: Vec<i64>,
+}
+
+/// A stock round (`referee.g1841.v1.StockRound`, 1841 §5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StockRound {
+    /// Stock round number, from 1.
+    pub number: u32,
+    /// Seat holding priority: the first to act (1841 §4.1 step 5, §4.2 step 3).
+    pub priority_seat: Seat,
+    /// Seat whose turn it is (1841 §5.1).
+    #[serde(default)]
+    pub current_seat: Seat,
+    /// Turns passed in a row (explicit or automatic); the round ends when it reaches the
+    /// number of players (1841 §5.1).
+    #[serde(default)]
+    pub consecutive_passes: u32,
+    /// The last seat that bought, sold or started something; the next stock round's priority
+    /// goes to the seat after it (1841 §5.1, 18xx `:after_last_to_act`).
+    #[serde(default)]
+    pub last_to_act: Option<Seat>,
+    /// Whether the current seat has sold this turn (its pass then ends the turn without
+    /// counting as a pass, 1841 §5.1).
+    #[serde(default)]
+    pub acted_this_turn: bool,
+    /// Corporations each seat has sold this round (it may not buy them again, 1841 §5.1).
+    #[serde(default)]
+    pub sold: Vec<SoldShares>,
+    /// A corporation being started in the current turn (1841 §5.4 steps 2–4).
+    #[serde(default)]
+    pub start: Option<CorporationStart>,
+}
+
+/// A seat sold shares of a corporation this stock round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SoldShares {
+    /// The seller.
+    pub seat: Seat,
+    /// The corporation.
+    pub corporation: String,
+}
+
+/// A corporation start in progress (1841 §5.4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorporationStart {
+    /// The corporation.
+    pub corporation: String,
+    /// What happens next.
+    pub step: StartStep,
+}
+
+/// The steps of a start after the par (1841 §5.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StartStep {
+    /// The starter may buy more IPO shares of it until he holds 40%, or pass (step 2).
+    BuyShares,
+    /// The president chooses the city of the home token (V2 SFMA, step 3).
+    HomeToken,
+    /// The president chooses how many tokens it buys (step 4).
+    BuyTokens,
+}
+
+/// An operating round (`referee.g1841.v1.OperatingRound`, 1841 §8); not playable yet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OperatingRound {
+    /// Number of the stock round it follows (the `1` of `1.1`).
+    pub stock_round: u32,
+    /// Number within the set, from 1 (the second `1` of `1.1`).
+    pub number: u32,
+    /// Operating rounds in this set (1841 §8: 1 in phase 2).
+    pub total: u32,
+}
+
+impl State {
+    /// Total money in the game in L.: bank plus every player's and every corporation's cash.
+    /// Constant: money only moves between players, corporations and the bank (1841 §1).
+    pub fn total_money(&self) -> i64 {
+        let players = self
+            .players
+            .iter()
+            .fold(self.bank_cash, |t, p| t.saturating_add(p.cash));
+        self.corporations
+            .iter()
+            .fold(players, |t, c| t.saturating_add(c.cash))
+    }
+
+    /// The concession round, if it is being played.
+    pub fn concession_round(&self) -> Option<&ConcessionRound> {
+        match &self.round {
+            Round::ConcessionRound(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The stock round, if it is being played.
+    pub fn stock_round(&self) -> Option<&StockRound> {
+        match &self.round {
+            Round::StockRound(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The corporation `sym`, `None` if the ruleset has none of that name.
+    pub fn corporation(&self, sym: &str) -> Option<&Corporation> {
+        self.corporations.iter().find(|c| c.sym == sym)
+    }
+
+    /// The player in `seat`, `None` for a seat out of range.
+    pub fn player(&self, seat: Seat) -> Option<&Player> {
+        self.players.get(seat as usize)
+    }
+}

@@ -1,0 +1,1278 @@
+//! The stock round of 1841 (1841 §5): turns of sell-then-buy, starting (parring) historical
+//! corporations with home tokens and the token purchase (§5.4), the certificate limit (§2),
+//! the 60% control limit (§7.3), the concession lock on presidencies (§3.2, §7.5), the end of
+//! the round (§5.5: price movements, Bayard's income, return of unused concessions, priority)
+//! and the step into Operating Round 1 (§8, not playable yet).
+//!
+//! [`apply`] works on a clone, so a rejection never leaves a half-applied action behind.
+
+use super::action::{Action, Event};
+use super::concession::Concession;
+use super::corporation::{
+    certificate_count, certificate_limit, concession_of_corporation, controlled_percent,
+    controller, corporation_of_concession, historical_data, phase_number, presidency_may_change,
+};
+use super::data;
+use super::market;
+use super::state::{
+    CorporationKind, CorporationStart, MapToken, OperatingRound, Round, ShareOwner, SoldShares,
+    StartStep, State, StockRound,
+};
+use crate::{Rejection, RejectionCode, Seat};
+
+/// Rule cited for the stock round in general.
+pub const RULE: &str = "1841 §5";
+/// Rule cited for operating rounds (not implemented).
+pub const RULE_OPERATING_ROUND: &str = "1841 §8";
+
+fn reject(code: RejectionCode, rule: &str, message: impl Into<String>) -> Rejection {
+    Rejection::new(code, rule, message)
+}
+
+fn corrupt(what: &str) -> Rejection {
+    reject(
+        RejectionCode::InvalidArgument,
+        RULE,
+        format!("Inconsistent state: {what}."),
+    )
+}
+
+fn round(state: &State) -> Option<&StockRound> {
+    state.stock_round()
+}
+
+fn round_mut(state: &mut State) -> Option<&mut StockRound> {
+    match &mut state.round {
+        Round::StockRound(r) => Some(r),
+        _ => None,
+    }
+}
+
+/// The seat that must act in the stock round: the seat whose turn it is.
+pub fn to_act(state: &State) -> Vec<Seat> {
+    round(state)
+        .map(|r| vec![r.current_seat])
+        .unwrap_or_default()
+}
+
+/// The seat after `seat` in player order.
+fn next_in_order(state: &State, seat: Seat) -> Seat {
+    let order = &state.player_order;
+    order
+        .iter()
+        .position(|s| *s == seat)
+        .and_then(|i| order.get((i + 1) % order.len()))
+        .copied()
+        .unwrap_or(seat)
+}
+
+fn cash(state: &State, seat: Seat) -> i64 {
+    state.player(seat).map_or(0, |p| p.cash)
+}
+
+/// Whether the seat is over the certificate limit or controls more than 60% of some
+/// corporation (1841 §5.1, §7.3).
+fn over_limits(state: &State, seat: Seat) -> bool {
+    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
+    certificate_count(state, seat) > certificate_limit(state)
+        || state
+            .corporations
+            .iter()
+            .any(|c| controlled_percent(state, seat, &c.sym) > max)
+}
+
+/// Whether `seat` may buy one more certificate of `sym` of `percent` (limits only, 1841 §2,
+/// §5.2, §7.3).
+fn within_limits(state: &State, seat: Seat, sym: &str, percent: u32) -> bool {
+    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
+    certificate_count(state, seat) < certificate_limit(state)
+        && controlled_percent(state, seat, sym).saturating_add(percent) <= max
+}
+
+fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
+    round(state).is_some_and(|r| {
+        r.sold
+            .iter()
+            .any(|s| s.seat == seat && s.corporation == sym)
+    })
+}
+
+/// Every share purchase `seat` may make now (1841 §5.2): one per corporation, source and
+/// certificate size.
+fn buy_options(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    let cash = cash(state, seat);
+    for corp in &state.corporations {
+        let Some(price) = corp.price() else { continue };
+        if sold_this_round(state, seat, &corp.sym) {
+            continue;
+        }
+        let unit = corp.unit_percent();
+        for from_pool in [false, true] {
+            let owner = if from_pool {
+                ShareOwner::Pool
+            } else {
+                ShareOwner::Ipo
+            };
+            let mut sizes: Vec<u32> = corp
+                .certificates
+                .iter()
+                .filter(|c| c.owner == owner)
+                .filter(|c| {
+                    // A president's certificate in the pool: only non-historical corporations
+                    // or from phase 4 (1841 §5.2, #9379). Never in the IPO after the start.
+                    !c.president || (from_pool && (!corp.historical || phase_number(state) >= 4))
+                })
+                .map(|c| c.percent)
+                .collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            for percent in sizes {
+                let cost = price.saturating_mul(i64::from(percent / unit));
+                if cost <= cash && within_limits(state, seat, &corp.sym, percent) {
+                    out.push(Action::BuyShares {
+                        corporation: corp.sym.clone(),
+                        from_pool,
+                        percent,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every par `seat` may make (1841 §5.4): historical corporations whose concession he holds,
+/// phases 2–3, one action per par price he can pay twice.
+fn par_options(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(player) = state.player(seat) else {
+        return out;
+    };
+    if phase_number(state) >= 4 || certificate_count(state, seat) >= certificate_limit(state) {
+        return out;
+    }
+    for &c in &player.concessions {
+        let Some(sym) = corporation_of_concession(&state.options, c) else {
+            continue;
+        };
+        let Some(corp) = state.corporation(sym) else {
+            continue;
+        };
+        if corp.started() {
+            continue;
+        }
+        for price in market::par_prices(state, corp.kind) {
+            if price.saturating_mul(2) <= player.cash {
+                out.push(Action::Par {
+                    corporation: sym.to_string(),
+                    price,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Bank concessions `seat` may buy (1841 §3.2: face value, from SR 2).
+fn concession_options(state: &State, seat: Seat) -> Vec<Action> {
+    let rules = data::ruleset(&state.options);
+    let Some(sr) = round(state) else {
+        return Vec::new();
+    };
+    if sr.number
+        < rules
+            .concession_round
+            .bank_concessions_buyable_from_stock_round
+        || cash(state, seat) < rules.concession_round.face_value
+    {
+        return Vec::new();
+    }
+    state
+        .bank_concessions
+        .iter()
+        .map(|c| Action::BuyConcession {
+            concession: c.as_str().to_string(),
+        })
+        .collect()
+}
+
+/// The largest other player holding of `sym` that could take the presidency from `seat`,
+/// nearest after `seat` in player order on ties.
+fn successor(state: &State, sym: &str, seat: Seat) -> Option<(Seat, u32)> {
+    let corp = state.corporation(sym)?;
+    let n = state.player_order.len();
+    let start = state.player_order.iter().position(|s| *s == seat)?;
+    let mut best: Option<(Seat, u32)> = None;
+    for k in 1..n {
+        let s = state.player_order[(start + k) % n];
+        let p = corp.percent_of(&ShareOwner::Player(s));
+        if best.is_none_or(|(_, b)| p > b) {
+            best = Some((s, p));
+        }
+    }
+    best
+}
+
+/// Every sale `seat` may make (1841 §5.3): corporations that have operated, pool at most
+/// 50%, no president's certificate of a locked corporation, a dump only if another player
+/// can take the presidency.
+fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
+    let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
+    let mut out = Vec::new();
+    let me = ShareOwner::Player(seat);
+    for corp in &state.corporations {
+        if !corp.operated || !corp.started() {
+            continue;
+        }
+        let unit = corp.unit_percent();
+        let normal: u32 = corp
+            .certificates
+            .iter()
+            .filter(|c| c.owner == me && !c.president)
+            .map(|c| c.percent)
+            .sum();
+        let is_president = corp.president() == Some(&me);
+        let held = corp.percent_of(&me);
+        let pres_percent = 2 * unit;
+        let max_sale = if is_president {
+            let can_dump = presidency_may_change(state, corp)
+                && successor(state, &corp.sym, seat).is_some_and(|(_, p)| p >= pres_percent);
+            if can_dump { held } else { normal }
+        } else {
+            held
+        };
+        let room = pool_max.saturating_sub(corp.pool_percent());
+        let mut p = unit;
+        while p <= max_sale && p <= room {
+            out.push(Action::SellShares {
+                corporation: corp.sym.clone(),
+                percent: p,
+            });
+            p += unit;
+        }
+    }
+    out
+}
+
+/// What `seat` may do in its turn apart from passing.
+fn turn_options(state: &State, seat: Seat) -> Vec<Action> {
+    let sells = sell_options(state, seat);
+    // 1841 §5.1, FAQ-Q9: over a limit → sell first, if anything can be sold.
+    if !sells.is_empty() && over_limits(state, seat) {
+        return sells;
+    }
+    let mut out = sells;
+    out.extend(par_options(state, seat));
+    out.extend(buy_options(state, seat));
+    out.extend(concession_options(state, seat));
+    out
+}
+
+/// The buys still open to the starter in step 2 of a start (1841 §5.4: IPO shares of the new
+/// corporation until he holds 40%).
+fn start_buy_options(state: &State, seat: Seat, sym: &str) -> Vec<Action> {
+    let Some(corp) = state.corporation(sym) else {
+        return Vec::new();
+    };
+    let unit = corp.unit_percent();
+    let held = corp.percent_of(&ShareOwner::Player(seat));
+    let has_ipo = corp
+        .certificates
+        .iter()
+        .any(|c| c.owner == ShareOwner::Ipo && !c.president);
+    match corp.price() {
+        Some(price)
+            if has_ipo
+                && held + unit <= 40
+                && price <= cash(state, seat)
+                && within_limits(state, seat, sym, unit) =>
+        {
+            vec![Action::BuyShares {
+                corporation: sym.to_string(),
+                from_pool: false,
+                percent: unit,
+            }]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The home-token cities the president may choose from (V2 SFMA, 1841 §3.3, §5.4 step 3).
+fn home_token_options(state: &State, sym: &str) -> Vec<Action> {
+    let Some(h) = historical_data(&state.options, sym) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for home in h.homes.iter().filter(|h| h.city_index.is_none()) {
+        for &city in &home.city_index_choice {
+            let taken = state
+                .corporations
+                .iter()
+                .any(|c| c.tokens.iter().any(|t| t.hex == home.hex && t.city == city));
+            if !taken {
+                out.push(Action::PlaceToken {
+                    hex: home.hex.clone(),
+                    city,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Token price and count range of a start (1841 §5.4 step 4: historical L.50 each; majors
+/// 2–5, minors 1–2, placed tokens included).
+fn token_terms(state: &State, sym: &str) -> Option<(i64, u32, u32)> {
+    let corp = state.corporation(sym)?;
+    let rules = data::ruleset(&state.options);
+    let range = match corp.kind {
+        CorporationKind::Major => rules.token_counts.major_total_after_start,
+        CorporationKind::Minor => rules.token_counts.minor_total_after_start,
+    };
+    let placed = u32::try_from(corp.tokens.len()).unwrap_or(u32::MAX);
+    Some((
+        rules.token_prices.historical_each,
+        range.min.max(placed),
+        range.max,
+    ))
+}
+
+/// Token counts the corporation may buy: the minimum always (if affordable), more only if
+/// the treasury can pay (1841 §5.4 step 4).
+fn token_options(state: &State, sym: &str) -> Vec<Action> {
+    let Some((price, min, max)) = token_terms(state, sym) else {
+        return Vec::new();
+    };
+    let Some(corp) = state.corporation(sym) else {
+        return Vec::new();
+    };
+    (min..=max)
+        .filter(|n| price.saturating_mul(i64::from(*n)) <= corp.cash)
+        .map(|count| Action::BuyTokens { count })
+        .collect()
+}
+
+/// Every action `seat` may take now in the stock round (listed completely).
+pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
+    let Some(sr) = round(state) else {
+        return Vec::new();
+    };
+    if sr.current_seat != seat || state.player(seat).is_none() {
+        return Vec::new();
+    }
+    if let Some(start) = &sr.start {
+        return match start.step {
+            StartStep::BuyShares => {
+                let mut out = start_buy_options(state, seat, &start.corporation);
+                out.push(Action::Pass);
+                out
+            }
+            StartStep::HomeToken => home_token_options(state, &start.corporation),
+            StartStep::BuyTokens => token_options(state, &start.corporation),
+        };
+    }
+    let mut out = turn_options(state, seat);
+    let forced = !out.is_empty()
+        && over_limits(state, seat)
+        && out.iter().all(|a| matches!(a, Action::SellShares { .. }));
+    if !out.is_empty() && !forced {
+        out.push(Action::Pass);
+    }
+    out
+}
+
+/// Applies `action` by `seat` in the stock round; on `Err` the state is unchanged.
+///
+/// Errors: `NOT_YOUR_TURN` (not the current seat), `WRONG_STEP` (an action the current step of
+/// the turn does not take, e.g. a second buy, a token choice outside a start), and
+/// `ILLEGAL_MOVE` / `INSUFFICIENT_FUNDS` / `INVALID_ARGUMENT` for actions outside the legal
+/// set, with the rule that forbids them.
+pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
+    let sr = round(state).ok_or_else(|| corrupt("not a stock round"))?;
+    if sr.current_seat != seat {
+        return Err(reject(
+            RejectionCode::NotYourTurn,
+            "1841 §5.1",
+            format!("It is seat {}'s turn, not seat {seat}'s.", sr.current_seat),
+        ));
+    }
+    let legal = legal(state, seat);
+    if !legal.contains(action) {
+        return Err(explain(state, seat, action));
+    }
+    let mut next = state.clone();
+    let mut events = Vec::new();
+    let start = sr.start.clone();
+    match (action, start) {
+        (Action::Pass, Some(start)) => {
+            advance_start(&mut next, seat, &start.corporation, &mut events)?;
+        }
+        (Action::Pass, None) => {
+            let acted = round(&next).is_some_and(|r| r.acted_this_turn);
+            if !acted && let Some(r) = round_mut(&mut next) {
+                r.consecutive_passes = r.consecutive_passes.saturating_add(1);
+            }
+            events.push(Event::Passed {
+                seat,
+                automatic: false,
+            });
+            end_turn(&mut next, &mut events)?;
+        }
+        (Action::Par { corporation, price }, None) => {
+            par(&mut next, seat, corporation, *price, &mut events)?;
+            advance_start_if_done(&mut next, seat, corporation, &mut events)?;
+        }
+        (
+            Action::BuyShares {
+                corporation,
+                from_pool,
+                percent,
+            },
+            start,
+        ) => {
+            buy(
+                &mut next,
+                seat,
+                corporation,
+                *from_pool,
+                *percent,
+                &mut events,
+            )?;
+            if start.is_some() {
+                advance_start_if_done(&mut next, seat, corporation, &mut events)?;
+            } else {
+                end_turn(&mut next, &mut events)?;
+            }
+        }
+        (
+            Action::SellShares {
+                corporation,
+                percent,
+            },
+            None,
+        ) => {
+            sell(&mut next, seat, corporation, *percent, &mut events)?;
+            if turn_options(&next, seat).is_empty() {
+                end_turn(&mut next, &mut events)?;
+            }
+        }
+        (Action::PlaceToken { hex, city }, Some(start)) => {
+            place_token(&mut next, &start.corporation, hex, *city, &mut events)?;
+            set_step(&mut next, StartStep::BuyTokens);
+        }
+        (Action::BuyTokens { count }, Some(start)) => {
+            buy_tokens(&mut next, &start.corporation, *count, &mut events)?;
+            end_turn(&mut next, &mut events)?;
+        }
+        (Action::BuyConcession { concession }, None) => {
+            buy_concession(&mut next, seat, concession, &mut events)?;
+            end_turn(&mut next, &mut events)?;
+        }
+        _ => return Err(corrupt("legal action without a handler")),
+    }
+    *state = next;
+    Ok(events)
+}
+
+/// The rejection for an action outside the legal set, naming the rule it breaks.
+fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
+    let sr = round(state);
+    let start = sr.and_then(|r| r.start.as_ref());
+    let wrong_step = |what: &str| reject(RejectionCode::WrongStep, RULE, what.to_string());
+    if let Some(start) = start {
+        return match (start.step, action) {
+            (StartStep::BuyShares, Action::BuyShares { corporation, .. })
+                if *corporation == start.corporation =>
+            {
+                reject(
+                    RejectionCode::IllegalMove,
+                    "1841 §5.4",
+                    format!(
+                        "After the par the starter may buy single IPO shares of {corporation} until he holds 40%, within his cash and limits."
+                    ),
+                )
+            }
+            (StartStep::BuyShares, _) => wrong_step(&format!(
+                "Seat {seat} is starting {}: buy more of its IPO shares or pass.",
+                start.corporation
+            )),
+            (StartStep::HomeToken, Action::PlaceToken { .. }) => reject(
+                RejectionCode::IllegalMove,
+                "1841 §3.3",
+                format!("Not a free home city of {}.", start.corporation),
+            ),
+            (StartStep::HomeToken, _) => wrong_step(&format!(
+                "{} must place its home token first.",
+                start.corporation
+            )),
+            (StartStep::BuyTokens, Action::BuyTokens { count }) => {
+                let (price, min, max) =
+                    token_terms(state, &start.corporation).unwrap_or((50, 0, 0));
+                if *count >= min && *count <= max {
+                    reject(
+                        RejectionCode::InsufficientFunds,
+                        "1841 §5.4",
+                        format!(
+                            "{} cannot pay {count} tokens at L.{price} each.",
+                            start.corporation
+                        ),
+                    )
+                } else {
+                    reject(
+                        RejectionCode::IllegalMove,
+                        "1841 §5.4",
+                        format!("Choose between {min} and {max} tokens in all."),
+                    )
+                }
+            }
+            (StartStep::BuyTokens, _) => {
+                wrong_step(&format!("{} must buy its tokens first.", start.corporation))
+            }
+        };
+    }
+    match action {
+        Action::Bid { .. } | Action::BlindBid { .. } => {
+            wrong_step("Bids belong to the concession round.")
+        }
+        Action::PlaceToken { .. } | Action::BuyTokens { .. } => {
+            wrong_step("No corporation is being started.")
+        }
+        Action::Pass => reject(
+            RejectionCode::IllegalMove,
+            "1841 §5.1",
+            "A player over the certificate limit or the 60% limit must sell first.",
+        ),
+        Action::Par { corporation, price } => explain_par(state, seat, corporation, *price),
+        Action::BuyShares {
+            corporation,
+            from_pool,
+            percent,
+        } => explain_buy(state, seat, corporation, *from_pool, *percent),
+        Action::SellShares {
+            corporation,
+            percent,
+        } => {
+            let Some(corp) = state.corporation(corporation) else {
+                return unknown_corporation(corporation);
+            };
+            if !corp.operated {
+                reject(
+                    RejectionCode::IllegalMove,
+                    "1841 §5.3",
+                    format!("{corporation} has not operated yet: its shares cannot be sold."),
+                )
+            } else if over_limits(state, seat) && !turn_options(state, seat).is_empty() {
+                reject(RejectionCode::IllegalMove, "1841 §5.3", "Not a legal sale.")
+            } else {
+                reject(
+                    RejectionCode::IllegalMove,
+                    "1841 §5.3",
+                    format!(
+                        "Cannot sell {percent}% of {corporation}: holdings, the 50% pool limit or the presidency forbid it."
+                    ),
+                )
+            }
+        }
+        Action::BuyConcession { concession } => {
+            let rules = data::ruleset(&state.options);
+            match concession.parse::<Concession>() {
+                Err(_) => reject(
+                    RejectionCode::InvalidArgument,
+                    "1841 §3.2",
+                    format!("`{concession}` is not a concession of 1841."),
+                ),
+                Ok(_)
+                    if sr.is_some_and(|r| {
+                        r.number
+                            < rules
+                                .concession_round
+                                .bank_concessions_buyable_from_stock_round
+                    }) =>
+                {
+                    reject(
+                        RejectionCode::IllegalMove,
+                        "1841 §3.2",
+                        "Bank concessions can be bought from Stock Round 2 on.",
+                    )
+                }
+                Ok(c) if !state.bank_concessions.contains(&c) => reject(
+                    RejectionCode::IllegalMove,
+                    "1841 §3.2",
+                    format!("The bank does not hold {c}."),
+                ),
+                Ok(_) => reject(
+                    RejectionCode::InsufficientFunds,
+                    "1841 §3.2",
+                    format!(
+                        "A concession costs L.{}.",
+                        rules.concession_round.face_value
+                    ),
+                ),
+            }
+        }
+    }
+}
+
+fn unknown_corporation(sym: &str) -> Rejection {
+    reject(
+        RejectionCode::InvalidArgument,
+        "1841 §3.3",
+        format!("`{sym}` is not a corporation of these rules."),
+    )
+}
+
+fn explain_par(state: &State, seat: Seat, sym: &str, price: i64) -> Rejection {
+    let Some(corp) = state.corporation(sym) else {
+        return unknown_corporation(sym);
+    };
+    let holds = concession_of_corporation(&state.options, sym).is_some_and(|c| {
+        state
+            .player(seat)
+            .is_some_and(|p| p.concessions.contains(&c))
+    });
+    let illegal = |rule: &str, m: String| reject(RejectionCode::IllegalMove, rule, m);
+    if corp.started() {
+        illegal("1841 §5.4", format!("{sym} has already been started."))
+    } else if !corp.historical || phase_number(state) >= 4 {
+        illegal(
+            "1841 §5.4",
+            format!("{sym} cannot be started in phase {}.", state.phase),
+        )
+    } else if !holds {
+        illegal(
+            "1841 §5.4",
+            format!("Only the holder of the {sym} concession may start it."),
+        )
+    } else if !market::par_prices(state, corp.kind).contains(&price) {
+        illegal(
+            "1841 §5.4",
+            format!(
+                "L.{price} is not a par price for {sym} ({:?}).",
+                market::par_prices(state, corp.kind)
+            ),
+        )
+    } else if certificate_count(state, seat) >= certificate_limit(state) {
+        illegal("1841 §2", "The certificate limit is reached.".to_string())
+    } else {
+        reject(
+            RejectionCode::InsufficientFunds,
+            "1841 §5.4",
+            format!(
+                "The president's certificate costs L.{}.",
+                price.saturating_mul(2)
+            ),
+        )
+    }
+}
+
+fn explain_buy(state: &State, seat: Seat, sym: &str, from_pool: bool, percent: u32) -> Rejection {
+    let Some(corp) = state.corporation(sym) else {
+        return unknown_corporation(sym);
+    };
+    let illegal = |rule: &str, m: String| reject(RejectionCode::IllegalMove, rule, m);
+    let owner = if from_pool {
+        ShareOwner::Pool
+    } else {
+        ShareOwner::Ipo
+    };
+    let Some(price) = corp.price() else {
+        return illegal("1841 §5.4", format!("{sym} has not been started."));
+    };
+    let cert = corp
+        .certificates
+        .iter()
+        .find(|c| c.owner == owner && c.percent == percent);
+    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
+    if sold_this_round(state, seat, sym) {
+        illegal(
+            "1841 §5.1",
+            format!("Seat {seat} sold {sym} this round and may not buy it."),
+        )
+    } else if cert.is_none() {
+        illegal(
+            "1841 §5.2",
+            format!(
+                "No {percent}% certificate of {sym} in the {}.",
+                if from_pool { "pool" } else { "IPO" }
+            ),
+        )
+    } else if cert.is_some_and(|c| c.president) {
+        illegal(
+            "1841 §5.2",
+            format!("The president's certificate of {sym} cannot be bought now."),
+        )
+    } else if certificate_count(state, seat) >= certificate_limit(state) {
+        illegal("1841 §2", "The certificate limit is reached.".to_string())
+    } else if controlled_percent(state, seat, sym) + percent > max {
+        illegal(
+            "1841 §7.3",
+            format!("A player may control at most {max}% of {sym}."),
+        )
+    } else {
+        reject(
+            RejectionCode::InsufficientFunds,
+            "1841 §5.2",
+            format!(
+                "The certificate costs L.{}.",
+                price.saturating_mul(i64::from(percent / corp.unit_percent()))
+            ),
+        )
+    }
+}
+
+fn set_step(state: &mut State, step: StartStep) {
+    if let Some(r) = round_mut(state)
+        && let Some(s) = &mut r.start
+    {
+        s.step = step;
+    }
+}
+
+fn mark_acted(state: &mut State, seat: Seat) {
+    if let Some(r) = round_mut(state) {
+        r.consecutive_passes = 0;
+        r.last_to_act = Some(seat);
+        r.acted_this_turn = true;
+    }
+}
+
+/// Step 1 of a start (1841 §5.4): the president's certificate for 2× par into the treasury,
+/// the marker on the par cell; the corporation floats at once (§3.5).
+fn par(
+    state: &mut State,
+    seat: Seat,
+    sym: &str,
+    price: i64,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    let kind = state
+        .corporation(sym)
+        .ok_or_else(|| corrupt("unknown corporation"))?
+        .kind;
+    let (row, col) = market::par_cell(price, kind).ok_or_else(|| corrupt("no par cell"))?;
+    let cost = price.saturating_mul(2);
+    let player = state
+        .players
+        .get_mut(seat as usize)
+        .ok_or_else(|| corrupt("seat"))?;
+    player.cash -= cost;
+    market::set_cell(state, sym, row, col);
+    let corp = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == sym)
+        .ok_or_else(|| corrupt("unknown corporation"))?;
+    corp.cash += cost;
+    corp.par_price = price;
+    let cert = corp
+        .certificates
+        .iter_mut()
+        .find(|c| c.president)
+        .ok_or_else(|| corrupt("no president's certificate"))?;
+    cert.owner = ShareOwner::Player(seat);
+    mark_acted(state, seat);
+    if let Some(r) = round_mut(state) {
+        r.start = Some(CorporationStart {
+            corporation: sym.to_string(),
+            step: StartStep::BuyShares,
+        });
+    }
+    events.push(Event::CorporationStarted {
+        seat,
+        corporation: sym.to_string(),
+        price,
+    });
+    Ok(())
+}
+
+/// Buys one certificate (1841 §5.2): IPO money to the treasury, pool money to the bank; then
+/// the presidency rule of §7.5.
+fn buy(
+    state: &mut State,
+    seat: Seat,
+    sym: &str,
+    from_pool: bool,
+    percent: u32,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    let owner = if from_pool {
+        ShareOwner::Pool
+    } else {
+        ShareOwner::Ipo
+    };
+    let corp = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == sym)
+        .ok_or_else(|| corrupt("unknown corporation"))?;
+    let price = corp.price().ok_or_else(|| corrupt("no share price"))?;
+    let cost = price.saturating_mul(i64::from(percent / corp.unit_percent()));
+    // Prefer an ordinary certificate; the president's certificate only when it is the one of
+    // that size (pool, 1841 §5.2).
+    let idx = corp
+        .certificates
+        .iter()
+        .position(|c| c.owner == owner && c.percent == percent && !c.president)
+        .or_else(|| {
+            corp.certificates
+                .iter()
+                .position(|c| c.owner == owner && c.percent == percent)
+        })
+        .ok_or_else(|| corrupt("certificate missing"))?;
+    let was_president_cert = corp.certificates[idx].president;
+    corp.certificates[idx].owner = ShareOwner::Player(seat);
+    if from_pool {
+        state.bank_cash += cost;
+    } else {
+        corp.cash += cost;
+    }
+    let player = state
+        .players
+        .get_mut(seat as usize)
+        .ok_or_else(|| corrupt("seat"))?;
+    player.cash -= cost;
+    mark_acted(state, seat);
+    events.push(Event::SharesBought {
+        seat,
+        corporation: sym.to_string(),
+        percent,
+        from_pool,
+        price: cost,
+    });
+    if was_president_cert {
+        events.push(Event::PresidentChanged {
+            corporation: sym.to_string(),
+            seat,
+        });
+    }
+    update_presidency(state, sym, seat, events);
+    Ok(())
+}
+
+/// Hands the presidency to the player holding the most, if he holds strictly more than the
+/// president and the presidency may change (1841 §5.3, §7.5: ties keep the president; the
+/// concession lock keeps historical presidents before phase 4). Ties among challengers go to
+/// the nearest after `actor`... in player order, starting after the current president.
+/// The new president gives certificates worth the president's certificate to the old one.
+fn update_presidency(state: &mut State, sym: &str, _actor: Seat, events: &mut Vec<Event>) {
+    let Some(corp) = state.corporation(sym) else {
+        return;
+    };
+    if !presidency_may_change(state, corp) {
+        return;
+    }
+    let Some(ShareOwner::Player(current)) = corp.president().cloned() else {
+        return;
+    };
+    let current_percent = corp.percent_of(&ShareOwner::Player(current));
+    let Some((challenger, percent)) = successor(state, sym, current) else {
+        return;
+    };
+    if percent <= current_percent {
+        return;
+    }
+    swap_presidency(state, sym, current, challenger);
+    events.push(Event::PresidentChanged {
+        corporation: sym.to_string(),
+        seat: challenger,
+    });
+}
+
+/// The president's certificate goes from `old` to `new`, who gives `old` ordinary
+/// certificates worth as much in exchange.
+fn swap_presidency(state: &mut State, sym: &str, old: Seat, new: Seat) {
+    let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) else {
+        return;
+    };
+    let pres_percent = 2 * corp.unit_percent();
+    let mut given = 0;
+    for c in corp.certificates.iter_mut() {
+        if given >= pres_percent {
+            break;
+        }
+        if !c.president && c.owner == ShareOwner::Player(new) {
+            c.owner = ShareOwner::Player(old);
+            given += c.percent;
+        }
+    }
+    for c in corp.certificates.iter_mut().filter(|c| c.president) {
+        c.owner = ShareOwner::Player(new);
+    }
+}
+
+/// Sells `percent` of `sym` to the pool (1841 §5.3): paid by the bank at the current price,
+/// then the price drops one row per unit sold. A president who sells below another player's
+/// holding (a dump) first hands over the presidency.
+fn sell(
+    state: &mut State,
+    seat: Seat,
+    sym: &str,
+    percent: u32,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    let me = ShareOwner::Player(seat);
+    let corp = state
+        .corporation(sym)
+        .ok_or_else(|| corrupt("unknown corporation"))?;
+    let unit = corp.unit_percent();
+    let price = corp.price().ok_or_else(|| corrupt("no share price"))?;
+    let normal: u32 = corp
+        .certificates
+        .iter()
+        .filter(|c| c.owner == me && !c.president)
+        .map(|c| c.percent)
+        .sum();
+    if percent > normal {
+        let (new, _) = successor(state, sym, seat).ok_or_else(|| corrupt("no successor"))?;
+        swap_presidency(state, sym, seat, new);
+        events.push(Event::PresidentChanged {
+            corporation: sym.to_string(),
+            seat: new,
+        });
+    }
+    let corp = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == sym)
+        .ok_or_else(|| corrupt("unknown corporation"))?;
+    let mut moved = 0;
+    for c in corp.certificates.iter_mut() {
+        if moved >= percent {
+            break;
+        }
+        if c.owner == me && !c.president {
+            c.owner = ShareOwner::Pool;
+            moved += c.percent;
+        }
+    }
+    if moved != percent {
+        return Err(corrupt("sale does not match the holdings"));
+    }
+    let units = percent / unit;
+    let proceeds = price.saturating_mul(i64::from(units));
+    state.bank_cash -= proceeds;
+    if let Some(p) = state.players.get_mut(seat as usize) {
+        p.cash += proceeds;
+    }
+    mark_acted(state, seat);
+    if let Some(r) = round_mut(state)
+        && !r
+            .sold
+            .iter()
+            .any(|s| s.seat == seat && s.corporation == sym)
+    {
+        r.sold.push(SoldShares {
+            seat,
+            corporation: sym.to_string(),
+        });
+    }
+    events.push(Event::SharesSold {
+        seat,
+        corporation: sym.to_string(),
+        percent,
+        price: proceeds,
+    });
+    if let Some(p) = state.corporation(sym).and_then(|c| c.share_price) {
+        let (mut row, col) = (p.row, p.col);
+        for _ in 0..units {
+            row = market::down(row, col).0;
+        }
+        move_to(state, sym, row, col, events);
+    }
+    update_presidency(state, sym, seat, events);
+    Ok(())
+}
+
+fn move_to(state: &mut State, sym: &str, row: u32, col: u32, events: &mut Vec<Event>) {
+    let Some(before) = state.corporation(sym).and_then(|c| c.share_price) else {
+        return;
+    };
+    if (before.row, before.col) == (row, col) {
+        return;
+    }
+    market::set_cell(state, sym, row, col);
+    events.push(Event::SharePriceChanged {
+        corporation: sym.to_string(),
+        price: market::price_at(row, col).unwrap_or(0),
+        row,
+        col,
+    });
+}
+
+/// After a par or a buy in step 2 of a start: when the starter cannot buy more (40% reached,
+/// no cash, limits) the start moves on to the home tokens (1841 §5.4; 18xx skips the step).
+fn advance_start_if_done(
+    state: &mut State,
+    seat: Seat,
+    sym: &str,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    if start_buy_options(state, seat, sym).is_empty() {
+        advance_start(state, seat, sym, events)?;
+    }
+    Ok(())
+}
+
+/// Steps 3–4 of a start (1841 §5.4): automatic home tokens on the printed homes, or the
+/// president's choice of city (V2 SFMA); then the token purchase.
+fn advance_start(
+    state: &mut State,
+    _seat: Seat,
+    sym: &str,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    let h = historical_data(&state.options, sym).ok_or_else(|| corrupt("no home data"))?;
+    for home in &h.homes {
+        if let Some(city) = home.city_index {
+            place_token(state, sym, &home.hex, city, events)?;
+        }
+    }
+    if h.homes.iter().any(|home| home.city_index.is_none()) {
+        set_step(state, StartStep::HomeToken);
+    } else {
+        set_step(state, StartStep::BuyTokens);
+    }
+    Ok(())
+}
+
+fn place_token(
+    state: &mut State,
+    sym: &str,
+    hex: &str,
+    city: u32,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    let corp = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == sym)
+        .ok_or_else(|| corrupt("unknown corporation"))?;
+    corp.tokens.push(MapToken {
+        hex: hex.to_string(),
+        city,
+    });
+    corp.tokens_total = corp.tokens_total.max(corp.tokens.len() as u32);
+    events.push(Event::TokenPlaced {
+        corporation: sym.to_string(),
+        hex: hex.to_string(),
+        city,
+    });
+    Ok(())
+}
+
+fn buy_tokens(
+    state: &mut State,
+    sym: &str,
+    count: u32,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    let (price, _, _) = token_terms(state, sym).ok_or_else(|| corrupt("token terms"))?;
+    let cost = price.saturating_mul(i64::from(count));
+    let corp = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == sym)
+        .ok_or_else(|| corrupt("unknown corporation"))?;
+    corp.cash -= cost;
+    corp.tokens_total = count;
+    state.bank_cash += cost;
+    events.push(Event::TokensBought {
+        corporation: sym.to_string(),
+        count,
+        price: cost,
+    });
+    Ok(())
+}
+
+fn buy_concession(
+    state: &mut State,
+    seat: Seat,
+    text: &str,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    let c: Concession = text.parse().map_err(|_| corrupt("unknown concession"))?;
+    let price = data::ruleset(&state.options).concession_round.face_value;
+    state.bank_concessions.retain(|b| *b != c);
+    let player = state
+        .players
+        .get_mut(seat as usize)
+        .ok_or_else(|| corrupt("seat"))?;
+    player.cash -= price;
+    player.concessions.push(c);
+    player.concessions.sort();
+    state.bank_cash += price;
+    mark_acted(state, seat);
+    events.push(Event::ConcessionBought {
+        seat,
+        concession: c,
+        price,
+    });
+    Ok(())
+}
+
+/// Ends the current turn and moves to the next seat that can act; seats without a legal
+/// action pass automatically (18xx "has no valid actions and passes"). The round ends when
+/// every player has passed in a row (1841 §5.1).
+fn end_turn(state: &mut State, events: &mut Vec<Event>) -> Result<(), Rejection> {
+    let current = round(state)
+        .ok_or_else(|| corrupt("not a stock round"))?
+        .current_seat;
+    let next = next_in_order(state, current);
+    if let Some(r) = round_mut(state) {
+        r.start = None;
+        r.acted_this_turn = false;
+        r.current_seat = next;
+    }
+    settle(state, events);
+    Ok(())
+}
+
+/// From the current seat on: auto-pass seats with nothing to do, end the round after a full
+/// circle of passes.
+fn settle(state: &mut State, events: &mut Vec<Event>) {
+    let n = state.players.len() as u32;
+    for _ in 0..=n {
+        let Some(sr) = round(state) else { return };
+        if sr.consecutive_passes >= n {
+            finish_round(state, events);
+            return;
+        }
+        let seat = sr.current_seat;
+        if !turn_options(state, seat).is_empty() {
+            return;
+        }
+        events.push(Event::Passed {
+            seat,
+            automatic: true,
+        });
+        let next = next_in_order(state, seat);
+        if let Some(r) = round_mut(state) {
+            r.consecutive_passes = r.consecutive_passes.saturating_add(1);
+            r.current_seat = next;
+        }
+    }
+    if round(state).is_some_and(|r| r.consecutive_passes >= n) {
+        finish_round(state, events);
+    }
+}
+
+/// Starts stock round `number` with priority to the first seat of the player order; seats
+/// that cannot act pass automatically.
+pub fn begin(state: &mut State, number: u32, events: &mut Vec<Event>) {
+    let priority_seat = state.player_order.first().copied().unwrap_or(0);
+    state.round = Round::StockRound(StockRound {
+        number,
+        priority_seat,
+        current_seat: priority_seat,
+        consecutive_passes: 0,
+        last_to_act: None,
+        acted_this_turn: false,
+        sold: Vec::new(),
+        start: None,
+    });
+    events.push(Event::RoundStarted {
+        name: format!("Stock Round {number}"),
+    });
+    settle(state, events);
+}
+
+/// Whether a started corporation has no controlling player (1841 §7.4).
+pub fn frozen(state: &State, sym: &str) -> bool {
+    state.corporation(sym).is_some_and(|c| c.started()) && controller(state, sym).is_none()
+}
+
+/// End of the stock round (1841 §5.5), then Operating Round `n`.1 (§8):
+/// 1. in operating order, a sold-out corporation (not frozen) moves up one row, else one with
+///    pool shares moves down one row (frozen: two);
+/// 2. Bayard pays L.20 to its owner;
+/// 3. unused concessions return to the bank (Bayard stays);
+/// 4. priority goes to the seat after the last one who bought, sold or started (the player
+///    order is rotated to start there; unchanged if nobody acted).
+fn finish_round(state: &mut State, events: &mut Vec<Event>) {
+    let Some(sr) = round(state).cloned() else {
+        return;
+    };
+    for sym in market::operating_order(state) {
+        let Some(corp) = state.corporation(&sym) else {
+            continue;
+        };
+        let Some(p) = corp.share_price else { continue };
+        let is_frozen = frozen(state, &sym);
+        let (row, col) = if corp.sold_out() && !is_frozen {
+            market::up(p.row, p.col)
+        } else if corp.pool_percent() > 0 {
+            let once = market::down(p.row, p.col);
+            if is_frozen {
+                market::down(once.0, once.1)
+            } else {
+                once
+            }
+        } else {
+            (p.row, p.col)
+        };
+        move_to(state, &sym, row, col, events);
+    }
+    let rules = data::ruleset(&state.options);
+    let income = rules.bayard_pays_at_end_of_each_stock_round;
+    if let Some(owner) = state
+        .players
+        .iter()
+        .position(|p| p.concessions.contains(&Concession::Bayard))
+    {
+        let amount = income.min(state.bank_cash).max(0);
+        state.bank_cash -= amount;
+        state.players[owner].cash += amount;
+        events.push(Event::ConcessionIncome {
+            seat: owner as Seat,
+            concession: Concession::Bayard,
+            amount,
+        });
+    }
+    for i in 0..state.players.len() {
+        let held = state.players[i].concessions.clone();
+        for c in held {
+            let unused = corporation_of_concession(&state.options, c)
+                .is_some_and(|sym| state.corporation(sym).is_some_and(|corp| !corp.started()));
+            if unused {
+                state.players[i].concessions.retain(|x| *x != c);
+                state.bank_concessions.push(c);
+                events.push(Event::ConcessionReturned {
+                    seat: i as Seat,
+                    concession: c,
+                });
+            }
+        }
+    }
+    state.bank_concessions.sort();
+    if let Some(last) = sr.last_to_act {
+        let next = next_in_order(state, last);
+        if let Some(i) = state.player_order.iter().position(|s| *s == next) {
+            state.player_order.rotate_left(i);
+        }
+        events.push(Event::PlayerOrderChanged {
+            player_order: state.player_order.clone(),
+        });
+    }
+    let total = rules
+        .phase(&state.phase)
+        .map_or(1, |p| p.operating_rounds_per_stock_round);
+    state.round = Round::OperatingRound(OperatingRound {
+        stock_round: sr.number,
+        number: 1,
+        total,
+    });
+    events.push(Event::RoundStarted {
+        name: format!("Operating Round {}.1", sr.number),
+    });
+}
+
+/// The seat that acts for the first corporation in operating order (1841 §8); empty when no
+/// corporation has been started.
+pub fn operating_to_act(state: &State) -> Vec<Seat> {
+    market::operating_order(state)
+        .first()
+        .and_then(|sym| controller(state, sym))
+        .map(|s| vec![s])
+        .unwrap_or_default()
+}

@@ -1,0 +1,429 @@
+//! Structural validation of a 1841 state received from outside (the service decodes states
+//! that callers send back). A state that passes can be handed to every rules function without
+//! any risk of a panic; a state that fails is refused with the path of the first bad field.
+//!
+//! Checked: player count and seats (1841 §2), player order, cash never negative, money
+//! conserved (bank + players = the bank total of 1841 §1), each concession of the ruleset held
+//! at most once (players, bank, still for sale — 1841 §3.2), and the consistency of the
+//! concession round (auction participants, sealed bids).
+
+use std::collections::BTreeSet;
+
+use super::corporation::initial_corporations;
+use super::data;
+use super::market;
+use super::setup::concessions_of;
+use super::state::{Auction, Round, ShareOwner, State, StockRound};
+
+/// The first problem found: `path` is relative to the 1841 state (`players[2].seat`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateError {
+    /// Field path, e.g. `concession_round.auction.to_act`.
+    pub path: String,
+    /// What is wrong, in one sentence.
+    pub message: String,
+}
+
+fn err(path: impl Into<String>, message: impl Into<String>) -> StateError {
+    StateError {
+        path: path.into(),
+        message: message.into(),
+    }
+}
+
+/// Validates `state`. Errors: the first [`StateError`] found.
+pub fn validate(state: &State) -> Result<(), StateError> {
+    let rules = data::ruleset(&state.options);
+    let n = u32::try_from(state.players.len()).map_err(|_| err("players", "too many players"))?;
+    if n < rules.players.min || n > rules.players.max {
+        return Err(err(
+            "players",
+            format!(
+                "{n} players; these options allow {} to {}",
+                rules.players.min, rules.players.max
+            ),
+        ));
+    }
+    for (i, p) in state.players.iter().enumerate() {
+        if p.seat as usize != i {
+            return Err(err(format!("players[{i}].seat"), format!("must be {i}")));
+        }
+        if p.cash < 0 {
+            return Err(err(format!("players[{i}].cash"), "must not be negative"));
+        }
+    }
+    let mut order = state.player_order.clone();
+    order.sort_unstable();
+    if order != (0..n).collect::<Vec<_>>() {
+        return Err(err("player_order", "must list every seat exactly once"));
+    }
+    if state.bank_cash < 0 {
+        return Err(err("bank_cash", "must not be negative"));
+    }
+    check_corporations(state)?;
+    let total = state
+        .players
+        .iter()
+        .map(|p| p.cash)
+        .chain(state.corporations.iter().map(|c| c.cash))
+        .try_fold(state.bank_cash, |acc, c| acc.checked_add(c));
+    if total != Some(rules.bank_cash_total) {
+        return Err(err(
+            "bank_cash",
+            format!(
+                "bank, players and corporations hold L.{} in all; the game has L.{} (1841 §1)",
+                total.map_or_else(|| "overflow".to_string(), |t| t.to_string()),
+                rules.bank_cash_total
+            ),
+        ));
+    }
+
+    // Every concession of the ruleset is held at most once.
+    let allowed: BTreeSet<_> = concessions_of(&state.options).into_iter().collect();
+    let mut seen = BTreeSet::new();
+    let mut hold = |path: String, c| {
+        if !allowed.contains(&c) {
+            return Err(err(path, format!("{c} is not a concession of these rules")));
+        }
+        if !seen.insert(c) {
+            return Err(err(path, format!("{c} is held twice")));
+        }
+        Ok(())
+    };
+    for (i, p) in state.players.iter().enumerate() {
+        for (j, &c) in p.concessions.iter().enumerate() {
+            hold(format!("players[{i}].concessions[{j}]"), c)?;
+        }
+    }
+    for (j, &c) in state.bank_concessions.iter().enumerate() {
+        hold(format!("bank_concessions[{j}]"), c)?;
+    }
+
+    match &state.round {
+        Round::StockRound(sr) => check_stock_round(state, sr, n)?,
+        Round::OperatingRound(or) => {
+            if or.number == 0 || or.number > or.total {
+                return Err(err(
+                    "operating_round.number",
+                    "must be between 1 and the number of operating rounds",
+                ));
+            }
+        }
+        Round::ConcessionRound(cr) => {
+            for (j, &c) in cr.remaining.iter().enumerate() {
+                hold(format!("concession_round.remaining[{j}]"), c)?;
+            }
+            if cr.nominating_seat >= n {
+                return Err(err(
+                    "concession_round.nominating_seat",
+                    "not a seat at the table",
+                ));
+            }
+            if cr.consecutive_passes > n {
+                return Err(err(
+                    "concession_round.consecutive_passes",
+                    "more passes than players",
+                ));
+            }
+            if let Some(a) = &cr.auction {
+                check_auction("concession_round.auction", a, state, &cr.remaining)?;
+            }
+            for (i, a) in cr.pending_tie_auctions.iter().enumerate() {
+                check_auction(
+                    &format!("concession_round.pending_tie_auctions[{i}]"),
+                    a,
+                    state,
+                    &cr.remaining,
+                )?;
+            }
+            if !cr.sealed_bids.is_empty() {
+                if !state.options.version_1 {
+                    return Err(err(
+                        "concession_round.sealed_bids",
+                        "sealed bids exist only with version_1",
+                    ));
+                }
+                if cr.sealed_bids.len() != state.players.len() {
+                    return Err(err("concession_round.sealed_bids", "one entry per seat"));
+                }
+                for (i, b) in cr.sealed_bids.iter().enumerate() {
+                    if b.seat as usize != i {
+                        return Err(err(
+                            format!("concession_round.sealed_bids[{i}].seat"),
+                            format!("must be {i}"),
+                        ));
+                    }
+                    if b.amounts.len() > allowed.len() {
+                        return Err(err(
+                            format!("concession_round.sealed_bids[{i}].amounts"),
+                            "more amounts than concessions",
+                        ));
+                    }
+                    if b.amounts.iter().any(|&x| x < 0) {
+                        return Err(err(
+                            format!("concession_round.sealed_bids[{i}].amounts"),
+                            "must not be negative",
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The corporations: exactly the roster of the ruleset (1841 §3.3, §3.4), certificates of the
+/// right sizes held by existing holders, unstarted corporations untouched, started ones on a
+/// market cell (1841 §6).
+fn check_corporations(state: &State) -> Result<(), StateError> {
+    let roster = initial_corporations(&state.options);
+    if state.corporations.len() != roster.len() {
+        return Err(err(
+            "corporations",
+            format!(
+                "{} corporations; these rules have {}",
+                state.corporations.len(),
+                roster.len()
+            ),
+        ));
+    }
+    let n = state.players.len() as u32;
+    let syms: BTreeSet<&str> = roster.iter().map(|c| c.sym.as_str()).collect();
+    for (i, (c, fresh)) in state.corporations.iter().zip(&roster).enumerate() {
+        let path = format!("corporations[{i}]");
+        if c.sym != fresh.sym || c.kind != fresh.kind || c.historical != fresh.historical {
+            return Err(err(
+                format!("{path}.sym"),
+                format!("must be {} ({:?})", fresh.sym, fresh.kind),
+            ));
+        }
+        if c.certificates.len() != fresh.certificates.len() {
+            return Err(err(
+                format!("{path}.certificates"),
+                format!("{} has {} certificates", c.sym, fresh.certificates.len()),
+            ));
+        }
+        for (j, (cert, f)) in c.certificates.iter().zip(&fresh.certificates).enumerate() {
+            let cpath = format!("{path}.certificates[{j}]");
+            if cert.percent != f.percent || cert.president != f.president {
+                return Err(err(
+                    cpath,
+                    format!(
+                        "must be a {}% {}certificate",
+                        f.percent,
+                        if f.president { "president's " } else { "" }
+                    ),
+                ));
+            }
+            match &cert.owner {
+                ShareOwner::Player(s) if *s >= n => {
+                    return Err(err(format!("{cpath}.owner"), "not a seat at the table"));
+                }
+                ShareOwner::Corporation(o) if !syms.contains(o.as_str()) || *o == c.sym => {
+                    return Err(err(
+                        format!("{cpath}.owner"),
+                        "not another corporation of these rules",
+                    ));
+                }
+                _ => {}
+            }
+        }
+        if c.cash < 0 {
+            return Err(err(format!("{path}.cash"), "must not be negative"));
+        }
+        match c.share_price {
+            None => {
+                if c.certificates.iter().any(|x| x.owner != ShareOwner::Ipo)
+                    || c.cash != 0
+                    || !c.tokens.is_empty()
+                    || c.tokens_total != 0
+                    || c.operated
+                {
+                    return Err(err(
+                        format!("{path}.share_price"),
+                        "an unstarted corporation has no holders, cash, tokens or history",
+                    ));
+                }
+            }
+            Some(p) => {
+                if !market::exists(p.row, p.col) {
+                    return Err(err(
+                        format!("{path}.share_price"),
+                        "not a cell of the stock market",
+                    ));
+                }
+                if p.arrival >= state.next_market_arrival {
+                    return Err(err(
+                        format!("{path}.share_price.arrival"),
+                        "must be below next_market_arrival",
+                    ));
+                }
+                if c.president() == Some(&ShareOwner::Ipo) {
+                    return Err(err(
+                        format!("{path}.certificates[0].owner"),
+                        "a started corporation's president's certificate is not in its IPO",
+                    ));
+                }
+            }
+        }
+        if c.tokens.len() > c.tokens_total as usize || c.tokens_total > 5 {
+            return Err(err(
+                format!("{path}.tokens_total"),
+                "at least the tokens on the map and at most 5",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_stock_round(state: &State, sr: &StockRound, n: u32) -> Result<(), StateError> {
+    for (field, s) in [
+        ("priority_seat", Some(sr.priority_seat)),
+        ("current_seat", Some(sr.current_seat)),
+        ("last_to_act", sr.last_to_act),
+    ] {
+        if s.is_some_and(|s| s >= n) {
+            return Err(err(
+                format!("stock_round.{field}"),
+                "not a seat at the table",
+            ));
+        }
+    }
+    if sr.number == 0 {
+        return Err(err("stock_round.number", "stock rounds count from 1"));
+    }
+    if sr.consecutive_passes > n {
+        return Err(err(
+            "stock_round.consecutive_passes",
+            "more passes than players",
+        ));
+    }
+    for (i, s) in sr.sold.iter().enumerate() {
+        if s.seat >= n {
+            return Err(err(
+                format!("stock_round.sold[{i}].seat"),
+                "not a seat at the table",
+            ));
+        }
+        if state.corporation(&s.corporation).is_none() {
+            return Err(err(
+                format!("stock_round.sold[{i}].corporation"),
+                "not a corporation of these rules",
+            ));
+        }
+    }
+    if let Some(start) = &sr.start {
+        let ok = state.corporation(&start.corporation).is_some_and(|c| {
+            c.historical
+                && c.started()
+                && c.president() == Some(&ShareOwner::Player(sr.current_seat))
+        });
+        if !ok {
+            return Err(err(
+                "stock_round.start.corporation",
+                "must be a started historical corporation whose president is the current seat",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_auction(
+    path: &str,
+    a: &Auction,
+    state: &State,
+    remaining: &[super::Concession],
+) -> Result<(), StateError> {
+    let n = state.players.len() as u32;
+    if !remaining.contains(&a.concession) {
+        return Err(err(
+            format!("{path}.concession"),
+            format!("{} is not for sale", a.concession),
+        ));
+    }
+    if a.bidders.is_empty() {
+        return Err(err(
+            format!("{path}.bidders"),
+            "an auction has at least one bidder",
+        ));
+    }
+    let mut distinct = BTreeSet::new();
+    for (i, &s) in a.bidders.iter().enumerate() {
+        if s >= n || !distinct.insert(s) {
+            return Err(err(
+                format!("{path}.bidders[{i}]"),
+                "not a seat at the table, or listed twice",
+            ));
+        }
+    }
+    for (field, s) in [
+        ("nominator", a.nominator),
+        ("high_bidder", a.high_bidder),
+        ("to_act", a.to_act),
+    ] {
+        if s >= n {
+            return Err(err(format!("{path}.{field}"), "not a seat at the table"));
+        }
+    }
+    if !a.bidders.contains(&a.to_act) {
+        return Err(err(format!("{path}.to_act"), "must be one of the bidders"));
+    }
+    if a.high_bid < 0 {
+        return Err(err(format!("{path}.high_bid"), "must not be negative"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+    use crate::g1841::{G1841, Options};
+
+    fn fresh() -> State {
+        G1841::setup(&Options::default(), 4, 0).unwrap()
+    }
+
+    #[test]
+    fn s1_fresh_states_are_valid() {
+        for lite in [false, true] {
+            for version_1 in [false, true] {
+                let o = Options {
+                    lite,
+                    version_1,
+                    ..Options::default()
+                };
+                let s = G1841::setup(&o, 4, 0).unwrap();
+                assert_eq!(validate(&s), Ok(()));
+            }
+        }
+    }
+
+    #[test]
+    fn s1_money_must_be_conserved() {
+        let mut s = fresh();
+        s.players[1].cash += 1;
+        let e = validate(&s).unwrap_err();
+        assert_eq!(e.path, "bank_cash");
+        assert!(e.message.contains("L.14401"), "{}", e.message);
+    }
+
+    #[test]
+    fn s3_2_a_concession_is_held_once() {
+        let mut s = fresh();
+        let c = match &s.round {
+            Round::ConcessionRound(r) => r.remaining[0],
+            _ => unreachable!(),
+        };
+        s.players[2].concessions.push(c);
+        let e = validate(&s).unwrap_err();
+        assert_eq!(e.path, "concession_round.remaining[0]");
+    }
+
+    #[test]
+    fn player_order_must_be_a_permutation() {
+        let mut s = fresh();
+        s.player_order = vec![0, 0, 1, 2];
+        assert_eq!(validate(&s).unwrap_err().path, "player_order");
+    }
+}

@@ -1,0 +1,32 @@
+//! What one viewer may see of a game of 1841 (`referee.g1841.v1.View`).
+
+use serde::{Deserialize, Serialize};
+
+use super::state::{Round, State};
+use crate::Viewer;
+
+/// The state with other seats' secrets removed (`referee.g1841.v1.View`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// The redacted state.
+    pub state: State,
+}
+
+/// Redacts `state` for `viewer` (1841 §4.2 step 1: sealed bids are secret until every seat
+/// has bid). Until then a seat sees only its own amounts and a spectator sees none; the
+/// `submitted` flags stay visible to everybody. Nothing else in the implemented rounds is
+/// secret.
+pub fn view(state: &State, viewer: Viewer) -> View {
+    let mut state = state.clone();
+    if let Round::ConcessionRound(round) = &mut state.round {
+        let revealed = round.sealed_bids.iter().all(|b| b.submitted);
+        if !revealed {
+            for bid in &mut round.sealed_bids {
+                if viewer != Viewer::Seat(bid.seat) {
+                    bid.amounts.clear();
+                }
+            }
+        }
+    }
+    View { state }
+}

@@ -1,0 +1,330 @@
+//! The oracle: replays the concession round of each recorded 18xx.games game
+//! (`tests/fixtures/1841/*.json`) and compares the state with the first line of its
+//! `snapshots/<name>.rounds.jsonl` (the state at the start of Stock Round 1).
+
+use std::path::PathBuf;
+
+use referee_engine::g1841::import18xx::{Export, parse_export};
+use referee_engine::g1841::{Concession, G1841, Round, State};
+use referee_engine::{Game, Seat};
+use serde_json::Value;
+
+fn fixture(rel: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "fixtures",
+        "1841",
+        rel,
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Replays the effective actions while the concession round lasts; returns the state and
+/// the index of the first action not applied.
+fn replay_concession_round(export: &Export) -> (State, usize) {
+    let options = export.options().unwrap();
+    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
+    let mut applied = 0;
+    for action in &export.actions {
+        if !matches!(state.round, Round::ConcessionRound(_)) {
+            break;
+        }
+        let (seat, a) = action
+            .concession_round_action()
+            .unwrap()
+            .unwrap_or_else(|| {
+                panic!(
+                    "action {:?} ({}) inside the concession round",
+                    action.id, action.kind
+                )
+            });
+        assert!(
+            G1841::to_act(&state).contains(&seat),
+            "action {:?}: seat {seat} acts, engine expects {:?}",
+            action.id,
+            G1841::to_act(&state)
+        );
+        G1841::apply(&mut state, seat, &a).unwrap_or_else(|r| {
+            panic!("action {:?} {a:?} by seat {seat} rejected: {r}", action.id)
+        });
+        applied += 1;
+    }
+    (state, applied)
+}
+
+fn check_against_first_snapshot(name: &str, expected_players: usize, expected_actions: usize) {
+    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+    assert_eq!(export.players.len(), expected_players);
+    let (state, applied) = replay_concession_round(&export);
+    assert_eq!(
+        applied, expected_actions,
+        "effective concession-round actions"
+    );
+    assert_eq!(
+        export.actions[applied].kind, "par",
+        "first stock-round action"
+    );
+    assert!(matches!(state.round, Round::StockRound(ref sr) if sr.number == 1));
+
+    let snapshots = fixture(&format!("snapshots/{name}.rounds.jsonl"));
+    let first: Value = serde_json::from_str(snapshots.lines().next().unwrap()).unwrap();
+    assert_eq!(first["round"], "Stock");
+    assert_eq!(first["round_num"], 1);
+    assert_eq!(first["phase"].as_str().unwrap(), state.phase);
+    assert_eq!(
+        first["bank_cash"].as_i64().unwrap(),
+        state.bank_cash,
+        "bank cash"
+    );
+
+    // The snapshot lists the players in the new order.
+    let order: Vec<Seat> = first["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| export.seat_of(&p["id"].to_string()).unwrap())
+        .collect();
+    assert_eq!(state.player_order, order, "new player order");
+    let Round::StockRound(sr) = &state.round else {
+        unreachable!()
+    };
+    assert_eq!(sr.priority_seat, order[0]);
+
+    for p in first["players"].as_array().unwrap() {
+        let seat = export.seat_of(&p["id"].to_string()).unwrap();
+        let ours = &state.players[seat as usize];
+        assert_eq!(
+            ours.cash,
+            p["cash"].as_i64().unwrap(),
+            "cash of {}",
+            p["name"]
+        );
+        let mut theirs: Vec<Concession> = p["concessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().parse().unwrap())
+            .collect();
+        theirs.sort();
+        assert_eq!(ours.concessions, theirs, "concessions of {}", p["name"]);
+    }
+    // Every concession is owned by exactly one player or the bank.
+    let mut owned: Vec<Concession> = state
+        .players
+        .iter()
+        .flat_map(|p| p.concessions.iter().copied())
+        .chain(state.bank_concessions.iter().copied())
+        .collect();
+    owned.sort();
+    let all = referee_engine::g1841::setup::concessions_of(&state.options);
+    assert_eq!(owned, all);
+}
+
+/// 132002.json: 4 players, Version 2, full map. Bank L.11,395; order P2 725, P1 745,
+/// P4 760, P3 775.
+#[test]
+fn fixture_132002_concession_round_matches_snapshot() {
+    check_against_first_snapshot("132002", 4, 53);
+}
+
+/// 1841_game_end_bank.json: 4 players, lite. Bank L.8,680; order P2 530 (Bayard) before
+/// P3 530 (SFTG) by the lowest-numbered concession, then P4 550, P1 610.
+#[test]
+fn fixture_game_end_bank_concession_round_matches_snapshot() {
+    check_against_first_snapshot("1841_game_end_bank", 4, 45);
+}
+
+#[test]
+fn fixture_undo_filter_drops_the_undone_ssfl_bid() {
+    // 132002: bid SSFL 35 (id 56) and passes 60/63 are undone by `undo` to ids 56 and 53.
+    let export = parse_export(&fixture("132002.json")).unwrap();
+    let ids: Vec<i64> = export
+        .actions
+        .iter()
+        .take(30)
+        .filter_map(|a| a.id)
+        .collect();
+    assert!(!ids.contains(&56) && !ids.contains(&60) && !ids.contains(&63));
+    assert!(ids.contains(&53) && ids.contains(&67));
+    // 1841_game_end_bank: the plain `undo` (id 37) removes the pass id 36.
+    let export = parse_export(&fixture("1841_game_end_bank.json")).unwrap();
+    let ids: Vec<i64> = export
+        .actions
+        .iter()
+        .take(40)
+        .filter_map(|a| a.id)
+        .collect();
+    assert!(!ids.contains(&36) && ids.contains(&35) && ids.contains(&38));
+}
+
+/// Replays the effective actions until Operating Round 1 begins (through the concession
+/// round and Stock Round 1), mapping every action with `ImportedAction::to_action`; returns
+/// the state and the number of actions applied.
+fn replay_through_stock_round_1(export: &Export) -> (State, usize) {
+    let options = export.options().unwrap();
+    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
+    let mut applied = 0;
+    for action in &export.actions {
+        if matches!(state.round, Round::OperatingRound(_)) {
+            break;
+        }
+        let (seat, a) = action
+            .to_action(&state)
+            .unwrap_or_else(|e| panic!("action {:?}: {e}", action.id))
+            .unwrap_or_else(|| panic!("action {:?} ({}) not mapped", action.id, action.kind));
+        assert_eq!(
+            G1841::to_act(&state),
+            [seat],
+            "action {:?} ({}): the engine expects another seat",
+            action.id,
+            action.kind
+        );
+        G1841::apply(&mut state, seat, &a).unwrap_or_else(|r| {
+            panic!("action {:?} {a:?} by seat {seat} rejected: {r}", action.id)
+        });
+        applied += 1;
+        assert_eq!(state.total_money(), state_total(&state), "money");
+    }
+    (state, applied)
+}
+
+fn state_total(state: &State) -> i64 {
+    referee_engine::g1841::data::ruleset(&state.options).bank_cash_total
+}
+
+/// Compares our state after Stock Round 1 with the second snapshot line (state at the start of
+/// Operating Round 1.1): bank, players' cash, holdings and concessions, player order, and
+/// every started corporation's price, market cell, cash, president, tokens, IPO and pool.
+fn check_against_second_snapshot(name: &str) {
+    use referee_engine::g1841::ShareOwner;
+    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+    let (state, applied) = replay_through_stock_round_1(&export);
+    assert!(
+        matches!(state.round, Round::OperatingRound(ref or) if or.stock_round == 1 && or.number == 1 && or.total == 1),
+        "{:?}",
+        state.round
+    );
+    assert_eq!(
+        export.actions[applied].kind, "lay_tile",
+        "the first operating-round action follows"
+    );
+    let snapshots = fixture(&format!("snapshots/{name}.rounds.jsonl"));
+    let second: Value = serde_json::from_str(snapshots.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["round"], "Operating");
+    assert_eq!(
+        second["bank_cash"].as_i64().unwrap(),
+        state.bank_cash,
+        "bank"
+    );
+    let order: Vec<Seat> = second["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| export.seat_of(&p["id"].to_string()).unwrap())
+        .collect();
+    assert_eq!(state.player_order, order, "priority order after SR1");
+    for p in second["players"].as_array().unwrap() {
+        let seat = export.seat_of(&p["id"].to_string()).unwrap();
+        let ours = &state.players[seat as usize];
+        assert_eq!(
+            ours.cash,
+            p["cash"].as_i64().unwrap(),
+            "cash of {}",
+            p["name"]
+        );
+        let mut theirs: Vec<Concession> = p["concessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().parse().unwrap())
+            .collect();
+        theirs.sort();
+        assert_eq!(ours.concessions, theirs, "concessions of {}", p["name"]);
+        for corp in &state.corporations {
+            let held = corp.percent_of(&ShareOwner::Player(seat));
+            let expected = p["shares"][corp.sym.as_str()].as_u64().unwrap_or(0) as u32;
+            assert_eq!(held, expected, "{} of {}", corp.sym, p["name"]);
+        }
+    }
+    let corps = second["corporations"].as_array().unwrap();
+    let started: Vec<&str> = state
+        .corporations
+        .iter()
+        .filter(|c| c.started())
+        .map(|c| c.sym.as_str())
+        .collect();
+    assert_eq!(
+        started.len(),
+        corps.len(),
+        "started corporations {started:?}"
+    );
+    for c in corps {
+        let sym = c["sym"].as_str().unwrap();
+        let ours = state.corporation(sym).unwrap();
+        let p = ours.share_price.unwrap();
+        assert_eq!(
+            ours.price().unwrap(),
+            c["price"].as_i64().unwrap(),
+            "{sym} price"
+        );
+        assert_eq!(
+            [p.row as i64, p.col as i64],
+            [
+                c["coords"][0].as_i64().unwrap(),
+                c["coords"][1].as_i64().unwrap()
+            ],
+            "{sym} cell"
+        );
+        assert_eq!(ours.cash, c["cash"].as_i64().unwrap(), "{sym} cash");
+        let president = ours.president_seat().unwrap();
+        assert_eq!(
+            export.players[president as usize].name,
+            c["president"].as_str().unwrap(),
+            "{sym} president"
+        );
+        let hexes: Vec<&str> = ours.tokens.iter().map(|t| t.hex.as_str()).collect();
+        let theirs: Vec<&str> = c["tokens_on_map"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_str().unwrap())
+            .collect();
+        assert_eq!(hexes, theirs, "{sym} tokens on the map");
+        assert_eq!(
+            ours.tokens_total as i64,
+            c["tokens_total"].as_i64().unwrap(),
+            "{sym} tokens"
+        );
+        assert_eq!(
+            ours.ipo_percent() as i64,
+            c["ipo_percent"].as_i64().unwrap(),
+            "{sym} IPO"
+        );
+        assert_eq!(
+            ours.pool_percent() as i64,
+            c["pool_percent"].as_i64().unwrap(),
+            "{sym} pool"
+        );
+        assert_eq!(c["frozen"], false);
+    }
+}
+
+/// 132002 (V2): SR1 to the start of OR 1.1 — six corporations started (SFMA home token in
+/// Firenze city 0 chosen by its president), P4 holds 50% SFTG without the presidency (the
+/// concession lock), Bayard pays P4 L.20, the unused SFTN concession returns to the bank,
+/// priority to P3 (after P4, the last to act). Bank L.12,025.
+#[test]
+fn fixture_132002_stock_round_1_matches_snapshot() {
+    check_against_second_snapshot("132002");
+}
+
+/// 1841_game_end_bank (lite): SR1 — four majors started, Bayard pays P2, priority stays with
+/// P2 (after P1, the last to act). Bank L.9,160.
+#[test]
+fn fixture_game_end_bank_stock_round_1_matches_snapshot() {
+    check_against_second_snapshot("1841_game_end_bank");
+}

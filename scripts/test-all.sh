@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every test suite of Referee on a fresh machine: Rust (format, lint, unit, property and
+# end-to-end tests), proto lint + breaking-change check, the Python client and the TypeScript
+# client against the real server. Installs what it needs (npm packages, a Python venv).
+# Usage: ./scripts/test-all.sh        (from anywhere)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+export REFEREE_BIN="$target_dir/debug/referee"
+
+declare -a timings=()
+suite() {
+  local name=$1; shift
+  echo
+  echo "==== $name ===="
+  local t0=$SECONDS
+  "$@"
+  timings+=("$(printf '%-28s %4ss' "$name" $((SECONDS - t0)))")
+}
+
+suite "rust: fmt"        cargo fmt --all -- --check
+suite "rust: build"      cargo build --locked --workspace --all-targets
+suite "rust: clippy"     cargo clippy --locked --workspace --all-targets -- -D warnings
+suite "rust: tests"      cargo test --locked --workspace
+suite "proto: lint+breaking" ./scripts/proto-check.sh
+suite "python client"    ./clients/python/scripts/test.sh
+suite "typescript client" bash -c 'cd clients/typescript && npm ci --no-audit --no-fund && npm test'
+
+echo
+echo "==== summary (seconds per suite) ===="
+printf '%s\n' "${timings[@]}"
+echo "all suites passed"

@@ -1,0 +1,247 @@
+//! The RPCs, independent of transport: gRPC (`grpc.rs`) and HTTP/JSON (`http_json.rs`) both
+//! call [`Api`]. Each call opens one tracing span `rpc` carrying the RPC name, game id, action
+//! kind, outcome and rejection code, and records its latency in the metrics.
+
+use std::time::Instant;
+
+use tonic::Status;
+use tracing::field::Empty;
+
+use crate::games::{self, WireGame, g1841::Wire1841};
+use crate::pb::v1 as pb;
+use crate::telemetry;
+
+/// The service logic shared by every transport. Cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct Api {}
+
+/// Which game a state or request names.
+enum GameId {
+    G1841,
+    Autobahn,
+}
+
+fn game_id(id: &str, field: &str) -> Result<GameId, Status> {
+    match id {
+        Wire1841::ID => Ok(GameId::G1841),
+        "autobahn" => Ok(GameId::Autobahn),
+        "" => Err(Status::invalid_argument(format!(
+            "{field}: missing game id"
+        ))),
+        other => Err(Status::not_found(format!(
+            "{field}: unknown game `{other}` (ListGames lists the games this server knows)"
+        ))),
+    }
+}
+
+fn autobahn_unimplemented() -> Status {
+    Status::unimplemented(
+        "Autobahn is listed but not playable in this build (see ListGames: stage PLANNED)",
+    )
+}
+
+/// Takes the open-mode state of a request; a sealed state is refused in open mode.
+fn open_state<'a>(
+    state: Option<&'a pb::GameState>,
+    sealed: &[u8],
+) -> Result<&'a pb::GameState, Status> {
+    if !sealed.is_empty() {
+        return Err(Status::failed_precondition(
+            "sealed_state: this server runs in open mode (no sealing key configured); send `state` instead",
+        ));
+    }
+    state.ok_or_else(|| Status::invalid_argument("state: missing"))
+}
+
+/// Measures one RPC: records outcome on the span and the latency histogram.
+struct Call {
+    rpc: &'static str,
+    span: tracing::Span,
+    start: Instant,
+}
+
+impl Call {
+    fn start(rpc: &'static str) -> Self {
+        let span = tracing::info_span!(
+            "rpc",
+            rpc,
+            game = Empty,
+            seat = Empty,
+            action_kind = Empty,
+            outcome = Empty,
+            rejection_code = Empty
+        );
+        Self {
+            rpc,
+            span,
+            start: Instant::now(),
+        }
+    }
+
+    fn finish<T>(self, game: &str, result: &Result<T, Status>, outcome: Option<&str>) {
+        let outcome = match (result, outcome) {
+            (Err(s), _) => format!("error:{:?}", s.code()),
+            (Ok(_), Some(o)) => o.to_string(),
+            (Ok(_), None) => "ok".to_string(),
+        };
+        self.span.record("game", game);
+        self.span.record("outcome", outcome.as_str());
+        let elapsed = self.start.elapsed();
+        telemetry::record_rpc(self.rpc, game, &outcome, elapsed);
+        let _g = self.span.enter();
+        match result {
+            Err(s) => {
+                tracing::info!(code = ?s.code(), message = s.message(), micros = elapsed.as_micros() as u64, "rpc refused")
+            }
+            Ok(_) => tracing::debug!(micros = elapsed.as_micros() as u64, "rpc done"),
+        }
+    }
+}
+
+impl Api {
+    /// Creates the service logic.
+    pub fn new() -> Self {
+        Self {}
+    }
+
+    /// ListGames: every game this build knows. Never fails.
+    pub fn list_games(&self, _req: &pb::ListGamesRequest) -> Result<pb::ListGamesResponse, Status> {
+        let call = Call::start("ListGames");
+        let games = referee_engine::games()
+            .into_iter()
+            .map(|g| pb::GameInfo {
+                id: g.id.to_string(),
+                display_name: g.display_name.to_string(),
+                min_players: g.min_players,
+                max_players: g.max_players,
+                options: g
+                    .options
+                    .iter()
+                    .map(|o| {
+                        let (ty, min, max) = match o.kind {
+                            referee_engine::OptionKind::Bool => (pb::OptionType::Bool, 0, 0),
+                            referee_engine::OptionKind::Int { min, max } => {
+                                (pb::OptionType::Int, min, max)
+                            }
+                            referee_engine::OptionKind::Text => (pb::OptionType::String, 0, 0),
+                        };
+                        pb::GameOption {
+                            name: o.name.to_string(),
+                            r#type: ty as i32,
+                            default_value: o.default.to_string(),
+                            description: o.description.to_string(),
+                            min,
+                            max,
+                        }
+                    })
+                    .collect(),
+                rules_version: referee_engine::RULES_VERSION.to_string(),
+                stage: match g.stage {
+                    referee_engine::GameStage::Planned => pb::GameStage::Planned,
+                    referee_engine::GameStage::Partial => pb::GameStage::Partial,
+                    referee_engine::GameStage::Complete => pb::GameStage::Complete,
+                } as i32,
+                coverage: g.coverage.to_string(),
+            })
+            .collect();
+        let result = Ok(pb::ListGamesResponse { games });
+        call.finish("", &result, None);
+        result
+    }
+
+    /// NewGame. Errors: NOT_FOUND (unknown game), INVALID_ARGUMENT (seats, options),
+    /// UNIMPLEMENTED (a listed game this build cannot play yet).
+    pub fn new_game(&self, req: &pb::NewGameRequest) -> Result<pb::NewGameResponse, Status> {
+        let call = Call::start("NewGame");
+        let result = game_id(&req.game, "game").and_then(|g| match g {
+            GameId::G1841 => games::new_game::<Wire1841>(req),
+            GameId::Autobahn => Err(autobahn_unimplemented()),
+        });
+        call.finish(&req.game, &result, None);
+        result
+    }
+
+    /// Apply. A refused action is `Ok` with `Rejected`; errors are for requests that cannot be
+    /// judged (missing/malformed state: INVALID_ARGUMENT; newer schema: FAILED_PRECONDITION).
+    pub fn apply(&self, req: &pb::ApplyRequest) -> Result<pb::ApplyResponse, Status> {
+        let call = Call::start("Apply");
+        call.span.record("seat", req.seat);
+        let mut game = String::new();
+        let result = open_state(req.state.as_ref(), &req.sealed_state).and_then(|gs| {
+            game = gs.game.clone();
+            match game_id(&gs.game, "state.game")? {
+                GameId::G1841 => games::apply::<Wire1841>(gs, req),
+                GameId::Autobahn => Err(autobahn_unimplemented()),
+            }
+        });
+        let (result, outcome) = match result {
+            Ok(applied) => {
+                call.span.record("action_kind", applied.action_kind);
+                let outcome = match &applied.response.result {
+                    Some(pb::apply_response::Result::Rejected(r)) => {
+                        let code = r
+                            .rejection
+                            .as_ref()
+                            .map(|r| r.code().as_str_name())
+                            .unwrap_or("REJECTION_CODE_UNSPECIFIED");
+                        call.span.record("rejection_code", code);
+                        "rejected"
+                    }
+                    _ => "accepted",
+                };
+                (Ok(applied.response), Some(outcome))
+            }
+            Err(e) => (Err(e), None),
+        };
+        call.finish(&game, &result, outcome);
+        result
+    }
+
+    /// LegalActions. Errors as Apply, plus INVALID_ARGUMENT for a seat not at the table.
+    pub fn legal_actions(
+        &self,
+        req: &pb::LegalActionsRequest,
+    ) -> Result<pb::LegalActionsResponse, Status> {
+        let call = Call::start("LegalActions");
+        let mut game = String::new();
+        let result = open_state(req.state.as_ref(), &req.sealed_state).and_then(|gs| {
+            game = gs.game.clone();
+            match game_id(&gs.game, "state.game")? {
+                GameId::G1841 => games::legal_actions::<Wire1841>(gs, req.seat),
+                GameId::Autobahn => Err(autobahn_unimplemented()),
+            }
+        });
+        call.finish(&game, &result, None);
+        result
+    }
+
+    /// View. Errors as LegalActions.
+    pub fn view(&self, req: &pb::ViewRequest) -> Result<pb::ViewResponse, Status> {
+        let call = Call::start("View");
+        let mut game = String::new();
+        let result = open_state(req.state.as_ref(), &req.sealed_state).and_then(|gs| {
+            game = gs.game.clone();
+            match game_id(&gs.game, "state.game")? {
+                GameId::G1841 => games::view::<Wire1841>(gs, req.seat),
+                GameId::Autobahn => Err(autobahn_unimplemented()),
+            }
+        });
+        call.finish(&game, &result, None);
+        result
+    }
+
+    /// Replay. A refused action ends the replay: `failure` says which and why.
+    pub fn replay(&self, req: &pb::ReplayRequest) -> Result<pb::ReplayResponse, Status> {
+        let call = Call::start("Replay");
+        let result = game_id(&req.game, "game").and_then(|g| match g {
+            GameId::G1841 => games::replay::<Wire1841>(req),
+            GameId::Autobahn => Err(autobahn_unimplemented()),
+        });
+        let outcome = match &result {
+            Ok(r) if r.failure.is_some() => Some("rejected"),
+            _ => None,
+        };
+        call.finish(&req.game, &result, outcome);
+        result
+    }
+}

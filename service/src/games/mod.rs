@@ -1,0 +1,317 @@
+//! Mapping between the engine's games and the wire API, one module per game.
+//!
+//! [`WireGame`] is what a game must provide to be served; the generic functions below
+//! implement every RPC once for all games: decode and validate the state envelope, call the
+//! engine, encode the answer.
+
+pub mod g1841;
+
+use std::collections::BTreeMap;
+
+use referee_engine::{Game, Rejection, RejectionCode, Seat, Viewer};
+use sha2::{Digest, Sha256};
+use tonic::Status;
+
+use crate::SCHEMA_VERSION;
+use crate::pb::v1 as pb;
+
+/// A game the service can serve: its engine type plus the conversions to and from protobuf.
+///
+/// Errors: state conversion failures are `INVALID_ARGUMENT` statuses naming the field path
+/// (`state.g1841.players[2].cash`); action conversion failures are rejections (the caller's
+/// action is judged, not the request).
+pub trait WireGame {
+    /// The engine's game.
+    type G: Game;
+    /// Game id on the wire.
+    const ID: &'static str;
+
+    /// Parses NewGame options (`name → text value`).
+    fn options_from_pb(
+        options: &BTreeMap<String, String>,
+    ) -> Result<<Self::G as Game>::Options, Status>;
+    /// Encodes the typed state into the envelope's `oneof`.
+    fn state_to_pb(state: &<Self::G as Game>::State) -> pb::game_state::State;
+    /// Decodes and validates the typed state from the envelope's `oneof`.
+    fn state_from_pb(state: &pb::game_state::State) -> Result<<Self::G as Game>::State, Status>;
+    /// Decodes an action; a malformed or foreign action is a rejection.
+    fn action_from_pb(action: &pb::Action) -> Result<<Self::G as Game>::Action, Rejection>;
+    /// Encodes an action (for Replay responses and tools).
+    fn action_to_pb(action: &<Self::G as Game>::Action) -> pb::Action;
+    /// Short name of an action's kind for logs and spans (`bid`, `pass`, ...).
+    fn action_kind(action: &<Self::G as Game>::Action) -> &'static str;
+    /// Encodes events.
+    fn event_to_pb(event: &<Self::G as Game>::Event) -> pb::Event;
+    /// The legal actions of `seat`, typed for the wire.
+    fn legal_actions_pb(
+        state: &<Self::G as Game>::State,
+        seat: Seat,
+    ) -> pb::legal_actions_response::LegalActions;
+    /// Encodes a view.
+    fn view_to_pb(view: &<Self::G as Game>::View) -> pb::view_response::View;
+    /// Number of seats in a state.
+    fn seat_count(state: &<Self::G as Game>::State) -> u32;
+}
+
+/// Converts an engine rejection to the wire.
+pub fn rejection_to_pb(r: &Rejection) -> pb::Rejection {
+    let code = match r.code {
+        RejectionCode::NotYourTurn => pb::RejectionCode::NotYourTurn,
+        RejectionCode::WrongStep => pb::RejectionCode::WrongStep,
+        RejectionCode::IllegalMove => pb::RejectionCode::IllegalMove,
+        RejectionCode::InsufficientFunds => pb::RejectionCode::InsufficientFunds,
+        RejectionCode::InvalidArgument => pb::RejectionCode::InvalidArgument,
+        RejectionCode::GameOver => pb::RejectionCode::GameOver,
+        RejectionCode::StaleState => pb::RejectionCode::StaleState,
+        RejectionCode::Unsupported => pb::RejectionCode::Unsupported,
+    };
+    pb::Rejection {
+        code: code as i32,
+        message: r.message.clone(),
+        rule: r.rule.clone(),
+    }
+}
+
+/// A rejection for an action that belongs to another game than the state.
+pub fn wrong_game(expected: &str) -> Rejection {
+    Rejection {
+        code: RejectionCode::InvalidArgument,
+        message: format!("The action is not an action of {expected}."),
+        rule: String::new(),
+    }
+}
+
+/// Decodes the envelope of a state of game `W`: checks game id and schema version, then the
+/// typed state. Errors: `INVALID_ARGUMENT` (with field path), `FAILED_PRECONDITION` for a
+/// state written by a newer schema.
+pub fn decode_state<W: WireGame>(gs: &pb::GameState) -> Result<<W::G as Game>::State, Status> {
+    if gs.game != W::ID {
+        return Err(Status::invalid_argument(format!(
+            "state.game: expected `{}`, got `{}`",
+            W::ID,
+            gs.game
+        )));
+    }
+    if gs.schema_version == 0 {
+        return Err(Status::invalid_argument(
+            "state.schema_version: missing (must be ≥ 1)",
+        ));
+    }
+    if gs.schema_version > SCHEMA_VERSION {
+        return Err(Status::failed_precondition(format!(
+            "state.schema_version: {} was written by a newer Referee (this server reads up to {}); upgrade the server",
+            gs.schema_version, SCHEMA_VERSION
+        )));
+    }
+    let typed = gs
+        .state
+        .as_ref()
+        .ok_or_else(|| Status::invalid_argument(format!("state.{}: missing typed state", W::ID)))?;
+    W::state_from_pb(typed)
+}
+
+/// Wraps a typed state into the envelope.
+pub fn encode_state<W: WireGame>(
+    state: &<W::G as Game>::State,
+    action_count: u64,
+) -> pb::GameState {
+    pb::GameState {
+        game: W::ID.to_string(),
+        rules_version: referee_engine::RULES_VERSION.to_string(),
+        schema_version: SCHEMA_VERSION,
+        action_count,
+        state: Some(W::state_to_pb(state)),
+    }
+}
+
+/// SHA-256 of the protobuf encoding of a state envelope (deterministic: maps are ordered).
+pub fn state_hash(gs: &pb::GameState) -> [u8; 32] {
+    use prost::Message;
+    Sha256::digest(gs.encode_to_vec()).into()
+}
+
+/// NewGame for game `W`.
+pub fn new_game<W: WireGame>(req: &pb::NewGameRequest) -> Result<pb::NewGameResponse, Status> {
+    let options = W::options_from_pb(&req.options)?;
+    let state = W::G::setup(&options, req.seats, req.seed)
+        .map_err(|e| Status::invalid_argument(format!("{e}")))?;
+    Ok(pb::NewGameResponse {
+        state: Some(encode_state::<W>(&state, 0)),
+        sealed_state: Vec::new(),
+    })
+}
+
+/// Result of [`apply`]: the wire response plus what the span should record.
+pub struct Applied {
+    /// The response.
+    pub response: pb::ApplyResponse,
+    /// Action kind, for tracing.
+    pub action_kind: &'static str,
+}
+
+/// Apply for game `W`. Stale-state checks come first, then the engine.
+pub fn apply<W: WireGame>(gs: &pb::GameState, req: &pb::ApplyRequest) -> Result<Applied, Status> {
+    let mut state = decode_state::<W>(gs)?;
+    let reject = |r: Rejection, kind| Applied {
+        response: pb::ApplyResponse {
+            result: Some(pb::apply_response::Result::Rejected(pb::Rejected {
+                rejection: Some(rejection_to_pb(&r)),
+            })),
+        },
+        action_kind: kind,
+    };
+    if let Some(expected) = req.expected_action_count
+        && expected != gs.action_count
+    {
+        return Ok(reject(
+            Rejection::new(
+                RejectionCode::StaleState,
+                "",
+                format!(
+                    "The state has {} actions but the caller expected {}; reload the game.",
+                    gs.action_count, expected
+                ),
+            ),
+            "unknown",
+        ));
+    }
+    if !req.expected_state_hash.is_empty() {
+        if req.expected_state_hash.len() != 32 {
+            return Err(Status::invalid_argument(
+                "expected_state_hash: must be 32 bytes (SHA-256) or empty",
+            ));
+        }
+        if state_hash(gs)[..] != req.expected_state_hash[..] {
+            return Ok(reject(
+                Rejection::new(
+                    RejectionCode::StaleState,
+                    "",
+                    "The state differs from the one the caller expected (hash mismatch); reload the game.",
+                ),
+                "unknown",
+            ));
+        }
+    }
+    let Some(action) = req.action.as_ref() else {
+        return Ok(reject(
+            Rejection::new(
+                RejectionCode::InvalidArgument,
+                "",
+                "The request carries no action.",
+            ),
+            "none",
+        ));
+    };
+    let action = match W::action_from_pb(action) {
+        Ok(a) => a,
+        Err(r) => return Ok(reject(r, "invalid")),
+    };
+    let kind = W::action_kind(&action);
+    match W::G::apply(&mut state, req.seat, &action) {
+        Ok(events) => Ok(Applied {
+            response: pb::ApplyResponse {
+                result: Some(pb::apply_response::Result::Accepted(pb::Accepted {
+                    state: Some(encode_state::<W>(&state, gs.action_count.saturating_add(1))),
+                    events: events.iter().map(W::event_to_pb).collect(),
+                    sealed_state: Vec::new(),
+                })),
+            },
+            action_kind: kind,
+        }),
+        Err(r) => Ok(reject(r, kind)),
+    }
+}
+
+/// LegalActions for game `W`. Errors: `INVALID_ARGUMENT` for a seat that is not at the table.
+pub fn legal_actions<W: WireGame>(
+    gs: &pb::GameState,
+    seat: Seat,
+) -> Result<pb::LegalActionsResponse, Status> {
+    let state = decode_state::<W>(gs)?;
+    check_seat::<W>(&state, seat)?;
+    Ok(pb::LegalActionsResponse {
+        to_act: W::G::to_act(&state),
+        legal_actions: Some(W::legal_actions_pb(&state, seat)),
+    })
+}
+
+/// View for game `W`; `seat = None` is a spectator.
+pub fn view<W: WireGame>(
+    gs: &pb::GameState,
+    seat: Option<Seat>,
+) -> Result<pb::ViewResponse, Status> {
+    let state = decode_state::<W>(gs)?;
+    let viewer = match seat {
+        Some(s) => {
+            check_seat::<W>(&state, s)?;
+            Viewer::Seat(s)
+        }
+        None => Viewer::Spectator,
+    };
+    Ok(pb::ViewResponse {
+        to_act: W::G::to_act(&state),
+        outcome: W::G::outcome(&state).map(|o| pb::Outcome {
+            scores: o.scores,
+            ranks: o.ranks,
+            end_reason: o.end_reason,
+        }),
+        view: Some(W::view_to_pb(&W::G::view(&state, viewer))),
+        action_count: gs.action_count,
+    })
+}
+
+/// Replay for game `W`: setup, then every action in order until the first rejection.
+pub fn replay<W: WireGame>(req: &pb::ReplayRequest) -> Result<pb::ReplayResponse, Status> {
+    let options = W::options_from_pb(&req.options)?;
+    let mut state = W::G::setup(&options, req.seats, req.seed)
+        .map_err(|e| Status::invalid_argument(format!("{e}")))?;
+    let mut applied: u64 = 0;
+    let mut failure = None;
+    for (index, sa) in req.actions.iter().enumerate() {
+        let result = match sa.action.as_ref() {
+            None => Err(Rejection::new(
+                RejectionCode::InvalidArgument,
+                "",
+                "The entry carries no action.",
+            )),
+            Some(a) => W::action_from_pb(a).and_then(|a| W::G::apply(&mut state, sa.seat, &a)),
+        };
+        match result {
+            Ok(_) => applied += 1,
+            Err(r) => {
+                failure = Some(pb::ReplayFailure {
+                    index: u32::try_from(index).unwrap_or(u32::MAX),
+                    rejection: Some(rejection_to_pb(&r)),
+                });
+                break;
+            }
+        }
+    }
+    Ok(pb::ReplayResponse {
+        state: Some(encode_state::<W>(&state, applied)),
+        failure,
+        actions_applied: applied,
+    })
+}
+
+fn check_seat<W: WireGame>(state: &<W::G as Game>::State, seat: Seat) -> Result<(), Status> {
+    let n = W::seat_count(state);
+    if seat >= n {
+        return Err(Status::invalid_argument(format!(
+            "seat: {seat} is not a seat of this {n}-player game (seats are 0 to {})",
+            n.saturating_sub(1)
+        )));
+    }
+    Ok(())
+}
+
+/// Parses a boolean option value (`true`/`false`, also `1`/`0`).
+pub fn parse_bool_option(name: &str, value: &str) -> Result<bool, Status> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" | "" => Ok(false),
+        _ => Err(Status::invalid_argument(format!(
+            "options[{name}]: `{value}` is not a boolean (use true or false)"
+        ))),
+    }
+}

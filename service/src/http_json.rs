@@ -1,0 +1,155 @@
+//! The HTTP/JSON face: every RPC at `POST /v1/<Method>` (e.g. `/v1/NewGame`), request and
+//! response bodies in canonical proto3 JSON (the same messages as gRPC). `GET /v1/ListGames`
+//! also works. Errors are `{"code": "INVALID_ARGUMENT", "message": "..."}` with the HTTP
+//! status of the gRPC code (400, 404, 412, 413, 429, 501, 504, ...).
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tonic::{Code, Status};
+
+use crate::api::Api;
+
+/// Routes of the JSON surface, limited to `max_request_bytes` per body.
+pub fn router(api: Api, max_request_bytes: usize) -> Router {
+    Router::new()
+        .route("/v1/{method}", post(call))
+        .route("/v1/ListGames", get(list_games_get).post(call_list_games))
+        .layer(DefaultBodyLimit::max(max_request_bytes))
+        .with_state(api)
+}
+
+/// HTTP status for a gRPC code (Google's HTTP mapping).
+pub fn http_status(code: Code) -> StatusCode {
+    match code {
+        Code::Ok => StatusCode::OK,
+        Code::InvalidArgument | Code::OutOfRange => StatusCode::BAD_REQUEST,
+        Code::FailedPrecondition => StatusCode::PRECONDITION_FAILED,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::Unimplemented => StatusCode::NOT_IMPLEMENTED,
+        Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
+        Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
+        Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        Code::PermissionDenied => StatusCode::FORBIDDEN,
+        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        Code::AlreadyExists | Code::Aborted => StatusCode::CONFLICT,
+        Code::Cancelled => StatusCode::from_u16(499).unwrap_or(StatusCode::BAD_REQUEST),
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// A JSON error body for a status.
+pub fn error_response(status: &Status) -> Response {
+    error_with(http_status(status.code()), status.code(), status.message())
+}
+
+fn error_with(http: StatusCode, code: Code, message: &str) -> Response {
+    let name = format!("{code:?}");
+    let body = serde_json::json!({
+        "code": to_screaming_snake(&name),
+        "message": message,
+    });
+    (
+        http,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+fn to_screaming_snake(camel: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+fn json_ok<T: Serialize>(value: &T) -> Response {
+    match serde_json::to_string(value) {
+        Ok(body) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response(),
+        Err(e) => error_response(&Status::internal(format!(
+            "could not encode the response: {e}"
+        ))),
+    }
+}
+
+fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, Status> {
+    let body = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}".as_slice()
+    } else {
+        body
+    };
+    serde_json::from_slice(body).map_err(|e| {
+        Status::invalid_argument(format!(
+            "request body is not valid proto3 JSON for this method: {e}"
+        ))
+    })
+}
+
+fn run<Req, Resp>(body: &[u8], f: impl FnOnce(&Req) -> Result<Resp, Status>) -> Response
+where
+    Req: DeserializeOwned,
+    Resp: Serialize,
+{
+    match parse::<Req>(body).and_then(|req| f(&req)) {
+        Ok(resp) => json_ok(&resp),
+        Err(status) => error_response(&status),
+    }
+}
+
+async fn list_games_get(State(api): State<Api>) -> Response {
+    run(b"{}", |r| api.list_games(r))
+}
+
+async fn call_list_games(state: State<Api>, body: Result<Bytes, BytesRejection>) -> Response {
+    call(state, Path("ListGames".to_string()), body).await
+}
+
+async fn call(
+    State(api): State<Api>,
+    Path(method): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let body = match body {
+        Ok(b) => b,
+        Err(rejection) => {
+            let http = rejection.status();
+            let code = if http == StatusCode::PAYLOAD_TOO_LARGE {
+                Code::ResourceExhausted
+            } else {
+                Code::InvalidArgument
+            };
+            return error_with(http, code, &rejection.body_text());
+        }
+    };
+    match method.as_str() {
+        "ListGames" => run(&body, |r| api.list_games(r)),
+        "NewGame" => run(&body, |r| api.new_game(r)),
+        "Apply" => run(&body, |r| api.apply(r)),
+        "LegalActions" => run(&body, |r| api.legal_actions(r)),
+        "View" => run(&body, |r| api.view(r)),
+        "Replay" => run(&body, |r| api.replay(r)),
+        other => error_with(
+            StatusCode::NOT_FOUND,
+            Code::NotFound,
+            &format!(
+                "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay"
+            ),
+        ),
+    }
+}

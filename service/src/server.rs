@@ -1,0 +1,221 @@
+//! Wiring of the server: one TCP port serving gRPC (HTTP/2), gRPC-Web (HTTP/1.1 or 2) and
+//! HTTP/JSON, plus gRPC health and reflection.
+//!
+//! Layers, outermost first: CORS (when configured) → error handling → load shedding →
+//! global concurrency limit → per-request timeout → routes (the gRPC routes behind gRPC-Web
+//! translation). Requests over
+//! the concurrency limit are refused at once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON);
+//! requests over the timeout end with `DEADLINE_EXCEEDED` (HTTP 504). Request bodies over
+//! `max_request_bytes` are refused (gRPC `OUT_OF_RANGE` from tonic's decoder, HTTP 413).
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::error_handling::HandleErrorLayer;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use tokio::net::TcpListener;
+use tonic::Status;
+use tonic::transport::server::TcpIncoming;
+use tower::ServiceBuilder;
+use tower::limit::GlobalConcurrencyLimitLayer;
+use tower::load_shed::LoadShedLayer;
+use tower::timeout::TimeoutLayer;
+use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+
+use crate::api::Api;
+use crate::grpc::GrpcReferee;
+use crate::http_json;
+use crate::pb;
+
+/// Settings of `referee serve`.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// Address to listen on; port 0 picks a free port.
+    pub addr: SocketAddr,
+    /// Largest request body accepted, in bytes.
+    pub max_request_bytes: usize,
+    /// Longest time one request may take.
+    pub request_timeout: Duration,
+    /// Requests processed at once; more are shed with RESOURCE_EXHAUSTED.
+    pub max_concurrency: usize,
+    /// Origins allowed by CORS (`*` = any); empty = CORS off.
+    pub cors_origins: Vec<String>,
+    /// After the shutdown signal, how long in-flight calls and open connections may take to
+    /// finish before the server exits anyway.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 50051)),
+            max_request_bytes: 4 * 1024 * 1024,
+            request_timeout: Duration::from_secs(30),
+            max_concurrency: 256,
+            cors_origins: Vec::new(),
+            shutdown_grace: Duration::from_secs(30),
+        }
+    }
+}
+
+fn is_grpc(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/grpc"))
+}
+
+/// Turns a middleware error (overload, timeout) into a gRPC status or a JSON error.
+async fn handle_layer_error(headers: HeaderMap, err: tower::BoxError) -> Response {
+    let status = if err.is::<tower::load_shed::error::Overloaded>() {
+        Status::resource_exhausted("the server is at its concurrency limit; retry later")
+    } else if err.is::<tower::timeout::error::Elapsed>() {
+        Status::deadline_exceeded("the request took longer than the server's request timeout")
+    } else {
+        Status::internal(format!("unhandled middleware error: {err}"))
+    };
+    if is_grpc(&headers) {
+        let (parts, ()) = status.into_http::<()>().into_parts();
+        Response::from_parts(parts, axum::body::Body::empty())
+    } else {
+        http_json::error_response(&status).into_response()
+    }
+}
+
+fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
+    if origins.is_empty() {
+        return Ok(None);
+    }
+    let allow = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::from(Any)
+    } else {
+        let list = origins
+            .iter()
+            .map(|o| {
+                HeaderValue::from_str(o).map_err(|e| anyhow::anyhow!("bad CORS origin `{o}`: {e}"))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        AllowOrigin::list(list)
+    };
+    Ok(Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods(Any)
+            .allow_headers(Any)
+            .expose_headers([
+                header::HeaderName::from_static("grpc-status"),
+                header::HeaderName::from_static("grpc-message"),
+                header::HeaderName::from_static("grpc-status-details-bin"),
+            ])
+            .max_age(Duration::from_secs(600)),
+    ))
+}
+
+/// Builds every route (gRPC services, health, reflection, JSON) with the limits applied.
+pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
+    let api = Api::new();
+    let (health_reporter, health_service) = tonic_health::server::health_reporter();
+    health_reporter
+        .set_serving::<pb::v1::referee_server::RefereeServer<GrpcReferee>>()
+        .await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let grpc = tonic::service::Routes::new(
+        GrpcReferee::new(api.clone()).into_server(cfg.max_request_bytes),
+    )
+    .add_service(health_service)
+    .add_service(reflection)
+    .into_axum_router()
+    // gRPC-Web is translated for the gRPC routes only: tonic-web answers every other
+    // HTTP/1.1 request with 400, which would break JSON calls and CORS preflights.
+    .layer(tonic_web::GrpcWebLayer::new());
+    let mut app = grpc
+        .merge(http_json::router(api, cfg.max_request_bytes))
+        .layer(
+            ServiceBuilder::new()
+                .layer(HandleErrorLayer::new(handle_layer_error))
+                .layer(LoadShedLayer::new())
+                .layer(GlobalConcurrencyLimitLayer::new(cfg.max_concurrency.max(1)))
+                .layer(TimeoutLayer::new(cfg.request_timeout)),
+        );
+    if let Some(cors) = cors_layer(&cfg.cors_origins)? {
+        app = app.layer(cors);
+    }
+    Ok(app)
+}
+
+/// Binds `cfg.addr`, prints `referee listening on ADDR` on stdout, and serves until
+/// `shutdown` completes; then stops accepting and lets in-flight calls finish.
+pub async fn serve(
+    cfg: ServeConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(cfg.addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", cfg.addr))?;
+    let local = listener.local_addr()?;
+    let routes = build_routes(&cfg).await?;
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "referee listening on {local}")?;
+        out.flush()?;
+    }
+    tracing::info!(%local, max_request_bytes = cfg.max_request_bytes, max_concurrency = cfg.max_concurrency,
+        request_timeout_ms = cfg.request_timeout.as_millis() as u64, cors = ?cfg.cors_origins,
+        otlp = crate::telemetry::otlp_configured(), "referee listening");
+    let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
+    let signal = async move {
+        shutdown.await;
+        let _ = signalled_tx.send(());
+    };
+    let server = tonic::transport::Server::builder()
+        .accept_http1(true)
+        .add_routes(tonic::service::Routes::from(routes))
+        .serve_with_incoming_shutdown(TcpIncoming::from(listener), signal);
+    let grace = cfg.shutdown_grace;
+    let deadline = async move {
+        if signalled_rx.await.is_ok() {
+            tokio::time::sleep(grace).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        result = server => {
+            result?;
+            tracing::info!("referee stopped");
+        }
+        () = deadline => {
+            tracing::warn!(grace_ms = grace.as_millis() as u64, "shutdown grace period over: closing the remaining connections");
+        }
+    }
+    Ok(())
+}
+
+/// Completes on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutdown signal received: finishing in-flight calls");
+}
