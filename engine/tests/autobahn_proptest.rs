@@ -138,8 +138,10 @@ fn junk_action(rng: &mut Rng, s: &State) -> Action {
 
 /// Plays one random game; returns the number of actions.
 fn play(players: u32, seed: u64, level: u32) -> usize {
-    let mut options = Options::default();
-    options.autobot_level = level;
+    let options = Options {
+        autobot_level: level,
+        ..Options::default()
+    };
     let mut s = Autobahn::setup(&options, players, seed).expect("setup");
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     check_invariants(&s);

@@ -21,5 +21,6 @@ async fn main() -> std::process::ExitCode {
 
 async fn run_serve(args: referee_service::cli::ServeArgs) -> anyhow::Result<()> {
     let _telemetry = telemetry::init(args.log_format)?;
-    server::serve(args.config(), server::shutdown_signal()).await
+    let shutdown = server::shutdown_signal()?;
+    server::serve(args.config(), shutdown).await
 }

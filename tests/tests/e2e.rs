@@ -533,11 +533,12 @@ async fn sigterm_lets_in_flight_calls_finish_then_exits() {
     assert!(killed.success());
     for call in calls {
         let answer = call.await.expect("join");
-        // Either answered, or refused before it was accepted (the server's GOAWAY or a closed
-        // listener): a call the server accepted is never lost mid-way.
+        // Either answered, or refused before the server accepted it: the server's GOAWAY, a
+        // closed listener, or a request still queued in the client when the connection closed.
+        // Never a server-side error, never a hang.
         if let Err(status) = &answer {
-            let refused_unaccepted =
-                status.code() == Code::Unavailable || format!("{status:?}").contains("GoAway");
+            let refused_unaccepted = matches!(status.code(), Code::Unavailable | Code::Cancelled)
+                || format!("{status:?}").contains("GoAway");
             assert!(refused_unaccepted, "{status:?}");
         }
     }

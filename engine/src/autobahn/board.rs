@@ -883,10 +883,7 @@ impl Board {
 
     /// Section indices reachable by a greedy build-out (used by validation).
     fn frontier(&self, built: &BTreeSet<usize>, era: u32) -> Vec<usize> {
-        frontier(&self.map, built, |s| {
-            let sec = &self.map.sections[s];
-            !(era < 3 && sec.east) && !matches!(sec.closure_until, Some(u) if era < u)
-        })
+        frontier(&self.map, built, |s| self.section_open(s, era))
     }
 }
 

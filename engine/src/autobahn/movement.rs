@@ -82,6 +82,7 @@ pub fn exit_country(state: &State, at: &TruckAt) -> Option<usize> {
 
 /// Moves a truck along `path` and optionally delivers (AQ-4, AQ-5). Checks everything before
 /// changing anything. A path may not enter the same section twice (documented default).
+#[allow(clippy::too_many_arguments)]
 pub fn move_truck(
     state: &mut State,
     ev: &mut Vec<Event>,

@@ -50,11 +50,8 @@ pub fn place_employee(
         state.pm(player).reserve -= 1;
         let office = &mut state.offices[a];
         let mut evicted = None;
-        if office.seats.len() as u32 >= office.capacity {
-            if !office.seats.is_empty() {
-                let out = office.seats.remove(0);
-                evicted = Some(out);
-            }
+        if office.seats.len() as u32 >= office.capacity && !office.seats.is_empty() {
+            evicted = Some(office.seats.remove(0));
         }
         if office.capacity > 0 {
             state.offices[a].seats.push(player);

@@ -1,16 +1,18 @@
 //! # 1841 (Northern Italy)
 //!
 //! Rules: the Referee rules specification of 1841 (`1841.md`, sections cited as `1841 §n`),
-//! its FAQ (`FAQ-…`) and data (`1841-data`). This build implements **setup** (1841 §1, §2)
-//! and the complete **concession round** (1841 §4): the Version 2 nomination auction
-//! (default), the Version 1 sealed bids with tie auctions (`version_1`) and the `lite`
-//! variant. After the concession round the game enters Stock Round 1; actions there are
-//! refused with `UNSUPPORTED` (1841 §5). `docs/games/1841.md` lists coverage and the
-//! interpretations chosen.
+//! its FAQ (`FAQ-…`) and data (`1841-data`). This build implements **setup** (1841 §1, §2),
+//! the complete **concession round** (1841 §4: the Version 2 nomination auction, the Version 1
+//! sealed bids with tie auctions, `lite`) and the **stock round** (1841 §5: par with home
+//! tokens and token purchase, buy, sell, limits, presidency lock, end of round). After Stock
+//! Round 1 the game enters Operating Round 1.1, where actions are refused with `UNSUPPORTED`
+//! (1841 §8). `docs/games/1841.md` lists coverage and the interpretations chosen.
 //!
 //! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
-//! [`setup`], [`concession_round`], [`view`], [`import18xx`] (reader for 18xx.games exports).
+//! [`setup`], [`concession_round`], [`corporation`] (certificates, control, limits),
+//! [`market`] (stock market), [`stock_round`], [`validate`], [`view`], [`import18xx`]
+//! (reader for 18xx.games exports).
 
 pub mod action;
 pub mod concession;
@@ -66,7 +68,7 @@ impl Game for G1841 {
             max_players: 8,
             options: options::option_infos(),
             stage: GameStage::Partial,
-            coverage: "Setup and the complete concession round (Version 2 nomination auction, Version 1 sealed bids with tie auctions, lite) follow the rules exactly; the game then enters Stock Round 1, where actions are refused with UNSUPPORTED.",
+            coverage: "Setup, the complete concession round (Version 2 nomination auction, Version 1 sealed bids with tie auctions, lite) and the stock round (par with home tokens and token purchase, buy, sell, certificate and 60% limits, concession lock, end-of-round price moves, Bayard, return of concessions) follow the rules exactly; after Stock Round 1 the game enters Operating Round 1.1, where actions are refused with UNSUPPORTED.",
         }
     }
 
@@ -75,13 +77,14 @@ impl Game for G1841 {
         setup::setup(options, seats)
     }
 
-    /// See [`concession_round::apply`].
+    /// See [`concession_round::apply`] and [`stock_round::apply`].
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
         concession_round::apply(state, seat, action)
     }
 
     /// One concrete accepted action per legal choice: `Pass`, a bid at the minimum price per
-    /// concession, an all-zero sealed bid. Ranges: [`G1841::legal`].
+    /// concession, an all-zero sealed bid, and every stock-round action (listed completely).
+    /// Ranges: [`G1841::legal`].
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         Self::legal(state, seat).representatives()
     }

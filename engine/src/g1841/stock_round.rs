@@ -853,8 +853,8 @@ fn buy(
 /// Hands the presidency to the player holding the most, if he holds strictly more than the
 /// president and the presidency may change (1841 §5.3, §7.5: ties keep the president; the
 /// concession lock keeps historical presidents before phase 4). Ties among challengers go to
-/// the nearest after `actor`... in player order, starting after the current president.
-/// The new president gives certificates worth the president's certificate to the old one.
+/// the nearest in player order after the current president. The new president gives
+/// certificates worth the president's certificate to the old one.
 fn update_presidency(state: &mut State, sym: &str, _actor: Seat, events: &mut Vec<Event>) {
     let Some(corp) = state.corporation(sym) else {
         return;

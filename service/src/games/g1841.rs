@@ -369,7 +369,16 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
                 total: r.total,
             }),
         }),
-        corporations: s.corporations.iter().map(corporation_to_pb).collect(),
+        corporations: {
+            // Unstarted corporations equal to their fresh roster entry are left out; the
+            // decoder fills them in (keeps concession-round states as small as before).
+            let roster = eng::corporation::initial_corporations(&s.options);
+            s.corporations
+                .iter()
+                .filter(|c| !roster.contains(c))
+                .map(corporation_to_pb)
+                .collect()
+        },
         next_market_arrival: s.next_market_arrival,
     }
 }
@@ -471,16 +480,27 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
             })
         }
     };
-    let mut corporations = s
-        .corporations
-        .iter()
-        .enumerate()
-        .map(|(i, c)| corporation_from_pb(&format!("corporations[{i}]"), c, n))
-        .collect::<Result<Vec<_>, _>>()?;
-    // States from before corporations existed (or from clients that drop unknown fields)
-    // carry none; in the concession round the roster is still untouched.
-    if corporations.is_empty() && matches!(round, eng::Round::ConcessionRound(_)) {
-        corporations = eng::corporation::initial_corporations(&options);
+    // The wire lists only corporations that differ from their fresh roster entry (started
+    // ones, in roster order); every other corporation of the ruleset is unstarted.
+    let mut corporations = eng::corporation::initial_corporations(&options);
+    let mut last = None;
+    for (i, c) in s.corporations.iter().enumerate() {
+        let path = format!("corporations[{i}]");
+        let decoded = corporation_from_pb(&path, c, n)?;
+        let Some(at) = corporations.iter().position(|r| r.sym == decoded.sym) else {
+            return Err(bad(
+                format!("{path}.sym"),
+                format!("`{}` is not a corporation of these rules", decoded.sym),
+            ));
+        };
+        if last.is_some_and(|l| at <= l) {
+            return Err(bad(
+                format!("{path}.sym"),
+                "corporations must be listed once each, in roster order",
+            ));
+        }
+        last = Some(at);
+        corporations[at] = decoded;
     }
     let state = eng::State {
         options,
@@ -818,5 +838,93 @@ impl WireGame for Wire1841 {
 
     fn seat_count(state: &eng::State) -> u32 {
         u32::try_from(state.players.len()).unwrap_or(u32::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use referee_engine::Game;
+
+    /// Plays a game through the concession round and Stock Round 1 (first non-pass legal
+    /// action each time) and checks that every state survives encode → decode unchanged, and
+    /// every action too.
+    #[test]
+    fn stock_round_states_and_actions_round_trip() {
+        for lite in [false, true] {
+            let options = eng::Options {
+                lite,
+                ..eng::Options::default()
+            };
+            let mut state = G1841::setup(&options, 4, 0).unwrap();
+            let mut saw_stock_round = false;
+            for _ in 0..2000 {
+                assert_eq!(state_from_pb(&state_to_pb(&state)).unwrap(), state);
+                if matches!(state.round, eng::Round::OperatingRound(_)) {
+                    break;
+                }
+                saw_stock_round |= matches!(state.round, eng::Round::StockRound(_));
+                let seat = G1841::to_act(&state)[0];
+                let legal = G1841::legal_actions(&state, seat);
+                // Nominate at L.20 but never raise; in the stock round take the first non-pass.
+                let action = legal
+                    .iter()
+                    .find(|a| match a {
+                        eng::Action::Pass => false,
+                        eng::Action::Bid { price, .. } => *price == 20,
+                        _ => true,
+                    })
+                    .unwrap_or(&eng::Action::Pass)
+                    .clone();
+                let wire = Wire1841::action_to_pb(&action);
+                assert_eq!(Wire1841::action_from_pb(&wire).unwrap(), action);
+                for e in G1841::apply(&mut state, seat, &action).unwrap() {
+                    assert!(Wire1841::event_to_pb(&e).event.is_some());
+                }
+            }
+            assert!(saw_stock_round);
+            assert!(matches!(state.round, eng::Round::OperatingRound(_)));
+            assert!(state.corporations.iter().any(|c| c.started()));
+        }
+    }
+
+    #[test]
+    fn bad_corporation_fields_name_their_path() {
+        let state = G1841::setup(&eng::Options::default(), 4, 0).unwrap();
+        // Unstarted corporations are left out on the wire and filled in on decode.
+        assert!(state_to_pb(&state).corporations.is_empty());
+        assert_eq!(state_from_pb(&state_to_pb(&state)).unwrap(), state);
+        let sftg = corporation_to_pb(&state.corporations[4]);
+        let mut pb = state_to_pb(&state);
+        pb.corporations.push(sftg.clone());
+        pb.corporations[0].certificates[2].holder = pb::ShareHolderKind::Player as i32;
+        pb.corporations[0].certificates[2].seat = 9;
+        let e = state_from_pb(&pb).unwrap_err();
+        assert!(
+            e.message()
+                .contains("state.g1841.corporations[0].certificates[2].seat"),
+            "{}",
+            e.message()
+        );
+        let mut pb = state_to_pb(&state);
+        pb.corporations.push(sftg.clone());
+        pb.corporations[0].cash = 100;
+        let e = state_from_pb(&pb).unwrap_err();
+        assert!(
+            e.message().contains("state.g1841.corporations[4]"),
+            "{}",
+            e.message()
+        );
+        let mut pb = state_to_pb(&state);
+        pb.corporations.push(pb::Corporation {
+            sym: "XYZ".into(),
+            ..sftg
+        });
+        let e = state_from_pb(&pb).unwrap_err();
+        assert!(
+            e.message().contains("state.g1841.corporations[0].sym"),
+            "{}",
+            e.message()
+        );
     }
 }
