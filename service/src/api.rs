@@ -7,7 +7,7 @@ use std::time::Instant;
 use tonic::Status;
 use tracing::field::Empty;
 
-use crate::games::{self, WireGame, g1841::Wire1841};
+use crate::games::{self, WireGame, autobahn::WireAutobahn, g1841::Wire1841};
 use crate::pb::v1 as pb;
 use crate::telemetry;
 
@@ -24,7 +24,7 @@ enum GameId {
 fn game_id(id: &str, field: &str) -> Result<GameId, Status> {
     match id {
         Wire1841::ID => Ok(GameId::G1841),
-        "autobahn" => Ok(GameId::Autobahn),
+        WireAutobahn::ID => Ok(GameId::Autobahn),
         "" => Err(Status::invalid_argument(format!(
             "{field}: missing game id"
         ))),
@@ -34,10 +34,14 @@ fn game_id(id: &str, field: &str) -> Result<GameId, Status> {
     }
 }
 
-fn autobahn_unimplemented() -> Status {
-    Status::unimplemented(
-        "Autobahn is listed but not playable in this build (see ListGames: stage PLANNED)",
-    )
+/// Runs `$call::<W>(args)` with `W` the wire mapping of game `$g` (one arm per game).
+macro_rules! dispatch {
+    ($g:expr, $call:ident($($arg:expr),*)) => {
+        match $g {
+            GameId::G1841 => games::$call::<Wire1841>($($arg),*),
+            GameId::Autobahn => games::$call::<WireAutobahn>($($arg),*),
+        }
+    };
 }
 
 /// Takes the open-mode state of a request; a sealed state is refused in open mode.
@@ -150,13 +154,10 @@ impl Api {
     }
 
     /// NewGame. Errors: NOT_FOUND (unknown game), INVALID_ARGUMENT (seats, options),
-    /// UNIMPLEMENTED (a listed game this build cannot play yet).
+    /// UNIMPLEMENTED (a listed game this build cannot play yet; none today).
     pub fn new_game(&self, req: &pb::NewGameRequest) -> Result<pb::NewGameResponse, Status> {
         let call = Call::start("NewGame");
-        let result = game_id(&req.game, "game").and_then(|g| match g {
-            GameId::G1841 => games::new_game::<Wire1841>(req),
-            GameId::Autobahn => Err(autobahn_unimplemented()),
-        });
+        let result = game_id(&req.game, "game").and_then(|g| dispatch!(g, new_game(req)));
         call.finish(&req.game, &result, None);
         result
     }
@@ -169,10 +170,7 @@ impl Api {
         let mut game = String::new();
         let result = open_state(req.state.as_ref(), &req.sealed_state).and_then(|gs| {
             game = gs.game.clone();
-            match game_id(&gs.game, "state.game")? {
-                GameId::G1841 => games::apply::<Wire1841>(gs, req),
-                GameId::Autobahn => Err(autobahn_unimplemented()),
-            }
+            dispatch!(game_id(&gs.game, "state.game")?, apply(gs, req))
         });
         let (result, outcome) = match result {
             Ok(applied) => {
@@ -206,10 +204,10 @@ impl Api {
         let mut game = String::new();
         let result = open_state(req.state.as_ref(), &req.sealed_state).and_then(|gs| {
             game = gs.game.clone();
-            match game_id(&gs.game, "state.game")? {
-                GameId::G1841 => games::legal_actions::<Wire1841>(gs, req.seat),
-                GameId::Autobahn => Err(autobahn_unimplemented()),
-            }
+            dispatch!(
+                game_id(&gs.game, "state.game")?,
+                legal_actions(gs, req.seat)
+            )
         });
         call.finish(&game, &result, None);
         result
@@ -221,10 +219,7 @@ impl Api {
         let mut game = String::new();
         let result = open_state(req.state.as_ref(), &req.sealed_state).and_then(|gs| {
             game = gs.game.clone();
-            match game_id(&gs.game, "state.game")? {
-                GameId::G1841 => games::view::<Wire1841>(gs, req.seat),
-                GameId::Autobahn => Err(autobahn_unimplemented()),
-            }
+            dispatch!(game_id(&gs.game, "state.game")?, view(gs, req.seat))
         });
         call.finish(&game, &result, None);
         result
@@ -233,10 +228,7 @@ impl Api {
     /// Replay. A refused action ends the replay: `failure` says which and why.
     pub fn replay(&self, req: &pb::ReplayRequest) -> Result<pb::ReplayResponse, Status> {
         let call = Call::start("Replay");
-        let result = game_id(&req.game, "game").and_then(|g| match g {
-            GameId::G1841 => games::replay::<Wire1841>(req),
-            GameId::Autobahn => Err(autobahn_unimplemented()),
-        });
+        let result = game_id(&req.game, "game").and_then(|g| dispatch!(g, replay(req)));
         let outcome = match &result {
             Ok(r) if r.failure.is_some() => Some("rejected"),
             _ => None,

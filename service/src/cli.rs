@@ -23,6 +23,55 @@ pub struct Cli {
 pub enum Command {
     /// Serve gRPC, gRPC-Web and HTTP/JSON on one port.
     Serve(ServeArgs),
+    /// Play K games with seeded random legal actions and print one JSON report.
+    Playout(PlayoutArgs),
+}
+
+/// Games `referee playout` can play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlayoutGame {
+    /// Autobahn (1–4 players).
+    Autobahn,
+    /// 1841 (stops at Operating Round 1 while the engine answers UNSUPPORTED there).
+    #[value(name = "1841")]
+    G1841,
+}
+
+/// Options of `referee playout`.
+///
+/// Random policy: at each step a seat of `to_act`, then one of its legal actions uniformly,
+/// except that Autobahn's `TakeBackCards` and `Decline` are picked only when nothing else is
+/// legal or with 1 chance in 8 (the policy of the engine's proptests). Game k uses seed S+k
+/// for the setup and the policy, so one game is reproduced with `--seed S+k --games 1`.
+///
+/// Prints one JSON object on stdout: game, players, games, seed, max_actions, finished,
+/// unfinished, errors, actions, seconds, scores {mean, min, max} per seat over the finished
+/// games, error_details [{game, seed, action_index, message}], unfinished_details [{game,
+/// seed, actions, reason}]. Exit status 0 only when every game finished without error; 1
+/// otherwise; 2 for bad arguments or options.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct PlayoutArgs {
+    /// Game to play.
+    #[arg(long, value_enum)]
+    pub game: PlayoutGame,
+    /// Seats per game.
+    #[arg(long)]
+    pub players: u32,
+    /// Number of games.
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+    /// Seed of game 0 (game k uses seed + k).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Actions after which a game counts as not finished (default 5000 for autobahn, 20000
+    /// for 1841).
+    #[arg(long)]
+    pub max_actions: Option<u64>,
+    /// NewGame options as name=value, comma-separated (e.g. `autobot_level=5`); a value
+    /// `@PATH` is read from the file PATH (e.g. `board=@my-board.json`).
+    #[arg(long, value_delimiter = ',')]
+    pub options: Vec<String>,
 }
 
 /// Options of `referee serve`. Every flag also reads an environment variable.

@@ -16,6 +16,7 @@ pub mod games;
 pub mod grpc;
 pub mod http_json;
 pub mod pb;
+pub mod playout;
 pub mod server;
 pub mod telemetry;
 

@@ -9,6 +9,7 @@ async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve(args) => run_serve(args).await,
+        Command::Playout(args) => return referee_service::playout::main(&args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -27,6 +27,7 @@ pub mod options;
 pub mod setup;
 pub mod state;
 pub mod turn;
+pub mod validate;
 pub mod view;
 
 pub use action::{Action, Event};

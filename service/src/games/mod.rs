@@ -4,6 +4,7 @@
 //! implement every RPC once for all games: decode and validate the state envelope, call the
 //! engine, encode the answer.
 
+pub mod autobahn;
 pub mod g1841;
 
 use std::collections::BTreeMap;

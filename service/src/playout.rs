@@ -1,0 +1,320 @@
+//! `referee playout`: plays K games with seeded random legal actions and reports one JSON
+//! object (counts, time, score statistics per seat, every error with its game, seed and action
+//! index). Generic over [`Game`], so every game of the engine can be played out; options come
+//! in through the game's [`WireGame`] mapping exactly as NewGame receives them.
+//!
+//! **Random policy.** At each step one seat of `to_act` is picked, then one of its legal
+//! actions, uniformly, except that actions the game marks as *rare* (Autobahn: `TakeBackCards`
+//! and `Decline`) are picked only when nothing else is legal or with 1 chance in 8 (the policy
+//! of the engine's proptests), so games do not stall in endless take-backs.
+//!
+//! Game `k` (0-based) uses seed `S + k` both for the engine setup and for the ChaCha8 RNG of
+//! the policy, so any game is reproducible alone with `--seed S+k --games 1`.
+//!
+//! A game ends *finished* (it has an outcome), *unfinished* (the action limit was reached, no
+//! seat can act, a seat to act has no legal action, or the engine answered `UNSUPPORTED` for a
+//! part of the rules it does not implement yet) or with an *error* (setup failed, a listed
+//! legal action was rejected for another reason, or the engine panicked).
+
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use referee_engine::{Game, RejectionCode};
+use serde_json::{Value, json};
+
+use std::process::ExitCode;
+
+use crate::cli::{PlayoutArgs, PlayoutGame};
+use crate::games::WireGame;
+use crate::games::autobahn::WireAutobahn;
+use crate::games::g1841::Wire1841;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Seats per game.
+    pub players: u32,
+    /// Number of games.
+    pub games: u32,
+    /// Seed of game 0 (game k uses `seed + k`).
+    pub seed: u64,
+    /// Actions after which an unfinished game is given up.
+    pub max_actions: u64,
+    /// NewGame options (`name → value`).
+    pub options: BTreeMap<String, String>,
+}
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// The game has an outcome: scores per seat.
+    Finished(Vec<i64>),
+    /// The game stopped without an outcome (limit, nobody to act, unsupported rules).
+    Unfinished(String),
+    /// A failure of the engine (or of the game's contract).
+    Error(String),
+}
+
+/// One played game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// How it ended.
+    pub ending: Ending,
+    /// Actions applied.
+    pub actions: u64,
+}
+
+fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    if n == 0 {
+        0
+    } else {
+        (rng.next_u64() % n as u64) as usize
+    }
+}
+
+/// Plays one game of `G` with seed `seed`; `rare` marks the actions picked rarely.
+pub fn play_one<G: Game>(
+    options: &G::Options,
+    players: u32,
+    seed: u64,
+    max_actions: u64,
+    rare: fn(&G::Action) -> bool,
+) -> Played {
+    let mut state = match G::setup(options, players, seed) {
+        Ok(s) => s,
+        Err(e) => {
+            return Played {
+                ending: Ending::Error(format!("setup: {e}")),
+                actions: 0,
+            };
+        }
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut actions = 0u64;
+    loop {
+        if let Some(o) = G::outcome(&state) {
+            return Played {
+                ending: Ending::Finished(o.scores),
+                actions,
+            };
+        }
+        if actions >= max_actions {
+            return Played {
+                ending: Ending::Unfinished(format!(
+                    "no result after {max_actions} actions (--max-actions)"
+                )),
+                actions,
+            };
+        }
+        let to_act = G::to_act(&state);
+        if to_act.is_empty() {
+            return Played {
+                ending: Ending::Unfinished("no seat can act and the game has no result".into()),
+                actions,
+            };
+        }
+        let seat = to_act[below(&mut rng, to_act.len())];
+        let legal = G::legal_actions(&state, seat);
+        if legal.is_empty() {
+            // The engine cannot go on (1841 today: the operating round is not implemented).
+            return Played {
+                ending: Ending::Unfinished(format!(
+                    "action {actions}: seat {seat} must act but has no legal action (rules not implemented yet?)"
+                )),
+                actions,
+            };
+        }
+        let common: Vec<&G::Action> = legal.iter().filter(|a| !rare(a)).collect();
+        let pick = if !common.is_empty() && below(&mut rng, 8) != 0 {
+            common[below(&mut rng, common.len())].clone()
+        } else {
+            legal[below(&mut rng, legal.len())].clone()
+        };
+        match G::apply(&mut state, seat, &pick) {
+            Ok(_) => actions += 1,
+            Err(r) if r.code == RejectionCode::Unsupported => {
+                return Played {
+                    ending: Ending::Unfinished(format!(
+                        "action {actions}: not supported by the engine yet: {}",
+                        r.message
+                    )),
+                    actions,
+                };
+            }
+            Err(r) => {
+                return Played {
+                    ending: Ending::Error(format!(
+                        "action {actions}: seat {seat}: legal action {pick:?} rejected: {r}"
+                    )),
+                    actions,
+                };
+            }
+        }
+    }
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Plays the plan for game `W` and returns the JSON report and whether every game finished
+/// without error. Errors: bad options (before any game is played).
+pub fn run<W: WireGame>(
+    plan: &Plan,
+    rare: fn(&<W::G as Game>::Action) -> bool,
+) -> Result<(Value, bool), String> {
+    let options = W::options_from_pb(&plan.options).map_err(|s| s.message().to_string())?;
+    let start = Instant::now();
+    let mut finished = 0u32;
+    let mut total_actions = 0u64;
+    let mut scores: Vec<Vec<i64>> = Vec::new();
+    let mut errors = Vec::new();
+    let mut unfinished = Vec::new();
+    for k in 0..plan.games {
+        let seed = plan.seed.wrapping_add(u64::from(k));
+        let played = catch_unwind(AssertUnwindSafe(|| {
+            play_one::<W::G>(&options, plan.players, seed, plan.max_actions, rare)
+        }))
+        .unwrap_or_else(|p| Played {
+            ending: Ending::Error(format!("engine panicked: {}", panic_message(p.as_ref()))),
+            actions: 0,
+        });
+        total_actions += played.actions;
+        match played.ending {
+            Ending::Finished(s) => {
+                finished += 1;
+                scores.push(s);
+            }
+            Ending::Unfinished(reason) => unfinished.push(json!({
+                "game": k, "seed": seed, "actions": played.actions, "reason": reason,
+            })),
+            Ending::Error(message) => errors.push(json!({
+                "game": k, "seed": seed, "action_index": played.actions, "message": message,
+            })),
+        }
+    }
+    let seats = scores.iter().map(Vec::len).max().unwrap_or(0);
+    let per_seat = |f: &dyn Fn(&[i64]) -> Value| -> Vec<Value> {
+        (0..seats)
+            .map(|i| {
+                let v: Vec<i64> = scores.iter().filter_map(|s| s.get(i).copied()).collect();
+                f(&v)
+            })
+            .collect()
+    };
+    let mean = per_seat(&|v| {
+        if v.is_empty() {
+            Value::Null
+        } else {
+            json!(v.iter().sum::<i64>() as f64 / v.len() as f64)
+        }
+    });
+    let min = per_seat(&|v| json!(v.iter().min()));
+    let max = per_seat(&|v| json!(v.iter().max()));
+    let ok = finished == plan.games && errors.is_empty();
+    let report = json!({
+        "game": W::ID,
+        "players": plan.players,
+        "games": plan.games,
+        "seed": plan.seed,
+        "max_actions": plan.max_actions,
+        "finished": finished,
+        "unfinished": unfinished.len(),
+        "errors": errors.len(),
+        "actions": total_actions,
+        "seconds": start.elapsed().as_secs_f64(),
+        "scores": { "mean": mean, "min": min, "max": max },
+        "error_details": errors,
+        "unfinished_details": unfinished,
+    });
+    Ok((report, ok))
+}
+
+/// `referee playout`: parses the arguments, plays, prints the report. Exit status: 0 when
+/// every game finished without error, 1 otherwise, 2 for bad arguments or options.
+pub fn main(args: &PlayoutArgs) -> ExitCode {
+    let mut options = BTreeMap::new();
+    for kv in args.options.iter().filter(|s| !s.trim().is_empty()) {
+        let Some((k, v)) = kv.split_once('=') else {
+            eprintln!("referee playout: --options: `{kv}` is not name=value");
+            return ExitCode::from(2);
+        };
+        let v = match v.strip_prefix('@') {
+            Some(path) => match std::fs::read_to_string(path) {
+                Ok(text) => text,
+                Err(e) => {
+                    eprintln!("referee playout: --options {k}: cannot read {path}: {e}");
+                    return ExitCode::from(2);
+                }
+            },
+            None => v.to_string(),
+        };
+        options.insert(k.trim().to_string(), v);
+    }
+    let plan = Plan {
+        players: args.players,
+        games: args.games,
+        seed: args.seed,
+        max_actions: args.max_actions.unwrap_or(match args.game {
+            PlayoutGame::Autobahn => 5_000,
+            PlayoutGame::G1841 => 20_000,
+        }),
+        options,
+    };
+    let result = match args.game {
+        PlayoutGame::Autobahn => run::<WireAutobahn>(&plan, autobahn_rare),
+        PlayoutGame::G1841 => run::<Wire1841>(&plan, |_| false),
+    };
+    match result {
+        Ok((report, ok)) => {
+            println!("{report}");
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("referee playout: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Autobahn actions the random policy picks rarely.
+pub fn autobahn_rare(a: &referee_engine::autobahn::Action) -> bool {
+    use referee_engine::autobahn::Action;
+    matches!(a, Action::TakeBackCards | Action::Decline)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rare(a: &referee_engine::autobahn::Action) -> bool {
+        autobahn_rare(a)
+    }
+
+    #[test]
+    fn playouts_are_reproducible_and_finish() {
+        let plan = Plan {
+            players: 2,
+            games: 2,
+            seed: 7,
+            max_actions: 5_000,
+            options: BTreeMap::new(),
+        };
+        let (a, ok) = run::<WireAutobahn>(&plan, rare).unwrap();
+        assert!(ok, "{a}");
+        let (b, _) = run::<WireAutobahn>(&plan, rare).unwrap();
+        assert_eq!(a["actions"], b["actions"]);
+        assert_eq!(a["scores"], b["scores"]);
+        assert_eq!(a["finished"], 2);
+    }
+}
