@@ -24,6 +24,9 @@ suite "rust: fmt"        cargo fmt --all -- --check
 suite "rust: build"      cargo build --locked --workspace --all-targets
 suite "rust: clippy"     cargo clippy --locked --workspace --all-targets -- -D warnings
 suite "rust: tests"      cargo test --locked --workspace
+# Hundreds of random full Autobahn games (50 per player count) with the invariants checked
+# after every action; release build, so it stays fast.
+suite "rust: random games (release)" env AUTOBAHN_GAMES=50 cargo test --locked --release -p referee-engine --test autobahn_proptest
 suite "proto: lint+breaking" ./scripts/proto-check.sh
 suite "python client"    ./clients/python/scripts/test.sh
 suite "typescript client" bash -c 'cd clients/typescript && npm ci --no-audit --no-fund && npm test'

@@ -57,8 +57,8 @@ impl Game for Autobahn {
             min_players: 1,
             max_players: 4,
             options: options::option_infos(),
-            stage: GameStage::Complete,
-            coverage: "The base game for 1–4 players with the solo Autobot (levels 1–12). The default board is a reconstruction, not the printed board: the publisher's map, costs and card faces are unknown and every unknown is a board-data value; pass the real data with the `board` option. Modules are not implemented.",
+            stage: GameStage::Partial,
+            coverage: "The base game for 1–4 players with the solo Autobot (levels 1–12), playable to the final scoring. The default board is a reconstruction, not the printed board: the publisher's map, costs and card faces are unknown and every unknown is a board-data value; pass the real data with the `board` option. Not yet exact: three Autobot priorities are simplified (building towards a truck's destination, choosing the country with the fewest sections left, the Key's second colour); modules are not implemented.",
         }
     }
 
