@@ -1,0 +1,144 @@
+//! End to end: the server's limits — load shedding over the concurrency limit and the
+//! per-request timeout — answer with the documented codes and the server keeps serving.
+
+mod common;
+
+use common::Server;
+use referee_service::pb::v1 as pb;
+use referee_service::pb::v1::referee_client::RefereeClient;
+use tonic::Code;
+use tonic::transport::Channel;
+
+async fn client(server: &Server) -> RefereeClient<Channel> {
+    RefereeClient::connect(server.url()).await.expect("connect")
+}
+
+/// Plays `n` actions of a 4-player Autobahn game (first legal action of the seat to act) and
+/// returns them, for replays that take a measurable time.
+async fn autobahn_actions(client: &mut RefereeClient<Channel>, n: usize) -> Vec<pb::SeatAction> {
+    let mut state = client
+        .new_game(pb::NewGameRequest {
+            game: "autobahn".into(),
+            seats: 4,
+            seed: 7,
+            ..Default::default()
+        })
+        .await
+        .expect("NewGame")
+        .into_inner()
+        .state
+        .expect("state");
+    let mut actions = Vec::new();
+    while actions.len() < n {
+        let legal = client
+            .legal_actions(pb::LegalActionsRequest {
+                state: Some(state.clone()),
+                seat: 0,
+                sealed_state: vec![],
+            })
+            .await
+            .expect("LegalActions")
+            .into_inner();
+        let Some(&seat) = legal.to_act.first() else {
+            break;
+        };
+        let legal = client
+            .legal_actions(pb::LegalActionsRequest {
+                state: Some(state.clone()),
+                seat,
+                sealed_state: vec![],
+            })
+            .await
+            .expect("LegalActions")
+            .into_inner();
+        let Some(pb::legal_actions_response::LegalActions::Autobahn(l)) = legal.legal_actions
+        else {
+            panic!("no Autobahn legal actions")
+        };
+        let action = pb::Action {
+            action: Some(pb::action::Action::Autobahn(
+                l.actions.first().expect("a legal action").clone(),
+            )),
+        };
+        let resp = client
+            .apply(pb::ApplyRequest {
+                state: Some(state.clone()),
+                seat,
+                action: Some(action.clone()),
+                ..Default::default()
+            })
+            .await
+            .expect("Apply")
+            .into_inner();
+        let Some(pb::apply_response::Result::Accepted(acc)) = resp.result else {
+            panic!("first legal action refused: {resp:?}")
+        };
+        state = acc.state.expect("state");
+        actions.push(pb::SeatAction {
+            seat,
+            action: Some(action),
+        });
+    }
+    actions
+}
+
+fn replay_request(actions: &[pb::SeatAction]) -> pb::ReplayRequest {
+    pb::ReplayRequest {
+        game: "autobahn".into(),
+        seats: 4,
+        seed: 7,
+        actions: actions.to_vec(),
+        ..Default::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_over_the_concurrency_limit_are_shed_with_resource_exhausted() {
+    let server = Server::start(&["--max-concurrency", "1"]);
+    let mut c = client(&server).await;
+    let actions = autobahn_actions(&mut c, 60).await;
+    let request = replay_request(&actions);
+    let mut calls = Vec::new();
+    for _ in 0..24 {
+        let mut c = c.clone();
+        let r = request.clone();
+        calls.push(tokio::spawn(async move { c.replay(r).await }));
+    }
+    let (mut ok, mut shed) = (0, 0);
+    for call in calls {
+        match call.await.expect("join") {
+            Ok(resp) => {
+                assert_eq!(resp.into_inner().actions_applied, 60);
+                ok += 1;
+            }
+            Err(status) => {
+                assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+                shed += 1;
+            }
+        }
+    }
+    assert!(ok >= 1, "no call got through");
+    assert!(
+        shed >= 1,
+        "24 concurrent replays with --max-concurrency 1: none was shed"
+    );
+    // Still serving.
+    c.list_games(pb::ListGamesRequest {})
+        .await
+        .expect("still serving");
+}
+
+#[tokio::test]
+async fn a_request_over_the_timeout_gets_deadline_exceeded() {
+    let server = Server::start(&["--request-timeout-ms", "1"]);
+    let mut c = client(&server).await;
+    // Building the action list itself needs calls that may exceed 1 ms: use a second server.
+    let helper = Server::start(&[]);
+    let mut h = client(&helper).await;
+    let actions = autobahn_actions(&mut h, 200).await;
+    let err = c
+        .replay(replay_request(&actions))
+        .await
+        .expect_err("a 200-action replay within 1 ms");
+    assert_eq!(err.code(), Code::DeadlineExceeded, "{err:?}");
+}
