@@ -2,6 +2,8 @@
 //! call [`Api`]. Each call opens one tracing span `rpc` carrying the RPC name, game id, action
 //! kind, outcome and rejection code, and records its latency in the metrics.
 
+use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::Instant;
 
 use tonic::Status;
@@ -9,11 +11,18 @@ use tracing::field::Empty;
 
 use crate::games::{self, WireGame, autobahn::WireAutobahn, g1841::Wire1841};
 use crate::pb::v1 as pb;
+use crate::seal::Sealer;
 use crate::telemetry;
 
 /// The service logic shared by every transport. Cheap to clone.
+///
+/// Open mode (no sealer): states travel in clear in `state` fields. Sealed mode: states travel
+/// only as `sealed_state` tokens the server sealed (see [`crate::seal`]); clear `state` fields
+/// are refused, and responses carry per-seat views in clear instead.
 #[derive(Clone, Debug, Default)]
-pub struct Api {}
+pub struct Api {
+    sealer: Option<Arc<Sealer>>,
+}
 
 /// Which game a state or request names.
 enum GameId {
@@ -44,17 +53,52 @@ macro_rules! dispatch {
     };
 }
 
-/// Takes the open-mode state of a request; a sealed state is refused in open mode.
-fn open_state<'a>(
+/// The state a request carries: the clear `state` in open mode, the opened `sealed_state` in
+/// sealed mode. Errors: INVALID_ARGUMENT (missing, or a token that cannot be opened),
+/// FAILED_PRECONDITION (the wrong form for this server's mode).
+fn request_state<'a>(
+    sealer: Option<&Sealer>,
     state: Option<&'a pb::GameState>,
     sealed: &[u8],
-) -> Result<&'a pb::GameState, Status> {
-    if !sealed.is_empty() {
-        return Err(Status::failed_precondition(
-            "sealed_state: this server runs in open mode (no sealing key configured); send `state` instead",
-        ));
+) -> Result<Cow<'a, pb::GameState>, Status> {
+    match sealer {
+        None => {
+            if !sealed.is_empty() {
+                return Err(Status::failed_precondition(
+                    "sealed_state: this server runs in open mode (no sealing key configured); send `state` instead",
+                ));
+            }
+            state
+                .map(Cow::Borrowed)
+                .ok_or_else(|| Status::invalid_argument("state: missing"))
+        }
+        Some(sealer) => {
+            if state.is_some() {
+                return Err(Status::failed_precondition(
+                    "state: this server runs in sealed mode and accepts only states it sealed; send `sealed_state`",
+                ));
+            }
+            if sealed.is_empty() {
+                return Err(Status::invalid_argument("sealed_state: missing"));
+            }
+            sealer.open(sealed).map(Cow::Owned)
+        }
     }
-    state.ok_or_else(|| Status::invalid_argument("state: missing"))
+}
+
+/// In sealed mode, replaces an outgoing clear state by its sealed form plus per-seat views.
+/// Returns `(state, sealed_state, seat_views)` for the response.
+fn outgoing(
+    sealer: Option<&Sealer>,
+    state: Option<pb::GameState>,
+) -> Result<(Option<pb::GameState>, Vec<u8>, Vec<pb::ViewResponse>), Status> {
+    match (sealer, state) {
+        (Some(sealer), Some(gs)) => {
+            let views = dispatch!(game_id(&gs.game, "state.game")?, seat_views(&gs))?;
+            Ok((None, sealer.seal(&gs)?, views))
+        }
+        (_, state) => Ok((state, Vec::new(), Vec::new())),
+    }
 }
 
 /// Measures one RPC: records outcome on the span and the latency histogram.
@@ -103,9 +147,16 @@ impl Call {
 }
 
 impl Api {
-    /// Creates the service logic.
+    /// Creates the service logic in open mode.
     pub fn new() -> Self {
-        Self {}
+        Self { sealer: None }
+    }
+
+    /// Creates the service logic in sealed mode with these keys.
+    pub fn sealed(sealer: Sealer) -> Self {
+        Self {
+            sealer: Some(Arc::new(sealer)),
+        }
     }
 
     /// ListGames: every game this build knows. Never fails.
@@ -157,7 +208,13 @@ impl Api {
     /// UNIMPLEMENTED (a listed game this build cannot play yet; none today).
     pub fn new_game(&self, req: &pb::NewGameRequest) -> Result<pb::NewGameResponse, Status> {
         let call = Call::start("NewGame");
-        let result = game_id(&req.game, "game").and_then(|g| dispatch!(g, new_game(req)));
+        let sealer = self.sealer.as_deref();
+        let result = game_id(&req.game, "game")
+            .and_then(|g| dispatch!(g, new_game(req)))
+            .and_then(|mut resp| {
+                (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
+                Ok(resp)
+            });
         call.finish(&req.game, &result, None);
         result
     }
@@ -168,9 +225,16 @@ impl Api {
         let call = Call::start("Apply");
         call.span.record("seat", req.seat);
         let mut game = String::new();
-        let result = open_state(req.state.as_ref(), &req.sealed_state).and_then(|gs| {
+        let sealer = self.sealer.as_deref();
+        let result = request_state(sealer, req.state.as_ref(), &req.sealed_state).and_then(|gs| {
             game = gs.game.clone();
-            dispatch!(game_id(&gs.game, "state.game")?, apply(gs, req))
+            let mut applied = dispatch!(game_id(&gs.game, "state.game")?, apply(&gs, req))?;
+            if let Some(pb::apply_response::Result::Accepted(acc)) =
+                applied.response.result.as_mut()
+            {
+                (acc.state, acc.sealed_state, acc.seat_views) = outgoing(sealer, acc.state.take())?;
+            }
+            Ok(applied)
         });
         let (result, outcome) = match result {
             Ok(applied) => {
@@ -202,11 +266,16 @@ impl Api {
     ) -> Result<pb::LegalActionsResponse, Status> {
         let call = Call::start("LegalActions");
         let mut game = String::new();
-        let result = open_state(req.state.as_ref(), &req.sealed_state).and_then(|gs| {
+        let result = request_state(
+            self.sealer.as_deref(),
+            req.state.as_ref(),
+            &req.sealed_state,
+        )
+        .and_then(|gs| {
             game = gs.game.clone();
             dispatch!(
                 game_id(&gs.game, "state.game")?,
-                legal_actions(gs, req.seat)
+                legal_actions(&gs, req.seat)
             )
         });
         call.finish(&game, &result, None);
@@ -217,9 +286,14 @@ impl Api {
     pub fn view(&self, req: &pb::ViewRequest) -> Result<pb::ViewResponse, Status> {
         let call = Call::start("View");
         let mut game = String::new();
-        let result = open_state(req.state.as_ref(), &req.sealed_state).and_then(|gs| {
+        let result = request_state(
+            self.sealer.as_deref(),
+            req.state.as_ref(),
+            &req.sealed_state,
+        )
+        .and_then(|gs| {
             game = gs.game.clone();
-            dispatch!(game_id(&gs.game, "state.game")?, view(gs, req.seat))
+            dispatch!(game_id(&gs.game, "state.game")?, view(&gs, req.seat))
         });
         call.finish(&game, &result, None);
         result
@@ -228,7 +302,13 @@ impl Api {
     /// Replay. A refused action ends the replay: `failure` says which and why.
     pub fn replay(&self, req: &pb::ReplayRequest) -> Result<pb::ReplayResponse, Status> {
         let call = Call::start("Replay");
-        let result = game_id(&req.game, "game").and_then(|g| dispatch!(g, replay(req)));
+        let sealer = self.sealer.as_deref();
+        let result = game_id(&req.game, "game")
+            .and_then(|g| dispatch!(g, replay(req)))
+            .and_then(|mut resp| {
+                (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
+                Ok(resp)
+            });
         let outcome = match &result {
             Ok(r) if r.failure.is_some() => Some("rejected"),
             _ => None,

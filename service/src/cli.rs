@@ -99,12 +99,27 @@ pub struct ServeArgs {
     /// After SIGTERM or Ctrl-C, how long in-flight calls may take to finish, in milliseconds.
     #[arg(long, env = "REFEREE_SHUTDOWN_GRACE_MS", default_value_t = 30_000)]
     pub shutdown_grace_ms: u64,
+    /// Sealed mode: file of sealing keys, one `KEY_ID:HEX` per line (32-byte keys, 64 hex
+    /// digits); the first key seals, every key opens (rotation). Without keys: open mode.
+    #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
+    pub seal_key_file: Option<std::path::PathBuf>,
 }
 
 impl ServeArgs {
-    /// The server settings these flags describe.
-    pub fn config(&self) -> ServeConfig {
-        ServeConfig {
+    /// The server settings these flags describe. Sealing keys come from `--seal-key-file`, or
+    /// inline from the environment variable `REFEREE_SEAL_KEYS` (same format, lines or commas).
+    ///
+    /// Errors: the key file cannot be read.
+    pub fn config(&self) -> anyhow::Result<ServeConfig> {
+        let seal_keys = match &self.seal_key_file {
+            Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
+                anyhow::anyhow!("cannot read the seal key file {}: {e}", path.display())
+            })?),
+            None => std::env::var("REFEREE_SEAL_KEYS")
+                .ok()
+                .filter(|k| !k.trim().is_empty()),
+        };
+        Ok(ServeConfig {
             addr: self.addr,
             max_request_bytes: self.max_request_bytes,
             request_timeout: Duration::from_millis(self.request_timeout_ms.max(1)),
@@ -116,6 +131,7 @@ impl ServeArgs {
                 .filter(|s| !s.is_empty())
                 .collect(),
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
-        }
+            seal_keys,
+        })
     }
 }

@@ -23,5 +23,5 @@ async fn main() -> std::process::ExitCode {
 async fn run_serve(args: referee_service::cli::ServeArgs) -> anyhow::Result<()> {
     let _telemetry = telemetry::init(args.log_format)?;
     let shutdown = server::shutdown_signal()?;
-    server::serve(args.config(), shutdown).await
+    server::serve(args.config()?, shutdown).await
 }

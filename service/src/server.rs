@@ -45,6 +45,8 @@ pub struct ServeConfig {
     /// After the shutdown signal, how long in-flight calls and open connections may take to
     /// finish before the server exits anyway.
     pub shutdown_grace: Duration,
+    /// Sealing keys (`KEY_ID:HEX` per line, the first seals); `None` = open mode.
+    pub seal_keys: Option<String>,
 }
 
 impl Default for ServeConfig {
@@ -56,6 +58,7 @@ impl Default for ServeConfig {
             max_concurrency: 256,
             cors_origins: Vec::new(),
             shutdown_grace: Duration::from_secs(30),
+            seal_keys: None,
         }
     }
 }
@@ -115,7 +118,17 @@ fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
 
 /// Builds every route (gRPC services, health, reflection, JSON) with the limits applied.
 pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
-    let api = Api::new();
+    let api = match &cfg.seal_keys {
+        None => Api::new(),
+        Some(keys) => {
+            let sealer = crate::seal::Sealer::parse(keys)?;
+            tracing::info!(
+                active_key = sealer.active_key_id(),
+                "sealed mode: states are sealed and only sealed states are accepted"
+            );
+            Api::sealed(sealer)
+        }
+    };
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health_reporter
         .set_serving::<pb::v1::referee_server::RefereeServer<GrpcReferee>>()

@@ -139,6 +139,7 @@ pub fn new_game<W: WireGame>(req: &pb::NewGameRequest) -> Result<pb::NewGameResp
     Ok(pb::NewGameResponse {
         state: Some(encode_state::<W>(&state, 0)),
         sealed_state: Vec::new(),
+        seat_views: Vec::new(),
     })
 }
 
@@ -215,6 +216,7 @@ pub fn apply<W: WireGame>(gs: &pb::GameState, req: &pb::ApplyRequest) -> Result<
                     state: Some(encode_state::<W>(&state, gs.action_count.saturating_add(1))),
                     events: events.iter().map(W::event_to_pb).collect(),
                     sealed_state: Vec::new(),
+                    seat_views: Vec::new(),
                 })),
             },
             action_kind: kind,
@@ -261,6 +263,15 @@ pub fn view<W: WireGame>(
     })
 }
 
+/// What every seat may see of a state (index = seat), for the clear views that accompany a
+/// sealed state.
+pub fn seat_views<W: WireGame>(gs: &pb::GameState) -> Result<Vec<pb::ViewResponse>, Status> {
+    let state = decode_state::<W>(gs)?;
+    (0..W::seat_count(&state))
+        .map(|seat| view::<W>(gs, Some(seat)))
+        .collect()
+}
+
 /// Replay for game `W`: setup, then every action in order until the first rejection.
 pub fn replay<W: WireGame>(req: &pb::ReplayRequest) -> Result<pb::ReplayResponse, Status> {
     let options = W::options_from_pb(&req.options)?;
@@ -292,6 +303,8 @@ pub fn replay<W: WireGame>(req: &pb::ReplayRequest) -> Result<pb::ReplayResponse
         state: Some(encode_state::<W>(&state, applied)),
         failure,
         actions_applied: applied,
+        sealed_state: Vec::new(),
+        seat_views: Vec::new(),
     })
 }
 

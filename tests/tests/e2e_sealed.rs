@@ -1,0 +1,236 @@
+//! End to end: sealed mode. With keys configured the server hands out only sealed states,
+//! accepts only states it sealed, refuses tampered or foreign ones, and gives each seat its
+//! view in clear (Version 1 sealed bids stay hidden from the other seats).
+
+mod common;
+
+use common::Server;
+use referee_service::pb::g1841 as g;
+use referee_service::pb::v1 as pb;
+use referee_service::pb::v1::referee_client::RefereeClient;
+use tonic::Code;
+use tonic::transport::Channel;
+
+const K1: &str = "k1:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+const K2: &str = "k2:1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100";
+
+fn key_file(name: &str, content: &str) -> String {
+    let path = std::env::temp_dir().join(format!("referee-e2e-{}-{name}.keys", std::process::id()));
+    std::fs::write(&path, content).expect("write key file");
+    path.to_string_lossy().into_owned()
+}
+
+async fn client(server: &Server) -> RefereeClient<Channel> {
+    RefereeClient::connect(server.url()).await.expect("connect")
+}
+
+fn blind_bid(amounts: Vec<i64>) -> pb::Action {
+    pb::Action {
+        action: Some(pb::action::Action::G1841(g::Action {
+            action: Some(g::action::Action::BlindBid(g::BlindBid { amounts })),
+        })),
+    }
+}
+
+fn sealed_bids(view: &pb::ViewResponse) -> Vec<g::SealedBid> {
+    let Some(pb::view_response::View::G1841(v)) = view.view.as_ref() else {
+        panic!("no 1841 view")
+    };
+    match v.state.as_ref().and_then(|s| s.round.as_ref()) {
+        Some(g::state::Round::ConcessionRound(r)) => r.sealed_bids.clone(),
+        other => panic!("not in the concession round: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
+    let keys = key_file("k1", &format!("# test key\n{K1}\n"));
+    let server = Server::start(&["--seal-key-file", &keys]);
+    let mut c = client(&server).await;
+
+    let mut options = std::collections::BTreeMap::new();
+    options.insert("version_1".to_string(), "true".to_string());
+    let created = c
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            options,
+            seed: 0,
+        })
+        .await
+        .expect("NewGame")
+        .into_inner();
+    assert!(
+        created.state.is_none(),
+        "sealed mode must not hand out the clear state"
+    );
+    assert!(!created.sealed_state.is_empty());
+    assert_eq!(created.seat_views.len(), 4);
+    let token = created.sealed_state;
+
+    // Seat 0 submits its sealed bid: L.30 on the first concession.
+    let mut amounts = vec![0; 8];
+    amounts[0] = 30;
+    let resp = c
+        .apply(pb::ApplyRequest {
+            sealed_state: token.clone(),
+            seat: 0,
+            action: Some(blind_bid(amounts)),
+            ..Default::default()
+        })
+        .await
+        .expect("Apply")
+        .into_inner();
+    let Some(pb::apply_response::Result::Accepted(acc)) = resp.result else {
+        panic!("refused: {resp:?}")
+    };
+    assert!(acc.state.is_none());
+    assert_eq!(acc.seat_views.len(), 4);
+    // Seat 0 sees its own amounts; seat 1 sees that seat 0 has bid, not how much (1841 §4.2).
+    let own = sealed_bids(&acc.seat_views[0]);
+    assert!(own[0].submitted);
+    assert_eq!(own[0].amounts.first(), Some(&30));
+    let other = sealed_bids(&acc.seat_views[1]);
+    assert!(other[0].submitted);
+    assert!(
+        other[0].amounts.iter().all(|&a| a == 0),
+        "seat 1 sees seat 0's amounts: {:?}",
+        other[0].amounts
+    );
+    let after = acc.sealed_state;
+
+    // View and LegalActions take the sealed state too.
+    let view = c
+        .view(pb::ViewRequest {
+            sealed_state: after.clone(),
+            seat: Some(2),
+            state: None,
+        })
+        .await
+        .expect("View")
+        .into_inner();
+    assert_eq!(view.action_count, 1);
+    let legal = c
+        .legal_actions(pb::LegalActionsRequest {
+            sealed_state: after.clone(),
+            seat: 1,
+            state: None,
+        })
+        .await
+        .expect("LegalActions")
+        .into_inner();
+    assert_eq!(legal.to_act, vec![1, 2, 3]);
+
+    // Stale: the caller believes the game is still at action 0.
+    let stale = c
+        .apply(pb::ApplyRequest {
+            sealed_state: after.clone(),
+            seat: 1,
+            action: Some(blind_bid(vec![0; 8])),
+            expected_action_count: Some(0),
+            ..Default::default()
+        })
+        .await
+        .expect("Apply")
+        .into_inner();
+    let Some(pb::apply_response::Result::Rejected(r)) = stale.result else {
+        panic!("not rejected: {stale:?}")
+    };
+    assert_eq!(r.rejection.unwrap().code(), pb::RejectionCode::StaleState);
+
+    // A flipped byte anywhere, a truncated token, a clear state: refused.
+    for i in [0, 5, after.len() / 2, after.len() - 1] {
+        let mut forged = after.clone();
+        forged[i] ^= 0x40;
+        let err = c
+            .view(pb::ViewRequest {
+                sealed_state: forged,
+                seat: Some(0),
+                state: None,
+            })
+            .await
+            .expect_err("tampered token accepted");
+        assert_eq!(err.code(), Code::InvalidArgument, "byte {i}: {err:?}");
+    }
+    let err = c
+        .view(pb::ViewRequest {
+            sealed_state: after[..after.len() - 3].to_vec(),
+            seat: Some(0),
+            state: None,
+        })
+        .await
+        .expect_err("truncated token accepted");
+    assert_eq!(err.code(), Code::InvalidArgument);
+    let clear = pb::GameState {
+        game: "1841".into(),
+        schema_version: 1,
+        ..Default::default()
+    };
+    let err = c
+        .view(pb::ViewRequest {
+            state: Some(clear),
+            seat: Some(0),
+            sealed_state: vec![],
+        })
+        .await
+        .expect_err("clear state accepted in sealed mode");
+    assert_eq!(err.code(), Code::FailedPrecondition);
+
+    // A server with another key cannot open it; after a rotation (new key first, old key kept)
+    // the old token still opens and new tokens are sealed with the new key.
+    let foreign = Server::start(&["--seal-key-file", &key_file("k2", K2)]);
+    let err = client(&foreign)
+        .await
+        .view(pb::ViewRequest {
+            sealed_state: after.clone(),
+            seat: Some(0),
+            state: None,
+        })
+        .await
+        .expect_err("foreign key accepted");
+    assert_eq!(err.code(), Code::InvalidArgument);
+    assert!(err.message().contains("`k1`"), "{}", err.message());
+    let rotated = Server::start(&["--seal-key-file", &key_file("k21", &format!("{K2}\n{K1}"))]);
+    let mut r = client(&rotated).await;
+    let view = r
+        .view(pb::ViewRequest {
+            sealed_state: after.clone(),
+            seat: Some(0),
+            state: None,
+        })
+        .await
+        .expect("old token opens after rotation")
+        .into_inner();
+    assert_eq!(view.action_count, 1);
+
+    // Open mode refuses sealed tokens.
+    let open = Server::start(&[]);
+    let err = client(&open)
+        .await
+        .view(pb::ViewRequest {
+            sealed_state: after,
+            seat: Some(0),
+            state: None,
+        })
+        .await
+        .expect_err("open mode accepted a sealed token");
+    assert_eq!(err.code(), Code::FailedPrecondition);
+}
+
+#[test]
+fn a_bad_key_file_stops_the_server_with_a_clear_message() {
+    let bin = common::referee_bin();
+    let out = std::process::Command::new(bin)
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--seal-key-file",
+            &key_file("bad", "k1:abcd"),
+        ])
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("32 bytes"), "{err}");
+}
