@@ -86,12 +86,14 @@ fn request_state<'a>(
     }
 }
 
+/// The state fields of a response: `(state, sealed_state, seat_views)`.
+type OutgoingState = (Option<pb::GameState>, Vec<u8>, Vec<pb::ViewResponse>);
+
 /// In sealed mode, replaces an outgoing clear state by its sealed form plus per-seat views.
-/// Returns `(state, sealed_state, seat_views)` for the response.
 fn outgoing(
     sealer: Option<&Sealer>,
     state: Option<pb::GameState>,
-) -> Result<(Option<pb::GameState>, Vec<u8>, Vec<pb::ViewResponse>), Status> {
+) -> Result<OutgoingState, Status> {
     match (sealer, state) {
         (Some(sealer), Some(gs)) => {
             let views = dispatch!(game_id(&gs.game, "state.game")?, seat_views(&gs))?;
