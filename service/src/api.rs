@@ -128,7 +128,13 @@ impl Call {
         }
     }
 
-    fn finish<T>(self, game: &str, result: &Result<T, Status>, outcome: Option<&str>) {
+    fn finish<T>(self, game: &str, result: &mut Result<T, Status>, outcome: Option<&str>) {
+        if let Err(status) = result {
+            *status = games::clip_status(std::mem::replace(status, Status::ok("")));
+        }
+        let game = games::clip(game);
+        let game = game.as_ref();
+        let result = &*result;
         let outcome = match (result, outcome) {
             (Err(s), _) => format!("error:{:?}", s.code()),
             (Ok(_), Some(o)) => o.to_string(),
@@ -201,8 +207,8 @@ impl Api {
                 coverage: g.coverage.to_string(),
             })
             .collect();
-        let result = Ok(pb::ListGamesResponse { games });
-        call.finish("", &result, None);
+        let mut result = Ok(pb::ListGamesResponse { games });
+        call.finish("", &mut result, None);
         result
     }
 
@@ -211,13 +217,13 @@ impl Api {
     pub fn new_game(&self, req: &pb::NewGameRequest) -> Result<pb::NewGameResponse, Status> {
         let call = Call::start("NewGame");
         let sealer = self.sealer.as_deref();
-        let result = game_id(&req.game, "game")
+        let mut result = game_id(&req.game, "game")
             .and_then(|g| dispatch!(g, new_game(req)))
             .and_then(|mut resp| {
                 (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
                 Ok(resp)
             });
-        call.finish(&req.game, &result, None);
+        call.finish(&req.game, &mut result, None);
         result
     }
 
@@ -238,7 +244,7 @@ impl Api {
             }
             Ok(applied)
         });
-        let (result, outcome) = match result {
+        let (mut result, outcome) = match result {
             Ok(applied) => {
                 call.span.record("action_kind", applied.action_kind);
                 let outcome = match &applied.response.result {
@@ -257,7 +263,7 @@ impl Api {
             }
             Err(e) => (Err(e), None),
         };
-        call.finish(&game, &result, outcome);
+        call.finish(&game, &mut result, outcome);
         result
     }
 
@@ -268,7 +274,7 @@ impl Api {
     ) -> Result<pb::LegalActionsResponse, Status> {
         let call = Call::start("LegalActions");
         let mut game = String::new();
-        let result = request_state(
+        let mut result = request_state(
             self.sealer.as_deref(),
             req.state.as_ref(),
             &req.sealed_state,
@@ -280,7 +286,7 @@ impl Api {
                 legal_actions(&gs, req.seat)
             )
         });
-        call.finish(&game, &result, None);
+        call.finish(&game, &mut result, None);
         result
     }
 
@@ -288,7 +294,7 @@ impl Api {
     pub fn view(&self, req: &pb::ViewRequest) -> Result<pb::ViewResponse, Status> {
         let call = Call::start("View");
         let mut game = String::new();
-        let result = request_state(
+        let mut result = request_state(
             self.sealer.as_deref(),
             req.state.as_ref(),
             &req.sealed_state,
@@ -297,7 +303,7 @@ impl Api {
             game = gs.game.clone();
             dispatch!(game_id(&gs.game, "state.game")?, view(&gs, req.seat))
         });
-        call.finish(&game, &result, None);
+        call.finish(&game, &mut result, None);
         result
     }
 
@@ -305,7 +311,7 @@ impl Api {
     pub fn replay(&self, req: &pb::ReplayRequest) -> Result<pb::ReplayResponse, Status> {
         let call = Call::start("Replay");
         let sealer = self.sealer.as_deref();
-        let result = game_id(&req.game, "game")
+        let mut result = game_id(&req.game, "game")
             .and_then(|g| dispatch!(g, replay(req)))
             .and_then(|mut resp| {
                 (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
@@ -315,7 +321,7 @@ impl Api {
             Ok(r) if r.failure.is_some() => Some("rejected"),
             _ => None,
         };
-        call.finish(&req.game, &result, outcome);
+        call.finish(&req.game, &mut result, outcome);
         result
     }
 }

@@ -99,6 +99,10 @@ pub struct ServeArgs {
     /// After SIGTERM or Ctrl-C, how long in-flight calls may take to finish, in milliseconds.
     #[arg(long, env = "REFEREE_SHUTDOWN_GRACE_MS", default_value_t = 30_000)]
     pub shutdown_grace_ms: u64,
+    /// Longest time a request body may take to arrive, in milliseconds (bodies are read before
+    /// a request takes a concurrency slot).
+    #[arg(long, env = "REFEREE_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
     /// Sealed mode: file of sealing keys, one `KEY_ID:HEX` per line (32-byte keys, 64 hex
     /// digits); the first key seals, every key opens (rotation). Without keys: open mode.
     #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
@@ -132,6 +136,7 @@ impl ServeArgs {
                 .collect(),
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
             seal_keys,
+            body_timeout: Duration::from_millis(self.body_timeout_ms.max(1)),
         })
     }
 }

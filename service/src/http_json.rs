@@ -53,7 +53,7 @@ fn error_with(http: StatusCode, code: Code, message: &str) -> Response {
     let name = format!("{code:?}");
     let body = serde_json::json!({
         "code": to_screaming_snake(&name),
-        "message": message,
+        "message": crate::games::clip(message),
     });
     (
         http,
@@ -130,7 +130,7 @@ async fn call(
         Err(rejection) => {
             let http = rejection.status();
             let code = if http == StatusCode::PAYLOAD_TOO_LARGE {
-                Code::ResourceExhausted
+                Code::OutOfRange
             } else {
                 Code::InvalidArgument
             };

@@ -13,8 +13,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::error_handling::HandleErrorLayer;
-use axum::http::{HeaderMap, HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::Response;
 use tokio::net::TcpListener;
 use tonic::Status;
 use tonic::transport::server::TcpIncoming;
@@ -47,6 +49,9 @@ pub struct ServeConfig {
     pub shutdown_grace: Duration,
     /// Sealing keys (`KEY_ID:HEX` per line, the first seals); `None` = open mode.
     pub seal_keys: Option<String>,
+    /// Longest time a request body may take to arrive. Bodies are read completely before a
+    /// request takes a concurrency slot, so slow senders cannot hold slots.
+    pub body_timeout: Duration,
 }
 
 impl Default for ServeConfig {
@@ -59,15 +64,58 @@ impl Default for ServeConfig {
             cors_origins: Vec::new(),
             shutdown_grace: Duration::from_secs(30),
             seal_keys: None,
+            body_timeout: Duration::from_secs(10),
         }
     }
 }
 
-fn is_grpc(headers: &HeaderMap) -> bool {
-    headers
+/// What kind of call a request is, from its content type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CallKind {
+    Grpc,
+    GrpcWeb,
+    Json,
+}
+
+fn call_kind(headers: &HeaderMap) -> CallKind {
+    let ct = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|ct| ct.starts_with("application/grpc"))
+        .unwrap_or("");
+    if ct.starts_with("application/grpc-web") {
+        CallKind::GrpcWeb
+    } else if ct.starts_with("application/grpc") {
+        CallKind::Grpc
+    } else {
+        CallKind::Json
+    }
+}
+
+/// An error answer in the caller's protocol: a trailers-only gRPC (or gRPC-Web) response, or
+/// the JSON error body. `json_status` overrides the HTTP status of the JSON form.
+fn status_response(
+    headers: &HeaderMap,
+    status: Status,
+    json_status: Option<StatusCode>,
+) -> Response {
+    match call_kind(headers) {
+        CallKind::Json => {
+            let mut resp = http_json::error_response(&status);
+            if let Some(code) = json_status {
+                *resp.status_mut() = code;
+            }
+            resp
+        }
+        kind => {
+            let (mut parts, ()) = status.into_http::<()>().into_parts();
+            if kind == CallKind::GrpcWeb
+                && let Some(ct) = headers.get(header::CONTENT_TYPE)
+            {
+                parts.headers.insert(header::CONTENT_TYPE, ct.clone());
+            }
+            Response::from_parts(parts, axum::body::Body::empty())
+        }
+    }
 }
 
 /// Turns a middleware error (overload, timeout) into a gRPC status or a JSON error.
@@ -77,13 +125,55 @@ async fn handle_layer_error(headers: HeaderMap, err: tower::BoxError) -> Respons
     } else if err.is::<tower::timeout::error::Elapsed>() {
         Status::deadline_exceeded("the request took longer than the server's request timeout")
     } else {
-        Status::internal(format!("unhandled middleware error: {err}"))
+        Status::internal("unhandled middleware error")
     };
-    if is_grpc(&headers) {
-        let (parts, ()) = status.into_http::<()>().into_parts();
-        Response::from_parts(parts, axum::body::Body::empty())
-    } else {
-        http_json::error_response(&status).into_response()
+    status_response(&headers, status, None)
+}
+
+/// Limits applied while a request body arrives, before the request takes a concurrency slot.
+#[derive(Clone, Copy, Debug)]
+struct BodyLimits {
+    max_bytes: usize,
+    timeout: Duration,
+}
+
+/// Reads the whole request body (bounded in size and time) before passing the request on, so
+/// a slow or stalled sender never holds one of the `--max-concurrency` slots.
+async fn buffer_body(State(limits): State<BodyLimits>, req: Request, next: Next) -> Response {
+    let (parts, body) = req.into_parts();
+    match tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, limits.max_bytes)).await {
+        Err(_) => status_response(
+            &parts.headers,
+            Status::deadline_exceeded(format!(
+                "the request body did not arrive within {} ms",
+                limits.timeout.as_millis()
+            )),
+            Some(StatusCode::REQUEST_TIMEOUT),
+        ),
+        Ok(Err(e)) => {
+            let too_large = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+            if too_large {
+                status_response(
+                    &parts.headers,
+                    Status::out_of_range(format!(
+                        "the request is larger than this server accepts ({} bytes)",
+                        limits.max_bytes
+                    )),
+                    Some(StatusCode::PAYLOAD_TOO_LARGE),
+                )
+            } else {
+                status_response(
+                    &parts.headers,
+                    Status::invalid_argument("the request body could not be read"),
+                    None,
+                )
+            }
+        }
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+                .await
+        }
     }
 }
 
@@ -155,6 +245,20 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
                 .layer(GlobalConcurrencyLimitLayer::new(cfg.max_concurrency.max(1)))
                 .layer(TimeoutLayer::new(cfg.request_timeout)),
         );
+    // Outside the limits: the body is read before the request takes a concurrency slot. The
+    // bound leaves room for gRPC framing and gRPC-Web text (base64) so that the precise
+    // per-surface limits inside still decide.
+    let body_limits = BodyLimits {
+        max_bytes: cfg
+            .max_request_bytes
+            .saturating_add(cfg.max_request_bytes / 3)
+            .saturating_add(1024),
+        timeout: cfg.body_timeout,
+    };
+    app = app.layer(axum::middleware::from_fn_with_state(
+        body_limits,
+        buffer_body,
+    ));
     if let Some(cors) = cors_layer(&cfg.cors_origins)? {
         app = app.layer(cors);
     }

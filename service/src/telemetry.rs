@@ -85,7 +85,11 @@ pub fn init(format: LogFormat) -> anyhow::Result<TelemetryGuard> {
     let registry = tracing_subscriber::registry().with(filter).with(otel_layer);
     match format {
         LogFormat::Text => registry
-            .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .with_writer(std::io::stderr)
+                    .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())),
+            )
             .try_init()?,
         LogFormat::Json => registry
             .with(

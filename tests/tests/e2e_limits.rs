@@ -142,3 +142,37 @@ async fn a_request_over_the_timeout_gets_deadline_exceeded() {
         .expect_err("a 200-action replay within 1 ms");
     assert_eq!(err.code(), Code::DeadlineExceeded, "{err:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stalled_request_bodies_do_not_hold_concurrency_slots() {
+    use std::io::{Read, Write};
+
+    let server = Server::start(&["--max-concurrency", "2", "--body-timeout-ms", "400"]);
+    // Four senders announce a body of 100 bytes, send one, and stall.
+    let mut stalled = Vec::new();
+    for _ in 0..4 {
+        let mut s = std::net::TcpStream::connect(&server.addr).expect("connect");
+        write!(
+            s,
+            "POST /v1/ListGames HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+        )
+        .unwrap();
+        stalled.push(s);
+    }
+    // Normal calls still get through at once.
+    let mut c = client(&server).await;
+    for _ in 0..5 {
+        c.list_games(pb::ListGamesRequest {})
+            .await
+            .expect("served while bodies stall");
+    }
+    // The stalled senders are answered 408 once the body timeout passes.
+    for mut s in stalled {
+        s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head)
+            .expect("an answer to the stalled request");
+        assert_eq!(&head, b"HTTP/1.1 408", "{}", String::from_utf8_lossy(&head));
+    }
+}

@@ -2,15 +2,21 @@
 //! the seeded RNG in the state; events say what it did.
 //!
 //! Implemented: colour and task decks with the task queue (§8.2, §8.3), skip turns, build /
-//! upgrade / load / station with the priorities of §8.4 (except build priority 1, "lets a truck
-//! move towards its destination", see docs), truck movement towards the destination (§8.3 step
-//! 6), delivery (§8.4), the solo boards and bonus effects (§8.5), promotions with floor ≤ era
-//! and the era-end extra promotions (§8.6), and the difficulty modifiers (§8.7).
+//! upgrade / load / station with every priority of §8.4, truck movement towards the
+//! destination (§8.3 step 6), delivery and the pharma marker (§8.4), the solo boards and bonus
+//! effects (§8.5, the Key's multi-colour cards included), promotions with floor ≤ era and the
+//! era-end extra promotions (§8.6), and the difficulty modifiers (§8.7). The points §8 leaves
+//! open are listed under "Autobot interpretations" in `docs/games/autobahn.md`.
+//!
+//! Colour cards: an entry of `colour_pile` / `colour_used` is either an autobahn id (the six
+//! single-colour cards, and `YELLOW`, the era-3 yellow card with its printed build-road
+//! action) or the id of a board card taken with the Key (its colours and build-road icon are
+//! read from the board).
 
 use serde::{Deserialize, Serialize};
 
 use super::action::Event;
-use super::board::{AUTOBAHNS, DEPARTMENTS, Effect};
+use super::board::{AUTOBAHNS, DEPARTMENTS, Effect, GOODS};
 use super::build;
 use super::state::{State, TruckAt};
 
@@ -109,12 +115,91 @@ fn compass(state: &State, pos: (f64, f64)) -> (i64, i64) {
     }
 }
 
+/// Colours of an Autobot colour card (see the module doc) and whether it carries the
+/// build-road flag (§8.2 yellow card; §8.5 Key: yellow with a build-road icon).
+pub fn colour_card(state: &State, entry: &str) -> (Vec<String>, bool) {
+    if AUTOBAHNS.contains(&entry) {
+        return (vec![entry.to_string()], entry == "YELLOW");
+    }
+    match state.board.card(entry) {
+        Some(c) => (
+            c.colours.clone(),
+            c.colours.iter().any(|x| x == "YELLOW")
+                && c.extra_action.as_deref() == Some("BuildRoadSection"),
+        ),
+        None => (vec![], false),
+    }
+}
+
+/// Steps from each section to a delivery into country `ci` over the map sections open this
+/// era, built or not (the exit section = 1: one more step delivers; `u32::MAX` = no way).
+/// "Towards its destination" (§8.3 step 6, §8.4 build priority 1) means "to a smaller value".
+pub fn steps_to_country(state: &State, ci: usize) -> Vec<u32> {
+    let m = &state.board.map;
+    let mut d = vec![u32::MAX; m.sections.len()];
+    let mut q = std::collections::VecDeque::new();
+    for (s, ds) in d.iter_mut().enumerate() {
+        if m.sections[s].exit_to == Some(ci) && state.board.section_open(s, state.era) {
+            *ds = 1;
+            q.push_back(s);
+        }
+    }
+    while let Some(u) = q.pop_front() {
+        for v in &m.adj[u] {
+            if d[*v] == u32::MAX && state.board.section_open(*v, state.era) {
+                d[*v] = d[u] + 1;
+                q.push_back(*v);
+            }
+        }
+    }
+    d
+}
+
+/// Sections a truck at `at` may enter next if built (adjacent open sections; from a depot the
+/// open sections touching its city).
+fn next_spaces(state: &State, at: &TruckAt) -> Vec<usize> {
+    let m = &state.board.map;
+    let ok = |s: usize| state.board.section_open(s, state.era);
+    match at {
+        TruckAt::Reserve => vec![],
+        TruckAt::Depot(d) => match state.board.def.depots.iter().position(|x| x.id == *d) {
+            Some(di) => (0..m.sections.len())
+                .filter(|s| m.sections[*s].touches.contains(&m.depot_city[di]) && ok(*s))
+                .collect(),
+            None => vec![],
+        },
+        TruckAt::Section(id) => m
+            .section_index
+            .get(id)
+            .map(|i| m.adj[*i].iter().copied().filter(|s| ok(*s)).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// Distance of a truck position under `d` (a depot: one more than its best first section).
+fn at_dist(state: &State, at: &TruckAt, d: &[u32]) -> u32 {
+    match at {
+        TruckAt::Reserve => u32::MAX,
+        TruckAt::Section(id) => state
+            .board
+            .map
+            .section_index
+            .get(id)
+            .map_or(u32::MAX, |s| d[*s]),
+        TruckAt::Depot(_) => next_spaces(state, at)
+            .iter()
+            .map(|s| d[*s].saturating_add(1))
+            .min()
+            .unwrap_or(u32::MAX),
+    }
+}
+
 /// Plays one Autobot turn (§8.3).
 pub fn take_turn(state: &mut State, ev: &mut Vec<Event>) {
     let Some(me) = bot_index(state) else { return };
     ev.push(Event::TurnStarted { player: me });
     // 1. colour card
-    let colour = {
+    let card = {
         let mut rng = state.rng.clone();
         let Some(b) = bot(state) else { return };
         if b.colour_pile.is_empty() {
@@ -122,21 +207,30 @@ pub fn take_turn(state: &mut State, ev: &mut Vec<Event>) {
             rng.shuffle(&mut b.colour_pile);
         }
         let c = b.colour_pile.pop().unwrap_or_else(|| "BLACK".into());
-        b.current_colour = c.clone();
         state.rng = rng;
         c
     };
-    let yellow = colour == "YELLOW";
-    if yellow {
-        // §8.3 step 3: with the yellow card, build a road section and/or do the task.
-        bot_build(state, ev, me, "YELLOW");
+    let (colours, build_flag) = colour_card(state, &card);
+    if let Some(first) = colours.first().cloned()
+        && let Some(b) = bot(state)
+    {
+        b.current_colour = first;
+    }
+    if build_flag {
+        // §8.3 step 3: the yellow card's printed action builds a road section (the Autobot's
+        // build action, in the first of the card's colours where it is possible) before the task.
+        for c in &colours {
+            if bot_build(state, ev, me, c) {
+                break;
+            }
+        }
     }
     // 2. tasks
     let mut tried = 0;
     let mut done: Option<String> = None;
     loop {
         tried += 1;
-        if tried > 20 {
+        if tried > 40 {
             break;
         }
         let task = {
@@ -163,14 +257,24 @@ pub fn take_turn(state: &mut State, ev: &mut Vec<Event>) {
         };
         let Some(task) = task else { break };
         ev.push(Event::AutobotDrew {
-            colour: colour.clone(),
+            colour: card.clone(),
             task: task.clone(),
         });
-        let ok = match order(&task) {
-            1..=4 => bot_build(state, ev, me, &colour),
-            5 | 6 => bot_load(state, ev, me, &colour),
-            _ => bot_station(state, ev, me, &colour),
-        };
+        // A multi-colour card (Key, §8.5): the task is tried in the card's colours in order.
+        let mut ok = false;
+        for c in &colours {
+            if let Some(b) = bot(state) {
+                b.current_colour = c.clone();
+            }
+            ok = match order(&task) {
+                1..=4 => bot_build(state, ev, me, c),
+                5 | 6 => bot_load(state, ev, me, c),
+                _ => bot_station(state, ev, me, c),
+            };
+            if ok {
+                break;
+            }
+        }
         if ok {
             done = Some(task);
             break;
@@ -189,10 +293,11 @@ pub fn take_turn(state: &mut State, ev: &mut Vec<Event>) {
                 3 | 4 | 6 | 8 => bot_effect(state, ev, &Effect::Develop { steps: 1 }, "task card"),
                 _ => {}
             }
+            // 5. used piles; an empty colour pile reshuffles both decks
             let mut rng = state.rng.clone();
             if let Some(b) = bot(state) {
                 b.task_used.push(task);
-                b.colour_used.push(colour);
+                b.colour_used.push(card);
                 if b.colour_pile.is_empty() {
                     b.colour_pile.append(&mut b.colour_used);
                     rng.shuffle(&mut b.colour_pile);
@@ -208,13 +313,16 @@ pub fn take_turn(state: &mut State, ev: &mut Vec<Event>) {
                 }
             }
             state.rng = rng;
+            // 6. trucks
+            move_trucks(state, ev, me);
         }
         None => {
-            // skip: reshuffle both decks (§8.3 step 2)
+            // Skip (§8.3 step 2): reshuffle both decks, queue included; the turn ends here
+            // (no bonus, no truck movement: documented interpretation).
             ev.push(Event::AutobotSkipped);
             let mut rng = state.rng.clone();
             if let Some(b) = bot(state) {
-                b.colour_used.push(colour);
+                b.colour_used.push(card);
                 b.colour_pile.append(&mut b.colour_used);
                 rng.shuffle(&mut b.colour_pile);
                 b.task_pile.append(&mut b.task_used);
@@ -227,18 +335,29 @@ pub fn take_turn(state: &mut State, ev: &mut Vec<Event>) {
             }
         }
     }
-    move_trucks(state, ev, me);
 }
 
 /// Build road section (§8.4); upgrades instead when the colour has no buildable section.
-fn bot_build(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bool {
+pub fn bot_build(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bool {
     let Some(c) = state.board.autobahn(colour) else {
         return false;
     };
     let cands = build::buildable_sections(state, Some(c));
     let m = &state.board.map;
+    // Priority 1: the best delivery-board row among the trucks the section lets move towards
+    // (or deliver into) their destination.
+    let towards = truck_targets(state, me);
+    let p1 = |s: usize| {
+        towards
+            .iter()
+            .filter(|(next, d, here, _)| next.contains(&s) && d[s] < *here)
+            .map(|(_, _, _, row)| *row)
+            .min()
+            .unwrap_or(usize::MAX)
+    };
     let best = cands.iter().copied().min_by_key(|s| {
         (
+            p1(*s),
             state.sections[*s].bonus_tile.is_none(),
             m.sections[*s].dist_black,
             compass(state, m.sections[*s].pos),
@@ -250,8 +369,32 @@ fn bot_build(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> b
     }
 }
 
+/// For every loaded Autobot truck with a destination: the spaces it may enter next, the
+/// distances to its country, its own distance and the country's row on the delivery board.
+fn truck_targets(state: &State, me: u32) -> Vec<(Vec<usize>, Vec<u32>, u32, usize)> {
+    let p = state.p(me);
+    let mut out = Vec::new();
+    for t in &p.trucks {
+        let (Some(dest), Some(_)) = (&t.destination, &t.goods) else {
+            continue;
+        };
+        let Some(&ci) = state.board.map.country_index.get(dest) else {
+            continue;
+        };
+        let d = steps_to_country(state, ci);
+        let here = at_dist(state, &t.at, &d);
+        let row = p
+            .deliveries
+            .iter()
+            .position(|r| r.country == *dest)
+            .unwrap_or(usize::MAX - 1);
+        out.push((next_spaces(state, &t.at), d, here, row));
+    }
+    out
+}
+
 /// Upgrade link (§8.4): nearest black, then nearest Bad Hersfeld, then compass.
-fn bot_upgrade(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bool {
+pub fn bot_upgrade(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bool {
     let Some(c) = state.board.autobahn(colour) else {
         return false;
     };
@@ -280,7 +423,7 @@ fn bot_upgrade(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) ->
 }
 
 /// Build service station (§8.4).
-fn bot_station(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bool {
+pub fn bot_station(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bool {
     let Some(c) = state.board.autobahn(colour) else {
         return false;
     };
@@ -308,7 +451,7 @@ fn country_connected(state: &State, ci: usize) -> bool {
 }
 
 /// Load truck (§8.4).
-fn bot_load(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bool {
+pub fn bot_load(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bool {
     let Some(c) = state.board.autobahn(colour) else {
         return false;
     };
@@ -346,10 +489,18 @@ fn bot_load(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bo
             && !targeted.contains(id)
             && !p.deliveries.iter().any(|r| r.country == *id && r.delivered)
     };
+    let in_supply = |g: &str| {
+        GOODS
+            .iter()
+            .position(|x| *x == g)
+            .is_some_and(|i| state.goods_supply[i] > 0)
+    };
+    // Country priority (§8.4): connected, bonus token, fewest sections left, board row.
     let key = |ci: usize| {
         (
             !country_connected(state, ci),
             state.country_tiles[ci].is_none(),
+            sections_left(state, ci),
             row_of(&board.def.countries[ci].id).unwrap_or(99),
         )
     };
@@ -378,8 +529,19 @@ fn bot_load(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bo
         };
         (d, "PHARMACEUTICALS".to_string(), country)
     } else if c == 0 {
+        // a black depot must offer the country's goods, with a token in the supply
+        let loadable = |g: &str| {
+            in_supply(g)
+                && board.def.depots.iter().enumerate().any(|(d, x)| {
+                    x.autobahn == "BLACK" && build::depot_goods(state, d).iter().any(|y| y == g)
+                })
+        };
         let Some(country) = (0..board.def.countries.len())
-            .filter(|ci| free(*ci))
+            .filter(|ci| {
+                free(*ci)
+                    && pref(&board.def.countries[*ci].id)
+                        .is_some_and(|g| g != "PHARMACEUTICALS" && loadable(&g))
+            })
             .min_by_key(|ci| key(*ci))
         else {
             return false;
@@ -415,18 +577,20 @@ fn bot_load(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bo
         let Some(d) = board.def.depots.iter().position(|d| d.autobahn == colour) else {
             return false;
         };
-        let Some(goods) = build::depot_goods(state, d)
+        let offered: Vec<String> = build::depot_goods(state, d)
             .into_iter()
-            .find(|g| g != "PHARMACEUTICALS")
-        else {
-            return false;
-        };
+            .filter(|g| g != "PHARMACEUTICALS" && in_supply(g))
+            .collect();
         let Some(country) = (0..board.def.countries.len())
             .filter(|ci| {
-                free(*ci) && pref(&board.def.countries[*ci].id).as_deref() == Some(goods.as_str())
+                free(*ci)
+                    && pref(&board.def.countries[*ci].id).is_some_and(|g| offered.contains(&g))
             })
             .min_by_key(|ci| key(*ci))
         else {
+            return false;
+        };
+        let Some(goods) = pref(&board.def.countries[country].id) else {
             return false;
         };
         (d, goods, country)
@@ -439,6 +603,43 @@ fn bot_load(state: &mut State, ev: &mut Vec<Event>, me: u32, colour: &str) -> bo
         }
         Err(_) => false,
     }
+}
+
+/// Fewest sections left to build to connect country `ci` (§8.4 country priority 3): the
+/// unbuilt open sections on the best way from built road to a section exiting into `ci`
+/// (0 when connected; `u32::MAX` when it cannot be reached this era).
+pub fn sections_left(state: &State, ci: usize) -> u32 {
+    let m = &state.board.map;
+    let n = m.sections.len();
+    let mut d = vec![u32::MAX; n];
+    let mut q = std::collections::VecDeque::new();
+    for (s, ds) in d.iter_mut().enumerate() {
+        if build::built(state, s) && state.board.section_open(s, state.era) {
+            *ds = 0;
+            q.push_back(s);
+        }
+    }
+    while let Some(u) = q.pop_front() {
+        for v in &m.adj[u] {
+            if !state.board.section_open(*v, state.era) {
+                continue;
+            }
+            let w = u32::from(!build::built(state, *v));
+            if d[u] + w < d[*v] {
+                d[*v] = d[u] + w;
+                if w == 0 {
+                    q.push_front(*v);
+                } else {
+                    q.push_back(*v);
+                }
+            }
+        }
+    }
+    (0..n)
+        .filter(|s| m.sections[*s].exit_to == Some(ci))
+        .map(|s| d[s])
+        .min()
+        .unwrap_or(u32::MAX)
 }
 
 fn bfs_len(adj: &[Vec<usize>], from: &[usize], to: &[usize]) -> u32 {
@@ -462,75 +663,83 @@ fn bfs_len(adj: &[Vec<usize>], from: &[usize], to: &[usize]) -> u32 {
     u32::MAX
 }
 
-/// Moves every loaded Autobot truck towards its destination over built road (§8.3 step 6),
-/// 2/3 steps (+1 at levels 2–6 and 8–12), delivering when it reaches the border.
-fn move_trucks(state: &mut State, ev: &mut Vec<Event>, me: u32) {
+/// Moves every loaded Autobot truck towards its destination (§8.3 step 6), ignoring card
+/// colours: 2 steps in era 1, 3 in eras 2–3 (+1 at levels 2–6 and 8–12). Each step enters a
+/// built section that is closer to the destination over the map (`steps_to_country`; ties:
+/// the compass tie-break of §8.4); from the exit section one more step delivers. A truck
+/// whose next section on the way is unbuilt stops there.
+pub fn move_trucks(state: &mut State, ev: &mut Vec<Event>, me: u32) {
     let bonus = u32::from(matches!(level(state), 2..=6 | 8..=12));
     for t in 0..state.p(me).trucks.len() {
         let truck = state.p(me).trucks[t].clone();
-        let Some(dest) = truck.destination.clone() else {
+        let (Some(dest), Some(_)) = (truck.destination.clone(), truck.goods.clone()) else {
             continue;
         };
         let Some(&ci) = state.board.map.country_index.get(&dest) else {
             continue;
         };
         let steps = state.board.truck_steps(state.era) + bonus;
-        // shortest built path to a section exiting into the destination
-        let starts = super::movement::next_sections(state, &truck.at);
-        let m = &state.board.map;
-        let mut prev: Vec<Option<usize>> = vec![None; m.sections.len()];
-        let mut dist = vec![u32::MAX; m.sections.len()];
-        let mut q = std::collections::VecDeque::new();
-        if let TruckAt::Section(id) = &truck.at
-            && let Some(&s) = m.section_index.get(id)
-        {
-            dist[s] = 0;
-            q.push_back(s);
-        }
-        for s in &starts {
-            if dist[*s] == u32::MAX {
-                dist[*s] = 1;
-                q.push_back(*s);
-            }
-        }
-        let mut goal = None;
-        while let Some(u) = q.pop_front() {
-            if m.sections[u].exit_to == Some(ci) {
-                goal = Some(u);
+        let d = steps_to_country(state, ci);
+        let mut at = truck.at.clone();
+        let mut here = at_dist(state, &at, &d);
+        let mut path: Vec<String> = Vec::new();
+        let mut deliver = false;
+        let deliverable = state.board.def.countries[ci].opens_in_era <= state.era;
+        while (path.len() as u32) < steps {
+            if here == 1 {
+                deliver = deliverable;
                 break;
             }
-            for v in
-                super::movement::next_sections(state, &TruckAt::Section(m.section_ids[u].clone()))
-            {
-                if dist[v] == u32::MAX {
-                    dist[v] = dist[u] + 1;
-                    prev[v] = Some(u);
-                    q.push_back(v);
-                }
-            }
+            let m = &state.board.map;
+            let next = next_spaces(state, &at)
+                .into_iter()
+                .filter(|s| build::built(state, *s) && d[*s] < here)
+                .min_by_key(|s| (d[*s], compass(state, m.sections[*s].pos)));
+            let Some(s) = next else { break };
+            here = d[s];
+            at = TruckAt::Section(m.section_ids[s].clone());
+            path.push(m.section_ids[s].clone());
         }
-        let Some(goal) = goal else { continue };
-        let mut path = vec![goal];
-        while let Some(p) = prev[*path.last().unwrap_or(&goal)] {
-            path.push(p);
-        }
-        path.reverse();
-        if let TruckAt::Section(id) = &truck.at
-            && path.first().is_some_and(|s| m.section_ids[*s] == *id)
-        {
-            path.remove(0);
-        }
-        let deliverable = state.board.def.countries[ci].opens_in_era <= state.era;
-        let take = (path.len() as u32).min(steps) as usize;
-        let deliver = deliverable && (path.len() as u32) < steps;
-        let ids: Vec<String> = path[..take]
-            .iter()
-            .map(|s| m.section_ids[*s].clone())
-            .collect();
-        if ids.is_empty() && !deliver {
+        if path.is_empty() && !deliver {
             continue;
         }
-        let _ = super::movement::move_truck(state, ev, me, t, &ids, deliver, None, steps);
+        let _ = super::movement::move_truck(state, ev, me, t, &path, deliver, None, steps);
+    }
+}
+
+/// A human delivered pharmaceuticals into `country` first: an Autobot pharma truck marked
+/// for it moves its marker to the next connected country clockwise with no pharma delivery
+/// yet (§8.4); with none left the marker stays.
+pub fn pharma_taken(state: &mut State, country: &str) {
+    let Some(me) = bot_index(state) else { return };
+    let order = state.board.def.clockwise_order.clone();
+    for t in 0..state.p(me).trucks.len() {
+        let tr = state.p(me).trucks[t].clone();
+        if tr.goods.as_deref() != Some("PHARMACEUTICALS")
+            || tr.destination.as_deref() != Some(country)
+        {
+            continue;
+        }
+        let targeted: Vec<String> = state
+            .p(me)
+            .trucks
+            .iter()
+            .filter_map(|x| x.destination.clone())
+            .collect();
+        let start = order.iter().position(|c| c == country).unwrap_or(0);
+        let next = (1..order.len())
+            .map(|k| &order[(start + k) % order.len()])
+            .filter_map(|id| state.board.map.country_index.get(id).map(|ci| (id, *ci)))
+            .find(|(id, ci)| {
+                state.board.def.countries[*ci].opens_in_era <= state.era
+                    && country_connected(state, *ci)
+                    && !state.pharma_delivered.contains(id)
+                    && !targeted.contains(id)
+            })
+            .map(|(id, _)| id.clone());
+        if let Some(n) = next {
+            state.pm(me).trucks[t].destination = Some(n);
+        }
     }
 }
 
@@ -560,19 +769,19 @@ pub fn bot_effect(state: &mut State, ev: &mut Vec<Event>, effect: &Effect, _sour
             bot_station(state, ev, me, &colour);
         }
         Effect::Unlock | Effect::TakeDisplayCard => {
-            // Key: the leftmost display card joins its colour deck (as its first colour).
+            // Key: the leftmost display card is discarded and a colour card with the same
+            // colour(s) (and the build-road flag of a yellow build-road card) is shuffled into
+            // the colour draw pile; it is recorded by the card's id (module doc).
             if !state.display.is_empty()
                 && let Ok(card) = super::turn::take_display(state, 0)
             {
-                let col = state
-                    .board
-                    .card(&card)
-                    .and_then(|c| c.colours.first().cloned())
-                    .unwrap_or_else(|| "BLACK".into());
-                ev.push(Event::DisplayCardTaken { player: me, card });
+                ev.push(Event::DisplayCardTaken {
+                    player: me,
+                    card: card.clone(),
+                });
                 let mut rng = state.rng.clone();
                 if let Some(b) = bot(state) {
-                    b.colour_pile.push(col);
+                    b.colour_pile.push(card);
                     rng.shuffle(&mut b.colour_pile);
                 }
                 state.rng = rng;
@@ -591,8 +800,10 @@ pub fn bot_effect(state: &mut State, ev: &mut Vec<Event>, effect: &Effect, _sour
                 })
                 .collect();
             let slot = cols.iter().position(|c| c.contains(&colour)).or_else(|| {
+                // ties between colours: the first in board order (documented)
                 let most = AUTOBAHNS
                     .iter()
+                    .rev()
                     .max_by_key(|a| cols.iter().filter(|c| c.iter().any(|x| x == *a)).count())?;
                 cols.iter().rposition(|c| c.iter().any(|x| x == most))
             });

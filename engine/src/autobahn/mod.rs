@@ -58,7 +58,7 @@ impl Game for Autobahn {
             max_players: 4,
             options: options::option_infos(),
             stage: GameStage::Partial,
-            coverage: "The base game for 1–4 players with the solo Autobot (levels 1–12), playable to the final scoring. The default board is a reconstruction, not the printed board: the publisher's map, costs and card faces are unknown and every unknown is a board-data value; pass the real data with the `board` option. Not yet exact: three Autobot priorities are simplified (building towards a truck's destination, choosing the country with the fewest sections left, the Key's second colour); modules are not implemented.",
+            coverage: "The base game for 1–4 players with the solo Autobot (levels 1–12), playable to the final scoring. The default board is a reconstruction, not the printed board: the publisher's map, costs and card faces are unknown and every unknown is a board-data value; pass the real data with the `board` option. Not yet reported complete: the Autobot follows every base-game point of §8, but not every point has its own rule test yet; modules are not implemented.",
         }
     }
 

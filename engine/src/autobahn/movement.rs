@@ -240,6 +240,10 @@ pub fn deliver_goods(state: &mut State, ev: &mut Vec<Event>, player: u32, t: usi
         let row = state.p(player).deliveries[ri].clone();
         if first_pharma {
             state.pharma_delivered.push(country.clone());
+            if !bot {
+                // §8.4: an Autobot pharma marker on this country moves on clockwise.
+                super::autobot::pharma_taken(state, &country);
+            }
             placement = "pharma_bonus";
             after.push((
                 board.def.countries[c].pharma_bonus.clone(),

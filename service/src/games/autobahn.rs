@@ -1029,6 +1029,7 @@ pub fn view_state_to_pb(s: &eng::State) -> pb::State {
 impl WireGame for WireAutobahn {
     type G = Autobahn;
     const ID: &'static str = "autobahn";
+    const FIELD: &'static str = "autobahn";
 
     fn options_from_pb(options: &BTreeMap<String, String>) -> Result<eng::Options, Status> {
         let mut o = eng::Options {

@@ -569,6 +569,7 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
 impl WireGame for Wire1841 {
     type G = G1841;
     const ID: &'static str = "1841";
+    const FIELD: &'static str = "g1841";
 
     fn options_from_pb(options: &BTreeMap<String, String>) -> Result<eng::Options, Status> {
         let mut o = eng::Options::default();

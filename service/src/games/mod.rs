@@ -26,6 +26,8 @@ pub trait WireGame {
     type G: Game;
     /// Game id on the wire.
     const ID: &'static str;
+    /// Name of the game's field in the `oneof`s of `referee.v1` (`g1841`, `autobahn`).
+    const FIELD: &'static str;
 
     /// Parses NewGame options (`name → text value`).
     fn options_from_pb(
@@ -54,6 +56,27 @@ pub trait WireGame {
     fn seat_count(state: &<Self::G as Game>::State) -> u32;
 }
 
+/// Longest error or rejection message sent back, in characters. Caller input echoed in a
+/// message (an unknown game id, an option value) is cut here, so a huge value cannot overflow
+/// response headers or flood the logs.
+pub const MAX_MESSAGE_CHARS: usize = 512;
+
+/// `message` cut to [`MAX_MESSAGE_CHARS`] (with a marker), or unchanged when short enough.
+pub fn clip(message: &str) -> std::borrow::Cow<'_, str> {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        None => std::borrow::Cow::Borrowed(message),
+        Some((cut, _)) => std::borrow::Cow::Owned(format!("{}… (truncated)", &message[..cut])),
+    }
+}
+
+/// A status whose message is cut to [`MAX_MESSAGE_CHARS`].
+pub fn clip_status(status: Status) -> Status {
+    match clip(status.message()) {
+        std::borrow::Cow::Borrowed(_) => status,
+        std::borrow::Cow::Owned(m) => Status::new(status.code(), m),
+    }
+}
+
 /// Converts an engine rejection to the wire.
 pub fn rejection_to_pb(r: &Rejection) -> pb::Rejection {
     let code = match r.code {
@@ -68,7 +91,7 @@ pub fn rejection_to_pb(r: &Rejection) -> pb::Rejection {
     };
     pb::Rejection {
         code: code as i32,
-        message: r.message.clone(),
+        message: clip(&r.message).into_owned(),
         rule: r.rule.clone(),
     }
 }
@@ -104,10 +127,9 @@ pub fn decode_state<W: WireGame>(gs: &pb::GameState) -> Result<<W::G as Game>::S
             gs.schema_version, SCHEMA_VERSION
         )));
     }
-    let typed = gs
-        .state
-        .as_ref()
-        .ok_or_else(|| Status::invalid_argument(format!("state.{}: missing typed state", W::ID)))?;
+    let typed = gs.state.as_ref().ok_or_else(|| {
+        Status::invalid_argument(format!("state.{}: missing typed state", W::FIELD))
+    })?;
     W::state_from_pb(typed)
 }
 
@@ -154,6 +176,8 @@ pub struct Applied {
 /// Apply for game `W`. Stale-state checks come first, then the engine.
 pub fn apply<W: WireGame>(gs: &pb::GameState, req: &pb::ApplyRequest) -> Result<Applied, Status> {
     let mut state = decode_state::<W>(gs)?;
+    // A seat that is not at the table is a malformed request, as in LegalActions and View.
+    check_seat::<W>(&state, req.seat)?;
     let reject = |r: Rejection, kind| Applied {
         response: pb::ApplyResponse {
             result: Some(pb::apply_response::Result::Rejected(pb::Rejected {
@@ -327,5 +351,24 @@ pub fn parse_bool_option(name: &str, value: &str) -> Result<bool, Status> {
         _ => Err(Status::invalid_argument(format!(
             "options[{name}]: `{value}` is not a boolean (use true or false)"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod clip_tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut_short_ones_kept() {
+        assert_eq!(clip("short"), "short");
+        let long = "é".repeat(2000);
+        let cut = clip(&long);
+        assert_eq!(
+            cut.chars().count(),
+            MAX_MESSAGE_CHARS + "… (truncated)".chars().count()
+        );
+        let status = clip_status(Status::not_found("x".repeat(100_000)));
+        assert_eq!(status.code(), tonic::Code::NotFound);
+        assert!(status.message().len() < 1000);
     }
 }
