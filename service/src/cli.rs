@@ -25,6 +25,23 @@ pub enum Command {
     Serve(ServeArgs),
     /// Play K games with seeded random legal actions and print one JSON report.
     Playout(PlayoutArgs),
+    /// Ask a running server for its gRPC health (for container health checks): exit 0 when it
+    /// reports SERVING, 1 otherwise.
+    Health(HealthArgs),
+}
+
+/// Options of `referee health`.
+#[derive(Debug, Args)]
+pub struct HealthArgs {
+    /// Address of the server to check.
+    #[arg(long, env = "REFEREE_ADDR", default_value = "127.0.0.1:50051")]
+    pub addr: SocketAddr,
+    /// Service name to check (empty = the server as a whole).
+    #[arg(long, default_value = "")]
+    pub service: String,
+    /// Give up after this many milliseconds.
+    #[arg(long, default_value_t = 3_000)]
+    pub timeout_ms: u64,
 }
 
 /// Games `referee playout` can play.

@@ -10,6 +10,7 @@ async fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Serve(args) => run_serve(args).await,
         Command::Playout(args) => return referee_service::playout::main(&args),
+        Command::Health(args) => return health(args).await,
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -24,4 +25,46 @@ async fn run_serve(args: referee_service::cli::ServeArgs) -> anyhow::Result<()> 
     let _telemetry = telemetry::init(args.log_format)?;
     let shutdown = server::shutdown_signal()?;
     server::serve(args.config()?, shutdown).await
+}
+
+/// `referee health`: one gRPC health check; prints the status and exits 0 only for SERVING.
+async fn health(args: referee_service::cli::HealthArgs) -> std::process::ExitCode {
+    use tonic_health::pb::HealthCheckRequest;
+    use tonic_health::pb::health_client::HealthClient;
+
+    let timeout = std::time::Duration::from_millis(args.timeout_ms.max(1));
+    let check = async {
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://{}", args.addr))?
+            .connect_timeout(timeout)
+            .connect()
+            .await?;
+        let response = HealthClient::new(channel)
+            .check(HealthCheckRequest {
+                service: args.service.clone(),
+            })
+            .await?;
+        Ok::<_, Box<dyn std::error::Error>>(response.into_inner().status())
+    };
+    match tokio::time::timeout(timeout, check).await {
+        Ok(Ok(status)) => {
+            println!("{}", status.as_str_name());
+            if status == tonic_health::pb::health_check_response::ServingStatus::Serving {
+                std::process::ExitCode::SUCCESS
+            } else {
+                std::process::ExitCode::FAILURE
+            }
+        }
+        Ok(Err(e)) => {
+            eprintln!("referee health: {}: {e}", args.addr);
+            std::process::ExitCode::FAILURE
+        }
+        Err(_) => {
+            eprintln!(
+                "referee health: {}: no answer within {} ms",
+                args.addr,
+                timeout.as_millis()
+            );
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
