@@ -328,3 +328,206 @@ fn fixture_132002_stock_round_1_matches_snapshot() {
 fn fixture_game_end_bank_stock_round_1_matches_snapshot() {
     check_against_second_snapshot("1841_game_end_bank");
 }
+
+/// Replays the effective actions from the start until Stock Round `sr` begins. The
+/// `destination_connection` markers are not replayed; every other action (including 18xx's
+/// programmed automatic passes) is applied, must be listed by `G1841::legal`, and every route
+/// set must earn exactly the recorded revenue.
+fn replay_until_stock_round(export: &Export, sr: u32) -> State {
+    let (mut state, applied) = replay_through_stock_round_1(export);
+    for action in &export.actions[applied..] {
+        if matches!(state.round, Round::StockRound(ref r) if r.number >= sr) {
+            break;
+        }
+        if action.kind == "destination_connection" {
+            continue;
+        }
+        let (seat, a) = action
+            .to_action(&state)
+            .unwrap_or_else(|e| panic!("action {:?}: {e}", action.id))
+            .unwrap_or_else(|| panic!("action {:?} ({}) not mapped", action.id, action.kind));
+        assert_eq!(
+            G1841::to_act(&state),
+            [seat],
+            "action {:?} ({}): the engine expects another seat ({:?})",
+            action.id,
+            action.kind,
+            state.round
+        );
+        let legal = G1841::legal(&state, seat);
+        let listed = legal.actions.contains(&a)
+            || legal.train_purchases.iter().any(|t| {
+                matches!(&a, referee_engine::g1841::Action::BuyTrain { train, from, price }
+                    if *train == t.train && *from == t.from && (t.min_price..=t.max_price).contains(price))
+            })
+            || (legal.run_routes.is_some()
+                && matches!(a, referee_engine::g1841::Action::RunRoutes { .. }));
+        assert!(
+            listed,
+            "action {:?} {a:?} not listed in {legal:?}",
+            action.id
+        );
+        let events = G1841::apply(&mut state, seat, &a).unwrap_or_else(|r| {
+            panic!(
+                "action {:?} {a:?} by seat {seat} rejected: {r} ({:?})",
+                action.id, state.round
+            )
+        });
+        if action.kind == "run_routes" {
+            let recorded: Vec<i64> = action.raw["routes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["revenue"].as_i64().unwrap())
+                .collect();
+            let ours = events
+                .iter()
+                .find_map(|e| match e {
+                    referee_engine::g1841::Event::RoutesRun { revenues, .. } => {
+                        Some(revenues.clone())
+                    }
+                    _ => None,
+                })
+                .unwrap();
+            assert_eq!(ours, recorded, "action {:?}: route revenues", action.id);
+        }
+        assert_eq!(state.total_money(), state_total(&state), "money");
+        assert_eq!(
+            referee_engine::g1841::validate::validate(&state),
+            Ok(()),
+            "action {:?}",
+            action.id
+        );
+    }
+    state
+}
+
+/// Compares the state at the start of Stock Round `sr` (after the operating rounds of the
+/// previous set) with snapshot line `line` (0-based): bank, phase, players' cash and holdings,
+/// every corporation's price, cell, cash, trains, tokens, IPO, pool and holdings of other
+/// corporations.
+fn check_start_of_stock_round(name: &str, sr: u32, line: usize) {
+    use referee_engine::g1841::ShareOwner;
+    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+    let state = replay_until_stock_round(&export, sr);
+    assert!(
+        matches!(state.round, Round::StockRound(ref r) if r.number == sr),
+        "{:?}",
+        state.round
+    );
+    let snapshots = fixture(&format!("snapshots/{name}.rounds.jsonl"));
+    let third: Value = serde_json::from_str(snapshots.lines().nth(line).unwrap()).unwrap();
+    assert_eq!(third["round"], "Stock");
+    assert_eq!(third["phase"].as_str().unwrap(), state.phase);
+    assert_eq!(
+        third["bank_cash"].as_i64().unwrap(),
+        state.bank_cash,
+        "bank"
+    );
+    for p in third["players"].as_array().unwrap() {
+        let seat = export.seat_of(&p["id"].to_string()).unwrap();
+        assert_eq!(
+            state.players[seat as usize].cash,
+            p["cash"].as_i64().unwrap(),
+            "cash of {}",
+            p["name"]
+        );
+        for corp in &state.corporations {
+            let held = corp.percent_of(&ShareOwner::Player(seat));
+            let expected = p["shares"][corp.sym.as_str()].as_u64().unwrap_or(0) as u32;
+            assert_eq!(held, expected, "{} of {}", corp.sym, p["name"]);
+        }
+    }
+    let corps = third["corporations"].as_array().unwrap();
+    assert_eq!(
+        state.corporations.iter().filter(|c| c.started()).count(),
+        corps.len()
+    );
+    for c in corps {
+        let sym = c["sym"].as_str().unwrap();
+        let ours = state.corporation(sym).unwrap();
+        let p = ours.share_price.unwrap();
+        assert_eq!(
+            ours.price().unwrap(),
+            c["price"].as_i64().unwrap(),
+            "{sym} price"
+        );
+        assert_eq!(
+            [p.row as i64, p.col as i64],
+            [
+                c["coords"][0].as_i64().unwrap(),
+                c["coords"][1].as_i64().unwrap()
+            ],
+            "{sym} cell"
+        );
+        assert_eq!(ours.cash, c["cash"].as_i64().unwrap(), "{sym} cash");
+        let trains: Vec<String> = state
+            .operations
+            .trains
+            .get(sym)
+            .map(|t| {
+                t.iter()
+                    .map(|id| id.split('-').next().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let theirs: Vec<String> = c["trains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(trains, theirs, "{sym} trains");
+        let hexes: Vec<&str> = ours.tokens.iter().map(|t| t.hex.as_str()).collect();
+        let theirs: Vec<&str> = c["tokens_on_map"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_str().unwrap())
+            .collect();
+        assert_eq!(hexes, theirs, "{sym} tokens on the map");
+        assert_eq!(
+            ours.tokens_total as i64,
+            c["tokens_total"].as_i64().unwrap()
+        );
+        assert_eq!(
+            ours.ipo_percent() as i64,
+            c["ipo_percent"].as_i64().unwrap(),
+            "{sym} IPO"
+        );
+        assert_eq!(
+            ours.pool_percent() as i64,
+            c["pool_percent"].as_i64().unwrap(),
+            "{sym} pool"
+        );
+        for other in &state.corporations {
+            let held = other.percent_of(&ShareOwner::Corporation(sym.to_string()));
+            let expected = c["holdings"][other.sym.as_str()].as_u64().unwrap_or(0) as u32;
+            assert_eq!(held, expected, "{} held by {sym}", other.sym);
+        }
+    }
+}
+
+/// 132002 (V2): Operating Round 1.1 — tile lays with the Venezia swamp cost (L.50), two lays
+/// for two-base majors, 2-trains from the depot, SSFL buys SFLP's 2-train for L.257, SFTG and
+/// SFTC buy each other's shares, every corporation moves left (no run).
+#[test]
+fn fixture_132002_operating_round_1_matches_snapshot() {
+    check_start_of_stock_round("132002", 2, 2);
+}
+
+/// 132002 (V2): Stock Round 2 and Operating Round 2.1 — routes with the Venezia port and
+/// town (IRSFF L.100), payouts with IPO shares paying the treasury and price moves right /
+/// none / left (SSFL withholds), the first 3-train starts phase 3, green tiles (Cuneo 207
+/// for L.50, Firenze 208, Pisa 619), SSFL's token in green Firenze.
+#[test]
+fn fixture_132002_operating_round_2_matches_snapshot() {
+    check_start_of_stock_round("132002", 3, 4);
+}
+
+/// 1841_game_end_bank (lite): Operating Round 1.1 — N4 mountain L.50, Venezia L.50, IRSFF
+/// passes its token placement.
+#[test]
+fn fixture_game_end_bank_operating_round_1_matches_snapshot() {
+    check_start_of_stock_round("1841_game_end_bank", 2, 2);
+}

@@ -434,11 +434,12 @@ fn s5_5_end_of_round() {
     // Seat 1 bought last: priority to seat 2 (order rotated to 2, 3, 0, 1).
     assert_eq!(t.player_order, [2, 3, 0, 1]);
     assert!(matches!(t.round, Round::OperatingRound(ref or) if or.number == 1 && or.total == 1));
-    let r = G1841::apply(&mut t.clone(), 0, &Action::Pass).unwrap_err();
-    assert_eq!(
-        (r.code, r.rule.as_str()),
-        (RejectionCode::Unsupported, "1841 §8")
-    );
+    // 1841 §8: the first corporation's controller acts; nobody else may.
+    let acting = G1841::to_act(&t);
+    assert_eq!(acting.len(), 1);
+    let other = (acting[0] + 1) % 4;
+    let r = G1841::apply(&mut t.clone(), other, &Action::Pass).unwrap_err();
+    assert_eq!(r.code, RejectionCode::NotYourTurn);
     // Sold out (every share with players): up one row, 100 (3,5) → 105 (2,5).
     let mut u = s.clone();
     for c in u

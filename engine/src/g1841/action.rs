@@ -75,6 +75,50 @@ pub enum Action {
         /// Concession symbol.
         concession: String,
     },
+    /// Lay or upgrade a tile (operating round, 1841 §9.1): tile number on a hex with a
+    /// rotation 0–5.
+    LayTile {
+        /// Hex, e.g. `E9`.
+        hex: String,
+        /// Tile number, e.g. `202`.
+        tile: String,
+        /// Rotation 0–5 (1841 §0.3).
+        rotation: u32,
+    },
+    /// Buy a train (operating round, 1841 §9.6): `train` is the train id (`2-0`), `from` is
+    /// `depot`, `pool` or the selling corporation's symbol.
+    BuyTrain {
+        /// Train id `<type>-<n>` (18xx ids).
+        train: String,
+        /// `depot`, `pool` or a corporation symbol.
+        from: String,
+        /// Price in L. (fixed for depot/pool, any amount in range from a corporation).
+        price: i64,
+    },
+    /// Run trains (operating round, 1841 §9.3): the submitted routes, at most one per train;
+    /// an empty list runs nothing.
+    RunRoutes {
+        /// The routes.
+        routes: Vec<Route>,
+    },
+    /// Pay the revenue out or withhold it (operating round, 1841 §9.4).
+    Dividend {
+        /// Pay out (else withhold).
+        payout: bool,
+    },
+    /// Buy another corporation's token (operating round, 1841 §9.5): the operating
+    /// corporation's unplaced token takes the slot of `seller`'s token in city `city` of
+    /// `hex`; `price` (at least L.1) goes to the seller, whose token returns to its charter.
+    BuyToken {
+        /// Hex.
+        hex: String,
+        /// City index on the tile.
+        city: u32,
+        /// The corporation whose token is bought.
+        seller: String,
+        /// Price in L.
+        price: i64,
+    },
 }
 
 /// Something that happened while an action was applied (`referee.g1841.v1.Event`).
@@ -239,6 +283,112 @@ pub enum Event {
         /// Concession.
         concession: Concession,
     },
+    /// A corporation begins its operating turn (1841 §8).
+    OperatingTurn {
+        /// The corporation.
+        corporation: String,
+    },
+    /// A tile was laid or upgraded (1841 §9.1).
+    TileLaid {
+        /// The corporation.
+        corporation: String,
+        /// Hex.
+        hex: String,
+        /// Tile number.
+        tile: String,
+        /// Rotation.
+        rotation: u32,
+        /// Terrain/upgrade cost paid to the bank.
+        cost: i64,
+    },
+    /// A corporation ran no train: it withholds nothing (1841 §9.4).
+    DidNotRun {
+        /// The corporation.
+        corporation: String,
+    },
+    /// A train was bought (1841 §9.6).
+    TrainBought {
+        /// Buyer.
+        corporation: String,
+        /// Train id.
+        train: String,
+        /// `depot`, `pool` or the seller.
+        from: String,
+        /// Price paid.
+        price: i64,
+    },
+    /// A new phase began (1841 §10).
+    PhaseChanged {
+        /// Phase name.
+        phase: String,
+    },
+    /// Trains rusted (1841 §10).
+    TrainsRusted {
+        /// Train ids.
+        trains: Vec<String>,
+    },
+    /// A corporation bought a certificate (1841 §9.7).
+    CorporationBoughtShares {
+        /// Buyer.
+        buyer: String,
+        /// The corporation whose certificate it is.
+        corporation: String,
+        /// Percent.
+        percent: u32,
+        /// From the pool (else the IPO).
+        from_pool: bool,
+        /// Price paid.
+        price: i64,
+    },
+    /// Trains ran (1841 §9.3).
+    RoutesRun {
+        /// The corporation.
+        corporation: String,
+        /// Revenue per route, in route order.
+        revenues: Vec<i64>,
+        /// Total revenue.
+        revenue: i64,
+    },
+    /// Revenue paid out (1841 §9.4).
+    DividendPaid {
+        /// The corporation.
+        corporation: String,
+        /// Total revenue.
+        revenue: i64,
+        /// Paid to the corporation itself for its IPO shares.
+        to_treasury: i64,
+    },
+    /// Revenue withheld into the treasury (1841 §9.4).
+    Withheld {
+        /// The corporation.
+        corporation: String,
+        /// Revenue.
+        revenue: i64,
+    },
+    /// A corporation sold certificates to the pool (1841 §9.7; its own IPO shares: issuing).
+    CorporationSoldShares {
+        /// Seller.
+        seller: String,
+        /// The corporation whose certificates they are.
+        corporation: String,
+        /// Percent sold.
+        percent: u32,
+        /// Proceeds.
+        price: i64,
+    },
+    /// A token was bought from another corporation (1841 §9.5).
+    TokenBought {
+        /// Buyer.
+        corporation: String,
+        /// Seller.
+        seller: String,
+        /// Hex.
+        hex: String,
+        /// City.
+        city: u32,
+        /// Price paid to the seller.
+        price: i64,
+    },
 }
 
 /// Every action a seat may take now, with ranges for amounts (`referee.g1841.v1.LegalActions`).
@@ -252,6 +402,68 @@ pub struct LegalActions {
     pub bids: Vec<BidRange>,
     /// Set when the seat may submit a sealed bid (Version 1).
     pub blind_bid: Option<BlindBidRange>,
+    /// Trains that may be bought from other corporations at any price in a range
+    /// (1841 §9.6).
+    #[serde(default)]
+    pub train_purchases: Vec<TrainPurchaseRange>,
+    /// Set when the seat must submit routes ([`Action::RunRoutes`]) for these trains
+    /// (1841 §9.3); any valid route set is accepted.
+    #[serde(default)]
+    pub run_routes: Option<Vec<String>>,
+    /// Tokens of other corporations that may be bought at any price in the range
+    /// (1841 §9.5).
+    #[serde(default)]
+    pub token_purchases: Vec<TokenPurchaseRange>,
+}
+
+/// A token of another corporation that may be bought (1841 §9.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenPurchaseRange {
+    /// Hex.
+    pub hex: String,
+    /// City index.
+    pub city: u32,
+    /// Seller.
+    pub seller: String,
+    /// Smallest price (L.1).
+    pub min_price: i64,
+    /// Largest price (the buyer's treasury).
+    pub max_price: i64,
+}
+
+/// One train's route (1841 §9.3): the stops in order and, between consecutive stops, the
+/// hexes the track passes (18xx `connections`: the chain from the stop's hex to the next
+/// stop's hex; a single hex when both stops lie on one tile).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    /// Train id.
+    pub train: String,
+    /// Stops in order.
+    pub stops: Vec<Stop>,
+    /// `stops.len() - 1` hex chains.
+    pub connections: Vec<Vec<String>>,
+}
+
+/// A revenue location on the map: node `node` (index among the tile's nodes) of `hex`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Stop {
+    /// Hex.
+    pub hex: String,
+    /// Node index on the hex's current tile.
+    pub node: u32,
+}
+
+/// A train of another corporation that may be bought at any price in the range (1841 §9.6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrainPurchaseRange {
+    /// Train id.
+    pub train: String,
+    /// Selling corporation.
+    pub from: String,
+    /// Smallest price (L.1).
+    pub min_price: i64,
+    /// Largest price (the buyer's treasury).
+    pub max_price: i64,
 }
 
 /// Bids allowed on one concession: any whole amount from `min_price` to `max_price` L.
@@ -280,7 +492,12 @@ pub struct BlindBidRange {
 impl LegalActions {
     /// Whether the seat has nothing to do.
     pub fn is_empty(&self) -> bool {
-        self.actions.is_empty() && self.bids.is_empty() && self.blind_bid.is_none()
+        self.actions.is_empty()
+            && self.bids.is_empty()
+            && self.blind_bid.is_none()
+            && self.train_purchases.is_empty()
+            && self.run_routes.is_none()
+            && self.token_purchases.is_empty()
     }
 
     /// One concrete, accepted action per entry: each listed action, a bid at `min_price` per
@@ -291,6 +508,20 @@ impl LegalActions {
             concession: b.concession.as_str().to_string(),
             price: b.min_price,
         }));
+        out.extend(self.train_purchases.iter().map(|t| Action::BuyTrain {
+            train: t.train.clone(),
+            from: t.from.clone(),
+            price: t.min_price,
+        }));
+        out.extend(self.token_purchases.iter().map(|t| Action::BuyToken {
+            hex: t.hex.clone(),
+            city: t.city,
+            seller: t.seller.clone(),
+            price: t.min_price,
+        }));
+        if self.run_routes.is_some() {
+            out.push(Action::RunRoutes { routes: Vec::new() });
+        }
         if let Some(bb) = &self.blind_bid {
             out.push(Action::BlindBid {
                 amounts: vec![0; bb.concessions.len()],

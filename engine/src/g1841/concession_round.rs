@@ -46,7 +46,7 @@ fn reject(code: RejectionCode, rule: &str, message: impl Into<String>) -> Reject
 /// * `INVALID_ARGUMENT` — seat out of range, unknown concession symbol, a concession not in
 ///   the chosen ruleset, a price of L.0 or less, a negative sealed amount or the wrong number
 ///   of sealed amounts;
-/// * `UNSUPPORTED` — any action in an operating round (1841 §8);
+/// * operating-round actions are applied by [`super::operating_round::apply`] (see there);
 /// * stock-round actions are applied by [`super::stock_round::apply`] (see there);
 /// * `NOT_YOUR_TURN` — the seat is not the one to nominate / raise, or has already bid;
 /// * `WRONG_STEP` — a sealed bid in Version 2, or a bid/pass while Version 1 sealed bids are
@@ -74,11 +74,10 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             return Ok(events);
         }
         Round::OperatingRound(_) => {
-            return Err(reject(
-                RejectionCode::Unsupported,
-                super::stock_round::RULE_OPERATING_ROUND,
-                "Operating rounds are not implemented in this build.",
-            ));
+            let mut next = state.clone();
+            let events = super::operating_round::apply(&mut next, seat, action)?;
+            *state = next;
+            return Ok(events);
         }
     };
     let sealed_phase = round.auction.is_none() && state.options.sealed_bids();
@@ -101,7 +100,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
 pub fn to_act(state: &State) -> Vec<Seat> {
     match &state.round {
         Round::StockRound(_) => super::stock_round::to_act(state),
-        Round::OperatingRound(_) => super::stock_round::operating_to_act(state),
+        Round::OperatingRound(_) => super::operating_round::to_act(state),
         Round::ConcessionRound(r) => {
             if let Some(a) = &r.auction {
                 vec![a.to_act]
@@ -120,13 +119,19 @@ pub fn to_act(state: &State) -> Vec<Seat> {
 }
 
 /// Everything `seat` may do now, with amount ranges. Empty for a seat out of range, a seat
-/// that need not act, and in an operating round (not implemented, 1841 §8). In the stock
+/// that need not act. Operating rounds: [`super::operating_round::legal`]. In the stock
 /// round every action is listed completely ([`super::stock_round::legal`]).
 pub fn legal(state: &State, seat: Seat) -> LegalActions {
     let mut out = LegalActions::default();
     if let Round::StockRound(_) = state.round {
         out.actions = super::stock_round::legal(state, seat);
         return out;
+    }
+    if let Round::OperatingRound(_) = state.round {
+        if state.player(seat).is_none() {
+            return out;
+        }
+        return super::operating_round::legal(state, seat);
     }
     let (Some(player), Round::ConcessionRound(round)) = (state.player(seat), &state.round) else {
         return out;
@@ -289,7 +294,12 @@ fn nomination_action(
         | Action::SellShares { .. }
         | Action::PlaceToken { .. }
         | Action::BuyTokens { .. }
-        | Action::BuyConcession { .. } => Err(reject(
+        | Action::BuyConcession { .. }
+        | Action::LayTile { .. }
+        | Action::RunRoutes { .. }
+        | Action::Dividend { .. }
+        | Action::BuyToken { .. }
+        | Action::BuyTrain { .. } => Err(reject(
             RejectionCode::WrongStep,
             RULE_V2,
             "Stock-round actions are not accepted in the concession round.",
@@ -386,7 +396,12 @@ fn auction_action(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<
         | Action::SellShares { .. }
         | Action::PlaceToken { .. }
         | Action::BuyTokens { .. }
-        | Action::BuyConcession { .. } => {
+        | Action::BuyConcession { .. }
+        | Action::LayTile { .. }
+        | Action::RunRoutes { .. }
+        | Action::Dividend { .. }
+        | Action::BuyToken { .. }
+        | Action::BuyTrain { .. } => {
             return Err(reject(
                 RejectionCode::WrongStep,
                 rule,

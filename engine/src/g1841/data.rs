@@ -55,6 +55,8 @@ pub struct Ruleset {
     pub concession_round: ConcessionRoundData,
     /// Phases; the first one's `name` is the phase at the start of the game.
     pub phases: Vec<PhaseData>,
+    /// Train roster in depot order (1841 §9.3, §10).
+    pub trains: Vec<TrainData>,
     /// Certificate limit per player, keyed by player count as text (1841 §2).
     pub cert_limit_by_player_count: BTreeMap<String, u32>,
     /// Most percent of one corporation a player may control, directly and through the
@@ -163,6 +165,61 @@ pub struct PhaseData {
     pub name: String,
     /// Operating rounds after each stock round in this phase (1841 §8: 1, 2 or 3).
     pub operating_rounds_per_stock_round: u32,
+    /// Train type whose first purchase starts the phase (`None` for phase 2, 1841 §10).
+    #[serde(default)]
+    pub starts_with_first_train: Option<String>,
+    /// Train limit per corporation type (1841 §9.6).
+    pub train_limit: TrainLimit,
+    /// Tile colours that may be laid (1841 §9.1).
+    pub tile_colors: Vec<String>,
+    /// Off-board revenue column (`white`/`gray`/`black`, 1841 §9.3).
+    pub offboard_revenue_column: String,
+    /// Province border set active in this phase (1841 §10).
+    pub province_border_set_active: String,
+    /// Whether track may cross province borders (phase 2: no, 1841 §9.1).
+    pub track_may_cross_province_borders: bool,
+    /// Tile actions of a major (1841 §9.1).
+    pub tile_actions_major: TileActions,
+    /// Tile actions of a minor (1841 §9.1: 1).
+    pub tile_actions_minor: u32,
+}
+
+/// Train limits of a phase (1841 §9.6).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct TrainLimit {
+    /// Minors.
+    pub minor: u32,
+    /// Majors.
+    pub major: u32,
+}
+
+/// Tile actions of a major in a phase (1841 §9.1): one per base, at most `max`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct TileActions {
+    /// One per base (token city).
+    pub per_base: bool,
+    /// Cap, if any.
+    pub max: Option<u32>,
+}
+
+/// A train type (1841 §9.3, §10).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct TrainData {
+    /// Name (`2` … `8`).
+    pub name: String,
+    /// Copies.
+    pub count: u32,
+    /// Price in L.
+    pub price: i64,
+    /// Rusted when the first train of this type is bought.
+    pub rusted_by_first_purchase_of: Option<String>,
+    /// Counted stops (cities, off-boards, passes; passes free for 8-trains).
+    pub counted_stop_limit: u32,
+    /// Phase its first purchase starts.
+    pub starts_phase: Option<String>,
+    /// Events of its first purchase.
+    #[serde(default)]
+    pub events_on_first_purchase: Vec<String>,
 }
 
 impl Ruleset {
@@ -171,6 +228,11 @@ impl Ruleset {
         self.cert_limit_by_player_count
             .get(&players.to_string())
             .copied()
+    }
+
+    /// The train type `name`, if the ruleset has it.
+    pub fn train(&self, name: &str) -> Option<&TrainData> {
+        self.trains.iter().find(|t| t.name == name)
     }
 
     /// The phase named `name`, if the ruleset has it.

@@ -13,8 +13,10 @@
 
 use serde_json::Value;
 
-use super::action::Action;
+use super::action::{Action, Route, Stop};
 use super::corporation::controller;
+use super::map;
+use super::operating_round;
 use super::options::Options;
 use super::state::{ShareOwner, State};
 use crate::Seat;
@@ -176,7 +178,12 @@ impl ImportedAction {
     /// * a corporation's `pass` → [`Action::Pass`].
     ///
     /// A corporation acts through the player at the end of its chain of control (1841 §7.2).
-    /// `Ok(None)` for action types not mapped yet (operating-round actions).
+    /// * `lay_tile` (`hex`, `tile` `<number>-<copy>`, `rotation`) → [`Action::LayTile`];
+    /// * `buy_train` (`train` id, `price`) → [`Action::BuyTrain`], the seller found from the
+    ///   state (a corporation owning that id, the pool, else the depot);
+    /// * a corporation's `buy_shares` → [`Action::BuyShares`] (corporate purchase, 1841 §9.7).
+    ///
+    /// `Ok(None)` for action types not mapped yet (`run_routes`, `dividend`, …).
     ///
     /// Errors: [`ImportError::BadAction`] for missing or ill-formed fields, or a corporation
     /// entity without a controlling player.
@@ -263,16 +270,132 @@ impl ImportedAction {
             },
             "place_token" => {
                 let city = str_field("city")?;
-                let hex = city.split('-').next().unwrap_or_default().to_string();
+                let first = city.split('-').next().unwrap_or_default().to_string();
                 let index = city
                     .rsplit('-')
                     .next()
                     .and_then(|i| i.parse::<u32>().ok())
                     .ok_or_else(|| bad(format!("city `{city}`")))?;
+                // 18xx names cities `<hex>-0-<i>` on printed tiles and `<tile>-<copy>-<i>` on
+                // laid tiles: find the hex carrying that tile among the legal placements.
+                let hex = if map::map(&state.options).hexes.contains_key(&first) {
+                    first
+                } else {
+                    operating_round::legal_tokens(state)
+                        .into_iter()
+                        .find(|t| {
+                            state
+                                .operations
+                                .tiles
+                                .get(&t.hex)
+                                .is_some_and(|p| p.tile == first)
+                        })
+                        .map(|t| t.hex)
+                        .ok_or_else(|| bad(format!("no placement on tile of city `{city}`")))?
+                };
                 Action::PlaceToken { hex, city: index }
             }
             "buy_company" => Action::BuyConcession {
                 concession: str_field("company")?.to_string(),
+            },
+            "lay_tile" => {
+                let tile = str_field("tile")?;
+                Action::LayTile {
+                    hex: str_field("hex")?.to_string(),
+                    tile: tile.split('-').next().unwrap_or_default().to_string(),
+                    rotation: self
+                        .raw
+                        .get("rotation")
+                        .and_then(as_whole_number)
+                        .and_then(|r| u32::try_from(r).ok())
+                        .ok_or_else(|| bad("lay_tile without `rotation`".into()))?,
+                }
+            }
+            "buy_train" => {
+                let train = str_field("train")?.to_string();
+                let ops = &state.operations;
+                let from = if ops.pool_trains.contains(&train) {
+                    "pool".to_string()
+                } else if let Some((owner, _)) =
+                    ops.trains.iter().find(|(_, list)| list.contains(&train))
+                {
+                    owner.clone()
+                } else {
+                    "depot".to_string()
+                };
+                Action::BuyTrain {
+                    train,
+                    from,
+                    price: self
+                        .raw
+                        .get("price")
+                        .and_then(as_whole_number)
+                        .ok_or_else(|| bad("buy_train without `price`".into()))?,
+                }
+            }
+            "run_routes" => {
+                let routes = self
+                    .raw
+                    .get("routes")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| bad("run_routes without `routes`".into()))?;
+                let mut out = Vec::new();
+                for r in routes {
+                    let train = r
+                        .get("train")
+                        .and_then(Value::as_str)
+                        .ok_or_else(|| bad("route without `train`".into()))?
+                        .to_string();
+                    let stops = r
+                        .get("nodes")
+                        .and_then(Value::as_array)
+                        .ok_or_else(|| bad("route without `nodes`".into()))?
+                        .iter()
+                        .map(|n| {
+                            let t = n.as_str().unwrap_or_default();
+                            let (hex, node) = t
+                                .rsplit_once('-')
+                                .ok_or_else(|| bad(format!("node `{t}`")))?;
+                            Ok(Stop {
+                                hex: hex.to_string(),
+                                node: node.parse().map_err(|_| bad(format!("node `{t}`")))?,
+                            })
+                        })
+                        .collect::<Result<Vec<_>, ImportError>>()?;
+                    let mut connections: Vec<Vec<String>> = r
+                        .get("connections")
+                        .and_then(Value::as_array)
+                        .ok_or_else(|| bad("route without `connections`".into()))?
+                        .iter()
+                        .map(|c| {
+                            c.as_array()
+                                .map(|hs| {
+                                    hs.iter()
+                                        .filter_map(|h| h.as_str().map(str::to_string))
+                                        .collect()
+                                })
+                                .unwrap_or_default()
+                        })
+                        .collect();
+                    // Orient every chain from its stop to the next one.
+                    for (i, chain) in connections.iter_mut().enumerate() {
+                        if let (Some(a), Some(b)) = (stops.get(i), stops.get(i + 1))
+                            && chain.first() != Some(&a.hex)
+                            && chain.first() == Some(&b.hex)
+                        {
+                            chain.reverse();
+                        }
+                    }
+                    out.push(Route {
+                        train,
+                        stops,
+                        connections,
+                    });
+                }
+                Action::RunRoutes { routes: out }
+            }
+            "dividend" => Action::Dividend {
+                payout: str_field("kind")? == "payout",
             },
             _ => return Ok(None),
         };

@@ -4,15 +4,21 @@
 //! its FAQ (`FAQ-…`) and data (`1841-data`). This build implements **setup** (1841 §1, §2),
 //! the complete **concession round** (1841 §4: the Version 2 nomination auction, the Version 1
 //! sealed bids with tie auctions, `lite`) and the **stock round** (1841 §5: par with home
-//! tokens and token purchase, buy, sell, limits, presidency lock, end of round). After Stock
-//! Round 1 the game enters Operating Round 1.1, where actions are refused with `UNSUPPORTED`
-//! (1841 §8). `docs/games/1841.md` lists coverage and the interpretations chosen.
+//! tokens and token purchase, buy, sell, limits, presidency lock, end of round) and the
+//! **operating rounds** of phases 2–3 (1841 §8–§10: operating order, tile lays and upgrades
+//! with per-base lays, costs and phase-2 borders, token placement, submitted routes with
+//! their revenue, dividends and price moves, trains from the depot/pool/other corporations
+//! with phase changes and rusting, token acquisition, corporate sales and purchases, the
+//! next OR or stock round). Not yet: corporations starting corporations, non-historical
+//! corporations, emergency money raising, the first 4-train's events, mergers, game end. `docs/games/1841.md` lists coverage and the
+//! interpretations chosen.
 //!
 //! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
 //! [`setup`], [`concession_round`], [`corporation`] (certificates, control, limits),
-//! [`market`] (stock market), [`stock_round`], [`validate`], [`view`], [`import18xx`]
-//! (reader for 18xx.games exports).
+//! [`market`] (stock market), [`stock_round`], [`map`] (map, tiles, borders), [`track`]
+//! (track graph), [`operating_round`], [`validate`], [`view`], [`import18xx`] (reader for
+//! 18xx.games exports).
 
 pub mod action;
 pub mod concession;
@@ -20,21 +26,27 @@ pub mod concession_round;
 pub mod corporation;
 pub mod data;
 pub mod import18xx;
+pub mod map;
 pub mod market;
+pub mod operating_round;
 pub mod options;
 pub mod setup;
 pub mod state;
 pub mod stock_round;
+pub mod track;
 pub mod validate;
 pub mod view;
 
-pub use action::{Action, BidRange, BlindBidRange, Event, LegalActions};
+pub use action::{
+    Action, BidRange, BlindBidRange, Event, LegalActions, Route, Stop, TokenPurchaseRange,
+    TrainPurchaseRange,
+};
 pub use concession::{Concession, UnknownConcession};
 pub use options::Options;
 pub use state::{
     Auction, Certificate, ConcessionRound, Corporation, CorporationKind, CorporationStart,
-    MapToken, OperatingRound, Player, Round, SealedBid, ShareOwner, SharePrice, SoldShares,
-    StartStep, State, StockRound,
+    MapToken, OperatingRound, OperatingStep, Operations, PlacedTile, Player, Round, SealedBid,
+    ShareOwner, SharePrice, SoldShares, StartStep, State, StockRound,
 };
 pub use view::View;
 
@@ -68,7 +80,7 @@ impl Game for G1841 {
             max_players: 8,
             options: options::option_infos(),
             stage: GameStage::Partial,
-            coverage: "Setup, the complete concession round (Version 2 nomination auction, Version 1 sealed bids with tie auctions, lite) and the stock round (par with home tokens and token purchase, buy, sell, certificate and 60% limits, concession lock, end-of-round price moves, Bayard, return of concessions) follow the rules exactly; after Stock Round 1 the game enters Operating Round 1.1, where actions are refused with UNSUPPORTED.",
+            coverage: "Setup, the complete concession round (Version 2 nomination auction, Version 1 sealed bids with tie auctions, lite), the stock round (par with home tokens and token purchase, buy, sell, certificate and 60% limits, concession lock, end-of-round price moves, Bayard, return of concessions) and the operating rounds of phases 2-3 (track, tokens, submitted routes, dividends, token acquisition, trains with phase 3, corporate sales and purchases) follow the rules exactly; corporate starts, non-historical corporations, emergency money raising and the first 4-train are refused or not offered.",
         }
     }
 

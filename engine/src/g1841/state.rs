@@ -1,5 +1,7 @@
 //! The complete state of a game of 1841. Mirrors `referee.g1841.v1.State` field by field.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::concession::Concession;
@@ -33,6 +35,41 @@ pub struct State {
     /// corporations sharing a cell (1841 §6: earlier arrival operates first; FAQ-Q6).
     #[serde(default)]
     pub next_market_arrival: u64,
+    /// Track, trains and other operating-round material (1841 §9, §10). Empty (the default)
+    /// before the first operating round.
+    #[serde(default)]
+    pub operations: Operations,
+}
+
+/// Map and train material that persists across rounds (1841 §9, §10). The default is the
+/// state at setup: no tile laid, every train in the depot.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Operations {
+    /// Tiles laid on the map, by hex (1841 §9.1).
+    #[serde(default)]
+    pub tiles: BTreeMap<String, PlacedTile>,
+    /// Trains sold from the depot so far, by train type (`2` … `8`); the next train of a type
+    /// gets the id `<type>-<sold>` (18xx train ids) (1841 §9.6).
+    #[serde(default)]
+    pub depot_sold: BTreeMap<String, u32>,
+    /// Trains in the bank pool (discarded), by id.
+    #[serde(default)]
+    pub pool_trains: Vec<String>,
+    /// Trains owned by corporations, by corporation symbol, ids in purchase order.
+    #[serde(default)]
+    pub trains: BTreeMap<String, Vec<String>>,
+    /// Trains that have rusted (removed from the game), by id (1841 §10).
+    #[serde(default)]
+    pub rusted: Vec<String>,
+}
+
+/// A tile on a hex (1841 §9.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlacedTile {
+    /// Tile number, e.g. `202`.
+    pub tile: String,
+    /// Rotation 0–5 (printed edge e lies on hex edge (e + rotation) mod 6, 1841 §0.3).
+    pub rotation: u8,
 }
 
 /// A corporation (`referee.g1841.v1.Corporation`): a share company, major or minor,
@@ -259,8 +296,8 @@ pub enum StartStep {
     BuyTokens,
 }
 
-/// An operating round (`referee.g1841.v1.OperatingRound`, 1841 §8); not playable yet.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// An operating round (`referee.g1841.v1.OperatingRound`, 1841 §8).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OperatingRound {
     /// Number of the stock round it follows (the `1` of `1.1`).
     pub stock_round: u32,
@@ -268,6 +305,52 @@ pub struct OperatingRound {
     pub number: u32,
     /// Operating rounds in this set (1841 §8: 1 in phase 2).
     pub total: u32,
+    /// The corporation operating now (`None` only when no corporation can operate).
+    #[serde(default)]
+    pub current: Option<String>,
+    /// Corporations that have finished their turn in this operating round.
+    #[serde(default)]
+    pub done: Vec<String>,
+    /// The step of the current corporation's turn (1841 §8).
+    #[serde(default)]
+    pub step: OperatingStep,
+    /// Hexes built on this turn (1841 §9.1: no hex twice per turn).
+    #[serde(default)]
+    pub laid_hexes: Vec<String>,
+    /// Bases (token cities `hex`/`city`) used for a tile action this turn (1841 §9.1).
+    #[serde(default)]
+    pub used_bases: Vec<MapToken>,
+    /// Whether a train has been bought this turn.
+    #[serde(default)]
+    pub bought_train: bool,
+    /// Revenue of the routes run this turn, awaiting the dividend decision (1841 §9.4).
+    #[serde(default)]
+    pub revenue: i64,
+    /// Corporations whose certificates the operating corporation sold this turn (it may not
+    /// buy them again in the same turn, 1841 §9.7).
+    #[serde(default)]
+    pub sold: Vec<String>,
+}
+
+/// Steps of a corporation's operating turn, in order (1841 §8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum OperatingStep {
+    /// Lay or upgrade track (1841 §9.1).
+    #[default]
+    Track,
+    /// Place one token (1841 §9.2).
+    Token,
+    /// Run trains (1841 §9.3).
+    Routes,
+    /// Pay out or withhold (1841 §9.4).
+    Dividend,
+    /// Buy a token of another corporation (1841 §9.5); offered whenever the corporation has
+    /// an unplaced token (as 18xx does); only `Pass` is implemented.
+    BuyToken,
+    /// Buy trains (1841 §9.6).
+    Trains,
+    /// Corporate share actions (1841 §9.7).
+    Shares,
 }
 
 impl State {

@@ -15,14 +15,14 @@ use super::corporation::{
 use super::data;
 use super::market;
 use super::state::{
-    CorporationKind, CorporationStart, MapToken, OperatingRound, Round, ShareOwner, SoldShares,
-    StartStep, State, StockRound,
+    CorporationKind, CorporationStart, MapToken, Round, ShareOwner, SoldShares, StartStep, State,
+    StockRound,
 };
 use crate::{Rejection, RejectionCode, Seat};
 
 /// Rule cited for the stock round in general.
 pub const RULE: &str = "1841 §5";
-/// Rule cited for operating rounds (not implemented).
+/// Rule cited for operating rounds (1841 §8).
 pub const RULE_OPERATING_ROUND: &str = "1841 §8";
 
 fn reject(code: RejectionCode, rule: &str, message: impl Into<String>) -> Rejection {
@@ -305,16 +305,15 @@ fn home_token_options(state: &State, sym: &str) -> Vec<Action> {
     };
     let mut out = Vec::new();
     for home in h.homes.iter().filter(|h| h.city_index.is_none()) {
-        for &city in &home.city_index_choice {
-            let taken = state
-                .corporations
-                .iter()
-                .any(|c| c.tokens.iter().any(|t| t.hex == home.hex && t.city == city));
-            if !taken {
-                out.push(Action::PlaceToken {
-                    hex: home.hex.clone(),
-                    city,
-                });
+        for &printed in &home.city_index_choice {
+            // 1841 §9.1: after an upgrade to a single city the choice is that city.
+            let city = super::track::current_city(state, &home.hex, printed);
+            let action = Action::PlaceToken {
+                hex: home.hex.clone(),
+                city,
+            };
+            if super::track::has_free_slot(state, &home.hex, city) && !out.contains(&action) {
+                out.push(action);
             }
         }
     }
@@ -534,6 +533,13 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
     match action {
         Action::Bid { .. } | Action::BlindBid { .. } => {
             wrong_step("Bids belong to the concession round.")
+        }
+        Action::LayTile { .. }
+        | Action::BuyTrain { .. }
+        | Action::RunRoutes { .. }
+        | Action::Dividend { .. }
+        | Action::BuyToken { .. } => {
+            wrong_step("Tiles, routes and trains belong to the operating round.")
         }
         Action::PlaceToken { .. } | Action::BuyTokens { .. } => {
             wrong_step("No corporation is being started.")
@@ -1043,6 +1049,8 @@ fn place_token(
     city: u32,
     events: &mut Vec<Event>,
 ) -> Result<(), Rejection> {
+    // 1841 §9.1: a printed city that an upgrade merged into one city is that city now.
+    let city = super::track::current_city(state, hex, city);
     let corp = state
         .corporations
         .iter_mut()
@@ -1257,22 +1265,5 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
     let total = rules
         .phase(&state.phase)
         .map_or(1, |p| p.operating_rounds_per_stock_round);
-    state.round = Round::OperatingRound(OperatingRound {
-        stock_round: sr.number,
-        number: 1,
-        total,
-    });
-    events.push(Event::RoundStarted {
-        name: format!("Operating Round {}.1", sr.number),
-    });
-}
-
-/// The seat that acts for the first corporation in operating order (1841 §8); empty when no
-/// corporation has been started.
-pub fn operating_to_act(state: &State) -> Vec<Seat> {
-    market::operating_order(state)
-        .first()
-        .and_then(|sym| controller(state, sym))
-        .map(|s| vec![s])
-        .unwrap_or_default()
+    super::operating_round::begin(state, sr.number, 1, total, events);
 }

@@ -11,9 +11,11 @@ use std::collections::BTreeSet;
 
 use super::corporation::initial_corporations;
 use super::data;
+use super::map;
 use super::market;
 use super::setup::concessions_of;
-use super::state::{Auction, Round, ShareOwner, State, StockRound};
+use super::state::{Auction, OperatingRound, OperatingStep, Round, ShareOwner, State, StockRound};
+use super::track;
 
 /// The first problem found: `path` is relative to the 1841 state (`players[2].seat`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +34,10 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> StateError {
 }
 
 /// Validates `state`. Errors: the first [`StateError`] found.
+///
+/// Operating rounds (1841 §8–§10): tiles fit their hexes within the manifest, train ids are
+/// depot sales held once (corporation, pool or rusted), tokens sit on existing cities within
+/// their slots, and the round's progress is consistent.
 pub fn validate(state: &State) -> Result<(), StateError> {
     let rules = data::ruleset(&state.options);
     let n = u32::try_from(state.players.len()).map_err(|_| err("players", "too many players"))?;
@@ -99,6 +105,7 @@ pub fn validate(state: &State) -> Result<(), StateError> {
         hold(format!("bank_concessions[{j}]"), c)?;
     }
 
+    check_operations(state)?;
     match &state.round {
         Round::StockRound(sr) => check_stock_round(state, sr, n)?,
         Round::OperatingRound(or) => {
@@ -108,6 +115,7 @@ pub fn validate(state: &State) -> Result<(), StateError> {
                     "must be between 1 and the number of operating rounds",
                 ));
             }
+            check_operating_round(state, or)?;
         }
         Round::ConcessionRound(cr) => {
             for (j, &c) in cr.remaining.iter().enumerate() {
@@ -175,6 +183,167 @@ pub fn validate(state: &State) -> Result<(), StateError> {
 /// The corporations: exactly the roster of the ruleset (1841 §3.3, §3.4), certificates of the
 /// right sizes held by existing holders, unstarted corporations untouched, started ones on a
 /// market cell (1841 §6).
+/// The operating round's progress (1841 §8): the operating corporation is started and has
+/// not yet operated; finished corporations are started and listed once; hexes built on this
+/// turn exist.
+fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), StateError> {
+    let started = |sym: &str| state.corporation(sym).is_some_and(|c| c.started());
+    if let Some(c) = &or.current {
+        if !started(c) {
+            return Err(err("operating_round.current", "not a started corporation"));
+        }
+        if or.done.contains(c) {
+            return Err(err("operating_round.current", "has already operated"));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (i, d) in or.done.iter().enumerate() {
+        if !started(d) || !seen.insert(d) {
+            return Err(err(
+                format!("operating_round.done[{i}]"),
+                "must be a started corporation, listed once",
+            ));
+        }
+    }
+    let m = map::map(&state.options);
+    for (i, h) in or.laid_hexes.iter().enumerate() {
+        if !m.hexes.contains_key(h) {
+            return Err(err(
+                format!("operating_round.laid_hexes[{i}]"),
+                "no such hex",
+            ));
+        }
+    }
+    if or.used_bases.len() > 8 || or.laid_hexes.len() > 8 {
+        return Err(err("operating_round.used_bases", "too many tile actions"));
+    }
+    // Revenue awaits a dividend decision only in that step; bounded far above any route set.
+    if or.revenue < 0
+        || or.revenue > 100_000
+        || (or.revenue != 0 && or.step != OperatingStep::Dividend)
+    {
+        return Err(err(
+            "operating_round.revenue",
+            "must be 0 outside the dividend step and a plausible amount in it",
+        ));
+    }
+    Ok(())
+}
+
+/// Tiles, trains and tokens on the map (1841 §9, §10): tiles exist, fit their hex (a legal
+/// first tile or an upgrade chain of one) within the manifest counts, rotations 0–5; train ids
+/// `<type>-<n>` below the depot's sales, each in one place; tokens on existing cities, never
+/// more than the slots.
+fn check_operations(state: &State) -> Result<(), StateError> {
+    let m = map::map(&state.options);
+    let ops = &state.operations;
+    let rules = data::ruleset(&state.options);
+    let mut counts: std::collections::BTreeMap<&str, u32> = Default::default();
+    for (hex, p) in &ops.tiles {
+        let path = format!("operations.tiles.{hex}");
+        let Some(h) = m.hexes.get(hex) else {
+            return Err(err(path, "no such hex"));
+        };
+        if !m.tiles.contains_key(&p.tile) {
+            return Err(err(path, "no such tile"));
+        }
+        if p.rotation > 5 {
+            return Err(err(path, "rotation must be 0–5"));
+        }
+        // Reachable from a first tile through upgrades.
+        let mut frontier: Vec<&str> = h.first_tiles.iter().map(String::as_str).collect();
+        let mut reached = BTreeSet::new();
+        while let Some(t) = frontier.pop() {
+            if reached.insert(t)
+                && let Some(tile) = m.tiles.get(t)
+            {
+                frontier.extend(tile.upgrades_to.iter().map(String::as_str));
+            }
+        }
+        if !reached.contains(p.tile.as_str()) {
+            return Err(err(path, "tile does not fit this hex"));
+        }
+        *counts.entry(p.tile.as_str()).or_default() += 1;
+    }
+    for (t, n) in counts {
+        if n > m.tile_count(t) {
+            return Err(err(
+                "operations.tiles",
+                format!("more copies of {t} than exist"),
+            ));
+        }
+    }
+    let mut ids = BTreeSet::new();
+    let mut check_id = |path: String, id: &str| -> Result<(), StateError> {
+        let (t, n) = id
+            .split_once('-')
+            .ok_or_else(|| err(path.clone(), "train id must be <type>-<n>"))?;
+        let n: u32 = n
+            .parse()
+            .map_err(|_| err(path.clone(), "train id must be <type>-<n>"))?;
+        if rules.train(t).is_none() || n >= ops.depot_sold.get(t).copied().unwrap_or(0) {
+            return Err(err(path, "train not sold by the depot"));
+        }
+        if !ids.insert(id.to_string()) {
+            return Err(err(path, "train listed twice"));
+        }
+        Ok(())
+    };
+    for (t, n) in &ops.depot_sold {
+        if rules.train(t).is_none_or(|d| *n > d.count) {
+            return Err(err(
+                format!("operations.depot_sold.{t}"),
+                "unknown type or more than exist",
+            ));
+        }
+    }
+    for (sym, list) in &ops.trains {
+        let Some(c) = state.corporation(sym) else {
+            return Err(err(
+                format!("operations.trains.{sym}"),
+                "no such corporation",
+            ));
+        };
+        if !c.started() && !list.is_empty() {
+            return Err(err(format!("operations.trains.{sym}"), "not started"));
+        }
+        if list.len() > 4 {
+            return Err(err(format!("operations.trains.{sym}"), "too many trains"));
+        }
+        for (i, id) in list.iter().enumerate() {
+            check_id(format!("operations.trains.{sym}[{i}]"), id)?;
+        }
+    }
+    for (i, id) in ops.pool_trains.iter().enumerate() {
+        check_id(format!("operations.pool_trains[{i}]"), id)?;
+    }
+    for (i, id) in ops.rusted.iter().enumerate() {
+        check_id(format!("operations.rusted[{i}]"), id)?;
+    }
+    let sold: u32 = ops.depot_sold.values().sum();
+    if ids.len() != sold as usize {
+        return Err(err(
+            "operations",
+            "every train sold must be owned, pooled or rusted",
+        ));
+    }
+    for (ci, c) in state.corporations.iter().enumerate() {
+        for (ti, t) in c.tokens.iter().enumerate() {
+            let path = format!("corporations[{ci}].tokens[{ti}]");
+            let Some(v) = track::hex_view(state, &t.hex) else {
+                return Err(err(path, "no such hex"));
+            };
+            let Some(node) = track::city_node(&v.nodes, t.city) else {
+                return Err(err(path, "no such city"));
+            };
+            if track::tokens_at(state, &t.hex, t.city).len() as u32 > v.nodes[node].slots {
+                return Err(err(path, "more tokens than slots"));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_corporations(state: &State) -> Result<(), StateError> {
     let roster = initial_corporations(&state.options);
     if state.corporations.len() != roster.len() {
@@ -425,5 +594,35 @@ mod tests {
         let mut s = fresh();
         s.player_order = vec![0, 0, 1, 2];
         assert_eq!(validate(&s).unwrap_err().path, "player_order");
+    }
+
+    /// 1841 §9.1, §9.6: operating material is checked — a tile that does not fit its hex, a
+    /// train the depot never sold, a train in two places.
+    #[test]
+    fn s9_operations_are_checked() {
+        use crate::g1841::state::PlacedTile;
+        let mut s = fresh();
+        s.operations.tiles.insert(
+            "F16".into(),
+            PlacedTile {
+                tile: "9".into(),
+                rotation: 0,
+            },
+        );
+        assert_eq!(validate(&s).unwrap_err().path, "operations.tiles.F16");
+        s.operations.tiles.insert(
+            "F16".into(),
+            PlacedTile {
+                tile: "601".into(),
+                rotation: 0,
+            },
+        );
+        assert_eq!(validate(&s), Ok(()));
+        s.operations.pool_trains.push("2-0".into());
+        assert_eq!(validate(&s).unwrap_err().path, "operations.pool_trains[0]");
+        s.operations.depot_sold.insert("2".into(), 1);
+        assert_eq!(validate(&s), Ok(()));
+        s.operations.rusted.push("2-0".into());
+        assert_eq!(validate(&s).unwrap_err().path, "operations.rusted[0]");
     }
 }

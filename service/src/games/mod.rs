@@ -54,6 +54,13 @@ pub trait WireGame {
     fn view_to_pb(view: &<Self::G as Game>::View) -> pb::view_response::View;
     /// Number of seats in a state.
     fn seat_count(state: &<Self::G as Game>::State) -> u32;
+
+    /// Whether the wire mapping can carry `state` without losing anything. An action whose
+    /// result could not be encoded faithfully is rejected with `UNSUPPORTED` instead (nothing is
+    /// lost: the caller keeps the previous state). Default: every state can.
+    fn check_encodable(_state: &<Self::G as Game>::State) -> Result<(), Rejection> {
+        Ok(())
+    }
 }
 
 /// Longest error or rejection message sent back, in characters. Caller input echoed in a
@@ -233,7 +240,10 @@ pub fn apply<W: WireGame>(gs: &pb::GameState, req: &pb::ApplyRequest) -> Result<
         Err(r) => return Ok(reject(r, "invalid")),
     };
     let kind = W::action_kind(&action);
-    match W::G::apply(&mut state, req.seat, &action) {
+    match W::G::apply(&mut state, req.seat, &action).and_then(|events| {
+        W::check_encodable(&state)?;
+        Ok(events)
+    }) {
         Ok(events) => Ok(Applied {
             response: pb::ApplyResponse {
                 result: Some(pb::apply_response::Result::Accepted(pb::Accepted {
@@ -310,7 +320,13 @@ pub fn replay<W: WireGame>(req: &pb::ReplayRequest) -> Result<pb::ReplayResponse
                 "",
                 "The entry carries no action.",
             )),
-            Some(a) => W::action_from_pb(a).and_then(|a| W::G::apply(&mut state, sa.seat, &a)),
+            Some(a) => W::action_from_pb(a).and_then(|a| {
+                let mut next = state.clone();
+                let events = W::G::apply(&mut next, sa.seat, &a)?;
+                W::check_encodable(&next)?;
+                state = next;
+                Ok(events)
+            }),
         };
         match result {
             Ok(_) => applied += 1,

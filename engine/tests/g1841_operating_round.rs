@@ -1,0 +1,432 @@
+//! Operating rounds of 1841 (1841 §8–§10): values pinned on states taken from the recorded
+//! game 132002 (replayed with the importer) and on hand-built routes.
+
+use std::path::PathBuf;
+
+use referee_engine::g1841::import18xx::parse_export;
+use referee_engine::g1841::operating_round::{self, check_routes, depot_train};
+use referee_engine::g1841::{
+    Action, Event, G1841, OperatingStep, Round, Route, State, Stop, data, map,
+};
+use referee_engine::{Game, RejectionCode};
+
+fn fixture(rel: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "fixtures",
+        "1841",
+        rel,
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path).unwrap()
+}
+
+/// The state of 132002 just before action `id` (all earlier effective actions applied).
+fn before(id: i64) -> State {
+    before_in("132002", id)
+}
+
+/// The state of recorded game `name` just before action `id`.
+fn before_in(name: &str, id: i64) -> State {
+    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+    let options = export.options().unwrap();
+    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
+    for action in &export.actions {
+        if action.id.is_some_and(|a| a >= id) {
+            break;
+        }
+        if action.kind == "destination_connection" || action.kind.starts_with("program") {
+            continue;
+        }
+        let (seat, a) = action.to_action(&state).unwrap().unwrap();
+        G1841::apply(&mut state, seat, &a).unwrap();
+    }
+    state
+}
+
+fn stop(hex: &str, node: u32) -> Stop {
+    Stop {
+        hex: hex.into(),
+        node,
+    }
+}
+
+fn chain(hexes: &[&str]) -> Vec<String> {
+    hexes.iter().map(|h| h.to_string()).collect()
+}
+
+/// 1841 §8: Operating Round 1.1 starts with IRSFF (L.144, the highest price) in its track
+/// step; its president (Player 3) acts.
+#[test]
+fn s8_operating_order_and_first_step() {
+    let s = before(190);
+    let Round::OperatingRound(or) = &s.round else {
+        panic!()
+    };
+    assert_eq!(or.current.as_deref(), Some("IRSFF"));
+    assert_eq!(or.step, OperatingStep::Track);
+    assert_eq!(G1841::to_act(&s).len(), 1);
+}
+
+/// 1841 §9.1: Venezia (F16) takes tile 601 in rotation 0 only, for the swamp cost L.50; a
+/// two-base major has two tile actions in phase 2, each from a different base; no exit of a
+/// phase-2 lay crosses an active province border.
+#[test]
+fn s9_1_venezia_cost_rotation_lays_per_base_and_borders() {
+    let s = before(190);
+    assert_eq!(operating_round::tile_actions(&s, "IRSFF"), 2);
+    let lays = operating_round::legal_lays(&s);
+    let venezia: Vec<_> = lays.iter().filter(|l| l.hex == "F16").collect();
+    assert!(!venezia.is_empty());
+    assert!(
+        venezia
+            .iter()
+            .all(|l| l.tile == "601" && l.rotation == 0 && l.cost == 50)
+    );
+    let m = map::map(&s.options);
+    for l in &lays {
+        let tile = &m.tiles[&l.tile];
+        for p in referee_engine::g1841::track::rotated(&tile.paths, l.rotation) {
+            for e in [p.a, p.b] {
+                if let map::End::Edge(e) = e {
+                    assert!(!m.on_border("2", &l.hex, e), "{l:?} crosses a border");
+                }
+            }
+        }
+    }
+    // E9 (Bergamo) from the Milano base, then Venezia from the other base.
+    let mut t = s.clone();
+    let seat = G1841::to_act(&t)[0];
+    let ev = G1841::apply(
+        &mut t,
+        seat,
+        &Action::LayTile {
+            hex: "E9".into(),
+            tile: "202".into(),
+            rotation: 5,
+        },
+    )
+    .unwrap();
+    assert!(ev.contains(&Event::TileLaid {
+        corporation: "IRSFF".into(),
+        hex: "E9".into(),
+        tile: "202".into(),
+        rotation: 5,
+        cost: 0
+    }));
+    assert!(
+        operating_round::legal_lays(&t)
+            .iter()
+            .all(|l| l.hex == "F16")
+    );
+    let r = G1841::apply(
+        &mut t.clone(),
+        seat,
+        &Action::LayTile {
+            hex: "F16".into(),
+            tile: "601".into(),
+            rotation: 1,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(r.code, RejectionCode::IllegalMove);
+    let cash = t.corporation("IRSFF").unwrap().cash;
+    G1841::apply(
+        &mut t,
+        seat,
+        &Action::LayTile {
+            hex: "F16".into(),
+            tile: "601".into(),
+            rotation: 0,
+        },
+    )
+    .unwrap();
+    assert_eq!(t.corporation("IRSFF").unwrap().cash, cash - 50);
+}
+
+/// 1841 §9.3: IRSFF's recorded routes in OR 2.1 — Milano–Bergamo L.90 (60 + 30) and the
+/// Venezia port G17 (40) + Venezia town (20) + city (10) + Padova (30) = L.100; reusing
+/// track, running through yellow Milano, a foreign train or a route without a token are
+/// refused.
+#[test]
+fn s9_3_hand_built_routes() {
+    let s = before(250);
+    let milano = Route {
+        train: "2-1".into(),
+        stops: vec![stop("F8", 0), stop("E9", 0)],
+        connections: vec![chain(&["F8", "E9"])],
+    };
+    let venezia = Route {
+        train: "2-0".into(),
+        stops: vec![
+            stop("G17", 0),
+            stop("F16", 1),
+            stop("F16", 0),
+            stop("G15", 0),
+        ],
+        connections: vec![
+            chain(&["G17", "F16"]),
+            chain(&["F16"]),
+            chain(&["F16", "G15"]),
+        ],
+    };
+    assert_eq!(
+        check_routes(&s, "IRSFF", &[milano.clone(), venezia.clone()]).unwrap(),
+        [90, 100]
+    );
+    // The same train twice.
+    let mut twice = venezia.clone();
+    twice.train = "2-1".into();
+    assert!(check_routes(&s, "IRSFF", &[milano.clone(), twice]).is_err());
+    // Reused track: the Milano route twice with both trains.
+    let mut again = milano.clone();
+    again.train = "2-0".into();
+    assert!(check_routes(&s, "IRSFF", &[milano.clone(), again]).is_err());
+    // A train IRSFF does not own.
+    let mut foreign = milano.clone();
+    foreign.train = "2-2".into();
+    assert!(check_routes(&s, "IRSFF", &[foreign]).is_err());
+    // SFTG has no token on Milano–Bergamo.
+    assert!(check_routes(&s, "SFTG", &[milano]).is_err());
+    // Over capacity is impossible here; a 2-train may not count three cities: G17 is a port
+    // (free), so the Venezia route counts 2 (city F16 and G15).
+    assert_eq!(check_routes(&s, "IRSFF", &[venezia]).unwrap(), [100]);
+}
+
+/// 1841 §9.4: IRSFF pays out L.190 — L.19 per share: IRSFF's own IPO 50% pays its treasury
+/// L.95; the price moves right (190 > 129) to L.144.
+#[test]
+fn s9_4_payout_to_holders_and_ipo() {
+    let s = before(251);
+    let mut t = s.clone();
+    let seat = G1841::to_act(&t)[0];
+    let cash = t.corporation("IRSFF").unwrap().cash;
+    let ev = G1841::apply(&mut t, seat, &Action::Dividend { payout: true }).unwrap();
+    assert!(ev.contains(&Event::DividendPaid {
+        corporation: "IRSFF".into(),
+        revenue: 190,
+        to_treasury: 95
+    }));
+    assert_eq!(t.corporation("IRSFF").unwrap().cash, cash + 95);
+    assert_eq!(t.corporation("IRSFF").unwrap().price(), Some(144));
+    // Withholding instead: all L.190 to the treasury, price one step left (L.129 → L.120).
+    let mut w = s.clone();
+    G1841::apply(&mut w, seat, &Action::Dividend { payout: false }).unwrap();
+    assert_eq!(w.corporation("IRSFF").unwrap().cash, cash + 190);
+    assert!(w.corporation("IRSFF").unwrap().price().unwrap() < 129);
+}
+
+/// 1841 §9.3, §10: train prices 100/200/350/550/800/1100/1450; 2-trains rust on the first
+/// 4, 3s on the first 5, 4s on the first 7, 5s on the first 8; counts 8/6/4/3/2/2/7.
+#[test]
+fn s10_train_roster() {
+    let s = before(190);
+    let rules = data::ruleset(&s.options);
+    let got: Vec<(String, u32, i64, Option<String>)> = rules
+        .trains
+        .iter()
+        .map(|t| {
+            (
+                t.name.clone(),
+                t.count,
+                t.price,
+                t.rusted_by_first_purchase_of.clone(),
+            )
+        })
+        .collect();
+    let want = [
+        ("2", 8, 100, Some("4")),
+        ("3", 6, 200, Some("5")),
+        ("4", 4, 350, Some("7")),
+        ("5", 3, 550, Some("8")),
+        ("6", 2, 800, None),
+        ("7", 2, 1100, None),
+        ("8", 7, 1450, None),
+    ];
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(
+            (g.0.as_str(), g.1, g.2, g.3.as_deref()),
+            (w.0, w.1, w.2, w.3)
+        );
+    }
+    assert_eq!(depot_train(&s), Some(("2-0".to_string(), 100)));
+}
+
+/// 1841 §10: the first 3-train (IRSFF, OR 2.1) starts phase 3: 2 ORs per set from the next
+/// set, green tiles.
+#[test]
+fn s10_first_3_train_starts_phase_3() {
+    let s = before(252);
+    assert_eq!(s.phase, "2");
+    let mut t = s.clone();
+    let seat = G1841::to_act(&t)[0];
+    let ev = G1841::apply(
+        &mut t,
+        seat,
+        &Action::BuyTrain {
+            train: "3-0".into(),
+            from: "depot".into(),
+            price: 200,
+        },
+    )
+    .unwrap();
+    assert!(ev.contains(&Event::PhaseChanged { phase: "3".into() }));
+    assert_eq!(t.phase, "3");
+}
+
+/// 1841 §9.6: a train of another corporation at any price from L.1 to the buyer's cash
+/// (SSFL buys SFLP's 2-train for L.257 in OR 1.1); L.0 or more than its cash is refused.
+#[test]
+fn s9_6_train_from_another_corporation() {
+    let s = before(226);
+    let seat = G1841::to_act(&s)[0];
+    let legal = G1841::legal(&s, seat);
+    let range = legal
+        .train_purchases
+        .iter()
+        .find(|t| t.train == "2-4")
+        .unwrap();
+    assert_eq!((range.from.as_str(), range.min_price), ("SFLP", 1));
+    for bad in [0, range.max_price + 1] {
+        let mut t = s.clone();
+        let a = Action::BuyTrain {
+            train: "2-4".into(),
+            from: "SFLP".into(),
+            price: bad,
+        };
+        assert!(G1841::apply(&mut t, seat, &a).is_err());
+        assert_eq!(t, s);
+    }
+}
+
+/// 1841 §9.7: SFTG buys a 10% SFTC share from the IPO at L.100 (the price goes to SFTC's
+/// treasury) and its turn ends.
+#[test]
+fn s9_7_corporate_share_purchase() {
+    let s = before(210);
+    let seat = G1841::to_act(&s)[0];
+    let mut t = s.clone();
+    let a = Action::BuyShares {
+        corporation: "SFTC".into(),
+        from_pool: false,
+        percent: 10,
+    };
+    assert!(G1841::legal(&s, seat).actions.contains(&a));
+    // Never its own shares.
+    assert!(!G1841::legal(&s, seat).actions.iter().any(|x| matches!(
+        x,
+        Action::BuyShares { corporation, .. } if corporation == "SFTG"
+    )));
+    let sftc = s.corporation("SFTC").unwrap().cash;
+    let sftg = s.corporation("SFTG").unwrap().cash;
+    G1841::apply(&mut t, seat, &a).unwrap();
+    assert_eq!(t.corporation("SFTC").unwrap().cash, sftc + 100);
+    assert_eq!(t.corporation("SFTG").unwrap().cash, sftg - 100);
+    let Round::OperatingRound(or) = &t.round else {
+        panic!()
+    };
+    assert!(or.done.contains(&"SFTG".to_string()));
+}
+
+/// 1841 §9.1: from phase 3 track may cross province borders: the same position in phase 3
+/// offers lays whose new track runs into a set-2 border that phase 2 refuses.
+#[test]
+fn s9_1_borders_restrict_track_only_in_phase_2() {
+    // SFTG's first lay in OR 1.1 (phase 2): Alessandria J6 sits at a set-2 border (J6/4).
+    let crossing = |s: &State| {
+        let m = map::map(&s.options);
+        operating_round::legal_lays(s)
+            .iter()
+            .filter(|l| {
+                referee_engine::g1841::track::rotated(&m.tiles[&l.tile].paths, l.rotation)
+                    .iter()
+                    .flat_map(|p| [p.a, p.b])
+                    .any(|e| matches!(e, map::End::Edge(e) if m.on_border("2", &l.hex, e)))
+            })
+            .count()
+    };
+    let s = before(195);
+    assert_eq!(crossing(&s), 0);
+    let mut p3 = s.clone();
+    p3.phase = "3".into();
+    assert!(crossing(&p3) > 0);
+}
+
+/// 1841 §9.7: a corporation issues its own IPO shares — SFTC (lite game, OR 2.1) sells 50%
+/// at L.129 for L.645 and its price drops one row per share to L.77.
+#[test]
+fn s9_7_corporation_issues_its_own_shares() {
+    let s = before_in("1841_game_end_bank", 107);
+    let seat = G1841::to_act(&s)[0];
+    let a = Action::SellShares {
+        corporation: "SFTC".into(),
+        percent: 50,
+    };
+    assert!(G1841::legal(&s, seat).actions.contains(&a));
+    // The pool may hold at most 50%.
+    assert!(
+        !G1841::legal(&s, seat)
+            .actions
+            .contains(&Action::SellShares {
+                corporation: "SFTC".into(),
+                percent: 60,
+            })
+    );
+    let mut t = s.clone();
+    let cash = t.corporation("SFTC").unwrap().cash;
+    let bank = t.bank_cash;
+    G1841::apply(&mut t, seat, &a).unwrap();
+    assert_eq!(t.corporation("SFTC").unwrap().cash, cash + 645);
+    assert_eq!(t.bank_cash, bank - 645);
+    assert_eq!(t.corporation("SFTC").unwrap().price(), Some(77));
+    assert_eq!(t.corporation("SFTC").unwrap().pool_percent(), 50);
+}
+
+/// 1841 §9.5, FAQ-C12: SFTC (OR 2.1, one token on the map, two on its charter) may buy
+/// SFTG's Torino token (SFTG keeps Alessandria) at any price from L.1 to its treasury; the
+/// price goes to SFTG, SFTG's token returns to its charter and SFTC's takes the slot.
+#[test]
+fn s9_5_token_acquisition() {
+    let s = before(265);
+    let seat = G1841::to_act(&s)[0];
+    let legal = G1841::legal(&s, seat);
+    let offer = legal
+        .token_purchases
+        .iter()
+        .find(|t| t.hex == "H4" && t.seller == "SFTG")
+        .unwrap();
+    assert_eq!(offer.min_price, 1);
+    let a = Action::BuyToken {
+        hex: "H4".into(),
+        city: offer.city,
+        seller: "SFTG".into(),
+        price: 60,
+    };
+    let mut t = s.clone();
+    G1841::apply(&mut t, seat, &a).unwrap();
+    let (sftc, sftg) = (
+        t.corporation("SFTC").unwrap(),
+        t.corporation("SFTG").unwrap(),
+    );
+    assert_eq!(sftc.cash, s.corporation("SFTC").unwrap().cash - 60);
+    assert_eq!(sftg.cash, s.corporation("SFTG").unwrap().cash + 60);
+    assert!(sftc.tokens.iter().any(|x| x.hex == "H4"));
+    assert!(sftg.tokens.iter().all(|x| x.hex != "H4"));
+    assert_eq!(
+        sftg.tokens_total,
+        s.corporation("SFTG").unwrap().tokens_total
+    );
+    // L.0 is refused and changes nothing.
+    let mut u = s.clone();
+    let zero = Action::BuyToken {
+        hex: "H4".into(),
+        city: offer.city,
+        seller: "SFTG".into(),
+        price: 0,
+    };
+    assert!(G1841::apply(&mut u, seat, &zero).is_err());
+    assert_eq!(u, s);
+}
