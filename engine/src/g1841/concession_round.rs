@@ -617,7 +617,8 @@ pub fn order_after_sealed_bids(order: &[Seat], bids: &[SealedBid]) -> Vec<Seat> 
             .find(|b| b.seat == s)
             .map_or(&[][..], |b| b.amounts.as_slice())
     };
-    let total = |s: Seat| amounts(s).iter().sum::<i64>();
+    // Saturating: amounts come from the wire (validated, but never trusted to fit).
+    let total = |s: Seat| amounts(s).iter().fold(0i64, |t, &x| t.saturating_add(x));
     let mut ranked: Vec<(usize, Seat)> = order.iter().copied().enumerate().collect();
     ranked.sort_by(|(ia, a), (ib, b)| {
         total(*b)

@@ -17,6 +17,10 @@ use super::setup::concessions_of;
 use super::state::{Auction, OperatingRound, OperatingStep, Round, ShareOwner, State, StockRound};
 use super::track;
 
+/// Largest `next_market_arrival` accepted: far beyond any real game (one arrival per price
+/// move), small enough that counting on can never overflow.
+pub const MAX_MARKET_ARRIVAL: u64 = 1 << 40;
+
 /// The first problem found: `path` is relative to the 1841 state (`players[2].seat`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateError {
@@ -62,6 +66,22 @@ pub fn validate(state: &State) -> Result<(), StateError> {
     order.sort_unstable();
     if order != (0..n).collect::<Vec<_>>() {
         return Err(err("player_order", "must list every seat exactly once"));
+    }
+    if !data::ruleset(&state.options)
+        .phases
+        .iter()
+        .any(|p| p.name == state.phase)
+    {
+        return Err(err(
+            "phase",
+            format!("`{}` is not a phase of these rules (1841 §10)", state.phase),
+        ));
+    }
+    if state.next_market_arrival > MAX_MARKET_ARRIVAL {
+        return Err(err(
+            "next_market_arrival",
+            format!("must be at most {MAX_MARKET_ARRIVAL}"),
+        ));
     }
     if state.bank_cash < 0 {
         return Err(err("bank_cash", "must not be negative"));
@@ -143,6 +163,42 @@ pub fn validate(state: &State) -> Result<(), StateError> {
                     state,
                     &cr.remaining,
                 )?;
+            }
+            if state.options.version_1 && cr.sealed_bids.is_empty() {
+                return Err(err(
+                    "concession_round.sealed_bids",
+                    "a Version 1 concession round has one sealed bid entry per seat (1841 §4.2)",
+                ));
+            }
+            // Before the reveal every submitted bid is a commitment the bidder can pay:
+            // 0 or at least the minimum bid per concession, the total within his cash.
+            let revealed = cr.sealed_bids.iter().all(|b| b.submitted);
+            let min_bid = data::ruleset(&state.options).concession_round.min_bid;
+            for (i, b) in cr.sealed_bids.iter().enumerate() {
+                if revealed || !b.submitted {
+                    continue;
+                }
+                let path = format!("concession_round.sealed_bids[{i}].amounts");
+                if b.amounts.len() != allowed.len() {
+                    return Err(err(
+                        path,
+                        format!("one amount per concession ({})", allowed.len()),
+                    ));
+                }
+                if b.amounts.iter().any(|&x| x != 0 && x < min_bid) {
+                    return Err(err(
+                        path,
+                        format!("each amount is 0 or at least L.{min_bid} (1841 §4.2)"),
+                    ));
+                }
+                let total = b.amounts.iter().try_fold(0i64, |t, &x| t.checked_add(x));
+                let cash = state.players.get(i).map_or(0, |p| p.cash);
+                if total.is_none_or(|t| t > cash) {
+                    return Err(err(
+                        path,
+                        format!("the bids exceed the bidder's cash of L.{cash} (1841 §4.2)"),
+                    ));
+                }
             }
             if !cr.sealed_bids.is_empty() {
                 if !state.options.version_1 {
@@ -537,8 +593,29 @@ fn check_auction(
     if !a.bidders.contains(&a.to_act) {
         return Err(err(format!("{path}.to_act"), "must be one of the bidders"));
     }
+    if !a.bidders.contains(&a.high_bidder) {
+        return Err(err(
+            format!("{path}.high_bidder"),
+            "must be one of the bidders",
+        ));
+    }
     if a.high_bid < 0 {
         return Err(err(format!("{path}.high_bid"), "must not be negative"));
+    }
+    // The standing high bid is a commitment its bidder can pay (1841 §4.1: a bid never
+    // exceeds the bidder's cash).
+    let cash = state
+        .players
+        .get(a.high_bidder as usize)
+        .map_or(0, |p| p.cash);
+    if a.high_bid > cash {
+        return Err(err(
+            format!("{path}.high_bid"),
+            format!(
+                "L.{} exceeds the high bidder's cash of L.{cash} (1841 §4.1)",
+                a.high_bid
+            ),
+        ));
     }
     Ok(())
 }
@@ -594,6 +671,90 @@ mod tests {
         let mut s = fresh();
         s.player_order = vec![0, 0, 1, 2];
         assert_eq!(validate(&s).unwrap_err().path, "player_order");
+    }
+
+    /// 1841 §4.1: a standing high bid its bidder cannot pay is refused (it would make a later
+    /// purchase drive his cash negative).
+    #[test]
+    fn s4_1_high_bid_within_the_high_bidders_cash() {
+        let mut s = fresh();
+        <G1841 as crate::Game>::apply(
+            &mut s,
+            0,
+            &crate::g1841::Action::Bid {
+                concession: "SFTG".into(),
+                price: 20,
+            },
+        )
+        .unwrap();
+        assert_eq!(validate(&s), Ok(()));
+        if let Round::ConcessionRound(cr) = &mut s.round {
+            cr.auction.as_mut().unwrap().high_bid = 5000;
+        }
+        let e = validate(&s).unwrap_err();
+        assert_eq!(e.path, "concession_round.auction.high_bid");
+        assert!(e.message.contains("L.840"), "{}", e.message);
+    }
+
+    /// 1841 §4.2: before the reveal, submitted sealed bids are 0 or ≥ L.20 each, one per
+    /// concession, and total at most the bidder's cash (no overflow either).
+    #[test]
+    fn s4_2_submitted_sealed_bids_are_payable_commitments() {
+        let o = Options {
+            version_1: true,
+            ..Options::default()
+        };
+        let base = G1841::setup(&o, 4, 0).unwrap();
+        let with_bid = |amounts: Vec<i64>| {
+            let mut s = base.clone();
+            if let Round::ConcessionRound(cr) = &mut s.round {
+                cr.sealed_bids[0].submitted = true;
+                cr.sealed_bids[0].amounts = amounts;
+            }
+            validate(&s)
+        };
+        assert_eq!(with_bid(vec![30, 0, 0, 0, 0, 0, 0, 0]), Ok(()));
+        assert!(
+            with_bid(vec![5000, 0, 0, 0, 0, 0, 0, 0])
+                .unwrap_err()
+                .message
+                .contains("cash of L.840")
+        );
+        assert!(
+            with_bid(vec![10, 0, 0, 0, 0, 0, 0, 0])
+                .unwrap_err()
+                .message
+                .contains("at least L.20")
+        );
+        assert!(
+            with_bid(vec![30])
+                .unwrap_err()
+                .message
+                .contains("one amount per concession")
+        );
+        let huge = 4_611_686_018_427_387_904;
+        assert_eq!(
+            with_bid(vec![huge; 8]).unwrap_err().path,
+            "concession_round.sealed_bids[0].amounts"
+        );
+        let mut s = base.clone();
+        if let Round::ConcessionRound(cr) = &mut s.round {
+            cr.sealed_bids.clear();
+        }
+        assert_eq!(
+            validate(&s).unwrap_err().path,
+            "concession_round.sealed_bids"
+        );
+    }
+
+    #[test]
+    fn s10_phase_must_exist_and_the_arrival_counter_is_bounded() {
+        let mut s = fresh();
+        s.phase = "9".into();
+        assert_eq!(validate(&s).unwrap_err().path, "phase");
+        let mut s = fresh();
+        s.next_market_arrival = u64::MAX;
+        assert_eq!(validate(&s).unwrap_err().path, "next_market_arrival");
     }
 
     /// 1841 §9.1, §9.6: operating material is checked — a tile that does not fit its hex, a
