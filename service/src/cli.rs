@@ -25,9 +25,23 @@ pub enum Command {
     Serve(ServeArgs),
     /// Play K games with seeded random legal actions and print one JSON report.
     Playout(PlayoutArgs),
+    /// Replay a game of 1841 exported from 18xx.games and print one JSON report.
+    #[command(name = "replay-18xx")]
+    Replay18xx(Replay18xxArgs),
     /// Ask a running server for its gRPC health (for container health checks): exit 0 when it
     /// reports SERVING, 1 otherwise.
     Health(HealthArgs),
+}
+
+/// Options of `referee replay-18xx`.
+#[derive(Debug, Args)]
+pub struct Replay18xxArgs {
+    /// The export (`/api/game/<id>` JSON of 18xx.games).
+    pub file: std::path::PathBuf,
+    /// Compare the final result and game-end reason with the ones recorded in the file; exit
+    /// non-zero on any difference, naming the first.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Options of `referee health`.

@@ -17,6 +17,7 @@ pub mod grpc;
 pub mod http_json;
 pub mod pb;
 pub mod playout;
+pub mod replay18xx;
 pub mod seal;
 pub mod server;
 pub mod telemetry;

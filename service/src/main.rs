@@ -11,6 +11,9 @@ async fn main() -> std::process::ExitCode {
         Command::Serve(args) => run_serve(args).await,
         Command::Playout(args) => return referee_service::playout::main(&args),
         Command::Health(args) => return health(args).await,
+        Command::Replay18xx(args) => {
+            return referee_service::replay18xx::main(&args.file, args.check);
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
