@@ -1,8 +1,8 @@
 //! End to end: a recorded 1841 game (18xx.games export, `tests/fixtures/1841/132002.json`)
-//! replayed through the server's `Replay` RPC. The concession round and Stock Round 1 play
-//! exactly; the action that would open Operating Round 1 is refused with `UNSUPPORTED`
-//! because operating rounds have no wire form yet, so no caller ever receives a state that
-//! lost data.
+//! replayed through the server's `Replay` RPC as far as the engine plays it: the concession
+//! round, Stock Round 1, Operating Round 1.1, Stock Round 2, Operating Round 2.1 and into
+//! Stock Round 3. The state handed back equals the engine's own state after the same
+//! actions, decoded back from the wire: the operating rounds lose nothing on the wire.
 
 mod common;
 
@@ -16,7 +16,7 @@ use referee_service::pb::v1 as pb;
 use referee_service::pb::v1::referee_client::RefereeClient;
 
 #[tokio::test]
-async fn recorded_game_replays_through_stock_round_1_and_stops_at_the_operating_round() {
+async fn recorded_game_replays_through_the_operating_rounds() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/fixtures/1841/132002.json"
@@ -24,27 +24,40 @@ async fn recorded_game_replays_through_stock_round_1_and_stops_at_the_operating_
     .expect("fixture");
     let export = parse_export(&text).expect("export");
     let options = export.options().expect("options");
-    // Map the recorded actions with the engine, up to the first one of the operating round.
+    // Map the recorded actions with the engine, as far as it plays them.
     let mut state = G1841::setup(&options, export.players.len() as u32, 0).expect("setup");
     let mut actions = Vec::new();
+    let mut operating_rounds = 0;
     for recorded in &export.actions {
-        let Some((seat, action)) = recorded.to_action(&state).expect("importable") else {
+        if recorded.kind == "destination_connection" {
             continue;
+        }
+        let (seat, action) = match recorded.to_action(&state) {
+            Ok(Some(x)) => x,
+            Ok(None) => continue,
+            Err(_) => break,
         };
+        let mut next = state.clone();
+        if G1841::apply(&mut next, seat, &action).is_err() {
+            break;
+        }
+        if matches!(next.round, Round::OperatingRound(_))
+            && !matches!(state.round, Round::OperatingRound(_))
+        {
+            operating_rounds += 1;
+        }
+        state = next;
         actions.push(pb::SeatAction {
             seat,
             action: Some(Wire1841::action_to_pb(&action)),
         });
-        G1841::apply(&mut state, seat, &action).expect("the engine accepts the recorded action");
-        if matches!(state.round, Round::OperatingRound(_)) {
-            break;
-        }
     }
-    let to_or = actions.len();
-    assert!(
-        to_or > 50,
-        "only {to_or} actions before the operating round"
-    );
+    let n = actions.len();
+    assert!(n > 150, "only {n} actions replayed");
+    assert!(operating_rounds >= 2, "{operating_rounds} operating rounds");
+    assert!(!state.operations.tiles.is_empty());
+    assert!(!state.operations.trains.is_empty());
+    assert!(matches!(state.round, Round::StockRound(ref r) if r.number == 3));
 
     let server = Server::start(&[]);
     let mut client = RefereeClient::connect(server.url()).await.expect("connect");
@@ -58,20 +71,13 @@ async fn recorded_game_replays_through_stock_round_1_and_stops_at_the_operating_
         .await
         .expect("Replay")
         .into_inner();
-    let failure = resp.failure.expect("the operating round is refused");
-    assert_eq!(failure.index as usize, to_or - 1);
-    let rejection = failure.rejection.expect("rejection");
-    assert_eq!(rejection.code(), pb::RejectionCode::Unsupported);
-    assert_eq!(rejection.rule, "1841 §8");
-    assert_eq!(resp.actions_applied as usize, to_or - 1);
-    // The state handed back is the end of Stock Round 1, complete on the wire.
+    assert!(resp.failure.is_none(), "{:?}", resp.failure);
+    assert_eq!(resp.actions_applied as usize, n);
     let final_state = resp.state.expect("state");
-    let Some(pb::game_state::State::G1841(s)) = final_state.state.as_ref() else {
-        panic!("not 1841")
-    };
-    assert!(matches!(
-        s.round,
-        Some(referee_service::pb::g1841::state::Round::StockRound(_))
-    ));
-    assert_eq!(final_state.action_count as usize, to_or - 1);
+    assert_eq!(final_state.action_count as usize, n);
+    let wire = final_state.state.as_ref().expect("1841 state");
+    let decoded = Wire1841::state_from_pb(wire).expect("the returned state decodes");
+    assert_eq!(decoded, state);
+    // And byte for byte what the engine's state encodes to.
+    assert_eq!(*wire, Wire1841::state_to_pb(&state));
 }

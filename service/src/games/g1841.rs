@@ -1,9 +1,14 @@
 //! 1841 on the wire: `referee.g1841.v1` ⇄ `referee_engine::g1841`.
 //!
+//! Every part of the engine state is carried, operating rounds included (turn progress, tiles,
+//! trains, depot sales, pool, rust): encode → decode is the identity.
+//!
 //! Decoding validates the structure a caller could break (seat numbers, player order,
 //! concession symbols, auction participants, corporations, certificates, market cells, the
-//! stock round) and names the field path of the first problem, so the engine only ever sees
-//! well-formed states (`referee_engine::g1841::validate` runs last).
+//! stock round, the operating step, tile rotations, entries listed twice) and names the wire
+//! field path of the first problem, so the engine only ever sees well-formed states
+//! (`referee_engine::g1841::validate` runs last; its paths are translated to wire paths:
+//! wire corporation indices, wire field names, list indices instead of map keys).
 
 use std::collections::BTreeMap;
 
@@ -330,6 +335,242 @@ fn stock_round_from_pb(r: &pb::StockRound, n: u32) -> Result<eng::StockRound, St
     })
 }
 
+fn operating_step_to_pb(s: eng::OperatingStep) -> i32 {
+    use pb::OperatingStep as P;
+    (match s {
+        eng::OperatingStep::Track => P::Track,
+        eng::OperatingStep::Token => P::Token,
+        eng::OperatingStep::Routes => P::Routes,
+        eng::OperatingStep::Dividend => P::Dividend,
+        eng::OperatingStep::BuyToken => P::BuyToken,
+        eng::OperatingStep::Trains => P::Trains,
+        eng::OperatingStep::Shares => P::Shares,
+    }) as i32
+}
+
+fn operating_step_from_pb(path: &str, v: i32) -> Result<eng::OperatingStep, Status> {
+    use pb::OperatingStep as P;
+    Ok(match P::try_from(v) {
+        Ok(P::Track) => eng::OperatingStep::Track,
+        Ok(P::Token) => eng::OperatingStep::Token,
+        Ok(P::Routes) => eng::OperatingStep::Routes,
+        Ok(P::Dividend) => eng::OperatingStep::Dividend,
+        Ok(P::BuyToken) => eng::OperatingStep::BuyToken,
+        Ok(P::Trains) => eng::OperatingStep::Trains,
+        Ok(P::Shares) => eng::OperatingStep::Shares,
+        _ => {
+            return Err(bad(
+                path,
+                "must be TRACK, TOKEN, ROUTES, DIVIDEND, BUY_TOKEN, TRAINS or SHARES",
+            ));
+        }
+    })
+}
+
+fn map_token_to_pb(t: &eng::MapToken) -> pb::MapToken {
+    pb::MapToken {
+        hex: t.hex.clone(),
+        city: t.city,
+    }
+}
+
+fn map_token_from_pb(t: &pb::MapToken) -> eng::MapToken {
+    eng::MapToken {
+        hex: t.hex.clone(),
+        city: t.city,
+    }
+}
+
+fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
+    pb::OperatingRound {
+        stock_round: r.stock_round,
+        number: r.number,
+        total: r.total,
+        current: r.current.clone(),
+        done: r.done.clone(),
+        step: operating_step_to_pb(r.step),
+        laid_hexes: r.laid_hexes.clone(),
+        used_bases: r.used_bases.iter().map(map_token_to_pb).collect(),
+        bought_train: r.bought_train,
+        revenue: r.revenue,
+        sold: r.sold.clone(),
+    }
+}
+
+fn operating_round_from_pb(r: &pb::OperatingRound) -> Result<eng::OperatingRound, Status> {
+    Ok(eng::OperatingRound {
+        stock_round: r.stock_round,
+        number: r.number,
+        total: r.total,
+        current: r.current.clone(),
+        done: r.done.clone(),
+        step: operating_step_from_pb("operating_round.step", r.step)?,
+        laid_hexes: r.laid_hexes.clone(),
+        used_bases: r.used_bases.iter().map(map_token_from_pb).collect(),
+        bought_train: r.bought_train,
+        revenue: r.revenue,
+        sold: r.sold.clone(),
+    })
+}
+
+fn operations_to_pb(o: &eng::Operations) -> pb::Operations {
+    pb::Operations {
+        tiles: o
+            .tiles
+            .iter()
+            .map(|(hex, t)| pb::PlacedTile {
+                hex: hex.clone(),
+                tile: t.tile.clone(),
+                rotation: u32::from(t.rotation),
+            })
+            .collect(),
+        depot_sold: o
+            .depot_sold
+            .iter()
+            .map(|(t, n)| pb::DepotSale {
+                train_type: t.clone(),
+                sold: *n,
+            })
+            .collect(),
+        pool_trains: o.pool_trains.clone(),
+        trains: o
+            .trains
+            .iter()
+            .map(|(c, list)| pb::CorporationTrains {
+                corporation: c.clone(),
+                trains: list.clone(),
+            })
+            .collect(),
+        rusted: o.rusted.clone(),
+    }
+}
+
+/// Where the wire listed the keyed entries of `operations`, to name wire paths in the
+/// validator's errors (the engine keys them by hex, train type and symbol).
+#[derive(Default)]
+struct OperationsIndex {
+    tiles: BTreeMap<String, usize>,
+    depot_sold: BTreeMap<String, usize>,
+    trains: BTreeMap<String, usize>,
+}
+
+fn operations_from_pb(o: &pb::Operations) -> Result<(eng::Operations, OperationsIndex), Status> {
+    let mut out = eng::Operations::default();
+    let mut index = OperationsIndex::default();
+    for (i, t) in o.tiles.iter().enumerate() {
+        let path = format!("operations.tiles[{i}]");
+        if t.hex.is_empty() {
+            return Err(bad(format!("{path}.hex"), "missing"));
+        }
+        if t.tile.is_empty() {
+            return Err(bad(format!("{path}.tile"), "missing"));
+        }
+        let rotation = u8::try_from(t.rotation)
+            .ok()
+            .filter(|r| *r <= 5)
+            .ok_or_else(|| bad(format!("{path}.rotation"), "must be 0–5"))?;
+        if index.tiles.insert(t.hex.clone(), i).is_some() {
+            return Err(bad(
+                format!("{path}.hex"),
+                format!("{} has a tile listed already", t.hex),
+            ));
+        }
+        out.tiles.insert(
+            t.hex.clone(),
+            eng::PlacedTile {
+                tile: t.tile.clone(),
+                rotation,
+            },
+        );
+    }
+    for (i, d) in o.depot_sold.iter().enumerate() {
+        if index.depot_sold.insert(d.train_type.clone(), i).is_some() {
+            return Err(bad(
+                format!("operations.depot_sold[{i}].train_type"),
+                format!("train type `{}` listed twice", d.train_type),
+            ));
+        }
+        out.depot_sold.insert(d.train_type.clone(), d.sold);
+    }
+    for (i, c) in o.trains.iter().enumerate() {
+        if index.trains.insert(c.corporation.clone(), i).is_some() {
+            return Err(bad(
+                format!("operations.trains[{i}].corporation"),
+                format!("`{}` listed twice", c.corporation),
+            ));
+        }
+        out.trains.insert(c.corporation.clone(), c.trains.clone());
+    }
+    out.pool_trains = o.pool_trains.clone();
+    out.rusted = o.rusted.clone();
+    Ok((out, index))
+}
+
+/// Splits `name[12]rest` into (12, rest).
+fn split_index<'a>(path: &'a str, name: &str) -> Option<(usize, &'a str)> {
+    let rest = path.strip_prefix(name)?.strip_prefix('[')?;
+    let (n, rest) = rest.split_once(']')?;
+    Some((n.parse().ok()?, rest))
+}
+
+/// Splits `name.KEY` or `name.KEY[..]…` into (KEY, rest).
+fn split_key<'a>(path: &'a str, name: &str) -> Option<(&'a str, &'a str)> {
+    let rest = path.strip_prefix(name)?.strip_prefix('.')?;
+    let end = rest.find(['[', '.']).unwrap_or(rest.len());
+    Some((&rest[..end], &rest[end..]))
+}
+
+/// Translates a path of the engine validator (engine field names, full-roster corporation
+/// indices, map keys) into the wire path of the same field. Paths it does not know are
+/// returned unchanged.
+fn wire_path(
+    path: &str,
+    state: &eng::State,
+    wire_corporations: &[Option<usize>],
+    ops: &OperationsIndex,
+) -> String {
+    if let Some((ei, rest)) = split_index(path, "corporations") {
+        let Some(c) = state.corporations.get(ei) else {
+            return path.to_string();
+        };
+        let Some(Some(wi)) = wire_corporations.get(ei) else {
+            // Not listed on the wire: an unstarted corporation the decoder filled in.
+            return format!("corporations(unlisted {}){rest}", c.sym);
+        };
+        let mut rest = rest.to_string();
+        if let Some((j, tail)) = split_index(&rest, ".certificates")
+            && let Some(field) = tail.strip_prefix(".owner")
+        {
+            let wire = match c.certificates.get(j).map(|x| &x.owner) {
+                Some(eng::ShareOwner::Player(_)) => "seat",
+                Some(eng::ShareOwner::Corporation(_)) => "corporation",
+                _ => "holder",
+            };
+            rest = format!(".certificates[{j}].{wire}{field}");
+        }
+        return format!("corporations[{wi}]{rest}");
+    }
+    for (name, map) in [
+        ("operations.tiles", &ops.tiles),
+        ("operations.depot_sold", &ops.depot_sold),
+    ] {
+        if let Some((key, rest)) = split_key(path, name)
+            && let Some(i) = map.get(key)
+        {
+            return format!("{name}[{i}]{rest}");
+        }
+    }
+    if let Some((key, rest)) = split_key(path, "operations.trains")
+        && let Some(i) = ops.trains.get(key)
+    {
+        return match split_index(&format!("x{rest}"), "x") {
+            Some((j, tail)) => format!("operations.trains[{i}].trains[{j}]{tail}"),
+            None => format!("operations.trains[{i}]{rest}"),
+        };
+    }
+    path.to_string()
+}
+
 /// Encodes an engine state.
 pub fn state_to_pb(s: &eng::State) -> pb::State {
     pb::State {
@@ -363,11 +604,9 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
                 })
             }
             eng::Round::StockRound(r) => pb::state::Round::StockRound(stock_round_to_pb(r)),
-            eng::Round::OperatingRound(r) => pb::state::Round::OperatingRound(pb::OperatingRound {
-                stock_round: r.stock_round,
-                number: r.number,
-                total: r.total,
-            }),
+            eng::Round::OperatingRound(r) => {
+                pb::state::Round::OperatingRound(operating_round_to_pb(r))
+            }
         }),
         corporations: {
             // Unstarted corporations equal to their fresh roster entry are left out; the
@@ -380,6 +619,9 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
                 .collect()
         },
         next_market_arrival: s.next_market_arrival,
+        // Left out while empty (before the first operating round); decodes to empty.
+        operations: (s.operations != eng::Operations::default())
+            .then(|| operations_to_pb(&s.operations)),
     }
 }
 
@@ -432,14 +674,7 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         None => return Err(bad("round", "missing")),
         Some(pb::state::Round::StockRound(r)) => eng::Round::StockRound(stock_round_from_pb(r, n)?),
         Some(pb::state::Round::OperatingRound(r)) => {
-            // Operating-round progress and the map/train material are not on the wire yet
-            // (engine-only fields, filled with their defaults).
-            eng::Round::OperatingRound(eng::OperatingRound {
-                stock_round: r.stock_round,
-                number: r.number,
-                total: r.total,
-                ..Default::default()
-            })
+            eng::Round::OperatingRound(operating_round_from_pb(r)?)
         }
         Some(pb::state::Round::ConcessionRound(r)) => {
             let sealed_bids = r
@@ -486,6 +721,8 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
     // The wire lists only corporations that differ from their fresh roster entry (started
     // ones, in roster order); every other corporation of the ruleset is unstarted.
     let mut corporations = eng::corporation::initial_corporations(&options);
+    // Wire index of each roster entry (`None`: not listed, unstarted).
+    let mut wire_corporations = vec![None; corporations.len()];
     let mut last = None;
     for (i, c) in s.corporations.iter().enumerate() {
         let path = format!("corporations[{i}]");
@@ -504,7 +741,32 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         }
         last = Some(at);
         corporations[at] = decoded;
+        wire_corporations[at] = Some(i);
     }
+    // Turn progress the engine validator leaves alone: names must exist.
+    if let eng::Round::OperatingRound(r) = &round {
+        for (i, c) in r.sold.iter().enumerate() {
+            if !corporations.iter().any(|x| &x.sym == c) {
+                return Err(bad(
+                    format!("operating_round.sold[{i}]"),
+                    format!("`{c}` is not a corporation of these rules"),
+                ));
+            }
+        }
+        let m = eng::map::map(&options);
+        for (i, b) in r.used_bases.iter().enumerate() {
+            if !m.hexes.contains_key(&b.hex) {
+                return Err(bad(
+                    format!("operating_round.used_bases[{i}].hex"),
+                    format!("`{}` is not a hex of this map", b.hex),
+                ));
+            }
+        }
+    }
+    let (operations, ops_index) = match &s.operations {
+        Some(o) => operations_from_pb(o)?,
+        None => Default::default(),
+    };
     let state = eng::State {
         options,
         bank_cash: s.bank_cash,
@@ -515,10 +777,49 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         round,
         corporations,
         next_market_arrival: s.next_market_arrival,
-        operations: Default::default(),
+        operations,
     };
-    eng::validate::validate(&state).map_err(|e| bad(&e.path, &e.message))?;
+    eng::validate::validate(&state).map_err(|e| {
+        bad(
+            wire_path(&e.path, &state, &wire_corporations, &ops_index),
+            &e.message,
+        )
+    })?;
     Ok(state)
+}
+
+fn route_to_pb(r: &eng::Route) -> pb::Route {
+    pb::Route {
+        train: r.train.clone(),
+        stops: r
+            .stops
+            .iter()
+            .map(|x| pb::Stop {
+                hex: x.hex.clone(),
+                node: x.node,
+            })
+            .collect(),
+        connections: r
+            .connections
+            .iter()
+            .map(|c| pb::HexChain { hexes: c.clone() })
+            .collect(),
+    }
+}
+
+fn route_from_pb(r: &pb::Route) -> eng::Route {
+    eng::Route {
+        train: r.train.clone(),
+        stops: r
+            .stops
+            .iter()
+            .map(|x| eng::Stop {
+                hex: x.hex.clone(),
+                node: x.node,
+            })
+            .collect(),
+        connections: r.connections.iter().map(|c| c.hexes.clone()).collect(),
+    }
 }
 
 fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
@@ -529,14 +830,39 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                 price: *price,
             }),
             eng::Action::Pass => pb::action::Action::Pass(pb::Pass {}),
-            // Operating-round actions have no wire message yet.
-            eng::Action::LayTile { .. }
-            | eng::Action::BuyTrain { .. }
-            | eng::Action::RunRoutes { .. }
-            | eng::Action::Dividend { .. }
-            | eng::Action::BuyToken { .. } => {
-                return pb::Action { action: None };
+            eng::Action::LayTile {
+                hex,
+                tile,
+                rotation,
+            } => pb::action::Action::LayTile(pb::LayTile {
+                hex: hex.clone(),
+                tile: tile.clone(),
+                rotation: *rotation,
+            }),
+            eng::Action::BuyTrain { train, from, price } => {
+                pb::action::Action::BuyTrain(pb::BuyTrain {
+                    train: train.clone(),
+                    from: from.clone(),
+                    price: *price,
+                })
             }
+            eng::Action::RunRoutes { routes } => pb::action::Action::RunRoutes(pb::RunRoutes {
+                routes: routes.iter().map(route_to_pb).collect(),
+            }),
+            eng::Action::Dividend { payout } => {
+                pb::action::Action::Dividend(pb::Dividend { payout: *payout })
+            }
+            eng::Action::BuyToken {
+                hex,
+                city,
+                seller,
+                price,
+            } => pb::action::Action::BuyToken(pb::BuyToken {
+                hex: hex.clone(),
+                city: *city,
+                seller: seller.clone(),
+                price: *price,
+            }),
             eng::Action::BlindBid { amounts } => pb::action::Action::BlindBid(pb::BlindBid {
                 amounts: amounts.clone(),
             }),
@@ -644,6 +970,26 @@ impl WireGame for Wire1841 {
             Some(pb::action::Action::BuyTokens(b)) => Ok(eng::Action::BuyTokens { count: b.count }),
             Some(pb::action::Action::BuyConcession(b)) => Ok(eng::Action::BuyConcession {
                 concession: b.concession.clone(),
+            }),
+            Some(pb::action::Action::LayTile(b)) => Ok(eng::Action::LayTile {
+                hex: b.hex.clone(),
+                tile: b.tile.clone(),
+                rotation: b.rotation,
+            }),
+            Some(pb::action::Action::BuyTrain(b)) => Ok(eng::Action::BuyTrain {
+                train: b.train.clone(),
+                from: b.from.clone(),
+                price: b.price,
+            }),
+            Some(pb::action::Action::RunRoutes(b)) => Ok(eng::Action::RunRoutes {
+                routes: b.routes.iter().map(route_from_pb).collect(),
+            }),
+            Some(pb::action::Action::Dividend(b)) => Ok(eng::Action::Dividend { payout: b.payout }),
+            Some(pb::action::Action::BuyToken(b)) => Ok(eng::Action::BuyToken {
+                hex: b.hex.clone(),
+                city: b.city,
+                seller: b.seller.clone(),
+                price: b.price,
             }),
         }
     }
@@ -818,8 +1164,104 @@ impl WireGame for Wire1841 {
                     concession: concession.as_str().to_string(),
                 })
             }
-            // Operating-round events have no wire message yet.
-            _ => return v1::Event { event: None },
+            eng::Event::OperatingTurn { corporation } => E::OperatingTurn(pb::OperatingTurn {
+                corporation: corporation.clone(),
+            }),
+            eng::Event::TileLaid {
+                corporation,
+                hex,
+                tile,
+                rotation,
+                cost,
+            } => E::TileLaid(pb::TileLaid {
+                corporation: corporation.clone(),
+                hex: hex.clone(),
+                tile: tile.clone(),
+                rotation: *rotation,
+                cost: *cost,
+            }),
+            eng::Event::DidNotRun { corporation } => E::DidNotRun(pb::DidNotRun {
+                corporation: corporation.clone(),
+            }),
+            eng::Event::TrainBought {
+                corporation,
+                train,
+                from,
+                price,
+            } => E::TrainBought(pb::TrainBought {
+                corporation: corporation.clone(),
+                train: train.clone(),
+                from: from.clone(),
+                price: *price,
+            }),
+            eng::Event::PhaseChanged { phase } => E::PhaseChanged(pb::PhaseChanged {
+                phase: phase.clone(),
+            }),
+            eng::Event::TrainsRusted { trains } => E::TrainsRusted(pb::TrainsRusted {
+                trains: trains.clone(),
+            }),
+            eng::Event::CorporationBoughtShares {
+                buyer,
+                corporation,
+                percent,
+                from_pool,
+                price,
+            } => E::CorporationBoughtShares(pb::CorporationBoughtShares {
+                buyer: buyer.clone(),
+                corporation: corporation.clone(),
+                percent: *percent,
+                from_pool: *from_pool,
+                price: *price,
+            }),
+            eng::Event::RoutesRun {
+                corporation,
+                revenues,
+                revenue,
+            } => E::RoutesRun(pb::RoutesRun {
+                corporation: corporation.clone(),
+                revenues: revenues.clone(),
+                revenue: *revenue,
+            }),
+            eng::Event::DividendPaid {
+                corporation,
+                revenue,
+                to_treasury,
+            } => E::DividendPaid(pb::DividendPaid {
+                corporation: corporation.clone(),
+                revenue: *revenue,
+                to_treasury: *to_treasury,
+            }),
+            eng::Event::Withheld {
+                corporation,
+                revenue,
+            } => E::Withheld(pb::Withheld {
+                corporation: corporation.clone(),
+                revenue: *revenue,
+            }),
+            eng::Event::CorporationSoldShares {
+                seller,
+                corporation,
+                percent,
+                price,
+            } => E::CorporationSoldShares(pb::CorporationSoldShares {
+                seller: seller.clone(),
+                corporation: corporation.clone(),
+                percent: *percent,
+                price: *price,
+            }),
+            eng::Event::TokenBought {
+                corporation,
+                seller,
+                hex,
+                city,
+                price,
+            } => E::TokenBought(pb::TokenBought {
+                corporation: corporation.clone(),
+                seller: seller.clone(),
+                hex: hex.clone(),
+                city: *city,
+                price: *price,
+            }),
         };
         v1::Event {
             event: Some(v1::event::Event::G1841(pb::Event { event: Some(e) })),
@@ -847,6 +1289,30 @@ impl WireGame for Wire1841 {
                 min_price: b.min_price,
                 max_total: b.max_total,
             }),
+            train_purchases: legal
+                .train_purchases
+                .iter()
+                .map(|t| pb::TrainPurchaseRange {
+                    train: t.train.clone(),
+                    from: t.from.clone(),
+                    min_price: t.min_price,
+                    max_price: t.max_price,
+                })
+                .collect(),
+            run_routes: legal.run_routes.as_ref().map(|trains| pb::RunRoutesRange {
+                trains: trains.clone(),
+            }),
+            token_purchases: legal
+                .token_purchases
+                .iter()
+                .map(|t| pb::TokenPurchaseRange {
+                    hex: t.hex.clone(),
+                    city: t.city,
+                    seller: t.seller.clone(),
+                    min_price: t.min_price,
+                    max_price: t.max_price,
+                })
+                .collect(),
         })
     }
 
@@ -854,21 +1320,6 @@ impl WireGame for Wire1841 {
         v1::view_response::View::G1841(pb::View {
             state: Some(state_to_pb(&view.state)),
         })
-    }
-
-    /// Operating rounds are played by the engine but not yet carried by `referee.g1841.v1`
-    /// (tiles, trains and turn progress have no wire form yet): the action that would enter one
-    /// is refused with `UNSUPPORTED`, so no caller ever holds a state that lost its operating
-    /// round data.
-    fn check_encodable(state: &eng::State) -> Result<(), Rejection> {
-        if matches!(state.round, eng::Round::OperatingRound(_)) {
-            return Err(Rejection::new(
-                RejectionCode::Unsupported,
-                "1841 §8",
-                "Operating rounds are not served over the wire in this build; the stock round cannot end here yet.",
-            ));
-        }
-        Ok(())
     }
 
     fn seat_count(state: &eng::State) -> u32 {
@@ -894,7 +1345,7 @@ mod tests {
             let mut state = G1841::setup(&options, 4, 0).unwrap();
             let mut saw_stock_round = false;
             for _ in 0..2000 {
-                // Operating-round progress and material are not on the wire yet: stop there.
+                // The recorded-game test covers operating rounds; this one stops there.
                 if matches!(state.round, eng::Round::OperatingRound(_)) {
                     break;
                 }
@@ -915,17 +1366,387 @@ mod tests {
                 let wire = Wire1841::action_to_pb(&action);
                 assert_eq!(Wire1841::action_from_pb(&wire).unwrap(), action);
                 let events = G1841::apply(&mut state, seat, &action).unwrap();
-                // Operating-round events have no wire message yet.
-                if !matches!(state.round, eng::Round::OperatingRound(_)) {
-                    for e in events {
-                        assert!(Wire1841::event_to_pb(&e).event.is_some());
-                    }
+                for e in events {
+                    assert!(Wire1841::event_to_pb(&e).event.is_some());
                 }
             }
             assert!(saw_stock_round);
             assert!(matches!(state.round, eng::Round::OperatingRound(_)));
             assert!(state.corporations.iter().any(|c| c.started()));
         }
+    }
+
+    /// Decodes an event (test only: the service never reads events back).
+    fn event_from_pb(e: &v1::Event) -> eng::Event {
+        use pb::event::Event as E;
+        let Some(v1::event::Event::G1841(pb::Event { event: Some(e) })) = &e.event else {
+            panic!("not a 1841 event: {e:?}")
+        };
+        let c = |s: &str| s.parse::<Concession>().unwrap();
+        match e.clone() {
+            E::AuctionOpened(x) => eng::Event::AuctionOpened {
+                seat: x.seat,
+                concession: c(&x.concession),
+                price: x.price,
+            },
+            E::BidPlaced(x) => eng::Event::BidPlaced {
+                seat: x.seat,
+                concession: c(&x.concession),
+                price: x.price,
+            },
+            E::NominationPassed(x) => eng::Event::NominationPassed { seat: x.seat },
+            E::DroppedOut(x) => eng::Event::DroppedOut {
+                seat: x.seat,
+                concession: c(&x.concession),
+            },
+            E::ConcessionBought(x) => eng::Event::ConcessionBought {
+                seat: x.seat,
+                concession: c(&x.concession),
+                price: x.price,
+            },
+            E::SealedBidSubmitted(x) => eng::Event::SealedBidSubmitted { seat: x.seat },
+            E::SealedBidsRevealed(x) => eng::Event::SealedBidsRevealed {
+                bids: x
+                    .bids
+                    .iter()
+                    .map(|b| eng::SealedBid {
+                        seat: b.seat,
+                        submitted: b.submitted,
+                        amounts: b.amounts.clone(),
+                    })
+                    .collect(),
+            },
+            E::ConcessionToBank(x) => eng::Event::ConcessionToBank {
+                concession: c(&x.concession),
+            },
+            E::PlayerOrderChanged(x) => eng::Event::PlayerOrderChanged {
+                player_order: x.player_order,
+            },
+            E::RoundStarted(x) => eng::Event::RoundStarted { name: x.name },
+            E::Passed(x) => eng::Event::Passed {
+                seat: x.seat,
+                automatic: x.automatic,
+            },
+            E::CorporationStarted(x) => eng::Event::CorporationStarted {
+                seat: x.seat,
+                corporation: x.corporation,
+                price: x.price,
+            },
+            E::SharesBought(x) => eng::Event::SharesBought {
+                seat: x.seat,
+                corporation: x.corporation,
+                percent: x.percent,
+                from_pool: x.from_pool,
+                price: x.price,
+            },
+            E::SharesSold(x) => eng::Event::SharesSold {
+                seat: x.seat,
+                corporation: x.corporation,
+                percent: x.percent,
+                price: x.price,
+            },
+            E::PresidentChanged(x) => eng::Event::PresidentChanged {
+                corporation: x.corporation,
+                seat: x.seat,
+            },
+            E::SharePriceChanged(x) => eng::Event::SharePriceChanged {
+                corporation: x.corporation,
+                price: x.price,
+                row: x.row,
+                col: x.col,
+            },
+            E::TokenPlaced(x) => eng::Event::TokenPlaced {
+                corporation: x.corporation,
+                hex: x.hex,
+                city: x.city,
+            },
+            E::TokensBought(x) => eng::Event::TokensBought {
+                corporation: x.corporation,
+                count: x.count,
+                price: x.price,
+            },
+            E::ConcessionIncome(x) => eng::Event::ConcessionIncome {
+                seat: x.seat,
+                concession: c(&x.concession),
+                amount: x.amount,
+            },
+            E::ConcessionReturned(x) => eng::Event::ConcessionReturned {
+                seat: x.seat,
+                concession: c(&x.concession),
+            },
+            E::OperatingTurn(x) => eng::Event::OperatingTurn {
+                corporation: x.corporation,
+            },
+            E::TileLaid(x) => eng::Event::TileLaid {
+                corporation: x.corporation,
+                hex: x.hex,
+                tile: x.tile,
+                rotation: x.rotation,
+                cost: x.cost,
+            },
+            E::DidNotRun(x) => eng::Event::DidNotRun {
+                corporation: x.corporation,
+            },
+            E::TrainBought(x) => eng::Event::TrainBought {
+                corporation: x.corporation,
+                train: x.train,
+                from: x.from,
+                price: x.price,
+            },
+            E::PhaseChanged(x) => eng::Event::PhaseChanged { phase: x.phase },
+            E::TrainsRusted(x) => eng::Event::TrainsRusted { trains: x.trains },
+            E::CorporationBoughtShares(x) => eng::Event::CorporationBoughtShares {
+                buyer: x.buyer,
+                corporation: x.corporation,
+                percent: x.percent,
+                from_pool: x.from_pool,
+                price: x.price,
+            },
+            E::RoutesRun(x) => eng::Event::RoutesRun {
+                corporation: x.corporation,
+                revenues: x.revenues,
+                revenue: x.revenue,
+            },
+            E::DividendPaid(x) => eng::Event::DividendPaid {
+                corporation: x.corporation,
+                revenue: x.revenue,
+                to_treasury: x.to_treasury,
+            },
+            E::Withheld(x) => eng::Event::Withheld {
+                corporation: x.corporation,
+                revenue: x.revenue,
+            },
+            E::CorporationSoldShares(x) => eng::Event::CorporationSoldShares {
+                seller: x.seller,
+                corporation: x.corporation,
+                percent: x.percent,
+                price: x.price,
+            },
+            E::TokenBought(x) => eng::Event::TokenBought {
+                corporation: x.corporation,
+                seller: x.seller,
+                hex: x.hex,
+                city: x.city,
+                price: x.price,
+            },
+        }
+    }
+
+    /// Checks one state (and the legal actions of every seat to act) on the wire.
+    fn check_on_the_wire(state: &eng::State) {
+        let pb = state_to_pb(state);
+        assert_eq!(state_from_pb(&pb).unwrap(), *state, "state round trip");
+        // Through the binary encoding too.
+        let bytes = prost::Message::encode_to_vec(&pb);
+        let back = <pb::State as prost::Message>::decode(bytes.as_slice()).unwrap();
+        assert_eq!(state_from_pb(&back).unwrap(), *state, "binary round trip");
+        for seat in G1841::to_act(state) {
+            let legal = G1841::legal(state, seat);
+            let v1::legal_actions_response::LegalActions::G1841(wire) =
+                Wire1841::legal_actions_pb(state, seat)
+            else {
+                panic!("not 1841")
+            };
+            assert_eq!(wire.actions.len(), legal.actions.len());
+            for (w, a) in wire.actions.iter().zip(&legal.actions) {
+                let w = v1::Action {
+                    action: Some(v1::action::Action::G1841(w.clone())),
+                };
+                assert_eq!(Wire1841::action_from_pb(&w).unwrap(), *a);
+            }
+            assert_eq!(wire.bids.len(), legal.bids.len());
+            assert_eq!(wire.blind_bid.is_some(), legal.blind_bid.is_some());
+            assert_eq!(wire.train_purchases.len(), legal.train_purchases.len());
+            for (w, t) in wire.train_purchases.iter().zip(&legal.train_purchases) {
+                assert_eq!(
+                    (&w.train, &w.from, w.min_price, w.max_price),
+                    (&t.train, &t.from, t.min_price, t.max_price)
+                );
+            }
+            assert_eq!(
+                wire.run_routes.as_ref().map(|r| r.trains.clone()),
+                legal.run_routes
+            );
+            assert_eq!(wire.token_purchases.len(), legal.token_purchases.len());
+            for (w, t) in wire.token_purchases.iter().zip(&legal.token_purchases) {
+                assert_eq!(
+                    (&w.hex, w.city, &w.seller, w.min_price, w.max_price),
+                    (&t.hex, t.city, &t.seller, t.min_price, t.max_price)
+                );
+            }
+        }
+    }
+
+    /// Replays a recorded game (18xx.games export) as far as the engine goes; after every
+    /// action the state, the action, every event and the legal actions survive the wire.
+    /// Returns the number of actions applied and the final state.
+    fn replay_fixture_on_the_wire(name: &str) -> (usize, eng::State) {
+        use referee_engine::g1841::import18xx::parse_export;
+        let path = format!(
+            "{}/../tests/fixtures/1841/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let export = parse_export(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let options = export.options().unwrap();
+        let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
+        check_on_the_wire(&state);
+        let mut applied = 0;
+        for recorded in &export.actions {
+            if recorded.kind == "destination_connection" {
+                continue;
+            }
+            let (seat, action) = match recorded.to_action(&state) {
+                Ok(Some(x)) => x,
+                // Entries the engine does not replay (undone bids, programmed passes).
+                Ok(None) => continue,
+                // Beyond what the engine plays.
+                Err(_) => break,
+            };
+            let wire = Wire1841::action_to_pb(&action);
+            assert_eq!(Wire1841::action_from_pb(&wire).unwrap(), action);
+            let Ok(events) = G1841::apply(&mut state, seat, &action) else {
+                break;
+            };
+            applied += 1;
+            for e in &events {
+                assert_eq!(event_from_pb(&Wire1841::event_to_pb(e)), *e);
+            }
+            check_on_the_wire(&state);
+        }
+        (applied, state)
+    }
+
+    #[test]
+    fn recorded_games_round_trip_after_every_action() {
+        for name in ["132002", "1841_game_end_bank"] {
+            let (applied, state) = replay_fixture_on_the_wire(name);
+            // Both games reach their operating rounds with tiles and trains.
+            assert!(applied > 100, "{name}: only {applied} actions");
+            assert!(!state.operations.tiles.is_empty(), "{name}: no tile");
+            assert!(!state.operations.trains.is_empty(), "{name}: no train");
+            eprintln!("{name}: {applied} actions, round {:?}", state.round);
+        }
+    }
+
+    fn decode_error(pb: &pb::State) -> String {
+        state_from_pb(pb).unwrap_err().message().to_string()
+    }
+
+    #[test]
+    fn bad_operating_round_fields_name_their_wire_path() {
+        let (_, state) = replay_fixture_on_the_wire("132002");
+        let good = state_to_pb(&state);
+        let ops = good.operations.clone().unwrap();
+        assert!(ops.tiles.len() > 3 && !ops.trains.is_empty());
+
+        let mut pb = good.clone();
+        pb.operations.as_mut().unwrap().tiles[3].rotation = 6;
+        let e = decode_error(&pb);
+        assert!(
+            e.starts_with("state.g1841.operations.tiles[3].rotation: "),
+            "{e}"
+        );
+
+        let mut pb = good.clone();
+        pb.operations.as_mut().unwrap().tiles[3].rotation = 300;
+        let e = decode_error(&pb);
+        assert!(
+            e.starts_with("state.g1841.operations.tiles[3].rotation: "),
+            "{e}"
+        );
+
+        // The validator's `operations.tiles.<hex>` becomes the wire index.
+        let mut pb = good.clone();
+        pb.operations.as_mut().unwrap().tiles[2].tile = "99999".into();
+        let e = decode_error(&pb);
+        assert!(e.starts_with("state.g1841.operations.tiles[2]: "), "{e}");
+
+        let mut pb = good.clone();
+        let t = pb.operations.as_ref().unwrap().tiles[0].clone();
+        pb.operations.as_mut().unwrap().tiles.push(t);
+        let e = decode_error(&pb);
+        let last = ops.tiles.len();
+        assert!(
+            e.starts_with(&format!("state.g1841.operations.tiles[{last}].hex: ")),
+            "{e}"
+        );
+
+        // `operations.trains.<SYM>[j]` becomes `operations.trains[k].trains[j]`.
+        let mut pb = good.clone();
+        let k = ops
+            .trains
+            .iter()
+            .position(|c| !c.trains.is_empty())
+            .unwrap();
+        pb.operations.as_mut().unwrap().trains[k].trains[0] = "2-99".into();
+        let e = decode_error(&pb);
+        assert!(
+            e.starts_with(&format!("state.g1841.operations.trains[{k}].trains[0]: ")),
+            "{e}"
+        );
+
+        let mut pb = good.clone();
+        let d = pb.operations.as_ref().unwrap().depot_sold[0].clone();
+        pb.operations.as_mut().unwrap().depot_sold.push(d);
+        let e = decode_error(&pb);
+        assert!(e.contains("operations.depot_sold["), "{e}");
+
+        // Operating round progress.
+        let (_, state) = replay_fixture_on_the_wire("1841_game_end_bank");
+        assert!(matches!(state.round, eng::Round::OperatingRound(_)));
+        let good = state_to_pb(&state);
+        let mut pb = good.clone();
+        let Some(pb::state::Round::OperatingRound(r)) = pb.round.as_mut() else {
+            panic!()
+        };
+        r.step = pb::OperatingStep::Unspecified as i32;
+        let e = decode_error(&pb);
+        assert!(e.starts_with("state.g1841.operating_round.step: "), "{e}");
+        let mut pb = good.clone();
+        let Some(pb::state::Round::OperatingRound(r)) = pb.round.as_mut() else {
+            panic!()
+        };
+        r.current = Some("XYZ".into());
+        let e = decode_error(&pb);
+        assert!(
+            e.starts_with("state.g1841.operating_round.current: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn validator_paths_use_wire_corporation_indices_and_field_names() {
+        let (_, state) = replay_fixture_on_the_wire("132002");
+        let good = state_to_pb(&state);
+        // A listed corporation whose wire index differs from its roster index.
+        let roster = eng::corporation::initial_corporations(&state.options);
+        let w = (0..good.corporations.len())
+            .find(|&w| {
+                roster
+                    .iter()
+                    .position(|c| c.sym == good.corporations[w].sym)
+                    != Some(w)
+            })
+            .unwrap();
+        // A corporation holder that is not a corporation: engine `owner`, wire `corporation`.
+        let mut pb = good.clone();
+        let c = &mut pb.corporations[w].certificates[1];
+        c.holder = pb::ShareHolderKind::Corporation as i32;
+        c.corporation = "XYZ".into();
+        c.seat = 0;
+        let e = decode_error(&pb);
+        assert!(
+            e.starts_with(&format!("state.g1841.corporations[{w}].certificates[1].")),
+            "{e}"
+        );
+        assert!(!e.contains(".owner"), "{e}");
+        let mut pb = good.clone();
+        pb.corporations[w].cash = -1;
+        let e = decode_error(&pb);
+        assert!(
+            e.starts_with(&format!("state.g1841.corporations[{w}].cash: ")),
+            "{e}"
+        );
     }
 
     #[test]
@@ -951,7 +1772,7 @@ mod tests {
         pb.corporations[0].cash = 100;
         let e = state_from_pb(&pb).unwrap_err();
         assert!(
-            e.message().contains("state.g1841.corporations[4]"),
+            e.message().contains("state.g1841.corporations[0]"),
             "{}",
             e.message()
         );
