@@ -71,6 +71,22 @@ fn s8_operating_order_and_first_step() {
     assert_eq!(G1841::to_act(&s).len(), 1);
 }
 
+/// 1841 §8: an action of another step is refused as WRONG_STEP with a plain sentence
+/// naming the step and the action (no internal names), and the state is unchanged.
+#[test]
+fn s8_actions_of_another_step_are_wrong_step() {
+    let mut s = before(190);
+    let seat = G1841::to_act(&s)[0];
+    let copy = s.clone();
+    let r = G1841::apply(&mut s, seat, &Action::Dividend { payout: true }).unwrap_err();
+    assert_eq!(r.code, referee_engine::RejectionCode::WrongStep);
+    assert_eq!(
+        r.message,
+        "IRSFF is in its track step; `dividend` is not possible now."
+    );
+    assert_eq!(s, copy);
+}
+
 /// 1841 §9.1: Venezia (F16) takes tile 601 in rotation 0 only, for the swamp cost L.50; a
 /// two-base major has two tile actions in phase 2, each from a different base; no exit of a
 /// phase-2 lay crosses an active province border.

@@ -121,6 +121,28 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// The action's kind in plain words, for messages ("lay a tile", "par").
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Action::Bid { .. } => "bid",
+            Action::Pass => "pass",
+            Action::BlindBid { .. } => "sealed bid",
+            Action::Par { .. } => "par",
+            Action::BuyShares { .. } => "buy shares",
+            Action::SellShares { .. } => "sell shares",
+            Action::PlaceToken { .. } => "place a token",
+            Action::BuyTokens { .. } => "buy tokens",
+            Action::BuyConcession { .. } => "buy a concession",
+            Action::LayTile { .. } => "lay a tile",
+            Action::BuyTrain { .. } => "buy a train",
+            Action::RunRoutes { .. } => "run routes",
+            Action::Dividend { .. } => "dividend",
+            Action::BuyToken { .. } => "buy a token",
+        }
+    }
+}
+
 /// Something that happened while an action was applied (`referee.g1841.v1.Event`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {

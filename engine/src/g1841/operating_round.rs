@@ -933,15 +933,19 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                     RejectionCode::WrongStep,
                     RULE,
                     format!(
-                        "{sym} is in step {:?}; {action:?} is not possible now.",
-                        r.step
+                        "{sym} is in its {} step; `{}` is not possible now.",
+                        step_name(r.step),
+                        action.kind_name()
                     ),
                 )
             } else {
                 reject(
                     RejectionCode::IllegalMove,
                     rule_of(r.step),
-                    format!("{action:?} is not a legal action of {sym} now."),
+                    format!(
+                        "`{}` is not a legal action of {sym} now.",
+                        action.kind_name()
+                    ),
                 )
             });
         }
@@ -1652,5 +1656,18 @@ fn pay_dividend(state: &mut State, sym: &str, revenue: i64, payout: bool, events
         });
     } else if revenue == 0 {
         move_left(state, sym, 1, events);
+    }
+}
+
+/// A step of the operating turn in plain words (1841 §8).
+fn step_name(step: OperatingStep) -> &'static str {
+    match step {
+        OperatingStep::Track => "track",
+        OperatingStep::Token => "token",
+        OperatingStep::Routes => "routes",
+        OperatingStep::Dividend => "dividend",
+        OperatingStep::BuyToken => "token purchase",
+        OperatingStep::Trains => "trains",
+        OperatingStep::Shares => "corporate shares",
     }
 }
