@@ -50,6 +50,12 @@ fn recorded_games_replay_as_far_as_the_engine_goes_and_check_names_the_stop() {
             stop["action_id"]
         );
     }
+    // Game 132002 stops where a non-historical corporation (CTDA) is started in Stock Round 3:
+    // not implemented yet, and said so.
+    let (_, report, _) = run(&[&fixture("132002.json")]);
+    assert_eq!(report["stopped_at"]["type"], "par", "{report}");
+    assert_eq!(report["stopped_at"]["code"], "UNSUPPORTED", "{report}");
+    assert_eq!(report["stopped_at"]["rule"], "1841 §3.4", "{report}");
 }
 
 #[test]

@@ -195,7 +195,7 @@ async fn list_games_shows_autobahn_with_its_options() {
         .find(|o| o.name == "autobot_level")
         .unwrap();
     assert_eq!((level.min, level.max), (1, 12));
-    assert_eq!(g.stage, pb::GameStage::Partial as i32);
+    assert_eq!(g.stage, pb::GameStage::Complete as i32);
 }
 
 #[tokio::test]

@@ -57,8 +57,8 @@ impl Game for Autobahn {
             min_players: 1,
             max_players: 4,
             options: options::option_infos(),
-            stage: GameStage::Partial,
-            coverage: "The base game for 1–4 players with the solo Autobot (levels 1–12), playable to the final scoring. The default board is a reconstruction, not the printed board: the publisher's map, costs and card faces are unknown and every unknown is a board-data value; pass the real data with the `board` option. Not yet reported complete: the Autobot follows every base-game point of §8, but not every point has its own rule test yet; modules are not implemented.",
+            stage: GameStage::Complete,
+            coverage: "The base game for 1–4 players with the solo Autobot (levels 1–12), playable to the final scoring; the Autobot follows every base-game point of §8, each with its own rule test. The default board is a reconstruction, not the printed board: the publisher's map, costs and card faces are unknown and every unknown is a board-data value; pass the real data with the `board` option. The modules (Wine, Traffic, Services, Planning, Customs) are not implemented.",
         }
     }
 

@@ -640,9 +640,17 @@ fn explain_par(state: &State, seat: Seat, sym: &str, price: i64) -> Rejection {
     let illegal = |rule: &str, m: String| reject(RejectionCode::IllegalMove, rule, m);
     if corp.started() {
         illegal("1841 §5.4", format!("{sym} has already been started."))
+    } else if !corp.historical && phase_number(state) >= 3 {
+        reject(
+            RejectionCode::Unsupported,
+            "1841 §3.4",
+            format!(
+                "Starting non-historical corporations such as {sym} is not implemented in this build yet."
+            ),
+        )
     } else if !corp.historical || phase_number(state) >= 4 {
         illegal(
-            "1841 §5.4",
+            "1841 §3.4",
             format!("{sym} cannot be started in phase {}.", state.phase),
         )
     } else if !holds {
@@ -654,8 +662,12 @@ fn explain_par(state: &State, seat: Seat, sym: &str, price: i64) -> Rejection {
         illegal(
             "1841 §5.4",
             format!(
-                "L.{price} is not a par price for {sym} ({:?}).",
+                "L.{price} is not a par price for {sym} (par prices: {}).",
                 market::par_prices(state, corp.kind)
+                    .iter()
+                    .map(|p| format!("L.{p}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         )
     } else if certificate_count(state, seat) >= certificate_limit(state) {
