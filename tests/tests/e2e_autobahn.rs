@@ -289,6 +289,26 @@ async fn full_two_player_game_through_the_server() {
     ));
 }
 
+/// The full game for three and four players too (autobahn §3.2: seats and supplies by
+/// player count), each to its final scoring through the server.
+#[tokio::test]
+async fn full_three_and_four_player_games_through_the_server() {
+    let server = Server::start(&[]);
+    let mut client = RefereeClient::connect(server.url()).await.expect("connect");
+    for seats in [3u32, 4] {
+        let state = new_game(&mut client, seats, HashMap::new()).await.unwrap();
+        let (end, n) = play_to_the_end(&mut client, state, 5 + u64::from(seats)).await;
+        assert!(n > 20, "{seats} players: a real game, {n} actions");
+        let v = view(&mut client, &end, None).await;
+        let outcome = v.outcome.expect("an outcome at the end");
+        assert_eq!(outcome.scores.len(), seats as usize);
+        let mut ranks = outcome.ranks.clone();
+        ranks.sort_unstable();
+        assert_eq!(ranks[0], 1, "someone ranks first: {:?}", outcome.ranks);
+        assert!(v.to_act.is_empty());
+    }
+}
+
 #[tokio::test]
 async fn solo_game_through_the_server() {
     let server = Server::start(&[]);
