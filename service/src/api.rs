@@ -86,6 +86,17 @@ fn request_state<'a>(
     }
 }
 
+/// Runs one RPC's work; a panic inside (a bug in the rules engine) becomes `INTERNAL` for
+/// this call instead of a dropped connection, and the server goes on serving.
+fn guarded<T>(work: impl FnOnce() -> Result<T, Status>) -> Result<T, Status> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|_| {
+        tracing::error!("the rules engine panicked while handling a request");
+        Err(Status::internal(
+            "the rules engine failed on this request (a bug: please report the request)",
+        ))
+    })
+}
+
 /// The state fields of a response: `(state, sealed_state, seat_views)`.
 type OutgoingState = (Option<pb::GameState>, Vec<u8>, Vec<pb::ViewResponse>);
 
@@ -217,12 +228,15 @@ impl Api {
     pub fn new_game(&self, req: &pb::NewGameRequest) -> Result<pb::NewGameResponse, Status> {
         let call = Call::start("NewGame");
         let sealer = self.sealer.as_deref();
-        let mut result = game_id(&req.game, "game")
-            .and_then(|g| dispatch!(g, new_game(req)))
-            .and_then(|mut resp| {
-                (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
-                Ok(resp)
-            });
+        let mut result = guarded(|| {
+            game_id(&req.game, "game")
+                .and_then(|g| dispatch!(g, new_game(req)))
+                .and_then(|mut resp| {
+                    (resp.state, resp.sealed_state, resp.seat_views) =
+                        outgoing(sealer, resp.state)?;
+                    Ok(resp)
+                })
+        });
         call.finish(&req.game, &mut result, None);
         result
     }
@@ -234,15 +248,18 @@ impl Api {
         call.span.record("seat", req.seat);
         let mut game = String::new();
         let sealer = self.sealer.as_deref();
-        let result = request_state(sealer, req.state.as_ref(), &req.sealed_state).and_then(|gs| {
-            game = gs.game.clone();
-            let mut applied = dispatch!(game_id(&gs.game, "state.game")?, apply(&gs, req))?;
-            if let Some(pb::apply_response::Result::Accepted(acc)) =
-                applied.response.result.as_mut()
-            {
-                (acc.state, acc.sealed_state, acc.seat_views) = outgoing(sealer, acc.state.take())?;
-            }
-            Ok(applied)
+        let result = guarded(|| {
+            request_state(sealer, req.state.as_ref(), &req.sealed_state).and_then(|gs| {
+                game = gs.game.clone();
+                let mut applied = dispatch!(game_id(&gs.game, "state.game")?, apply(&gs, req))?;
+                if let Some(pb::apply_response::Result::Accepted(acc)) =
+                    applied.response.result.as_mut()
+                {
+                    (acc.state, acc.sealed_state, acc.seat_views) =
+                        outgoing(sealer, acc.state.take())?;
+                }
+                Ok(applied)
+            })
         });
         let (mut result, outcome) = match result {
             Ok(applied) => {
@@ -274,17 +291,19 @@ impl Api {
     ) -> Result<pb::LegalActionsResponse, Status> {
         let call = Call::start("LegalActions");
         let mut game = String::new();
-        let mut result = request_state(
-            self.sealer.as_deref(),
-            req.state.as_ref(),
-            &req.sealed_state,
-        )
-        .and_then(|gs| {
-            game = gs.game.clone();
-            dispatch!(
-                game_id(&gs.game, "state.game")?,
-                legal_actions(&gs, req.seat)
+        let mut result = guarded(|| {
+            request_state(
+                self.sealer.as_deref(),
+                req.state.as_ref(),
+                &req.sealed_state,
             )
+            .and_then(|gs| {
+                game = gs.game.clone();
+                dispatch!(
+                    game_id(&gs.game, "state.game")?,
+                    legal_actions(&gs, req.seat)
+                )
+            })
         });
         call.finish(&game, &mut result, None);
         result
@@ -294,14 +313,16 @@ impl Api {
     pub fn view(&self, req: &pb::ViewRequest) -> Result<pb::ViewResponse, Status> {
         let call = Call::start("View");
         let mut game = String::new();
-        let mut result = request_state(
-            self.sealer.as_deref(),
-            req.state.as_ref(),
-            &req.sealed_state,
-        )
-        .and_then(|gs| {
-            game = gs.game.clone();
-            dispatch!(game_id(&gs.game, "state.game")?, view(&gs, req.seat))
+        let mut result = guarded(|| {
+            request_state(
+                self.sealer.as_deref(),
+                req.state.as_ref(),
+                &req.sealed_state,
+            )
+            .and_then(|gs| {
+                game = gs.game.clone();
+                dispatch!(game_id(&gs.game, "state.game")?, view(&gs, req.seat))
+            })
         });
         call.finish(&game, &mut result, None);
         result
@@ -311,17 +332,34 @@ impl Api {
     pub fn replay(&self, req: &pb::ReplayRequest) -> Result<pb::ReplayResponse, Status> {
         let call = Call::start("Replay");
         let sealer = self.sealer.as_deref();
-        let mut result = game_id(&req.game, "game")
-            .and_then(|g| dispatch!(g, replay(req)))
-            .and_then(|mut resp| {
-                (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
-                Ok(resp)
-            });
+        let mut result = guarded(|| {
+            game_id(&req.game, "game")
+                .and_then(|g| dispatch!(g, replay(req)))
+                .and_then(|mut resp| {
+                    (resp.state, resp.sealed_state, resp.seat_views) =
+                        outgoing(sealer, resp.state)?;
+                    Ok(resp)
+                })
+        });
         let outcome = match &result {
             Ok(r) if r.failure.is_some() => Some("rejected"),
             _ => None,
         };
         call.finish(&req.game, &mut result, outcome);
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_the_engine_becomes_internal_for_that_call() {
+        let r: Result<(), Status> = guarded(|| panic!("engine bug"));
+        let status = r.unwrap_err();
+        assert_eq!(status.code(), tonic::Code::Internal);
+        assert!(status.message().contains("please report"));
+        assert_eq!(guarded(|| Ok::<_, Status>(7)).unwrap(), 7);
     }
 }

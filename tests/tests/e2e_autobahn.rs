@@ -652,3 +652,39 @@ fn playout_1841_reports_unfinished_games_cleanly() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Numbers in a state that no game can reach are refused with their field path before the
+/// engine sees them (a newcomer's attack once crashed the request with DM = i64::MAX).
+#[tokio::test]
+async fn out_of_range_numbers_in_a_state_are_invalid_argument_not_a_crash() {
+    let server = Server::start(&[]);
+    let mut client = RefereeClient::connect(server.url()).await.expect("connect");
+    let fresh = new_game(&mut client, 2, HashMap::new()).await.unwrap();
+    let edits: [(&str, fn(&mut ab::State)); 2] = [
+        ("players[0].dm", |s| s.players[0].dm = i64::MAX),
+        ("players[0].development", |s| {
+            s.players[0].development = u32::MAX
+        }),
+    ];
+    for (path, edit) in edits {
+        let mut state = fresh.clone();
+        edit(typed_mut(&mut state));
+        for seat in [0, 1] {
+            let err = client
+                .legal_actions(pb::LegalActionsRequest {
+                    state: Some(state.clone()),
+                    seat,
+                    sealed_state: vec![],
+                })
+                .await
+                .expect_err("an impossible state was accepted");
+            assert_eq!(err.code(), Code::InvalidArgument, "{err:?}");
+            assert!(err.message().contains(path), "{path}: {}", err.message());
+        }
+    }
+    // The server is still there.
+    client
+        .list_games(pb::ListGamesRequest {})
+        .await
+        .expect("still serving");
+}

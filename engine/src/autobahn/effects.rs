@@ -16,7 +16,8 @@ pub fn resolve(state: &mut State, ev: &mut Vec<Event>, player: u32, effect: &Eff
     }
     match effect {
         Effect::GainDm { amount } => {
-            state.pm(player).dm += amount;
+            let dm = &mut state.pm(player).dm;
+            *dm = dm.saturating_add(*amount);
             ev.push(Event::DmGained {
                 player,
                 amount: *amount,
@@ -99,7 +100,7 @@ pub fn develop(state: &mut State, ev: &mut Vec<Event>, player: u32, steps: u32) 
         .len()
         .saturating_sub(1) as u32;
     let from = state.p(player).development;
-    let to = (from + steps).min(last);
+    let to = from.saturating_add(steps).min(last);
     if to == from {
         return;
     }

@@ -5,6 +5,10 @@
 use super::board::{AUTOBAHNS, DEPARTMENTS, GOODS};
 use super::state::{Phase, Road, State, TruckAt, employees_total};
 
+/// Largest amount of DM a state may hold: far beyond any game, small enough that no
+/// arithmetic on it can overflow.
+pub const MAX_DM: i64 = 1_000_000_000;
+
 /// The first problem found: a field path relative to the state (`players[1].dm`) and what is
 /// wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,6 +101,45 @@ pub fn validate(state: &State) -> Result<(), Invalid> {
         }
         if p.dm < 0 {
             return bad(format!("{path}.dm"), "must not be negative");
+        }
+        if p.dm > MAX_DM {
+            return bad(format!("{path}.dm"), format!("must be at most {MAX_DM}"));
+        }
+        let last_development = d.development_track.spaces.len().saturating_sub(1);
+        if p.development as usize > last_development {
+            return bad(
+                format!("{path}.development"),
+                format!(
+                    "must be at most {last_development} (the last space of the development track)"
+                ),
+            );
+        }
+        // Capacity = the printed capacity plus the action tiles placed on the space (§5.3).
+        let mut extra: u64 = 0;
+        for (k, a) in p.action_spaces.iter().enumerate() {
+            if let Some(spec) = d.player_board.action_spaces.iter().find(|s| s.id == a.id) {
+                if a.capacity < spec.capacity {
+                    return bad(
+                        format!("{path}.action_spaces[{k}].capacity"),
+                        format!("must be at least {} (player board)", spec.capacity),
+                    );
+                }
+                extra += u64::from(a.capacity - spec.capacity);
+            }
+        }
+        let tiles_used = u64::from(
+            d.player_board
+                .action_tiles
+                .count
+                .saturating_sub(p.action_tiles_left),
+        );
+        if extra != tiles_used {
+            return bad(
+                format!("{path}.action_spaces"),
+                format!(
+                    "{extra} capacity above the printed one, but {tiles_used} action tiles placed (autobahn §5.3)"
+                ),
+            );
         }
         for (list, name) in [(&p.hand, "hand"), (&p.set_aside, "set_aside")] {
             for (k, c) in list.iter().enumerate() {
