@@ -660,7 +660,8 @@ async fn out_of_range_numbers_in_a_state_are_invalid_argument_not_a_crash() {
     let server = Server::start(&[]);
     let mut client = RefereeClient::connect(server.url()).await.expect("connect");
     let fresh = new_game(&mut client, 2, HashMap::new()).await.unwrap();
-    let edits: [(&str, fn(&mut ab::State)); 2] = [
+    type Edit = (&'static str, fn(&mut ab::State));
+    let edits: [Edit; 2] = [
         ("players[0].dm", |s| s.players[0].dm = i64::MAX),
         ("players[0].development", |s| {
             s.players[0].development = u32::MAX
