@@ -228,23 +228,15 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
         && phase_number(state) < 4
         && !state.corporation("SFMA").is_some_and(|c| c.started());
     let mut out = Vec::new();
-    for (hex, node) in &reach.nodes {
-        let Some(v) = track::hex_view(state, hex) else {
-            continue;
-        };
-        let Some(n) = v.nodes.get(*node) else {
-            continue;
-        };
-        if !n.is_city() {
-            continue;
-        }
-        let Some(city) = track::node_city(&v.nodes, *node) else {
-            continue;
-        };
+    for ReachedCity {
+        hex, city, slots, ..
+    } in reached_cities(state, &reach)
+    {
+        let hex = &hex;
         if corp.tokens.iter().any(|t| &t.hex == hex) {
             continue;
         }
-        if track::tokens_at(state, hex, city).len() as u32 >= n.slots {
+        if track::tokens_at(state, hex, city).len() as u32 >= slots {
             continue;
         }
         // 1841 §9.2: no token in Firenze before SFMA starts or phase 4 (V2).
@@ -437,27 +429,19 @@ pub fn token_purchases(state: &State) -> Vec<TokenPurchaseRange> {
         .collect();
     let border = token_border_set(state);
     let reach = track::reach(state, &sym, &starts, border.as_deref());
-    for (hex, node) in &reach.nodes {
+    for ReachedCity {
+        hex, city, kind, ..
+    } in reached_cities(state, &reach)
+    {
+        let hex = &hex;
         if buyer.tokens.iter().any(|t| &t.hex == hex) {
             continue;
         }
-        let Some(v) = track::hex_view(state, hex) else {
-            continue;
-        };
-        let Some(n) = v.nodes.get(*node) else {
-            continue;
-        };
-        if !n.is_city() {
-            continue;
-        }
-        let Some(city) = track::node_city(&v.nodes, *node) else {
-            continue;
-        };
         for seller in track::tokens_at(state, hex, city) {
             if seller == sym || controller(state, &seller).is_none() {
                 continue;
             }
-            let in_pass = n.kind == NodeKind::Pass;
+            let in_pass = kind == NodeKind::Pass;
             if !in_pass && track::bases(state, &seller).len() < 2 {
                 continue;
             }
@@ -1670,4 +1654,42 @@ fn step_name(step: OperatingStep) -> &'static str {
         OperatingStep::Trains => "trains",
         OperatingStep::Shares => "corporate shares",
     }
+}
+
+/// A city (or pass) among the nodes a corporation's track reaches (1841 §9.2, §9.5).
+struct ReachedCity {
+    /// Hex, e.g. `F8`.
+    hex: String,
+    /// City index on the hex's tile.
+    city: u32,
+    /// Token slots of that city.
+    slots: u32,
+    /// City or pass.
+    kind: NodeKind,
+}
+
+/// The cities among the reached nodes, in hex order.
+fn reached_cities(state: &State, reach: &track::Reach) -> Vec<ReachedCity> {
+    let mut out = Vec::new();
+    for (hex, node) in &reach.nodes {
+        let Some(v) = track::hex_view(state, hex) else {
+            continue;
+        };
+        let Some(n) = v.nodes.get(*node) else {
+            continue;
+        };
+        if !n.is_city() {
+            continue;
+        }
+        let Some(city) = track::node_city(&v.nodes, *node) else {
+            continue;
+        };
+        out.push(ReachedCity {
+            hex: hex.clone(),
+            city,
+            slots: n.slots,
+            kind: n.kind,
+        });
+    }
+    out
 }
