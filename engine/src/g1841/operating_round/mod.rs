@@ -1,0 +1,535 @@
+//! Operating rounds (1841 §8, §9, §10): operating order, the steps of a corporation's turn
+//! (track → token → routes → dividend → trains → corporate shares), the end of the round and
+//! the next round.
+//!
+//! `apply` accepts exactly the actions [`legal`] lists (plus cross-corporation train purchases
+//! at any price in [`TrainPurchaseRange`]), so the two always agree. Steps without a legal
+//! action are skipped automatically, as 18xx does.
+
+use std::collections::BTreeSet;
+
+use super::action::{Action, Event, LegalActions, Route, TokenPurchaseRange, TrainPurchaseRange};
+use super::corporation::{controlled_percent, controller, phase_number};
+use super::data;
+use super::map::{self, End, NodeKind};
+use super::market;
+use super::state::{
+    CorporationKind, MapToken, OperatingRound, OperatingStep, PlacedTile, Round, ShareOwner, State,
+};
+use super::track;
+use crate::{Rejection, RejectionCode, Seat};
+
+mod dividends;
+mod routes;
+mod shares;
+mod tiles;
+mod tokens;
+mod trains;
+
+use dividends::*;
+pub use routes::*;
+use shares::*;
+pub use tiles::*;
+pub use tokens::*;
+pub use trains::*;
+/// Rule tag of the operating round.
+pub const RULE: &str = "1841 §8";
+
+fn reject(code: RejectionCode, rule: &str, message: impl Into<String>) -> Rejection {
+    Rejection::new(code, rule, message)
+}
+
+fn round(state: &State) -> Option<&OperatingRound> {
+    match &state.round {
+        Round::OperatingRound(r) => Some(r),
+        _ => None,
+    }
+}
+
+fn round_mut(state: &mut State) -> Option<&mut OperatingRound> {
+    match &mut state.round {
+        Round::OperatingRound(r) => Some(r),
+        _ => None,
+    }
+}
+
+/// The corporation operating now.
+pub fn current(state: &State) -> Option<String> {
+    round(state)?.current.clone()
+}
+
+/// The seat acting for the operating corporation (its controller, 1841 §7.2); empty when
+/// the corporation is in a step this build cannot play (routes, emergency money raising).
+pub fn to_act(state: &State) -> Vec<Seat> {
+    current(state)
+        .and_then(|c| controller(state, &c))
+        .filter(|s| !legal(state, *s).is_empty())
+        .map(|s| vec![s])
+        .unwrap_or_default()
+}
+
+fn phase_data(state: &State) -> Option<&'static data::PhaseData> {
+    data::ruleset(&state.options).phase(&state.phase)
+}
+
+/// Everything `seat` may do now in the operating round.
+pub fn legal(state: &State, seat: Seat) -> LegalActions {
+    let mut out = LegalActions::default();
+    let Some(r) = round(state) else { return out };
+    let Some(sym) = r.current.clone() else {
+        return out;
+    };
+    if controller(state, &sym) != Some(seat) {
+        return out;
+    }
+    match r.step {
+        OperatingStep::Track => {
+            out.actions = legal_lays(state)
+                .into_iter()
+                .map(|l| Action::LayTile {
+                    hex: l.hex,
+                    tile: l.tile,
+                    rotation: u32::from(l.rotation),
+                })
+                .collect();
+            out.actions.push(Action::Pass);
+        }
+        OperatingStep::Token => {
+            out.actions = legal_tokens(state)
+                .into_iter()
+                .map(|t| Action::PlaceToken {
+                    hex: t.hex,
+                    city: t.city,
+                })
+                .collect();
+            out.actions.push(Action::Pass);
+        }
+        OperatingStep::Routes => out.run_routes = Some(trains_of(state, &sym)),
+        OperatingStep::Dividend => {
+            out.actions = vec![
+                Action::Dividend { payout: true },
+                Action::Dividend { payout: false },
+            ];
+        }
+        OperatingStep::BuyToken => {
+            out.token_purchases = token_purchases(state);
+            out.actions = vec![Action::Pass];
+        }
+        OperatingStep::Trains => {
+            let (actions, ranges) = train_options(state);
+            out.actions = actions;
+            out.train_purchases = ranges;
+            if !must_buy_train(state, &sym) {
+                out.actions.push(Action::Pass);
+            }
+        }
+        OperatingStep::Shares => {
+            out.actions = sell_options(state);
+            out.actions.extend(share_options(state));
+            out.actions.push(Action::Pass);
+        }
+    }
+    // Dedupe (a lay may be traceable to several bases).
+    let mut seen = Vec::new();
+    out.actions.retain(|a| {
+        if seen.contains(a) {
+            false
+        } else {
+            seen.push(a.clone());
+            true
+        }
+    });
+    out
+}
+
+/// Applies an operating-round action (on a scratch copy by the caller).
+///
+/// Rejections: `NOT_YOUR_TURN` (not the operating corporation's controller), `UNSUPPORTED`
+/// (routes/dividends with trains, the first 4-train, emergency money raising), `WRONG_STEP`
+/// (an action of another step), `ILLEGAL_MOVE` (anything else not in [`legal`]).
+pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
+    let Some(r) = round(state).cloned() else {
+        return Err(reject(
+            RejectionCode::WrongStep,
+            RULE,
+            "No operating round.",
+        ));
+    };
+    let Some(sym) = r.current.clone() else {
+        return Err(reject(
+            RejectionCode::WrongStep,
+            RULE,
+            "No corporation is operating.",
+        ));
+    };
+    if controller(state, &sym) != Some(seat) {
+        return Err(reject(
+            RejectionCode::NotYourTurn,
+            RULE,
+            format!("Seat {seat} does not control {sym}, which is operating."),
+        ));
+    }
+    let legal = legal(state, seat);
+    let mut events = Vec::new();
+    let listed = legal.actions.contains(action);
+    match action {
+        Action::Pass if listed => {
+            events.push(Event::Passed {
+                seat,
+                automatic: false,
+            });
+            advance(state, &mut events);
+        }
+        Action::Pass if r.step == OperatingStep::Trains => {
+            let (depot, _) = train_options(state);
+            return Err(if depot.is_empty() {
+                reject(
+                    RejectionCode::Unsupported,
+                    "1841 §14",
+                    "Emergency money raising is not implemented in this build.",
+                )
+            } else {
+                reject(
+                    RejectionCode::IllegalMove,
+                    "1841 §9.6",
+                    format!("{sym} has a route but no train: it must buy one."),
+                )
+            });
+        }
+        Action::LayTile {
+            hex,
+            tile,
+            rotation,
+        } if listed => {
+            let lay = legal_lays(state)
+                .into_iter()
+                .find(|l| &l.hex == hex && &l.tile == tile && u32::from(l.rotation) == *rotation)
+                .ok_or_else(|| reject(RejectionCode::IllegalMove, "1841 §9.1", "lay"))?;
+            lay_tile(state, &sym, &lay, &mut events);
+        }
+        Action::PlaceToken { hex, city } if listed => {
+            if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+                c.tokens.push(MapToken {
+                    hex: hex.clone(),
+                    city: *city,
+                });
+            }
+            events.push(Event::TokenPlaced {
+                corporation: sym.clone(),
+                hex: hex.clone(),
+                city: *city,
+            });
+            advance(state, &mut events);
+        }
+        Action::BuyTrain { train, from, price }
+            if listed
+                || legal.train_purchases.iter().any(|t| {
+                    &t.train == train
+                        && &t.from == from
+                        && (t.min_price..=t.max_price).contains(price)
+                }) =>
+        {
+            buy_train(state, &sym, train, from, *price, &mut events);
+        }
+        Action::SellShares {
+            corporation,
+            percent,
+        } if listed => {
+            sell_share(state, &sym, corporation, *percent, &mut events);
+        }
+        Action::BuyToken {
+            hex,
+            city,
+            seller,
+            price,
+        } if legal.token_purchases.iter().any(|t| {
+            &t.hex == hex
+                && t.city == *city
+                && &t.seller == seller
+                && (t.min_price..=t.max_price).contains(price)
+        }) =>
+        {
+            buy_token(state, &sym, hex, *city, seller, *price, &mut events);
+            advance(state, &mut events);
+        }
+        Action::RunRoutes { routes } if r.step == OperatingStep::Routes => {
+            let revenues = check_routes(state, &sym, routes)?;
+            let revenue: i64 = revenues.iter().sum();
+            events.push(Event::RoutesRun {
+                corporation: sym.clone(),
+                revenues,
+                revenue,
+            });
+            if revenue > 0 {
+                if let Some(r) = round_mut(state) {
+                    r.revenue = revenue;
+                    r.step = OperatingStep::Dividend;
+                }
+            } else {
+                // 1841 §9.4: no revenue → withheld 0, one step left.
+                move_left(state, &sym, 1, &mut events);
+                if let Some(r) = round_mut(state) {
+                    r.step = OperatingStep::BuyToken;
+                }
+            }
+        }
+        Action::Dividend { payout } if listed => {
+            pay_dividend(state, &sym, r.revenue, *payout, &mut events);
+            if let Some(r) = round_mut(state) {
+                r.revenue = 0;
+                r.step = OperatingStep::BuyToken;
+            }
+        }
+        Action::BuyShares {
+            corporation,
+            from_pool,
+            percent,
+        } if listed => {
+            buy_share(state, &sym, corporation, *from_pool, *percent, &mut events);
+            end_turn(state, &mut events);
+        }
+        _ => {
+            let step_of = match action {
+                Action::LayTile { .. } => Some(OperatingStep::Track),
+                Action::PlaceToken { .. } => Some(OperatingStep::Token),
+                Action::BuyTrain { .. } => Some(OperatingStep::Trains),
+                Action::RunRoutes { .. } => Some(OperatingStep::Routes),
+                Action::Dividend { .. } => Some(OperatingStep::Dividend),
+                Action::BuyToken { .. } => Some(OperatingStep::BuyToken),
+                Action::BuyShares { .. } | Action::SellShares { .. } => Some(OperatingStep::Shares),
+                Action::Pass => Some(r.step),
+                _ => None,
+            };
+            return Err(if step_of != Some(r.step) {
+                reject(
+                    RejectionCode::WrongStep,
+                    RULE,
+                    format!(
+                        "{sym} is in its {} step; `{}` is not possible now.",
+                        step_name(r.step),
+                        action.kind_name()
+                    ),
+                )
+            } else {
+                reject(
+                    RejectionCode::IllegalMove,
+                    rule_of(r.step),
+                    format!(
+                        "`{}` is not a legal action of {sym} now.",
+                        action.kind_name()
+                    ),
+                )
+            });
+        }
+    }
+    settle(state, &mut events);
+    Ok(events)
+}
+
+fn rule_of(step: OperatingStep) -> &'static str {
+    match step {
+        OperatingStep::Track => "1841 §9.1",
+        OperatingStep::Token => "1841 §9.2",
+        OperatingStep::Routes => "1841 §9.3",
+        OperatingStep::Dividend => "1841 §9.4",
+        OperatingStep::BuyToken => "1841 §9.5",
+        OperatingStep::Trains => "1841 §9.6",
+        OperatingStep::Shares => "1841 §9.7",
+    }
+}
+
+/// Moves the current corporation to its next step (1841 §8).
+fn advance(state: &mut State, events: &mut Vec<Event>) {
+    let Some(r) = round(state) else { return };
+    let next = match r.step {
+        OperatingStep::Track => Some(OperatingStep::Token),
+        OperatingStep::Token => Some(OperatingStep::Routes),
+        OperatingStep::Routes => Some(OperatingStep::Dividend),
+        OperatingStep::Dividend => Some(OperatingStep::BuyToken),
+        OperatingStep::BuyToken => Some(OperatingStep::Trains),
+        OperatingStep::Trains => Some(OperatingStep::Shares),
+        OperatingStep::Shares => None,
+    };
+    match next {
+        Some(s) => {
+            if let Some(r) = round_mut(state) {
+                r.step = s;
+            }
+        }
+        None => end_turn(state, events),
+    }
+}
+
+/// Skips steps without a legal action (18xx auto-skip), applies a corporation that does not
+/// run (withholds nothing: price one step left, 1841 §9.4).
+fn settle(state: &mut State, events: &mut Vec<Event>) {
+    for _ in 0..10_000 {
+        let Some(r) = round(state).cloned() else {
+            return;
+        };
+        let Some(sym) = r.current.clone() else { return };
+        let Some(seat) = controller(state, &sym) else {
+            // Frozen mid-turn (cannot happen in the implemented steps): end the turn.
+            end_turn(state, events);
+            continue;
+        };
+        match r.step {
+            OperatingStep::Track => {
+                if legal_lays(state).is_empty() {
+                    advance(state, events);
+                } else {
+                    return;
+                }
+            }
+            OperatingStep::Token => {
+                if legal_tokens(state).is_empty() {
+                    advance(state, events);
+                } else {
+                    return;
+                }
+            }
+            OperatingStep::Routes => {
+                if trains_of(state, &sym).is_empty() || !route_available(state, &sym) {
+                    // 1841 §9.4: a corporation that runs nothing withholds 0 and moves left.
+                    events.push(Event::DidNotRun {
+                        corporation: sym.clone(),
+                    });
+                    move_left(state, &sym, 1, events);
+                    if let Some(r) = round_mut(state) {
+                        r.step = OperatingStep::BuyToken;
+                    }
+                } else {
+                    return;
+                }
+            }
+            OperatingStep::Dividend => return,
+            OperatingStep::BuyToken => {
+                if has_unplaced_token(state, &sym) {
+                    return;
+                }
+                advance(state, events);
+            }
+            OperatingStep::Trains | OperatingStep::Shares => {
+                let l = legal(state, seat);
+                if l.actions.iter().all(|a| *a == Action::Pass) && l.train_purchases.is_empty() {
+                    if l.actions.is_empty() {
+                        // Must buy but cannot: emergency money raising (not implemented).
+                        return;
+                    }
+                    if r.step == OperatingStep::Shares {
+                        events.push(Event::Passed {
+                            seat,
+                            automatic: true,
+                        });
+                    }
+                    advance(state, events);
+                } else {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Ends the current corporation's turn and starts the next one (or ends the round).
+fn end_turn(state: &mut State, events: &mut Vec<Event>) {
+    let Some(sym) = current(state) else { return };
+    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+        c.operated = true;
+    }
+    if let Some(r) = round_mut(state) {
+        r.done.push(sym);
+        r.current = None;
+    }
+    next_corporation(state, events);
+}
+
+/// Starts the next corporation in operating order that has not yet operated (1841 §8: the
+/// order is re-read after every turn, so price changes re-sort the remainder). A frozen
+/// corporation only moves left twice (1841 §7.4). After the last one: the next operating
+/// round of the set, or the next stock round.
+fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
+    loop {
+        let Some(r) = round(state).cloned() else {
+            return;
+        };
+        let next = market::operating_order(state)
+            .into_iter()
+            .find(|s| !r.done.contains(s));
+        let Some(sym) = next else {
+            end_round(state, events);
+            return;
+        };
+        if controller(state, &sym).is_none() {
+            move_left(state, &sym, 2, events);
+            if let Some(r) = round_mut(state) {
+                r.done.push(sym);
+            }
+            continue;
+        }
+        if let Some(r) = round_mut(state) {
+            r.current = Some(sym.clone());
+            r.step = OperatingStep::Track;
+            r.laid_hexes.clear();
+            r.used_bases.clear();
+            r.bought_train = false;
+            r.sold.clear();
+        }
+        events.push(Event::OperatingTurn { corporation: sym });
+        return;
+    }
+}
+
+fn end_round(state: &mut State, events: &mut Vec<Event>) {
+    let Some(r) = round(state).cloned() else {
+        return;
+    };
+    if r.number < r.total {
+        begin(state, r.stock_round, r.number + 1, r.total, events);
+    } else {
+        super::stock_round::begin(state, r.stock_round + 1, events);
+    }
+}
+
+/// Starts operating round `stock_round`.`number` of `total` (1841 §8) with the first
+/// corporation in operating order.
+pub fn begin(
+    state: &mut State,
+    stock_round: u32,
+    number: u32,
+    total: u32,
+    events: &mut Vec<Event>,
+) {
+    state.round = Round::OperatingRound(OperatingRound {
+        stock_round,
+        number,
+        total,
+        ..OperatingRound::default()
+    });
+    events.push(Event::RoundStarted {
+        name: format!("Operating Round {stock_round}.{number}"),
+    });
+    // Interpretation I13: with no corporation that can take a turn the round stays open with
+    // nobody to act (no endless chain of empty rounds).
+    let any = market::operating_order(state)
+        .iter()
+        .any(|s| controller(state, s).is_some());
+    if !any {
+        return;
+    }
+    next_corporation(state, events);
+    settle(state, events);
+}
+
+/// A step of the operating turn in plain words (1841 §8).
+fn step_name(step: OperatingStep) -> &'static str {
+    match step {
+        OperatingStep::Track => "track",
+        OperatingStep::Token => "token",
+        OperatingStep::Routes => "routes",
+        OperatingStep::Dividend => "dividend",
+        OperatingStep::BuyToken => "token purchase",
+        OperatingStep::Trains => "trains",
+        OperatingStep::Shares => "corporate shares",
+    }
+}

@@ -1,0 +1,248 @@
+//! Routes and revenue (1841 §9.3): validating a submitted route set and pricing it.
+
+use super::*;
+
+/// Whether `sym` has a route (1841 §9.6, 18xx `route_available`): from one of its non-pass
+/// tokens its track graph (borders ignored) reaches two nodes counting toward the two-stop
+/// minimum, its own city included.
+pub fn route_available(state: &State, sym: &str) -> bool {
+    track::bases(state, sym).into_iter().any(|(h, n, _)| {
+        let reach = track::reach(state, sym, &[(h, n)], None);
+        reach
+            .nodes
+            .iter()
+            .filter(|(hex, node)| {
+                track::hex_view(state, hex)
+                    .and_then(|v| v.nodes.get(*node).cloned())
+                    .is_some_and(|n| n.counts_toward_two_stop_minimum)
+            })
+            .count()
+            >= 2
+    })
+}
+
+/// Revenue of a node in the current phase (1841 §9.3: off-boards by phase column).
+pub fn node_revenue(state: &State, node: &map::Node) -> i64 {
+    match &node.revenue {
+        map::Revenue::Fixed(v) => *v,
+        map::Revenue::ByPhase(cols) => phase_data(state)
+            .and_then(|p| cols.get(&p.offboard_revenue_column))
+            .copied()
+            .unwrap_or(0),
+    }
+}
+
+/// Whether `kind` is counted against a train's capacity (1841 §9.3: cities, off-boards and
+/// passes; towns and ports free).
+pub fn counted(kind: NodeKind) -> bool {
+    matches!(kind, NodeKind::City | NodeKind::Offboard | NodeKind::Pass)
+}
+
+/// Validates a submitted route set of `sym` and returns each route's revenue (1841 §9.3):
+/// every train of the corporation at most once; each route has `stops.len() - 1` hex chains
+/// that follow existing track between consecutive stops, using no track segment twice among
+/// all routes; no stop twice and no two off-boards of one group in a route; it passes through
+/// no off-board, no city full of other corporations' tokens and not through yellow Milano
+/// (terminal, which at most one route may use); it includes a city or pass with one of the
+/// corporation's tokens and two stops counting toward the minimum; counted stops (cities,
+/// off-boards, passes — passes free for 8-trains) within the train's capacity. Revenue = the
+/// sum of the stops' values (off-boards by phase).
+pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i64>, Rejection> {
+    const R: &str = "1841 §9.3";
+    let bad = |m: String| reject(RejectionCode::IllegalMove, R, m);
+    let m = map::map(&state.options);
+    let rules = data::ruleset(&state.options);
+    let own = trains_of(state, sym);
+    let corp = state
+        .corporation(sym)
+        .ok_or_else(|| bad(format!("{sym} does not exist")))?;
+    let mut trains_used = BTreeSet::new();
+    let mut segments: BTreeSet<(String, usize)> = BTreeSet::new();
+    let mut milano_routes = 0;
+    let mut out = Vec::new();
+    for (ri, route) in routes.iter().enumerate() {
+        if !own.contains(&route.train) || !trains_used.insert(route.train.clone()) {
+            return Err(bad(format!(
+                "route {ri}: train {} is not an unused train of {sym}",
+                route.train
+            )));
+        }
+        let train = rules
+            .train(train_type(&route.train))
+            .ok_or_else(|| bad(format!("route {ri}: unknown train")))?;
+        let n = route.stops.len();
+        if n < 2 || route.connections.len() != n - 1 {
+            return Err(bad(format!(
+                "route {ri}: needs at least two stops and one hex chain between each pair"
+            )));
+        }
+        let mut nodes = Vec::new();
+        for st in &route.stops {
+            let v = track::hex_view(state, &st.hex)
+                .ok_or_else(|| bad(format!("route {ri}: no hex {}", st.hex)))?;
+            let node = v
+                .nodes
+                .get(st.node as usize)
+                .cloned()
+                .ok_or_else(|| bad(format!("route {ri}: no node {}-{}", st.hex, st.node)))?;
+            nodes.push((v, node));
+        }
+        let mut seen = BTreeSet::new();
+        let mut groups = BTreeSet::new();
+        for st in &route.stops {
+            if !seen.insert(st.clone()) {
+                return Err(bad(format!(
+                    "route {ri}: {}-{} visited twice",
+                    st.hex, st.node
+                )));
+            }
+        }
+        for (_, node) in &nodes {
+            for g in &node.groups {
+                if !groups.insert(g.clone()) {
+                    return Err(bad(format!("route {ri}: off-board group {g} twice")));
+                }
+            }
+        }
+        let uses_yellow_milano = route
+            .stops
+            .iter()
+            .any(|s| s.hex == "F8" && !state.operations.tiles.contains_key("F8"));
+        if uses_yellow_milano {
+            milano_routes += 1;
+        }
+        // Intermediate stops must be passable.
+        for (st, (v, node)) in route.stops.iter().zip(&nodes).take(n - 1).skip(1) {
+            let passable = match node.kind {
+                NodeKind::Offboard => false,
+                NodeKind::City | NodeKind::Pass => {
+                    let city = track::node_city(&v.nodes, st.node as usize).unwrap_or(0);
+                    let here = track::tokens_at(state, &st.hex, city);
+                    here.iter().any(|s| s == sym) || (here.len() as u32) < node.slots
+                }
+                _ => true,
+            };
+            if !passable {
+                return Err(bad(format!(
+                    "route {ri}: cannot pass through {}-{}",
+                    st.hex, st.node
+                )));
+            }
+        }
+        // Trace each connection.
+        for (ci, chain) in route.connections.iter().enumerate() {
+            let a = &route.stops[ci];
+            let b = &route.stops[ci + 1];
+            let through_a = ci > 0;
+            if chain.first() != Some(&a.hex) || chain.last() != Some(&b.hex) {
+                return Err(bad(format!(
+                    "route {ri}: hex chain {ci} must run from {} to {}",
+                    a.hex, b.hex
+                )));
+            }
+            let mut used = Vec::new();
+            if chain.len() == 1 {
+                let v = &nodes[ci].0;
+                let idx = v.paths.iter().enumerate().position(|(pi, p)| {
+                    !segments.contains(&(a.hex.clone(), pi))
+                        && ((p.a == End::Node(a.node as usize)
+                            && p.b == End::Node(b.node as usize))
+                            || (p.b == End::Node(a.node as usize)
+                                && p.a == End::Node(b.node as usize)))
+                });
+                let idx = idx.ok_or_else(|| {
+                    bad(format!(
+                        "route {ri}: no track between the stops in {}",
+                        a.hex
+                    ))
+                })?;
+                used.push((a.hex.clone(), idx, v.paths[idx].terminal));
+            } else {
+                let mut from = End::Node(a.node as usize);
+                for (hi, hex) in chain.iter().enumerate() {
+                    let v = track::hex_view(state, hex)
+                        .ok_or_else(|| bad(format!("route {ri}: no hex {hex}")))?;
+                    let printed = &m.hexes[hex];
+                    let to: Option<u8> = chain.get(hi + 1).and_then(|next| {
+                        printed
+                            .neighbors
+                            .iter()
+                            .find(|(_, h)| *h == next)
+                            .map(|(e, _)| *e)
+                    });
+                    let target = match (to, hi + 1 == chain.len()) {
+                        (_, true) => End::Node(b.node as usize),
+                        (Some(e), false) => End::Edge(e),
+                        (None, false) => {
+                            return Err(bad(format!(
+                                "route {ri}: {hex} and {} are not adjacent",
+                                chain[hi + 1]
+                            )));
+                        }
+                    };
+                    let idx = v.paths.iter().enumerate().position(|(pi, p)| {
+                        !segments.contains(&(hex.clone(), pi))
+                            && !used.iter().any(|(h, i, _)| h == hex && *i == pi)
+                            && ((p.a == from && p.b == target) || (p.b == from && p.a == target))
+                    });
+                    let idx = idx.ok_or_else(|| {
+                        bad(format!("route {ri}: no track in {hex} for hex chain {ci}"))
+                    })?;
+                    used.push((hex.clone(), idx, v.paths[idx].terminal));
+                    if let End::Edge(e) = target {
+                        from = End::Edge((e + 3) % 6);
+                    }
+                }
+            }
+            // A terminal stub may only end a route (yellow Milano).
+            let first_terminal = used.first().is_some_and(|u| u.2);
+            let last_terminal = used.last().is_some_and(|u| u.2);
+            if (first_terminal && through_a) || (last_terminal && ci + 2 < n) {
+                return Err(bad(format!(
+                    "route {ri}: a route may not run through yellow Milano"
+                )));
+            }
+            for (h, i, _) in used {
+                if !segments.insert((h, i)) {
+                    return Err(bad(format!("route {ri}: track used twice")));
+                }
+            }
+        }
+        // Token, two-stop minimum, capacity, revenue.
+        let has_token = route.stops.iter().zip(&nodes).any(|(st, (v, node))| {
+            node.is_city()
+                && track::node_city(&v.nodes, st.node as usize).is_some_and(|city| {
+                    corp.tokens
+                        .iter()
+                        .any(|t| t.hex == st.hex && t.city == city)
+                })
+        });
+        if !has_token {
+            return Err(bad(format!("route {ri}: no city with a {sym} token")));
+        }
+        let qualifying = nodes
+            .iter()
+            .filter(|(_, n)| n.counts_toward_two_stop_minimum)
+            .count();
+        if qualifying < 2 {
+            return Err(bad(format!(
+                "route {ri}: needs two stops that are not passes or ports"
+            )));
+        }
+        let counted_stops = nodes
+            .iter()
+            .filter(|(_, n)| counted(n.kind) && !(n.kind == NodeKind::Pass && train.name == "8"))
+            .count() as u32;
+        if counted_stops > train.counted_stop_limit {
+            return Err(bad(format!(
+                "route {ri}: {counted_stops} counted stops exceed the {}-train",
+                train.name
+            )));
+        }
+        out.push(nodes.iter().map(|(_, n)| node_revenue(state, n)).sum());
+    }
+    if milano_routes > 1 {
+        return Err(bad("only one route may use yellow Milano".into()));
+    }
+    Ok(out)
+}

@@ -1,0 +1,241 @@
+//! The corporate share step (1841 §9.7): corporations selling and buying certificates.
+
+use super::*;
+
+/// Corporate sales possible now (1841 §9.7): the operating corporation's own IPO shares
+/// (issuing) or ordinary certificates it holds of other corporations, of corporations that
+/// have operated, in unit steps while the pool stays within 50%; president's certificates
+/// are never sold here.
+pub(super) fn sell_options(state: &State) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(r) = round(state) else { return out };
+    let Some(sym) = r.current.clone() else {
+        return out;
+    };
+    if r.step != OperatingStep::Shares {
+        return out;
+    }
+    let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
+    for corp in &state.corporations {
+        if !corp.started() || !corp.operated {
+            continue;
+        }
+        let holder = if corp.sym == sym {
+            ShareOwner::Ipo
+        } else {
+            ShareOwner::Corporation(sym.clone())
+        };
+        let held: u32 = corp
+            .certificates
+            .iter()
+            .filter(|c| c.owner == holder && !c.president)
+            .map(|c| c.percent)
+            .sum();
+        let room = pool_max.saturating_sub(corp.pool_percent());
+        let unit = corp.unit_percent();
+        let mut p = unit;
+        while p <= held && p <= room {
+            out.push(Action::SellShares {
+                corporation: corp.sym.clone(),
+                percent: p,
+            });
+            p += unit;
+        }
+    }
+    out
+}
+
+/// Sells `percent` of `target` held by `seller` (its IPO when `target == seller`) to the pool
+/// at the current price; the price drops one row per unit (1841 §9.7, §5.3).
+pub(super) fn sell_share(
+    state: &mut State,
+    seller: &str,
+    target: &str,
+    percent: u32,
+    events: &mut Vec<Event>,
+) {
+    let holder = if target == seller {
+        ShareOwner::Ipo
+    } else {
+        ShareOwner::Corporation(seller.to_string())
+    };
+    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+        return;
+    };
+    let Some(price) = t.price() else { return };
+    let unit = t.unit_percent();
+    let units = percent / unit;
+    let mut left = units;
+    for c in t.certificates.iter_mut() {
+        if left > 0 && c.owner == holder && !c.president && c.percent == unit {
+            c.owner = ShareOwner::Pool;
+            left -= 1;
+        }
+    }
+    let proceeds = price.saturating_mul(i64::from(units - left));
+    state.bank_cash -= proceeds;
+    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+        s.cash += proceeds;
+    }
+    events.push(Event::CorporationSoldShares {
+        seller: seller.to_string(),
+        corporation: target.to_string(),
+        percent,
+        price: proceeds,
+    });
+    if let Some(p) = state.corporation(target).and_then(|c| c.share_price) {
+        let (mut row, mut col) = (p.row, p.col);
+        for _ in 0..units {
+            (row, col) = market::down(row, col);
+        }
+        market::set_cell(state, target, row, col);
+        events.push(Event::SharePriceChanged {
+            corporation: target.to_string(),
+            price: market::price_at(row, col).unwrap_or(0),
+            row,
+            col,
+        });
+    }
+    if let Some(r) = round_mut(state)
+        && !r.sold.iter().any(|s| s == target)
+    {
+        r.sold.push(target.to_string());
+    }
+}
+
+/// Corporate share purchases possible now (1841 §9.7): one certificate of another
+/// corporation from its IPO or the pool, at market price, from the treasury; never itself
+/// or a corporation in its own chain of control; at most 5 certificates of others; the
+/// controlling player's 60% limit; the president's certificate from the pool only for
+/// non-historical corporations or from phase 4.
+pub(super) fn share_options(state: &State) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(r) = round(state) else { return out };
+    let Some(sym) = r.current.clone() else {
+        return out;
+    };
+    if r.step != OperatingStep::Shares {
+        return out;
+    }
+    let Some(buyer) = state.corporation(&sym) else {
+        return out;
+    };
+    let Some(seat) = controller(state, &sym) else {
+        return out;
+    };
+    let rules = data::ruleset(&state.options);
+    let held: u32 = state
+        .corporations
+        .iter()
+        .flat_map(|c| c.certificates.iter())
+        .filter(|c| c.owner == ShareOwner::Corporation(sym.clone()))
+        .count() as u32;
+    if held >= rules.corporation_max_certificates_of_other_corporations {
+        return out;
+    }
+    // The chain of control above the buyer.
+    let mut chain = vec![sym.clone()];
+    let mut cur = sym.clone();
+    for _ in 0..state.corporations.len() {
+        match state.corporation(&cur).and_then(|c| c.president()) {
+            Some(ShareOwner::Corporation(c)) if !chain.contains(c) => {
+                chain.push(c.clone());
+                cur = c.clone();
+            }
+            _ => break,
+        }
+    }
+    for target in market::operating_order(state) {
+        if chain.contains(&target) || r.sold.contains(&target) {
+            continue;
+        }
+        let Some(t) = state.corporation(&target) else {
+            continue;
+        };
+        let Some(price) = t.price() else { continue };
+        for from_pool in [false, true] {
+            let owner = if from_pool {
+                ShareOwner::Pool
+            } else {
+                ShareOwner::Ipo
+            };
+            let mut sizes = BTreeSet::new();
+            for c in &t.certificates {
+                if c.owner != owner {
+                    continue;
+                }
+                if c.president && (!from_pool || (t.historical && phase_number(state) < 4)) {
+                    continue;
+                }
+                sizes.insert(c.percent);
+            }
+            for percent in sizes {
+                let cost = price.saturating_mul(i64::from(percent / t.unit_percent()));
+                if cost > buyer.cash {
+                    continue;
+                }
+                if controlled_percent(state, seat, &target) + percent
+                    > rules.max_percent_controlled_by_one_player
+                {
+                    continue;
+                }
+                out.push(Action::BuyShares {
+                    corporation: target.clone(),
+                    from_pool,
+                    percent,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A corporation buys one certificate (1841 §9.7): IPO price to the target's treasury, pool
+/// price to the bank.
+pub(super) fn buy_share(
+    state: &mut State,
+    buyer: &str,
+    target: &str,
+    from_pool: bool,
+    percent: u32,
+    events: &mut Vec<Event>,
+) {
+    let owner = if from_pool {
+        ShareOwner::Pool
+    } else {
+        ShareOwner::Ipo
+    };
+    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+        return;
+    };
+    let Some(price) = t.price() else { return };
+    let cost = price.saturating_mul(i64::from(percent / t.unit_percent()));
+    let Some(idx) = t
+        .certificates
+        .iter()
+        .position(|c| c.owner == owner && c.percent == percent && !c.president)
+        .or_else(|| {
+            t.certificates
+                .iter()
+                .position(|c| c.owner == owner && c.percent == percent)
+        })
+    else {
+        return;
+    };
+    t.certificates[idx].owner = ShareOwner::Corporation(buyer.to_string());
+    if from_pool {
+        state.bank_cash += cost;
+    } else {
+        t.cash += cost;
+    }
+    if let Some(b) = state.corporations.iter_mut().find(|c| c.sym == buyer) {
+        b.cash -= cost;
+    }
+    events.push(Event::CorporationBoughtShares {
+        buyer: buyer.to_string(),
+        corporation: target.to_string(),
+        percent,
+        from_pool,
+        price: cost,
+    });
+}

@@ -1,0 +1,177 @@
+//! Tile lays and upgrades (1841 §9.1): lays per phase and base, costs, province borders.
+
+use super::*;
+
+/// Tile actions allowed this turn (1841 §9.1): a major one per base (phase 3–4 at most 2,
+/// phase 5+ 1), a minor 1.
+pub fn tile_actions(state: &State, sym: &str) -> u32 {
+    let Some(corp) = state.corporation(sym) else {
+        return 0;
+    };
+    let Some(p) = phase_data(state) else { return 0 };
+    match corp.kind {
+        CorporationKind::Minor => p.tile_actions_minor,
+        CorporationKind::Major => {
+            let n = track::bases(state, sym).len() as u32;
+            let n = if p.tile_actions_major.per_base { n } else { 1 };
+            p.tile_actions_major.max.map_or(n, |m| n.min(m))
+        }
+    }
+}
+
+/// Border set that blocks track in this phase (1841 §9.1: phase 2 only).
+pub(super) fn track_border_set(state: &State) -> Option<String> {
+    let p = phase_data(state)?;
+    (!p.track_may_cross_province_borders).then(|| p.province_border_set_active.clone())
+}
+
+/// A tile lay with its cost and the base it is traced to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lay {
+    /// Hex.
+    pub hex: String,
+    /// Tile number.
+    pub tile: String,
+    /// Rotation.
+    pub rotation: u8,
+    /// Cost in L. (1841 §9.1).
+    pub cost: i64,
+    /// The base used (token hex and city).
+    pub base: MapToken,
+}
+
+/// Every legal tile lay of the operating corporation now (1841 §9.1).
+pub fn legal_lays(state: &State) -> Vec<Lay> {
+    let Some(r) = round(state) else {
+        return Vec::new();
+    };
+    let Some(sym) = r.current.clone() else {
+        return Vec::new();
+    };
+    if r.step != OperatingStep::Track || r.used_bases.len() as u32 >= tile_actions(state, &sym) {
+        return Vec::new();
+    }
+    let Some(corp) = state.corporation(&sym) else {
+        return Vec::new();
+    };
+    let m = map::map(&state.options);
+    let colors = phase_data(state)
+        .map(|p| p.tile_colors.clone())
+        .unwrap_or_default();
+    let border = track_border_set(state);
+    let mut out: Vec<Lay> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (bhex, bnode, bcity) in track::bases(state, &sym) {
+        let base = MapToken {
+            hex: bhex.clone(),
+            city: bcity,
+        };
+        if r.used_bases.contains(&base) {
+            continue;
+        }
+        let reach = track::reach(state, &sym, &[(bhex.clone(), bnode)], border.as_deref());
+        for (hex, edges) in &reach.edges {
+            if r.laid_hexes.contains(hex) {
+                continue;
+            }
+            let Some(printed) = m.hexes.get(hex) else {
+                continue;
+            };
+            let Some(view) = track::hex_view(state, hex) else {
+                continue;
+            };
+            let (candidates, cost) = match state.operations.tiles.get(hex) {
+                Some(p) => match m.tiles.get(&p.tile) {
+                    Some(t) => (t.upgrades_to.clone(), t.upgrade_cost),
+                    None => continue,
+                },
+                None => (printed.first_tiles.clone(), printed.terrain_cost),
+            };
+            if cost > corp.cash {
+                continue;
+            }
+            for tile_id in candidates {
+                let Some(tile) = m.tiles.get(&tile_id) else {
+                    continue;
+                };
+                if !colors.contains(&tile.color) || track::tiles_available(state, &tile_id) == 0 {
+                    continue;
+                }
+                let old_exits = track::exits(&view.paths);
+                for rotation in 0..6u8 {
+                    // 1841 §9.1: tile 601 (yellow Venezia) only in rotation 0.
+                    if tile_id == "601" && rotation != 0 {
+                        continue;
+                    }
+                    let paths = track::rotated(&tile.paths, rotation);
+                    let new_exits = track::exits(&paths);
+                    if !new_exits.iter().all(|e| printed.neighbors.contains_key(e)) {
+                        continue;
+                    }
+                    if !track::preserves(&view.nodes, &view.paths, &tile.nodes, &paths) {
+                        continue;
+                    }
+                    if new_exits.is_disjoint(edges) {
+                        continue;
+                    }
+                    // 1841 §9.1: phase 2 — no new track across an active province border.
+                    if let Some(set) = &border
+                        && new_exits
+                            .difference(&old_exits)
+                            .any(|e| m.on_border(set, hex, *e))
+                    {
+                        continue;
+                    }
+                    if seen.insert((hex.clone(), tile_id.clone(), rotation)) {
+                        out.push(Lay {
+                            hex: hex.clone(),
+                            tile: tile_id.clone(),
+                            rotation,
+                            cost,
+                            base: base.clone(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Lays a tile (1841 §9.1): the old tile returns to the supply, the cost goes to the bank,
+/// tokens stay in their city.
+pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec<Event>) {
+    state.operations.tiles.insert(
+        lay.hex.clone(),
+        PlacedTile {
+            tile: lay.tile.clone(),
+            rotation: lay.rotation,
+        },
+    );
+    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+        c.cash -= lay.cost;
+    }
+    state.bank_cash += lay.cost;
+    // 1841 §9.1: tokens stay; where the new tile has fewer cities (yellow Firenze → green, a
+    // single city with two slots) they move to its first city.
+    let cities = track::hex_view(state, &lay.hex)
+        .map_or(1, |v| v.nodes.iter().filter(|n| n.is_city()).count() as u32);
+    for c in &mut state.corporations {
+        for t in &mut c.tokens {
+            if t.hex == lay.hex && t.city >= cities {
+                t.city = 0;
+            }
+        }
+    }
+    if let Some(r) = round_mut(state) {
+        r.laid_hexes.push(lay.hex.clone());
+        r.used_bases.push(lay.base.clone());
+    }
+    events.push(Event::TileLaid {
+        corporation: sym.to_string(),
+        hex: lay.hex.clone(),
+        tile: lay.tile.clone(),
+        rotation: u32::from(lay.rotation),
+        cost: lay.cost,
+    });
+}

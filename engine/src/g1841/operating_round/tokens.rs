@@ -1,0 +1,213 @@
+//! Token placement and token purchase (1841 §9.2, §9.5).
+
+use super::*;
+
+/// Border set that blocks token reachability (1841 §9.2: always the active set).
+pub(super) fn token_border_set(state: &State) -> Option<String> {
+    phase_data(state).map(|p| p.province_border_set_active.clone())
+}
+
+/// Cities where the operating corporation may place a token now (1841 §9.2).
+pub fn legal_tokens(state: &State) -> Vec<MapToken> {
+    let Some(r) = round(state) else {
+        return Vec::new();
+    };
+    let Some(sym) = r.current.clone() else {
+        return Vec::new();
+    };
+    if r.step != OperatingStep::Token {
+        return Vec::new();
+    }
+    let Some(corp) = state.corporation(&sym) else {
+        return Vec::new();
+    };
+    if corp.tokens.len() as u32 >= corp.tokens_total {
+        return Vec::new();
+    }
+    let starts: Vec<(String, usize)> = track::bases(state, &sym)
+        .into_iter()
+        .map(|(h, n, _)| (h, n))
+        .collect();
+    let border = token_border_set(state);
+    let reach = track::reach(state, &sym, &starts, border.as_deref());
+    let firenze_locked = !state.options.lite
+        && !state.options.version_1
+        && phase_number(state) < 4
+        && !state.corporation("SFMA").is_some_and(|c| c.started());
+    let mut out = Vec::new();
+    for ReachedCity {
+        hex, city, slots, ..
+    } in reached_cities(state, &reach)
+    {
+        let hex = &hex;
+        if corp.tokens.iter().any(|t| &t.hex == hex) {
+            continue;
+        }
+        if track::tokens_at(state, hex, city).len() as u32 >= slots {
+            continue;
+        }
+        // 1841 §9.2: no token in Firenze before SFMA starts or phase 4 (V2).
+        if hex == "R14" && firenze_locked {
+            continue;
+        }
+        // 1841 §5.4: the home city of an unstarted historical corporation stays reserved
+        // (18xx home reservations; SFMA's undecided Firenze home reserves the hex).
+        if reserved_home(state, hex, city) {
+            continue;
+        }
+        out.push(MapToken {
+            hex: hex.clone(),
+            city,
+        });
+    }
+    out
+}
+
+/// Whether city `city` of `hex` is the home of a historical corporation not yet started
+/// (1841 §3.3, §5.4).
+pub fn reserved_home(state: &State, hex: &str, city: u32) -> bool {
+    data::ruleset(&state.options)
+        .historical_corporations
+        .iter()
+        .filter(|h| !state.corporation(&h.sym).is_some_and(|c| c.started()))
+        .flat_map(|h| h.homes.iter())
+        .any(|home| {
+            home.hex == hex
+                && home
+                    .city_index
+                    .is_none_or(|i| track::current_city(state, hex, i) == city)
+        })
+}
+
+/// Whether `sym` has a token not on the map (the token-purchase step is offered then,
+/// 1841 §9.5; observed in the recorded games).
+pub(super) fn has_unplaced_token(state: &State, sym: &str) -> bool {
+    state
+        .corporation(sym)
+        .is_some_and(|c| (c.tokens.len() as u32) < c.tokens_total)
+}
+
+/// Tokens the operating corporation may buy now (1841 §9.5, FAQ-C12): it has an unplaced
+/// token; the token is another corporation's, in a city or pass reachable from the buyer's
+/// bases without crossing the active border set, on a tile where the buyer has no token; the
+/// seller has a controlling player and keeps at least one non-pass token on the map (a token
+/// in a pass can always be sold); price L.1 up to the buyer's treasury.
+pub fn token_purchases(state: &State) -> Vec<TokenPurchaseRange> {
+    let mut out = Vec::new();
+    let Some(r) = round(state) else { return out };
+    let Some(sym) = r.current.clone() else {
+        return out;
+    };
+    if r.step != OperatingStep::BuyToken || !has_unplaced_token(state, &sym) {
+        return out;
+    }
+    let Some(buyer) = state.corporation(&sym) else {
+        return out;
+    };
+    if buyer.cash < 1 {
+        return out;
+    }
+    let starts: Vec<(String, usize)> = track::bases(state, &sym)
+        .into_iter()
+        .map(|(h, n, _)| (h, n))
+        .collect();
+    let border = token_border_set(state);
+    let reach = track::reach(state, &sym, &starts, border.as_deref());
+    for ReachedCity {
+        hex, city, kind, ..
+    } in reached_cities(state, &reach)
+    {
+        let hex = &hex;
+        if buyer.tokens.iter().any(|t| &t.hex == hex) {
+            continue;
+        }
+        for seller in track::tokens_at(state, hex, city) {
+            if seller == sym || controller(state, &seller).is_none() {
+                continue;
+            }
+            let in_pass = kind == NodeKind::Pass;
+            if !in_pass && track::bases(state, &seller).len() < 2 {
+                continue;
+            }
+            out.push(TokenPurchaseRange {
+                hex: hex.clone(),
+                city,
+                seller,
+                min_price: 1,
+                max_price: buyer.cash,
+            });
+        }
+    }
+    out
+}
+
+/// Buys a token (1841 §9.5): the seller's token returns to its charter, the buyer's takes
+/// its slot; the price goes to the seller.
+pub(super) fn buy_token(
+    state: &mut State,
+    buyer: &str,
+    hex: &str,
+    city: u32,
+    seller: &str,
+    price: i64,
+    events: &mut Vec<Event>,
+) {
+    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+        if let Some(i) = s.tokens.iter().position(|t| t.hex == hex && t.city == city) {
+            s.tokens.remove(i);
+        }
+        s.cash += price;
+    }
+    if let Some(b) = state.corporations.iter_mut().find(|c| c.sym == buyer) {
+        b.cash -= price;
+        b.tokens.push(MapToken {
+            hex: hex.to_string(),
+            city,
+        });
+    }
+    events.push(Event::TokenBought {
+        corporation: buyer.to_string(),
+        seller: seller.to_string(),
+        hex: hex.to_string(),
+        city,
+        price,
+    });
+}
+
+/// A city (or pass) among the nodes a corporation's track reaches (1841 §9.2, §9.5).
+pub(super) struct ReachedCity {
+    /// Hex, e.g. `F8`.
+    hex: String,
+    /// City index on the hex's tile.
+    city: u32,
+    /// Token slots of that city.
+    slots: u32,
+    /// City or pass.
+    kind: NodeKind,
+}
+
+/// The cities among the reached nodes, in hex order.
+pub(super) fn reached_cities(state: &State, reach: &track::Reach) -> Vec<ReachedCity> {
+    let mut out = Vec::new();
+    for (hex, node) in &reach.nodes {
+        let Some(v) = track::hex_view(state, hex) else {
+            continue;
+        };
+        let Some(n) = v.nodes.get(*node) else {
+            continue;
+        };
+        if !n.is_city() {
+            continue;
+        }
+        let Some(city) = track::node_city(&v.nodes, *node) else {
+            continue;
+        };
+        out.push(ReachedCity {
+            hex: hex.clone(),
+            city,
+            slots: n.slots,
+            kind: n.kind,
+        });
+    }
+    out
+}
