@@ -172,10 +172,19 @@ fn replay_through_stock_round_1(export: &Export) -> (State, usize) {
         if matches!(state.round, Round::OperatingRound(_)) {
             break;
         }
-        let (seat, a) = action
+        let mapped = action
             .to_action(&state)
-            .unwrap_or_else(|e| panic!("action {:?}: {e}", action.id))
-            .unwrap_or_else(|| panic!("action {:?} ({}) not mapped", action.id, action.kind));
+            .unwrap_or_else(|e| panic!("action {:?}: {e}", action.id));
+        let Some((seat, a)) = mapped else {
+            // Only 18xx's own programming actions are not game actions.
+            assert!(
+                action.kind.starts_with("program_"),
+                "action {:?} ({}) not mapped",
+                action.id,
+                action.kind
+            );
+            continue;
+        };
         assert_eq!(
             G1841::to_act(&state),
             [seat],
@@ -334,18 +343,45 @@ fn fixture_game_end_bank_stock_round_1_matches_snapshot() {
 /// programmed automatic passes) is applied, must be listed by `G1841::legal`, and every route
 /// set must earn exactly the recorded revenue.
 fn replay_until_stock_round(export: &Export, sr: u32) -> State {
+    replay_until(
+        export,
+        |state, _| matches!(state.round, Round::StockRound(ref r) if r.number >= sr),
+    )
+}
+
+/// Replays every effective action up to and including action `id` (and the automatic actions
+/// recorded with it).
+fn replay_through_action(export: &Export, id: i64) -> State {
+    replay_until(export, |_, action| action.id.is_some_and(|a| a > id))
+}
+
+/// Replays from the start of Stock Round 1 until `done(state, next action)` holds, checking
+/// each action as [`replay_until_stock_round`] describes.
+fn replay_until(
+    export: &Export,
+    done: impl Fn(&State, &referee_engine::g1841::import18xx::ImportedAction) -> bool,
+) -> State {
     let (mut state, applied) = replay_through_stock_round_1(export);
     for action in &export.actions[applied..] {
-        if matches!(state.round, Round::StockRound(ref r) if r.number >= sr) {
+        if done(&state, action) {
             break;
         }
         if action.kind == "destination_connection" {
             continue;
         }
-        let (seat, a) = action
+        let mapped = action
             .to_action(&state)
-            .unwrap_or_else(|e| panic!("action {:?}: {e}", action.id))
-            .unwrap_or_else(|| panic!("action {:?} ({}) not mapped", action.id, action.kind));
+            .unwrap_or_else(|e| panic!("action {:?}: {e}", action.id));
+        let Some((seat, a)) = mapped else {
+            // Only 18xx's own programming actions are not game actions.
+            assert!(
+                action.kind.starts_with("program_"),
+                "action {:?} ({}) not mapped",
+                action.id,
+                action.kind
+            );
+            continue;
+        };
         assert_eq!(
             G1841::to_act(&state),
             [seat],
@@ -407,7 +443,6 @@ fn replay_until_stock_round(export: &Export, sr: u32) -> State {
 /// every corporation's price, cell, cash, trains, tokens, IPO, pool and holdings of other
 /// corporations.
 fn check_start_of_stock_round(name: &str, sr: u32, line: usize) {
-    use referee_engine::g1841::ShareOwner;
     let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
     let state = replay_until_stock_round(&export, sr);
     assert!(
@@ -416,14 +451,41 @@ fn check_start_of_stock_round(name: &str, sr: u32, line: usize) {
         state.round
     );
     let snapshots = fixture(&format!("snapshots/{name}.rounds.jsonl"));
-    let third: Value = serde_json::from_str(snapshots.lines().nth(line).unwrap()).unwrap();
-    assert_eq!(third["round"], "Stock");
+    let snapshot: Value = serde_json::from_str(snapshots.lines().nth(line).unwrap()).unwrap();
+    assert_eq!(snapshot["round"], "Stock");
+    compare_with_snapshot(&export, &state, &snapshot);
+}
+
+/// Replays through the snapshot's `after_action_id` and compares (snapshot line `line`,
+/// 0-based): the round (`Stock` n / `Operating` n.m) and everything [`compare_with_snapshot`]
+/// checks.
+fn check_snapshot(name: &str, line: usize) {
+    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+    let snapshots = fixture(&format!("snapshots/{name}.rounds.jsonl"));
+    let snapshot: Value = serde_json::from_str(snapshots.lines().nth(line).unwrap()).unwrap();
+    let state = replay_through_action(&export, snapshot["after_action_id"].as_i64().unwrap());
+    let turn = snapshot["turn"].as_u64().unwrap() as u32;
+    let number = snapshot["round_num"].as_u64().unwrap() as u32;
+    match snapshot["round"].as_str().unwrap() {
+        "Stock" => assert!(
+            matches!(state.round, Round::StockRound(ref r) if r.number == turn),
+            "{:?}",
+            state.round
+        ),
+        _ => assert!(
+            matches!(state.round, Round::OperatingRound(ref r) if r.stock_round == turn && r.number == number),
+            "{:?}",
+            state.round
+        ),
+    }
+    compare_with_snapshot(&export, &state, &snapshot);
+}
+
+/// Bank, phase, players' cash and holdings, every corporation's price, cell, cash, trains,
+/// tokens, IPO, pool and holdings of other corporations.
+fn compare_with_snapshot(export: &Export, state: &State, third: &Value) {
+    use referee_engine::g1841::ShareOwner;
     assert_eq!(third["phase"].as_str().unwrap(), state.phase);
-    assert_eq!(
-        third["bank_cash"].as_i64().unwrap(),
-        state.bank_cash,
-        "bank"
-    );
     for p in third["players"].as_array().unwrap() {
         let seat = export.seat_of(&p["id"].to_string()).unwrap();
         assert_eq!(
@@ -506,6 +568,11 @@ fn check_start_of_stock_round(name: &str, sr: u32, line: usize) {
             assert_eq!(held, expected, "{} held by {sym}", other.sym);
         }
     }
+    assert_eq!(
+        third["bank_cash"].as_i64().unwrap(),
+        state.bank_cash,
+        "bank"
+    );
 }
 
 /// 132002 (V2): Operating Round 1.1 — tile lays with the Venezia swamp cost (L.50), two lays
@@ -530,4 +597,41 @@ fn fixture_132002_operating_round_2_matches_snapshot() {
 #[test]
 fn fixture_game_end_bank_operating_round_1_matches_snapshot() {
     check_start_of_stock_round("1841_game_end_bank", 2, 2);
+}
+
+/// 132002 (V2): Stock Round 3 — P4 (the last player) starts the non-historical CTDA at L.144
+/// (§3.4, from phase 3), buys two more shares, places home tokens in Parma (K11) and, in the
+/// same zone, Modena (K13), and buys 4 tokens at L.25 each (no connected hex within 2 of
+/// either home, §5.4): CTDA L.620 at the start of OR 3.1.
+#[test]
+fn fixture_132002_stock_round_3_matches_snapshot() {
+    check_snapshot("132002", 5);
+}
+
+/// 1841_game_end_bank (lite): Operating Round 2.1 and Stock Round 3 — corporations start
+/// corporations in their share step (§9.7): SFTC issues 50% and starts AFI at L.216 in Genova
+/// (tokens at L.50: a connected hex 2 away), SFTN starts ATFA (Modena, second token skipped,
+/// L.25), SFTG starts IFAI (Parma + Bologna, L.25); none of them operates before OR 3.1.
+#[test]
+fn fixture_game_end_bank_stock_round_3_matches_snapshot() {
+    check_snapshot("1841_game_end_bank", 5);
+}
+
+/// Both recorded games replay, every action listed and accepted and every revenue equal,
+/// up to the purchase of the first 4-train (132002 action 326, the bank game action 187),
+/// the start of the events of the next issue (1841 §11).
+#[test]
+fn fixtures_replay_to_the_first_4_train() {
+    for (name, first_4_train) in [("132002", 326), ("1841_game_end_bank", 187)] {
+        let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+        let state = replay_through_action(&export, first_4_train - 1);
+        let next = export
+            .actions
+            .iter()
+            .find(|a| a.id.is_some_and(|id| id >= first_4_train))
+            .unwrap();
+        assert_eq!(next.id, Some(first_4_train));
+        assert_eq!(next.raw["train"], "4-0", "{name}");
+        assert!(matches!(state.round, Round::OperatingRound(_)), "{name}");
+    }
 }

@@ -388,7 +388,14 @@ fn play(options: Options, players: u32, seed: u64) -> Stats {
                 c.sym
             );
             if c.started() {
-                assert!(c.president_seat().is_some(), "{} has a president", c.sym);
+                assert!(
+                    matches!(
+                        c.president(),
+                        Some(ShareOwner::Player(_) | ShareOwner::Corporation(_))
+                    ),
+                    "{} has a president",
+                    c.sym
+                );
             }
         }
         for seat in 0..players {

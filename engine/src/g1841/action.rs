@@ -222,12 +222,16 @@ pub enum Event {
     /// A corporation was started (1841 §5.4 step 1): the seat bought its president's
     /// certificate for 2× par.
     CorporationStarted {
-        /// Starting seat.
+        /// Starting seat (the controlling seat when a corporation starts it).
         seat: Seat,
         /// Corporation.
         corporation: String,
         /// Par price in L.
         price: i64,
+        /// The corporation that started it in its corporate share step and holds its
+        /// president's certificate (1841 §3.4, §9.7); `None` when a player started it.
+        #[serde(default)]
+        by_corporation: Option<String>,
     },
     /// Certificates were bought (1841 §5.2).
     SharesBought {

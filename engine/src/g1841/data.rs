@@ -78,6 +78,30 @@ pub struct Ruleset {
     pub token_counts: TokenCounts,
     /// Stock market parameters (1841 §6).
     pub stock_market: StockMarketData,
+    /// The start zones (1841 §3.1), zone 0 first.
+    pub zones: Vec<ZoneData>,
+    /// Named hex sets (1841 §3.1): `MAJOR_CITIES`, `VENETO`,
+    /// `austrian_cities_before_phase_4`, `reserved_cities_before_phase_4`,
+    /// `reserved_cities_from_phase_4`, …
+    pub named_city_sets: BTreeMap<String, NamedCitySet>,
+}
+
+/// A start zone of 1841 §3.1.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct ZoneData {
+    /// Zone index (0 Piedmont, 1 Tuscany, 2 Conservative zone, 3 Lombardy, 4 Veneto).
+    pub index: u32,
+    /// Zone name.
+    pub name: String,
+    /// The zone's hexes that are cities on this ruleset's map (a home may be chosen there).
+    pub token_cities_on_this_map: Vec<String>,
+}
+
+/// A named set of hexes (1841 §3.1).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct NamedCitySet {
+    /// Hexes.
+    pub hexes: Vec<String>,
 }
 
 /// One historical corporation of `game_constants.json` (1841 §3.3).
@@ -125,6 +149,9 @@ pub struct NonHistoricalData {
 pub struct TokenPrices {
     /// Price of each token of a historical corporation (L.50).
     pub historical_each: i64,
+    /// Price of each token of a non-historical corporation by the distance from its home to
+    /// the nearest connected hex: keys `0`, `1`, `2`, `none_within_2` (L.200/100/50/25).
+    pub non_historical_each_by_distance_to_connected_hex: BTreeMap<String, i64>,
 }
 
 /// A min..=max range of token counts.
@@ -223,6 +250,21 @@ pub struct TrainData {
 }
 
 impl Ruleset {
+    /// The hexes of the named set `name` (empty if the ruleset has no such set).
+    pub fn city_set(&self, name: &str) -> &[String] {
+        self.named_city_sets
+            .get(name)
+            .map_or(&[][..], |s| s.hexes.as_slice())
+    }
+
+    /// The zone (1841 §3.1) whose cities include `hex`.
+    pub fn zone_of(&self, hex: &str) -> Option<u32> {
+        self.zones
+            .iter()
+            .find(|z| z.token_cities_on_this_map.iter().any(|h| h == hex))
+            .map(|z| z.index)
+    }
+
     /// Certificate limit per player for `players` seats (1841 §2), `None` outside the range.
     pub fn cert_limit(&self, players: u32) -> Option<u32> {
         self.cert_limit_by_player_count

@@ -11,6 +11,8 @@
 //!
 //! Player ids are mapped to seats by the order of the top-level `players` array.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use super::action::{Action, Route, Stop};
@@ -79,6 +81,11 @@ pub struct ImportedAction {
     pub auto: bool,
     /// The action as recorded.
     pub raw: Value,
+    /// For `buy_shares`: whether the first certificate bought (`shares[0]`) lay in the bank
+    /// pool, by following every recorded share id into and out of the pool from the start
+    /// (`sell_shares` puts the ids listed in the pool, `buy_shares` takes them out). `None`
+    /// for other actions.
+    pub from_pool: Option<bool>,
 }
 
 /// A parsed export.
@@ -168,8 +175,8 @@ impl ImportedAction {
     /// * `bid`, `blind_bid`, player `pass` — as [`ImportedAction::concession_round_action`];
     /// * `par` (`corporation`, `share_price` `"price,row,col"`) → [`Action::Par`];
     /// * `buy_shares` (`shares` `["SFTG_3"]`, `percent`) → [`Action::BuyShares`], from the
-    ///   pool when certificate 3 of SFTG lies in the pool in `state` (18xx share index =
-    ///   certificate index, president's certificate `_0`);
+    ///   pool when the record put share `SFTG_3` there ([`ImportedAction::from_pool`]; for a
+    ///   hand-made action without it, when certificate 3 of SFTG lies in the pool in `state`);
     /// * `sell_shares` (`shares`, `percent`) → [`Action::SellShares`];
     /// * `choose` by a corporation (`choice` = total token count) → [`Action::BuyTokens`];
     /// * `place_token` by a corporation (`city` `"R14-0-0"` = hex R14, city 0) →
@@ -244,10 +251,12 @@ impl ImportedAction {
             }
             "buy_shares" => {
                 let (sym, index) = first_share()?;
-                let from_pool = state
-                    .corporation(&sym)
-                    .and_then(|c| c.certificates.get(index))
-                    .is_some_and(|c| c.owner == ShareOwner::Pool);
+                let from_pool = self.from_pool.unwrap_or_else(|| {
+                    state
+                        .corporation(&sym)
+                        .and_then(|c| c.certificates.get(index))
+                        .is_some_and(|c| c.owner == ShareOwner::Pool)
+                });
                 Action::BuyShares {
                     corporation: sym,
                     from_pool,
@@ -522,6 +531,7 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
             export.actions.push(a);
         }
     }
+    mark_pool_purchases(&mut export.actions);
     Ok(export)
 }
 
@@ -545,6 +555,38 @@ fn imported(export: &Export, raw: Value, auto: bool) -> ImportedAction {
         entity,
         auto,
         raw,
+        from_pool: None,
+    }
+}
+
+/// Follows the 18xx share ids through the bank pool over the effective actions and records,
+/// on every `buy_shares`, whether its first share came from the pool. 18xx share ids are
+/// stable certificates; this engine's certificates are interchangeable by size, so which one
+/// lies in the pool is known only from the record.
+fn mark_pool_purchases(actions: &mut [ImportedAction]) {
+    let mut pool: BTreeSet<String> = BTreeSet::new();
+    for a in actions.iter_mut() {
+        let ids: Vec<String> = a
+            .raw
+            .get("shares")
+            .and_then(Value::as_array)
+            .map(|v| {
+                v.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        match a.kind.as_str() {
+            "sell_shares" => pool.extend(ids),
+            "buy_shares" => {
+                a.from_pool = Some(ids.first().is_some_and(|id| pool.contains(id)));
+                for id in &ids {
+                    pool.remove(id);
+                }
+            }
+            _ => {}
+        }
     }
 }
 

@@ -9,14 +9,15 @@
 //! with per-base lays, costs and phase-2 borders, token placement, submitted routes with
 //! their revenue, dividends and price moves, trains from the depot/pool/other corporations
 //! with phase changes and rusting, token acquisition, corporate sales and purchases, the
-//! next OR or stock round). Not yet: corporations starting corporations, non-historical
-//! corporations, emergency money raising, the first 4-train's events, mergers, game end. `docs/games/1841.md` lists coverage and the
+//! next OR or stock round), and [`start`]ing non-historical corporations from phase 3 by
+//! players and by corporations (§3.4, §5.4, §9.7). Not yet: emergency money raising, the first
+//! 4-train's events, mergers, game end. `docs/games/1841.md` lists coverage and the
 //! interpretations chosen.
 //!
 //! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
 //! [`setup`], [`concession_round`], [`corporation`] (certificates, control, limits),
-//! [`market`] (stock market), [`stock_round`], [`map`] (map, tiles, borders), [`track`]
+//! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`], [`map`] (map, tiles, borders), [`track`]
 //! (track graph), [`operating_round`], [`validate`], [`view`], [`import18xx`] (reader for
 //! 18xx.games exports).
 
@@ -31,6 +32,7 @@ pub mod market;
 pub mod operating_round;
 pub mod options;
 pub mod setup;
+pub mod start;
 pub mod state;
 pub mod stock_round;
 pub mod track;

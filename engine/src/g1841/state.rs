@@ -330,6 +330,10 @@ pub struct OperatingRound {
     /// buy them again in the same turn, 1841 §9.7).
     #[serde(default)]
     pub sold: Vec<String>,
+    /// A corporation being started by the operating corporation in its corporate share step
+    /// (1841 §3.4, §5.4, §9.7).
+    #[serde(default)]
+    pub start: Option<CorporationStart>,
 }
 
 /// Steps of a corporation's operating turn, in order (1841 §8).

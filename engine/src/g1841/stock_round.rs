@@ -10,14 +10,12 @@ use super::action::{Action, Event};
 use super::concession::Concession;
 use super::corporation::{
     certificate_count, certificate_limit, concession_of_corporation, controlled_percent,
-    controller, corporation_of_concession, historical_data, phase_number, presidency_may_change,
+    controller, corporation_of_concession, phase_number, presidency_may_change,
 };
 use super::data;
 use super::market;
-use super::state::{
-    CorporationKind, CorporationStart, MapToken, Round, ShareOwner, SoldShares, StartStep, State,
-    StockRound,
-};
+use super::start;
+use super::state::{CorporationStart, Round, ShareOwner, SoldShares, StartStep, State, StockRound};
 use crate::{Rejection, RejectionCode, Seat};
 
 /// Rule cited for the stock round in general.
@@ -142,26 +140,36 @@ fn buy_options(state: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
-/// Every par `seat` may make (1841 §5.4): historical corporations whose concession he holds,
-/// phases 2–3, one action per par price he can pay twice.
+/// Every par `seat` may make (1841 §5.4, §3.4): historical corporations whose concession he
+/// holds, phases 2–3; non-historical corporations from phase 3 with a legal home city; one
+/// action per par price he can pay twice, below his certificate limit.
 fn par_options(state: &State, seat: Seat) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(player) = state.player(seat) else {
         return out;
     };
-    if phase_number(state) >= 4 || certificate_count(state, seat) >= certificate_limit(state) {
+    if certificate_count(state, seat) >= certificate_limit(state) {
         return out;
     }
-    for &c in &player.concessions {
-        let Some(sym) = corporation_of_concession(&state.options, c) else {
-            continue;
-        };
+    let mut candidates: Vec<&str> = Vec::new();
+    if phase_number(state) < 4 {
+        for &c in &player.concessions {
+            if let Some(sym) = corporation_of_concession(&state.options, c)
+                && state.corporation(sym).is_some_and(|corp| !corp.started())
+            {
+                candidates.push(sym);
+            }
+        }
+    }
+    for corp in &state.corporations {
+        if start::non_historical_startable(state, &corp.sym) {
+            candidates.push(&corp.sym);
+        }
+    }
+    for sym in candidates {
         let Some(corp) = state.corporation(sym) else {
             continue;
         };
-        if corp.started() {
-            continue;
-        }
         for price in market::par_prices(state, corp.kind) {
             if price.saturating_mul(2) <= player.cash {
                 out.push(Action::Par {
@@ -269,89 +277,6 @@ fn turn_options(state: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
-/// The buys still open to the starter in step 2 of a start (1841 §5.4: IPO shares of the new
-/// corporation until he holds 40%).
-fn start_buy_options(state: &State, seat: Seat, sym: &str) -> Vec<Action> {
-    let Some(corp) = state.corporation(sym) else {
-        return Vec::new();
-    };
-    let unit = corp.unit_percent();
-    let held = corp.percent_of(&ShareOwner::Player(seat));
-    let has_ipo = corp
-        .certificates
-        .iter()
-        .any(|c| c.owner == ShareOwner::Ipo && !c.president);
-    match corp.price() {
-        Some(price)
-            if has_ipo
-                && held + unit <= 40
-                && price <= cash(state, seat)
-                && within_limits(state, seat, sym, unit) =>
-        {
-            vec![Action::BuyShares {
-                corporation: sym.to_string(),
-                from_pool: false,
-                percent: unit,
-            }]
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// The home-token cities the president may choose from (V2 SFMA, 1841 §3.3, §5.4 step 3).
-fn home_token_options(state: &State, sym: &str) -> Vec<Action> {
-    let Some(h) = historical_data(&state.options, sym) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for home in h.homes.iter().filter(|h| h.city_index.is_none()) {
-        for &printed in &home.city_index_choice {
-            // 1841 §9.1: after an upgrade to a single city the choice is that city.
-            let city = super::track::current_city(state, &home.hex, printed);
-            let action = Action::PlaceToken {
-                hex: home.hex.clone(),
-                city,
-            };
-            if super::track::has_free_slot(state, &home.hex, city) && !out.contains(&action) {
-                out.push(action);
-            }
-        }
-    }
-    out
-}
-
-/// Token price and count range of a start (1841 §5.4 step 4: historical L.50 each; majors
-/// 2–5, minors 1–2, placed tokens included).
-fn token_terms(state: &State, sym: &str) -> Option<(i64, u32, u32)> {
-    let corp = state.corporation(sym)?;
-    let rules = data::ruleset(&state.options);
-    let range = match corp.kind {
-        CorporationKind::Major => rules.token_counts.major_total_after_start,
-        CorporationKind::Minor => rules.token_counts.minor_total_after_start,
-    };
-    let placed = u32::try_from(corp.tokens.len()).unwrap_or(u32::MAX);
-    Some((
-        rules.token_prices.historical_each,
-        range.min.max(placed),
-        range.max,
-    ))
-}
-
-/// Token counts the corporation may buy: the minimum always (if affordable), more only if
-/// the treasury can pay (1841 §5.4 step 4).
-fn token_options(state: &State, sym: &str) -> Vec<Action> {
-    let Some((price, min, max)) = token_terms(state, sym) else {
-        return Vec::new();
-    };
-    let Some(corp) = state.corporation(sym) else {
-        return Vec::new();
-    };
-    (min..=max)
-        .filter(|n| price.saturating_mul(i64::from(*n)) <= corp.cash)
-        .map(|count| Action::BuyTokens { count })
-        .collect()
-}
-
 /// Every action `seat` may take now in the stock round (listed completely).
 pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
     let Some(sr) = round(state) else {
@@ -361,15 +286,7 @@ pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
         return Vec::new();
     }
     if let Some(start) = &sr.start {
-        return match start.step {
-            StartStep::BuyShares => {
-                let mut out = start_buy_options(state, seat, &start.corporation);
-                out.push(Action::Pass);
-                out
-            }
-            StartStep::HomeToken => home_token_options(state, &start.corporation),
-            StartStep::BuyTokens => token_options(state, &start.corporation),
-        };
+        return start_legal(state, start);
     }
     let mut out = turn_options(state, seat);
     let forced = !out.is_empty()
@@ -379,6 +296,56 @@ pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
         out.push(Action::Pass);
     }
     out
+}
+
+/// The actions of a start in progress (1841 §5.4), whoever the starter is.
+pub fn start_legal(state: &State, start: &CorporationStart) -> Vec<Action> {
+    let sym = &start.corporation;
+    match start.step {
+        StartStep::BuyShares => {
+            let mut out = start::buy_options(state, sym);
+            out.push(Action::Pass);
+            out
+        }
+        StartStep::HomeToken => {
+            let mut out: Vec<Action> = start::home_options(state, sym)
+                .into_iter()
+                .map(|t| Action::PlaceToken {
+                    hex: t.hex,
+                    city: t.city,
+                })
+                .collect();
+            if start::home_optional(state, sym) {
+                out.push(Action::Pass);
+            }
+            out
+        }
+        StartStep::BuyTokens => start::token_options(state, sym),
+    }
+}
+
+/// Applies a listed start action (1841 §5.4); returns whether the start is complete.
+pub fn apply_start(
+    state: &mut State,
+    start: &CorporationStart,
+    action: &Action,
+    events: &mut Vec<Event>,
+) -> bool {
+    let sym = &start.corporation;
+    match (start.step, action) {
+        (StartStep::BuyShares, Action::Pass) => start::to_home_tokens(state, sym, events),
+        (StartStep::HomeToken, Action::Pass) => start::set_step(state, StartStep::BuyTokens),
+        (StartStep::HomeToken, Action::PlaceToken { hex, city }) => {
+            start::place(state, sym, hex, *city, events);
+            start::after_home(state, sym);
+        }
+        (StartStep::BuyTokens, Action::BuyTokens { count }) => {
+            start::buy_tokens(state, sym, *count, events);
+            return true;
+        }
+        _ => {}
+    }
+    false
 }
 
 /// Applies `action` by `seat` in the stock round; on `Err` the state is unchanged.
@@ -404,8 +371,10 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     let mut events = Vec::new();
     let start = sr.start.clone();
     match (action, start) {
-        (Action::Pass, Some(start)) => {
-            advance_start(&mut next, seat, &start.corporation, &mut events)?;
+        (Action::Pass | Action::PlaceToken { .. } | Action::BuyTokens { .. }, Some(start)) => {
+            if apply_start(&mut next, &start, action, &mut events) {
+                end_turn(&mut next, &mut events)?;
+            }
         }
         (Action::Pass, None) => {
             let acted = round(&next).is_some_and(|r| r.acted_this_turn);
@@ -420,7 +389,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         }
         (Action::Par { corporation, price }, None) => {
             par(&mut next, seat, corporation, *price, &mut events)?;
-            advance_start_if_done(&mut next, seat, corporation, &mut events)?;
+            start::after_buy(&mut next, corporation, &mut events);
         }
         (
             Action::BuyShares {
@@ -439,7 +408,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 &mut events,
             )?;
             if start.is_some() {
-                advance_start_if_done(&mut next, seat, corporation, &mut events)?;
+                start::after_buy(&mut next, corporation, &mut events);
             } else {
                 end_turn(&mut next, &mut events)?;
             }
@@ -455,14 +424,6 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             if turn_options(&next, seat).is_empty() {
                 end_turn(&mut next, &mut events)?;
             }
-        }
-        (Action::PlaceToken { hex, city }, Some(start)) => {
-            place_token(&mut next, &start.corporation, hex, *city, &mut events)?;
-            set_step(&mut next, StartStep::BuyTokens);
-        }
-        (Action::BuyTokens { count }, Some(start)) => {
-            buy_tokens(&mut next, &start.corporation, *count, &mut events)?;
-            end_turn(&mut next, &mut events)?;
         }
         (Action::BuyConcession { concession }, None) => {
             buy_concession(&mut next, seat, concession, &mut events)?;
@@ -507,7 +468,7 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
             )),
             (StartStep::BuyTokens, Action::BuyTokens { count }) => {
                 let (price, min, max) =
-                    token_terms(state, &start.corporation).unwrap_or((50, 0, 0));
+                    start::token_terms(state, &start.corporation).unwrap_or((50, 0, 0));
                 if *count >= min && *count <= max {
                     reject(
                         RejectionCode::InsufficientFunds,
@@ -628,6 +589,10 @@ fn unknown_corporation(sym: &str) -> Rejection {
     )
 }
 
+fn corp_has_no_concession(state: &State, sym: &str) -> bool {
+    concession_of_corporation(&state.options, sym).is_none()
+}
+
 fn explain_par(state: &State, seat: Seat, sym: &str, price: i64) -> Rejection {
     let Some(corp) = state.corporation(sym) else {
         return unknown_corporation(sym);
@@ -640,20 +605,24 @@ fn explain_par(state: &State, seat: Seat, sym: &str, price: i64) -> Rejection {
     let illegal = |rule: &str, m: String| reject(RejectionCode::IllegalMove, rule, m);
     if corp.started() {
         illegal("1841 §5.4", format!("{sym} has already been started."))
-    } else if !corp.historical && phase_number(state) >= 3 {
-        reject(
-            RejectionCode::Unsupported,
-            "1841 §3.4",
-            format!(
-                "Starting non-historical corporations such as {sym} is not implemented in this build yet."
-            ),
+    } else if !corp.historical
+        && phase_number(state) >= 3
+        && !start::non_historical_startable(state, sym)
+    {
+        illegal("1841 §5.4", format!("{sym} has no legal home city now."))
+    } else if corp.historical && corp_has_no_concession(state, sym) {
+        illegal(
+            "1841 §3.3",
+            format!("{sym} is formed only by an event of the first 4-train and cannot be started."),
         )
-    } else if !corp.historical || phase_number(state) >= 4 {
+    } else if (!corp.historical && phase_number(state) < 3)
+        || (corp.historical && phase_number(state) >= 4)
+    {
         illegal(
             "1841 §3.4",
             format!("{sym} cannot be started in phase {}.", state.phase),
         )
-    } else if !holds {
+    } else if corp.historical && !holds {
         illegal(
             "1841 §5.4",
             format!("Only the holder of the {sym} concession may start it."),
@@ -739,14 +708,6 @@ fn explain_buy(state: &State, seat: Seat, sym: &str, from_pool: bool, percent: u
     }
 }
 
-fn set_step(state: &mut State, step: StartStep) {
-    if let Some(r) = round_mut(state)
-        && let Some(s) = &mut r.start
-    {
-        s.step = step;
-    }
-}
-
 fn mark_acted(state: &mut State, seat: Seat) {
     if let Some(r) = round_mut(state) {
         r.consecutive_passes = 0;
@@ -800,6 +761,7 @@ fn par(
         seat,
         corporation: sym.to_string(),
         price,
+        by_corporation: None,
     });
     Ok(())
 }
@@ -1016,93 +978,6 @@ fn move_to(state: &mut State, sym: &str, row: u32, col: u32, events: &mut Vec<Ev
         row,
         col,
     });
-}
-
-/// After a par or a buy in step 2 of a start: when the starter cannot buy more (40% reached,
-/// no cash, limits) the start moves on to the home tokens (1841 §5.4; 18xx skips the step).
-fn advance_start_if_done(
-    state: &mut State,
-    seat: Seat,
-    sym: &str,
-    events: &mut Vec<Event>,
-) -> Result<(), Rejection> {
-    if start_buy_options(state, seat, sym).is_empty() {
-        advance_start(state, seat, sym, events)?;
-    }
-    Ok(())
-}
-
-/// Steps 3–4 of a start (1841 §5.4): automatic home tokens on the printed homes, or the
-/// president's choice of city (V2 SFMA); then the token purchase.
-fn advance_start(
-    state: &mut State,
-    _seat: Seat,
-    sym: &str,
-    events: &mut Vec<Event>,
-) -> Result<(), Rejection> {
-    let h = historical_data(&state.options, sym).ok_or_else(|| corrupt("no home data"))?;
-    for home in &h.homes {
-        if let Some(city) = home.city_index {
-            place_token(state, sym, &home.hex, city, events)?;
-        }
-    }
-    if h.homes.iter().any(|home| home.city_index.is_none()) {
-        set_step(state, StartStep::HomeToken);
-    } else {
-        set_step(state, StartStep::BuyTokens);
-    }
-    Ok(())
-}
-
-fn place_token(
-    state: &mut State,
-    sym: &str,
-    hex: &str,
-    city: u32,
-    events: &mut Vec<Event>,
-) -> Result<(), Rejection> {
-    // 1841 §9.1: a printed city that an upgrade merged into one city is that city now.
-    let city = super::track::current_city(state, hex, city);
-    let corp = state
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == sym)
-        .ok_or_else(|| corrupt("unknown corporation"))?;
-    corp.tokens.push(MapToken {
-        hex: hex.to_string(),
-        city,
-    });
-    corp.tokens_total = corp.tokens_total.max(corp.tokens.len() as u32);
-    events.push(Event::TokenPlaced {
-        corporation: sym.to_string(),
-        hex: hex.to_string(),
-        city,
-    });
-    Ok(())
-}
-
-fn buy_tokens(
-    state: &mut State,
-    sym: &str,
-    count: u32,
-    events: &mut Vec<Event>,
-) -> Result<(), Rejection> {
-    let (price, _, _) = token_terms(state, sym).ok_or_else(|| corrupt("token terms"))?;
-    let cost = price.saturating_mul(i64::from(count));
-    let corp = state
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == sym)
-        .ok_or_else(|| corrupt("unknown corporation"))?;
-    corp.cash -= cost;
-    corp.tokens_total = count;
-    state.bank_cash += cost;
-    events.push(Event::TokensBought {
-        corporation: sym.to_string(),
-        count,
-        price: cost,
-    });
-    Ok(())
 }
 
 fn buy_concession(

@@ -261,6 +261,22 @@ fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), State
             ));
         }
     }
+    if let Some(start) = &or.start {
+        let ok = or.current.as_ref().is_some_and(|cur| {
+            or.step == OperatingStep::Shares
+                && state.corporation(&start.corporation).is_some_and(|c| {
+                    !c.historical
+                        && c.started()
+                        && c.president() == Some(&ShareOwner::Corporation(cur.clone()))
+                })
+        });
+        if !ok {
+            return Err(err(
+                "operating_round.start.corporation",
+                "must be a started non-historical corporation whose president is the operating corporation, in its share step",
+            ));
+        }
+    }
     let m = map::map(&state.options);
     for (i, h) in or.laid_hexes.iter().enumerate() {
         if !m.hexes.contains_key(h) {
@@ -539,14 +555,12 @@ fn check_stock_round(state: &State, sr: &StockRound, n: u32) -> Result<(), State
     }
     if let Some(start) = &sr.start {
         let ok = state.corporation(&start.corporation).is_some_and(|c| {
-            c.historical
-                && c.started()
-                && c.president() == Some(&ShareOwner::Player(sr.current_seat))
+            c.started() && c.president() == Some(&ShareOwner::Player(sr.current_seat))
         });
         if !ok {
             return Err(err(
                 "stock_round.start.corporation",
-                "must be a started historical corporation whose president is the current seat",
+                "must be a started corporation whose president is the current seat",
             ));
         }
     }

@@ -269,6 +269,36 @@ fn step_to_pb(s: eng::StartStep) -> i32 {
     }
 }
 
+fn start_to_pb(x: &eng::CorporationStart) -> pb::CorporationStart {
+    pb::CorporationStart {
+        corporation: x.corporation.clone(),
+        step: step_to_pb(x.step),
+    }
+}
+
+/// A start in progress (1841 §5.4) at `path` (`stock_round.start`, `operating_round.start`).
+fn start_from_pb(
+    path: &str,
+    x: Option<&pb::CorporationStart>,
+) -> Result<Option<eng::CorporationStart>, Status> {
+    let Some(x) = x else { return Ok(None) };
+    let step = match pb::StartStep::try_from(x.step) {
+        Ok(pb::StartStep::BuyShares) => eng::StartStep::BuyShares,
+        Ok(pb::StartStep::HomeToken) => eng::StartStep::HomeToken,
+        Ok(pb::StartStep::BuyTokens) => eng::StartStep::BuyTokens,
+        _ => {
+            return Err(bad(
+                format!("{path}.step"),
+                "must be BUY_SHARES, HOME_TOKEN or BUY_TOKENS",
+            ));
+        }
+    };
+    Ok(Some(eng::CorporationStart {
+        corporation: x.corporation.clone(),
+        step,
+    }))
+}
+
 fn stock_round_to_pb(r: &eng::StockRound) -> pb::StockRound {
     pb::StockRound {
         number: r.number,
@@ -285,31 +315,12 @@ fn stock_round_to_pb(r: &eng::StockRound) -> pb::StockRound {
                 corporation: x.corporation.clone(),
             })
             .collect(),
-        start: r.start.as_ref().map(|x| pb::CorporationStart {
-            corporation: x.corporation.clone(),
-            step: step_to_pb(x.step),
-        }),
+        start: r.start.as_ref().map(start_to_pb),
     }
 }
 
 fn stock_round_from_pb(r: &pb::StockRound, n: u32) -> Result<eng::StockRound, Status> {
-    let start = match &r.start {
-        None => None,
-        Some(x) => Some(eng::CorporationStart {
-            corporation: x.corporation.clone(),
-            step: match pb::StartStep::try_from(x.step) {
-                Ok(pb::StartStep::BuyShares) => eng::StartStep::BuyShares,
-                Ok(pb::StartStep::HomeToken) => eng::StartStep::HomeToken,
-                Ok(pb::StartStep::BuyTokens) => eng::StartStep::BuyTokens,
-                _ => {
-                    return Err(bad(
-                        "stock_round.start.step",
-                        "must be BUY_SHARES, HOME_TOKEN or BUY_TOKENS",
-                    ));
-                }
-            },
-        }),
-    };
+    let start = start_from_pb("stock_round.start", r.start.as_ref())?;
     Ok(eng::StockRound {
         number: r.number,
         priority_seat: seat("stock_round.priority_seat", r.priority_seat, n)?,
@@ -394,6 +405,7 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
         bought_train: r.bought_train,
         revenue: r.revenue,
         sold: r.sold.clone(),
+        start: r.start.as_ref().map(start_to_pb),
     }
 }
 
@@ -410,6 +422,7 @@ fn operating_round_from_pb(r: &pb::OperatingRound) -> Result<eng::OperatingRound
         bought_train: r.bought_train,
         revenue: r.revenue,
         sold: r.sold.clone(),
+        start: start_from_pb("operating_round.start", r.start.as_ref())?,
     })
 }
 
@@ -1085,10 +1098,12 @@ impl WireGame for Wire1841 {
                 seat,
                 corporation,
                 price,
+                by_corporation,
             } => E::CorporationStarted(pb::CorporationStarted {
                 seat: *seat,
                 corporation: corporation.clone(),
                 price: *price,
+                by_corporation: by_corporation.clone(),
             }),
             eng::Event::SharesBought {
                 seat,
@@ -1431,6 +1446,7 @@ mod tests {
                 seat: x.seat,
                 corporation: x.corporation,
                 price: x.price,
+                by_corporation: x.by_corporation,
             },
             E::SharesBought(x) => eng::Event::SharesBought {
                 seat: x.seat,

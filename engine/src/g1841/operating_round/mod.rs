@@ -14,7 +14,8 @@ use super::data;
 use super::map::{self, End, NodeKind};
 use super::market;
 use super::state::{
-    CorporationKind, MapToken, OperatingRound, OperatingStep, PlacedTile, Round, ShareOwner, State,
+    CorporationKind, MapToken, OperatingRound, OperatingStep, PlacedTile, Round, ShareOwner,
+    StartStep, State,
 };
 use super::track;
 use crate::{Rejection, RejectionCode, Seat};
@@ -80,6 +81,10 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
         return out;
     };
     if controller(state, &sym) != Some(seat) {
+        return out;
+    }
+    if let Some(start) = &r.start {
+        out.actions = super::stock_round::start_legal(state, start);
         return out;
     }
     match r.step {
@@ -172,6 +177,47 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     let legal = legal(state, seat);
     let mut events = Vec::new();
     let listed = legal.actions.contains(action);
+    if let Some(start) = r.start.clone() {
+        if !listed {
+            return Err(reject(
+                if matches!(
+                    action,
+                    Action::BuyShares { .. }
+                        | Action::PlaceToken { .. }
+                        | Action::BuyTokens { .. }
+                        | Action::Pass
+                ) {
+                    RejectionCode::IllegalMove
+                } else {
+                    RejectionCode::WrongStep
+                },
+                super::start::RULE,
+                format!(
+                    "{sym} is starting {} ({}); `{}` is not possible now.",
+                    start.corporation,
+                    match start.step {
+                        StartStep::BuyShares => "buy more of its IPO shares or pass",
+                        StartStep::HomeToken => "choose its home city",
+                        StartStep::BuyTokens => "choose how many tokens it buys",
+                    },
+                    action.kind_name()
+                ),
+            ));
+        }
+        if let Action::BuyShares {
+            corporation,
+            percent,
+            ..
+        } = action
+        {
+            buy_share(state, &sym, corporation, false, *percent, &mut events);
+            super::start::after_buy(state, corporation, &mut events);
+        } else if super::stock_round::apply_start(state, &start, action, &mut events) {
+            end_turn(state, &mut events);
+        }
+        settle(state, &mut events);
+        return Ok(events);
+    }
     match action {
         Action::Pass if listed => {
             events.push(Event::Passed {
@@ -280,6 +326,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 r.step = OperatingStep::BuyToken;
             }
         }
+        Action::Par { corporation, price } if listed => {
+            start_corporation(state, seat, &sym, corporation, *price, &mut events);
+        }
         Action::BuyShares {
             corporation,
             from_pool,
@@ -287,6 +336,18 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         } if listed => {
             buy_share(state, &sym, corporation, *from_pool, *percent, &mut events);
             end_turn(state, &mut events);
+        }
+        Action::BuyTrain { from, .. }
+            if r.step == OperatingStep::Trains
+                && from == "depot"
+                && depot_train(state).is_some_and(|(id, _)| train_type(&id) == "4") =>
+        {
+            return Err(reject(
+                RejectionCode::Unsupported,
+                "1841 §11",
+                "The first 4-train and its events (concessions close, the Ferdinandea split, \
+                 the Tuscan merger) are not implemented in this build.",
+            ));
         }
         _ => {
             let step_of = match action {
@@ -296,7 +357,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 Action::RunRoutes { .. } => Some(OperatingStep::Routes),
                 Action::Dividend { .. } => Some(OperatingStep::Dividend),
                 Action::BuyToken { .. } => Some(OperatingStep::BuyToken),
-                Action::BuyShares { .. } | Action::SellShares { .. } => Some(OperatingStep::Shares),
+                Action::BuyShares { .. } | Action::SellShares { .. } | Action::Par { .. } => {
+                    Some(OperatingStep::Shares)
+                }
                 Action::Pass => Some(r.step),
                 _ => None,
             };
@@ -368,6 +431,9 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             return;
         };
         let Some(sym) = r.current.clone() else { return };
+        if r.start.is_some() {
+            return;
+        }
         let Some(seat) = controller(state, &sym) else {
             // Frozen mid-turn (cannot happen in the implemented steps): end the turn.
             end_turn(state, events);
@@ -474,6 +540,7 @@ fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
             r.used_bases.clear();
             r.bought_train = false;
             r.sold.clear();
+            r.start = None;
         }
         events.push(Event::OperatingTurn { corporation: sym });
         return;

@@ -103,7 +103,8 @@ pub(super) fn sell_share(
     }
 }
 
-/// Corporate share purchases possible now (1841 §9.7): one certificate of another
+/// Corporate share purchases possible now (1841 §9.7): a non-historical corporation to start
+/// from phase 3 (§3.4: par prices it can pay twice from its treasury) or one certificate of another
 /// corporation from its IPO or the pool, at market price, from the treasury; never itself
 /// or a corporation in its own chain of control; at most 5 certificates of others; the
 /// controlling player's 60% limit; the president's certificate from the pool only for
@@ -143,6 +144,21 @@ pub(super) fn share_options(state: &State) -> Vec<Action> {
                 cur = c.clone();
             }
             _ => break,
+        }
+    }
+    // 1841 §3.4, §9.7: start a non-historical corporation — the president's certificate at
+    // 2× par from the treasury.
+    for corp in &state.corporations {
+        if !super::super::start::non_historical_startable(state, &corp.sym) {
+            continue;
+        }
+        for price in market::par_prices(state, corp.kind) {
+            if price.saturating_mul(2) <= buyer.cash {
+                out.push(Action::Par {
+                    corporation: corp.sym.clone(),
+                    price,
+                });
+            }
         }
     }
     for target in market::operating_order(state) {
@@ -238,4 +254,48 @@ pub(super) fn buy_share(
         from_pool,
         price: cost,
     });
+}
+
+/// The operating corporation `starter` starts `target` at `price` (1841 §3.4, §5.4 step 1,
+/// §9.7): it pays 2× par from its treasury into the new treasury and holds the president's
+/// certificate; the start then runs through [`super::super::start`]. The new corporation does
+/// not operate in this operating round (observed in the recorded games: AFI, ATFA and IFAI
+/// started in OR 2.1 of the bank game first operate in OR 3.1).
+pub(super) fn start_corporation(
+    state: &mut State,
+    seat: Seat,
+    starter: &str,
+    target: &str,
+    price: i64,
+    events: &mut Vec<Event>,
+) {
+    let Some(kind) = state.corporation(target).map(|c| c.kind) else {
+        return;
+    };
+    let Some((row, col)) = market::par_cell(price, kind) else {
+        return;
+    };
+    let cost = price.saturating_mul(2);
+    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == starter) {
+        s.cash -= cost;
+    }
+    market::set_cell(state, target, row, col);
+    if let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) {
+        t.cash += cost;
+        t.par_price = price;
+        for c in t.certificates.iter_mut().filter(|c| c.president) {
+            c.owner = ShareOwner::Corporation(starter.to_string());
+        }
+    }
+    if let Some(r) = round_mut(state) {
+        r.done.push(target.to_string());
+    }
+    events.push(Event::CorporationStarted {
+        seat,
+        corporation: target.to_string(),
+        price,
+        by_corporation: Some(starter.to_string()),
+    });
+    super::super::start::open(state, target);
+    super::super::start::after_buy(state, target, events);
 }

@@ -1,0 +1,541 @@
+//! Starting a corporation (1841 §5.4), shared by the stock round (a player starts it) and the
+//! corporate share step of the operating round (a corporation starts it, 1841 §3.4, §9.7).
+//!
+//! After the par (the president's certificate at 2× par, paid into the new treasury) a start
+//! runs through the steps of [`StartStep`]:
+//! 1. `BuyShares`: the starter may buy single IPO shares until it holds 40% (majors: two more
+//!    10% shares; minors: nothing more) or pass;
+//! 2. `HomeToken`: historical homes are placed automatically (V2 SFMA: the president chooses
+//!    the Firenze city); a non-historical corporation chooses its home city, and a
+//!    non-historical major may add a second home token in the same region or pass;
+//! 3. `BuyTokens`: the total number of tokens (majors 2–5, minors 1–2, placed ones included)
+//!    at one price per token: L.50 for historical corporations, for non-historical ones by how
+//!    near the home is to existing track (L.200/100/50/25). If the treasury cannot pay the
+//!    minimum, the corporation sells its own IPO shares at half price first (18xx `auto_emr`).
+//!
+//! The start in progress lives in `StockRound::start` or `OperatingRound::start`; its actions
+//! are taken by the starter's controlling seat.
+
+use std::collections::BTreeSet;
+
+use super::action::{Action, Event};
+use super::corporation::{
+    certificate_count, certificate_limit, controlled_percent, controller, historical_data,
+    phase_number,
+};
+use super::data;
+use super::map::{self, NodeKind};
+use super::market;
+use super::state::{
+    CorporationKind, CorporationStart, MapToken, Round, ShareOwner, StartStep, State,
+};
+use super::track;
+
+/// Rule tag of a start.
+pub const RULE: &str = "1841 §5.4";
+
+/// The start in progress in the current round, if any.
+pub fn in_progress(state: &State) -> Option<&CorporationStart> {
+    match &state.round {
+        Round::StockRound(r) => r.start.as_ref(),
+        Round::OperatingRound(r) => r.start.as_ref(),
+        Round::ConcessionRound(_) => None,
+    }
+}
+
+fn slot(state: &mut State) -> Option<&mut Option<CorporationStart>> {
+    match &mut state.round {
+        Round::StockRound(r) => Some(&mut r.start),
+        Round::OperatingRound(r) => Some(&mut r.start),
+        Round::ConcessionRound(_) => None,
+    }
+}
+
+/// Opens the start of `sym` at step `BuyShares` in the current round.
+pub fn open(state: &mut State, sym: &str) {
+    if let Some(s) = slot(state) {
+        *s = Some(CorporationStart {
+            corporation: sym.to_string(),
+            step: StartStep::BuyShares,
+        });
+    }
+}
+
+/// Closes the start in progress.
+pub fn close(state: &mut State) {
+    if let Some(s) = slot(state) {
+        *s = None;
+    }
+}
+
+/// Moves the start in progress to `step`.
+pub fn set_step(state: &mut State, step: StartStep) {
+    if let Some(Some(s)) = slot(state) {
+        s.step = step;
+    }
+}
+
+/// Whether `sym` is a non-historical corporation that may be started now by someone who can
+/// pay for it (1841 §3.4: from phase 3; it must have a legal home city).
+pub fn non_historical_startable(state: &State, sym: &str) -> bool {
+    let rules = data::ruleset(&state.options);
+    let nh = &rules.non_historical_corporations;
+    let listed = nh.majors.iter().chain(nh.minors.iter()).any(|s| s == sym);
+    listed
+        && phase_number(state) >= 3
+        && state
+            .corporation(sym)
+            .is_some_and(|c| !c.historical && !c.started())
+        && !home_cities(state, sym, None).is_empty()
+}
+
+/// The single IPO shares the starter of `sym` may still buy in step `BuyShares` (1841 §5.4
+/// step 2: until it holds 40%). A player pays from his cash within his certificate and 60%
+/// limits (§2, §7.3); a corporation from its treasury, within its 5 certificates of others
+/// (§9.7) and its controller's 60% limit.
+pub fn buy_options(state: &State, sym: &str) -> Vec<Action> {
+    let Some(corp) = state.corporation(sym) else {
+        return Vec::new();
+    };
+    let Some(starter) = corp.president().cloned() else {
+        return Vec::new();
+    };
+    let unit = corp.unit_percent();
+    let held = corp.percent_of(&starter);
+    let has_ipo = corp
+        .certificates
+        .iter()
+        .any(|c| c.owner == ShareOwner::Ipo && !c.president);
+    let Some(price) = corp.price() else {
+        return Vec::new();
+    };
+    if !has_ipo || held + unit > 40 {
+        return Vec::new();
+    }
+    let rules = data::ruleset(&state.options);
+    let max = rules.max_percent_controlled_by_one_player;
+    let allowed = match &starter {
+        ShareOwner::Player(seat) => {
+            state.player(*seat).is_some_and(|p| price <= p.cash)
+                && certificate_count(state, *seat) < certificate_limit(state)
+                && controlled_percent(state, *seat, sym) + unit <= max
+        }
+        ShareOwner::Corporation(buyer) => {
+            let others = state
+                .corporations
+                .iter()
+                .flat_map(|c| c.certificates.iter())
+                .filter(|c| c.owner == starter)
+                .count() as u32;
+            state.corporation(buyer).is_some_and(|b| price <= b.cash)
+                && others < rules.corporation_max_certificates_of_other_corporations
+                && controller(state, buyer)
+                    .is_some_and(|seat| controlled_percent(state, seat, sym) + unit <= max)
+        }
+        ShareOwner::Ipo | ShareOwner::Pool => false,
+    };
+    if !allowed {
+        return Vec::new();
+    }
+    vec![Action::BuyShares {
+        corporation: sym.to_string(),
+        from_pool: false,
+        percent: unit,
+    }]
+}
+
+/// Moves a start to its token steps when the starter cannot buy more shares (1841 §5.4; 18xx
+/// skips the step): see [`to_home_tokens`].
+pub fn after_buy(state: &mut State, sym: &str, events: &mut Vec<Event>) {
+    if buy_options(state, sym).is_empty() {
+        to_home_tokens(state, sym, events);
+    }
+}
+
+/// Step 3 of a start (1841 §5.4): historical homes with a fixed city are placed automatically;
+/// the start waits in `HomeToken` when the president chooses (V2 SFMA, every non-historical
+/// corporation), else goes on to `BuyTokens`.
+pub fn to_home_tokens(state: &mut State, sym: &str, events: &mut Vec<Event>) {
+    if let Some(h) = historical_data(&state.options, sym) {
+        for home in &h.homes {
+            if let Some(city) = home.city_index {
+                place(state, sym, &home.hex, city, events);
+            }
+        }
+        let choice = h.homes.iter().any(|home| home.city_index.is_none());
+        set_step(
+            state,
+            if choice {
+                StartStep::HomeToken
+            } else {
+                StartStep::BuyTokens
+            },
+        );
+    } else {
+        set_step(state, StartStep::HomeToken);
+    }
+}
+
+/// The home cities `sym` may choose now in step `HomeToken` (1841 §3.3, §5.4 step 3).
+pub fn home_options(state: &State, sym: &str) -> Vec<MapToken> {
+    let Some(corp) = state.corporation(sym) else {
+        return Vec::new();
+    };
+    if corp.historical {
+        return historical_home_choices(state, sym);
+    }
+    match (corp.tokens.as_slice(), corp.kind) {
+        ([], _) => home_cities(state, sym, None),
+        ([first], CorporationKind::Major) => home_cities(state, sym, Some(&first.hex)),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether the start of `sym` may pass in step `HomeToken`: only the optional second home
+/// token of a non-historical major (1841 §5.4 step 3).
+pub fn home_optional(state: &State, sym: &str) -> bool {
+    state
+        .corporation(sym)
+        .is_some_and(|c| !c.historical && c.kind == CorporationKind::Major && c.tokens.len() == 1)
+}
+
+/// The Firenze city choices of V2 SFMA (1841 §3.3): the printed cities still with a free slot.
+fn historical_home_choices(state: &State, sym: &str) -> Vec<MapToken> {
+    let Some(h) = historical_data(&state.options, sym) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for home in h.homes.iter().filter(|h| h.city_index.is_none()) {
+        for &printed in &home.city_index_choice {
+            // 1841 §9.1: after an upgrade to a single city the choice is that city.
+            let city = track::current_city(state, &home.hex, printed);
+            let t = MapToken {
+                hex: home.hex.clone(),
+                city,
+            };
+            if track::has_free_slot(state, &home.hex, city) && !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// Home cities of a non-historical corporation (1841 §5.4 step 3): zone cities (§3.1) that
+/// are not reserved (before phase 4 the historical cities and Lugano, from phase 4 Lugano),
+/// not Austrian before phase 4 (Lombardy, Veneto), never a pass, with a free slot. A minor
+/// never in a major city (Bologna, Firenze, Genova, Milano, Torino, Venezia) nor in a city
+/// with anyone's token. The second token of a major (`first` = the first home hex): another
+/// hex in the same region — phase 3 the same zone; phase 4 Veneto if the first is in Veneto,
+/// else outside Veneto; from phase 5 anywhere.
+pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToken> {
+    let Some(corp) = state.corporation(sym) else {
+        return Vec::new();
+    };
+    let rules = data::ruleset(&state.options);
+    let phase = phase_number(state);
+    let (reserved, austrian) = if phase < 4 {
+        (
+            rules.city_set("reserved_cities_before_phase_4"),
+            rules.city_set("austrian_cities_before_phase_4"),
+        )
+    } else {
+        (rules.city_set("reserved_cities_from_phase_4"), &[][..])
+    };
+    let major_cities = rules.city_set("MAJOR_CITIES");
+    const VENETO_ZONE: u32 = 4;
+    let mut out = Vec::new();
+    for zone in &rules.zones {
+        for hex in &zone.token_cities_on_this_map {
+            if reserved.contains(hex) || austrian.contains(hex) {
+                continue;
+            }
+            if corp.kind == CorporationKind::Minor
+                && (major_cities.contains(hex)
+                    || state
+                        .corporations
+                        .iter()
+                        .any(|c| c.tokens.iter().any(|t| &t.hex == hex)))
+            {
+                continue;
+            }
+            if let Some(first) = first {
+                let first_zone = rules.zone_of(first);
+                let same_region = match phase {
+                    0..=3 => first_zone == Some(zone.index),
+                    4 => (first_zone == Some(VENETO_ZONE)) == (zone.index == VENETO_ZONE),
+                    _ => true,
+                };
+                if hex == first || !same_region {
+                    continue;
+                }
+            }
+            let Some(view) = track::hex_view(state, hex) else {
+                continue;
+            };
+            let mut cities = BTreeSet::new();
+            for (i, node) in view.nodes.iter().enumerate() {
+                if node.kind != NodeKind::City {
+                    continue;
+                }
+                if let Some(city) = track::node_city(&view.nodes, i) {
+                    cities.insert(city);
+                }
+            }
+            for city in cities {
+                if track::has_free_slot(state, hex, city)
+                    && !super::operating_round::reserved_home(state, hex, city)
+                {
+                    out.push(MapToken {
+                        hex: hex.clone(),
+                        city,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Places a home token of `sym` (1841 §5.4 step 3); `tokens_total` grows with the placed
+/// tokens until the token purchase sets it.
+pub fn place(state: &mut State, sym: &str, hex: &str, city: u32, events: &mut Vec<Event>) {
+    // 1841 §9.1: a printed city that an upgrade merged into one city is that city now.
+    let city = track::current_city(state, hex, city);
+    if let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+        corp.tokens.push(MapToken {
+            hex: hex.to_string(),
+            city,
+        });
+        corp.tokens_total = corp.tokens_total.max(corp.tokens.len() as u32);
+    }
+    events.push(Event::TokenPlaced {
+        corporation: sym.to_string(),
+        hex: hex.to_string(),
+        city,
+    });
+}
+
+/// After a home token placed in step `HomeToken`: stay for an optional second token when one
+/// is possible, else go on to `BuyTokens` (1841 §5.4 step 3: "if no legal 2nd location exists
+/// the 2nd token is skipped").
+pub fn after_home(state: &mut State, sym: &str) {
+    let more = home_optional(state, sym) && !home_options(state, sym).is_empty();
+    if !more {
+        set_step(state, StartStep::BuyTokens);
+    }
+}
+
+/// Whether `hex` counts as connected for the token price (1841 §5.4 step 4, 18xx `hex_price`):
+/// a tile has been laid there; or it is printed with track and a city; or it is printed with
+/// track and a laid tile in a neighbouring hex connects to one of its exits.
+fn connected_hex(state: &State, m: &map::Map, hex: &str) -> bool {
+    if state.operations.tiles.contains_key(hex) {
+        return true;
+    }
+    let Some(printed) = m.hexes.get(hex) else {
+        return false;
+    };
+    if printed.paths.is_empty() {
+        return false;
+    }
+    if printed.nodes.iter().any(|n| n.kind == NodeKind::City) {
+        return true;
+    }
+    track::exits(&printed.paths).into_iter().any(|e| {
+        printed.neighbors.get(&e).is_some_and(|n| {
+            state.operations.tiles.contains_key(n)
+                && track::hex_view(state, n)
+                    .is_some_and(|v| track::exits(&v.paths).contains(&((e + 3) % 6)))
+        })
+    })
+}
+
+/// Distance (0, 1, 2) from `hex` to the nearest connected hex, searching through traversable
+/// hex sides that are not on an active province border (1841 §5.4 step 4); `None` if there is
+/// none within 2.
+pub fn connection_distance(state: &State, hex: &str) -> Option<u32> {
+    let m = map::map(&state.options);
+    let border = data::ruleset(&state.options)
+        .phase(&state.phase)
+        .map(|p| p.province_border_set_active.clone());
+    let mut seen = BTreeSet::from([hex.to_string()]);
+    let mut frontier = vec![hex.to_string()];
+    for distance in 0..=2 {
+        if frontier.iter().any(|h| connected_hex(state, m, h)) {
+            return Some(distance);
+        }
+        let mut next = Vec::new();
+        for h in &frontier {
+            let Some(printed) = m.hexes.get(h) else {
+                continue;
+            };
+            for (edge, n) in &printed.neighbors {
+                if border
+                    .as_deref()
+                    .is_some_and(|set| m.on_border(set, h, *edge))
+                {
+                    continue;
+                }
+                if seen.insert(n.clone()) {
+                    next.push(n.clone());
+                }
+            }
+        }
+        frontier = next;
+    }
+    None
+}
+
+/// Price of each token bought at the start of `sym`, in L. (1841 §5.4 step 4): L.50 for a
+/// historical corporation; for a non-historical one by the distance of its home to the
+/// nearest connected hex — 0 → L.200, 1 → L.100, 2 → L.50, none within 2 → L.25 — the higher
+/// price of its two homes when it has two.
+pub fn token_price(state: &State, sym: &str) -> i64 {
+    let rules = data::ruleset(&state.options);
+    let Some(corp) = state.corporation(sym) else {
+        return rules.token_prices.historical_each;
+    };
+    if corp.historical {
+        return rules.token_prices.historical_each;
+    }
+    let table = &rules
+        .token_prices
+        .non_historical_each_by_distance_to_connected_hex;
+    corp.tokens
+        .iter()
+        .map(|t| {
+            let key = connection_distance(state, &t.hex)
+                .map_or_else(|| "none_within_2".to_string(), |d| d.to_string());
+            table.get(&key).copied().unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(rules.token_prices.historical_each)
+}
+
+/// Token price and count range of the start of `sym` (1841 §5.4 step 4: majors 2–5, minors
+/// 1–2, placed tokens included): `(price each in L., min, max)`.
+pub fn token_terms(state: &State, sym: &str) -> Option<(i64, u32, u32)> {
+    let corp = state.corporation(sym)?;
+    let rules = data::ruleset(&state.options);
+    let range = match corp.kind {
+        CorporationKind::Major => rules.token_counts.major_total_after_start,
+        CorporationKind::Minor => rules.token_counts.minor_total_after_start,
+    };
+    let placed = u32::try_from(corp.tokens.len()).unwrap_or(u32::MAX);
+    Some((token_price(state, sym), range.min.max(placed), range.max))
+}
+
+/// Token counts `sym` may choose (1841 §5.4 step 4): the minimum always (the treasury raises
+/// the money by selling IPO shares if it must), more only when the treasury can pay.
+pub fn token_options(state: &State, sym: &str) -> Vec<Action> {
+    let Some((price, min, max)) = token_terms(state, sym) else {
+        return Vec::new();
+    };
+    let Some(corp) = state.corporation(sym) else {
+        return Vec::new();
+    };
+    (min..=max)
+        .filter(|n| *n == min || price.saturating_mul(i64::from(*n)) <= corp.cash)
+        .map(|count| Action::BuyTokens { count })
+        .collect()
+}
+
+/// Proceeds of a half-price sale of `units` units at market price `price` (1841 §14, exact
+/// 18xx rounding): ceil(units × price ÷ 2), rounded once per sale.
+pub fn half_price_proceeds(units: u32, price: i64) -> i64 {
+    let total = i64::from(units).saturating_mul(price);
+    (total + 1).div_euclid(2)
+}
+
+/// Buys `count` tokens for the start of `sym` (1841 §5.4 step 4). If the treasury cannot pay,
+/// it first sells ceil(2 × shortfall ÷ price) of its own IPO shares to the pool as one bundle
+/// at half price (18xx `auto_emr`; proceeds as [`half_price_proceeds`], the price dropping one
+/// row per share). Closes the start.
+pub fn buy_tokens(state: &mut State, sym: &str, count: u32, events: &mut Vec<Event>) {
+    let Some((price, _, _)) = token_terms(state, sym) else {
+        return;
+    };
+    let cost = price.saturating_mul(i64::from(count));
+    let cash = state.corporation(sym).map_or(0, |c| c.cash);
+    if cost > cash {
+        raise_by_ipo_sale(state, sym, cost - cash, events);
+    }
+    if let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+        corp.cash -= cost;
+        corp.tokens_total = count;
+    }
+    state.bank_cash += cost;
+    events.push(Event::TokensBought {
+        corporation: sym.to_string(),
+        count,
+        price: cost,
+    });
+    close(state);
+}
+
+/// The automatic sale of a start that cannot pay its minimum tokens (1841 §5.4 step 4).
+fn raise_by_ipo_sale(state: &mut State, sym: &str, shortfall: i64, events: &mut Vec<Event>) {
+    let Some(corp) = state.corporation(sym) else {
+        return;
+    };
+    let Some(price) = corp.price().filter(|p| *p > 0) else {
+        return;
+    };
+    let unit = corp.unit_percent();
+    let wanted = u32::try_from((2 * shortfall + price - 1) / price).unwrap_or(u32::MAX);
+    let available = corp
+        .certificates
+        .iter()
+        .filter(|c| c.owner == ShareOwner::Ipo && !c.president && c.percent == unit)
+        .count() as u32;
+    let units = wanted.min(available);
+    if units == 0 {
+        return;
+    }
+    let proceeds = half_price_proceeds(units, price);
+    let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) else {
+        return;
+    };
+    let mut left = units;
+    for c in corp.certificates.iter_mut() {
+        if left > 0 && c.owner == ShareOwner::Ipo && !c.president && c.percent == unit {
+            c.owner = ShareOwner::Pool;
+            left -= 1;
+        }
+    }
+    corp.cash += proceeds;
+    state.bank_cash -= proceeds;
+    events.push(Event::CorporationSoldShares {
+        seller: sym.to_string(),
+        corporation: sym.to_string(),
+        percent: units * unit,
+        price: proceeds,
+    });
+    if let Some(p) = state.corporation(sym).and_then(|c| c.share_price) {
+        let (mut row, mut col) = (p.row, p.col);
+        for _ in 0..units {
+            (row, col) = market::down(row, col);
+        }
+        market::set_cell(state, sym, row, col);
+        events.push(Event::SharePriceChanged {
+            corporation: sym.to_string(),
+            price: market::price_at(row, col).unwrap_or(0),
+            row,
+            col,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_price_rounds_up_once_per_sale() {
+        // 1841 §14: one 10% share at L.195 → ceil(97.5) = L.98; three at L.75 → L.113.
+        assert_eq!(half_price_proceeds(1, 195), 98);
+        assert_eq!(half_price_proceeds(3, 75), 113);
+        assert_eq!(half_price_proceeds(2, 100), 100);
+    }
+}
