@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::concession::Concession;
-use super::state::SealedBid;
+use super::state::{SealedBid, ShareOwner};
 use crate::Seat;
 
 /// One action of one seat (`referee.g1841.v1.Action`).
@@ -119,6 +119,78 @@ pub enum Action {
         /// Price in L.
         price: i64,
     },
+    /// Ferdinandea split: IRSFF's president, holding less than 40%, takes the presidency of
+    /// `corporation` (SB or SFL; Version 1: SFV or SFL); the other goes to the next holder
+    /// with 20% (1841 §12.4).
+    ChooseSplitPresidency {
+        /// Successor symbol.
+        corporation: String,
+    },
+    /// Ferdinandea split: exchange an odd 10% IRSFF share for one share of `corporation`
+    /// (1841 §12.4).
+    ExchangeSplitShare {
+        /// Successor symbol.
+        corporation: String,
+    },
+    /// Ferdinandea split: the successor's president calls (or declines) another round of
+    /// optional share purchases (1841 §12.4).
+    RepeatPurchaseRound {
+        /// Another round.
+        repeat: bool,
+    },
+    /// Merge step: propose a merger of the operating corporation with `partner`
+    /// (1841 §12.1).
+    ProposeMerger {
+        /// The other corporation.
+        partner: String,
+    },
+    /// Merger of two majors both above L.250: the new price is one of their prices, chosen
+    /// by the initiator's president (1841 §12.1).
+    ChooseMergerPrice {
+        /// Price in L.
+        price: i64,
+    },
+    /// Merger: the unstarted non-historical major to form (1841 §12.1).
+    FormCorporation {
+        /// Corporation symbol.
+        corporation: String,
+    },
+    /// Merger: claim the new president's certificate for the whole old holding, paying
+    /// price × (40 − held%) ÷ 20 rounded down to the new corporation, or decline
+    /// (1841 §12.1, FAQ-R6).
+    ClaimPresidency {
+        /// Claim (else decline).
+        claim: bool,
+    },
+    /// Merger: an odd old share is sold to the bank for half the new price, or completed to a
+    /// full new share for half the new price paid to the new corporation (1841 §12.1).
+    ExchangeOddShare {
+        /// Cash or a full share.
+        choice: OddShareChoice,
+    },
+    /// Merger: the new president removes one of the new corporation's tokens from the map
+    /// (1841 §12.1 tokens, §12.3).
+    RemoveToken {
+        /// Hex.
+        hex: String,
+        /// City index.
+        city: u32,
+    },
+    /// Transform step: the operating minor becomes the unstarted non-historical major
+    /// `corporation` (1841 §12.2).
+    Transform {
+        /// Major symbol.
+        corporation: String,
+    },
+}
+
+/// What a holder does with an odd old share in a merger (1841 §12.1 pass 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OddShareChoice {
+    /// Sell it to the bank for half the new price (rounded down).
+    Cash,
+    /// Pay half the new price (rounded down) to the new corporation for a full share.
+    FullShare,
 }
 
 impl Action {
@@ -139,6 +211,16 @@ impl Action {
             Action::RunRoutes { .. } => "run routes",
             Action::Dividend { .. } => "dividend",
             Action::BuyToken { .. } => "buy a token",
+            Action::ChooseSplitPresidency { .. } => "choose a split presidency",
+            Action::ExchangeSplitShare { .. } => "exchange a split share",
+            Action::RepeatPurchaseRound { .. } => "repeat the purchase round",
+            Action::ProposeMerger { .. } => "propose a merger",
+            Action::ChooseMergerPrice { .. } => "choose the merger price",
+            Action::FormCorporation { .. } => "form a corporation",
+            Action::ClaimPresidency { .. } => "claim the presidency",
+            Action::ExchangeOddShare { .. } => "exchange an odd share",
+            Action::RemoveToken { .. } => "remove a token",
+            Action::Transform { .. } => "transform",
         }
     }
 }
@@ -414,6 +496,94 @@ pub enum Event {
         city: u32,
         /// Price paid to the seller.
         price: i64,
+    },
+    /// A concession was removed from the game (1841 §11 step 2).
+    ConcessionClosed {
+        /// Its owner, `None` when the bank held it.
+        seat: Option<Seat>,
+        /// Concession.
+        concession: Concession,
+    },
+    /// A corporation closed for good (1841 §11 step 2, §12).
+    CorporationClosed {
+        /// The corporation.
+        corporation: String,
+    },
+    /// A non-historical corporation that merged or transformed is unstarted again and may be
+    /// started anew (1841 §3.4).
+    CorporationAvailable {
+        /// The corporation.
+        corporation: String,
+    },
+    /// A corporation was formed by an event (1841 §12): the split successors, a merger's or a
+    /// transformation's new corporation, SFLi.
+    CorporationFormed {
+        /// The new corporation.
+        corporation: String,
+        /// The corporations it comes from.
+        from: Vec<String>,
+        /// Its price in L.
+        price: i64,
+        /// Market row.
+        row: u32,
+        /// Market column.
+        col: u32,
+    },
+    /// A holder received certificates of a new corporation for old ones (1841 §12).
+    SharesExchanged {
+        /// The holder.
+        holder: ShareOwner,
+        /// The new corporation.
+        corporation: String,
+        /// Percent received.
+        percent: u32,
+        /// Whether that includes the president's certificate.
+        president: bool,
+    },
+    /// Money paid in an exchange (1841 §12.1): a holder paid the new corporation for the
+    /// presidency or a full share (`to_corporation`), or the bank paid a holder for an odd or
+    /// surplus share.
+    ExchangePayment {
+        /// The holder.
+        holder: ShareOwner,
+        /// The new corporation.
+        corporation: String,
+        /// Amount in L.
+        amount: i64,
+        /// Paid by the holder to the corporation (else by the bank to the holder).
+        to_corporation: bool,
+    },
+    /// The presidency of a corporation went to another holder (1841 §7.5, §11, §12): a
+    /// corporation or the pool as well as a player.
+    PresidencyMoved {
+        /// The corporation.
+        corporation: String,
+        /// The new holder of the president's certificate.
+        president: ShareOwner,
+    },
+    /// A corporation became frozen (no controlling player, 1841 §7.4) or was unfrozen.
+    FrozenChanged {
+        /// The corporation.
+        corporation: String,
+        /// Frozen now.
+        frozen: bool,
+    },
+    /// A token left the map in a merger (1841 §12.1, §12.3).
+    TokenRemoved {
+        /// The corporation.
+        corporation: String,
+        /// Hex.
+        hex: String,
+        /// City index.
+        city: u32,
+    },
+    /// A proposed merger could not happen: nobody takes the presidency, or it would create
+    /// mutual control (1841 §12.1, FAQ-R1, FAQ-R6); nothing changed.
+    MergerFailed {
+        /// The proposing corporation.
+        initiator: String,
+        /// The partner.
+        partner: String,
     },
 }
 

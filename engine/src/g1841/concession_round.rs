@@ -298,6 +298,16 @@ fn nomination_action(
         | Action::LayTile { .. }
         | Action::RunRoutes { .. }
         | Action::Dividend { .. }
+        | Action::ChooseSplitPresidency { .. }
+        | Action::ExchangeSplitShare { .. }
+        | Action::RepeatPurchaseRound { .. }
+        | Action::ProposeMerger { .. }
+        | Action::ChooseMergerPrice { .. }
+        | Action::FormCorporation { .. }
+        | Action::ClaimPresidency { .. }
+        | Action::ExchangeOddShare { .. }
+        | Action::RemoveToken { .. }
+        | Action::Transform { .. }
         | Action::BuyToken { .. }
         | Action::BuyTrain { .. } => Err(reject(
             RejectionCode::WrongStep,
@@ -400,6 +410,16 @@ fn auction_action(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<
         | Action::LayTile { .. }
         | Action::RunRoutes { .. }
         | Action::Dividend { .. }
+        | Action::ChooseSplitPresidency { .. }
+        | Action::ExchangeSplitShare { .. }
+        | Action::RepeatPurchaseRound { .. }
+        | Action::ProposeMerger { .. }
+        | Action::ChooseMergerPrice { .. }
+        | Action::FormCorporation { .. }
+        | Action::ClaimPresidency { .. }
+        | Action::ExchangeOddShare { .. }
+        | Action::RemoveToken { .. }
+        | Action::Transform { .. }
         | Action::BuyToken { .. }
         | Action::BuyTrain { .. } => {
             return Err(reject(

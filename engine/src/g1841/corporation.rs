@@ -49,6 +49,7 @@ fn fresh(sym: &str, kind: CorporationKind, historical: bool) -> Corporation {
         tokens_total: 0,
         tokens: Vec::new(),
         operated: false,
+        closed: false,
     }
 }
 
@@ -71,6 +72,13 @@ pub fn initial_corporations(options: &Options) -> Vec<Corporation> {
         nh.minors
             .iter()
             .map(|s| fresh(s, CorporationKind::Minor, false)),
+    );
+    // 1841 §1, §12.3: the internal `Holding` (historical, never startable) of the Tuscan merge.
+    out.extend(
+        rules
+            .internal_corporations
+            .iter()
+            .map(|h| fresh(&h.sym, kind_of(&h.kind), true)),
     );
     out
 }
@@ -225,6 +233,281 @@ pub fn phase_number(state: &State) -> u32 {
     state.phase.parse().unwrap_or(2)
 }
 
+/// The chain of control of `sym` (1841 §7.2): `sym`, the corporation holding its president's
+/// certificate, that one's president, … while presidents are corporations; stops before a
+/// repetition.
+pub fn chain(state: &State, sym: &str) -> Vec<String> {
+    let mut out = vec![sym.to_string()];
+    let mut current = sym.to_string();
+    for _ in 0..=state.corporations.len() {
+        match state.corporation(&current).and_then(|c| c.president()) {
+            Some(ShareOwner::Corporation(c)) if !out.contains(c) => {
+                out.push(c.clone());
+                current = c.clone();
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
+/// Whether the chain of control of `sym` loops back on itself (circular control, 1841 §7.4):
+/// it reaches a corporation already in the chain.
+pub fn circular(state: &State, sym: &str) -> bool {
+    let c = chain(state, sym);
+    let Some(last) = c.last() else { return false };
+    matches!(
+        state.corporation(last).and_then(|x| x.president()),
+        Some(ShareOwner::Corporation(p)) if c.contains(p)
+    )
+}
+
+/// Started corporations under circular control (1841 §7.4).
+pub fn circular_set(state: &State) -> Vec<String> {
+    state
+        .corporations
+        .iter()
+        .filter(|c| c.started() && circular(state, &c.sym))
+        .map(|c| c.sym.clone())
+        .collect()
+}
+
+/// Whether a started corporation has no controlling player (1841 §7.4: its president's
+/// certificate lies in the pool or its chain of control loops).
+pub fn frozen(state: &State, sym: &str) -> bool {
+    state.corporation(sym).is_some_and(|c| c.started()) && controller(state, sym).is_none()
+}
+
+/// Started corporations that are frozen (1841 §7.4).
+pub fn frozen_set(state: &State) -> Vec<String> {
+    state
+        .corporations
+        .iter()
+        .filter(|c| frozen(state, &c.sym))
+        .map(|c| c.sym.clone())
+        .collect()
+}
+
+/// Whether applying `change` to a copy of `state` would put a corporation under circular
+/// control that is not so now (1841 §7.4, FAQ-R1: such sales, purchases and mergers are
+/// refused).
+pub fn creates_circular_control(state: &State, change: impl FnOnce(&mut State)) -> bool {
+    let before = circular_set(state);
+    let mut after = state.clone();
+    change(&mut after);
+    circular_set(&after).iter().any(|c| !before.contains(c))
+}
+
+/// Players in player order starting with `first` (1841 §12.1: "starting with the
+/// initiator's president and going round the table").
+pub fn players_from(state: &State, first: Seat) -> Vec<Seat> {
+    let order = &state.player_order;
+    let start = order.iter().position(|s| *s == first).unwrap_or(0);
+    (0..order.len())
+        .filter_map(|k| order.get((start + k) % order.len()).copied())
+        .collect()
+}
+
+/// The order in which holders act in exchanges and share offers (1841 §12.1, FAQ-C16): the
+/// players from `first` round the table, each followed by the started corporations he
+/// controls (in the corporation list order, as 18xx), then the pool (if `with_pool`), then
+/// frozen corporations (list order). `only` keeps the holders it accepts.
+pub fn holder_order(
+    state: &State,
+    first: Seat,
+    with_pool: bool,
+    only: impl Fn(&ShareOwner) -> bool,
+) -> Vec<ShareOwner> {
+    let mut out = Vec::new();
+    for seat in players_from(state, first) {
+        out.push(ShareOwner::Player(seat));
+        for c in &state.corporations {
+            if c.started() && !c.closed && controller(state, &c.sym) == Some(seat) {
+                out.push(ShareOwner::Corporation(c.sym.clone()));
+            }
+        }
+    }
+    if with_pool {
+        out.push(ShareOwner::Pool);
+    }
+    for c in &state.corporations {
+        if frozen(state, &c.sym) {
+            out.push(ShareOwner::Corporation(c.sym.clone()));
+        }
+    }
+    out.retain(|h| only(h));
+    out
+}
+
+/// The seat acting for a holder: the player, or a corporation's controller (1841 §7.2).
+pub fn acting_seat(state: &State, holder: &ShareOwner) -> Option<Seat> {
+    match holder {
+        ShareOwner::Player(s) => Some(*s),
+        ShareOwner::Corporation(c) => controller(state, c),
+        ShareOwner::Ipo | ShareOwner::Pool => None,
+    }
+}
+
+/// Cash of a player or corporation holder.
+pub fn holder_cash(state: &State, holder: &ShareOwner) -> i64 {
+    match holder {
+        ShareOwner::Player(s) => state.player(*s).map_or(0, |p| p.cash),
+        ShareOwner::Corporation(c) => state.corporation(c).map_or(0, |c| c.cash),
+        ShareOwner::Ipo | ShareOwner::Pool => 0,
+    }
+}
+
+/// Adds `amount` (may be negative) to a player's or corporation's cash; the bank's when
+/// `holder` is the pool or the IPO.
+pub fn add_cash(state: &mut State, holder: &ShareOwner, amount: i64) {
+    match holder {
+        ShareOwner::Player(s) => {
+            if let Some(p) = state.players.get_mut(*s as usize) {
+                p.cash = p.cash.saturating_add(amount);
+            }
+        }
+        ShareOwner::Corporation(c) => {
+            if let Some(c) = state.corporations.iter_mut().find(|x| x.sym == *c) {
+                c.cash = c.cash.saturating_add(amount);
+            }
+        }
+        ShareOwner::Ipo | ShareOwner::Pool => {
+            state.bank_cash = state.bank_cash.saturating_add(amount);
+        }
+    }
+}
+
+/// Whether `holder` may take one more certificate of `sym` of `percent` by the limits: a
+/// player within his certificate limit and the 60% limit (1841 §2, §7.3); a corporation
+/// within its 5 certificates of others, never of itself or a corporation of its own chain,
+/// and within its controller's 60% (§9.7).
+pub fn may_hold_more(state: &State, holder: &ShareOwner, sym: &str, percent: u32) -> bool {
+    let rules = data::ruleset(&state.options);
+    let max = rules.max_percent_controlled_by_one_player;
+    match holder {
+        ShareOwner::Player(seat) => {
+            certificate_count(state, *seat) < certificate_limit(state)
+                && controlled_percent(state, *seat, sym).saturating_add(percent) <= max
+        }
+        ShareOwner::Corporation(buyer) => {
+            if buyer == sym || chain(state, buyer).iter().any(|c| c == sym) {
+                return false;
+            }
+            let held = state
+                .corporations
+                .iter()
+                .flat_map(|c| c.certificates.iter())
+                .filter(|c| c.owner == *holder)
+                .count() as u32;
+            held < rules.corporation_max_certificates_of_other_corporations
+                && controller(state, buyer).is_some_and(|seat| {
+                    controlled_percent(state, seat, sym).saturating_add(percent) <= max
+                })
+        }
+        ShareOwner::Ipo | ShareOwner::Pool => false,
+    }
+}
+
+/// Hands the president's certificate of `sym` from `old` to `new`; `new` gives `old`
+/// ordinary certificates worth as much (1841 §5.3, §7.5). With `old` = the pool this is the
+/// unfreezing swap of §7.4.
+pub fn swap_presidency(state: &mut State, sym: &str, old: &ShareOwner, new: &ShareOwner) {
+    let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) else {
+        return;
+    };
+    let pres_percent = 2 * corp.unit_percent();
+    let mut given = 0;
+    for c in corp.certificates.iter_mut() {
+        if given >= pres_percent {
+            break;
+        }
+        if !c.president && c.owner == *new {
+            c.owner = old.clone();
+            given += c.percent;
+        }
+    }
+    for c in corp.certificates.iter_mut().filter(|c| c.president) {
+        c.owner = new.clone();
+    }
+}
+
+/// The presidency rule after shares of `sym` moved (1841 §5.3, §7.4, §7.5): if the
+/// president's certificate lies in the pool, the first holder (in order from `acting`) with
+/// at least the president's certificate's percent takes it for two units (unfreezing);
+/// otherwise a holder (player or corporation) with strictly more than the president takes
+/// over, the largest first, ties to the nearest in order after the president (players round
+/// the table, then corporations). Never for a historical corporation before phase 4.
+pub fn update_presidency(
+    state: &mut State,
+    sym: &str,
+    acting: Option<Seat>,
+    events: &mut Vec<super::action::Event>,
+) {
+    let Some(corp) = state.corporation(sym) else {
+        return;
+    };
+    if !corp.started() || !presidency_may_change(state, corp) {
+        return;
+    }
+    let Some(current) = corp.president().cloned() else {
+        return;
+    };
+    let pres_percent = 2 * corp.unit_percent();
+    let start = match &current {
+        ShareOwner::Player(s) => Some(*s),
+        ShareOwner::Corporation(c) => controller(state, c),
+        _ => None,
+    }
+    .or(acting)
+    .or_else(|| state.player_order.first().copied())
+    .unwrap_or(0);
+    let mut candidates: Vec<ShareOwner> = players_from(state, start)
+        .into_iter()
+        .map(ShareOwner::Player)
+        .collect();
+    candidates.extend(
+        state
+            .corporations
+            .iter()
+            .filter(|c| c.sym != sym)
+            .map(|c| ShareOwner::Corporation(c.sym.clone())),
+    );
+    candidates.retain(|c| *c != current);
+    let current_percent = if current == ShareOwner::Pool {
+        pres_percent - 1
+    } else {
+        corp.percent_of(&current)
+    };
+    let mut best: Option<(ShareOwner, u32)> = None;
+    for c in candidates {
+        let p = corp.percent_of(&c);
+        if p > current_percent && best.as_ref().is_none_or(|(_, b)| p > *b) {
+            best = Some((c, p));
+        }
+    }
+    let Some((new, _)) = best else { return };
+    let was_frozen = frozen(state, sym);
+    swap_presidency(state, sym, &current, &new);
+    if let ShareOwner::Player(seat) = new {
+        events.push(super::action::Event::PresidentChanged {
+            corporation: sym.to_string(),
+            seat,
+        });
+    } else {
+        events.push(super::action::Event::PresidencyMoved {
+            corporation: sym.to_string(),
+            president: new.clone(),
+        });
+    }
+    let now_frozen = frozen(state, sym);
+    if was_frozen != now_frozen {
+        events.push(super::action::Event::FrozenChanged {
+            corporation: sym.to_string(),
+            frozen: now_frozen,
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,7 +534,7 @@ mod tests {
             &syms[..7],
             ["SFMA", "SFLP", "SSFL", "IRSFF", "SFTG", "SFTN", "SFTC"]
         );
-        assert_eq!(v2.len(), 10 + 14);
+        assert_eq!(v2.len(), 10 + 14 + 1);
         let sftc = |o: &Options| {
             initial_corporations(o)
                 .into_iter()

@@ -84,6 +84,42 @@ pub struct Ruleset {
     /// `austrian_cities_before_phase_4`, `reserved_cities_before_phase_4`,
     /// `reserved_cities_from_phase_4`, …
     pub named_city_sets: BTreeMap<String, NamedCitySet>,
+    /// Internal corporations (the Tuscan merge's `Holding`, 1841 §1, §12.3); none in lite.
+    #[serde(default)]
+    pub internal_corporations: Vec<InternalCorporationData>,
+    /// The Tuscan merge (1841 §12.3); `None` in lite.
+    #[serde(default)]
+    pub tuscan_merge: Option<TuscanMergeData>,
+    /// The Ferdinandea split (1841 §12.4).
+    pub ferdinandea_split: FerdinandeaSplitData,
+}
+
+/// An internal corporation (1841 §1: `Holding`).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct InternalCorporationData {
+    /// Symbol.
+    pub sym: String,
+    /// `major` or `minor`.
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+/// The Tuscan merge (1841 §12.3).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct TuscanMergeData {
+    /// SFLP, SFMA, SSFL.
+    pub participants: Vec<String>,
+    /// SFLi.
+    pub result: String,
+}
+
+/// The Ferdinandea split (1841 §12.4).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct FerdinandeaSplitData {
+    /// IRSFF.
+    pub from: String,
+    /// SB and SFL (Version 1: SFV and SFL); the first takes the Veneto tokens.
+    pub successors: Vec<String>,
 }
 
 /// A start zone of 1841 §3.1.
@@ -152,6 +188,12 @@ pub struct TokenPrices {
     /// Price of each token of a non-historical corporation by the distance from its home to
     /// the nearest connected hex: keys `0`, `1`, `2`, `none_within_2` (L.200/100/50/25).
     pub non_historical_each_by_distance_to_connected_hex: BTreeMap<String, i64>,
+    /// The second token a transformed major must buy if it has one (1841 §12.2: L.50).
+    pub transformation_required_second_token: i64,
+    /// Each further token after a transformation (1841 §12.2: L.100).
+    pub transformation_extra_token: i64,
+    /// Each extra token of a split successor (1841 §12.4: L.50); `None` in Version 1.
+    pub ferdinandea_split_extra_token: Option<i64>,
 }
 
 /// A min..=max range of token counts.
@@ -170,6 +212,8 @@ pub struct TokenCounts {
     pub major_total_after_start: CountRange,
     /// Minors.
     pub minor_total_after_start: CountRange,
+    /// Most tokens a major may own (1841 §3.3: 5).
+    pub major_max: u32,
 }
 
 /// Stock market parameters (1841 §5.4, §6).

@@ -11,16 +11,20 @@
 //!
 //! Player ids are mapped to seats by the order of the top-level `players` array.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::action::{Action, Route, Stop};
+use super::action::{Action, OddShareChoice, Route, Stop};
 use super::corporation::controller;
+use super::data;
 use super::map;
+use super::market;
 use super::operating_round;
 use super::options::Options;
-use super::state::{ShareOwner, State};
+use super::state::{
+    CorporateEvent, MergerStage, OperatingStep, Round, ShareOwner, SplitStage, State,
+};
 use crate::Seat;
 
 /// Why an export could not be read.
@@ -267,16 +271,27 @@ impl ImportedAction {
                 corporation: first_share()?.0,
                 percent: percent()?,
             },
-            "choose" => Action::BuyTokens {
-                count: self
-                    .raw
-                    .get("choice")
-                    .and_then(|v| {
-                        as_whole_number(v).or_else(|| v.as_str().and_then(|t| t.parse().ok()))
-                    })
-                    .and_then(|n| u32::try_from(n).ok())
-                    .ok_or_else(|| bad("choose without an integer `choice`".into()))?,
-            },
+            "choose" => self.choose_action(state)?,
+            "merge" => {
+                let corporation = str_field("corporation")?.to_string();
+                match state.round {
+                    Round::OperatingRound(ref r) => match (&r.event, r.step) {
+                        (Some(CorporateEvent::Merger(_)), _) => {
+                            Action::FormCorporation { corporation }
+                        }
+                        (None, OperatingStep::Transform) => Action::Transform { corporation },
+                        _ => Action::ProposeMerger {
+                            partner: corporation,
+                        },
+                    },
+                    _ => return Err(bad("merge outside an operating round".into())),
+                }
+            }
+            "remove_token" => {
+                let city = str_field("city")?;
+                let (hex, index) = self.city_of(state, city)?;
+                Action::RemoveToken { hex, city: index }
+            }
             "place_token" => {
                 let city = str_field("city")?;
                 let first = city.split('-').next().unwrap_or_default().to_string();
@@ -386,6 +401,7 @@ impl ImportedAction {
                                 .unwrap_or_default()
                         })
                         .collect();
+                    let (stops, mut connections) = order_along_chains(stops, connections);
                     // Orient every chain from its stop to the next one.
                     for (i, chain) in connections.iter_mut().enumerate() {
                         if let (Some(a), Some(b)) = (stops.get(i), stops.get(i + 1))
@@ -410,6 +426,207 @@ impl ImportedAction {
         };
         Ok(Some((seat, action)))
     }
+}
+
+impl ImportedAction {
+    /// `choose` by context (18xx `choice`): the token count of a start (total) or of the split
+    /// and a transformation (additional tokens, added to the total owned); `a`/`b` = the first
+    /// or second split successor (its presidency, or an odd share); `yes`/`no` = an offered
+    /// share bought or declined; `y`/`n` = another purchase round or not; `first`/`last` = the
+    /// lower or higher merger price; `pres` = claim the presidency (`no` declines); `full` /
+    /// `cash` = an odd merger share completed or sold.
+    fn choose_action(&self, state: &State) -> Result<Action, ImportError> {
+        let bad = |reason: String| ImportError::BadAction {
+            id: self.id,
+            reason,
+        };
+        let raw = self
+            .raw
+            .get("choice")
+            .ok_or_else(|| bad("choose without `choice`".into()))?;
+        let number = as_whole_number(raw)
+            .or_else(|| raw.as_str().and_then(|t| t.parse().ok()))
+            .and_then(|n| u32::try_from(n).ok());
+        let text = raw.as_str().unwrap_or_default();
+        let successors = &data::ruleset(&state.options).ferdinandea_split.successors;
+        let successor = |i: usize| successors.get(i).cloned().unwrap_or_default();
+        let event = match &state.round {
+            Round::OperatingRound(r) => r.event.as_ref(),
+            _ => None,
+        };
+        let total = |sym: &str| state.corporation(sym).map_or(0, |c| c.tokens_total);
+        Ok(match event {
+            Some(CorporateEvent::Split(s)) => match (s.stage, text, number) {
+                (SplitStage::Presidency, "a" | "b", _) => Action::ChooseSplitPresidency {
+                    corporation: successor(usize::from(text == "b")),
+                },
+                (SplitStage::SingleShares, "a" | "b", _) => Action::ExchangeSplitShare {
+                    corporation: successor(usize::from(text == "b")),
+                },
+                (SplitStage::Purchases, "yes", _) => Action::BuyShares {
+                    corporation: s.corporation.clone(),
+                    from_pool: false,
+                    percent: state
+                        .corporation(&s.corporation)
+                        .map_or(10, |c| c.unit_percent()),
+                },
+                (SplitStage::Purchases, "no", _) => Action::Pass,
+                (SplitStage::RepeatRound, "y" | "n", _) => Action::RepeatPurchaseRound {
+                    repeat: text == "y",
+                },
+                (SplitStage::Tokens, _, Some(n)) => Action::BuyTokens {
+                    count: total(&s.corporation) + n,
+                },
+                _ => return Err(bad(format!("choice {raw} does not fit the split"))),
+            },
+            Some(CorporateEvent::Merger(m)) => match (m.stage, text) {
+                (MergerStage::Price, "first" | "last") => {
+                    let mut prices: Vec<i64> = m
+                        .price_choices
+                        .iter()
+                        .filter_map(|c| market::price_at(c.row, c.col))
+                        .collect();
+                    prices.sort_unstable();
+                    let price = if text == "first" {
+                        prices.first()
+                    } else {
+                        prices.last()
+                    };
+                    Action::ChooseMergerPrice {
+                        price: price.copied().unwrap_or(0),
+                    }
+                }
+                (MergerStage::Presidency, "pres" | "no") => Action::ClaimPresidency {
+                    claim: text == "pres",
+                },
+                (MergerStage::OddShares, "full" | "cash") => Action::ExchangeOddShare {
+                    choice: if text == "full" {
+                        OddShareChoice::FullShare
+                    } else {
+                        OddShareChoice::Cash
+                    },
+                },
+                _ => return Err(bad(format!("choice {raw} does not fit the merger"))),
+            },
+            Some(CorporateEvent::Transformation(t)) => match (t.stage, text, number) {
+                (1 | 2, "yes", _) => Action::BuyShares {
+                    corporation: t.major.clone(),
+                    from_pool: false,
+                    percent: 10,
+                },
+                (1 | 2, "no", _) => Action::Pass,
+                (_, _, Some(n)) => Action::BuyTokens {
+                    count: total(&t.major) + n,
+                },
+                _ => return Err(bad(format!("choice {raw} does not fit the transformation"))),
+            },
+            None => Action::BuyTokens {
+                count: number.ok_or_else(|| bad("choose without an integer `choice`".into()))?,
+            },
+        })
+    }
+
+    /// A token city as hex and city index: `R14-0-0` (printed hex R14, city 0) or
+    /// `<tile>-<copy>-<i>` (the hex carrying that tile).
+    fn city_of(&self, state: &State, city: &str) -> Result<(String, u32), ImportError> {
+        let bad = |reason: String| ImportError::BadAction {
+            id: self.id,
+            reason,
+        };
+        let first = city.split('-').next().unwrap_or_default().to_string();
+        let index = city
+            .rsplit('-')
+            .next()
+            .and_then(|i| i.parse::<u32>().ok())
+            .ok_or_else(|| bad(format!("city `{city}`")))?;
+        if map::map(&state.options).hexes.contains_key(&first) {
+            return Ok((first, index));
+        }
+        state
+            .operations
+            .tiles
+            .iter()
+            .filter(|(_, p)| p.tile == first)
+            .map(|(h, _)| h.clone())
+            .find(|h| {
+                state
+                    .corporations
+                    .iter()
+                    .any(|c| c.tokens.iter().any(|t| t.hex == *h && t.city == index))
+            })
+            .map(|h| (h, index))
+            .ok_or_else(|| bad(format!("no token on tile of city `{city}`")))
+    }
+}
+
+/// 18xx lists a route's nodes in an order that need not follow its track (e.g. nodes
+/// `H4, I5, M3` with chains `H4–I5`, `H4–…–M3`: the train runs I5 → H4 → M3). When the
+/// chains do not already join consecutive stops, walk the chains end to end from a hex
+/// that ends only one of them and take the stops in that order.
+fn order_along_chains(stops: Vec<Stop>, chains: Vec<Vec<String>>) -> (Vec<Stop>, Vec<Vec<String>>) {
+    let joins = |a: &Stop, b: &Stop, c: &[String]| {
+        let (f, l) = (c.first(), c.last());
+        (f == Some(&a.hex) && l == Some(&b.hex)) || (f == Some(&b.hex) && l == Some(&a.hex))
+    };
+    let in_order = chains.len() + 1 == stops.len()
+        && chains
+            .iter()
+            .enumerate()
+            .all(|(i, c)| joins(&stops[i], &stops[i + 1], c));
+    if in_order || chains.iter().any(Vec::is_empty) || chains.len() + 1 != stops.len() {
+        return (stops, chains);
+    }
+    let ends = |c: &Vec<String>| (c[0].clone(), c[c.len() - 1].clone());
+    let mut degree: BTreeMap<String, u32> = BTreeMap::new();
+    for c in &chains {
+        let (a, b) = ends(c);
+        if a != b {
+            *degree.entry(a).or_default() += 1;
+            *degree.entry(b).or_default() += 1;
+        }
+    }
+    let Some(mut at) = degree
+        .iter()
+        .find(|(_, d)| **d == 1)
+        .map(|(h, _)| h.clone())
+    else {
+        return (stops, chains);
+    };
+    let mut used = vec![false; chains.len()];
+    let mut path = vec![at.clone()];
+    let mut oriented = Vec::new();
+    for _ in 0..chains.len() {
+        // Prefer a chain that stays on this hex (two stops on one tile) before leaving it.
+        let next = (0..chains.len())
+            .filter(|&i| !used[i])
+            .find(|&i| ends(&chains[i]) == (at.clone(), at.clone()))
+            .or_else(|| {
+                (0..chains.len()).find(|&i| {
+                    let (a, b) = ends(&chains[i]);
+                    !used[i] && (a == at || b == at)
+                })
+            });
+        let Some(i) = next else {
+            return (stops, chains);
+        };
+        used[i] = true;
+        let mut c = chains[i].clone();
+        if c[0] != at {
+            c.reverse();
+        }
+        at = c[c.len() - 1].clone();
+        path.push(at.clone());
+        oriented.push(c);
+    }
+    let mut left = stops.clone();
+    let mut ordered = Vec::new();
+    for h in &path {
+        let Some(i) = left.iter().position(|s| s.hex == *h) else {
+            return (stops, chains);
+        };
+        ordered.push(left.remove(i));
+    }
+    (ordered, oriented)
 }
 
 fn as_whole_number(v: &Value) -> Option<i64> {

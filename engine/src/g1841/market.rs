@@ -121,6 +121,57 @@ pub fn operating_order(state: &State) -> Vec<String> {
     corps.into_iter().map(|c| c.2).collect()
 }
 
+/// The cell furthest right whose price is strictly below `twice_input` ÷ 2, the topmost
+/// in that column (1841 §12.1 merger price, 18xx `merger_price`, FAQ-T); the input is given
+/// doubled so that a minor average such as 64.5 stays exact. With no cell below the input
+/// (minor averages of L.9 and less) the lowest cell is used: 18xx's L.72 (row 0, column 0)
+/// for those inputs is a defect (1841-data.md §9; docs/games/1841.md I30).
+pub fn cell_below(twice_input: i64) -> (u32, u32) {
+    let mut best: Option<(u32, u32)> = None;
+    let mut lowest: Option<(i64, u32, u32)> = None;
+    for (r, row) in data::market().rows.iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            let (r, c) = (r as u32, c as u32);
+            if lowest.is_none_or(|(p, _, _)| cell.price < p) {
+                lowest = Some((cell.price, r, c));
+            }
+            if cell.price.saturating_mul(2) >= twice_input {
+                continue;
+            }
+            best = match best {
+                Some((br, bc)) if bc > c || (bc == c && br <= r) => Some((br, bc)),
+                _ => Some((r, c)),
+            };
+        }
+    }
+    best.or(lowest.map(|(_, r, c)| (r, c))).unwrap_or((0, 0))
+}
+
+/// The new cell of a merger of two majors at prices `a` and `b` (1841 §12.1): `None` when
+/// both are above L.250 (the initiator's president chooses one of the two prices); the
+/// cell of the one above L.250 if only one is (`a_cell`/`b_cell`); else
+/// [`cell_below`] of min(a + b, 250).
+pub fn major_merger_cell(
+    a: i64,
+    a_cell: (u32, u32),
+    b: i64,
+    b_cell: (u32, u32),
+) -> Option<(u32, u32)> {
+    const CAP: i64 = 250;
+    match (a > CAP, b > CAP) {
+        (true, true) => None,
+        (true, false) => Some(a_cell),
+        (false, true) => Some(b_cell),
+        (false, false) => Some(cell_below(2 * a.saturating_add(b).min(CAP))),
+    }
+}
+
+/// The new cell of a merger of two minors at prices `a` and `b` (1841 §12.1): [`cell_below`]
+/// the unrounded average.
+pub fn minor_merger_cell(a: i64, b: i64) -> (u32, u32) {
+    cell_below(a.saturating_add(b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +187,45 @@ mod tests {
         assert_eq!(par_cell(340, CorporationKind::Major), Some((0, 14)));
         assert_eq!(par_cell(216, CorporationKind::Minor), None);
         assert_eq!(par_cell(95, CorporationKind::Major), None);
+    }
+
+    /// 1841 §12.1, FAQ-T: the merger price tables (`engine/data/1841/merger_price_*.csv`,
+    /// 18xx results for every input) agree with the rule, except the minor averages of L.9
+    /// and less where 18xx's L.72 is a defect (interpretation I30: the lowest cell).
+    #[test]
+    fn s12_1_merger_price_tables() {
+        let majors = include_str!("../../data/1841/merger_price_majors.csv");
+        for line in majors.lines().skip(1) {
+            let f: Vec<i64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+            let (r, c) = cell_below(2 * f[0]);
+            assert_eq!(
+                (price_at(r, c).unwrap(), r, c),
+                (f[1], f[2] as u32, f[3] as u32),
+                "{line}"
+            );
+        }
+        let minors = include_str!("../../data/1841/merger_price_minors.csv");
+        for line in minors.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let twice = (f[0].parse::<f64>().unwrap() * 2.0) as i64;
+            let expected: Vec<i64> = f[1..].iter().map(|x| x.parse().unwrap()).collect();
+            let (r, c) = cell_below(twice);
+            if twice <= 18 {
+                assert_eq!(expected, [72, 0, 0], "18xx defect row {line}");
+                assert_eq!(price_at(r, c), Some(8));
+                continue;
+            }
+            assert_eq!(
+                [price_at(r, c).unwrap(), r as i64, c as i64],
+                expected[..],
+                "{line}"
+            );
+        }
+        // Fixture 132002: SFLP 75 + SFMA 54 → L.53; AFI 53 + SSFL 16 → L.53.
+        assert_eq!(minor_merger_cell(75, 54), (9, 8));
+        assert_eq!(major_merger_cell(53, (9, 8), 16, (10, 0)), Some((9, 8)));
+        assert_eq!(major_merger_cell(300, (1, 15), 100, (3, 5)), Some((1, 15)));
+        assert_eq!(major_merger_cell(300, (1, 15), 260, (2, 14)), None);
     }
 
     #[test]

@@ -40,15 +40,16 @@ pub mod validate;
 pub mod view;
 
 pub use action::{
-    Action, BidRange, BlindBidRange, Event, LegalActions, Route, Stop, TokenPurchaseRange,
-    TrainPurchaseRange,
+    Action, BidRange, BlindBidRange, Event, LegalActions, OddShareChoice, Route, Stop,
+    TokenPurchaseRange, TrainPurchaseRange,
 };
 pub use concession::{Concession, UnknownConcession};
 pub use options::Options;
 pub use state::{
-    Auction, Certificate, ConcessionRound, Corporation, CorporationKind, CorporationStart,
-    MapToken, OperatingRound, OperatingStep, Operations, PlacedTile, Player, Round, SealedBid,
-    ShareOwner, SharePrice, SoldShares, StartStep, State, StockRound,
+    Auction, Certificate, ConcessionRound, CorporateEvent, Corporation, CorporationKind,
+    CorporationStart, MapToken, MarketCell, Merger, MergerStage, OperatingRound, OperatingStep,
+    Operations, PlacedTile, Player, QueuedEvent, Round, SealedBid, ShareOwner, SharePrice,
+    SoldShares, Split, SplitStage, StartStep, State, StockRound, Transformation,
 };
 pub use view::View;
 

@@ -98,6 +98,13 @@ pub struct Corporation {
     pub tokens: Vec<MapToken>,
     /// Whether it has finished an operating turn (its shares may be sold, 1841 §5.3, FAQ-Q1).
     pub operated: bool,
+    /// Closed for good (1841 §3.4, §11 step 2, §12): a historical corporation that was never
+    /// started by the first 4-train, IRSFF after the Ferdinandea split, the Tuscan
+    /// participants after the Tuscan merge, a historical corporation merged away, and SB/SFL/
+    /// SFLi when their event does not happen. A closed corporation looks unstarted and can
+    /// never be started again; its home reservations are gone.
+    #[serde(default)]
+    pub closed: bool,
 }
 
 /// Major or minor (1841 §0.3).
@@ -143,7 +150,7 @@ pub struct Certificate {
 }
 
 /// Who holds a certificate (1841 §3.5, §7.1).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ShareOwner {
     /// The corporation's own IPO (treasury shares, incremental capitalisation).
     Ipo,
@@ -334,6 +341,165 @@ pub struct OperatingRound {
     /// (1841 §3.4, §5.4, §9.7).
     #[serde(default)]
     pub start: Option<CorporationStart>,
+    /// A corporate event in progress (1841 §11, §12): the Ferdinandea split, a merger (also the
+    /// steps of the Tuscan merge) or a transformation, waiting for a player's decision.
+    #[serde(default)]
+    pub event: Option<CorporateEvent>,
+    /// Events of the first 4-train still to run after the current one (1841 §11 steps 4–5).
+    #[serde(default)]
+    pub queued_events: Vec<QueuedEvent>,
+}
+
+/// An event of the first 4-train waiting for the one before it to finish (1841 §11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum QueuedEvent {
+    /// The Ferdinandea split (1841 §12.4).
+    FerdinandeaSplit,
+    /// The Tuscan merge (1841 §12.3).
+    TuscanMerge,
+}
+
+/// A corporate event in progress (1841 §11, §12).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CorporateEvent {
+    /// The Ferdinandea split of IRSFF into SB and SFL (1841 §12.4).
+    Split(Split),
+    /// A merger of two corporations into an unstarted non-historical major: voluntary
+    /// (1841 §12.1) or the last step of the Tuscan merge into SFLi (§12.3).
+    Merger(Merger),
+    /// A minor becoming a major (1841 §12.2).
+    Transformation(Transformation),
+}
+
+/// The Ferdinandea split in progress (1841 §12.4). Tokens, trains, cash, treasury
+/// certificates, the presidencies and the pairs of IRSFF shares are handled at once; the
+/// stages below wait for players.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Split {
+    /// What the split waits for.
+    pub stage: SplitStage,
+    /// IRSFF's president at the split: he chooses his successor presidency and the pool's
+    /// odd share (1841 §12.4).
+    pub president: ShareOwner,
+    /// The holders taking part in the current stage, in order (1841 §12.1 order: from the
+    /// president, each player followed by the corporations he controls, then the pool, then
+    /// frozen corporations).
+    pub holders: Vec<ShareOwner>,
+    /// IRSFF units (10%) each of `holders` still has to exchange (stages `Presidency` and
+    /// `SingleShares`; empty otherwise).
+    #[serde(default)]
+    pub units: Vec<u32>,
+    /// Index in `holders` of the holder to decide next.
+    pub next: u32,
+    /// The successor (SB/SFV or SFL) whose purchases, further round or tokens are decided;
+    /// empty in the other stages.
+    pub corporation: String,
+    /// Whether the first round of purchases of both successors is over.
+    pub first_rounds_done: bool,
+    /// Successors whose president declined a further round of purchases (or whose further
+    /// round sold nothing): no more rounds for them.
+    pub purchases_closed: Vec<String>,
+    /// Whether a share was bought in the current round of purchases.
+    pub bought_this_round: bool,
+}
+
+/// What the Ferdinandea split waits for (1841 §12.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SplitStage {
+    /// IRSFF's president (holding less than 40%) chooses which successor's presidency he takes.
+    Presidency,
+    /// Holders of an odd 10% IRSFF share choose the successor whose share they take.
+    SingleShares,
+    /// A round of optional purchases of one IPO share of `corporation` per holder.
+    Purchases,
+    /// `corporation`'s president decides whether another round of purchases follows.
+    RepeatRound,
+    /// `corporation` may buy extra tokens (Version 2: L.50 each, up to 5).
+    Tokens,
+}
+
+/// A merger in progress (1841 §12.1, §12.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Merger {
+    /// The corporation that proposed it (Tuscan merge: the holding corporation).
+    pub initiator: String,
+    /// The other corporation (Tuscan merge: SSFL, or SFMA in a direct minor merger).
+    pub partner: String,
+    /// What the merger waits for.
+    pub stage: MergerStage,
+    /// The corporation being formed; empty until chosen.
+    pub target: String,
+    /// The new corporation's market cell, once known.
+    pub cell: Option<MarketCell>,
+    /// The prices the initiator's president chooses between (both majors above L.250).
+    pub price_choices: Vec<MarketCell>,
+    /// Holders of the old corporations in exchange order.
+    pub holders: Vec<ShareOwner>,
+    /// Old units (10% of a major) each of `holders` still has to exchange.
+    #[serde(default)]
+    pub units: Vec<u32>,
+    /// Index of the holder to decide next: in stage `Presidency` first over the holders of
+    /// a pair (0 … len − 1), then over those of a single share (len … 2·len − 1).
+    pub next: u32,
+    /// The new president, once known.
+    pub president: Option<ShareOwner>,
+    /// Whether the president claimed the certificate (paying for it) rather than holding 40%.
+    #[serde(default)]
+    pub claimed: bool,
+    /// Tokens the new corporation owns in all after the merger.
+    #[serde(default)]
+    pub token_count: u32,
+    /// The last step of the Tuscan merge: it cannot fail and forms SFLi (1841 §12.3).
+    pub tuscan: bool,
+    /// The temporary holding of the Tuscan merge, reset to unstarted at the end.
+    pub holding: Option<String>,
+    /// Whether the new corporation may still operate in this round (SFLi, 1841 §12.3); a
+    /// voluntary merger's never does.
+    #[serde(default)]
+    pub joins_round: bool,
+    /// Tokens the president must still remove from the map (surplus over the token count).
+    pub tokens_min_removal: u32,
+    /// Tokens the president may still remove from the map.
+    pub tokens_max_removal: u32,
+}
+
+/// What a merger waits for (1841 §12.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MergerStage {
+    /// The initiator's president chooses one of two prices above L.250.
+    Price,
+    /// The initiator's president chooses the unstarted non-historical major to form.
+    Corporation,
+    /// Holders in order may claim the new president's certificate.
+    Presidency,
+    /// Holders of an odd old share take cash or pay for a full new share.
+    OddShares,
+    /// The new president removes tokens from the map.
+    Tokens,
+}
+
+/// A market cell (1841 §6), 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarketCell {
+    /// Row.
+    pub row: u32,
+    /// Column.
+    pub col: u32,
+}
+
+/// A transformation in progress (1841 §12.2): the shares are already converted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transformation {
+    /// The minor that transformed (reset or closed).
+    pub minor: String,
+    /// The major it became.
+    pub major: String,
+    /// 1 = purchase round of the shareholders, 2 = of all players, 3 = tokens.
+    pub stage: u32,
+    /// Holders of the current purchase round, in order.
+    pub holders: Vec<ShareOwner>,
+    /// Index in `holders` of the holder to decide next.
+    pub next: u32,
 }
 
 /// Steps of a corporation's operating turn, in order (1841 §8).
@@ -355,6 +521,10 @@ pub enum OperatingStep {
     Trains,
     /// Corporate share actions (1841 §9.7).
     Shares,
+    /// Propose a merger (1841 §12.1).
+    Merge,
+    /// Transform a minor into a major (1841 §12.2).
+    Transform,
 }
 
 impl State {

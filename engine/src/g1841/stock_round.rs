@@ -499,6 +499,16 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
         | Action::BuyTrain { .. }
         | Action::RunRoutes { .. }
         | Action::Dividend { .. }
+        | Action::ChooseSplitPresidency { .. }
+        | Action::ExchangeSplitShare { .. }
+        | Action::RepeatPurchaseRound { .. }
+        | Action::ProposeMerger { .. }
+        | Action::ChooseMergerPrice { .. }
+        | Action::FormCorporation { .. }
+        | Action::ClaimPresidency { .. }
+        | Action::ExchangeOddShare { .. }
+        | Action::RemoveToken { .. }
+        | Action::Transform { .. }
         | Action::BuyToken { .. } => {
             wrong_step("Tiles, routes and trains belong to the operating round.")
         }

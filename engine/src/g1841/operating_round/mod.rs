@@ -21,6 +21,7 @@ use super::track;
 use crate::{Rejection, RejectionCode, Seat};
 
 mod dividends;
+pub mod events;
 mod routes;
 mod shares;
 mod tiles;
@@ -62,6 +63,9 @@ pub fn current(state: &State) -> Option<String> {
 /// The seat acting for the operating corporation (its controller, 1841 §7.2); empty when
 /// the corporation is in a step this build cannot play (routes, emergency money raising).
 pub fn to_act(state: &State) -> Vec<Seat> {
+    if events::in_progress(state) {
+        return events::to_act(state);
+    }
     current(state)
         .and_then(|c| controller(state, &c))
         .filter(|s| !legal(state, *s).is_empty())
@@ -77,6 +81,9 @@ fn phase_data(state: &State) -> Option<&'static data::PhaseData> {
 pub fn legal(state: &State, seat: Seat) -> LegalActions {
     let mut out = LegalActions::default();
     let Some(r) = round(state) else { return out };
+    if r.event.is_some() {
+        return events::legal(state, seat);
+    }
     let Some(sym) = r.current.clone() else {
         return out;
     };
@@ -133,6 +140,20 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
             out.actions.extend(share_options(state));
             out.actions.push(Action::Pass);
         }
+        OperatingStep::Merge => {
+            out.actions = events::merger::partners(state, &sym)
+                .into_iter()
+                .map(|partner| Action::ProposeMerger { partner })
+                .collect();
+            out.actions.push(Action::Pass);
+        }
+        OperatingStep::Transform => {
+            out.actions = events::transform::targets(state, &sym)
+                .into_iter()
+                .map(|corporation| Action::Transform { corporation })
+                .collect();
+            out.actions.push(Action::Pass);
+        }
     }
     // Dedupe (a lay may be traceable to several bases).
     let mut seen = Vec::new();
@@ -160,6 +181,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             "No operating round.",
         ));
     };
+    if r.event.is_some() {
+        return events::apply(state, seat, action);
+    }
     let Some(sym) = r.current.clone() else {
         return Err(reject(
             RejectionCode::WrongStep,
@@ -213,7 +237,8 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             buy_share(state, &sym, corporation, false, *percent, &mut events);
             super::start::after_buy(state, corporation, &mut events);
         } else if super::stock_round::apply_start(state, &start, action, &mut events) {
-            end_turn(state, &mut events);
+            // 1841 §8: the share step ends with the start; the merge step follows.
+            advance(state, &mut events);
         }
         settle(state, &mut events);
         return Ok(events);
@@ -276,6 +301,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 }) =>
         {
             buy_train(state, &sym, train, from, *price, &mut events);
+            if round(state).is_some_and(|r| !r.queued_events.is_empty()) {
+                events::run(state, &mut events);
+            }
         }
         Action::SellShares {
             corporation,
@@ -335,19 +363,16 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             percent,
         } if listed => {
             buy_share(state, &sym, corporation, *from_pool, *percent, &mut events);
-            end_turn(state, &mut events);
+            // 1841 §9.7: one purchase ends the share step; the merge step follows.
+            advance(state, &mut events);
         }
-        Action::BuyTrain { from, .. }
-            if r.step == OperatingStep::Trains
-                && from == "depot"
-                && depot_train(state).is_some_and(|(id, _)| train_type(&id) == "4") =>
-        {
-            return Err(reject(
-                RejectionCode::Unsupported,
-                "1841 §11",
-                "The first 4-train and its events (concessions close, the Ferdinandea split, \
-                 the Tuscan merger) are not implemented in this build.",
-            ));
+        Action::ProposeMerger { partner } if listed => {
+            events::merger::propose(state, &sym, partner);
+            events::run(state, &mut events);
+        }
+        Action::Transform { corporation } if listed => {
+            events::transform::begin(state, &sym, corporation, &mut events);
+            events::run(state, &mut events);
         }
         _ => {
             let step_of = match action {
@@ -360,6 +385,8 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 Action::BuyShares { .. } | Action::SellShares { .. } | Action::Par { .. } => {
                     Some(OperatingStep::Shares)
                 }
+                Action::ProposeMerger { .. } => Some(OperatingStep::Merge),
+                Action::Transform { .. } => Some(OperatingStep::Transform),
                 Action::Pass => Some(r.step),
                 _ => None,
             };
@@ -398,6 +425,8 @@ fn rule_of(step: OperatingStep) -> &'static str {
         OperatingStep::BuyToken => "1841 §9.5",
         OperatingStep::Trains => "1841 §9.6",
         OperatingStep::Shares => "1841 §9.7",
+        OperatingStep::Merge => "1841 §12.1",
+        OperatingStep::Transform => "1841 §12.2",
     }
 }
 
@@ -411,7 +440,9 @@ fn advance(state: &mut State, events: &mut Vec<Event>) {
         OperatingStep::Dividend => Some(OperatingStep::BuyToken),
         OperatingStep::BuyToken => Some(OperatingStep::Trains),
         OperatingStep::Trains => Some(OperatingStep::Shares),
-        OperatingStep::Shares => None,
+        OperatingStep::Shares => Some(OperatingStep::Merge),
+        OperatingStep::Merge => Some(OperatingStep::Transform),
+        OperatingStep::Transform => None,
     };
     match next {
         Some(s) => {
@@ -431,7 +462,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             return;
         };
         let Some(sym) = r.current.clone() else { return };
-        if r.start.is_some() {
+        if r.start.is_some() || r.event.is_some() || !r.queued_events.is_empty() {
             return;
         }
         let Some(seat) = controller(state, &sym) else {
@@ -493,6 +524,21 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
                     return;
                 }
             }
+            OperatingStep::Merge => {
+                // 18xx offers the step (a pass is recorded) whenever the corporation itself
+                // may merge, partner or not (interpretation I31).
+                if events::merger::step_active(state, &sym) {
+                    return;
+                }
+                advance(state, events);
+            }
+            OperatingStep::Transform => {
+                if events::transform::targets(state, &sym).is_empty() {
+                    advance(state, events);
+                } else {
+                    return;
+                }
+            }
         }
     }
 }
@@ -500,11 +546,16 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
 /// Ends the current corporation's turn and starts the next one (or ends the round).
 fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     let Some(sym) = current(state) else { return };
-    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    let started = state.corporation(&sym).is_some_and(|c| c.started());
+    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym)
+        && started
+    {
         c.operated = true;
     }
     if let Some(r) = round_mut(state) {
-        r.done.push(sym);
+        if started && !r.done.contains(&sym) {
+            r.done.push(sym);
+        }
         r.current = None;
     }
     next_corporation(state, events);
@@ -527,10 +578,7 @@ fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
             return;
         };
         if controller(state, &sym).is_none() {
-            move_left(state, &sym, 2, events);
-            if let Some(r) = round_mut(state) {
-                r.done.push(sym);
-            }
+            frozen_turn(state, &sym, events);
             continue;
         }
         if let Some(r) = round_mut(state) {
@@ -544,6 +592,33 @@ fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
         }
         events.push(Event::OperatingTurn { corporation: sym });
         return;
+    }
+}
+
+/// The turn of a frozen corporation (1841 §7.4): its price moves left twice; one under
+/// circular control also sells, at the market price with the usual drops, every share it
+/// holds of the corporations in its loop (FAQ-Q23: full value). It has operated then
+/// (FAQ-Q1).
+fn frozen_turn(state: &mut State, sym: &str, events: &mut Vec<Event>) {
+    move_left(state, sym, 2, events);
+    if super::corporation::circular(state, sym) {
+        let loop_members = super::corporation::chain(state, sym);
+        for target in loop_members.iter().filter(|t| *t != sym) {
+            let holder = ShareOwner::Corporation(sym.to_string());
+            let Some(t) = state.corporation(target) else {
+                continue;
+            };
+            let percent = t.percent_of(&holder);
+            if percent > 0 {
+                sell_all(state, sym, target, events);
+            }
+        }
+    }
+    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+        c.operated = true;
+    }
+    if let Some(r) = round_mut(state) {
+        r.done.push(sym.to_string());
     }
 }
 
@@ -598,5 +673,7 @@ fn step_name(step: OperatingStep) -> &'static str {
         OperatingStep::BuyToken => "token purchase",
         OperatingStep::Trains => "trains",
         OperatingStep::Shares => "corporate shares",
+        OperatingStep::Merge => "merge",
+        OperatingStep::Transform => "transform",
     }
 }

@@ -103,6 +103,50 @@ pub(super) fn sell_share(
     }
 }
 
+/// Sells every certificate of `target` that `seller` holds to the pool at the market price,
+/// the price dropping one row per unit, the president's certificate included (1841 §7.4: a
+/// frozen corporation under circular control selling out of its loop, FAQ-Q23); then the
+/// presidency rule.
+pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &mut Vec<Event>) {
+    let holder = ShareOwner::Corporation(seller.to_string());
+    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+        return;
+    };
+    let Some(price) = t.price() else { return };
+    let unit = t.unit_percent();
+    let mut percent = 0;
+    for c in t.certificates.iter_mut().filter(|c| c.owner == holder) {
+        c.owner = ShareOwner::Pool;
+        percent += c.percent;
+    }
+    let units = percent / unit;
+    let proceeds = price.saturating_mul(i64::from(units));
+    state.bank_cash -= proceeds;
+    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+        s.cash += proceeds;
+    }
+    events.push(Event::CorporationSoldShares {
+        seller: seller.to_string(),
+        corporation: target.to_string(),
+        percent,
+        price: proceeds,
+    });
+    if let Some(p) = state.corporation(target).and_then(|c| c.share_price) {
+        let (mut row, mut col) = (p.row, p.col);
+        for _ in 0..units {
+            (row, col) = market::down(row, col);
+        }
+        market::set_cell(state, target, row, col);
+        events.push(Event::SharePriceChanged {
+            corporation: target.to_string(),
+            price: market::price_at(row, col).unwrap_or(0),
+            row,
+            col,
+        });
+    }
+    super::super::corporation::update_presidency(state, target, None, events);
+}
+
 /// Corporate share purchases possible now (1841 §9.7): a non-historical corporation to start
 /// from phase 3 (§3.4: par prices it can pay twice from its treasury) or one certificate of another
 /// corporation from its IPO or the pool, at market price, from the treasury; never itself

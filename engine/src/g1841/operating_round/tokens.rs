@@ -63,13 +63,17 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
     out
 }
 
-/// Whether city `city` of `hex` is the home of a historical corporation not yet started
-/// (1841 §3.3, §5.4).
+/// Whether city `city` of `hex` is the home of a historical corporation not yet started and
+/// not closed (1841 §3.3, §5.4; the reservation disappears when it closes, §11 step 2).
 pub fn reserved_home(state: &State, hex: &str, city: u32) -> bool {
     data::ruleset(&state.options)
         .historical_corporations
         .iter()
-        .filter(|h| !state.corporation(&h.sym).is_some_and(|c| c.started()))
+        .filter(|h| {
+            !state
+                .corporation(&h.sym)
+                .is_some_and(|c| c.started() || c.closed)
+        })
         .flat_map(|h| h.homes.iter())
         .any(|home| {
             home.hex == hex

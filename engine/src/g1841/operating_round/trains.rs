@@ -67,9 +67,7 @@ pub(super) fn train_options(state: &State) -> (Vec<Action>, Vec<TrainPurchaseRan
         return (actions, ranges);
     }
     if let Some((id, price)) = depot_train(state) {
-        // 1841 §11: the first 4-train's events are not implemented in this build.
-        let unsupported = train_type(&id) == "4";
-        if price <= corp.cash && !unsupported {
+        if price <= corp.cash {
             actions.push(Action::BuyTrain {
                 train: id,
                 from: "depot".into(),
@@ -185,9 +183,6 @@ pub(super) fn first_train(state: &mut State, t: &str, events: &mut Vec<Event>) {
         .filter(|x| x.rusted_by_first_purchase_of.as_deref() == Some(t))
         .map(|x| x.name.clone())
         .collect();
-    if rusting.is_empty() {
-        return;
-    }
     let mut rusted = Vec::new();
     for list in state.operations.trains.values_mut() {
         list.retain(|id| {
@@ -210,4 +205,8 @@ pub(super) fn first_train(state: &mut State, t: &str, events: &mut Vec<Event>) {
         state.operations.rusted.extend(rusted.iter().cloned());
         events.push(Event::TrainsRusted { trains: rusted });
     }
+    // 1841 §11 (after the rusting, step 1): the concessions close now; the split and the
+    // Tuscan merge are queued and run by the caller. Borders follow the phase (set 4).
+    // Excess trains over the phase's lower train limit are discarded by the lead's §9.6 code.
+    events::first_train_events(state, t, events);
 }

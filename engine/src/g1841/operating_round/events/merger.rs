@@ -1,0 +1,989 @@
+//! Mergers (1841 §12.1) and the Tuscan merge (§12.3).
+//!
+//! A voluntary merger: in its merge step the operating corporation proposes a partner
+//! ([`partners`]); the new price follows (§12.1: majors by the sum, minors by the average;
+//! both majors above L.250 → its president chooses one of their prices); its president
+//! chooses the unstarted non-historical major to form. Then:
+//! 1. **Presidency** (majors): holders of the two old corporations in order (from the
+//!    initiator's president round the table, each player followed by the corporations he
+//!    controls, then the pool, then frozen corporations): first those with a pair, then those
+//!    with a single share. A holder of 40% or more takes the new president's certificate; a
+//!    player with less may claim it first, paying price × (40 − held%) ÷ 20 rounded down to
+//!    the new corporation for his whole holding (FAQ-R6, 18xx: players only). Nobody → the
+//!    merger fails and nothing changes (`MergerFailed`; 18xx takes it back, #9404); likewise if
+//!    it would put a corporation under circular control or leave the new one frozen
+//!    (FAQ-R1). The Tuscan merge cannot fail: the certificate goes to the pool (SFLi frozen).
+//! 2. **Assets**: cash, trains and certificates of other corporations go to the new
+//!    corporation; shares of each old corporation held by the other are eliminated; the new
+//!    corporation starts on the new cell.
+//! 3. **Pairs**: every two old units → one new 10% share (none left: the bank pays the price).
+//! 4. **Odd shares**: cash (half the new price from the bank) or a full share (half the new
+//!    price to the new corporation), the holder's choice; only cash when no share is left or
+//!    he cannot pay; the pool's odd share is discarded; frozen corporations take cash.
+//! 5. **Tokens** (18xx `merger_tokens_finish`): the old map tokens become the new
+//!    corporation's, a second token in the same hex is destroyed; it owns
+//!    N = min(tokens of both − those destroyed, 5) (at least 2; SFLi: 5); the charter may hold
+//!    at most the old charters' total, so the president removes map tokens down to N and may
+//!    remove more while the charter stays within that total (never the last non-pass token;
+//!    SFLi always keeps Pisa and Firenze).
+//!
+//! Minors merge without choices: each 40% certificate becomes the new president's
+//! certificate (the first in order) or two shares, each 20% share one 10% share.
+//! The old corporations close (historical) or become available again (non-historical); the
+//! new one does not operate again in this round, and the initiator's turn ends.
+
+use super::*;
+use crate::g1841::corporation::{creates_circular_control, frozen, holder_cash, holder_order};
+use crate::g1841::state::{MarketCell, Merger, MergerStage};
+
+fn store(state: &mut State, m: Merger) {
+    set_event(state, Some(CorporateEvent::Merger(m)));
+}
+
+fn cell_price(c: &MarketCell) -> i64 {
+    market::price_at(c.row, c.col).unwrap_or(0)
+}
+
+fn new_price(m: &Merger) -> i64 {
+    m.cell.as_ref().map_or(0, cell_price)
+}
+
+fn kind_of(state: &State, sym: &str) -> CorporationKind {
+    state
+        .corporation(sym)
+        .map_or(CorporationKind::Major, |c| c.kind)
+}
+
+/// Whether `sym` may take part in a voluntary merger (1841 §12.1, FAQ-M3, FAQ-Q1): started,
+/// has completed an operating turn, not frozen, and historical ones only from phase 4.
+fn may_merge(state: &State, sym: &str) -> bool {
+    state.corporation(sym).is_some_and(|c| {
+        c.started()
+            && c.operated
+            && !frozen(state, sym)
+            && (!c.historical || phase_number(state) >= 4)
+    })
+}
+
+/// Whether `partner` has a city token reachable from `sym`'s tokens without crossing the
+/// active province borders (1841 §12.1, FAQ-R7; a shared city counts, FAQ-Q26; pass tokens
+/// are ignored).
+fn connected(state: &State, sym: &str, partner: &str) -> bool {
+    let starts: Vec<(String, usize)> = track::bases(state, sym)
+        .into_iter()
+        .map(|(h, n, _)| (h, n))
+        .collect();
+    if starts.is_empty() {
+        return false;
+    }
+    let border = tokens::token_border_set(state);
+    let reach = track::reach(state, sym, &starts, border.as_deref());
+    track::bases(state, partner)
+        .into_iter()
+        .any(|(h, n, _)| reach.nodes.contains(&(h, n)))
+}
+
+/// Whether the merge step is played by `sym` (18xx records a pass there): it may merge itself
+/// ([`may_merge`]) and an unstarted non-historical major is left to form, whether or not a
+/// connected partner exists (observed in both recorded games: every corporation that has
+/// operated passes its merge step from phase 4 on; docs/games/1841.md I31).
+pub fn step_active(state: &State, sym: &str) -> bool {
+    may_merge(state, sym) && !formable_majors(state).is_empty()
+}
+
+/// The partners the operating corporation `sym` may propose now (1841 §12.1): same type,
+/// both eligible ([`may_merge`]), connected, and an unstarted non-historical major to form.
+pub fn partners(state: &State, sym: &str) -> Vec<String> {
+    if !may_merge(state, sym) || formable_majors(state).is_empty() {
+        return Vec::new();
+    }
+    let kind = kind_of(state, sym);
+    state
+        .corporations
+        .iter()
+        .filter(|c| c.sym != sym && c.kind == kind && may_merge(state, &c.sym))
+        .filter(|c| connected(state, sym, &c.sym))
+        .map(|c| c.sym.clone())
+        .collect()
+}
+
+/// Opens a voluntary merger of the operating corporation `initiator` with `partner`.
+pub(in crate::g1841::operating_round) fn propose(
+    state: &mut State,
+    initiator: &str,
+    partner: &str,
+) {
+    let (Some(a), Some(b)) = (state.corporation(initiator), state.corporation(partner)) else {
+        return;
+    };
+    let (pa, pb) = (a.price().unwrap_or(0), b.price().unwrap_or(0));
+    let (ca, cb) = (
+        a.share_price.map_or((0, 0), |p| (p.row, p.col)),
+        b.share_price.map_or((0, 0), |p| (p.row, p.col)),
+    );
+    let mut m = Merger {
+        initiator: initiator.to_string(),
+        partner: partner.to_string(),
+        stage: MergerStage::Corporation,
+        target: String::new(),
+        cell: None,
+        price_choices: Vec::new(),
+        holders: Vec::new(),
+        units: Vec::new(),
+        next: 0,
+        president: None,
+        claimed: false,
+        token_count: 0,
+        tuscan: false,
+        holding: None,
+        joins_round: false,
+        tokens_min_removal: 0,
+        tokens_max_removal: 0,
+    };
+    let cell = match a.kind {
+        CorporationKind::Major => market::major_merger_cell(pa, ca, pb, cb),
+        CorporationKind::Minor => Some(market::minor_merger_cell(pa, pb)),
+    };
+    match cell {
+        Some((row, col)) => m.cell = Some(MarketCell { row, col }),
+        None => {
+            m.stage = MergerStage::Price;
+            let mut choices = vec![
+                MarketCell {
+                    row: ca.0,
+                    col: ca.1,
+                },
+                MarketCell {
+                    row: cb.0,
+                    col: cb.1,
+                },
+            ];
+            choices.sort_by_key(cell_price);
+            choices.dedup_by_key(|c| cell_price(c));
+            if choices.len() == 1 {
+                m.cell = choices.pop();
+                m.stage = MergerStage::Corporation;
+            } else {
+                m.price_choices = choices;
+            }
+        }
+    }
+    store(state, m);
+}
+
+/// The decision the merger waits for.
+pub(super) fn decision(state: &State, m: &Merger) -> Option<Decision> {
+    let initiator_seat = || controller(state, &m.initiator);
+    match m.stage {
+        MergerStage::Price => Some(Decision {
+            seat: initiator_seat()?,
+            actions: m
+                .price_choices
+                .iter()
+                .map(|c| Action::ChooseMergerPrice {
+                    price: cell_price(c),
+                })
+                .collect(),
+        }),
+        MergerStage::Corporation => Some(Decision {
+            seat: initiator_seat()?,
+            actions: formable_majors(state)
+                .into_iter()
+                .map(|corporation| Action::FormCorporation { corporation })
+                .collect(),
+        }),
+        MergerStage::Presidency => {
+            let (h, _) = presidency_candidate(state, m)?;
+            Some(Decision {
+                seat: acting_seat(state, &h)?,
+                actions: vec![
+                    Action::ClaimPresidency { claim: true },
+                    Action::ClaimPresidency { claim: false },
+                ],
+            })
+        }
+        MergerStage::OddShares => {
+            let h = m.holders.get(m.next as usize)?;
+            Some(Decision {
+                seat: acting_seat(state, h)?,
+                actions: vec![
+                    Action::ExchangeOddShare {
+                        choice: OddShareChoice::Cash,
+                    },
+                    Action::ExchangeOddShare {
+                        choice: OddShareChoice::FullShare,
+                    },
+                ],
+            })
+        }
+        MergerStage::Tokens => {
+            let seat = token_decider(state, m)?;
+            let mut actions: Vec<Action> = removable(state, m)
+                .into_iter()
+                .map(|t| Action::RemoveToken {
+                    hex: t.hex,
+                    city: t.city,
+                })
+                .collect();
+            if m.tokens_min_removal == 0 {
+                actions.push(Action::Pass);
+            }
+            Some(Decision { seat, actions })
+        }
+    }
+}
+
+/// Cost of claiming the presidency with `units` old units (1841 §12.1: price × (40 − held%)
+/// ÷ 20, rounded down).
+fn claim_cost(price: i64, units: u32) -> i64 {
+    let held = i64::from(units) * 10;
+    (price.saturating_mul(40 - held.min(40))).div_euclid(20)
+}
+
+/// The holder asked about the presidency at `m.next` (a player with fewer than 4 units who
+/// can pay), with his units; `None` when `m.next` points at nobody to ask.
+fn presidency_candidate(state: &State, m: &Merger) -> Option<(ShareOwner, u32)> {
+    let len = m.holders.len();
+    let i = m.next as usize % len.max(1);
+    let h = m.holders.get(i)?;
+    let u = *m.units.get(i)?;
+    let pairs_sweep = (m.next as usize) < len;
+    let in_sweep = if pairs_sweep { u >= 2 } else { u == 1 };
+    let ok = in_sweep
+        && u < 4
+        && matches!(h, ShareOwner::Player(_))
+        && holder_cash(state, h) >= claim_cost(new_price(m), u);
+    ok.then(|| (h.clone(), u))
+}
+
+/// Applies a listed decision.
+pub(super) fn apply(state: &mut State, mut m: Merger, action: &Action, events: &mut Vec<Event>) {
+    match (m.stage, action) {
+        (MergerStage::Price, Action::ChooseMergerPrice { price }) => {
+            m.cell = m
+                .price_choices
+                .iter()
+                .find(|c| cell_price(c) == *price)
+                .copied();
+            m.price_choices.clear();
+            m.stage = MergerStage::Corporation;
+        }
+        (MergerStage::Corporation, Action::FormCorporation { corporation }) => {
+            m.target = corporation.clone();
+            begin_exchange(state, &mut m);
+        }
+        (MergerStage::Presidency, Action::ClaimPresidency { claim }) => {
+            if *claim {
+                let i = m.next as usize % m.holders.len().max(1);
+                m.president = m.holders.get(i).cloned();
+                m.claimed = true;
+                if !settle_presidency(state, &mut m, events) {
+                    return;
+                }
+            } else {
+                m.next += 1;
+            }
+        }
+        (MergerStage::OddShares, Action::ExchangeOddShare { choice }) => {
+            let i = m.next as usize;
+            if let Some(h) = m.holders.get(i).cloned() {
+                odd_share(state, &mut m, i, &h, *choice, events);
+            }
+            m.next += 1;
+        }
+        (MergerStage::Tokens, Action::RemoveToken { hex, city }) => {
+            remove_token(state, &mut m, hex, *city, events);
+        }
+        (MergerStage::Tokens, Action::Pass) => {
+            m.tokens_max_removal = 0;
+        }
+        _ => {}
+    }
+    store(state, m);
+}
+
+/// Holders of the old corporations in order with their combined units (shares of one held by
+/// the other do not take part).
+fn old_holders(state: &State, m: &Merger, first: Seat) -> (Vec<ShareOwner>, Vec<u32>) {
+    let olds = [m.initiator.clone(), m.partner.clone()];
+    let is_old = |h: &ShareOwner| matches!(h, ShareOwner::Corporation(c) if olds.contains(c));
+    let units = |h: &ShareOwner| -> u32 { olds.iter().map(|o| units_of(state, o, h)).sum() };
+    let holders = holder_order(state, first, true, |h| !is_old(h) && units(h) > 0);
+    let u = holders.iter().map(units).collect();
+    (holders, u)
+}
+
+fn first_seat(state: &State, m: &Merger) -> Seat {
+    controller(state, &m.initiator)
+        .or_else(|| state.player_order.first().copied())
+        .unwrap_or(0)
+}
+
+/// After the new corporation is chosen: majors go to the presidency stage; minors exchange
+/// at once.
+fn begin_exchange(state: &mut State, m: &mut Merger) {
+    let first = first_seat(state, m);
+    let (holders, units) = old_holders(state, m, first);
+    m.holders = holders;
+    m.units = units;
+    m.next = 0;
+    m.stage = MergerStage::Presidency;
+}
+
+/// Whether the merger, executed with `m.president`, would create circular control or leave
+/// the new corporation frozen (1841 §12.1, FAQ-R1).
+fn illegal_result(state: &State, m: &Merger) -> bool {
+    let mut sim = m.clone();
+    let target = m.target.clone();
+    let loops = creates_circular_control(state, |s| {
+        let mut ev = Vec::new();
+        execute(s, &mut sim, &mut ev);
+    });
+    if loops {
+        return true;
+    }
+    let mut s = state.clone();
+    let mut sim = m.clone();
+    let mut ev = Vec::new();
+    execute(&mut s, &mut sim, &mut ev);
+    frozen(&s, &target)
+}
+
+/// The president is known (or nobody, at the end of the list): check the result, then
+/// execute. Returns false when the merger failed (the event is gone).
+fn settle_presidency(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) -> bool {
+    if !m.tuscan && (m.president.is_none() || illegal_result(state, m)) {
+        events.push(Event::MergerFailed {
+            initiator: m.initiator.clone(),
+            partner: m.partner.clone(),
+        });
+        set_event(state, None);
+        return false;
+    }
+    execute(state, m, events);
+    true
+}
+
+/// Steps 2–4 of a merger (see the module documentation): assets, the new corporation, the
+/// president's certificate and the pairs; then the odd shares wait.
+fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
+    let target = m.target.clone();
+    let (a, b) = (m.initiator.clone(), m.partner.clone());
+    let Some(cell) = m.cell else { return };
+    // Shares of each old corporation held by the other are eliminated.
+    for (x, y) in [(&a, &b), (&b, &a)] {
+        let owner = ShareOwner::Corporation(y.clone());
+        if let Some(c) = corp_mut(state, x) {
+            for cert in c.certificates.iter_mut().filter(|c| c.owner == owner) {
+                cert.owner = ShareOwner::Ipo;
+            }
+        }
+    }
+    start_at(state, &target, cell.row, cell.col);
+    for old in [&a, &b] {
+        move_cash(state, old, &target);
+        move_trains(state, old, &target);
+        move_treasury(state, old, &target);
+    }
+    events.push(Event::CorporationFormed {
+        corporation: target.clone(),
+        from: vec![a.clone(), b.clone()],
+        price: new_price(m),
+        row: cell.row,
+        col: cell.col,
+    });
+    let price = new_price(m);
+    if kind_of(state, &a) == CorporationKind::Minor {
+        exchange_minors(state, m, events);
+        transfer_tokens(state, m, events);
+        remove_corporation(state, &a, events);
+        remove_corporation(state, &b, events);
+        m.stage = MergerStage::Tokens;
+        return;
+    }
+    // The president's certificate.
+    match m.president.clone() {
+        Some(p) => {
+            let i = m.holders.iter().position(|h| *h == p);
+            if m.claimed {
+                let u = i.map_or(0, |i| m.units[i]);
+                let cost = claim_cost(price, u);
+                add_cash(state, &p, -cost);
+                add_cash(state, &ShareOwner::Corporation(target.clone()), cost);
+                events.push(Event::ExchangePayment {
+                    holder: p.clone(),
+                    corporation: target.clone(),
+                    amount: cost,
+                    to_corporation: true,
+                });
+                if let Some(i) = i {
+                    m.units[i] = 0;
+                }
+            } else if let Some(i) = i {
+                m.units[i] = m.units[i].saturating_sub(4);
+            }
+            give_president(state, &target, &p);
+            events.push(Event::SharesExchanged {
+                holder: p.clone(),
+                corporation: target.clone(),
+                percent: 20,
+                president: true,
+            });
+        }
+        None => {
+            // Tuscan merge without a president (1841 §12.3, FAQ-R4): the certificate goes to
+            // the pool for up to two of the pool's pairs; SFLi is frozen.
+            give_president(state, &target, &ShareOwner::Pool);
+            if let Some(i) = m.holders.iter().position(|h| *h == ShareOwner::Pool) {
+                let pairs = (m.units[i] / 2).min(2);
+                m.units[i] -= pairs * 2;
+            }
+            events.push(Event::FrozenChanged {
+                corporation: target.clone(),
+                frozen: true,
+            });
+        }
+    }
+    // Pairs.
+    for i in 0..m.holders.len() {
+        let h = m.holders[i].clone();
+        let mut got = 0;
+        while m.units[i] >= 2 {
+            m.units[i] -= 2;
+            if give_share(state, &target, &h) {
+                got += 10;
+            } else {
+                add_cash(state, &h, price);
+                add_cash(state, &ShareOwner::Pool, -price);
+                events.push(Event::ExchangePayment {
+                    holder: h.clone(),
+                    corporation: target.clone(),
+                    amount: price,
+                    to_corporation: false,
+                });
+            }
+        }
+        if got > 0 {
+            events.push(Event::SharesExchanged {
+                holder: h,
+                corporation: target.clone(),
+                percent: got,
+                president: false,
+            });
+        }
+    }
+    // The old corporations' map tokens pass to the new one; then they leave the game (their
+    // remaining holders' odd units are kept in `m.units`).
+    transfer_tokens(state, m, events);
+    remove_corporation(state, &a, events);
+    remove_corporation(state, &b, events);
+    m.stage = MergerStage::OddShares;
+    m.next = 0;
+}
+
+/// Minor merger: each 40% certificate → the new president's certificate (the first in
+/// order) or two shares; each 20% share → one share (1841 §12.1).
+fn exchange_minors(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
+    let target = m.target.clone();
+    let olds: Vec<String> = state
+        .corporations
+        .iter()
+        .filter(|c| c.sym == m.initiator || c.sym == m.partner)
+        .map(|c| c.sym.clone())
+        .collect();
+    let mut president_given = false;
+    for h in m.holders.clone() {
+        let mut got = 0;
+        let mut pres = false;
+        for old in &olds {
+            let certs: Vec<bool> = state
+                .corporation(old)
+                .map(|c| {
+                    c.certificates
+                        .iter()
+                        .filter(|x| x.owner == h)
+                        .map(|x| x.president)
+                        .collect()
+                })
+                .unwrap_or_default();
+            for is_pres in certs {
+                if is_pres && !president_given {
+                    give_president(state, &target, &h);
+                    president_given = true;
+                    pres = true;
+                    got += 20;
+                } else {
+                    for _ in 0..(if is_pres { 2 } else { 1 }) {
+                        if give_share(state, &target, &h) {
+                            got += 10;
+                        }
+                    }
+                }
+            }
+        }
+        if got > 0 {
+            events.push(Event::SharesExchanged {
+                holder: h.clone(),
+                corporation: target.clone(),
+                percent: got,
+                president: pres,
+            });
+        }
+    }
+    m.president = state
+        .corporation(&target)
+        .and_then(|c| c.president().cloned());
+    m.units.iter_mut().for_each(|u| *u = 0);
+}
+
+fn odd_share(
+    state: &mut State,
+    m: &mut Merger,
+    i: usize,
+    h: &ShareOwner,
+    choice: OddShareChoice,
+    events: &mut Vec<Event>,
+) {
+    let half = new_price(m).div_euclid(2);
+    let target = m.target.clone();
+    match choice {
+        OddShareChoice::FullShare if give_share(state, &target, h) => {
+            add_cash(state, h, -half);
+            add_cash(state, &ShareOwner::Corporation(target.clone()), half);
+            events.push(Event::ExchangePayment {
+                holder: h.clone(),
+                corporation: target.clone(),
+                amount: half,
+                to_corporation: true,
+            });
+            events.push(Event::SharesExchanged {
+                holder: h.clone(),
+                corporation: target.clone(),
+                percent: 10,
+                president: false,
+            });
+        }
+        _ => {
+            add_cash(state, h, half);
+            add_cash(state, &ShareOwner::Pool, -half);
+            events.push(Event::ExchangePayment {
+                holder: h.clone(),
+                corporation: target,
+                amount: half,
+                to_corporation: false,
+            });
+        }
+    }
+    if let Some(u) = m.units.get_mut(i) {
+        *u = 0;
+    }
+}
+
+/// Step 5 (tokens): the old map tokens become the new corporation's (a second one in the same
+/// hex is destroyed); the count N and the removal bounds.
+fn transfer_tokens(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
+    let target = m.target.clone();
+    let mut list: Vec<MapToken> = Vec::new();
+    let mut owned = 0u32;
+    let mut charter = 0u32;
+    let mut destroyed = 0u32;
+    for old in [&m.initiator, &m.partner] {
+        let Some(c) = state.corporation(old).cloned() else {
+            continue;
+        };
+        owned += c.tokens_total;
+        charter += c.tokens_total.saturating_sub(c.tokens.len() as u32);
+        for t in &c.tokens {
+            if list.iter().any(|x| x.hex == t.hex) {
+                destroyed += 1;
+                events.push(Event::TokenRemoved {
+                    corporation: old.clone(),
+                    hex: t.hex.clone(),
+                    city: t.city,
+                });
+            } else {
+                list.push(t.clone());
+            }
+        }
+        if let Some(c) = corp_mut(state, old) {
+            c.tokens.clear();
+        }
+    }
+    let max = data::ruleset(&state.options).token_counts.major_max;
+    let n = match (m.tuscan, &m.holding) {
+        (true, _) => max,
+        _ => owned.saturating_sub(destroyed).clamp(2, max),
+    };
+    let on_map = list.len() as u32;
+    let min_removal = on_map.saturating_sub(n);
+    let keep_at_least = n.saturating_sub(charter).max(1);
+    let max_removal = on_map.saturating_sub(keep_at_least).max(min_removal);
+    m.token_count = n;
+    m.tokens_min_removal = min_removal;
+    m.tokens_max_removal = max_removal;
+    if let Some(c) = corp_mut(state, &target) {
+        c.tokens = list;
+        c.tokens_total = n.max(on_map);
+    }
+}
+
+/// The seat removing tokens: the new president's controller, else the initiator's
+/// (1841 §12.1); `None` → automatic (frozen SFLi, §12.3).
+fn token_decider(state: &State, m: &Merger) -> Option<Seat> {
+    if m.tuscan {
+        return controller(state, &m.target);
+    }
+    controller(state, &m.target).or_else(|| controller(state, &m.initiator))
+}
+
+/// Map tokens of the new corporation that may be removed now: not in Pisa/Firenze for SFLi
+/// (1841 §12.3), never the last non-pass token.
+fn removable(state: &State, m: &Merger) -> Vec<MapToken> {
+    if m.tokens_max_removal == 0 {
+        return Vec::new();
+    }
+    let Some(c) = state.corporation(&m.target) else {
+        return Vec::new();
+    };
+    let protected = if m.tuscan {
+        data::ruleset(&state.options)
+            .city_set("TUSCAN_TOKEN_HEXES")
+            .to_vec()
+    } else {
+        Vec::new()
+    };
+    let bases = track::bases(state, &m.target);
+    c.tokens
+        .iter()
+        .filter(|t| !protected.contains(&t.hex))
+        .filter(|t| {
+            let is_base = bases
+                .iter()
+                .any(|(h, _, city)| *h == t.hex && *city == t.city);
+            !(is_base && bases.len() <= 1)
+        })
+        .cloned()
+        .collect()
+}
+
+fn remove_token(state: &mut State, m: &mut Merger, hex: &str, city: u32, events: &mut Vec<Event>) {
+    if let Some(c) = corp_mut(state, &m.target)
+        && let Some(i) = c.tokens.iter().position(|t| t.hex == hex && t.city == city)
+    {
+        c.tokens.remove(i);
+        events.push(Event::TokenRemoved {
+            corporation: m.target.clone(),
+            hex: hex.to_string(),
+            city,
+        });
+    }
+    m.tokens_min_removal = m.tokens_min_removal.saturating_sub(1);
+    m.tokens_max_removal = m.tokens_max_removal.saturating_sub(1);
+}
+
+/// Automatic token removal of a frozen SFLi (1841 §12.3, FAQ-R4): only Pisa and Firenze stay
+/// (or, with neither, the alphabetically first non-pass city).
+fn auto_tokens(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
+    let protected = data::ruleset(&state.options)
+        .city_set("TUSCAN_TOKEN_HEXES")
+        .to_vec();
+    let Some(c) = state.corporation(&m.target).cloned() else {
+        return;
+    };
+    let mut keep: Vec<MapToken> = c
+        .tokens
+        .iter()
+        .filter(|t| protected.contains(&t.hex))
+        .cloned()
+        .collect();
+    if keep.is_empty() {
+        let mut bases: Vec<(String, usize, u32)> = track::bases(state, &m.target);
+        bases.sort();
+        if let Some((h, _, city)) = bases.first() {
+            keep.push(MapToken {
+                hex: h.clone(),
+                city: *city,
+            });
+        }
+    }
+    for t in &c.tokens {
+        if !keep.contains(t) {
+            events.push(Event::TokenRemoved {
+                corporation: m.target.clone(),
+                hex: t.hex.clone(),
+                city: t.city,
+            });
+        }
+    }
+    if let Some(c) = corp_mut(state, &m.target) {
+        c.tokens = keep;
+    }
+    m.tokens_max_removal = 0;
+    m.tokens_min_removal = 0;
+}
+
+/// The end of a merger: the token count, the old corporations off the game, the new one's
+/// place in the round.
+fn finish(state: &mut State, m: &Merger, events: &mut Vec<Event>) {
+    let target = m.target.clone();
+    if let Some(c) = corp_mut(state, &target) {
+        c.tokens_total = m.token_count.max(c.tokens.len() as u32);
+    }
+    let _ = events;
+    if let Some(r) = round_mut(state)
+        && !m.joins_round
+        && !r.done.contains(&target)
+    {
+        r.done.push(target.clone());
+    }
+    set_event(state, None);
+}
+
+/// Runs the merger until a decision is needed; true when it is over (done or failed).
+pub(super) fn advance(state: &mut State, mut m: Merger, events: &mut Vec<Event>) -> bool {
+    for _ in 0..512 {
+        match m.stage {
+            MergerStage::Price | MergerStage::Corporation => {
+                if decision(state, &m).is_some_and(|d| !d.actions.is_empty()) {
+                    store(state, m);
+                    return false;
+                }
+                // Nobody can decide (cannot happen for an eligible initiator): give up.
+                events.push(Event::MergerFailed {
+                    initiator: m.initiator.clone(),
+                    partner: m.partner.clone(),
+                });
+                set_event(state, None);
+                return true;
+            }
+            MergerStage::Presidency => {
+                if kind_of(state, &m.initiator) == CorporationKind::Minor {
+                    if illegal_result(state, &m) && !m.tuscan {
+                        events.push(Event::MergerFailed {
+                            initiator: m.initiator.clone(),
+                            partner: m.partner.clone(),
+                        });
+                        set_event(state, None);
+                        return true;
+                    }
+                    execute(state, &mut m, events);
+                    continue;
+                }
+                let len = m.holders.len();
+                if m.next as usize >= 2 * len {
+                    m.president = None;
+                    if !settle_presidency(state, &mut m, events) {
+                        return true;
+                    }
+                    continue;
+                }
+                let i = m.next as usize % len.max(1);
+                let u = m.units.get(i).copied().unwrap_or(0);
+                if (m.next as usize) < len && u >= 4 && m.holders[i] != ShareOwner::Pool {
+                    m.president = Some(m.holders[i].clone());
+                    m.claimed = false;
+                    if !settle_presidency(state, &mut m, events) {
+                        return true;
+                    }
+                    continue;
+                }
+                if presidency_candidate(state, &m).is_some() {
+                    store(state, m);
+                    return false;
+                }
+                m.next += 1;
+            }
+            MergerStage::OddShares => {
+                let i = m.next as usize;
+                let Some(h) = m.holders.get(i).cloned() else {
+                    m.stage = MergerStage::Tokens;
+                    m.next = 0;
+                    continue;
+                };
+                if m.units.get(i).copied().unwrap_or(0) == 0 {
+                    m.next += 1;
+                    continue;
+                }
+                if h == ShareOwner::Pool {
+                    // The pool's odd share is discarded.
+                    m.units[i] = 0;
+                    m.next += 1;
+                    continue;
+                }
+                let half = new_price(&m).div_euclid(2);
+                let can_full = ipo_share_left(state, &m.target) && holder_cash(state, &h) >= half;
+                if can_full && acting_seat(state, &h).is_some() {
+                    store(state, m);
+                    return false;
+                }
+                odd_share(state, &mut m, i, &h, OddShareChoice::Cash, events);
+                m.next += 1;
+            }
+            MergerStage::Tokens => {
+                if m.tokens_max_removal == 0 || removable(state, &m).is_empty() {
+                    finish(state, &m, events);
+                    return true;
+                }
+                if token_decider(state, &m).is_none() {
+                    auto_tokens(state, &mut m, events);
+                    continue;
+                }
+                store(state, m);
+                return false;
+            }
+        }
+    }
+    store(state, m);
+    false
+}
+
+// ----- the Tuscan merge (1841 §12.3) ----------------------------------------------------
+
+/// Starts the Tuscan merge: with fewer than two of SFLP, SFMA, SSFL started nothing happens
+/// and SFLi closes; otherwise the participant with the best stock value leads it. SFLP + SFMA
+/// merge (minor merger) into a holding major (the first unstarted non-historical major, else
+/// `Holding`) with 4 tokens, or the one of them present transforms into it with 2 tokens;
+/// then the holding and SSFL merge into SFLi (the last step, with the usual choices but no
+/// failure). Without SSFL, SFLP + SFMA merge into SFLi directly.
+pub(super) fn begin_tuscan(state: &mut State, events: &mut Vec<Event>) {
+    let Some(t) = data::ruleset(&state.options).tuscan_merge.clone() else {
+        return;
+    };
+    let started: Vec<String> = t
+        .participants
+        .iter()
+        .filter(|s| state.corporation(s).is_some_and(|c| c.started()))
+        .cloned()
+        .collect();
+    if started.len() < 2 || t.participants.len() < 3 {
+        close_unstarted(state, &t.result, events);
+        return;
+    }
+    // The leader: best stock value = first in operating order (FAQ-Q12, #10389).
+    let leader = market::operating_order(state)
+        .into_iter()
+        .find(|s| started.contains(s))
+        .unwrap_or_else(|| started[0].clone());
+    // Whether SFLi runs in this round (1841 §12.3, FAQ-V2; Version 1 only with
+    // `sfli_run_variant`): none of the participants has operated in it or is operating.
+    let operated = round(state).is_none_or(|r| {
+        t.participants
+            .iter()
+            .any(|p| r.done.contains(p) || r.current.as_deref() == Some(p.as_str()))
+    });
+    let joins_round = (!state.options.version_1 || state.options.sfli_run_variant) && !operated;
+    if let Some(r) = round_mut(state) {
+        r.done.retain(|d| !t.participants.contains(d));
+    }
+    let has = |s: &str| started.iter().any(|x| x == s);
+    let (sflp, sfma, ssfl) = (&t.participants[0], &t.participants[1], &t.participants[2]);
+    let first = controller(state, &leader)
+        .or_else(|| state.player_order.first().copied())
+        .unwrap_or(0);
+    let holding =
+        has(ssfl).then(|| first_unstarted_major(state).unwrap_or_else(|| "Holding".to_string()));
+    let mut last = None;
+    if has(sflp) && has(sfma) {
+        let (a, b) = if leader == *sfma {
+            (sfma.clone(), sflp.clone())
+        } else {
+            (sflp.clone(), sfma.clone())
+        };
+        match &holding {
+            Some(h) => auto_minor_merger(state, &a, &b, h, first, events),
+            None => {
+                // SFLP + SFMA straight into SFLi: SFLi's president then places its tokens.
+                let mut m = tuscan_merger(state, &a, &b, &t.result, first);
+                m.joins_round = joins_round;
+                execute(state, &mut m, events);
+                last = Some(m);
+            }
+        }
+    } else if let Some(h) = &holding {
+        let minor = if has(sflp) {
+            sflp.clone()
+        } else {
+            sfma.clone()
+        };
+        super::transform::auto_transform(state, &minor, h, events);
+    }
+    if let Some(h) = holding {
+        let mut m = tuscan_merger(state, &h, ssfl, &t.result, first);
+        m.holding = Some(h);
+        m.joins_round = joins_round;
+        last = Some(m);
+    }
+    if let Some(m) = last {
+        store(state, m);
+    }
+}
+
+fn tuscan_merger(state: &State, a: &str, b: &str, target: &str, first: Seat) -> Merger {
+    let (pa, pb) = (
+        state.corporation(a).and_then(|c| c.price()).unwrap_or(0),
+        state.corporation(b).and_then(|c| c.price()).unwrap_or(0),
+    );
+    let ca = state
+        .corporation(a)
+        .and_then(|c| c.share_price)
+        .map_or((0, 0), |p| (p.row, p.col));
+    let cb = state
+        .corporation(b)
+        .and_then(|c| c.share_price)
+        .map_or((0, 0), |p| (p.row, p.col));
+    let cell = match kind_of(state, a) {
+        CorporationKind::Minor => market::minor_merger_cell(pa, pb),
+        // Both above L.250 cannot be chosen here: the higher price is kept.
+        CorporationKind::Major => {
+            market::major_merger_cell(pa, ca, pb, cb).unwrap_or(if pa >= pb { ca } else { cb })
+        }
+    };
+    let mut m = Merger {
+        initiator: a.to_string(),
+        partner: b.to_string(),
+        stage: MergerStage::Presidency,
+        target: target.to_string(),
+        cell: Some(MarketCell {
+            row: cell.0,
+            col: cell.1,
+        }),
+        price_choices: Vec::new(),
+        holders: Vec::new(),
+        units: Vec::new(),
+        next: 0,
+        president: None,
+        claimed: false,
+        token_count: 0,
+        tuscan: true,
+        holding: None,
+        joins_round: false,
+        tokens_min_removal: 0,
+        tokens_max_removal: 0,
+    };
+    let (holders, units) = old_holders(state, &m, first);
+    m.holders = holders;
+    m.units = units;
+    m
+}
+
+/// A minor merger without choices (the first step of the Tuscan merge, 1841 §12.3): the
+/// holding keeps every map token and owns 4 tokens in all.
+fn auto_minor_merger(
+    state: &mut State,
+    a: &str,
+    b: &str,
+    target: &str,
+    first: Seat,
+    events: &mut Vec<Event>,
+) {
+    const HOLDING_TOKENS: u32 = 4;
+    let mut m = tuscan_merger(state, a, b, target, first);
+    m.tuscan = false;
+    execute(state, &mut m, events);
+    let on_map = state
+        .corporation(target)
+        .map_or(0, |c| c.tokens.len() as u32);
+    if let Some(c) = corp_mut(state, target) {
+        c.tokens_total = HOLDING_TOKENS.max(on_map);
+    }
+}

@@ -1,0 +1,732 @@
+//! The Ferdinandea split (1841 §12.4, 18xx `ferd_secession`): at the first 4-train IRSFF
+//! dissolves into SB and SFL (Version 1: SFV and SFL) unless IRSFF was never started or some
+//! corporation's track connects IRSFF's Milano and Venezia cities.
+//!
+//! At once ([`begin`]): both successors take IRSFF's place in its market stack (FAQ-C15;
+//! Version 1 right of column 10: column 10 of that row); map tokens in Veneto hexes (passes
+//! D14, C15 included, §17 item 17) go to SB, the others to SFL; charter tokens alternate SB,
+//! SFL, …; each gets at least 2 tokens (Version 1: exactly 2); trains from best to worst
+//! alternate SB, SFL; SFL gets 10% of the cash rounded down, SB the rest; certificates of
+//! other corporations alternate SB, SFL by descending value. IRSFF closes; if it had operated
+//! in this round (or bought the 4-train) SB and SFL wait for the next one (FAQ-Q24).
+//!
+//! Then, in order ([`SplitStage`]): the presidencies (IRSFF's president takes both with 40% or
+//! more, else chooses one — the other goes to the next holder with 20%, or the pool: frozen;
+//! with IRSFF's president's certificate in the pool both go to the pool, §17 item 9); every
+//! pair of IRSFF shares → one SB and one SFL share; each odd share → SB or SFL at the
+//! holder's choice (the pool's: IRSFF's president; corporations: SB while available); rounds
+//! of optional purchases of one IPO share each, SB then SFL, repeated while the successor's
+//! president asks for it and someone can buy; Version 2: SB then SFL may buy tokens at L.50
+//! up to 5.
+
+use super::*;
+use crate::g1841::corporation::{holder_cash, holder_order, may_hold_more};
+use crate::g1841::state::{Split, SplitStage};
+
+fn successors(state: &State) -> Vec<String> {
+    data::ruleset(&state.options)
+        .ferdinandea_split
+        .successors
+        .clone()
+}
+
+fn from(state: &State) -> String {
+    data::ruleset(&state.options).ferdinandea_split.from.clone()
+}
+
+fn store(state: &mut State, s: Split) {
+    set_event(state, Some(CorporateEvent::Split(s)));
+}
+
+/// Whether one corporation's track connects IRSFF's Milano and Venezia cities (1841 §12.4;
+/// 18xx: any corporation's graph from any of its tokens, pass tokens included, borders
+/// ignored; §17 item 11). Each token is traced on its own, so IRSFF's two homes do not count
+/// as connected merely by both being IRSFF's.
+pub fn milano_venezia_connected(state: &State) -> bool {
+    let irsff = from(state);
+    let Some(c) = state.corporation(&irsff) else {
+        return false;
+    };
+    let target = |hex: &str| -> Option<(String, usize)> {
+        let v = track::hex_view(state, hex)?;
+        let city = c.tokens.iter().find(|t| t.hex == hex).map_or(0, |t| t.city);
+        Some((hex.to_string(), track::city_node(&v.nodes, city)?))
+    };
+    let (Some(milano), Some(venezia)) = (target("F8"), target("F16")) else {
+        return false;
+    };
+    for corp in state.corporations.iter().filter(|c| c.started()) {
+        for t in &corp.tokens {
+            let Some(v) = track::hex_view(state, &t.hex) else {
+                continue;
+            };
+            let Some(node) = track::city_node(&v.nodes, t.city) else {
+                continue;
+            };
+            let reach = track::reach(state, &corp.sym, &[(t.hex.clone(), node)], None);
+            if reach.nodes.contains(&milano) && reach.nodes.contains(&venezia) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Starts the split (1841 §12.4) and runs it as far as it goes without a decision.
+pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
+    let succ = successors(state);
+    let irsff_sym = from(state);
+    let Some(irsff) = state.corporation(&irsff_sym).cloned() else {
+        return;
+    };
+    if succ.len() != 2 || !irsff.started() || milano_venezia_connected(state) {
+        for s in &succ {
+            close_unstarted(state, s, events);
+        }
+        return;
+    }
+    let (a, b) = (succ[0].clone(), succ[1].clone());
+    let rules = data::ruleset(&state.options);
+    let v1 = state.options.version_1;
+    // Market: IRSFF's place in its stack (FAQ-C15); Version 1 right of column 10 → column 10.
+    let Some(p) = irsff.share_price else { return };
+    if v1 && p.col > 10 {
+        for s in [&a, &b] {
+            start_at(state, s, p.row, 10);
+        }
+    } else {
+        take_place_of(state, &b, &irsff_sym);
+        take_place_of(state, &a, &irsff_sym);
+    }
+    // Tokens.
+    let veneto = rules.city_set("VENETO").to_vec();
+    let mut map_a = Vec::new();
+    let mut map_b = Vec::new();
+    for t in &irsff.tokens {
+        if veneto.contains(&t.hex) {
+            map_a.push(t.clone());
+        } else {
+            map_b.push(t.clone());
+        }
+    }
+    let charter = irsff.tokens_total.saturating_sub(irsff.tokens.len() as u32);
+    let charter_a = charter.div_ceil(2);
+    let charter_b = charter / 2;
+    let mut total_a = (map_a.len() as u32 + charter_a).max(2);
+    let mut total_b = (map_b.len() as u32 + charter_b).max(2);
+    if v1 {
+        map_a.truncate(2);
+        map_b.truncate(2);
+        total_a = 2;
+        total_b = 2;
+    }
+    for (s, map, total) in [(&a, &map_a, total_a), (&b, &map_b, total_b)] {
+        for t in map {
+            events.push(Event::TokenPlaced {
+                corporation: s.clone(),
+                hex: t.hex.clone(),
+                city: t.city,
+            });
+        }
+        if let Some(c) = corp_mut(state, s) {
+            c.tokens = map.clone();
+            c.tokens_total = total;
+        }
+    }
+    // Trains, best first, alternating.
+    let mut trains = state
+        .operations
+        .trains
+        .remove(&irsff_sym)
+        .unwrap_or_default();
+    // 18xx: sorted ascending, then reversed, so among equal types the last bought comes
+    // first (fixture 132002: SB receives 3-1, SFL 3-0).
+    trains.sort_by_key(|id| train_type(id).parse::<u32>().unwrap_or(0));
+    trains.reverse();
+    for (i, id) in trains.into_iter().enumerate() {
+        let to = if i % 2 == 0 { &a } else { &b };
+        state
+            .operations
+            .trains
+            .entry(to.clone())
+            .or_default()
+            .push(id);
+    }
+    // Cash: SFL 10% rounded down, SB the rest.
+    let cash_b = irsff.cash.div_euclid(10);
+    add_cash(state, &ShareOwner::Corporation(b.clone()), cash_b);
+    add_cash(
+        state,
+        &ShareOwner::Corporation(a.clone()),
+        irsff.cash - cash_b,
+    );
+    if let Some(c) = corp_mut(state, &irsff_sym) {
+        c.cash = 0;
+    }
+    // Certificates of other corporations, by descending value, alternating.
+    let owner = ShareOwner::Corporation(irsff_sym.clone());
+    let mut held: Vec<(i64, String, usize)> = Vec::new();
+    for c in &state.corporations {
+        for (i, x) in c.certificates.iter().enumerate() {
+            if x.owner == owner {
+                let value = c
+                    .price()
+                    .unwrap_or(0)
+                    .saturating_mul(i64::from(x.percent / c.unit_percent()));
+                held.push((value, c.sym.clone(), i));
+            }
+        }
+    }
+    held.sort_by_key(|h| std::cmp::Reverse(h.0));
+    for (k, (_, sym, i)) in held.into_iter().enumerate() {
+        let to = if k % 2 == 0 { &a } else { &b };
+        if let Some(c) = corp_mut(state, &sym)
+            && let Some(x) = c.certificates.get_mut(i)
+        {
+            x.owner = ShareOwner::Corporation(to.clone());
+        }
+    }
+    // IRSFF's holders and their units, in order from its president.
+    let president = irsff.president().cloned().unwrap_or(ShareOwner::Pool);
+    let first = acting_seat(state, &president)
+        .or_else(|| state.player_order.first().copied())
+        .unwrap_or(0);
+    let holders = holder_order(state, first, true, |h| irsff.percent_of(h) > 0);
+    let units: Vec<u32> = holders
+        .iter()
+        .map(|h| irsff.percent_of(h) / irsff.unit_percent().max(1))
+        .collect();
+    // Whether the successors wait for the next round (FAQ-Q24).
+    let operated = round(state)
+        .is_some_and(|r| r.done.contains(&irsff_sym) || r.current.as_deref() == Some(&irsff_sym));
+    events.push(Event::CorporationFormed {
+        corporation: a.clone(),
+        from: vec![irsff_sym.clone()],
+        price: price_of(state, &a),
+        row: state
+            .corporation(&a)
+            .and_then(|c| c.share_price)
+            .map_or(0, |p| p.row),
+        col: state
+            .corporation(&a)
+            .and_then(|c| c.share_price)
+            .map_or(0, |p| p.col),
+    });
+    events.push(Event::CorporationFormed {
+        corporation: b.clone(),
+        from: vec![irsff_sym.clone()],
+        price: price_of(state, &b),
+        row: state
+            .corporation(&b)
+            .and_then(|c| c.share_price)
+            .map_or(0, |p| p.row),
+        col: state
+            .corporation(&b)
+            .and_then(|c| c.share_price)
+            .map_or(0, |p| p.col),
+    });
+    remove_corporation(state, &irsff_sym, events);
+    if operated && let Some(r) = round_mut(state) {
+        r.done.push(a.clone());
+        r.done.push(b.clone());
+    }
+    let mut split = Split {
+        stage: SplitStage::Presidency,
+        president: president.clone(),
+        holders,
+        units,
+        next: 0,
+        corporation: String::new(),
+        first_rounds_done: false,
+        purchases_closed: Vec::new(),
+        bought_this_round: false,
+    };
+    let idx = split.holders.iter().position(|h| *h == president);
+    let pres_units = idx.map_or(0, |i| split.units[i]);
+    if president == ShareOwner::Pool {
+        // §17 item 9: both presidencies go to the pool.
+        give_president(state, &a, &ShareOwner::Pool);
+        give_president(state, &b, &ShareOwner::Pool);
+        if let Some(i) = idx {
+            split.units[i] = split.units[i].saturating_sub(2);
+        }
+        exchange_pairs(state, &mut split, events);
+    } else if pres_units >= 4 || acting_seat(state, &president).is_none() {
+        if pres_units >= 4 {
+            for s in [&a, &b] {
+                give_president(state, s, &president);
+                exchanged(state, &president, s, 20, true, events);
+            }
+            if let Some(i) = idx {
+                split.units[i] -= 4;
+            }
+        } else {
+            assign_presidencies(state, &mut split, &a, events);
+        }
+        exchange_pairs(state, &mut split, events);
+    }
+    store(state, split);
+}
+
+fn exchanged(
+    state: &State,
+    holder: &ShareOwner,
+    corporation: &str,
+    percent: u32,
+    president: bool,
+    events: &mut Vec<Event>,
+) {
+    let _ = state;
+    events.push(Event::SharesExchanged {
+        holder: holder.clone(),
+        corporation: corporation.to_string(),
+        percent,
+        president,
+    });
+}
+
+/// IRSFF's president (with less than 40%) took `chosen`; the other presidency goes to the
+/// first other holder with 20%, else to the pool.
+fn assign_presidencies(
+    state: &mut State,
+    split: &mut Split,
+    chosen: &str,
+    events: &mut Vec<Event>,
+) {
+    let succ = successors(state);
+    let other = succ
+        .iter()
+        .find(|s| s.as_str() != chosen)
+        .cloned()
+        .unwrap_or_default();
+    let president = split.president.clone();
+    give_president(state, chosen, &president);
+    exchanged(state, &president, chosen, 20, true, events);
+    if let Some(i) = split.holders.iter().position(|h| *h == president) {
+        split.units[i] = split.units[i].saturating_sub(2);
+    }
+    let next = split
+        .holders
+        .iter()
+        .zip(split.units.iter())
+        .position(|(h, u)| *h != president && *h != ShareOwner::Pool && *u >= 2);
+    match next {
+        Some(i) => {
+            let h = split.holders[i].clone();
+            give_president(state, &other, &h);
+            exchanged(state, &h, &other, 20, true, events);
+            split.units[i] -= 2;
+        }
+        None => {
+            give_president(state, &other, &ShareOwner::Pool);
+            events.push(Event::FrozenChanged {
+                corporation: other.clone(),
+                frozen: true,
+            });
+        }
+    }
+}
+
+/// Every remaining pair of IRSFF shares → one share of each successor (1841 §12.4); then the
+/// odd shares wait in stage `SingleShares`.
+fn exchange_pairs(state: &mut State, split: &mut Split, events: &mut Vec<Event>) {
+    let succ = successors(state);
+    for i in 0..split.holders.len() {
+        let h = split.holders[i].clone();
+        while split.units[i] >= 2 {
+            split.units[i] -= 2;
+            for s in &succ {
+                if give_share(state, s, &h) {
+                    let unit = state.corporation(s).map_or(10, |c| c.unit_percent());
+                    exchanged(state, &h, s, unit, false, events);
+                }
+            }
+        }
+    }
+    split.stage = SplitStage::SingleShares;
+    split.next = 0;
+}
+
+/// Who decides the odd share of holder `h` (1841 §12.4): a player himself; the pool's,
+/// IRSFF's president; a corporation takes SB while available (no decision).
+fn single_decider(state: &State, split: &Split, h: &ShareOwner) -> Option<Seat> {
+    match h {
+        ShareOwner::Player(s) => Some(*s),
+        ShareOwner::Pool => acting_seat(state, &split.president),
+        _ => None,
+    }
+}
+
+fn available(state: &State) -> Vec<String> {
+    successors(state)
+        .into_iter()
+        .filter(|s| ipo_share_left(state, s))
+        .collect()
+}
+
+/// Holders of successor `sym` that may buy one of its IPO shares now, in order from its
+/// president (1841 §12.4: players and the corporations they control).
+fn buyers(state: &State, sym: &str, split: &Split) -> Vec<ShareOwner> {
+    let Some(c) = state.corporation(sym) else {
+        return Vec::new();
+    };
+    let first = c
+        .president()
+        .and_then(|p| acting_seat(state, p))
+        .or_else(|| acting_seat(state, &split.president))
+        .or_else(|| state.player_order.first().copied())
+        .unwrap_or(0);
+    holder_order(state, first, false, |h| {
+        c.percent_of(h) > 0 && acting_seat(state, h).is_some()
+    })
+}
+
+fn can_buy(state: &State, sym: &str, h: &ShareOwner) -> bool {
+    let Some(c) = state.corporation(sym) else {
+        return false;
+    };
+    let Some(price) = c.price() else { return false };
+    ipo_share_left(state, sym)
+        && holder_cash(state, h) >= price
+        && may_hold_more(state, h, sym, c.unit_percent())
+}
+
+fn anyone_can_buy(state: &State, sym: &str, split: &Split) -> bool {
+    buyers(state, sym, split)
+        .iter()
+        .any(|h| can_buy(state, sym, h))
+}
+
+/// The token purchase of successor `sym` (Version 2: L.50 each up to 5): the counts it may
+/// choose in all, when it may buy at least one.
+fn token_counts(state: &State, sym: &str) -> Vec<u32> {
+    let rules = data::ruleset(&state.options);
+    let (Some(price), Some(c)) = (
+        rules.token_prices.ferdinandea_split_extra_token,
+        state.corporation(sym),
+    ) else {
+        return Vec::new();
+    };
+    if price <= 0 || controller(state, sym).is_none() {
+        return Vec::new();
+    }
+    let max = rules.token_counts.major_max;
+    let have = c.tokens_total;
+    let affordable = u32::try_from(c.cash / price).unwrap_or(0);
+    let top = max.min(have.saturating_add(affordable));
+    if top <= have {
+        return Vec::new();
+    }
+    (have..=top).collect()
+}
+
+/// The decision the split waits for (see [`SplitStage`]).
+pub(super) fn decision(state: &State, split: &Split) -> Option<Decision> {
+    let succ = successors(state);
+    match split.stage {
+        SplitStage::Presidency => Some(Decision {
+            seat: acting_seat(state, &split.president)?,
+            actions: succ
+                .iter()
+                .map(|s| Action::ChooseSplitPresidency {
+                    corporation: s.clone(),
+                })
+                .collect(),
+        }),
+        SplitStage::SingleShares => {
+            let h = split.holders.get(split.next as usize)?;
+            Some(Decision {
+                seat: single_decider(state, split, h)?,
+                actions: available(state)
+                    .into_iter()
+                    .map(|s| Action::ExchangeSplitShare { corporation: s })
+                    .collect(),
+            })
+        }
+        SplitStage::Purchases => {
+            let h = split.holders.get(split.next as usize)?;
+            let unit = state.corporation(&split.corporation)?.unit_percent();
+            Some(Decision {
+                seat: acting_seat(state, h)?,
+                actions: vec![
+                    Action::BuyShares {
+                        corporation: split.corporation.clone(),
+                        from_pool: false,
+                        percent: unit,
+                    },
+                    Action::Pass,
+                ],
+            })
+        }
+        SplitStage::RepeatRound => Some(Decision {
+            seat: controller(state, &split.corporation)?,
+            actions: vec![
+                Action::RepeatPurchaseRound { repeat: true },
+                Action::RepeatPurchaseRound { repeat: false },
+            ],
+        }),
+        SplitStage::Tokens => Some(Decision {
+            seat: controller(state, &split.corporation)?,
+            actions: token_counts(state, &split.corporation)
+                .into_iter()
+                .map(|count| Action::BuyTokens { count })
+                .collect(),
+        }),
+    }
+}
+
+/// Applies a listed decision.
+pub(super) fn apply(state: &mut State, mut split: Split, action: &Action, events: &mut Vec<Event>) {
+    match (split.stage, action) {
+        (SplitStage::Presidency, Action::ChooseSplitPresidency { corporation }) => {
+            assign_presidencies(state, &mut split, corporation, events);
+            exchange_pairs(state, &mut split, events);
+        }
+        (SplitStage::SingleShares, Action::ExchangeSplitShare { corporation }) => {
+            let i = split.next as usize;
+            if let Some(h) = split.holders.get(i).cloned() {
+                exchange_single(state, &mut split, i, &h, corporation, events);
+            }
+            split.next += 1;
+        }
+        (SplitStage::Purchases, Action::BuyShares { .. }) => {
+            let i = split.next as usize;
+            if let Some(h) = split.holders.get(i).cloned() {
+                buy(state, &split.corporation, &h, events);
+                split.bought_this_round = true;
+            }
+            split.next += 1;
+        }
+        (SplitStage::Purchases, Action::Pass) => split.next += 1,
+        (SplitStage::RepeatRound, Action::RepeatPurchaseRound { repeat }) => {
+            if *repeat {
+                let sym = split.corporation.clone();
+                start_round(state, &mut split, &sym);
+            } else {
+                split.purchases_closed.push(split.corporation.clone());
+                let after = split.corporation.clone();
+                ask_repeat(state, &mut split, Some(&after));
+            }
+        }
+        (SplitStage::Tokens, Action::BuyTokens { count }) => {
+            buy_tokens(state, &split.corporation, *count, events);
+            next_tokens(state, &mut split);
+        }
+        _ => {}
+    }
+    store(state, split);
+}
+
+fn exchange_single(
+    state: &mut State,
+    split: &mut Split,
+    i: usize,
+    h: &ShareOwner,
+    corporation: &str,
+    events: &mut Vec<Event>,
+) {
+    if give_share(state, corporation, h) {
+        let unit = state
+            .corporation(corporation)
+            .map_or(10, |c| c.unit_percent());
+        exchanged(state, h, corporation, unit, false, events);
+        presidency(state, corporation, events);
+    }
+    if let Some(u) = split.units.get_mut(i) {
+        *u = 0;
+    }
+}
+
+fn buy(state: &mut State, sym: &str, h: &ShareOwner, events: &mut Vec<Event>) {
+    let Some(c) = state.corporation(sym) else {
+        return;
+    };
+    let Some(price) = c.price() else { return };
+    let unit = c.unit_percent();
+    if !give_share(state, sym, h) {
+        return;
+    }
+    add_cash(state, h, -price);
+    add_cash(state, &ShareOwner::Corporation(sym.to_string()), price);
+    match h {
+        ShareOwner::Player(seat) => events.push(Event::SharesBought {
+            seat: *seat,
+            corporation: sym.to_string(),
+            percent: unit,
+            from_pool: false,
+            price,
+        }),
+        ShareOwner::Corporation(buyer) => events.push(Event::CorporationBoughtShares {
+            buyer: buyer.clone(),
+            corporation: sym.to_string(),
+            percent: unit,
+            from_pool: false,
+            price,
+        }),
+        _ => {}
+    }
+    presidency(state, sym, events);
+}
+
+fn buy_tokens(state: &mut State, sym: &str, count: u32, events: &mut Vec<Event>) {
+    let price = data::ruleset(&state.options)
+        .token_prices
+        .ferdinandea_split_extra_token
+        .unwrap_or(0);
+    let Some(c) = corp_mut(state, sym) else {
+        return;
+    };
+    let extra = count.saturating_sub(c.tokens_total);
+    let cost = price.saturating_mul(i64::from(extra));
+    c.tokens_total = count.max(c.tokens_total);
+    c.cash -= cost;
+    state.bank_cash += cost;
+    events.push(Event::TokensBought {
+        corporation: sym.to_string(),
+        count,
+        price: cost,
+    });
+}
+
+fn start_round(state: &State, split: &mut Split, sym: &str) {
+    split.stage = SplitStage::Purchases;
+    split.corporation = sym.to_string();
+    split.holders = buyers(state, sym, split);
+    split.units.clear();
+    split.next = 0;
+    split.bought_this_round = false;
+}
+
+/// Asks the next successor's president (after `after`) whether another round follows; to
+/// the tokens when no successor has buyers left.
+fn ask_repeat(state: &State, split: &mut Split, after: Option<&str>) {
+    let succ = successors(state);
+    let start = after
+        .and_then(|a| succ.iter().position(|s| s == a))
+        .map_or(0, |i| i + 1);
+    for k in 0..succ.len() {
+        let s = &succ[(start + k) % succ.len()];
+        if split.purchases_closed.contains(s) || controller(state, s).is_none() {
+            continue;
+        }
+        if anyone_can_buy(state, s, split) {
+            split.stage = SplitStage::RepeatRound;
+            split.corporation = s.clone();
+            split.holders.clear();
+            split.next = 0;
+            return;
+        }
+    }
+    split.stage = SplitStage::Tokens;
+    split.corporation = succ.first().cloned().unwrap_or_default();
+    split.holders.clear();
+    split.next = 0;
+}
+
+fn next_tokens(state: &State, split: &mut Split) {
+    let succ = successors(state);
+    let i = succ.iter().position(|s| *s == split.corporation);
+    match i.and_then(|i| succ.get(i + 1)) {
+        Some(s) => split.corporation = s.clone(),
+        None => split.corporation = String::new(),
+    }
+}
+
+/// Runs the split until a decision is needed; true when it is over.
+pub(super) fn advance(state: &mut State, mut split: Split, events: &mut Vec<Event>) -> bool {
+    let succ = successors(state);
+    for _ in 0..256 {
+        match split.stage {
+            SplitStage::Presidency => {
+                if decision(state, &split).is_some() {
+                    store(state, split);
+                    return false;
+                }
+                let first = succ.first().cloned().unwrap_or_default();
+                assign_presidencies(state, &mut split, &first, events);
+                exchange_pairs(state, &mut split, events);
+            }
+            SplitStage::SingleShares => {
+                let i = split.next as usize;
+                let Some(h) = split.holders.get(i).cloned() else {
+                    let first = succ.first().cloned().unwrap_or_default();
+                    start_round(state, &mut split, &first);
+                    continue;
+                };
+                if split.units.get(i).copied().unwrap_or(0) == 0 {
+                    split.next += 1;
+                    continue;
+                }
+                let options = available(state);
+                match (options.len(), single_decider(state, &split, &h)) {
+                    (0, _) => {
+                        // Both successors sold out: the share is worthless (FAQ-R3, 18xx).
+                        if let Some(u) = split.units.get_mut(i) {
+                            *u = 0;
+                        }
+                        split.next += 1;
+                    }
+                    (1, _) | (_, None) => {
+                        let to = options[0].clone();
+                        exchange_single(state, &mut split, i, &h, &to, events);
+                        split.next += 1;
+                    }
+                    _ => {
+                        store(state, split);
+                        return false;
+                    }
+                }
+            }
+            SplitStage::Purchases => {
+                let i = split.next as usize;
+                match split.holders.get(i).cloned() {
+                    Some(h) => {
+                        if can_buy(state, &split.corporation, &h) {
+                            store(state, split);
+                            return false;
+                        }
+                        split.next += 1;
+                    }
+                    None => {
+                        let sym = split.corporation.clone();
+                        if !split.first_rounds_done {
+                            match succ.iter().position(|s| *s == sym) {
+                                Some(0) if succ.len() > 1 => {
+                                    let second = succ[1].clone();
+                                    start_round(state, &mut split, &second);
+                                }
+                                _ => {
+                                    split.first_rounds_done = true;
+                                    ask_repeat(state, &mut split, None);
+                                }
+                            }
+                        } else {
+                            if !split.bought_this_round {
+                                split.purchases_closed.push(sym.clone());
+                            }
+                            ask_repeat(state, &mut split, Some(&sym));
+                        }
+                    }
+                }
+            }
+            SplitStage::RepeatRound => {
+                store(state, split);
+                return false;
+            }
+            SplitStage::Tokens => {
+                if split.corporation.is_empty() {
+                    set_event(state, None);
+                    return true;
+                }
+                if token_counts(state, &split.corporation).is_empty() {
+                    next_tokens(state, &mut split);
+                    continue;
+                }
+                store(state, split);
+                return false;
+            }
+        }
+    }
+    store(state, split);
+    false
+}

@@ -1,0 +1,328 @@
+//! Transforming a minor into a major (1841 §12.2, rule 4.7.5).
+//!
+//! In its transform step a minor (non-historical at any time, historical from phase 4) may
+//! become an unstarted non-historical major: the major starts on the minor's cell, taking its
+//! place in the stack; cash, trains, certificates of other corporations and map tokens move
+//! over; the 40% president's certificate becomes the 20% one, every 20% share one 10% share
+//! (players, corporations and pool alike). Two rounds of optional purchases of one IPO share
+//! at the market price follow (money to the major): first every shareholder — players and
+//! the corporations they control — from the president on, then every player (#9427); the
+//! certificate limit and 60% apply. A major with one token must buy a second for L.50, then
+//! may buy more at L.100 each up to 5 (#10120). The minor closes (historical) or becomes
+//! available again; the major does not operate again in this round and the minor's turn
+//! ends.
+//!
+//! This build offers the transformation only when the minor can pay the compulsory L.50
+//! token from its treasury or already owns two tokens (emergency money raising for it is not
+//! modelled here; docs/games/1841.md I33).
+
+use super::*;
+use crate::g1841::corporation::{holder_cash, holder_order, may_hold_more, players_from};
+use crate::g1841::state::Transformation;
+
+fn store(state: &mut State, t: Transformation) {
+    set_event(state, Some(CorporateEvent::Transformation(t)));
+}
+
+/// The majors the operating minor `sym` may transform into now (1841 §12.2).
+pub fn targets(state: &State, sym: &str) -> Vec<String> {
+    let Some(c) = state.corporation(sym) else {
+        return Vec::new();
+    };
+    let rules = data::ruleset(&state.options);
+    let may = c.started()
+        && c.kind == CorporationKind::Minor
+        && controller(state, sym).is_some()
+        && (!c.historical || phase_number(state) >= 4)
+        && (c.tokens_total >= 2
+            || c.cash >= rules.token_prices.transformation_required_second_token);
+    if !may {
+        return Vec::new();
+    }
+    formable_majors(state)
+}
+
+/// Converts `minor` into `major` (shares, assets, market place); the minor leaves the game.
+fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>) {
+    let Some(m) = state.corporation(minor).cloned() else {
+        return;
+    };
+    take_place_of(state, major, minor);
+    move_cash(state, minor, major);
+    move_trains(state, minor, major);
+    move_treasury(state, minor, major);
+    if let Some(c) = corp_mut(state, major) {
+        c.tokens = m.tokens.clone();
+        c.tokens_total = m.tokens_total.max(m.tokens.len() as u32);
+    }
+    if let Some(p) = m.share_price {
+        events.push(Event::CorporationFormed {
+            corporation: major.to_string(),
+            from: vec![minor.to_string()],
+            price: market::price_at(p.row, p.col).unwrap_or(0),
+            row: p.row,
+            col: p.col,
+        });
+    }
+    for cert in &m.certificates {
+        if cert.owner == ShareOwner::Ipo {
+            continue;
+        }
+        if cert.president {
+            give_president(state, major, &cert.owner);
+        } else {
+            give_share(state, major, &cert.owner);
+        }
+        events.push(Event::SharesExchanged {
+            holder: cert.owner.clone(),
+            corporation: major.to_string(),
+            percent: cert.percent / 2,
+            president: cert.president,
+        });
+    }
+    let in_round = round(state)
+        .is_some_and(|r| r.done.iter().any(|d| d == minor) || r.current.as_deref() == Some(minor));
+    remove_corporation(state, minor, events);
+    if in_round && let Some(r) = round_mut(state) {
+        r.done.push(major.to_string());
+    }
+}
+
+/// The transformation inside the Tuscan merge (1841 §12.3): no purchases; the holding gets a
+/// second token free.
+pub(super) fn auto_transform(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>) {
+    convert(state, minor, major, events);
+    if let Some(c) = corp_mut(state, major) {
+        c.tokens_total = c.tokens_total.max(2);
+    }
+}
+
+/// Starts a voluntary transformation of the operating minor `minor` into `major`.
+pub(in crate::g1841::operating_round) fn begin(
+    state: &mut State,
+    minor: &str,
+    major: &str,
+    events: &mut Vec<Event>,
+) {
+    convert(state, minor, major, events);
+    if let Some(r) = round_mut(state)
+        && !r.done.iter().any(|d| d == major)
+    {
+        r.done.push(major.to_string());
+    }
+    let mut t = Transformation {
+        minor: minor.to_string(),
+        major: major.to_string(),
+        stage: 1,
+        holders: Vec::new(),
+        next: 0,
+    };
+    t.holders = round_holders(state, &t);
+    store(state, t);
+}
+
+fn president_seat(state: &State, major: &str) -> Seat {
+    controller(state, major)
+        .or_else(|| state.player_order.first().copied())
+        .unwrap_or(0)
+}
+
+/// Holders asked in the current round: round 1 the shareholders (players and controlled
+/// corporations) from the president, round 2 every player from the president.
+fn round_holders(state: &State, t: &Transformation) -> Vec<ShareOwner> {
+    let first = president_seat(state, &t.major);
+    match t.stage {
+        1 => {
+            let Some(c) = state.corporation(&t.major) else {
+                return Vec::new();
+            };
+            holder_order(state, first, false, |h| {
+                c.percent_of(h) > 0 && acting_seat(state, h).is_some()
+            })
+        }
+        2 => players_from(state, first)
+            .into_iter()
+            .map(ShareOwner::Player)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn can_buy(state: &State, sym: &str, h: &ShareOwner) -> bool {
+    let Some(c) = state.corporation(sym) else {
+        return false;
+    };
+    let Some(price) = c.price() else { return false };
+    ipo_share_left(state, sym)
+        && holder_cash(state, h) >= price
+        && may_hold_more(state, h, sym, c.unit_percent())
+}
+
+/// Token counts the major may choose in all (after the compulsory second token): L.100 each
+/// up to 5.
+fn token_counts(state: &State, sym: &str) -> Vec<u32> {
+    let rules = data::ruleset(&state.options);
+    let Some(c) = state.corporation(sym) else {
+        return Vec::new();
+    };
+    let price = rules.token_prices.transformation_extra_token;
+    if price <= 0 || controller(state, sym).is_none() {
+        return Vec::new();
+    }
+    let have = c.tokens_total;
+    let affordable = u32::try_from(c.cash / price).unwrap_or(0);
+    let top = rules
+        .token_counts
+        .major_max
+        .min(have.saturating_add(affordable));
+    if top <= have {
+        return Vec::new();
+    }
+    (have..=top).collect()
+}
+
+/// The decision the transformation waits for.
+pub(super) fn decision(state: &State, t: &Transformation) -> Option<Decision> {
+    match t.stage {
+        1 | 2 => {
+            let h = t.holders.get(t.next as usize)?;
+            let unit = state.corporation(&t.major)?.unit_percent();
+            Some(Decision {
+                seat: acting_seat(state, h)?,
+                actions: vec![
+                    Action::BuyShares {
+                        corporation: t.major.clone(),
+                        from_pool: false,
+                        percent: unit,
+                    },
+                    Action::Pass,
+                ],
+            })
+        }
+        _ => Some(Decision {
+            seat: controller(state, &t.major)?,
+            actions: token_counts(state, &t.major)
+                .into_iter()
+                .map(|count| Action::BuyTokens { count })
+                .collect(),
+        }),
+    }
+}
+
+/// Applies a listed decision.
+pub(super) fn apply(
+    state: &mut State,
+    mut t: Transformation,
+    action: &Action,
+    events: &mut Vec<Event>,
+) {
+    match action {
+        Action::BuyShares { .. } => {
+            if let Some(h) = t.holders.get(t.next as usize).cloned() {
+                buy(state, &t.major, &h, events);
+            }
+            t.next += 1;
+        }
+        Action::Pass => t.next += 1,
+        Action::BuyTokens { count } => {
+            let price = data::ruleset(&state.options)
+                .token_prices
+                .transformation_extra_token;
+            pay_tokens(state, &t.major, *count, price, events);
+            t.stage = 4;
+        }
+        _ => {}
+    }
+    store(state, t);
+}
+
+fn buy(state: &mut State, sym: &str, h: &ShareOwner, events: &mut Vec<Event>) {
+    let Some(price) = state.corporation(sym).and_then(|c| c.price()) else {
+        return;
+    };
+    let unit = state.corporation(sym).map_or(10, |c| c.unit_percent());
+    if !give_share(state, sym, h) {
+        return;
+    }
+    add_cash(state, h, -price);
+    add_cash(state, &ShareOwner::Corporation(sym.to_string()), price);
+    match h {
+        ShareOwner::Player(seat) => events.push(Event::SharesBought {
+            seat: *seat,
+            corporation: sym.to_string(),
+            percent: unit,
+            from_pool: false,
+            price,
+        }),
+        ShareOwner::Corporation(buyer) => events.push(Event::CorporationBoughtShares {
+            buyer: buyer.clone(),
+            corporation: sym.to_string(),
+            percent: unit,
+            from_pool: false,
+            price,
+        }),
+        _ => {}
+    }
+    presidency(state, sym, events);
+}
+
+fn pay_tokens(state: &mut State, sym: &str, count: u32, price: i64, events: &mut Vec<Event>) {
+    let Some(c) = corp_mut(state, sym) else {
+        return;
+    };
+    let extra = count.saturating_sub(c.tokens_total);
+    let cost = price.saturating_mul(i64::from(extra));
+    c.tokens_total = count.max(c.tokens_total);
+    c.cash -= cost;
+    state.bank_cash += cost;
+    events.push(Event::TokensBought {
+        corporation: sym.to_string(),
+        count,
+        price: cost,
+    });
+}
+
+/// Runs the transformation until a decision is needed; true when it is over.
+pub(super) fn advance(state: &mut State, mut t: Transformation, events: &mut Vec<Event>) -> bool {
+    for _ in 0..64 {
+        match t.stage {
+            1 | 2 => match t.holders.get(t.next as usize).cloned() {
+                Some(h) if can_buy(state, &t.major, &h) => {
+                    store(state, t);
+                    return false;
+                }
+                Some(_) => t.next += 1,
+                None => {
+                    t.stage += 1;
+                    t.next = 0;
+                    t.holders = round_holders(state, &t);
+                    if t.stage == 3 {
+                        // The compulsory second token (L.50).
+                        let rules = data::ruleset(&state.options);
+                        let price = rules.token_prices.transformation_required_second_token;
+                        if state
+                            .corporation(&t.major)
+                            .is_some_and(|c| c.tokens_total < 2)
+                        {
+                            pay_tokens(state, &t.major, 2, price, events);
+                        }
+                    }
+                }
+            },
+            3 => {
+                if token_counts(state, &t.major).is_empty() {
+                    t.stage = 4;
+                    continue;
+                }
+                store(state, t);
+                return false;
+            }
+            _ => {
+                set_event(state, None);
+                return true;
+            }
+        }
+    }
+    store(state, t);
+    false
+}
