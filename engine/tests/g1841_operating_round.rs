@@ -446,3 +446,78 @@ fn s9_5_token_acquisition() {
     assert!(G1841::apply(&mut u, seat, &zero).is_err());
     assert_eq!(u, s);
 }
+
+/// 1841 §9.6, §10: when a phase change lowers the train limit (phase 6: majors 2, minors 1),
+/// every corporation over it discards trains to the bank pool, one `DiscardTrain` at a time
+/// by its controlling seat, in operating order, before the buyer's turn goes on. Hand-edited
+/// from 132002 before action 326: phase 5, the depot down to the 6-trains, CTDA buys the
+/// first 6-train (L.800, after L.500 moved from the bank to its treasury); IRSFF (four
+/// trains) and SFTG (three) are over the limit of 2.
+#[test]
+fn s9_6_excess_trains_are_discarded_after_a_phase_change() {
+    let mut s = before(326);
+    s.phase = "5".into();
+    for (t, n) in [("2", 8), ("3", 6), ("4", 4), ("5", 3)] {
+        s.operations.depot_sold.insert(t.into(), n);
+    }
+    s.bank_cash -= 500;
+    s.corporations
+        .iter_mut()
+        .find(|c| c.sym == "CTDA")
+        .unwrap()
+        .cash += 500;
+    assert_eq!(depot_train(&s), Some(("6-0".to_string(), 800)));
+    let seat = G1841::to_act(&s)[0];
+    let buy = Action::BuyTrain {
+        train: "6-0".into(),
+        from: "depot".into(),
+        price: 800,
+    };
+    let events = G1841::apply(&mut s, seat, &buy).unwrap();
+    assert!(events.contains(&Event::PhaseChanged { phase: "6".into() }));
+    let Round::OperatingRound(r) = &s.round else {
+        panic!()
+    };
+    assert_eq!(r.crowded, ["IRSFF", "SFTG"]);
+    let irsff = referee_engine::g1841::corporation::controller(&s, "IRSFF").unwrap();
+    assert_eq!(G1841::to_act(&s), [irsff]);
+    let options = G1841::legal(&s, irsff).actions;
+    assert_eq!(
+        options,
+        [
+            Action::DiscardTrain {
+                corporation: "IRSFF".into(),
+                train: s.operations.trains["IRSFF"][0].clone(),
+            },
+            Action::DiscardTrain {
+                corporation: "IRSFF".into(),
+                train: s.operations.trains["IRSFF"][2].clone(),
+            },
+        ],
+        "one per train type (2 and 3)"
+    );
+    // Nothing else is possible meanwhile, not even for the buyer.
+    let err = G1841::apply(&mut s.clone(), irsff, &Action::Pass).unwrap_err();
+    assert_eq!(err.code, RejectionCode::WrongStep);
+    let two = options[0].clone();
+    G1841::apply(&mut s, irsff, &two).unwrap();
+    let next = G1841::legal(&s, irsff).actions[0].clone();
+    G1841::apply(&mut s, irsff, &next).unwrap();
+    assert_eq!(s.operations.trains["IRSFF"].len(), 2);
+    assert_eq!(s.operations.pool_trains.len(), 2);
+    let sftg = referee_engine::g1841::corporation::controller(&s, "SFTG").unwrap();
+    assert_eq!(G1841::to_act(&s), [sftg]);
+    let next = G1841::legal(&s, sftg).actions[0].clone();
+    G1841::apply(&mut s, sftg, &next).unwrap();
+    assert_eq!(s.operations.trains["SFTG"].len(), 2);
+    let Round::OperatingRound(r) = &s.round else {
+        panic!()
+    };
+    assert!(r.crowded.is_empty());
+    assert_eq!(
+        r.current.as_deref(),
+        Some("CTDA"),
+        "the buyer's turn goes on"
+    );
+    assert_eq!(G1841::to_act(&s), [seat]);
+}

@@ -119,6 +119,14 @@ pub enum Action {
         /// Price in L.
         price: i64,
     },
+    /// Discard a train of a corporation over its train limit to the bank pool (operating round
+    /// after a phase change, 1841 §9.6, §10); taken by that corporation's controlling seat.
+    DiscardTrain {
+        /// The corporation over its limit.
+        corporation: String,
+        /// Train id.
+        train: String,
+    },
 }
 
 impl Action {
@@ -139,6 +147,7 @@ impl Action {
             Action::RunRoutes { .. } => "run routes",
             Action::Dividend { .. } => "dividend",
             Action::BuyToken { .. } => "buy a token",
+            Action::DiscardTrain { .. } => "discard a train",
         }
     }
 }
@@ -414,6 +423,13 @@ pub enum Event {
         city: u32,
         /// Price paid to the seller.
         price: i64,
+    },
+    /// A corporation over its train limit discarded a train to the bank pool (1841 §9.6).
+    TrainDiscarded {
+        /// The corporation.
+        corporation: String,
+        /// Train id.
+        train: String,
     },
 }
 

@@ -299,6 +299,7 @@ fn nomination_action(
         | Action::RunRoutes { .. }
         | Action::Dividend { .. }
         | Action::BuyToken { .. }
+        | Action::DiscardTrain { .. }
         | Action::BuyTrain { .. } => Err(reject(
             RejectionCode::WrongStep,
             RULE_V2,
@@ -401,6 +402,7 @@ fn auction_action(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<
         | Action::RunRoutes { .. }
         | Action::Dividend { .. }
         | Action::BuyToken { .. }
+        | Action::DiscardTrain { .. }
         | Action::BuyTrain { .. } => {
             return Err(reject(
                 RejectionCode::WrongStep,

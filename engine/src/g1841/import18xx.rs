@@ -304,6 +304,13 @@ impl ImportedAction {
                 };
                 Action::PlaceToken { hex, city: index }
             }
+            "discard_train" => Action::DiscardTrain {
+                corporation: match &self.entity {
+                    Entity::Corporation(sym) => sym.clone(),
+                    _ => return Err(bad("discard_train by a non-corporation".into())),
+                },
+                train: str_field("train")?.to_string(),
+            },
             "buy_company" => Action::BuyConcession {
                 concession: str_field("company")?.to_string(),
             },

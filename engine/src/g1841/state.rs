@@ -334,6 +334,10 @@ pub struct OperatingRound {
     /// (1841 §3.4, §5.4, §9.7).
     #[serde(default)]
     pub start: Option<CorporationStart>,
+    /// Corporations over their train limit after a phase change, in operating order; each
+    /// must discard trains to the pool before play goes on (1841 §9.6, §10).
+    #[serde(default)]
+    pub crowded: Vec<String>,
 }
 
 /// Steps of a corporation's operating turn, in order (1841 §8).

@@ -499,7 +499,8 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
         | Action::BuyTrain { .. }
         | Action::RunRoutes { .. }
         | Action::Dividend { .. }
-        | Action::BuyToken { .. } => {
+        | Action::BuyToken { .. }
+        | Action::DiscardTrain { .. } => {
             wrong_step("Tiles, routes and trains belong to the operating round.")
         }
         Action::PlaceToken { .. } | Action::BuyTokens { .. } => {

@@ -261,6 +261,16 @@ fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), State
             ));
         }
     }
+    for (i, c) in or.crowded.iter().enumerate() {
+        let over = state.operations.trains.get(c).map_or(0, Vec::len) as u32
+            > super::operating_round::train_limit(state, c);
+        if !started(c) || !over || or.crowded[..i].contains(c) {
+            return Err(err(
+                format!("operating_round.crowded[{i}]"),
+                "must be a started corporation over its train limit, listed once",
+            ));
+        }
+    }
     if let Some(start) = &or.start {
         let ok = or.current.as_ref().is_some_and(|cur| {
             or.step == OperatingStep::Shares

@@ -406,6 +406,7 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
         revenue: r.revenue,
         sold: r.sold.clone(),
         start: r.start.as_ref().map(start_to_pb),
+        crowded: r.crowded.clone(),
     }
 }
 
@@ -423,6 +424,7 @@ fn operating_round_from_pb(r: &pb::OperatingRound) -> Result<eng::OperatingRound
         revenue: r.revenue,
         sold: r.sold.clone(),
         start: start_from_pb("operating_round.start", r.start.as_ref())?,
+        crowded: r.crowded.clone(),
     })
 }
 
@@ -876,6 +878,12 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                 seller: seller.clone(),
                 price: *price,
             }),
+            eng::Action::DiscardTrain { corporation, train } => {
+                pb::action::Action::DiscardTrain(pb::DiscardTrain {
+                    corporation: corporation.clone(),
+                    train: train.clone(),
+                })
+            }
             eng::Action::BlindBid { amounts } => pb::action::Action::BlindBid(pb::BlindBid {
                 amounts: amounts.clone(),
             }),
@@ -1004,6 +1012,10 @@ impl WireGame for Wire1841 {
                 seller: b.seller.clone(),
                 price: b.price,
             }),
+            Some(pb::action::Action::DiscardTrain(b)) => Ok(eng::Action::DiscardTrain {
+                corporation: b.corporation.clone(),
+                train: b.train.clone(),
+            }),
         }
     }
 
@@ -1029,6 +1041,7 @@ impl WireGame for Wire1841 {
             eng::Action::RunRoutes { .. } => "run_routes",
             eng::Action::Dividend { .. } => "dividend",
             eng::Action::BuyToken { .. } => "buy_token",
+            eng::Action::DiscardTrain { .. } => "discard_train",
         }
     }
 
@@ -1277,6 +1290,12 @@ impl WireGame for Wire1841 {
                 city: *city,
                 price: *price,
             }),
+            eng::Event::TrainDiscarded { corporation, train } => {
+                E::TrainDiscarded(pb::TrainDiscarded {
+                    corporation: corporation.clone(),
+                    train: train.clone(),
+                })
+            }
         };
         v1::Event {
             event: Some(v1::event::Event::G1841(pb::Event { event: Some(e) })),
@@ -1544,6 +1563,10 @@ mod tests {
                 hex: x.hex,
                 city: x.city,
                 price: x.price,
+            },
+            E::TrainDiscarded(x) => eng::Event::TrainDiscarded {
+                corporation: x.corporation,
+                train: x.train,
             },
         }
     }

@@ -59,10 +59,17 @@ pub fn current(state: &State) -> Option<String> {
     round(state)?.current.clone()
 }
 
+/// The corporation whose decision the round waits for: the first corporation that must
+/// discard a train (1841 §9.6), else the operating corporation.
+pub fn acting(state: &State) -> Option<String> {
+    let r = round(state)?;
+    r.crowded.first().cloned().or_else(|| r.current.clone())
+}
+
 /// The seat acting for the operating corporation (its controller, 1841 §7.2); empty when
 /// the corporation is in a step this build cannot play (routes, emergency money raising).
 pub fn to_act(state: &State) -> Vec<Seat> {
-    current(state)
+    acting(state)
         .and_then(|c| controller(state, &c))
         .filter(|s| !legal(state, *s).is_empty())
         .map(|s| vec![s])
@@ -80,6 +87,12 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
     let Some(sym) = r.current.clone() else {
         return out;
     };
+    if let Some(crowded) = r.crowded.first() {
+        if controller(state, crowded) == Some(seat) {
+            out.actions = discard_options(state);
+        }
+        return out;
+    }
     if controller(state, &sym) != Some(seat) {
         return out;
     }
@@ -167,6 +180,42 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             "No corporation is operating.",
         ));
     };
+    if let Some(crowded) = r.crowded.first().cloned() {
+        if controller(state, &crowded) != Some(seat) {
+            return Err(reject(
+                RejectionCode::NotYourTurn,
+                "1841 §9.6",
+                format!("{crowded} must first discard a train; seat {seat} does not control it."),
+            ));
+        }
+        let mut events = Vec::new();
+        match action {
+            Action::DiscardTrain { corporation, train }
+                if discard_options(state).contains(action) =>
+            {
+                discard_train(state, corporation, train, &mut events);
+            }
+            Action::DiscardTrain { .. } => {
+                return Err(reject(
+                    RejectionCode::IllegalMove,
+                    "1841 §9.6",
+                    format!("{crowded} must discard one of its own trains."),
+                ));
+            }
+            _ => {
+                return Err(reject(
+                    RejectionCode::WrongStep,
+                    "1841 §9.6",
+                    format!(
+                        "{crowded} is over its train limit and must discard a train first; `{}` is not possible now.",
+                        action.kind_name()
+                    ),
+                ));
+            }
+        }
+        settle(state, &mut events);
+        return Ok(events);
+    }
     if controller(state, &sym) != Some(seat) {
         return Err(reject(
             RejectionCode::NotYourTurn,
@@ -431,7 +480,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             return;
         };
         let Some(sym) = r.current.clone() else { return };
-        if r.start.is_some() {
+        if r.start.is_some() || !r.crowded.is_empty() {
             return;
         }
         let Some(seat) = controller(state, &sym) else {
