@@ -424,6 +424,13 @@ pub enum Event {
         /// Price paid to the seller.
         price: i64,
     },
+    /// The game ended (1841 §13).
+    GameEnded {
+        /// The trigger: `bank`, `stock_market`, `offboards` or `bankrupt`.
+        reason: String,
+        /// Final value of each player in L., by seat.
+        scores: Vec<i64>,
+    },
     /// A corporation over its train limit discarded a train to the bank pool (1841 §9.6).
     TrainDiscarded {
         /// The corporation.

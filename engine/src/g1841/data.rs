@@ -84,6 +84,27 @@ pub struct Ruleset {
     /// `austrian_cities_before_phase_4`, `reserved_cities_before_phase_4`,
     /// `reserved_cities_from_phase_4`, …
     pub named_city_sets: BTreeMap<String, NamedCitySet>,
+    /// Game end (1841 §13).
+    pub game_end: GameEndData,
+}
+
+/// Game-end parameters (1841 §13).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct GameEndData {
+    /// When each trigger ends the game (`immediate`, `current_turn`, `current_or`), by trigger
+    /// (`bankrupt`, `bank`, `stock_market`, `offboards`).
+    pub triggers: BTreeMap<String, String>,
+    /// Price of the end-game cell (L.516).
+    pub end_game_price: i64,
+    /// Off-board groups by name (`a4`, `A7`, `Trento`, …), each with its hexes carrying track.
+    pub offboard_groups: BTreeMap<String, OffboardGroup>,
+}
+
+/// One off-board group of the map (1841 §13).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct OffboardGroup {
+    /// Its hexes with track.
+    pub hexes_with_track: Vec<String>,
 }
 
 /// A start zone of 1841 §3.1.

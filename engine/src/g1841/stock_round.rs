@@ -1150,6 +1150,10 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
             player_order: state.player_order.clone(),
         });
     }
+    // 1841 §13: a corporation that reached L.516 (e.g. sold out) ends the game now.
+    if super::game_end::at_end_of_stock_round(state, events) {
+        return;
+    }
     let total = rules
         .phase(&state.phase)
         .map_or(1, |p| p.operating_rounds_per_stock_round);

@@ -637,6 +637,11 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
         // Left out while empty (before the first operating round); decodes to empty.
         operations: (s.operations != eng::Operations::default())
             .then(|| operations_to_pb(&s.operations)),
+        game_end: (s.game_end != eng::GameEnd::default()).then(|| pb::GameEnd {
+            connected_offboards: s.game_end.connected_offboards.clone(),
+            trigger: s.game_end.trigger.clone(),
+            ended: s.game_end.ended,
+        }),
     }
 }
 
@@ -793,6 +798,15 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         corporations,
         next_market_arrival: s.next_market_arrival,
         operations,
+        game_end: s
+            .game_end
+            .as_ref()
+            .map(|g| eng::GameEnd {
+                connected_offboards: g.connected_offboards.clone(),
+                trigger: g.trigger.clone(),
+                ended: g.ended,
+            })
+            .unwrap_or_default(),
     };
     eng::validate::validate(&state).map_err(|e| {
         bad(
@@ -1290,6 +1304,10 @@ impl WireGame for Wire1841 {
                 city: *city,
                 price: *price,
             }),
+            eng::Event::GameEnded { reason, scores } => E::GameEnded(pb::GameEnded {
+                reason: reason.clone(),
+                scores: scores.clone(),
+            }),
             eng::Event::TrainDiscarded { corporation, train } => {
                 E::TrainDiscarded(pb::TrainDiscarded {
                     corporation: corporation.clone(),
@@ -1563,6 +1581,10 @@ mod tests {
                 hex: x.hex,
                 city: x.city,
                 price: x.price,
+            },
+            E::GameEnded(x) => eng::Event::GameEnded {
+                reason: x.reason,
+                scores: x.scores,
             },
             E::TrainDiscarded(x) => eng::Event::TrainDiscarded {
                 corporation: x.corporation,

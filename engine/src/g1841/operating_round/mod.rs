@@ -556,6 +556,10 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
         r.done.push(sym);
         r.current = None;
     }
+    // 1841 §13: the stock-market and off-board triggers end the game after this turn.
+    if super::game_end::at_end_of_turn(state, events) {
+        return;
+    }
     next_corporation(state, events);
 }
 
@@ -600,6 +604,10 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
     let Some(r) = round(state).cloned() else {
         return;
     };
+    // 1841 §13: any recorded trigger (a broken bank at the latest) ends the game now.
+    if super::game_end::at_end_of_operating_round(state, events) {
+        return;
+    }
     if r.number < r.total {
         begin(state, r.stock_round, r.number + 1, r.total, events);
     } else {
