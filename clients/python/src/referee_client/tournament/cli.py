@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
 
     console = Console(stderr=False)
     if not console.is_terminal:
-        console.width = max(console.width, 120)  # files and pipes: room for the whole table
+        console.width = max(console.width, 200)  # files and pipes: room for the whole table
     err = Console(stderr=True)
     try:
         specs = [s for s in args.bots.split(",") if s.strip()]

@@ -64,7 +64,10 @@ def standings_table(table: Sequence[Standing], title: str = "Standings"):
     """A ``rich.table.Table`` of the standings."""
     from rich.table import Table
 
-    t = Table(title=title, title_justify="left")
+    t = Table(title=title, title_justify="left",
+              caption="wins: rank 1 in a finished game (shared firsts count for each); scores of finished games; "
+                      "defaults: default moves played after a timeout, a bot error or too many rejections",
+              caption_justify="left")
     for name, justify in [("#", "right"), ("bot", "left"), ("games", "right"), ("finished", "right"),
                           ("wins", "right"), ("win %", "right"), ("mean score ± 95% CI", "right"),
                           ("mean rank", "right"), ("timeouts", "right"), ("rejections", "right"),
