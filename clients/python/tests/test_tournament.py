@@ -141,7 +141,7 @@ def test_command_line(server, tmp_path):
                                 "--seed", "5", "--out", str(out)],
                          capture_output=True, text=True, timeout=300, cwd=CLIENT_DIR / "tests")
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "3 capped" in res.stdout and "mean score" in res.stdout
+    assert "3 capped" in res.stdout and "score ± 95% CI" in res.stdout
     for label in ("random", "first", "bots_for_tests:NoSeedBot"):
         assert label in res.stdout
     rows = list(csv.DictReader((tmp_path / "results" / "run.csv").open()))

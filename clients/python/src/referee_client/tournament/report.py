@@ -62,17 +62,21 @@ def _fmt(x: float | None, digits: int = 1) -> str:
 
 def standings_table(table: Sequence[Standing], title: str = "Standings"):
     """A ``rich.table.Table`` of the standings."""
+    from rich import box
     from rich.table import Table
 
-    t = Table(title=title, title_justify="left",
-              caption="wins: rank 1 in a finished game (shared firsts count for each); scores of finished games; "
-                      "defaults: default moves played after a timeout, a bot error or too many rejections",
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+              caption="fin: finished games; wins: rank 1 in a finished game (shared firsts count for each); "
+                      "score: mean score of finished games ± half width of its 95% confidence interval; "
+                      "rank: mean rank; t/o: timeouts; rej: rejected actions; dflt: default moves",
               caption_justify="left")
-    for name, justify in [("#", "right"), ("bot", "left"), ("games", "right"), ("finished", "right"),
-                          ("wins", "right"), ("win %", "right"), ("mean score ± 95% CI", "right"),
-                          ("mean rank", "right"), ("timeouts", "right"), ("rejections", "right"),
-                          ("defaults", "right")]:
-        t.add_column(name, justify=justify, no_wrap=True)
+    for name, justify in [("#", "right"), ("bot", "left"), ("games", "right"), ("fin", "right"),
+                          ("wins", "right"), ("win%", "right"), ("score ± 95% CI", "right"),
+                          ("rank", "right"), ("t/o", "right"), ("rej", "right"), ("dflt", "right")]:
+        if name == "bot":  # the one column that folds when the terminal is narrow
+            t.add_column(name, justify=justify, overflow="fold", ratio=1)
+        else:
+            t.add_column(name, justify=justify, no_wrap=True, min_width=len(name))
     for i, s in enumerate(table, 1):
         if s.mean_score is None:
             score = "—"
