@@ -12,7 +12,7 @@ import sys
 import pytest
 from google.protobuf import json_format
 
-from referee_client import Game, Referee, autobahn
+from referee_client import Game, autobahn
 from referee_client.pb import referee_pb2
 from referee_client.tournament import Config, bot_entries, run_tournament, standings, write_csv, write_json
 
