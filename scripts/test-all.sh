@@ -29,7 +29,7 @@ suite "rust: tests"      cargo test --locked --workspace
 suite "rust: random games (release)" env AUTOBAHN_GAMES=50 cargo test --locked --release -p referee-engine --test autobahn_proptest
 suite "proto: lint+breaking" ./scripts/proto-check.sh
 suite "python client"    ./clients/python/scripts/test.sh
-suite "typescript client" bash -c 'cd clients/typescript && npm ci --no-audit --no-fund && npm test'
+suite "typescript client" ./clients/typescript/scripts/test.sh
 
 echo
 echo "==== summary (seconds per suite) ===="

@@ -747,3 +747,45 @@ fn debug_snapshot() {
     let line: usize = std::env::var("LINE").unwrap_or("7".into()).parse().unwrap();
     check_snapshot(&name, line);
 }
+
+/// 1841 §13: the off-board groups connected by track, recorded after each tile lay, equal the
+/// groups of every hex 18xx.games reported in its `destination_connection` records up to the
+/// first 4-train (132002: East via E17 and Roma via U15; the lite game: East and Marseille
+/// via Q5); the game goes on (no trigger).
+#[test]
+fn s13_connected_offboards_match_the_recorded_destination_connections() {
+    let groups = |hex: &str| match hex {
+        "E17" | "C17" => "East",
+        "U15" | "V12" | "V14" => "Roma",
+        "Q3" | "Q5" => "Marseille",
+        other => panic!("unexpected hex {other}"),
+    };
+    for (name, first_4_train, expected) in [
+        ("132002", 326, vec!["East", "Roma"]),
+        ("1841_game_end_bank", 187, vec!["East", "Marseille"]),
+    ] {
+        let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+        let mut recorded: Vec<&str> = export
+            .actions
+            .iter()
+            .take_while(|a| a.id.is_none_or(|id| id < first_4_train))
+            .filter(|a| a.kind == "destination_connection")
+            .flat_map(|a| a.raw["hexes"].as_array().cloned().unwrap_or_default())
+            .map(|h| groups(h.as_str().unwrap()))
+            .collect();
+        recorded.sort();
+        recorded.dedup();
+        assert_eq!(recorded, expected, "{name}: 18xx records");
+        let state = replay_through_action(&export, first_4_train - 1);
+        let mut ours: Vec<&str> = state
+            .game_end
+            .connected_offboards
+            .iter()
+            .map(String::as_str)
+            .collect();
+        ours.sort();
+        assert_eq!(ours, expected, "{name}");
+        assert_eq!(state.game_end.trigger, None);
+        assert!(!state.game_end.ended);
+    }
+}

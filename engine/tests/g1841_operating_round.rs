@@ -446,3 +446,165 @@ fn s9_5_token_acquisition() {
     assert!(G1841::apply(&mut u, seat, &zero).is_err());
     assert_eq!(u, s);
 }
+
+/// 1841 §9.6, §10: when a phase change lowers the train limit (phase 6: majors 2, minors 1),
+/// every corporation over it discards trains to the bank pool, one `DiscardTrain` at a time
+/// by its controlling seat, in operating order, before the buyer's turn goes on. Hand-edited
+/// from 132002 before action 326: phase 5, the depot down to the 6-trains, CTDA buys the
+/// first 6-train (L.800, after L.500 moved from the bank to its treasury); IRSFF (four
+/// trains) and SFTG (three) are over the limit of 2.
+#[test]
+fn s9_6_excess_trains_are_discarded_after_a_phase_change() {
+    let mut s = before(326);
+    s.phase = "5".into();
+    for (t, n) in [("2", 8), ("3", 6), ("4", 4), ("5", 3)] {
+        s.operations.depot_sold.insert(t.into(), n);
+    }
+    s.bank_cash -= 500;
+    s.corporations
+        .iter_mut()
+        .find(|c| c.sym == "CTDA")
+        .unwrap()
+        .cash += 500;
+    assert_eq!(depot_train(&s), Some(("6-0".to_string(), 800)));
+    let seat = G1841::to_act(&s)[0];
+    let buy = Action::BuyTrain {
+        train: "6-0".into(),
+        from: "depot".into(),
+        price: 800,
+    };
+    let events = G1841::apply(&mut s, seat, &buy).unwrap();
+    assert!(events.contains(&Event::PhaseChanged { phase: "6".into() }));
+    let Round::OperatingRound(r) = &s.round else {
+        panic!()
+    };
+    assert_eq!(r.crowded, ["IRSFF", "SFTG"]);
+    let irsff = referee_engine::g1841::corporation::controller(&s, "IRSFF").unwrap();
+    assert_eq!(G1841::to_act(&s), [irsff]);
+    let options = G1841::legal(&s, irsff).actions;
+    assert_eq!(
+        options,
+        [
+            Action::DiscardTrain {
+                corporation: "IRSFF".into(),
+                train: s.operations.trains["IRSFF"][0].clone(),
+            },
+            Action::DiscardTrain {
+                corporation: "IRSFF".into(),
+                train: s.operations.trains["IRSFF"][2].clone(),
+            },
+        ],
+        "one per train type (2 and 3)"
+    );
+    // Nothing else is possible meanwhile, not even for the buyer.
+    let err = G1841::apply(&mut s.clone(), irsff, &Action::Pass).unwrap_err();
+    assert_eq!(err.code, RejectionCode::WrongStep);
+    let two = options[0].clone();
+    G1841::apply(&mut s, irsff, &two).unwrap();
+    let next = G1841::legal(&s, irsff).actions[0].clone();
+    G1841::apply(&mut s, irsff, &next).unwrap();
+    assert_eq!(s.operations.trains["IRSFF"].len(), 2);
+    assert_eq!(s.operations.pool_trains.len(), 2);
+    let sftg = referee_engine::g1841::corporation::controller(&s, "SFTG").unwrap();
+    assert_eq!(G1841::to_act(&s), [sftg]);
+    let next = G1841::legal(&s, sftg).actions[0].clone();
+    G1841::apply(&mut s, sftg, &next).unwrap();
+    assert_eq!(s.operations.trains["SFTG"].len(), 2);
+    let Round::OperatingRound(r) = &s.round else {
+        panic!()
+    };
+    assert!(r.crowded.is_empty());
+    assert_eq!(
+        r.current.as_deref(),
+        Some("CTDA"),
+        "the buyer's turn goes on"
+    );
+    assert_eq!(G1841::to_act(&s), [seat]);
+}
+
+/// 1841 §13: a corporation on the end-game cell (L.516) ends the game at the end of the
+/// current corporation turn. Hand-edited from 132002 before action 322 (IRSFF's share step):
+/// SFTC is moved to L.516; IRSFF's purchase ends its turn and the game. The outcome scores
+/// each player's cash plus certificates at market value (SFTC at L.516 per 10%) plus the
+/// face value of concessions still held (before phase 4 they stay with their holder); nobody acts
+/// any more and every action is refused as GAME_OVER.
+#[test]
+fn s13_stock_market_ends_the_game_after_the_turn() {
+    use referee_engine::g1841::game_end;
+    let mut s = before(322);
+    referee_engine::g1841::market::set_cell(&mut s, "SFTC", 0, 18);
+    assert_eq!(s.corporation("SFTC").unwrap().price(), Some(516));
+    let seat = G1841::to_act(&s)[0];
+    let buy = Action::BuyShares {
+        corporation: "SSFL".into(),
+        from_pool: false,
+        percent: 10,
+    };
+    let events = G1841::apply(&mut s, seat, &buy).unwrap();
+    assert_eq!(s.game_end.trigger.as_deref(), Some("stock_market"));
+    assert!(s.game_end.ended);
+    let scores = game_end::scores(&s);
+    assert!(events.contains(&Event::GameEnded {
+        reason: "stock_market".into(),
+        scores: scores.clone(),
+    }));
+    // Player 2 (seat of SFTC's 40%) is valued with SFTC at L.516 per 10% share.
+    let p2 = s
+        .players
+        .iter()
+        .find(|p| {
+            s.corporation("SFTC")
+                .unwrap()
+                .percent_of(&referee_engine::g1841::ShareOwner::Player(p.seat))
+                == 40
+        })
+        .unwrap();
+    let sftg = s.corporation("SFTG").unwrap();
+    let sftg_units: i64 = sftg
+        .certificates
+        .iter()
+        .filter(|c| c.owner == referee_engine::g1841::ShareOwner::Player(p2.seat))
+        .map(|c| i64::from(c.percent / 10))
+        .sum();
+    assert_eq!(
+        scores[p2.seat as usize],
+        p2.cash + 4 * 516 + sftg_units * sftg.price().unwrap() + 50 * p2.concessions.len() as i64
+    );
+    assert_eq!(
+        p2.concessions.len(),
+        2,
+        "SFTG's and SFTC's concessions, L.50 each"
+    );
+    let outcome = G1841::outcome(&s).unwrap();
+    assert_eq!(outcome.end_reason, "stock_market");
+    assert_eq!(outcome.scores, scores);
+    assert!(G1841::to_act(&s).is_empty());
+    let err = G1841::apply(&mut s.clone(), seat, &Action::Pass).unwrap_err();
+    assert_eq!(err.code, RejectionCode::GameOver);
+}
+
+/// 1841 §13: a broken bank (cash below 0) ends the game only at the end of the current
+/// operating round, not after the turn (hand-edited 132002 state before action 322).
+#[test]
+fn s13_broken_bank_waits_for_the_end_of_the_operating_round() {
+    use referee_engine::g1841::game_end;
+    let mut s = before(322);
+    let moved = s.bank_cash + 1;
+    s.bank_cash -= moved;
+    s.players[0].cash += moved;
+    let seat = G1841::to_act(&s)[0];
+    let buy = Action::BuyShares {
+        corporation: "SSFL".into(),
+        from_pool: false,
+        percent: 10,
+    };
+    G1841::apply(&mut s, seat, &buy).unwrap();
+    assert_eq!(s.game_end.trigger.as_deref(), Some("bank"));
+    assert!(!s.game_end.ended, "the round goes on");
+    assert!(!G1841::to_act(&s).is_empty());
+    let mut events = Vec::new();
+    assert!(!game_end::at_end_of_turn(&mut s, &mut events));
+    assert!(game_end::at_end_of_operating_round(&mut s, &mut events));
+    assert!(s.game_end.ended);
+    assert_eq!(G1841::outcome(&s).unwrap().end_reason, "bank");
+}

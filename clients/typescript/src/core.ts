@@ -15,6 +15,7 @@ import {
   type Rejection,
   type ViewResponse,
 } from "./gen/referee/v1/referee_pb.js";
+import { flattenLegal, type Legal } from "./legal.js";
 
 /** The generated Connect client of `referee.v1.Referee` (every RPC, every field). */
 export type RawRefereeClient = Client<typeof Referee>;
@@ -130,6 +131,26 @@ export const g1841 = {
   },
 };
 
+/** Who must act now and what that seat may do. */
+export interface NextTurn {
+  seat: number;
+  legal: Legal;
+}
+
+/**
+ * The first seat of `to_act` and its flattened legal actions, or `undefined` when nobody can act
+ * (the game is over — `view(state).outcome` — or the engine offers nothing more). Asks `hint`
+ * first (the seat that acted last often acts again), so usually one call.
+ */
+export async function nextTurn(client: RefereeClient, state: GameState, hint = 0): Promise<NextTurn | undefined> {
+  let resp = await client.legalActions(state, hint);
+  if (resp.toAct.length === 0) return undefined;
+  const seat = resp.toAct[0];
+  if (seat !== hint) resp = await client.legalActions(state, seat);
+  return { seat, legal: flattenLegal(resp) };
+}
+
+export * from "./legal.js";
 export * from "./gen/referee/v1/referee_pb.js";
 export * as g1841pb from "./gen/referee/g1841/v1/g1841_pb.js";
 export * as autobahnpb from "./gen/referee/autobahn/v1/autobahn_pb.js";

@@ -182,6 +182,14 @@ pub enum Action {
         /// Major symbol.
         corporation: String,
     },
+    /// Discard a train of a corporation over its train limit to the bank pool (operating round
+    /// after a phase change, 1841 §9.6, §10); taken by that corporation's controlling seat.
+    DiscardTrain {
+        /// The corporation over its limit.
+        corporation: String,
+        /// Train id.
+        train: String,
+    },
 }
 
 /// What a holder does with an odd old share in a merger (1841 §12.1 pass 2).
@@ -221,6 +229,7 @@ impl Action {
             Action::ExchangeOddShare { .. } => "exchange an odd share",
             Action::RemoveToken { .. } => "remove a token",
             Action::Transform { .. } => "transform",
+            Action::DiscardTrain { .. } => "discard a train",
         }
     }
 }
@@ -584,6 +593,20 @@ pub enum Event {
         initiator: String,
         /// The partner.
         partner: String,
+    },
+    /// The game ended (1841 §13).
+    GameEnded {
+        /// The trigger: `bank`, `stock_market`, `offboards` or `bankrupt`.
+        reason: String,
+        /// Final value of each player in L., by seat.
+        scores: Vec<i64>,
+    },
+    /// A corporation over its train limit discarded a train to the bank pool (1841 §9.6).
+    TrainDiscarded {
+        /// The corporation.
+        corporation: String,
+        /// Train id.
+        train: String,
     },
 }
 

@@ -65,17 +65,26 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             ),
         ));
     }
+    if super::game_end::ended(state) {
+        return Err(reject(
+            RejectionCode::GameOver,
+            "1841 §13",
+            "The game is over.",
+        ));
+    }
     let round = match &state.round {
         Round::ConcessionRound(round) => round,
         Round::StockRound(_) => {
             let mut next = state.clone();
             let events = super::stock_round::apply(&mut next, seat, action)?;
+            super::game_end::detect(&mut next);
             *state = next;
             return Ok(events);
         }
         Round::OperatingRound(_) => {
             let mut next = state.clone();
             let events = super::operating_round::apply(&mut next, seat, action)?;
+            super::game_end::detect(&mut next);
             *state = next;
             return Ok(events);
         }
@@ -98,6 +107,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
 /// raise or drop out of the open auction, every seat that has not yet submitted its sealed bid
 /// in player order (Version 1), or the priority seat in the stock round.
 pub fn to_act(state: &State) -> Vec<Seat> {
+    if super::game_end::ended(state) {
+        return Vec::new();
+    }
     match &state.round {
         Round::StockRound(_) => super::stock_round::to_act(state),
         Round::OperatingRound(_) => super::operating_round::to_act(state),
@@ -123,6 +135,9 @@ pub fn to_act(state: &State) -> Vec<Seat> {
 /// round every action is listed completely ([`super::stock_round::legal`]).
 pub fn legal(state: &State, seat: Seat) -> LegalActions {
     let mut out = LegalActions::default();
+    if super::game_end::ended(state) {
+        return out;
+    }
     if let Round::StockRound(_) = state.round {
         out.actions = super::stock_round::legal(state, seat);
         return out;
@@ -309,6 +324,7 @@ fn nomination_action(
         | Action::RemoveToken { .. }
         | Action::Transform { .. }
         | Action::BuyToken { .. }
+        | Action::DiscardTrain { .. }
         | Action::BuyTrain { .. } => Err(reject(
             RejectionCode::WrongStep,
             RULE_V2,
@@ -421,6 +437,7 @@ fn auction_action(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<
         | Action::RemoveToken { .. }
         | Action::Transform { .. }
         | Action::BuyToken { .. }
+        | Action::DiscardTrain { .. }
         | Action::BuyTrain { .. } => {
             return Err(reject(
                 RejectionCode::WrongStep,

@@ -92,6 +92,8 @@ pub struct Ruleset {
     pub tuscan_merge: Option<TuscanMergeData>,
     /// The Ferdinandea split (1841 §12.4).
     pub ferdinandea_split: FerdinandeaSplitData,
+    /// Game end (1841 §13).
+    pub game_end: GameEndData,
 }
 
 /// An internal corporation (1841 §1: `Holding`).
@@ -120,6 +122,25 @@ pub struct FerdinandeaSplitData {
     pub from: String,
     /// SB and SFL (Version 1: SFV and SFL); the first takes the Veneto tokens.
     pub successors: Vec<String>,
+}
+
+/// Game-end parameters (1841 §13).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct GameEndData {
+    /// When each trigger ends the game (`immediate`, `current_turn`, `current_or`), by trigger
+    /// (`bankrupt`, `bank`, `stock_market`, `offboards`).
+    pub triggers: BTreeMap<String, String>,
+    /// Price of the end-game cell (L.516).
+    pub end_game_price: i64,
+    /// Off-board groups by name (`a4`, `A7`, `Trento`, …), each with its hexes carrying track.
+    pub offboard_groups: BTreeMap<String, OffboardGroup>,
+}
+
+/// One off-board group of the map (1841 §13).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct OffboardGroup {
+    /// Its hexes with track.
+    pub hexes_with_track: Vec<String>,
 }
 
 /// A start zone of 1841 §3.1.

@@ -319,6 +319,13 @@ impl ImportedAction {
                 };
                 Action::PlaceToken { hex, city: index }
             }
+            "discard_train" => Action::DiscardTrain {
+                corporation: match &self.entity {
+                    Entity::Corporation(sym) => sym.clone(),
+                    _ => return Err(bad("discard_train by a non-corporation".into())),
+                },
+                train: str_field("train")?.to_string(),
+            },
             "buy_company" => Action::BuyConcession {
                 concession: str_field("company")?.to_string(),
             },
@@ -386,7 +393,7 @@ impl ImportedAction {
                             })
                         })
                         .collect::<Result<Vec<_>, ImportError>>()?;
-                    let mut connections: Vec<Vec<String>> = r
+                    let connections: Vec<Vec<String>> = r
                         .get("connections")
                         .and_then(Value::as_array)
                         .ok_or_else(|| bad("route without `connections`".into()))?

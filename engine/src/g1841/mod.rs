@@ -26,6 +26,7 @@ pub mod concession;
 pub mod concession_round;
 pub mod corporation;
 pub mod data;
+pub mod game_end;
 pub mod import18xx;
 pub mod map;
 pub mod market;
@@ -47,9 +48,9 @@ pub use concession::{Concession, UnknownConcession};
 pub use options::Options;
 pub use state::{
     Auction, Certificate, ConcessionRound, CorporateEvent, Corporation, CorporationKind,
-    CorporationStart, MapToken, MarketCell, Merger, MergerStage, OperatingRound, OperatingStep,
-    Operations, PlacedTile, Player, QueuedEvent, Round, SealedBid, ShareOwner, SharePrice,
-    SoldShares, Split, SplitStage, StartStep, State, StockRound, Transformation,
+    CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage, OperatingRound,
+    OperatingStep, Operations, PlacedTile, Player, QueuedEvent, Round, SealedBid, ShareOwner,
+    SharePrice, SoldShares, Split, SplitStage, StartStep, State, StockRound, Transformation,
 };
 pub use view::View;
 
@@ -109,9 +110,9 @@ impl Game for G1841 {
         concession_round::to_act(state)
     }
 
-    /// Always `None`: the game cannot end in the rounds implemented so far.
-    fn outcome(_state: &State) -> Option<Outcome> {
-        None
+    /// See [`game_end::outcome`] (1841 §13).
+    fn outcome(state: &State) -> Option<Outcome> {
+        game_end::outcome(state)
     }
 
     /// See [`view::view`].

@@ -79,6 +79,7 @@ pub fn setup(options: &Options, seats: u32) -> Result<State, SetupError> {
         corporations: super::corporation::initial_corporations(options),
         next_market_arrival: 0,
         operations: Default::default(),
+        game_end: Default::default(),
     })
 }
 

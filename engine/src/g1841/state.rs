@@ -39,6 +39,26 @@ pub struct State {
     /// before the first operating round.
     #[serde(default)]
     pub operations: Operations,
+    /// Game-end progress (1841 §13): off-board groups connected so far, the trigger, and
+    /// whether the game is over.
+    #[serde(default)]
+    pub game_end: GameEnd,
+}
+
+/// Game-end progress (1841 §13).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameEnd {
+    /// Off-board groups (`a4`, `A7`, `Trento`, `E1`, `East`, `O17`, `Marseille`, `Roma`)
+    /// connected by track to some corporation so far, in the data's order.
+    #[serde(default)]
+    pub connected_offboards: Vec<String>,
+    /// The first end trigger met (`bank`, `stock_market`, `offboards`, `bankrupt`); the game
+    /// ends when its timing comes (§13).
+    #[serde(default)]
+    pub trigger: Option<String>,
+    /// Whether the game is over.
+    #[serde(default)]
+    pub ended: bool,
 }
 
 /// Map and train material that persists across rounds (1841 §9, §10). The default is the
@@ -348,6 +368,10 @@ pub struct OperatingRound {
     /// Events of the first 4-train still to run after the current one (1841 §11 steps 4–5).
     #[serde(default)]
     pub queued_events: Vec<QueuedEvent>,
+    /// Corporations over their train limit after a phase change, in operating order; each
+    /// must discard trains to the pool before play goes on (1841 §9.6, §10).
+    #[serde(default)]
+    pub crowded: Vec<String>,
 }
 
 /// An event of the first 4-train waiting for the one before it to finish (1841 §11).

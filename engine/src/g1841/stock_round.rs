@@ -509,7 +509,8 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
         | Action::ExchangeOddShare { .. }
         | Action::RemoveToken { .. }
         | Action::Transform { .. }
-        | Action::BuyToken { .. } => {
+        | Action::BuyToken { .. }
+        | Action::DiscardTrain { .. } => {
             wrong_step("Tiles, routes and trains belong to the operating round.")
         }
         Action::PlaceToken { .. } | Action::BuyTokens { .. } => {
@@ -1158,6 +1159,10 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
         events.push(Event::PlayerOrderChanged {
             player_order: state.player_order.clone(),
         });
+    }
+    // 1841 §13: a corporation that reached L.516 (e.g. sold out) ends the game now.
+    if super::game_end::at_end_of_stock_round(state, events) {
+        return;
     }
     let total = rules
         .phase(&state.phase)

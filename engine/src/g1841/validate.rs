@@ -83,8 +83,33 @@ pub fn validate(state: &State) -> Result<(), StateError> {
             format!("must be at most {MAX_MARKET_ARRIVAL}"),
         ));
     }
-    if state.bank_cash < 0 {
-        return Err(err("bank_cash", "must not be negative"));
+    // 1841 §13: the bank may go below 0 only once broken (the `bank` trigger, or a later one
+    // recorded first).
+    if state.bank_cash < 0 && state.game_end.trigger.is_none() {
+        return Err(err(
+            "bank_cash",
+            "must not be negative unless a game-end trigger is recorded",
+        ));
+    }
+    let groups = &rules.game_end.offboard_groups;
+    for (i, g) in state.game_end.connected_offboards.iter().enumerate() {
+        if !groups.contains_key(g) || state.game_end.connected_offboards[..i].contains(g) {
+            return Err(err(
+                format!("game_end.connected_offboards[{i}]"),
+                "must be an off-board group of this map, listed once",
+            ));
+        }
+    }
+    if let Some(t) = &state.game_end.trigger
+        && !rules.game_end.triggers.contains_key(t)
+    {
+        return Err(err(
+            "game_end.trigger",
+            "must be `bank`, `stock_market`, `offboards` or `bankrupt`",
+        ));
+    }
+    if state.game_end.ended && state.game_end.trigger.is_none() {
+        return Err(err("game_end.ended", "an ended game has a trigger"));
     }
     check_corporations(state)?;
     let total = state
@@ -258,6 +283,16 @@ fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), State
             return Err(err(
                 format!("operating_round.done[{i}]"),
                 "must be a started corporation, listed once",
+            ));
+        }
+    }
+    for (i, c) in or.crowded.iter().enumerate() {
+        let over = state.operations.trains.get(c).map_or(0, Vec::len) as u32
+            > super::operating_round::train_limit(state, c);
+        if !started(c) || !over || or.crowded[..i].contains(c) {
+            return Err(err(
+                format!("operating_round.crowded[{i}]"),
+                "must be a started corporation over its train limit, listed once",
             ));
         }
     }

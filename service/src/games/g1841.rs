@@ -406,6 +406,7 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
         revenue: r.revenue,
         sold: r.sold.clone(),
         start: r.start.as_ref().map(start_to_pb),
+        crowded: r.crowded.clone(),
     }
 }
 
@@ -423,6 +424,7 @@ fn operating_round_from_pb(r: &pb::OperatingRound) -> Result<eng::OperatingRound
         revenue: r.revenue,
         sold: r.sold.clone(),
         start: start_from_pb("operating_round.start", r.start.as_ref())?,
+        crowded: r.crowded.clone(),
     })
 }
 
@@ -635,6 +637,11 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
         // Left out while empty (before the first operating round); decodes to empty.
         operations: (s.operations != eng::Operations::default())
             .then(|| operations_to_pb(&s.operations)),
+        game_end: (s.game_end != eng::GameEnd::default()).then(|| pb::GameEnd {
+            connected_offboards: s.game_end.connected_offboards.clone(),
+            trigger: s.game_end.trigger.clone(),
+            ended: s.game_end.ended,
+        }),
     }
 }
 
@@ -791,6 +798,15 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         corporations,
         next_market_arrival: s.next_market_arrival,
         operations,
+        game_end: s
+            .game_end
+            .as_ref()
+            .map(|g| eng::GameEnd {
+                connected_offboards: g.connected_offboards.clone(),
+                trigger: g.trigger.clone(),
+                ended: g.ended,
+            })
+            .unwrap_or_default(),
     };
     eng::validate::validate(&state).map_err(|e| {
         bad(
@@ -876,6 +892,12 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                 seller: seller.clone(),
                 price: *price,
             }),
+            eng::Action::DiscardTrain { corporation, train } => {
+                pb::action::Action::DiscardTrain(pb::DiscardTrain {
+                    corporation: corporation.clone(),
+                    train: train.clone(),
+                })
+            }
             eng::Action::BlindBid { amounts } => pb::action::Action::BlindBid(pb::BlindBid {
                 amounts: amounts.clone(),
             }),
@@ -1004,6 +1026,10 @@ impl WireGame for Wire1841 {
                 seller: b.seller.clone(),
                 price: b.price,
             }),
+            Some(pb::action::Action::DiscardTrain(b)) => Ok(eng::Action::DiscardTrain {
+                corporation: b.corporation.clone(),
+                train: b.train.clone(),
+            }),
         }
     }
 
@@ -1029,6 +1055,7 @@ impl WireGame for Wire1841 {
             eng::Action::RunRoutes { .. } => "run_routes",
             eng::Action::Dividend { .. } => "dividend",
             eng::Action::BuyToken { .. } => "buy_token",
+            eng::Action::DiscardTrain { .. } => "discard_train",
         }
     }
 
@@ -1277,6 +1304,16 @@ impl WireGame for Wire1841 {
                 city: *city,
                 price: *price,
             }),
+            eng::Event::GameEnded { reason, scores } => E::GameEnded(pb::GameEnded {
+                reason: reason.clone(),
+                scores: scores.clone(),
+            }),
+            eng::Event::TrainDiscarded { corporation, train } => {
+                E::TrainDiscarded(pb::TrainDiscarded {
+                    corporation: corporation.clone(),
+                    train: train.clone(),
+                })
+            }
         };
         v1::Event {
             event: Some(v1::event::Event::G1841(pb::Event { event: Some(e) })),
@@ -1544,6 +1581,14 @@ mod tests {
                 hex: x.hex,
                 city: x.city,
                 price: x.price,
+            },
+            E::GameEnded(x) => eng::Event::GameEnded {
+                reason: x.reason,
+                scores: x.scores,
+            },
+            E::TrainDiscarded(x) => eng::Event::TrainDiscarded {
+                corporation: x.corporation,
+                train: x.train,
             },
         }
     }

@@ -8,24 +8,52 @@ Example::
         state = ref.new_game("1841", seats=4)
         state = ref.apply(state, 0, g1841.bid("Bayard", 20)).state
 
+    # asyncio
+    async with AsyncReferee("127.0.0.1:50051") as ref:
+        state = await ref.new_game("autobahn", seats=3, seed=1)
+
+    # a game kept on the caller's side, played by bots
+    with Referee() as ref:
+        outcome = Game.new(ref, "autobahn", 3, seed=1).play([RandomBot(1), RandomBot(2), FirstLegalBot()])
+
 Modules: :mod:`referee_client.pb` (generated messages and stub), :mod:`referee_client.g1841`
-(action constructors), :mod:`referee_client.errors`.
+and :mod:`referee_client.autobahn` (action constructors), :mod:`referee_client.legal` (legal
+actions flattened), :mod:`referee_client.game`, :mod:`referee_client.bots`,
+:mod:`referee_client.tournament` (the ``referee-tournament`` runner), :mod:`referee_client.errors`.
 """
 
-from . import g1841, pb
+from . import autobahn, g1841, pb
+from .aio import AsyncReferee
+from .bots import Bot, FirstLegalBot, RandomBot, Turn, load_bot
 from .client import DEFAULT_TARGET, Applied, Referee, to_action
 from .errors import RefereeError, RejectedError
+from .game import AsyncGame, Game, ReplayError
+from .legal import AmountRange, BlindBidRange, Legal, action_kind
 from .pb import referee_pb2
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DEFAULT_TARGET",
+    "AmountRange",
     "Applied",
+    "AsyncGame",
+    "AsyncReferee",
+    "BlindBidRange",
+    "Bot",
+    "FirstLegalBot",
+    "Game",
+    "Legal",
+    "RandomBot",
     "Referee",
     "RefereeError",
     "RejectedError",
+    "ReplayError",
+    "Turn",
+    "action_kind",
+    "autobahn",
     "g1841",
+    "load_bot",
     "pb",
     "referee_pb2",
     "to_action",

@@ -61,6 +61,30 @@ def to_action(action: ActionLike) -> "referee_pb2.Action":
     raise TypeError(f"not an action: {type(action).__name__}")
 
 
+def _applied(state: StateLike, resp: "referee_pb2.ApplyResponse") -> Applied:
+    """An ``ApplyResponse`` as :class:`Applied`, or :class:`RejectedError`."""
+    which = resp.WhichOneof("result")
+    if which == "rejected":
+        raise RejectedError.from_proto(resp.rejected.rejection)
+    if which != "accepted":
+        raise RuntimeError(f"ApplyResponse has neither accepted nor rejected: {resp}")
+    acc = resp.accepted
+    new_state: StateLike = acc.sealed_state if isinstance(state, (bytes, bytearray)) else acc.state
+    return Applied(state=new_state, events=list(acc.events), response=resp)
+
+
+def _replay_request(game, seats, actions, options, seed) -> "referee_pb2.ReplayRequest":
+    seat_actions = []
+    for a in actions:
+        if isinstance(a, referee_pb2.SeatAction):
+            seat_actions.append(a)
+        else:
+            seat, act = a
+            seat_actions.append(referee_pb2.SeatAction(seat=seat, action=to_action(act)))
+    return referee_pb2.ReplayRequest(game=game, seats=seats, options=_options(options), seed=seed,
+                                     actions=seat_actions)
+
+
 def _options(options: Mapping[str, OptionValue] | None) -> dict[str, str]:
     out = {}
     for k, v in (options or {}).items():
@@ -182,14 +206,7 @@ class Referee:
         """
         resp = self.try_apply(state, seat, action, expected_action_count=expected_action_count,
                               expected_state_hash=expected_state_hash, timeout=timeout)
-        which = resp.WhichOneof("result")
-        if which == "rejected":
-            raise RejectedError.from_proto(resp.rejected.rejection)
-        if which != "accepted":
-            raise RuntimeError(f"ApplyResponse has neither accepted nor rejected: {resp}")
-        acc = resp.accepted
-        new_state: StateLike = acc.sealed_state if isinstance(state, (bytes, bytearray)) else acc.state
-        return Applied(state=new_state, events=list(acc.events), response=resp)
+        return _applied(state, resp)
 
     def legal_actions(self, state: StateLike, seat: int, *,
                       timeout: float | None = None) -> "referee_pb2.LegalActionsResponse":
@@ -221,15 +238,7 @@ class Referee:
             resp = ref.replay("1841", 4, [(0, g1841.bid("Bayard", 20)), (1, g1841.pass_())])
             resp.actions_applied  # 2
         """
-        seat_actions = []
-        for a in actions:
-            if isinstance(a, referee_pb2.SeatAction):
-                seat_actions.append(a)
-            else:
-                seat, act = a
-                seat_actions.append(referee_pb2.SeatAction(seat=seat, action=to_action(act)))
-        req = referee_pb2.ReplayRequest(game=game, seats=seats, options=_options(options), seed=seed,
-                                        actions=seat_actions)
+        req = _replay_request(game, seats, actions, options, seed)
         return self.stub.Replay(req, timeout=self._t(timeout))
 
 

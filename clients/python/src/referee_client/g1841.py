@@ -44,6 +44,20 @@ def blind_bid(amounts: Iterable[int]) -> "referee_pb2.Action":
     return wrap(g1841_pb2.Action(blind_bid=g1841_pb2.BlindBid(amounts=list(amounts))))
 
 
+def run_routes(routes: Iterable["g1841_pb2.Route"] = ()) -> "referee_pb2.Action":
+    """The routes step: at most one ``g1841_pb2.Route`` per train. With no routes the
+    corporation runs nothing (revenue 0, always accepted).
+
+    Example: ``run_routes([g1841_pb2.Route(train="2-0", stops=[...], connections=[...])])``.
+    """
+    return wrap(g1841_pb2.Action(run_routes=g1841_pb2.RunRoutes(routes=list(routes))))
+
+
+def dividend(payout: bool) -> "referee_pb2.Action":
+    """Pay the revenue out (``True``) or withhold it (``False``)."""
+    return wrap(g1841_pb2.Action(dividend=g1841_pb2.Dividend(payout=payout)))
+
+
 def state(game_state: "referee_pb2.GameState") -> "g1841_pb2.State":
     """The typed 1841 state inside a ``GameState`` envelope (raises if it holds another game)."""
     if game_state.WhichOneof("state") != "g1841":
@@ -51,4 +65,4 @@ def state(game_state: "referee_pb2.GameState") -> "g1841_pb2.State":
     return game_state.g1841
 
 
-__all__ = ["GAME", "bid", "blind_bid", "pass_", "state", "wrap"]
+__all__ = ["GAME", "bid", "blind_bid", "dividend", "pass_", "run_routes", "state", "wrap"]

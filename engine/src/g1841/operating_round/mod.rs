@@ -60,13 +60,20 @@ pub fn current(state: &State) -> Option<String> {
     round(state)?.current.clone()
 }
 
+/// The corporation whose decision the round waits for: the first corporation that must
+/// discard a train (1841 §9.6), else the operating corporation.
+pub fn acting(state: &State) -> Option<String> {
+    let r = round(state)?;
+    r.crowded.first().cloned().or_else(|| r.current.clone())
+}
+
 /// The seat acting for the operating corporation (its controller, 1841 §7.2); empty when
 /// the corporation is in a step this build cannot play (routes, emergency money raising).
 pub fn to_act(state: &State) -> Vec<Seat> {
     if events::in_progress(state) {
         return events::to_act(state);
     }
-    current(state)
+    acting(state)
         .and_then(|c| controller(state, &c))
         .filter(|s| !legal(state, *s).is_empty())
         .map(|s| vec![s])
@@ -87,6 +94,12 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
     let Some(sym) = r.current.clone() else {
         return out;
     };
+    if let Some(crowded) = r.crowded.first() {
+        if controller(state, crowded) == Some(seat) {
+            out.actions = discard_options(state);
+        }
+        return out;
+    }
     if controller(state, &sym) != Some(seat) {
         return out;
     }
@@ -191,6 +204,42 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             "No corporation is operating.",
         ));
     };
+    if let Some(crowded) = r.crowded.first().cloned() {
+        if controller(state, &crowded) != Some(seat) {
+            return Err(reject(
+                RejectionCode::NotYourTurn,
+                "1841 §9.6",
+                format!("{crowded} must first discard a train; seat {seat} does not control it."),
+            ));
+        }
+        let mut events = Vec::new();
+        match action {
+            Action::DiscardTrain { corporation, train }
+                if discard_options(state).contains(action) =>
+            {
+                discard_train(state, corporation, train, &mut events);
+            }
+            Action::DiscardTrain { .. } => {
+                return Err(reject(
+                    RejectionCode::IllegalMove,
+                    "1841 §9.6",
+                    format!("{crowded} must discard one of its own trains."),
+                ));
+            }
+            _ => {
+                return Err(reject(
+                    RejectionCode::WrongStep,
+                    "1841 §9.6",
+                    format!(
+                        "{crowded} is over its train limit and must discard a train first; `{}` is not possible now.",
+                        action.kind_name()
+                    ),
+                ));
+            }
+        }
+        settle(state, &mut events);
+        return Ok(events);
+    }
     if controller(state, &sym) != Some(seat) {
         return Err(reject(
             RejectionCode::NotYourTurn,
@@ -462,7 +511,11 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             return;
         };
         let Some(sym) = r.current.clone() else { return };
-        if r.start.is_some() || r.event.is_some() || !r.queued_events.is_empty() {
+        if r.start.is_some()
+            || r.event.is_some()
+            || !r.queued_events.is_empty()
+            || !r.crowded.is_empty()
+        {
             return;
         }
         let Some(seat) = controller(state, &sym) else {
@@ -558,6 +611,10 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
         }
         r.current = None;
     }
+    // 1841 §13: the stock-market and off-board triggers end the game after this turn.
+    if super::game_end::at_end_of_turn(state, events) {
+        return;
+    }
     next_corporation(state, events);
 }
 
@@ -626,6 +683,10 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
     let Some(r) = round(state).cloned() else {
         return;
     };
+    // 1841 §13: any recorded trigger (a broken bank at the latest) ends the game now.
+    if super::game_end::at_end_of_operating_round(state, events) {
+        return;
+    }
     if r.number < r.total {
         begin(state, r.stock_round, r.number + 1, r.total, events);
     } else {

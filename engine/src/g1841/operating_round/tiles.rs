@@ -163,6 +163,8 @@ pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec
             }
         }
     }
+    // 1841 §13: off-board groups newly reached by the layer's track.
+    super::super::game_end::record_offboards(state, sym);
     if let Some(r) = round_mut(state) {
         r.laid_hexes.push(lay.hex.clone());
         r.used_bases.push(lay.base.clone());

@@ -46,6 +46,69 @@ pub(super) fn train_price(state: &State, id: &str) -> i64 {
         .map_or(0, |t| t.price)
 }
 
+/// Corporations over their train limit now, in operating order (1841 §9.6).
+pub fn over_limit(state: &State) -> Vec<String> {
+    market::operating_order(state)
+        .into_iter()
+        .filter(|s| trains_of(state, s).len() as u32 > train_limit(state, s))
+        .collect()
+}
+
+/// The discards open to the first crowded corporation (1841 §9.6): one action per train type
+/// it owns (trains of one type are interchangeable; the first id of each type is listed).
+pub(super) fn discard_options(state: &State) -> Vec<Action> {
+    let Some(sym) = round(state).and_then(|r| r.crowded.first().cloned()) else {
+        return Vec::new();
+    };
+    let mut types = BTreeSet::new();
+    trains_of(state, &sym)
+        .into_iter()
+        .filter(|id| types.insert(train_type(id).to_string()))
+        .map(|train| Action::DiscardTrain {
+            corporation: sym.clone(),
+            train,
+        })
+        .collect()
+}
+
+/// Discards `train` of `sym` to the bank pool (1841 §9.6) and drops `sym` from the crowded
+/// list once within its limit.
+pub(super) fn discard_train(state: &mut State, sym: &str, train: &str, events: &mut Vec<Event>) {
+    if let Some(list) = state.operations.trains.get_mut(sym) {
+        list.retain(|x| x != train);
+    }
+    state.operations.trains.retain(|_, v| !v.is_empty());
+    state.operations.pool_trains.push(train.to_string());
+    events.push(Event::TrainDiscarded {
+        corporation: sym.to_string(),
+        train: train.to_string(),
+    });
+    let within = trains_of(state, sym).len() as u32 <= train_limit(state, sym);
+    if within && let Some(r) = round_mut(state) {
+        r.crowded.retain(|c| c != sym);
+    }
+}
+
+/// After a phase change: every corporation over its new limit must discard (1841 §9.6). A
+/// corporation without a controlling player (frozen) discards its lowest trains at once
+/// (interpretation I26).
+pub(super) fn mark_crowded(state: &mut State, events: &mut Vec<Event>) {
+    for sym in over_limit(state) {
+        if controller(state, &sym).is_none() {
+            while trains_of(state, &sym).len() as u32 > train_limit(state, &sym) {
+                let Some(first) = trains_of(state, &sym).first().cloned() else {
+                    break;
+                };
+                discard_train(state, &sym, &first, events);
+            }
+        } else if let Some(r) = round_mut(state)
+            && !r.crowded.contains(&sym)
+        {
+            r.crowded.push(sym);
+        }
+    }
+}
+
 /// Train purchases possible now: fixed-price depot/pool actions and ranges for trains of
 /// other corporations (1841 §9.6).
 pub(super) fn train_options(state: &State) -> (Vec<Action>, Vec<TrainPurchaseRange>) {
@@ -183,6 +246,22 @@ pub(super) fn first_train(state: &mut State, t: &str, events: &mut Vec<Event>) {
         .filter(|x| x.rusted_by_first_purchase_of.as_deref() == Some(t))
         .map(|x| x.name.clone())
         .collect();
+    rust(state, &rusting, events);
+    // 1841 §11 (after the rusting, step 1): the concessions close now; the split and the
+    // Tuscan merge are queued and run by the caller, which then checks the train limits.
+    // Borders follow the phase (set 4).
+    events::first_train_events(state, t, events);
+    // 1841 §9.6: limits drop with the phase (the buyer's new train included).
+    if round(state).is_none_or(|r| r.queued_events.is_empty()) {
+        mark_crowded(state, events);
+    }
+}
+
+/// Removes every train of the `rusting` types, owned or in the pool (1841 §10).
+fn rust(state: &mut State, rusting: &[String], events: &mut Vec<Event>) {
+    if rusting.is_empty() {
+        return;
+    }
     let mut rusted = Vec::new();
     for list in state.operations.trains.values_mut() {
         list.retain(|id| {
@@ -205,8 +284,4 @@ pub(super) fn first_train(state: &mut State, t: &str, events: &mut Vec<Event>) {
         state.operations.rusted.extend(rusted.iter().cloned());
         events.push(Event::TrainsRusted { trains: rusted });
     }
-    // 1841 §11 (after the rusting, step 1): the concessions close now; the split and the
-    // Tuscan merge are queued and run by the caller. Borders follow the phase (set 4).
-    // Excess trains over the phase's lower train limit are discarded by the lead's §9.6 code.
-    events::first_train_events(state, t, events);
 }

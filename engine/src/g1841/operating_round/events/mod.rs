@@ -185,6 +185,8 @@ pub(super) fn run(state: &mut State, events: &mut Vec<Event>) {
 /// After the events: the operating corporation goes on with its turn if it still exists
 /// (1841 §11: the 4-train buyer continues), else the next corporation operates (FAQ-Q24).
 fn resume(state: &mut State, events: &mut Vec<Event>) {
+    // 1841 §9.6: the lower train limit of the new phase, once the trains have moved.
+    mark_crowded(state, events);
     let Some(sym) = current(state) else {
         next_corporation(state, events);
         settle(state, events);

@@ -1,0 +1,152 @@
+"""The asyncio client: :class:`AsyncReferee`, the same helpers as :class:`~referee_client.Referee`
+over ``grpc.aio``. Every method is a coroutine; many calls can be in flight on one channel.
+
+Example::
+
+    import asyncio
+    from referee_client import AsyncReferee, RejectedError, g1841
+
+    async def main():
+        async with AsyncReferee("127.0.0.1:50051") as ref:
+            state = await ref.new_game("1841", seats=4)
+            legal = await ref.legal_actions(state, 0)
+            step = await ref.apply(state, 0, g1841.bid("Bayard", 20))
+            try:
+                await ref.apply(step.state, 1, g1841.bid("Bayard", 22))
+            except RejectedError as e:
+                print(e.code_name, e.message)
+            # many games at once on one channel
+            states = await asyncio.gather(*(ref.new_game("autobahn", 3, seed=s) for s in range(10)))
+
+    asyncio.run(main())
+
+Create it inside a running event loop (``grpc.aio`` channels belong to the loop they were
+created in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import grpc
+from grpc import aio
+
+from .client import (DEFAULT_TARGET, ActionLike, Applied, OptionValue, StateLike, _applied, _options, _replay_request,
+                     _state_fields, to_action)
+from .pb import referee_pb2, referee_pb2_grpc
+
+
+class AsyncReferee:
+    """An asyncio connection to a Referee server (``grpc.aio``). Use ``async with``, or await
+    :meth:`close`.
+
+    Args:
+        target: ``host:port`` of the server.
+        timeout: default deadline of each call in seconds (``None`` = no deadline).
+        channel: an existing ``grpc.aio.Channel`` (not closed by :meth:`close` unless
+            ``own_channel=True``).
+        credentials: ``grpc.ChannelCredentials`` for TLS; plaintext when ``None``.
+        options: gRPC channel options.
+
+    Refused actions raise :class:`~referee_client.RejectedError` from :meth:`apply`; requests
+    the server cannot judge raise ``grpc.aio.AioRpcError`` (a :class:`grpc.RpcError`).
+    """
+
+    def __init__(self, target: str = DEFAULT_TARGET, *, timeout: float | None = 30.0,
+                 channel: aio.Channel | None = None, credentials: grpc.ChannelCredentials | None = None,
+                 options: Iterable[tuple[str, Any]] | None = None, own_channel: bool | None = None):
+        self.target = target
+        self.timeout = timeout
+        if channel is None:
+            opts = list(options or [])
+            channel = (aio.secure_channel(target, credentials, opts) if credentials is not None
+                       else aio.insecure_channel(target, opts))
+            own_channel = True if own_channel is None else own_channel
+        self._channel = channel
+        self._own_channel = bool(own_channel)
+        #: The raw generated stub (``grpc.aio``), for anything the helpers do not cover.
+        self.stub = referee_pb2_grpc.RefereeStub(channel)
+
+    @property
+    def channel(self) -> aio.Channel:
+        return self._channel
+
+    async def close(self) -> None:
+        """Close the channel (if this object opened it)."""
+        if self._own_channel:
+            await self._channel.close()
+
+    async def __aenter__(self) -> "AsyncReferee":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"AsyncReferee({self.target!r})"
+
+    def _t(self, timeout: float | None) -> float | None:
+        return self.timeout if timeout is None else timeout
+
+    async def list_games(self, *, timeout: float | None = None) -> list:
+        """The games this server knows (``referee_pb2.GameInfo``)."""
+        resp = await self.stub.ListGames(referee_pb2.ListGamesRequest(), timeout=self._t(timeout))
+        return list(resp.games)
+
+    async def new_game(self, game: str, seats: int, options: Mapping[str, OptionValue] | None = None,
+                       seed: int = 0, *, timeout: float | None = None) -> StateLike:
+        """Create a game; returns its initial ``GameState`` (or sealed bytes on a sealed server).
+
+        Example: ``state = await ref.new_game("autobahn", 3, seed=7)``.
+        """
+        resp = await self.stub.NewGame(referee_pb2.NewGameRequest(game=game, seats=seats, options=_options(options),
+                                                                  seed=seed), timeout=self._t(timeout))
+        if not resp.HasField("state") and resp.sealed_state:
+            return resp.sealed_state
+        return resp.state
+
+    async def try_apply(self, state: StateLike, seat: int, action: ActionLike, *,
+                        expected_action_count: int | None = None, expected_state_hash: bytes = b"",
+                        timeout: float | None = None) -> "referee_pb2.ApplyResponse":
+        """Apply an action; the raw ``ApplyResponse`` (accepted or rejected), never raising for a
+        refused action."""
+        req = referee_pb2.ApplyRequest(seat=seat, action=to_action(action),
+                                       expected_state_hash=expected_state_hash, **_state_fields(state))
+        if expected_action_count is not None:
+            req.expected_action_count = expected_action_count
+        return await self.stub.Apply(req, timeout=self._t(timeout))
+
+    async def apply(self, state: StateLike, seat: int, action: ActionLike, *,
+                    expected_action_count: int | None = None, expected_state_hash: bytes = b"",
+                    timeout: float | None = None) -> Applied:
+        """Apply an action; :class:`~referee_client.Applied` or :class:`~referee_client.RejectedError`.
+
+        Example: ``state = (await ref.apply(state, 0, g1841.pass_())).state``.
+        """
+        resp = await self.try_apply(state, seat, action, expected_action_count=expected_action_count,
+                                    expected_state_hash=expected_state_hash, timeout=timeout)
+        return _applied(state, resp)
+
+    async def legal_actions(self, state: StateLike, seat: int, *,
+                            timeout: float | None = None) -> "referee_pb2.LegalActionsResponse":
+        """What ``seat`` may do now (``to_act`` + typed lists and ranges)."""
+        return await self.stub.LegalActions(referee_pb2.LegalActionsRequest(seat=seat, **_state_fields(state)),
+                                            timeout=self._t(timeout))
+
+    async def view(self, state: StateLike, seat: int | None = None, *,
+                   timeout: float | None = None) -> "referee_pb2.ViewResponse":
+        """The state as ``seat`` sees it (``None`` = spectator)."""
+        req = referee_pb2.ViewRequest(**_state_fields(state))
+        if seat is not None:
+            req.seat = seat
+        return await self.stub.View(req, timeout=self._t(timeout))
+
+    async def replay(self, game: str, seats: int, actions: Iterable, options: Mapping[str, OptionValue] | None = None,
+                     seed: int = 0, *, timeout: float | None = None) -> "referee_pb2.ReplayResponse":
+        """Play a game from setup through ``(seat, action)`` pairs; see :meth:`Referee.replay`."""
+        req = _replay_request(game, seats, actions, options, seed)
+        return await self.stub.Replay(req, timeout=self._t(timeout))
+
+
+__all__ = ["AsyncReferee"]

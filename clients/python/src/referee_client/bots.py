@@ -1,0 +1,222 @@
+"""Bots: the :class:`Bot` interface, the built-in :class:`RandomBot` and :class:`FirstLegalBot`,
+and :func:`load_bot` for user bots named ``package.module:ClassName``.
+
+A bot gets a :class:`Turn` — its seat, its seat's view (what that seat may see, not the full
+state: no deck order, no other seat's sealed bids) and the legal actions — and answers with an
+action. A refused action comes back through :meth:`Bot.on_rejected` (and in
+:attr:`Turn.rejections`) and the bot is asked again, a few times (``referee-tournament
+--max-retries``), after which the runner plays a default move for it.
+
+Example — a bot that always bids the minimum and otherwise passes::
+
+    # mybots.py
+    from referee_client.bots import Bot
+
+    class CheapBot(Bot):
+        def choose(self, turn):
+            bids = [r for r in turn.legal.ranges if r.kind == "bid"]
+            if bids:
+                return bids[0].action(bids[0].min)
+            return turn.legal.pass_action() or turn.legal.random(self.rng)
+
+        def on_rejected(self, turn, action, error):
+            print("refused:", error.code_name, error.message)
+
+    # referee-tournament --game 1841 --players 4 --bots mybots:CheapBot,random,random,random
+
+``choose`` may also be ``async def``. Bots are created once per game and seat, as
+``cls(seed=...)`` (or ``cls()`` when the constructor takes no seed).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .client import ActionLike
+from .errors import RejectedError
+from .legal import Legal
+from .pb import referee_pb2
+
+
+class Turn:
+    """One decision of one seat.
+
+    Attributes:
+        game: game id, ``autobahn`` or ``1841``.
+        seat: the deciding seat.
+        legal: what the seat may do (:class:`~referee_client.Legal`).
+        action_count: actions applied since setup.
+        rejections: the refusals of this decision so far (the bot is asked again after each).
+
+    :attr:`view` is the seat's ``ViewResponse`` (``view.autobahn.state``,
+    ``view.g1841.state``, ``view.to_act``); it is fetched from the server on first use, so bots
+    that do not look at it cost no extra call.
+    """
+
+    def __init__(self, game: str, seat: int, legal: Legal, view: "referee_pb2.ViewResponse | None" = None,
+                 action_count: int = 0, *, fetch_view: "Callable[[], referee_pb2.ViewResponse] | None" = None):
+        self.game = game
+        self.seat = seat
+        self.legal = legal
+        self.action_count = action_count
+        self.rejections: list[RejectedError] = []
+        self._view = view
+        self._fetch_view = fetch_view
+
+    @property
+    def view(self) -> "referee_pb2.ViewResponse":
+        """The seat's view of the state (fetched once, on first use)."""
+        if self._view is None:
+            if self._fetch_view is None:
+                raise RuntimeError("this Turn has no view")
+            self._view = self._fetch_view()
+        return self._view
+
+    def __repr__(self) -> str:
+        return f"Turn(game={self.game!r}, seat={self.seat}, action_count={self.action_count}, legal={self.legal!r})"
+
+
+class Bot:
+    """Base class of bots. Override :meth:`choose`; the other hooks are optional.
+
+    Attributes:
+        seed: the seed given by the runner (``None`` when not seeded).
+        rng: a ``random.Random(seed)``: use it for every random choice so games reproduce.
+    """
+
+    #: Name shown in results (default: the class name).
+    name: str = ""
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def start(self, game: str, seat: int, players: int) -> None:
+        """Called once before the game's first move."""
+
+    def choose(self, turn: Turn) -> ActionLike:
+        """Return the action to play (a ``referee_pb2.Action`` or a typed game action)."""
+        raise NotImplementedError
+
+    def on_rejected(self, turn: Turn, action: "referee_pb2.Action", error: RejectedError) -> None:
+        """The server refused ``action`` (``error.code_name``, ``error.message``, ``error.rule``);
+        :meth:`choose` is called again with ``turn.rejections`` extended."""
+
+    def finish(self, view: "referee_pb2.ViewResponse") -> None:
+        """Called once at the end with a spectator view (``view.outcome`` if finished)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed})"
+
+
+class RandomBot(Bot):
+    """Plays a random legal action (seeded): each concrete action and each range equally
+    likely, amounts in ranges half the time at the minimum, else uniform; Autobahn's
+    take-back and decline rarely (see :meth:`referee_client.Legal.random`)."""
+
+    name = "random"
+
+    def choose(self, turn: Turn) -> ActionLike:
+        return turn.legal.random(self.rng)
+
+
+class FirstLegalBot(Bot):
+    """Plays the first legal action (ranges at their minimum). After a refusal, a random one."""
+
+    name = "first"
+
+    def choose(self, turn: Turn) -> ActionLike:
+        if turn.rejections:
+            return turn.legal.random(self.rng)
+        return turn.legal.first()
+
+
+#: Built-in bots by name, for :func:`load_bot` and ``referee-tournament --bots``.
+BUILTIN_BOTS: dict[str, type] = {
+    "random": RandomBot,
+    "first": FirstLegalBot,
+    "first-legal": FirstLegalBot,
+}
+
+
+class BotLoadError(ValueError):
+    """A bot spec could not be resolved to a bot class."""
+
+
+def load_bot(spec: str) -> type:
+    """The bot class for ``spec``: a built-in name (``random``, ``first``), a module path
+    ``package.module:ClassName`` (imported from ``sys.path``, the current directory included) or
+    a file ``path/to/bots.py:ClassName``. The class must have a ``choose`` method.
+
+    Example: ``load_bot("mybots:CheapBot")(seed=1)``.
+    """
+    spec = spec.strip()
+    if spec in BUILTIN_BOTS:
+        return BUILTIN_BOTS[spec]
+    module_name, sep, attr = spec.rpartition(":")
+    if not sep or not module_name or not attr:
+        raise BotLoadError(f"bot {spec!r}: use a built-in name ({', '.join(sorted(BUILTIN_BOTS))}) "
+                           "or package.module:ClassName")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name).resolve()
+            if not path.is_file():
+                raise BotLoadError(f"bot {spec!r}: no file {path}")
+            mod_id = f"_referee_bot_{path.stem}_{abs(hash(str(path)))}"
+            module = sys.modules.get(mod_id)
+            if module is None:
+                file_spec = importlib.util.spec_from_file_location(mod_id, path)
+                module = importlib.util.module_from_spec(file_spec)
+                sys.modules[mod_id] = module
+                file_spec.loader.exec_module(module)
+        else:
+            if "" not in sys.path and str(Path.cwd()) not in sys.path:
+                sys.path.insert(0, str(Path.cwd()))
+            module = importlib.import_module(module_name)
+    except BotLoadError:
+        raise
+    except Exception as e:  # ImportError, SyntaxError, errors at import time
+        raise BotLoadError(f"bot {spec!r}: cannot import {module_name}: {type(e).__name__}: {e}") from e
+    obj: Any = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise BotLoadError(f"bot {spec!r}: {module_name} has no attribute {attr!r}") from None
+    if not inspect.isclass(obj) or not callable(getattr(obj, "choose", None)):
+        raise BotLoadError(f"bot {spec!r}: {attr} is not a class with a choose(turn) method")
+    return obj
+
+
+def make_bot(cls: type, seed: int | None) -> Any:
+    """Instantiate a bot class with ``seed=`` if its constructor accepts it."""
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
+        params = {}
+    if "seed" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return cls(seed=seed)
+    return cls()
+
+
+def call_hook(bot: Any, name: str, *args) -> None:
+    """Call an optional hook of a bot that may not derive from :class:`Bot`."""
+    hook = getattr(bot, name, None)
+    if callable(hook):
+        hook(*args)
+
+
+def _fallback_action(legal: Legal, rng: random.Random) -> "referee_pb2.Action":
+    """The default move: a pass-like action if legal, else a random legal action."""
+    return legal.pass_action() or legal.random(rng)
+
+
+__all__ = ["BUILTIN_BOTS", "Bot", "BotLoadError", "FirstLegalBot", "RandomBot", "Turn", "call_hook", "load_bot",
+           "make_bot"]

@@ -1,0 +1,221 @@
+//! Game end and final scores (1841 §13).
+//!
+//! Triggers and when they end the game (`game_end.triggers` of the data):
+//! * `bankrupt` — all players but one bankrupt: immediately;
+//! * `stock_market` — a corporation reaches the end-game cell (L.516): at the end of the
+//!   current corporation turn (or of the stock round);
+//! * `offboards` — every off-board group connected by track to some corporation: at the end
+//!   of the current corporation turn;
+//! * `bank` — the bank is broken (its cash falls below 0): at the end of the current
+//!   operating round (or of the next one, when it breaks in a stock round).
+//!
+//! The first trigger met is kept; the game ends when its timing comes. Score (18xx
+//! `player_value`) = cash + market value of every certificate held (units × current price)
+//! + face value of concessions still held; highest wins, ties share the rank.
+
+use super::action::Event;
+use super::data;
+use super::state::{Round, ShareOwner, State};
+use super::track;
+use crate::Outcome;
+
+/// Whether the game is over.
+pub fn ended(state: &State) -> bool {
+    state.game_end.ended
+}
+
+fn timing(state: &State, reason: &str) -> String {
+    data::ruleset(&state.options)
+        .game_end
+        .triggers
+        .get(reason)
+        .cloned()
+        .unwrap_or_else(|| "current_or".to_string())
+}
+
+/// Records the first end trigger met now, if none is recorded yet (1841 §13): a corporation
+/// on the end-game price, every off-board group connected, a broken bank.
+pub fn detect(state: &mut State) {
+    if state.game_end.trigger.is_some() || state.game_end.ended {
+        return;
+    }
+    let rules = data::ruleset(&state.options);
+    let end_price = rules.game_end.end_game_price;
+    let reason = if state
+        .corporations
+        .iter()
+        .any(|c| c.price().is_some_and(|p| p >= end_price))
+    {
+        Some("stock_market")
+    } else if !rules.game_end.offboard_groups.is_empty()
+        && state.game_end.connected_offboards.len() >= rules.game_end.offboard_groups.len()
+    {
+        Some("offboards")
+    } else if state.bank_cash < 0 {
+        Some("bank")
+    } else {
+        None
+    };
+    if let Some(r) = reason {
+        state.game_end.trigger = Some(r.to_string());
+    }
+}
+
+/// Records the off-board groups that corporation `sym`'s track now reaches (1841 §13: after
+/// each of its tile lays; the track graph from its tokens, province borders ignored).
+pub fn record_offboards(state: &mut State, sym: &str) {
+    let rules = data::ruleset(&state.options);
+    let starts: Vec<(String, usize)> = track::bases(state, sym)
+        .into_iter()
+        .map(|(h, n, _)| (h, n))
+        .collect();
+    if starts.is_empty() {
+        return;
+    }
+    let reach = track::reach(state, sym, &starts, None);
+    for (name, group) in &rules.game_end.offboard_groups {
+        if state.game_end.connected_offboards.contains(name) {
+            continue;
+        }
+        let reached = reach
+            .nodes
+            .iter()
+            .any(|(hex, _)| group.hexes_with_track.contains(hex));
+        if reached {
+            state.game_end.connected_offboards.push(name.clone());
+        }
+    }
+    let order: Vec<&String> = rules.game_end.offboard_groups.keys().collect();
+    state
+        .game_end
+        .connected_offboards
+        .sort_by_key(|g| order.iter().position(|o| *o == g));
+}
+
+/// Ends the game if its trigger's timing has come at the end of a corporation's turn.
+pub fn at_end_of_turn(state: &mut State, events: &mut Vec<Event>) -> bool {
+    detect(state);
+    let due = state
+        .game_end
+        .trigger
+        .clone()
+        .is_some_and(|r| matches!(timing(state, &r).as_str(), "current_turn" | "immediate"));
+    if due {
+        finish(state, events);
+    }
+    due
+}
+
+/// Ends the game at the end of an operating round if any trigger is recorded.
+pub fn at_end_of_operating_round(state: &mut State, events: &mut Vec<Event>) -> bool {
+    detect(state);
+    let due = state.game_end.trigger.is_some();
+    if due {
+        finish(state, events);
+    }
+    due
+}
+
+/// Ends the game at the end of a stock round if a turn-timed trigger (the stock market) is
+/// recorded; a broken bank waits for the end of the next operating round.
+pub fn at_end_of_stock_round(state: &mut State, events: &mut Vec<Event>) -> bool {
+    detect(state);
+    at_end_of_turn(state, events)
+}
+
+/// Ends the game now (1841 §13): no one acts any more; the scores are final.
+pub fn finish(state: &mut State, events: &mut Vec<Event>) {
+    if state.game_end.ended {
+        return;
+    }
+    state.game_end.ended = true;
+    if let Round::OperatingRound(r) = &mut state.round {
+        r.current = None;
+        r.start = None;
+        r.crowded.clear();
+    }
+    if let Round::StockRound(r) = &mut state.round {
+        r.start = None;
+    }
+    events.push(Event::GameEnded {
+        reason: state.game_end.trigger.clone().unwrap_or_default(),
+        scores: scores(state),
+    });
+}
+
+/// Each player's value in L., by seat (1841 §13, 18xx `player_value`): cash + certificates
+/// at market value (units × price; unstarted corporations count 0) + face value of the
+/// concessions still held.
+pub fn scores(state: &State) -> Vec<i64> {
+    let face = data::ruleset(&state.options).concession_round.face_value;
+    state
+        .players
+        .iter()
+        .map(|p| {
+            let shares: i64 = state
+                .corporations
+                .iter()
+                .filter_map(|c| c.price().map(|price| (c, price)))
+                .map(|(c, price)| {
+                    let units: u32 = c
+                        .certificates
+                        .iter()
+                        .filter(|x| x.owner == ShareOwner::Player(p.seat))
+                        .map(|x| x.percent / c.unit_percent())
+                        .sum();
+                    price.saturating_mul(i64::from(units))
+                })
+                .sum();
+            p.cash
+                .saturating_add(shares)
+                .saturating_add(face.saturating_mul(p.concessions.len() as i64))
+        })
+        .collect()
+}
+
+/// The outcome of a finished game: scores, ranks (1 = best, ties share a rank) and the end
+/// reason (`bank`, `stock_market`, `offboards`, `bankrupt`); `None` while the game goes on.
+pub fn outcome(state: &State) -> Option<Outcome> {
+    if !state.game_end.ended {
+        return None;
+    }
+    let scores = scores(state);
+    let ranks = scores
+        .iter()
+        .map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32)
+        .collect();
+    Some(Outcome {
+        scores,
+        ranks,
+        end_reason: state.game_end.trigger.clone().unwrap_or_default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+    use crate::g1841::{G1841, Options};
+
+    #[test]
+    fn s13_scores_count_cash_certificates_and_concessions() {
+        let mut s = G1841::setup(&Options::default(), 4, 0).unwrap_or_else(|e| panic!("{e}"));
+        // Fresh game: only cash (L.840 each, 4 players).
+        assert_eq!(scores(&s), vec![840; 4]);
+        s.players[1]
+            .concessions
+            .push(crate::g1841::Concession::Bayard);
+        assert_eq!(
+            scores(&s)[1],
+            890,
+            "a concession counts its face value L.50"
+        );
+        assert_eq!(outcome(&s), None);
+        s.game_end.trigger = Some("bank".into());
+        let mut events = Vec::new();
+        finish(&mut s, &mut events);
+        let o = outcome(&s).unwrap_or_else(|| panic!("ended"));
+        assert_eq!(o.ranks, [2, 1, 2, 2]);
+        assert_eq!(o.end_reason, "bank");
+    }
+}
