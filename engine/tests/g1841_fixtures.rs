@@ -369,7 +369,6 @@ fn replay_until(
         if action.kind == "destination_connection" {
             continue;
         }
-        let action = &with_pool_hint(export, action);
         let mapped = action
             .to_action(&state)
             .unwrap_or_else(|e| panic!("action {:?}: {e}", action.id));
@@ -437,25 +436,6 @@ fn replay_until(
         );
     }
     state
-}
-
-/// Purchases of certificates that 18xx handed to the pool in an exchange (merger, split):
-/// the record names a share id the importer never saw going into the pool, so it cannot tell
-/// pool from IPO (docs/games/1841.md I25; 18xx's share ids after exchanges are not modelled).
-/// (game id, action id) of purchases the log shows were made "from the market".
-const POOL_PURCHASES_AFTER_EXCHANGES: &[(i64, i64)] = &[(132002, 333)];
-
-fn with_pool_hint(
-    export: &Export,
-    action: &referee_engine::g1841::import18xx::ImportedAction,
-) -> referee_engine::g1841::import18xx::ImportedAction {
-    let mut a = action.clone();
-    if let (Some(game), Some(id)) = (export.id, a.id)
-        && POOL_PURCHASES_AFTER_EXCHANGES.contains(&(game, id))
-    {
-        a.from_pool = Some(true);
-    }
-    a
 }
 
 /// Compares the state at the start of Stock Round `sr` (after the operating rounds of the
@@ -666,6 +646,43 @@ fn fixtures_replay_to_the_first_4_train() {
 #[test]
 fn fixture_132002_operating_round_3_1_matches_snapshot() {
     check_snapshot("132002", 6);
+}
+
+/// 132002 (V2): Operating Round 3.2 — SB and SFL operate for the first time (SB's 3-1 from
+/// IRSFF, its token in Padova), CTDA's and SFLi's turns, every merge step of a corporation
+/// that has operated passed (§12.1).
+#[test]
+fn fixture_132002_operating_round_3_2_matches_snapshot() {
+    check_snapshot("132002", 7);
+}
+
+/// 132002 (V2): Stock Round 4, closing price moves (SFLi sold out → up).
+#[test]
+fn fixture_132002_stock_round_4_matches_snapshot() {
+    check_snapshot("132002", 8);
+}
+
+/// 132002 (V2): Operating Round 4.1 — SB and SFL issue 50% and start IFAI and CGTF at L.340;
+/// the voluntary merger of SFTC and SFTG (both in Torino, FAQ-Q26) into AFI (actions
+/// 529–535): L.105 + L.56 → L.162, P2 president with 80% of the old shares, SFLi's pair,
+/// odd shares (P1 and SFLi cashed out automatically for L.81, P4 full share, CTDA, P3 and SB
+/// cash), Torino's second token destroyed, AFI 5 tokens (§12.1).
+#[test]
+fn fixture_132002_operating_round_4_1_matches_snapshot() {
+    check_snapshot("132002", 9);
+}
+
+/// 132002 (V2): Operating Round 4.2 — the first 5-train (phase 5), AFI (formed by the merger)
+/// operates first in OR 4.2; the first 6-train (phase 6) and Stock Round 5.
+#[test]
+fn fixture_132002_operating_round_4_2_matches_snapshot() {
+    check_snapshot("132002", 10);
+}
+
+/// 132002 (V2): Stock Round 5.
+#[test]
+fn fixture_132002_stock_round_5_matches_snapshot() {
+    check_snapshot("132002", 11);
 }
 
 /// 1841_game_end_bank (lite): Operating Round 3.1 — SFTC buys the first 4-train (action 187):

@@ -268,6 +268,7 @@ pub fn validate(state: &State) -> Result<(), StateError> {
 /// not yet operated; finished corporations are started and listed once; hexes built on this
 /// turn exist.
 fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), StateError> {
+    check_events(state, or)?;
     let started = |sym: &str| state.corporation(sym).is_some_and(|c| c.started());
     if let Some(c) = &or.current {
         if !started(c) {
@@ -451,6 +452,172 @@ fn check_operations(state: &State) -> Result<(), StateError> {
     Ok(())
 }
 
+/// A holder named in an event: a seat at the table, a corporation of these rules, the pool.
+fn check_holder(state: &State, path: &str, h: &ShareOwner) -> Result<(), StateError> {
+    let ok = match h {
+        ShareOwner::Player(s) => (*s as usize) < state.players.len(),
+        ShareOwner::Corporation(c) => state.corporation(c).is_some(),
+        ShareOwner::Pool => true,
+        ShareOwner::Ipo => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(err(
+            path,
+            "not a player, corporation or the pool of this game",
+        ))
+    }
+}
+
+fn check_holders(
+    state: &State,
+    path: &str,
+    holders: &[ShareOwner],
+    units: &[u32],
+    units_needed: bool,
+) -> Result<(), StateError> {
+    // Every player, every corporation and the pool at most once.
+    if holders.len() > state.players.len() + state.corporations.len() + 1 {
+        return Err(err(format!("{path}.holders"), "too many holders"));
+    }
+    let mut seen = BTreeSet::new();
+    for (i, h) in holders.iter().enumerate() {
+        check_holder(state, &format!("{path}.holders[{i}]"), h)?;
+        if !seen.insert(h) {
+            return Err(err(format!("{path}.holders[{i}]"), "listed twice"));
+        }
+    }
+    if units_needed && units.len() != holders.len() {
+        return Err(err(
+            format!("{path}.units"),
+            "one entry per holder in this stage",
+        ));
+    }
+    if units.iter().any(|u| *u > 20) {
+        return Err(err(
+            format!("{path}.units"),
+            "at most 20 units (two majors)",
+        ));
+    }
+    Ok(())
+}
+
+/// The corporate event in progress and the queued events (1841 §11, §12).
+fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
+    use super::state::{CorporateEvent, MergerStage, SplitStage};
+    let mut queued = BTreeSet::new();
+    for (i, q) in or.queued_events.iter().enumerate() {
+        if !queued.insert(format!("{q:?}")) {
+            return Err(err(
+                format!("operating_round.queued_events[{i}]"),
+                "listed twice",
+            ));
+        }
+    }
+    let started = |sym: &str| state.corporation(sym).is_some_and(|c| c.started());
+    let Some(ev) = &or.event else {
+        return Ok(());
+    };
+    match ev {
+        CorporateEvent::Split(x) => {
+            let path = "operating_round.event.split";
+            let succ = &data::ruleset(&state.options).ferdinandea_split.successors;
+            check_holder(state, &format!("{path}.president"), &x.president)?;
+            let with_units = matches!(x.stage, SplitStage::Presidency | SplitStage::SingleShares);
+            check_holders(state, path, &x.holders, &x.units, with_units)?;
+            if x.next as usize > x.holders.len() {
+                return Err(err(format!("{path}.next"), "beyond the holders"));
+            }
+            if !succ.iter().all(|s| started(s)) {
+                return Err(err(path, "both successors are started during the split"));
+            }
+            let named = matches!(x.stage, SplitStage::Purchases | SplitStage::RepeatRound);
+            if (named && !succ.contains(&x.corporation))
+                || (!x.corporation.is_empty() && !succ.contains(&x.corporation))
+            {
+                return Err(err(format!("{path}.corporation"), "must be a successor"));
+            }
+            if x.purchases_closed.iter().any(|c| !succ.contains(c)) {
+                return Err(err(format!("{path}.purchases_closed"), "successors only"));
+            }
+        }
+        CorporateEvent::Merger(x) => {
+            let path = "operating_round.event.merger";
+            let exists = |s: &str| state.corporation(s).is_some();
+            if !exists(&x.initiator) || !exists(&x.partner) || x.initiator == x.partner {
+                return Err(err(
+                    format!("{path}.initiator"),
+                    "two different corporations of these rules",
+                ));
+            }
+            let before = matches!(
+                x.stage,
+                MergerStage::Price | MergerStage::Corporation | MergerStage::Presidency
+            );
+            if before && !(started(&x.initiator) && started(&x.partner)) {
+                return Err(err(
+                    format!("{path}.stage"),
+                    "the old corporations are started until the exchange",
+                ));
+            }
+            if x.stage != MergerStage::Corporation && x.stage != MergerStage::Price {
+                match state.corporation(&x.target) {
+                    Some(t) if t.started() != (x.stage == MergerStage::Presidency) => {}
+                    _ => {
+                        return Err(err(
+                            format!("{path}.target"),
+                            "an unstarted corporation before the exchange, started after it",
+                        ));
+                    }
+                }
+            }
+            if x.stage == MergerStage::Price && x.price_choices.len() != 2 {
+                return Err(err(format!("{path}.price_choices"), "two prices"));
+            }
+            if x.stage != MergerStage::Price && x.cell.is_none() {
+                return Err(err(format!("{path}.cell"), "set once the price is known"));
+            }
+            for (i, c) in x.cell.iter().chain(x.price_choices.iter()).enumerate() {
+                if !market::exists(c.row, c.col) {
+                    return Err(err(
+                        format!("{path}.cell[{i}]"),
+                        "not a cell of the stock market",
+                    ));
+                }
+            }
+            let with_units = matches!(x.stage, MergerStage::Presidency | MergerStage::OddShares);
+            check_holders(state, path, &x.holders, &x.units, with_units)?;
+            if x.next as usize > 2 * x.holders.len() {
+                return Err(err(format!("{path}.next"), "beyond the holders"));
+            }
+            if let Some(p) = &x.president {
+                check_holder(state, &format!("{path}.president"), p)?;
+            }
+            if x.token_count > 5
+                || x.tokens_min_removal > x.tokens_max_removal
+                || x.tokens_max_removal > 10
+            {
+                return Err(err(
+                    format!("{path}.token_count"),
+                    "at most 5 tokens, removal bounds min ≤ max",
+                ));
+            }
+        }
+        CorporateEvent::Transformation(x) => {
+            let path = "operating_round.event.transformation";
+            if !started(&x.major) || !(1..=4).contains(&x.stage) {
+                return Err(err(format!("{path}.major"), "a started major, stage 1–4"));
+            }
+            check_holders(state, path, &x.holders, &[], false)?;
+            if x.next as usize > x.holders.len() {
+                return Err(err(format!("{path}.next"), "beyond the holders"));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_corporations(state: &State) -> Result<(), StateError> {
     let roster = initial_corporations(&state.options);
     if state.corporations.len() != roster.len() {
@@ -506,6 +673,12 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
         }
         if c.cash < 0 {
             return Err(err(format!("{path}.cash"), "must not be negative"));
+        }
+        if c.closed && (!c.historical || c.started()) {
+            return Err(err(
+                format!("{path}.closed"),
+                "only an unstarted historical corporation is closed (1841 §11, §12)",
+            ));
         }
         match c.share_price {
             None => {

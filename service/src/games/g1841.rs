@@ -170,6 +170,218 @@ fn corporation_to_pb(c: &eng::Corporation) -> pb::Corporation {
             })
             .collect(),
         operated: c.operated,
+        closed: c.closed,
+    }
+}
+
+fn holder_to_pb(h: &eng::ShareOwner) -> pb::Holder {
+    let (kind, seat, corporation) = match h {
+        eng::ShareOwner::Ipo => (pb::ShareHolderKind::Ipo, 0, String::new()),
+        eng::ShareOwner::Pool => (pb::ShareHolderKind::Pool, 0, String::new()),
+        eng::ShareOwner::Player(s) => (pb::ShareHolderKind::Player, *s, String::new()),
+        eng::ShareOwner::Corporation(o) => (pb::ShareHolderKind::Corporation, 0, o.clone()),
+    };
+    pb::Holder {
+        kind: kind as i32,
+        seat,
+        corporation,
+    }
+}
+
+fn holder_from_pb(path: &str, h: Option<&pb::Holder>, n: u32) -> Result<eng::ShareOwner, Status> {
+    let Some(h) = h else {
+        return Err(bad(path, "missing"));
+    };
+    Ok(match pb::ShareHolderKind::try_from(h.kind) {
+        Ok(pb::ShareHolderKind::Ipo) => eng::ShareOwner::Ipo,
+        Ok(pb::ShareHolderKind::Pool) => eng::ShareOwner::Pool,
+        Ok(pb::ShareHolderKind::Player) => {
+            eng::ShareOwner::Player(seat(&format!("{path}.seat"), h.seat, n)?)
+        }
+        Ok(pb::ShareHolderKind::Corporation) => eng::ShareOwner::Corporation(h.corporation.clone()),
+        _ => {
+            return Err(bad(
+                format!("{path}.kind"),
+                "must be IPO, POOL, PLAYER or CORPORATION",
+            ));
+        }
+    })
+}
+
+fn holders_from_pb(path: &str, hs: &[pb::Holder], n: u32) -> Result<Vec<eng::ShareOwner>, Status> {
+    hs.iter()
+        .enumerate()
+        .map(|(i, h)| holder_from_pb(&format!("{path}[{i}]"), Some(h), n))
+        .collect()
+}
+
+fn cell_to_pb(c: &eng::MarketCell) -> pb::MarketCell {
+    pb::MarketCell {
+        row: c.row,
+        col: c.col,
+    }
+}
+
+fn cell_from_pb(c: &pb::MarketCell) -> eng::MarketCell {
+    eng::MarketCell {
+        row: c.row,
+        col: c.col,
+    }
+}
+
+fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
+    use pb::corporate_event::Event as E;
+    pb::CorporateEvent {
+        event: Some(match e {
+            eng::CorporateEvent::Split(x) => E::Split(pb::Split {
+                stage: (match x.stage {
+                    eng::SplitStage::Presidency => pb::SplitStage::Presidency,
+                    eng::SplitStage::SingleShares => pb::SplitStage::SingleShares,
+                    eng::SplitStage::Purchases => pb::SplitStage::Purchases,
+                    eng::SplitStage::RepeatRound => pb::SplitStage::RepeatRound,
+                    eng::SplitStage::Tokens => pb::SplitStage::Tokens,
+                }) as i32,
+                president: Some(holder_to_pb(&x.president)),
+                holders: x.holders.iter().map(holder_to_pb).collect(),
+                units: x.units.clone(),
+                next: x.next,
+                corporation: x.corporation.clone(),
+                first_rounds_done: x.first_rounds_done,
+                purchases_closed: x.purchases_closed.clone(),
+                bought_this_round: x.bought_this_round,
+            }),
+            eng::CorporateEvent::Merger(x) => E::Merger(pb::Merger {
+                initiator: x.initiator.clone(),
+                partner: x.partner.clone(),
+                stage: (match x.stage {
+                    eng::MergerStage::Price => pb::MergerStage::Price,
+                    eng::MergerStage::Corporation => pb::MergerStage::Corporation,
+                    eng::MergerStage::Presidency => pb::MergerStage::Presidency,
+                    eng::MergerStage::OddShares => pb::MergerStage::OddShares,
+                    eng::MergerStage::Tokens => pb::MergerStage::Tokens,
+                }) as i32,
+                target: x.target.clone(),
+                cell: x.cell.as_ref().map(cell_to_pb),
+                price_choices: x.price_choices.iter().map(cell_to_pb).collect(),
+                holders: x.holders.iter().map(holder_to_pb).collect(),
+                units: x.units.clone(),
+                next: x.next,
+                president: x.president.as_ref().map(holder_to_pb),
+                claimed: x.claimed,
+                token_count: x.token_count,
+                tuscan: x.tuscan,
+                holding: x.holding.clone(),
+                joins_round: x.joins_round,
+                tokens_min_removal: x.tokens_min_removal,
+                tokens_max_removal: x.tokens_max_removal,
+            }),
+            eng::CorporateEvent::Transformation(x) => E::Transformation(pb::Transformation {
+                minor: x.minor.clone(),
+                major: x.major.clone(),
+                stage: x.stage,
+                holders: x.holders.iter().map(holder_to_pb).collect(),
+                next: x.next,
+            }),
+        }),
+    }
+}
+
+fn corporate_event_from_pb(
+    path: &str,
+    e: &pb::CorporateEvent,
+    n: u32,
+) -> Result<eng::CorporateEvent, Status> {
+    use pb::corporate_event::Event as E;
+    Ok(match e.event.as_ref() {
+        None => return Err(bad(path, "empty corporate event")),
+        Some(E::Split(x)) => {
+            let p = format!("{path}.split");
+            eng::CorporateEvent::Split(eng::Split {
+                stage: match pb::SplitStage::try_from(x.stage) {
+                    Ok(pb::SplitStage::Presidency) => eng::SplitStage::Presidency,
+                    Ok(pb::SplitStage::SingleShares) => eng::SplitStage::SingleShares,
+                    Ok(pb::SplitStage::Purchases) => eng::SplitStage::Purchases,
+                    Ok(pb::SplitStage::RepeatRound) => eng::SplitStage::RepeatRound,
+                    Ok(pb::SplitStage::Tokens) => eng::SplitStage::Tokens,
+                    _ => {
+                        return Err(bad(
+                            format!("{p}.stage"),
+                            "must be PRESIDENCY, SINGLE_SHARES, PURCHASES, REPEAT_ROUND or TOKENS",
+                        ));
+                    }
+                },
+                president: holder_from_pb(&format!("{p}.president"), x.president.as_ref(), n)?,
+                holders: holders_from_pb(&format!("{p}.holders"), &x.holders, n)?,
+                units: x.units.clone(),
+                next: x.next,
+                corporation: x.corporation.clone(),
+                first_rounds_done: x.first_rounds_done,
+                purchases_closed: x.purchases_closed.clone(),
+                bought_this_round: x.bought_this_round,
+            })
+        }
+        Some(E::Merger(x)) => {
+            let p = format!("{path}.merger");
+            eng::CorporateEvent::Merger(eng::Merger {
+                initiator: x.initiator.clone(),
+                partner: x.partner.clone(),
+                stage: match pb::MergerStage::try_from(x.stage) {
+                    Ok(pb::MergerStage::Price) => eng::MergerStage::Price,
+                    Ok(pb::MergerStage::Corporation) => eng::MergerStage::Corporation,
+                    Ok(pb::MergerStage::Presidency) => eng::MergerStage::Presidency,
+                    Ok(pb::MergerStage::OddShares) => eng::MergerStage::OddShares,
+                    Ok(pb::MergerStage::Tokens) => eng::MergerStage::Tokens,
+                    _ => {
+                        return Err(bad(
+                            format!("{p}.stage"),
+                            "must be PRICE, CORPORATION, PRESIDENCY, ODD_SHARES or TOKENS",
+                        ));
+                    }
+                },
+                target: x.target.clone(),
+                cell: x.cell.as_ref().map(cell_from_pb),
+                price_choices: x.price_choices.iter().map(cell_from_pb).collect(),
+                holders: holders_from_pb(&format!("{p}.holders"), &x.holders, n)?,
+                units: x.units.clone(),
+                next: x.next,
+                president: match x.president.as_ref() {
+                    None => None,
+                    Some(h) => Some(holder_from_pb(&format!("{p}.president"), Some(h), n)?),
+                },
+                claimed: x.claimed,
+                token_count: x.token_count,
+                tuscan: x.tuscan,
+                holding: x.holding.clone(),
+                joins_round: x.joins_round,
+                tokens_min_removal: x.tokens_min_removal,
+                tokens_max_removal: x.tokens_max_removal,
+            })
+        }
+        Some(E::Transformation(x)) => {
+            let p = format!("{path}.transformation");
+            eng::CorporateEvent::Transformation(eng::Transformation {
+                minor: x.minor.clone(),
+                major: x.major.clone(),
+                stage: x.stage,
+                holders: holders_from_pb(&format!("{p}.holders"), &x.holders, n)?,
+                next: x.next,
+            })
+        }
+    })
+}
+
+fn queued_to_pb(q: eng::QueuedEvent) -> i32 {
+    (match q {
+        eng::QueuedEvent::FerdinandeaSplit => pb::QueuedEvent::FerdinandeaSplit,
+        eng::QueuedEvent::TuscanMerge => pb::QueuedEvent::TuscanMerge,
+    }) as i32
+}
+
+fn queued_from_pb(path: &str, v: i32) -> Result<eng::QueuedEvent, Status> {
+    match pb::QueuedEvent::try_from(v) {
+        Ok(pb::QueuedEvent::FerdinandeaSplit) => Ok(eng::QueuedEvent::FerdinandeaSplit),
+        Ok(pb::QueuedEvent::TuscanMerge) => Ok(eng::QueuedEvent::TuscanMerge),
+        _ => Err(bad(path, "must be FERDINANDEA_SPLIT or TUSCAN_MERGE")),
     }
 }
 
@@ -258,6 +470,7 @@ fn corporation_from_pb(
             })
             .collect(),
         operated: c.operated,
+        closed: c.closed,
     })
 }
 
@@ -356,6 +569,8 @@ fn operating_step_to_pb(s: eng::OperatingStep) -> i32 {
         eng::OperatingStep::BuyToken => P::BuyToken,
         eng::OperatingStep::Trains => P::Trains,
         eng::OperatingStep::Shares => P::Shares,
+        eng::OperatingStep::Merge => P::Merge,
+        eng::OperatingStep::Transform => P::Transform,
     }) as i32
 }
 
@@ -369,10 +584,12 @@ fn operating_step_from_pb(path: &str, v: i32) -> Result<eng::OperatingStep, Stat
         Ok(P::BuyToken) => eng::OperatingStep::BuyToken,
         Ok(P::Trains) => eng::OperatingStep::Trains,
         Ok(P::Shares) => eng::OperatingStep::Shares,
+        Ok(P::Merge) => eng::OperatingStep::Merge,
+        Ok(P::Transform) => eng::OperatingStep::Transform,
         _ => {
             return Err(bad(
                 path,
-                "must be TRACK, TOKEN, ROUTES, DIVIDEND, BUY_TOKEN, TRAINS or SHARES",
+                "must be TRACK, TOKEN, ROUTES, DIVIDEND, BUY_TOKEN, TRAINS, SHARES, MERGE or TRANSFORM",
             ));
         }
     })
@@ -407,10 +624,12 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
         sold: r.sold.clone(),
         start: r.start.as_ref().map(start_to_pb),
         crowded: r.crowded.clone(),
+        event: r.event.as_ref().map(corporate_event_to_pb),
+        queued_events: r.queued_events.iter().map(|q| queued_to_pb(*q)).collect(),
     }
 }
 
-fn operating_round_from_pb(r: &pb::OperatingRound) -> Result<eng::OperatingRound, Status> {
+fn operating_round_from_pb(r: &pb::OperatingRound, n: u32) -> Result<eng::OperatingRound, Status> {
     Ok(eng::OperatingRound {
         stock_round: r.stock_round,
         number: r.number,
@@ -425,6 +644,16 @@ fn operating_round_from_pb(r: &pb::OperatingRound) -> Result<eng::OperatingRound
         sold: r.sold.clone(),
         start: start_from_pb("operating_round.start", r.start.as_ref())?,
         crowded: r.crowded.clone(),
+        event: match r.event.as_ref() {
+            None => None,
+            Some(e) => Some(corporate_event_from_pb("operating_round.event", e, n)?),
+        },
+        queued_events: r
+            .queued_events
+            .iter()
+            .enumerate()
+            .map(|(i, q)| queued_from_pb(&format!("operating_round.queued_events[{i}]"), *q))
+            .collect::<Result<_, _>>()?,
     })
 }
 
@@ -694,7 +923,7 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         None => return Err(bad("round", "missing")),
         Some(pb::state::Round::StockRound(r)) => eng::Round::StockRound(stock_round_from_pb(r, n)?),
         Some(pb::state::Round::OperatingRound(r)) => {
-            eng::Round::OperatingRound(operating_round_from_pb(r)?)
+            eng::Round::OperatingRound(operating_round_from_pb(r, n)?)
         }
         Some(pb::state::Round::ConcessionRound(r)) => {
             let sealed_bids = r
@@ -935,6 +1164,54 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                     concession: concession.clone(),
                 })
             }
+            eng::Action::ChooseSplitPresidency { corporation } => {
+                pb::action::Action::ChooseSplitPresidency(pb::ChooseSplitPresidency {
+                    corporation: corporation.clone(),
+                })
+            }
+            eng::Action::ExchangeSplitShare { corporation } => {
+                pb::action::Action::ExchangeSplitShare(pb::ExchangeSplitShare {
+                    corporation: corporation.clone(),
+                })
+            }
+            eng::Action::RepeatPurchaseRound { repeat } => {
+                pb::action::Action::RepeatPurchaseRound(pb::RepeatPurchaseRound { repeat: *repeat })
+            }
+            eng::Action::ProposeMerger { partner } => {
+                pb::action::Action::ProposeMerger(pb::ProposeMerger {
+                    partner: partner.clone(),
+                })
+            }
+            eng::Action::ChooseMergerPrice { price } => {
+                pb::action::Action::ChooseMergerPrice(pb::ChooseMergerPrice { price: *price })
+            }
+            eng::Action::FormCorporation { corporation } => {
+                pb::action::Action::FormCorporation(pb::FormCorporation {
+                    corporation: corporation.clone(),
+                })
+            }
+            eng::Action::ClaimPresidency { claim } => {
+                pb::action::Action::ClaimPresidency(pb::ClaimPresidency { claim: *claim })
+            }
+            eng::Action::ExchangeOddShare { choice } => {
+                pb::action::Action::ExchangeOddShare(pb::ExchangeOddShare {
+                    choice: (match choice {
+                        eng::OddShareChoice::Cash => pb::OddShareChoice::Cash,
+                        eng::OddShareChoice::FullShare => pb::OddShareChoice::FullShare,
+                    }) as i32,
+                })
+            }
+            eng::Action::RemoveToken { hex, city } => {
+                pb::action::Action::RemoveToken(pb::RemoveToken {
+                    hex: hex.clone(),
+                    city: *city,
+                })
+            }
+            eng::Action::Transform { corporation } => {
+                pb::action::Action::Transform(pb::Transform {
+                    corporation: corporation.clone(),
+                })
+            }
         }),
     }
 }
@@ -1030,6 +1307,52 @@ impl WireGame for Wire1841 {
                 corporation: b.corporation.clone(),
                 train: b.train.clone(),
             }),
+            Some(pb::action::Action::ChooseSplitPresidency(b)) => {
+                Ok(eng::Action::ChooseSplitPresidency {
+                    corporation: b.corporation.clone(),
+                })
+            }
+            Some(pb::action::Action::ExchangeSplitShare(b)) => {
+                Ok(eng::Action::ExchangeSplitShare {
+                    corporation: b.corporation.clone(),
+                })
+            }
+            Some(pb::action::Action::RepeatPurchaseRound(b)) => {
+                Ok(eng::Action::RepeatPurchaseRound { repeat: b.repeat })
+            }
+            Some(pb::action::Action::ProposeMerger(b)) => Ok(eng::Action::ProposeMerger {
+                partner: b.partner.clone(),
+            }),
+            Some(pb::action::Action::ChooseMergerPrice(b)) => {
+                Ok(eng::Action::ChooseMergerPrice { price: b.price })
+            }
+            Some(pb::action::Action::FormCorporation(b)) => Ok(eng::Action::FormCorporation {
+                corporation: b.corporation.clone(),
+            }),
+            Some(pb::action::Action::ClaimPresidency(b)) => {
+                Ok(eng::Action::ClaimPresidency { claim: b.claim })
+            }
+            Some(pb::action::Action::ExchangeOddShare(b)) => {
+                let choice = match pb::OddShareChoice::try_from(b.choice) {
+                    Ok(pb::OddShareChoice::Cash) => eng::OddShareChoice::Cash,
+                    Ok(pb::OddShareChoice::FullShare) => eng::OddShareChoice::FullShare,
+                    _ => {
+                        return Err(Rejection::new(
+                            RejectionCode::InvalidArgument,
+                            "1841 §12.1",
+                            "exchange_odd_share.choice must be CASH or FULL_SHARE.",
+                        ));
+                    }
+                };
+                Ok(eng::Action::ExchangeOddShare { choice })
+            }
+            Some(pb::action::Action::RemoveToken(b)) => Ok(eng::Action::RemoveToken {
+                hex: b.hex.clone(),
+                city: b.city,
+            }),
+            Some(pb::action::Action::Transform(b)) => Ok(eng::Action::Transform {
+                corporation: b.corporation.clone(),
+            }),
         }
     }
 
@@ -1056,6 +1379,16 @@ impl WireGame for Wire1841 {
             eng::Action::Dividend { .. } => "dividend",
             eng::Action::BuyToken { .. } => "buy_token",
             eng::Action::DiscardTrain { .. } => "discard_train",
+            eng::Action::ChooseSplitPresidency { .. } => "choose_split_presidency",
+            eng::Action::ExchangeSplitShare { .. } => "exchange_split_share",
+            eng::Action::RepeatPurchaseRound { .. } => "repeat_purchase_round",
+            eng::Action::ProposeMerger { .. } => "propose_merger",
+            eng::Action::ChooseMergerPrice { .. } => "choose_merger_price",
+            eng::Action::FormCorporation { .. } => "form_corporation",
+            eng::Action::ClaimPresidency { .. } => "claim_presidency",
+            eng::Action::ExchangeOddShare { .. } => "exchange_odd_share",
+            eng::Action::RemoveToken { .. } => "remove_token",
+            eng::Action::Transform { .. } => "transform",
         }
     }
 
@@ -1314,6 +1647,84 @@ impl WireGame for Wire1841 {
                     train: train.clone(),
                 })
             }
+            eng::Event::ConcessionClosed { seat, concession } => {
+                E::ConcessionClosed(pb::ConcessionClosed {
+                    seat: *seat,
+                    concession: concession.as_str().to_string(),
+                })
+            }
+            eng::Event::CorporationClosed { corporation } => {
+                E::CorporationClosed(pb::CorporationClosed {
+                    corporation: corporation.clone(),
+                })
+            }
+            eng::Event::CorporationAvailable { corporation } => {
+                E::CorporationAvailable(pb::CorporationAvailable {
+                    corporation: corporation.clone(),
+                })
+            }
+            eng::Event::CorporationFormed {
+                corporation,
+                from,
+                price,
+                row,
+                col,
+            } => E::CorporationFormed(pb::CorporationFormed {
+                corporation: corporation.clone(),
+                from: from.clone(),
+                price: *price,
+                row: *row,
+                col: *col,
+            }),
+            eng::Event::SharesExchanged {
+                holder,
+                corporation,
+                percent,
+                president,
+            } => E::SharesExchanged(pb::SharesExchanged {
+                holder: Some(holder_to_pb(holder)),
+                corporation: corporation.clone(),
+                percent: *percent,
+                president: *president,
+            }),
+            eng::Event::ExchangePayment {
+                holder,
+                corporation,
+                amount,
+                to_corporation,
+            } => E::ExchangePayment(pb::ExchangePayment {
+                holder: Some(holder_to_pb(holder)),
+                corporation: corporation.clone(),
+                amount: *amount,
+                to_corporation: *to_corporation,
+            }),
+            eng::Event::PresidencyMoved {
+                corporation,
+                president,
+            } => E::PresidencyMoved(pb::PresidencyMoved {
+                corporation: corporation.clone(),
+                president: Some(holder_to_pb(president)),
+            }),
+            eng::Event::FrozenChanged {
+                corporation,
+                frozen,
+            } => E::FrozenChanged(pb::FrozenChanged {
+                corporation: corporation.clone(),
+                frozen: *frozen,
+            }),
+            eng::Event::TokenRemoved {
+                corporation,
+                hex,
+                city,
+            } => E::TokenRemoved(pb::TokenRemoved {
+                corporation: corporation.clone(),
+                hex: hex.clone(),
+                city: *city,
+            }),
+            eng::Event::MergerFailed { initiator, partner } => E::MergerFailed(pb::MergerFailed {
+                initiator: initiator.clone(),
+                partner: partner.clone(),
+            }),
         };
         v1::Event {
             event: Some(v1::event::Event::G1841(pb::Event { event: Some(e) })),
@@ -1589,6 +2000,52 @@ mod tests {
             E::TrainDiscarded(x) => eng::Event::TrainDiscarded {
                 corporation: x.corporation,
                 train: x.train,
+            },
+            E::ConcessionClosed(x) => eng::Event::ConcessionClosed {
+                seat: x.seat,
+                concession: c(&x.concession),
+            },
+            E::CorporationClosed(x) => eng::Event::CorporationClosed {
+                corporation: x.corporation,
+            },
+            E::CorporationAvailable(x) => eng::Event::CorporationAvailable {
+                corporation: x.corporation,
+            },
+            E::CorporationFormed(x) => eng::Event::CorporationFormed {
+                corporation: x.corporation,
+                from: x.from,
+                price: x.price,
+                row: x.row,
+                col: x.col,
+            },
+            E::SharesExchanged(x) => eng::Event::SharesExchanged {
+                holder: holder_from_pb("h", x.holder.as_ref(), 8).unwrap(),
+                corporation: x.corporation,
+                percent: x.percent,
+                president: x.president,
+            },
+            E::ExchangePayment(x) => eng::Event::ExchangePayment {
+                holder: holder_from_pb("h", x.holder.as_ref(), 8).unwrap(),
+                corporation: x.corporation,
+                amount: x.amount,
+                to_corporation: x.to_corporation,
+            },
+            E::PresidencyMoved(x) => eng::Event::PresidencyMoved {
+                corporation: x.corporation,
+                president: holder_from_pb("h", x.president.as_ref(), 8).unwrap(),
+            },
+            E::FrozenChanged(x) => eng::Event::FrozenChanged {
+                corporation: x.corporation,
+                frozen: x.frozen,
+            },
+            E::TokenRemoved(x) => eng::Event::TokenRemoved {
+                corporation: x.corporation,
+                hex: x.hex,
+                city: x.city,
+            },
+            E::MergerFailed(x) => eng::Event::MergerFailed {
+                initiator: x.initiator,
+                partner: x.partner,
             },
         }
     }
