@@ -205,18 +205,27 @@ fn concession_options(state: &State, seat: Seat) -> Vec<Action> {
         .collect()
 }
 
-/// The largest other player holding of `sym` that could take the presidency from `seat`,
-/// nearest after `seat` in player order on ties.
-fn successor(state: &State, sym: &str, seat: Seat) -> Option<(Seat, u32)> {
+/// The largest other holding of `sym` that could take the presidency from `seat` (1841 §5.3:
+/// players nearest after `seat` in player order first, then corporations in list order, as
+/// 18xx ranks them; ties to the first).
+fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOwner, u32)> {
     let corp = state.corporation(sym)?;
-    let n = state.player_order.len();
-    let start = state.player_order.iter().position(|s| *s == seat)?;
-    let mut best: Option<(Seat, u32)> = None;
-    for k in 1..n {
-        let s = state.player_order[(start + k) % n];
-        let p = corp.percent_of(&ShareOwner::Player(s));
-        if best.is_none_or(|(_, b)| p > b) {
-            best = Some((s, p));
+    let mut best: Option<(ShareOwner, u32)> = None;
+    let others = super::corporation::players_from(state, seat)
+        .into_iter()
+        .filter(|s| *s != seat)
+        .map(ShareOwner::Player)
+        .chain(
+            state
+                .corporations
+                .iter()
+                .filter(|c| c.sym != sym)
+                .map(|c| ShareOwner::Corporation(c.sym.clone())),
+        );
+    for h in others {
+        let p = corp.percent_of(&h);
+        if best.as_ref().is_none_or(|(_, b)| p > *b) {
+            best = Some((h, p));
         }
     }
     best
@@ -253,10 +262,17 @@ fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
         let room = pool_max.saturating_sub(corp.pool_percent());
         let mut p = unit;
         while p <= max_sale && p <= room {
-            out.push(Action::SellShares {
-                corporation: corp.sym.clone(),
-                percent: p,
+            // FAQ-R1: no sale that puts corporations under mutual control (1841 §7.4).
+            let percent = p;
+            let looping = super::corporation::creates_circular_control(state, |s| {
+                let _ = sell(s, seat, &corp.sym, percent, &mut Vec::new());
             });
+            if !looping {
+                out.push(Action::SellShares {
+                    corporation: corp.sym.clone(),
+                    percent: p,
+                });
+            }
             p += unit;
         }
     }
@@ -841,55 +857,12 @@ fn buy(
     Ok(())
 }
 
-/// Hands the presidency to the player holding the most, if he holds strictly more than the
-/// president and the presidency may change (1841 §5.3, §7.5: ties keep the president; the
-/// concession lock keeps historical presidents before phase 4). Ties among challengers go to
-/// the nearest in player order after the current president. The new president gives
-/// certificates worth the president's certificate to the old one.
-fn update_presidency(state: &mut State, sym: &str, _actor: Seat, events: &mut Vec<Event>) {
-    let Some(corp) = state.corporation(sym) else {
-        return;
-    };
-    if !presidency_may_change(state, corp) {
-        return;
-    }
-    let Some(ShareOwner::Player(current)) = corp.president().cloned() else {
-        return;
-    };
-    let current_percent = corp.percent_of(&ShareOwner::Player(current));
-    let Some((challenger, percent)) = successor(state, sym, current) else {
-        return;
-    };
-    if percent <= current_percent {
-        return;
-    }
-    swap_presidency(state, sym, current, challenger);
-    events.push(Event::PresidentChanged {
-        corporation: sym.to_string(),
-        seat: challenger,
-    });
-}
-
-/// The president's certificate goes from `old` to `new`, who gives `old` ordinary
-/// certificates worth as much in exchange.
-fn swap_presidency(state: &mut State, sym: &str, old: Seat, new: Seat) {
-    let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) else {
-        return;
-    };
-    let pres_percent = 2 * corp.unit_percent();
-    let mut given = 0;
-    for c in corp.certificates.iter_mut() {
-        if given >= pres_percent {
-            break;
-        }
-        if !c.president && c.owner == ShareOwner::Player(new) {
-            c.owner = ShareOwner::Player(old);
-            given += c.percent;
-        }
-    }
-    for c in corp.certificates.iter_mut().filter(|c| c.president) {
-        c.owner = ShareOwner::Player(new);
-    }
+/// The presidency rule after a purchase or sale (1841 §5.3, §7.4, §7.5): see
+/// [`super::corporation::update_presidency`] (holders with strictly more take over, players
+/// and corporations; a president's certificate in the pool goes to the first holder of 20%
+/// or 40%; never for a historical corporation before phase 4).
+fn update_presidency(state: &mut State, sym: &str, actor: Seat, events: &mut Vec<Event>) {
+    super::corporation::update_presidency(state, sym, Some(actor), events);
 }
 
 /// Sells `percent` of `sym` to the pool (1841 §5.3): paid by the bank at the current price,
@@ -916,10 +889,16 @@ fn sell(
         .sum();
     if percent > normal {
         let (new, _) = successor(state, sym, seat).ok_or_else(|| corrupt("no successor"))?;
-        swap_presidency(state, sym, seat, new);
-        events.push(Event::PresidentChanged {
-            corporation: sym.to_string(),
-            seat: new,
+        super::corporation::swap_presidency(state, sym, &me, &new);
+        events.push(match &new {
+            ShareOwner::Player(s) => Event::PresidentChanged {
+                corporation: sym.to_string(),
+                seat: *s,
+            },
+            other => Event::PresidencyMoved {
+                corporation: sym.to_string(),
+                president: other.clone(),
+            },
         });
     }
     let corp = state

@@ -298,6 +298,10 @@ pub(super) fn buy_share(
         from_pool,
         price: cost,
     });
+    // 1841 §7.5: a corporation holding more than the president takes over (its own chain is
+    // never bought, so no mutual control arises, §9.7).
+    let acting = controller(state, buyer);
+    super::super::corporation::update_presidency(state, target, acting, events);
 }
 
 /// The operating corporation `starter` starts `target` at `price` (1841 §3.4, §5.4 step 1,
