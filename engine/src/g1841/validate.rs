@@ -707,7 +707,20 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                         "must be below next_market_arrival",
                     ));
                 }
-                if c.president() == Some(&ShareOwner::Ipo) {
+                // 1841 §12.4: during the split's presidency choice the successors' president's
+                // certificates wait in their IPOs.
+                let choosing = matches!(
+                    &state.round,
+                    Round::OperatingRound(OperatingRound {
+                        event: Some(super::state::CorporateEvent::Split(x)),
+                        ..
+                    }) if x.stage == super::state::SplitStage::Presidency
+                        && data::ruleset(&state.options)
+                            .ferdinandea_split
+                            .successors
+                            .contains(&c.sym)
+                );
+                if c.president() == Some(&ShareOwner::Ipo) && !choosing {
                     return Err(err(
                         format!("{path}.certificates[0].owner"),
                         "a started corporation's president's certificate is not in its IPO",

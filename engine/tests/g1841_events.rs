@@ -1,0 +1,745 @@
+//! The corporate events of 1841 (1841 §7.4, §11, §12): the first 4-train (concessions
+//! close, the delayed presidency check, unstarted historical corporations close), the
+//! Ferdinandea split, the Tuscan merge, voluntary mergers, transformations, frozen and
+//! circular control. Values are pinned on states of the recorded games (replayed with the
+//! importer up to just before an action, then edited where a rule needs another situation)
+//! and on hand-made situations.
+//!
+//! Seats of 132002: P1 = 0, P2 = 1, P3 = 2, P4 = 3.
+
+use std::path::PathBuf;
+
+use referee_engine::g1841::corporation::{circular, controller, frozen};
+use referee_engine::g1841::import18xx::parse_export;
+use referee_engine::g1841::operating_round::events::merger;
+use referee_engine::g1841::validate::validate;
+use referee_engine::g1841::{
+    Action, CorporateEvent, Event, G1841, MergerStage, OddShareChoice, OperatingStep, Round,
+    ShareOwner, SplitStage, State,
+};
+use referee_engine::{Game, RejectionCode, Seat};
+
+fn fixture(rel: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "fixtures",
+        "1841",
+        rel,
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path).unwrap()
+}
+
+/// The state of recorded game `name` just before action `id`.
+fn before_in(name: &str, id: i64) -> State {
+    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+    let options = export.options().unwrap();
+    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
+    for action in &export.actions {
+        if action.id.is_some_and(|a| a >= id) {
+            break;
+        }
+        if action.kind == "destination_connection" || action.kind.starts_with("program") {
+            continue;
+        }
+        let (seat, a) = action.to_action(&state).unwrap().unwrap();
+        G1841::apply(&mut state, seat, &a).unwrap();
+    }
+    state
+}
+
+const P1: Seat = 0;
+const P2: Seat = 1;
+const P3: Seat = 2;
+const P4: Seat = 3;
+
+fn act(state: &mut State, seat: Seat, action: Action) -> Vec<Event> {
+    let events = G1841::apply(state, seat, &action)
+        .unwrap_or_else(|r| panic!("{action:?} by {seat} rejected: {r}"));
+    assert_eq!(validate(state), Ok(()), "after {action:?}");
+    events
+}
+
+fn percent(state: &State, sym: &str, holder: ShareOwner) -> u32 {
+    state.corporation(sym).unwrap().percent_of(&holder)
+}
+
+fn p(seat: Seat) -> ShareOwner {
+    ShareOwner::Player(seat)
+}
+
+fn corp(sym: &str) -> ShareOwner {
+    ShareOwner::Corporation(sym.into())
+}
+
+fn event(state: &State) -> Option<&CorporateEvent> {
+    match &state.round {
+        Round::OperatingRound(r) => r.event.as_ref(),
+        _ => None,
+    }
+}
+
+fn buy_4_train() -> Action {
+    Action::BuyTrain {
+        train: "4-0".into(),
+        from: "depot".into(),
+        price: 350,
+    }
+}
+
+fn hexes(state: &State, sym: &str) -> Vec<String> {
+    state
+        .corporation(sym)
+        .unwrap()
+        .tokens
+        .iter()
+        .map(|t| t.hex.clone())
+        .collect()
+}
+
+fn trains(state: &State, sym: &str) -> Vec<String> {
+    state
+        .operations
+        .trains
+        .get(sym)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Moves every certificate of `sym` to the owners given (president's certificate first,
+/// then the ordinary ones in order); the rest to the IPO. Money is not touched.
+fn set_holders(state: &mut State, sym: &str, owners: &[ShareOwner]) {
+    let c = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == sym)
+        .unwrap();
+    for (i, cert) in c.certificates.iter_mut().enumerate() {
+        cert.owner = owners.get(i).cloned().unwrap_or(ShareOwner::Ipo);
+    }
+}
+
+/// Moves `amount` from the bank to a player (money stays conserved).
+fn give(state: &mut State, seat: Seat, amount: i64) {
+    state.bank_cash -= amount;
+    state.players[seat as usize].cash += amount;
+}
+
+// ----- 1841 §11: the first 4-train --------------------------------------------------------
+
+/// 1841 §11 steps 1–3 (132002 action 326: CTDA buys the first 4-train): the 2-trains rust
+/// (IRSFF ×2, SFTG ×2, SSFL ×2, SFTC, SFMA), phase 4 with the set-4 borders, every
+/// concession removed (Bayard too), SFTN — never started — closed for good; CTDA goes on in
+/// its trains step after the events.
+#[test]
+fn s11_first_4_train_rusts_closes_concessions_and_unstarted_historical_corporations() {
+    let mut state = before_in("132002", 326);
+    assert_eq!(state.phase, "3");
+    assert!(state.players.iter().any(|p| !p.concessions.is_empty()));
+    let events = act(&mut state, P4, buy_4_train());
+    assert_eq!(state.phase, "4");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::PhaseChanged { phase } if phase == "4"))
+    );
+    let rusted: Vec<&String> = state
+        .operations
+        .rusted
+        .iter()
+        .filter(|t| t.starts_with("2-"))
+        .collect();
+    assert_eq!(rusted.len(), 8, "all eight 2-trains are gone");
+    assert!(
+        state
+            .operations
+            .trains
+            .values()
+            .flatten()
+            .all(|t| !t.starts_with("2-"))
+    );
+    assert!(state.players.iter().all(|p| p.concessions.is_empty()));
+    assert!(state.bank_concessions.is_empty());
+    let closed: Vec<usize> = events
+        .iter()
+        .filter(|e| matches!(e, Event::ConcessionClosed { .. }))
+        .map(|_| 1)
+        .collect();
+    // P4 Bayard and SFMA, P3 IRSFF, P2 SFTG and SFTC, P1 SFLP and SSFL, the bank SFTN.
+    assert_eq!(closed.len(), 8);
+    let sftn = state.corporation("SFTN").unwrap();
+    assert!(sftn.closed && !sftn.started());
+    assert!(
+        events.iter().any(
+            |e| matches!(e, Event::CorporationClosed { corporation } if corporation == "SFTN")
+        )
+    );
+    // The Torino home of SFTN is no longer reserved (SFTC places a token there in OR 3.1,
+    // action 341).
+    assert!(
+        !referee_engine::g1841::operating_round::reserved_home(&state, "H4", 1),
+        "reservation gone"
+    );
+}
+
+/// FAQ-C14 / 1841 §11 step 2: the presidency change caused by the concessions closing comes
+/// first. P1 holds IRSFF's president's certificate (20%), P2 four shares (40%): at the first
+/// 4-train P2 becomes president (P2: the certificate and two shares, P1: two shares); in the
+/// split P2, with 40%, receives both successor presidencies and P1's pair becomes one SB and
+/// one SFL share.
+#[test]
+fn faq_c14_presidency_change_at_concession_close_comes_before_the_split() {
+    let mut state = before_in("132002", 326);
+    set_holders(&mut state, "IRSFF", &[p(P1), p(P2), p(P2), p(P2), p(P2)]);
+    let events = act(&mut state, P4, buy_4_train());
+    assert!(events.iter().any(
+        |e| matches!(e, Event::PresidentChanged { corporation, seat } if corporation == "IRSFF" && *seat == P2)
+    ));
+    for sym in ["SB", "SFL"] {
+        let c = state.corporation(sym).unwrap();
+        assert_eq!(c.president(), Some(&p(P2)), "{sym}");
+        assert_eq!(percent(&state, sym, p(P2)), 20, "{sym}");
+        assert_eq!(percent(&state, sym, p(P1)), 10, "{sym}");
+    }
+    assert!(state.corporation("IRSFF").unwrap().closed);
+}
+
+// ----- 1841 §12.4: the Ferdinandea split ---------------------------------------------------
+
+/// 1841 §12.4 on 132002 action 326: IRSFF (L.159, row 2 col 9, L.287, trains 3-0 and 3-1,
+/// 10% SSFL, tokens Milano and Venezia) splits: SB and SFL on IRSFF's cell in its place
+/// (SB first), SB Venezia + one created token, SFL Milano + one, SB L.259 and SFL L.28
+/// (10% rounded down), SB the 3-1 and SFL the 3-0 (best first, last bought first), SSFL 10% to
+/// SB; P3 (40%) takes both presidencies, P1's pair → one SB and one SFL share; nobody can buy
+/// (P3 L.12, P1 L.32); SB may buy 0–3 tokens at L.50 (decided by P3), SFL (L.28) cannot;
+/// IRSFF had operated in OR 3.1: SB and SFL wait for OR 3.2 (FAQ-Q24).
+#[test]
+fn s12_4_split_of_irsff_into_sb_and_sfl() {
+    let mut state = before_in("132002", 326);
+    let irsff = state.corporation("IRSFF").unwrap().clone();
+    assert_eq!(irsff.price(), Some(159));
+    assert_eq!(irsff.cash, 287);
+    act(&mut state, P4, buy_4_train());
+    let (sb, sfl) = (
+        state.corporation("SB").unwrap().clone(),
+        state.corporation("SFL").unwrap().clone(),
+    );
+    for c in [&sb, &sfl] {
+        let sp = c.share_price.unwrap();
+        assert_eq!((sp.row, sp.col, c.price()), (2, 9, Some(159)));
+    }
+    assert!(sb.share_price.unwrap().arrival < sfl.share_price.unwrap().arrival);
+    assert_eq!(
+        (hexes(&state, "SB"), sb.tokens_total),
+        (vec!["F16".to_string()], 2)
+    );
+    assert_eq!(
+        (hexes(&state, "SFL"), sfl.tokens_total),
+        (vec!["F8".to_string()], 2)
+    );
+    assert_eq!((sb.cash, sfl.cash), (259, 28));
+    assert_eq!(trains(&state, "SB"), ["3-1"]);
+    assert_eq!(trains(&state, "SFL"), ["3-0"]);
+    assert_eq!(percent(&state, "SSFL", corp("SB")), 10);
+    for sym in ["SB", "SFL"] {
+        assert_eq!(state.corporation(sym).unwrap().president(), Some(&p(P3)));
+        assert_eq!(percent(&state, sym, p(P3)), 20);
+        assert_eq!(percent(&state, sym, p(P1)), 10);
+    }
+    let irsff = state.corporation("IRSFF").unwrap();
+    assert!(irsff.closed && !irsff.started() && irsff.cash == 0);
+    match event(&state) {
+        Some(CorporateEvent::Split(s)) => {
+            assert_eq!(s.stage, SplitStage::Tokens);
+            assert_eq!(s.corporation, "SB");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(G1841::to_act(&state), [P3]);
+    let legal = G1841::legal(&state, P3).actions;
+    assert_eq!(
+        legal,
+        (2..=5)
+            .map(|count| Action::BuyTokens { count })
+            .collect::<Vec<_>>()
+    );
+    // Another seat may not decide; a count outside the list is refused.
+    let mut probe = state.clone();
+    let r = G1841::apply(&mut probe, P4, &Action::BuyTokens { count: 3 }).unwrap_err();
+    assert_eq!(r.code, RejectionCode::NotYourTurn);
+    let r = G1841::apply(&mut probe, P3, &Action::BuyTokens { count: 6 }).unwrap_err();
+    assert_eq!(r.code, RejectionCode::IllegalMove);
+    assert_eq!(probe, state);
+    act(&mut state, P3, Action::BuyTokens { count: 3 });
+    let sb = state.corporation("SB").unwrap();
+    assert_eq!((sb.tokens_total, sb.cash), (3, 209));
+    let Round::OperatingRound(r) = &state.round else {
+        unreachable!()
+    };
+    assert!(r.done.contains(&"SB".to_string()) && r.done.contains(&"SFL".to_string()));
+}
+
+/// 1841 §12.4 (lite game, action 187: SFTC buys the first 4-train): P4 (50%) takes both
+/// presidencies; the three odd shares (P4, P2, P3) are exchanged in order from P4, each
+/// choosing SB; the purchase rounds: SB (P4 buys at L.111, P2 and P3 cannot pay), SFL (P4
+/// declines), SB's president calls another round (P4 buys again), then nobody can pay; SB
+/// declines extra tokens; SFL (L.21) cannot buy any.
+#[test]
+fn s12_4_split_odd_shares_and_purchase_rounds() {
+    let mut state = before_in("1841_game_end_bank", 187);
+    act(&mut state, 0, buy_4_train());
+    let single = |state: &State| match event(state) {
+        Some(CorporateEvent::Split(s)) if s.stage == SplitStage::SingleShares => true,
+        _ => false,
+    };
+    for seat in [P4, P2, P3] {
+        assert!(single(&state));
+        assert_eq!(G1841::to_act(&state), [seat]);
+        assert_eq!(
+            G1841::legal(&state, seat).actions,
+            [
+                Action::ExchangeSplitShare {
+                    corporation: "SB".into()
+                },
+                Action::ExchangeSplitShare {
+                    corporation: "SFL".into()
+                }
+            ]
+        );
+        act(
+            &mut state,
+            seat,
+            Action::ExchangeSplitShare {
+                corporation: "SB".into(),
+            },
+        );
+    }
+    let buy = |sym: &str| Action::BuyShares {
+        corporation: sym.into(),
+        from_pool: false,
+        percent: 10,
+    };
+    assert_eq!(G1841::legal(&state, P4).actions, [buy("SB"), Action::Pass]);
+    let cash = state.players[P4 as usize].cash;
+    act(&mut state, P4, buy("SB"));
+    assert_eq!(state.players[P4 as usize].cash, cash - 111);
+    assert_eq!(G1841::legal(&state, P4).actions, [buy("SFL"), Action::Pass]);
+    act(&mut state, P4, Action::Pass);
+    assert_eq!(
+        G1841::legal(&state, P4).actions,
+        [
+            Action::RepeatPurchaseRound { repeat: true },
+            Action::RepeatPurchaseRound { repeat: false }
+        ]
+    );
+    act(&mut state, P4, Action::RepeatPurchaseRound { repeat: true });
+    act(&mut state, P4, buy("SB"));
+    // SB's extra tokens: 2 (none) … 5.
+    assert_eq!(
+        G1841::legal(&state, P4).actions[0],
+        Action::BuyTokens { count: 2 }
+    );
+    act(&mut state, P4, Action::BuyTokens { count: 2 });
+    assert!(event(&state).is_none());
+    assert_eq!(percent(&state, "SB", p(P4)), 50);
+    assert_eq!(percent(&state, "SB", p(P2)), 10);
+    assert_eq!(percent(&state, "SB", p(P3)), 10);
+    assert_eq!(percent(&state, "SFL", p(P4)), 20);
+    let sb = state.corporation("SB").unwrap();
+    assert_eq!((sb.cash, sb.tokens_total), (417, 2));
+    assert_eq!(state.corporation("SFL").unwrap().cash, 21);
+}
+
+/// 1841 §12.4: IRSFF's president with less than 40% chooses his successor; the other
+/// presidency goes to the next holder with 20% in order. 132002 before action 326 with IRSFF
+/// held P3 30% (president), P1 30%, P2 10%: P3 takes SFL; P1 (next with 20%) gets SB's
+/// certificate; the odd shares of P3, P1 and P2 are then chosen by their holders.
+#[test]
+fn s12_4_president_below_40_percent_chooses_his_successor() {
+    let mut state = before_in("132002", 326);
+    set_holders(
+        &mut state,
+        "IRSFF",
+        &[p(P3), p(P3), p(P1), p(P1), p(P1), p(P2)],
+    );
+    act(&mut state, P4, buy_4_train());
+    assert_eq!(G1841::to_act(&state), [P3]);
+    assert_eq!(
+        G1841::legal(&state, P3).actions,
+        [
+            Action::ChooseSplitPresidency {
+                corporation: "SB".into()
+            },
+            Action::ChooseSplitPresidency {
+                corporation: "SFL".into()
+            }
+        ]
+    );
+    act(
+        &mut state,
+        P3,
+        Action::ChooseSplitPresidency {
+            corporation: "SFL".into(),
+        },
+    );
+    assert_eq!(state.corporation("SFL").unwrap().president(), Some(&p(P3)));
+    assert_eq!(state.corporation("SB").unwrap().president(), Some(&p(P1)));
+    // Odd shares in order from P3: P3, P1 (P2 is after P1 in the order P4, P3, P2, P1? no:
+    // the order runs from IRSFF's president round the table).
+    let mut seats = Vec::new();
+    while let Some(CorporateEvent::Split(s)) = event(&state) {
+        if s.stage != SplitStage::SingleShares {
+            break;
+        }
+        let seat = G1841::to_act(&state)[0];
+        seats.push(seat);
+        act(
+            &mut state,
+            seat,
+            Action::ExchangeSplitShare {
+                corporation: "SFL".into(),
+            },
+        );
+    }
+    let order: Vec<Seat> = referee_engine::g1841::corporation::players_from(&state, P3)
+        .into_iter()
+        .filter(|s| [P1, P2, P3].contains(s))
+        .collect();
+    assert_eq!(seats, order);
+    assert_eq!(percent(&state, "SFL", p(P3)), 30);
+    assert_eq!(percent(&state, "SB", p(P1)), 20);
+    assert_eq!(percent(&state, "SFL", p(P1)), 10);
+    assert_eq!(percent(&state, "SFL", p(P2)), 10);
+}
+
+/// 1841 §12.4: without IRSFF there is no split; SB and SFL close for good.
+#[test]
+fn s12_4_no_split_without_irsff() {
+    let mut state = before_in("132002", 326);
+    // Take IRSFF off the board: its cash to the bank, trains to the pool, shares to the IPO.
+    let irsff = state.corporation("IRSFF").unwrap().clone();
+    state.bank_cash += irsff.cash;
+    let t = state.operations.trains.remove("IRSFF").unwrap_or_default();
+    state.operations.pool_trains.extend(t);
+    let c = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "IRSFF")
+        .unwrap();
+    c.cash = 0;
+    c.tokens.clear();
+    c.tokens_total = 0;
+    c.share_price = None;
+    c.par_price = 0;
+    c.operated = false;
+    set_holders(&mut state, "IRSFF", &[]);
+    if let Round::OperatingRound(r) = &mut state.round {
+        r.done.retain(|d| d != "IRSFF");
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let events = act(&mut state, P4, buy_4_train());
+    for sym in ["SB", "SFL", "IRSFF"] {
+        let c = state.corporation(sym).unwrap();
+        assert!(c.closed && !c.started(), "{sym}");
+    }
+    assert!(
+        !events.iter().any(
+            |e| matches!(e, Event::CorporationFormed { corporation, .. } if corporation == "SB")
+        )
+    );
+}
+
+// ----- 1841 §12.3: the Tuscan merge --------------------------------------------------------
+
+/// 1841 §12.3 on 132002 (after the split, action 327): SFLP (L.75, best value, P1) and SFMA
+/// (L.54) merge into AFI (the first unstarted non-historical major) at L.53 (average 64.5);
+/// AFI and SSFL (L.16) merge into SFLi at L.53 (sum 69): P1 (90% of the old shares) is
+/// president; odd shares: P1 full (L.26 to SFLi), P3 cash (L.26 from the bank), SB full;
+/// tokens: Firenze's second token destroyed, SFLi owns 5, keeps Pisa and Firenze and may
+/// remove Lucca (0–1 removals): P1 removes it. AFI is available again; SSFL, SFLP, SFMA close;
+/// SFLi operates in OR 3.1 (none of the three had operated).
+#[test]
+fn s12_3_tuscan_merge_into_sfli() {
+    let mut state = before_in("132002", 327);
+    act(&mut state, P3, Action::BuyTokens { count: 3 });
+    let sfli = state.corporation("SFLi").unwrap();
+    let sp = sfli.share_price.unwrap();
+    assert_eq!((sfli.price(), sp.row, sp.col), (Some(53), 9, 8));
+    assert_eq!(sfli.president(), Some(&p(P1)));
+    assert_eq!(sfli.cash, 341 + 49);
+    assert!(!state.corporation("AFI").unwrap().started());
+    for sym in ["SFLP", "SFMA", "SSFL"] {
+        assert!(state.corporation(sym).unwrap().closed, "{sym}");
+    }
+    // Odd shares: P1 first.
+    assert_eq!(G1841::to_act(&state), [P1]);
+    let full = Action::ExchangeOddShare {
+        choice: OddShareChoice::FullShare,
+    };
+    let cash = Action::ExchangeOddShare {
+        choice: OddShareChoice::Cash,
+    };
+    assert_eq!(
+        G1841::legal(&state, P1).actions,
+        [cash.clone(), full.clone()]
+    );
+    let p1 = state.players[P1 as usize].cash;
+    act(&mut state, P1, full.clone());
+    assert_eq!(state.players[P1 as usize].cash, p1 - 26);
+    let p3 = state.players[P3 as usize].cash;
+    act(&mut state, P3, cash);
+    assert_eq!(state.players[P3 as usize].cash, p3 + 26);
+    // SB's odd share (its 10% SSFL), decided by SB's controller P3.
+    assert_eq!(G1841::to_act(&state), [P3]);
+    act(&mut state, P3, full);
+    assert_eq!(state.corporation("SFLi").unwrap().cash, 390 + 26 + 26);
+    // Tokens: remove Lucca or keep it.
+    assert_eq!(G1841::to_act(&state), [P1]);
+    assert_eq!(
+        G1841::legal(&state, P1).actions,
+        [
+            Action::RemoveToken {
+                hex: "P12".into(),
+                city: 0
+            },
+            Action::Pass
+        ]
+    );
+    act(
+        &mut state,
+        P1,
+        Action::RemoveToken {
+            hex: "P12".into(),
+            city: 0,
+        },
+    );
+    let sfli = state.corporation("SFLi").unwrap();
+    assert_eq!(
+        (hexes(&state, "SFLi"), sfli.tokens_total),
+        (vec!["R14".into(), "Q11".into()], 5)
+    );
+    assert_eq!(percent(&state, "SFLi", p(P1)), 50);
+    assert_eq!(percent(&state, "SFLi", corp("SB")), 10);
+    let Round::OperatingRound(r) = &state.round else {
+        unreachable!()
+    };
+    assert!(!r.done.contains(&"SFLi".to_string()), "SFLi runs in OR 3.1");
+    assert_eq!(r.current.as_deref(), Some("CTDA"));
+    assert_eq!(r.step, OperatingStep::Trains);
+    assert!(event(&state).is_none());
+}
+
+/// 1841 §12.3 (FAQ-V2): SFLi operates in the round of its formation only if none of SFLP,
+/// SFMA, SSFL has operated in it (or is operating); Version 1 never (FAQ-C17) unless
+/// `sfli_run_variant`. 132002 action 327: none has → SFLi joins OR 3.1; the same with SSFL
+/// marked as having operated → it waits.
+#[test]
+fn s12_3_sfli_runs_in_its_round_only_if_no_participant_operated() {
+    let state = before_in("132002", 327);
+    for (ssfl_done, runs) in [(false, true), (true, false)] {
+        let mut s = state.clone();
+        if ssfl_done && let Round::OperatingRound(r) = &mut s.round {
+            r.done.push("SSFL".into());
+        }
+        G1841::apply(&mut s, P3, &Action::BuyTokens { count: 2 }).unwrap();
+        let Some(CorporateEvent::Merger(m)) = event(&s) else {
+            panic!("Tuscan merger expected")
+        };
+        assert!(m.tuscan);
+        assert_eq!(m.joins_round, runs, "SSFL operated: {ssfl_done}");
+    }
+}
+
+// ----- 1841 §12.1: voluntary mergers -------------------------------------------------------
+
+/// 1841 §12.1 on 132002 before action 529: SFTC in its merge step may propose SFTG (both in
+/// Torino, FAQ-Q26) — among the connected operated majors; the price follows (L.105 + L.56 →
+/// L.162); P2 chooses the new corporation among the unstarted non-historical majors; with
+/// 80% of the old shares P2 becomes president at once.
+#[test]
+fn s12_1_merger_partner_price_and_new_corporation() {
+    let mut state = before_in("132002", 529);
+    let Round::OperatingRound(r) = &state.round else {
+        unreachable!()
+    };
+    assert_eq!(
+        (r.current.as_deref(), r.step),
+        (Some("SFTC"), OperatingStep::Merge)
+    );
+    let partners = merger::partners(&state, "SFTC");
+    assert!(partners.contains(&"SFTG".to_string()), "{partners:?}");
+    assert!(G1841::legal(&state, P2).actions.contains(&Action::Pass));
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!()
+    };
+    assert_eq!(m.stage, MergerStage::Corporation);
+    let cell = m.cell.unwrap();
+    assert_eq!(
+        referee_engine::g1841::market::price_at(cell.row, cell.col),
+        Some(162)
+    );
+    let legal = G1841::legal(&state, P2).actions;
+    assert!(legal.contains(&Action::FormCorporation {
+        corporation: "AFI".into()
+    }));
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::FormCorporation { corporation } if corporation == "CTDA"))
+    );
+    act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    assert_eq!(state.corporation("AFI").unwrap().president(), Some(&p(P2)));
+    assert!(state.corporation("SFTC").unwrap().closed);
+    assert!(state.corporation("SFTG").unwrap().closed);
+}
+
+/// 1841 §12.1, FAQ-R6, #9404: when nobody holds 40% of the old shares and every player who
+/// could claim the presidency declines, the merger fails and nothing changes; the initiator
+/// is back in its merge step.
+#[test]
+fn s12_1_merger_without_a_president_fails() {
+    let mut state = before_in("132002", 529);
+    // SFTC: P2 president (20%) + P3 10%; SFTG: P4 president (20%) + P1 10%; the rest pool.
+    set_holders(
+        &mut state,
+        "SFTC",
+        &[p(P2), p(P3), ShareOwner::Pool, ShareOwner::Pool],
+    );
+    set_holders(&mut state, "SFTG", &[p(P4), p(P1)]);
+    for seat in [P1, P2, P3, P4] {
+        give(&mut state, seat, 400);
+    }
+    let before = state.clone();
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    // Claims are asked in order, pairs first (P2 20%, P4 20%), then singles (P1, P3 10%).
+    let mut asked = Vec::new();
+    let mut events = Vec::new();
+    while let Some(CorporateEvent::Merger(m)) = event(&state) {
+        assert_eq!(m.stage, MergerStage::Presidency);
+        let seat = G1841::to_act(&state)[0];
+        asked.push(seat);
+        events = act(&mut state, seat, Action::ClaimPresidency { claim: false });
+    }
+    assert_eq!(asked.first(), Some(&P2));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::MergerFailed { .. }))
+    );
+    // Nothing changed but the round is where it was.
+    assert_eq!(state, before);
+}
+
+/// 1841 §12.1, FAQ-R6: a player with less than 40% claims the presidency for price × (40 −
+/// held%) ÷ 20 rounded down, paid to the new corporation: A at L.90 and B at L.60 → L.141
+/// (FAQ-T); with 30% the claim costs L.70 (70.5 rounded down) and gives him the 20%
+/// certificate for his whole holding.
+#[test]
+fn s12_1_claiming_the_presidency_costs_price_times_40_minus_held_over_20() {
+    let mut state = before_in("132002", 529);
+    referee_engine::g1841::market::set_cell(&mut state, "SFTC", 7, 9); // L.95
+    referee_engine::g1841::market::set_cell(&mut state, "SFTG", 8, 6); // L.56? see below
+    let pa = state.corporation("SFTC").unwrap().price().unwrap();
+    let pb = state.corporation("SFTG").unwrap().price().unwrap();
+    // P2 30% (SFTC president + 10% SFTG), P4 20% (SFTG president), the rest pool.
+    set_holders(&mut state, "SFTC", &[p(P2), ShareOwner::Pool]);
+    set_holders(&mut state, "SFTG", &[p(P4), p(P2)]);
+    give(&mut state, P2, 300);
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!()
+    };
+    let cell = m.cell.unwrap();
+    let price = referee_engine::g1841::market::price_at(cell.row, cell.col).unwrap();
+    assert_eq!(
+        (pa, pb, price),
+        (
+            pa,
+            pb,
+            referee_engine::g1841::market::price_at(
+                referee_engine::g1841::market::cell_below(2 * (pa + pb).min(250)).0,
+                referee_engine::g1841::market::cell_below(2 * (pa + pb).min(250)).1
+            )
+            .unwrap()
+        )
+    );
+    assert_eq!(G1841::to_act(&state), [P2]);
+    let cash = state.players[P2 as usize].cash;
+    act(&mut state, P2, Action::ClaimPresidency { claim: true });
+    let cost = price * 10 / 20;
+    assert_eq!(state.players[P2 as usize].cash, cash - cost);
+    assert_eq!(state.corporation("AFI").unwrap().president(), Some(&p(P2)));
+    assert_eq!(percent(&state, "AFI", p(P2)), 20);
+}
+
+/// FAQ-R6 worked example (fixed numbers): 30% at a new price of L.141 costs L.70.
+#[test]
+fn faq_r6_claim_cost_example() {
+    // price × (40 − 30) ÷ 20 = 70.5 → 70; with 20%: L.141; with 10%: L.211 (1.5×, rounded down).
+    let cost = |price: i64, held: i64| price * (40 - held) / 20;
+    assert_eq!(cost(141, 30), 70);
+    assert_eq!(cost(141, 20), 141);
+    assert_eq!(cost(141, 10), 211);
+    let (r, c) = referee_engine::g1841::market::cell_below(2 * (90 + 60));
+    assert_eq!(referee_engine::g1841::market::price_at(r, c), Some(141));
+    assert_eq!((r, c), (6, 11));
+}
+
+// ----- 1841 §7.4: frozen and circular control ---------------------------------------------
+
+/// 1841 §7.4, FAQ-Q23: two corporations holding each other's president's certificate are
+/// under circular control: frozen, with no controlling player.
+#[test]
+fn s7_4_mutual_presidents_are_circular_and_frozen() {
+    let mut state = before_in("132002", 529);
+    // SFTC holds SFTG's president's certificate and SFTG holds SFTC's.
+    set_holders(&mut state, "SFTC", &[corp("SFTG"), p(P2)]);
+    set_holders(&mut state, "SFTG", &[corp("SFTC"), p(P2)]);
+    for sym in ["SFTC", "SFTG"] {
+        assert!(circular(&state, sym), "{sym}");
+        assert!(frozen(&state, sym), "{sym}");
+        assert_eq!(controller(&state, sym), None);
+    }
+}
