@@ -743,3 +743,158 @@ fn s7_4_mutual_presidents_are_circular_and_frozen() {
         assert_eq!(controller(&state, sym), None);
     }
 }
+
+/// 1841 §7.4, FAQ-Q23, FAQ-Q1: a corporation under circular control has no turn of its own:
+/// its price moves left twice and it sells, at the market price with the usual drops, what
+/// it holds of the corporations in its loop; it has operated then. 132002 before action 386
+/// (OR 3.2) with SFTC and SFTG holding each other's president's certificate, SB ending its
+/// turn at once.
+#[test]
+fn s7_4_circular_corporation_moves_left_twice_and_sells_out_of_its_loop() {
+    use referee_engine::g1841::market;
+    let mut state = before_in("132002", 386);
+    set_holders(&mut state, "SFTC", &[corp("SFTG"), p(P2), p(P2)]);
+    set_holders(&mut state, "SFTG", &[corp("SFTC"), p(P3)]);
+    if let Round::OperatingRound(r) = &mut state.round {
+        r.step = OperatingStep::Merge;
+        r.done = vec!["SFL".into(), "CTDA".into(), "SFLi".into()];
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let first = referee_engine::g1841::market::operating_order(&state)
+        .into_iter()
+        .find(|s| s == "SFTC" || s == "SFTG")
+        .unwrap();
+    let other = if first == "SFTC" { "SFTG" } else { "SFTC" };
+    let before = state.corporation(&first).unwrap().share_price.unwrap();
+    let other_price = state.corporation(other).unwrap().price().unwrap();
+    let cash = state.corporation(&first).unwrap().cash;
+    act(&mut state, P3, Action::Pass);
+    let after = state.corporation(&first).unwrap();
+    let (r1, c1) = market::left(before.row, before.col);
+    let (r2, c2) = market::left(r1, c1);
+    assert_eq!(
+        (after.share_price.unwrap().row, after.share_price.unwrap().col),
+        (r2, c2)
+    );
+    assert!(after.operated);
+    // It sold the other's president's certificate (2 units) at the market price.
+    assert_eq!(after.cash, cash + 2 * other_price);
+    assert_eq!(percent(&state, other, corp(&first)), 0);
+    assert!(!circular(&state, &first));
+}
+
+/// FAQ-R1 / 1841 §7.4: a sale that would put corporations under mutual control is not
+/// offered and is refused. 132002 Stock Round 4 (before action 449, P4 to act): SFTG holds
+/// SFTC's president's certificate; P4 is SFTG's president (20%) and SFTC holds 30% of SFTG.
+/// P4 dumping SFTG would make SFTC its president: SFTC → SFTG → SFTC.
+#[test]
+fn faq_r1_no_sale_that_creates_mutual_control() {
+    let mut state = before_in("132002", 449);
+    assert_eq!(G1841::to_act(&state), [P4]);
+    set_holders(&mut state, "SFTC", &[corp("SFTG"), p(P2), p(P2)]);
+    set_holders(
+        &mut state,
+        "SFTG",
+        &[p(P4), corp("SFTC"), corp("SFTC"), corp("SFTC")],
+    );
+    assert_eq!(controller(&state, "SFTC"), Some(P4));
+    let sell = Action::SellShares {
+        corporation: "SFTG".into(),
+        percent: 20,
+    };
+    assert!(!G1841::legal(&state, P4).actions.contains(&sell));
+    let mut probe = state.clone();
+    assert!(G1841::apply(&mut probe, P4, &sell).is_err());
+    assert_eq!(probe, state);
+}
+
+/// 1841 §12.2: a minor transforms into an unstarted non-historical major at the same price
+/// and place: the 40% certificate becomes the 20% one, each 20% share one 10% share; cash,
+/// tokens go over; two rounds of optional purchases (shareholders, then every player), the
+/// compulsory second token for L.50, then more at L.100; the minor is available again and the
+/// major does not operate again in this round. Hand-made: CTLP at L.100 (P1 40%, P2 20%,
+/// L.300, a token in Reggio) in 132002's OR 3.2.
+#[test]
+fn s12_2_minor_transforms_into_a_major() {
+    let mut state = before_in("132002", 386);
+    let (row, col) = referee_engine::g1841::market::par_cell(100, referee_engine::g1841::CorporationKind::Minor).unwrap();
+    referee_engine::g1841::market::set_cell(&mut state, "CTLP", row, col);
+    set_holders(&mut state, "CTLP", &[p(P1), p(P2)]);
+    state.bank_cash -= 300;
+    let c = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "CTLP")
+        .unwrap();
+    c.cash = 300;
+    c.par_price = 100;
+    c.tokens = vec![referee_engine::g1841::MapToken {
+        hex: "L12".into(),
+        city: 0,
+    }];
+    c.tokens_total = 1;
+    if let Round::OperatingRound(r) = &mut state.round {
+        r.current = Some("CTLP".into());
+        r.step = OperatingStep::Transform;
+    }
+    give(&mut state, P1, 500);
+    assert_eq!(validate(&state), Ok(()));
+    let legal = G1841::legal(&state, P1).actions;
+    assert!(legal.contains(&Action::Transform {
+        corporation: "ATFA".into()
+    }));
+    assert!(legal.contains(&Action::Pass));
+    act(
+        &mut state,
+        P1,
+        Action::Transform {
+            corporation: "ATFA".into(),
+        },
+    );
+    let atfa = state.corporation("ATFA").unwrap();
+    let sp = atfa.share_price.unwrap();
+    assert_eq!((sp.row, sp.col, atfa.price()), (row, col, Some(100)));
+    assert_eq!(atfa.president(), Some(&p(P1)));
+    assert_eq!(percent(&state, "ATFA", p(P1)), 20);
+    assert_eq!(percent(&state, "ATFA", p(P2)), 10);
+    assert_eq!(hexes(&state, "ATFA"), ["L12"]);
+    let ctlp = state.corporation("CTLP").unwrap();
+    assert!(!ctlp.started() && !ctlp.closed, "available again");
+    // Round 1: the shareholders from the president (P1, then P2 if he can pay).
+    let buy = Action::BuyShares {
+        corporation: "ATFA".into(),
+        from_pool: false,
+        percent: 10,
+    };
+    assert_eq!(G1841::to_act(&state), [P1]);
+    act(&mut state, P1, buy.clone());
+    // Everyone else passes (round 1 and round 2).
+    while let Some(CorporateEvent::Transformation(t)) = event(&state) {
+        if t.stage >= 3 {
+            break;
+        }
+        let seat = G1841::to_act(&state)[0];
+        act(&mut state, seat, Action::Pass);
+    }
+    let atfa = state.corporation("ATFA").unwrap();
+    // L.300 + L.100 (P1's share) − L.50 (the compulsory second token).
+    assert_eq!((atfa.cash, atfa.tokens_total), (350, 2));
+    assert_eq!(
+        G1841::legal(&state, P1).actions,
+        [
+            Action::BuyTokens { count: 2 },
+            Action::BuyTokens { count: 3 },
+            Action::BuyTokens { count: 4 },
+            Action::BuyTokens { count: 5 }
+        ]
+    );
+    act(&mut state, P1, Action::BuyTokens { count: 3 });
+    let atfa = state.corporation("ATFA").unwrap();
+    assert_eq!((atfa.cash, atfa.tokens_total), (250, 3));
+    assert!(event(&state).is_none());
+    let Round::OperatingRound(r) = &state.round else {
+        unreachable!()
+    };
+    assert!(r.done.contains(&"ATFA".to_string()));
+    assert_ne!(r.current.as_deref(), Some("CTLP"));
+}
