@@ -77,7 +77,7 @@ fn corp(sym: &str) -> ShareOwner {
 
 fn event(state: &State) -> Option<&CorporateEvent> {
     match &state.round {
-        Round::OperatingRound(r) => r.event.as_ref(),
+        Round::OperatingRound(r) => r.event.as_deref(),
         _ => None,
     }
 }
@@ -291,10 +291,7 @@ fn s12_4_split_of_irsff_into_sb_and_sfl() {
 fn s12_4_split_odd_shares_and_purchase_rounds() {
     let mut state = before_in("1841_game_end_bank", 187);
     act(&mut state, 0, buy_4_train());
-    let single = |state: &State| match event(state) {
-        Some(CorporateEvent::Split(s)) if s.stage == SplitStage::SingleShares => true,
-        _ => false,
-    };
+    let single = |state: &State| matches!(event(state), Some(CorporateEvent::Split(s)) if s.stage == SplitStage::SingleShares);
     for seat in [P4, P2, P3] {
         assert!(single(&state));
         assert_eq!(G1841::to_act(&state), [seat]);
@@ -773,7 +770,10 @@ fn s7_4_circular_corporation_moves_left_twice_and_sells_out_of_its_loop() {
     let (r1, c1) = market::left(before.row, before.col);
     let (r2, c2) = market::left(r1, c1);
     assert_eq!(
-        (after.share_price.unwrap().row, after.share_price.unwrap().col),
+        (
+            after.share_price.unwrap().row,
+            after.share_price.unwrap().col
+        ),
         (r2, c2)
     );
     assert!(after.operated);
@@ -817,7 +817,9 @@ fn faq_r1_no_sale_that_creates_mutual_control() {
 #[test]
 fn s12_2_minor_transforms_into_a_major() {
     let mut state = before_in("132002", 386);
-    let (row, col) = referee_engine::g1841::market::par_cell(100, referee_engine::g1841::CorporationKind::Minor).unwrap();
+    let (row, col) =
+        referee_engine::g1841::market::par_cell(100, referee_engine::g1841::CorporationKind::Minor)
+            .unwrap();
     referee_engine::g1841::market::set_cell(&mut state, "CTLP", row, col);
     set_holders(&mut state, "CTLP", &[p(P1), p(P2)]);
     state.bank_cash -= 300;
@@ -897,4 +899,94 @@ fn s12_2_minor_transforms_into_a_major() {
     };
     assert!(r.done.contains(&"ATFA".to_string()));
     assert_ne!(r.current.as_deref(), Some("CTLP"));
+}
+
+/// Random play through the corporate events keeps the contract (design: legal ⇔ accepted,
+/// rejections leave the state unchanged, money conserved, every corporation 100%, `validate`
+/// passes): from just before the first 4-train of both recorded games, before the merger of
+/// 132002 (action 529) and with a hand-made minor in its transform step, each seat choosing
+/// among its listed actions at random for up to 100 actions (6 games from each).
+#[test]
+fn s12_random_decisions_through_the_events_keep_the_contract() {
+    let starts = [
+        before_in("132002", 326),
+        before_in("1841_game_end_bank", 187),
+        before_in("132002", 529),
+        before_in("132002", 649),
+    ];
+    for (k, start) in starts.iter().enumerate() {
+        let total = start.total_money();
+        for seed in 0..6u64 {
+            let mut state = start.clone();
+            let mut rng = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(k as u64 + 1);
+            let mut next = || {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                rng
+            };
+            for _ in 0..100 {
+                let to_act = G1841::to_act(&state);
+                if to_act.is_empty() || state.game_end.ended {
+                    break;
+                }
+                for seat in 0..state.players.len() as Seat {
+                    let reps = G1841::legal_actions(&state, seat);
+                    assert_eq!(!reps.is_empty(), to_act.contains(&seat));
+                    // A few listed actions are accepted (a sample: listing every tile lay
+                    // and applying each is quadratic).
+                    for _ in 0..reps.len().min(3) {
+                        let a = &reps[(next() % reps.len() as u64) as usize];
+                        let mut probe = state.clone();
+                        assert!(
+                            G1841::apply(&mut probe, seat, a).is_ok(),
+                            "start {k} seed {seed}: listed {a:?} rejected"
+                        );
+                    }
+                    // A decision of another kind or by another seat is refused, state unchanged.
+                    for wrong in [
+                        Action::ClaimPresidency { claim: true },
+                        Action::RemoveToken {
+                            hex: "F8".into(),
+                            city: 0,
+                        },
+                        Action::ExchangeSplitShare {
+                            corporation: "SFL".into(),
+                        },
+                    ] {
+                        if reps.contains(&wrong) {
+                            continue;
+                        }
+                        let mut probe = state.clone();
+                        assert!(G1841::apply(&mut probe, seat, &wrong).is_err());
+                        assert_eq!(probe, state);
+                    }
+                }
+                let seat = to_act[(next() % to_act.len() as u64) as usize];
+                let reps = G1841::legal_actions(&state, seat);
+                // Prefer decisions over passes now and then, to go deep into the events.
+                let a = reps[(next() % reps.len() as u64) as usize].clone();
+                G1841::apply(&mut state, seat, &a).unwrap();
+                assert_eq!(state.total_money(), total, "money");
+                assert_eq!(
+                    validate(&state),
+                    Ok(()),
+                    "start {k} seed {seed} after {a:?}"
+                );
+                for c in &state.corporations {
+                    let sum: u32 = c.certificates.iter().map(|x| x.percent).sum();
+                    assert_eq!(sum, 100, "{}", c.sym);
+                    if c.started() && event(&state).is_none() {
+                        assert!(
+                            !matches!(c.president(), Some(ShareOwner::Ipo) | None),
+                            "{} has a president",
+                            c.sym
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -275,7 +275,7 @@ impl ImportedAction {
             "merge" => {
                 let corporation = str_field("corporation")?.to_string();
                 match state.round {
-                    Round::OperatingRound(ref r) => match (&r.event, r.step) {
+                    Round::OperatingRound(ref r) => match (r.event.as_deref(), r.step) {
                         (Some(CorporateEvent::Merger(_)), _) => {
                             Action::FormCorporation { corporation }
                         }
@@ -458,7 +458,7 @@ impl ImportedAction {
         let successors = &data::ruleset(&state.options).ferdinandea_split.successors;
         let successor = |i: usize| successors.get(i).cloned().unwrap_or_default();
         let event = match &state.round {
-            Round::OperatingRound(r) => r.event.as_ref(),
+            Round::OperatingRound(r) => r.event.as_deref(),
             _ => None,
         };
         let total = |sym: &str| state.corporation(sym).map_or(0, |c| c.tokens_total);

@@ -364,7 +364,7 @@ pub struct OperatingRound {
     /// A corporate event in progress (1841 §11, §12): the Ferdinandea split, a merger (also the
     /// steps of the Tuscan merge) or a transformation, waiting for a player's decision.
     #[serde(default)]
-    pub event: Option<CorporateEvent>,
+    pub event: Option<Box<CorporateEvent>>,
     /// Events of the first 4-train still to run after the current one (1841 §11 steps 4–5).
     #[serde(default)]
     pub queued_events: Vec<QueuedEvent>,

@@ -263,10 +263,17 @@ fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
         let mut p = unit;
         while p <= max_sale && p <= room {
             // FAQ-R1: no sale that puts corporations under mutual control (1841 §7.4).
+            // Only a president's sale can hand the presidency to a corporation.
             let percent = p;
-            let looping = super::corporation::creates_circular_control(state, |s| {
-                let _ = sell(s, seat, &corp.sym, percent, &mut Vec::new());
-            });
+            let corporate_holders = corp
+                .certificates
+                .iter()
+                .any(|c| matches!(c.owner, ShareOwner::Corporation(_)));
+            let looping = is_president
+                && corporate_holders
+                && super::corporation::creates_circular_control(state, |s| {
+                    let _ = sell(s, seat, &corp.sym, percent, &mut Vec::new());
+                });
             if !looping {
                 out.push(Action::SellShares {
                     corporation: corp.sym.clone(),

@@ -415,7 +415,9 @@ fn check_operations(state: &State) -> Result<(), StateError> {
         if !c.started() && !list.is_empty() {
             return Err(err(format!("operations.trains.{sym}"), "not started"));
         }
-        if list.len() > 4 {
+        // At most the largest limit (4); a merger may briefly hold both corporations' trains
+        // until the excess is discarded (1841 §9.6, §12.1).
+        if list.len() > 8 {
             return Err(err(format!("operations.trains.{sym}"), "too many trains"));
         }
         for (i, id) in list.iter().enumerate() {
@@ -516,7 +518,7 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
         }
     }
     let started = |sym: &str| state.corporation(sym).is_some_and(|c| c.started());
-    let Some(ev) = &or.event else {
+    let Some(ev) = or.event.as_deref() else {
         return Ok(());
     };
     match ev {
@@ -712,9 +714,10 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                 let choosing = matches!(
                     &state.round,
                     Round::OperatingRound(OperatingRound {
-                        event: Some(super::state::CorporateEvent::Split(x)),
+                        event: Some(ev),
                         ..
-                    }) if x.stage == super::state::SplitStage::Presidency
+                    }) if matches!(&**ev, super::state::CorporateEvent::Split(x) if x.stage
+                        == super::state::SplitStage::Presidency)
                         && data::ruleset(&state.options)
                             .ferdinandea_split
                             .successors
@@ -728,7 +731,17 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                 }
             }
         }
-        if c.tokens.len() > c.tokens_total as usize || c.tokens_total > 5 {
+        // 1841 §12.1: while the president removes the surplus after a merger the new
+        // corporation may have both old corporations' map tokens (at most 10).
+        let removing = matches!(
+            &state.round,
+            Round::OperatingRound(OperatingRound {
+                event: Some(ev),
+                ..
+            }) if matches!(&**ev, super::state::CorporateEvent::Merger(m) if m.target == c.sym)
+        );
+        let cap = if removing { 10 } else { 5 };
+        if c.tokens.len() > c.tokens_total as usize || c.tokens_total > cap {
             return Err(err(
                 format!("{path}.tokens_total"),
                 "at least the tokens on the map and at most 5",

@@ -624,7 +624,7 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
         sold: r.sold.clone(),
         start: r.start.as_ref().map(start_to_pb),
         crowded: r.crowded.clone(),
-        event: r.event.as_ref().map(corporate_event_to_pb),
+        event: r.event.as_deref().map(corporate_event_to_pb),
         queued_events: r.queued_events.iter().map(|q| queued_to_pb(*q)).collect(),
     }
 }
@@ -646,7 +646,11 @@ fn operating_round_from_pb(r: &pb::OperatingRound, n: u32) -> Result<eng::Operat
         crowded: r.crowded.clone(),
         event: match r.event.as_ref() {
             None => None,
-            Some(e) => Some(corporate_event_from_pb("operating_round.event", e, n)?),
+            Some(e) => Some(Box::new(corporate_event_from_pb(
+                "operating_round.event",
+                e,
+                n,
+            )?)),
         },
         queued_events: r
             .queued_events

@@ -129,14 +129,14 @@ pub(super) fn train_options(state: &State) -> (Vec<Action>, Vec<TrainPurchaseRan
     if trains_of(state, &sym).len() as u32 >= train_limit(state, &sym) {
         return (actions, ranges);
     }
-    if let Some((id, price)) = depot_train(state) {
-        if price <= corp.cash {
-            actions.push(Action::BuyTrain {
-                train: id,
-                from: "depot".into(),
-                price,
-            });
-        }
+    if let Some((id, price)) = depot_train(state)
+        && price <= corp.cash
+    {
+        actions.push(Action::BuyTrain {
+            train: id,
+            from: "depot".into(),
+            price,
+        });
     }
     let mut pool_types = BTreeSet::new();
     for id in &state.operations.pool_trains {

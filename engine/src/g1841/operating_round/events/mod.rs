@@ -32,7 +32,7 @@ pub(super) struct Decision {
 }
 
 fn event(state: &State) -> Option<&CorporateEvent> {
-    round(state)?.event.as_ref()
+    round(state)?.event.as_deref()
 }
 
 /// Whether a corporate event is in progress.
@@ -142,7 +142,7 @@ fn kinds(actions: &[Action]) -> String {
 
 fn set_event(state: &mut State, ev: Option<CorporateEvent>) {
     if let Some(r) = round_mut(state) {
-        r.event = ev;
+        r.event = ev.map(Box::new);
     }
 }
 
