@@ -49,6 +49,7 @@ fn round_mut(state: &mut State) -> Option<&mut StockRound> {
 /// The seat that must act in the stock round: the seat whose turn it is.
 pub fn to_act(state: &State) -> Vec<Seat> {
     round(state)
+        .filter(|r| (r.consecutive_passes as usize) < state.players.len())
         .map(|r| vec![r.current_seat])
         .unwrap_or_default()
 }
@@ -1149,6 +1150,13 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
         events.push(Event::PlayerOrderChanged {
             player_order: state.player_order.clone(),
         });
+    }
+    // Interpretation I13: a stock round from SR2 on in which nobody could do anything, with no
+    // corporation started, stays open with nobody to act (no endless chain of empty rounds;
+    // only reachable from edited states).
+    let nothing_started = !state.corporations.iter().any(|c| c.started());
+    if sr.last_to_act.is_none() && nothing_started && sr.number >= 2 {
+        return;
     }
     // 1841 §13: a corporation that reached L.516 (e.g. sold out) ends the game now.
     if super::game_end::at_end_of_stock_round(state, events) {

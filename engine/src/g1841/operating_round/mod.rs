@@ -633,12 +633,13 @@ pub fn begin(
     events.push(Event::RoundStarted {
         name: format!("Operating Round {stock_round}.{number}"),
     });
-    // Interpretation I13: with no corporation that can take a turn the round stays open with
-    // nobody to act (no endless chain of empty rounds).
+    // Interpretation I21: with no corporation that can take a turn the round is over at once
+    // and the next stock round begins (18xx goes straight to it).
     let any = market::operating_order(state)
         .iter()
         .any(|s| controller(state, s).is_some());
     if !any {
+        super::stock_round::begin(state, stock_round + 1, events);
         return;
     }
     next_corporation(state, events);
