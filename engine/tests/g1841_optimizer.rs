@@ -776,3 +776,83 @@ fn determinism_and_tiny_budget() {
     assert_eq!(best(&empty(), "IRSFF").revenue, 0);
     assert_eq!(best_routes(&s, "XXXX", 10).routes, []);
 }
+
+/// Stress (not a rule test; run with `--ignored --nocapture`): every buildable hex of the
+/// map carries a brown tile in a fixed pseudo-random rotation, the corporation has tokens
+/// in Milano, Torino, Bologna and Firenze and two large trains. Prints work, time and
+/// whether the default budget proves optimality.
+#[test]
+#[ignore]
+fn stress_full_brown_map() {
+    let mut s = empty();
+    let m = map::map(&s.options);
+    let mut seed = 12345u64;
+    for (id, hex) in &m.hexes {
+        if hex.first_tiles.is_empty() {
+            continue;
+        }
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let r = ((seed >> 33) % 6) as u8;
+        let cities = hex
+            .nodes
+            .iter()
+            .filter(|n| n.kind == map::NodeKind::City)
+            .count();
+        let towns = hex
+            .nodes
+            .iter()
+            .filter(|n| n.kind == map::NodeKind::Town)
+            .count();
+        let passes = hex
+            .nodes
+            .iter()
+            .filter(|n| n.kind == map::NodeKind::Pass)
+            .count();
+        let tile = match (id.as_str(), hex.label.as_deref(), cities, towns, passes) {
+            ("F8", ..) => "605",
+            ("H4", ..) => "607",
+            ("M7", ..) => "609",
+            ("F16", ..) => "603",
+            (_, Some("Y"), ..) => "623",
+            (_, _, 1, 0, 0) => "63",
+            (_, _, 0, 1, 0) => "88",
+            (_, _, 0, 2, 0) => "55",
+            (_, _, 0, 0, 1) => ["616", "617", "618"][(seed >> 40) as usize % 3],
+            (_, _, 0, 0, 0) => ["43", "44", "45", "46", "47", "70"][(seed >> 40) as usize % 6],
+            _ => continue,
+        };
+        s.operations.tiles.insert(
+            id.clone(),
+            PlacedTile {
+                tile: tile.into(),
+                rotation: r,
+            },
+        );
+    }
+    s.phase = "8".into();
+    for (hex, city) in [("F8", 0), ("H4", 0), ("L14", 0), ("R14", 0)] {
+        token(&mut s, "SFTG", hex, city);
+    }
+    for set in [
+        vec!["2-0"],
+        vec!["4-0"],
+        vec!["5-0", "4-0"],
+        vec!["6-0"],
+        vec!["8-0"],
+        vec!["6-0", "5-0"],
+        vec!["8-0", "6-0"],
+        vec!["8-0", "8-1"],
+    ] {
+        trains(&mut s, "SFTG", &set);
+        let start = Instant::now();
+        let b = best_routes(&s, "SFTG", DEFAULT_BUDGET);
+        let took = start.elapsed();
+        assert_valid(&s, "SFTG", &b);
+        println!(
+            "{set:?}: L.{} {:?} work {} proven {} in {took:?}",
+            b.revenue, b.revenues, b.work, b.proven_optimal
+        );
+    }
+}

@@ -15,7 +15,8 @@
 //!    passes, passes free for 8-trains; towns and ports free. The rules of [`check_routes`]
 //!    are applied while extending: no stop twice, one off-board per group, no passing through
 //!    off-boards or full foreign cities, yellow Milano only at a route's end (terminal stubs),
-//!    no segment twice, two stops counting toward the minimum.
+//!    no segment twice, two stops counting toward the minimum. With a single train only
+//!    the best route is kept.
 //! 3. **Combination.** Branch and bound over the trains (largest first): each train takes one
 //!    of its routes (by revenue, highest first) that shares no segment with the routes already
 //!    taken, or none; at most one route may stop at yellow Milano. Upper bound = current
@@ -36,10 +37,12 @@ use super::*;
 use crate::g1841::action::Stop;
 use crate::g1841::state::MapToken;
 
-/// Work units that settle every recorded position of the test fixtures with a wide margin
-/// (largest seen: see `engine/tests/g1841_optimizer.rs`); a few hundred milliseconds at most
-/// on one core.
-pub const DEFAULT_BUDGET: u64 = 20_000_000;
+/// Default work budget. The recorded games need at most about 6,000 units per operating
+/// turn (under a millisecond); an artificial map with every buildable hex brown needs about
+/// 3.3 million for two 8-trains (about 0.3 s and 200 MB on one core in release builds), which
+/// this budget still proves optimal. Memory grows with the routes stored, at most one per
+/// work unit (about 250 bytes each); a corporation with one train stores only its best.
+pub const DEFAULT_BUDGET: u64 = 5_000_000;
 
 /// The optimizer's answer: routes and their revenues in L. (1841 §9.3).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -86,7 +89,7 @@ pub fn best_routes(state: &State, sym: &str, budget: u64) -> BestRoutes {
         .map(|t| t.cap)
         .max();
     let cap8 = trains.iter().filter(|t| t.passes_free).map(|t| t.cap).max();
-    let store = enumerate(&g, cap, cap8, &mut b);
+    let store = enumerate(&g, cap, cap8, trains.len() == 1, &mut b);
     let (chosen, total) = combine(&g, &store, &trains, &mut b);
     let mut routes = Vec::new();
     let mut revenues = Vec::new();
@@ -443,6 +446,16 @@ impl Store {
         self.revenue.len()
     }
 
+    fn clear(&mut self) {
+        self.revenue.clear();
+        self.counted.clear();
+        self.counted8.clear();
+        self.bits.clear();
+        self.start.clear();
+        self.range.clear();
+        self.steps.clear();
+    }
+
     fn bits(&self, r: usize) -> &[u64] {
         &self.bits[r * self.words..(r + 1) * self.words]
     }
@@ -482,6 +495,7 @@ struct Enum<'a> {
     g: &'a Graph,
     cap: Option<u32>,
     cap8: Option<u32>,
+    best_only: bool,
     pivot: usize,
     visited: Vec<bool>,
     used: Vec<u64>,
@@ -506,11 +520,20 @@ fn oriented(c: &Conn, fwd: bool) -> (usize, bool, bool) {
     }
 }
 
-fn enumerate(g: &Graph, cap: Option<u32>, cap8: Option<u32>, b: &mut Budget) -> Store {
+/// Enumerates the routes within the capacities (`best_only`: one train, keep only the
+/// first route of the highest revenue, which is what the combination would pick).
+fn enumerate(
+    g: &Graph,
+    cap: Option<u32>,
+    cap8: Option<u32>,
+    best_only: bool,
+    b: &mut Budget,
+) -> Store {
     let mut e = Enum {
         g,
         cap,
         cap8,
+        best_only,
         pivot: 0,
         visited: vec![false; g.nodes.len()],
         used: vec![0; g.words],
@@ -577,14 +600,12 @@ impl Enum<'_> {
         self.milano -= u32::from(node.yellow_milano);
     }
 
-    /// Whether connection `c` may be added at the end `x` (which becomes a passed node
-    /// unless `x_stays_end`) to reach `y`.
+    /// Whether connection `c` may be added at the route's end to reach `y` (`term_x`: it is
+    /// a terminal stub at an end that becomes a passed node).
     fn can_take(&self, c: &Conn, y: usize, term_x: bool) -> bool {
         let ny = &self.g.nodes[y];
-        !self.visited[y]
-            && !(ny.token && y < self.pivot)
-            && ny.groups & self.groups == 0
-            && !term_x
+        let lower_token = ny.token && y < self.pivot;
+        !(self.visited[y] || lower_token || term_x || ny.groups & self.groups != 0)
             && self.fits(ny)
             && c.segs
                 .iter()
@@ -687,6 +708,12 @@ impl Enum<'_> {
     fn record(&mut self) {
         let g = self.g;
         let o = &mut self.out;
+        if self.best_only {
+            if o.revenue.first().is_some_and(|&r| self.revenue <= r) {
+                return;
+            }
+            o.clear();
+        }
         let lo = o.steps.len();
         let start = match self.bwd.last() {
             Some(&(c, d)) => oriented(&g.conns[c as usize], d).0,
@@ -811,15 +838,11 @@ impl Bb<'_> {
         // Identical trains take routes in increasing list order; after one runs nothing,
         // the next identical ones run nothing too.
         let start = match k.checked_sub(1) {
-            Some(p) if self.of_train[p] == li => match self.pick[p] {
-                Some(pos) => Some(pos + 1),
-                None => None,
-            },
+            Some(p) if self.of_train[p] == li => self.pick[p].map(|pos| pos + 1),
             _ => Some(0),
         };
         if let Some(start) = start {
             let s = self.s;
-            let w = s.words;
             for pos in start..self.lists[li].len() {
                 let r = self.lists[li][pos];
                 let rev = s.revenue[r];
@@ -830,17 +853,17 @@ impl Bb<'_> {
                     return;
                 }
                 let bits = s.bits(r);
-                if (0..w).any(|i| bits[i] & self.used[i] != 0) {
+                if self.used.iter().zip(bits).any(|(u, x)| u & x != 0) {
                     continue;
                 }
-                for i in 0..w {
-                    self.used[i] |= bits[i];
+                for (u, x) in self.used.iter_mut().zip(bits) {
+                    *u |= x;
                 }
                 self.pick[k] = Some(pos);
                 self.search(k + 1, cur + rev, b);
                 self.pick[k] = None;
-                for i in 0..w {
-                    self.used[i] &= !bits[i];
+                for (u, x) in self.used.iter_mut().zip(bits) {
+                    *u &= !x;
                 }
                 if b.cut {
                     return;
