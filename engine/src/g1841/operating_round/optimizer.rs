@@ -875,3 +875,223 @@ impl Bb<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::g1841::options::Options;
+    use crate::g1841::state::PlacedTile;
+
+    /// A random position: about `density` of the buildable hexes carry a tile with the
+    /// printed hex's cities, towns, passes and label, in a random rotation; SFTG has two or
+    /// three tokens, other corporations fill some slots (blocking); random phase.
+    fn random_state(seed: u64, density: u64) -> State {
+        let mut state = crate::g1841::setup::setup(&Options::default(), 4).unwrap();
+        let m = map::map(&state.options);
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut rnd = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n.max(1)
+        };
+        let shape = |nodes: &[map::Node]| {
+            [NodeKind::City, NodeKind::Town, NodeKind::Pass]
+                .map(|k| nodes.iter().filter(|n| n.kind == k).count())
+        };
+        for (id, hex) in &m.hexes {
+            if hex.first_tiles.is_empty() || rnd(100) >= density {
+                continue;
+            }
+            let fits: Vec<&String> = m
+                .tiles
+                .values()
+                .filter(|t| shape(&t.nodes) == shape(&hex.nodes) && t.label == hex.label)
+                .map(|t| &t.id)
+                .collect();
+            if fits.is_empty() {
+                continue;
+            }
+            let tile = fits[rnd(fits.len() as u64) as usize].clone();
+            let rotation = rnd(6) as u8;
+            state
+                .operations
+                .tiles
+                .insert(id.clone(), PlacedTile { tile, rotation });
+        }
+        let cities: Vec<(String, u32, u32)> = m
+            .hexes
+            .keys()
+            .flat_map(|h| {
+                let v = track::hex_view(&state, h).unwrap();
+                v.nodes
+                    .iter()
+                    .filter(|n| n.is_city())
+                    .enumerate()
+                    .map(|(i, n)| (h.clone(), i as u32, n.slots))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for (k, sym) in [
+            "SFTG", "SFTG", "SFTG", "SFTC", "SFTC", "IRSFF", "IRSFF", "SFMA",
+        ]
+        .iter()
+        .enumerate()
+        {
+            if k == 2 && rnd(2) == 0 {
+                continue;
+            }
+            let (hex, city, slots) = cities[rnd(cities.len() as u64) as usize].clone();
+            let here = track::tokens_at(&state, &hex, city);
+            if here.len() as u32 >= slots || here.iter().any(|s| s == sym) {
+                continue;
+            }
+            let c = state
+                .corporations
+                .iter_mut()
+                .find(|c| c.sym == *sym)
+                .unwrap();
+            c.tokens.push(MapToken { hex, city });
+        }
+        state.phase = ["2", "3", "4", "5", "6", "8"][rnd(6) as usize].into();
+        let n = 1 + rnd(3) as usize;
+        let trains = (0..n)
+            .map(|i| format!("{}-{i}", ["2", "3", "4", "5", "8"][rnd(5) as usize]))
+            .collect();
+        state.operations.trains.insert("SFTG".into(), trains);
+        state
+    }
+
+    /// Every route of the graph that `check_routes` accepts for `train`, found by a plain
+    /// search from every node in both directions (no canonical order, no rule shortcuts
+    /// other than the counted-stop limit).
+    fn brute_routes(
+        state: &State,
+        g: &Graph,
+        train: &str,
+        cap: u32,
+        free: bool,
+    ) -> Vec<(Route, i64)> {
+        #[allow(clippy::too_many_arguments)]
+        fn go(
+            state: &State,
+            g: &Graph,
+            train: &str,
+            cap: u32,
+            free: bool,
+            stops: &mut Vec<usize>,
+            chains: &mut Vec<Vec<String>>,
+            segs: &mut Vec<u32>,
+            out: &mut Vec<(Route, i64)>,
+        ) {
+            if stops.len() >= 2 {
+                let route = Route {
+                    train: train.into(),
+                    stops: stops.iter().map(|&n| stop_of(g, n)).collect(),
+                    connections: chains.clone(),
+                };
+                if let Ok(v) = check_routes(state, "SFTG", std::slice::from_ref(&route)) {
+                    out.push((route, v[0]));
+                }
+            }
+            let at = *stops.last().unwrap();
+            for &(c, fwd) in &g.adj[at] {
+                let conn = &g.conns[c as usize];
+                let (y, ..) = oriented(conn, fwd);
+                if stops.contains(&y) || conn.segs.iter().any(|s| segs.contains(s)) {
+                    continue;
+                }
+                let counted = stops
+                    .iter()
+                    .chain([&y])
+                    .filter(|&&n| g.nodes[n].counted && !(free && g.nodes[n].pass))
+                    .count() as u32;
+                if counted > cap {
+                    continue;
+                }
+                let mut chain = conn.chain.clone();
+                if !fwd {
+                    chain.reverse();
+                }
+                stops.push(y);
+                chains.push(chain);
+                segs.extend(&conn.segs);
+                go(state, g, train, cap, free, stops, chains, segs, out);
+                segs.truncate(segs.len() - conn.segs.len());
+                chains.pop();
+                stops.pop();
+            }
+        }
+        let mut out = Vec::new();
+        for n in 0..g.nodes.len() {
+            go(
+                state,
+                g,
+                train,
+                cap,
+                free,
+                &mut vec![n],
+                &mut Vec::new(),
+                &mut Vec::new(),
+                &mut out,
+            );
+        }
+        out
+    }
+
+    /// 1841 §9.3: on random positions the optimizer's routes pass `check_routes`, the search
+    /// is deterministic, and its revenue equals a brute force over every legal route (one
+    /// train) or every legal pair (two trains), checked by `check_routes` alone.
+    #[test]
+    fn matches_brute_force_on_random_positions() {
+        let (mut compared, mut positive, mut pairs) = (0, 0, 0);
+        for seed in 1..=200 {
+            let state = random_state(seed, 90);
+            let best = best_routes(&state, "SFTG", DEFAULT_BUDGET);
+            assert_eq!(
+                check_routes(&state, "SFTG", &best.routes).unwrap(),
+                best.revenues,
+                "seed {seed}"
+            );
+            assert!(best.proven_optimal, "seed {seed}");
+            assert_eq!(best, best_routes(&state, "SFTG", DEFAULT_BUDGET));
+            let specs = train_specs(&state, "SFTG");
+            let corp = state.corporation("SFTG").unwrap();
+            let mut b = Budget {
+                used: 0,
+                limit: u64::MAX,
+                cut: false,
+            };
+            let g = Graph::build(&state, "SFTG", &corp.tokens, &mut b);
+            let per: Vec<Vec<(Route, i64)>> = specs
+                .iter()
+                .take(2)
+                .map(|t| brute_routes(&state, &g, &t.id, t.cap, t.passes_free))
+                .collect();
+            let single = specs.len() == 1;
+            let brute = if single {
+                per[0].iter().map(|r| r.1).max().unwrap_or(0)
+            } else if specs.len() == 2 && per[0].len() * per[1].len() <= 40_000 {
+                let mut top = per.iter().flatten().map(|r| r.1).max().unwrap_or(0);
+                for (a, va) in &per[0] {
+                    for (c, vc) in &per[1] {
+                        if va + vc > top
+                            && check_routes(&state, "SFTG", &[a.clone(), c.clone()]).is_ok()
+                        {
+                            top = va + vc;
+                        }
+                    }
+                }
+                top
+            } else {
+                continue;
+            };
+            assert_eq!(best.revenue, brute, "seed {seed}: {best:?}");
+            compared += 1;
+            positive += usize::from(brute > 0);
+            pairs += usize::from(!single);
+        }
+        println!("{compared} compared, {positive} with revenue, {pairs} with two trains");
+        assert!(compared >= 100 && positive >= 80 && pairs >= 50);
+    }
+}
