@@ -30,6 +30,12 @@
 //! so a cut search still returns the greedy route set of the routes found (work may then
 //! exceed the budget by at most trains × routes found). Ties keep the first set found in this
 //! fixed order, so the same state and budget always give the same answer.
+//!
+//! The rules are exactly those [`check_routes`] applies, including its choices: a token in a
+//! pass counts as the route's token (18xx; FAQ-C11 would refuse it, 1841 §17 item 5), the
+//! 8-train is the train named `8`, and yellow Milano is F8 without a laid tile. A change
+//! there must be mirrored here (`GNode`, `TrainSpec`); the random-position test compares
+//! the two.
 
 use std::collections::{BTreeMap, VecDeque};
 
