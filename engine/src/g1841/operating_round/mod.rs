@@ -21,6 +21,7 @@ use super::track;
 use crate::{Rejection, RejectionCode, Seat};
 
 mod dividends;
+mod optimizer;
 mod routes;
 mod shares;
 mod tiles;
@@ -28,6 +29,7 @@ mod tokens;
 mod trains;
 
 use dividends::*;
+pub use optimizer::*;
 pub use routes::*;
 use shares::*;
 pub use tiles::*;
