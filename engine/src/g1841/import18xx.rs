@@ -362,7 +362,7 @@ impl ImportedAction {
                         .and_then(Value::as_str)
                         .ok_or_else(|| bad("route without `train`".into()))?
                         .to_string();
-                    let stops = r
+                    let stops: Vec<Stop> = r
                         .get("nodes")
                         .and_then(Value::as_array)
                         .ok_or_else(|| bad("route without `nodes`".into()))?
@@ -393,6 +393,7 @@ impl ImportedAction {
                                 .unwrap_or_default()
                         })
                         .collect();
+                    let stops = in_route_order(stops, &connections);
                     // Orient every chain from its stop to the next one.
                     for (i, chain) in connections.iter_mut().enumerate() {
                         if let (Some(a), Some(b)) = (stops.get(i), stops.get(i + 1))
@@ -566,6 +567,45 @@ fn imported(export: &Export, raw: Value, auto: bool) -> ImportedAction {
     }
 }
 
+/// The stops of an 18xx route in route order. 18xx lists a route's `nodes` in no guaranteed
+/// order (132002 action 440: `H4, I5, M3, O5, Q5` for the chains `H4–I5`, `M3…H4`, `O5…M3`,
+/// `Q5…O5`), while its `connections` follow the route: walk the chains and take, for each hex
+/// reached, the next unused node of that hex. The recorded order is kept when it already fits.
+fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
+    let ends = |c: &Vec<String>| (c.first().cloned(), c.last().cloned());
+    let fits = stops.len() == connections.len() + 1
+        && connections.iter().enumerate().all(|(i, c)| {
+            let (a, b) = ends(c);
+            let (x, y) = (Some(stops[i].hex.clone()), Some(stops[i + 1].hex.clone()));
+            (a == x && b == y) || (a == y && b == x)
+        });
+    if fits || connections.is_empty() || stops.len() != connections.len() + 1 {
+        return stops;
+    }
+    // The first hex: the end of the first chain not shared with the second.
+    let (a0, b0) = ends(&connections[0]);
+    let mut hex = match connections.get(1).map(ends) {
+        Some((a1, b1)) if a0 == a1 || a0 == b1 => b0,
+        _ => a0,
+    };
+    let mut hexes = Vec::new();
+    hexes.extend(hex.clone());
+    for c in connections {
+        let (a, b) = ends(c);
+        hex = if hex == a { b } else { a };
+        hexes.extend(hex.clone());
+    }
+    let mut left = stops.clone();
+    let mut out = Vec::new();
+    for h in &hexes {
+        match left.iter().position(|s| &s.hex == h) {
+            Some(i) => out.push(left.remove(i)),
+            None => return stops,
+        }
+    }
+    out
+}
+
 /// Follows the 18xx share ids through the bank pool over the effective actions and records,
 /// on every `buy_shares`, whether its first share came from the pool. 18xx share ids are
 /// stable certificates; this engine's certificates are interchangeable by size, so which one
@@ -599,6 +639,69 @@ fn mark_pool_purchases(actions: &mut [ImportedAction]) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn s18_route_nodes_are_put_in_route_order() {
+        let stop = |h: &str, n: u32| Stop {
+            hex: h.into(),
+            node: n,
+        };
+        let chains = |c: &[&[&str]]| -> Vec<Vec<String>> {
+            c.iter()
+                .map(|x| x.iter().map(|h| h.to_string()).collect())
+                .collect()
+        };
+        // 132002 action 440: nodes H4, I5, M3, O5, Q5; chains H4–I5, M3…H4, O5…M3, Q5…O5.
+        let got = super::in_route_order(
+            vec![
+                stop("H4", 0),
+                stop("I5", 0),
+                stop("M3", 0),
+                stop("O5", 0),
+                stop("Q5", 0),
+            ],
+            &chains(&[
+                &["H4", "I5"],
+                &["M3", "K3", "I3", "H4"],
+                &["O5", "N4", "M3"],
+                &["Q5", "O5"],
+            ]),
+        );
+        let hexes: Vec<&str> = got.iter().map(|s| s.hex.as_str()).collect();
+        assert_eq!(hexes, ["I5", "H4", "M3", "O5", "Q5"]);
+        // 132002 action 523: M3, O5, H4, F6-1, F8 with chains M3…O5, H4…M3, F6…H4, F8…F6.
+        let got = super::in_route_order(
+            vec![
+                stop("M3", 0),
+                stop("O5", 0),
+                stop("H4", 0),
+                stop("F6", 1),
+                stop("F8", 0),
+            ],
+            &chains(&[
+                &["M3", "N4", "O5"],
+                &["H4", "I3", "K3", "M3"],
+                &["F6", "G5", "H4"],
+                &["F8", "G7", "F6"],
+            ]),
+        );
+        assert_eq!(
+            got,
+            [
+                stop("O5", 0),
+                stop("M3", 0),
+                stop("H4", 0),
+                stop("F6", 1),
+                stop("F8", 0)
+            ]
+        );
+        // A recorded order that fits is kept.
+        let kept = vec![stop("F16", 0), stop("G15", 0)];
+        assert_eq!(
+            super::in_route_order(kept.clone(), &chains(&[&["F16", "G15"]])),
+            kept
+        );
+    }
+
     use super::*;
     use serde_json::json;
 
