@@ -104,7 +104,7 @@ fn oracle_recorded_games() {
     let mut turns = recorded_turns("132002");
     let n132002 = turns.len();
     turns.extend(recorded_turns("1841_game_end_bank"));
-    assert_eq!((n132002, turns.len() - n132002), (6, 1));
+    assert_eq!((n132002, turns.len() - n132002), (7, 6));
     let (mut better, mut proven, mut max_work) = (0, 0, 0);
     let mut times = Vec::new();
     for t in &turns {
