@@ -86,6 +86,8 @@ pub struct Ruleset {
     pub named_city_sets: BTreeMap<String, NamedCitySet>,
     /// Game end (1841 §13).
     pub game_end: GameEndData,
+    /// The bankruptcy loan in L. (1841 §14: L.500).
+    pub bankruptcy_loan: i64,
 }
 
 /// Game-end parameters (1841 §13).

@@ -263,9 +263,22 @@ impl ImportedAction {
                     percent: percent()?,
                 }
             }
+            // 1841 §14: sales during emergency money raising, by a corporation of the chain or
+            // by the controlling player.
+            "sell_shares" if operating_round::in_emergency(state) => Action::EmergencySell {
+                seller: match &self.entity {
+                    Entity::Corporation(sym) => Some(sym.clone()),
+                    _ => None,
+                },
+                corporation: first_share()?.0,
+                percent: percent()?,
+            },
             "sell_shares" => Action::SellShares {
                 corporation: first_share()?.0,
                 percent: percent()?,
+            },
+            "bankrupt" => Action::DeclareBankruptcy {
+                loan: self.raw.get("option").and_then(as_whole_number) == Some(1),
             },
             "choose" => Action::BuyTokens {
                 count: self

@@ -208,7 +208,7 @@ fn concession_options(state: &State, seat: Seat) -> Vec<Action> {
 
 /// The largest other player holding of `sym` that could take the presidency from `seat`,
 /// nearest after `seat` in player order on ties.
-fn successor(state: &State, sym: &str, seat: Seat) -> Option<(Seat, u32)> {
+pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(Seat, u32)> {
     let corp = state.corporation(sym)?;
     let n = state.player_order.len();
     let start = state.player_order.iter().position(|s| *s == seat)?;
@@ -501,7 +501,9 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
         | Action::RunRoutes { .. }
         | Action::Dividend { .. }
         | Action::BuyToken { .. }
-        | Action::DiscardTrain { .. } => {
+        | Action::DiscardTrain { .. }
+        | Action::EmergencySell { .. }
+        | Action::DeclareBankruptcy { .. } => {
             wrong_step("Tiles, routes and trains belong to the operating round.")
         }
         Action::PlaceToken { .. } | Action::BuyTokens { .. } => {
@@ -837,7 +839,12 @@ fn buy(
 /// concession lock keeps historical presidents before phase 4). Ties among challengers go to
 /// the nearest in player order after the current president. The new president gives
 /// certificates worth the president's certificate to the old one.
-fn update_presidency(state: &mut State, sym: &str, _actor: Seat, events: &mut Vec<Event>) {
+pub(crate) fn update_presidency(
+    state: &mut State,
+    sym: &str,
+    _actor: Seat,
+    events: &mut Vec<Event>,
+) {
     let Some(corp) = state.corporation(sym) else {
         return;
     };
@@ -863,7 +870,7 @@ fn update_presidency(state: &mut State, sym: &str, _actor: Seat, events: &mut Ve
 
 /// The president's certificate goes from `old` to `new`, who gives `old` ordinary
 /// certificates worth as much in exchange.
-fn swap_presidency(state: &mut State, sym: &str, old: Seat, new: Seat) {
+pub(crate) fn swap_presidency(state: &mut State, sym: &str, old: Seat, new: Seat) {
     let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) else {
         return;
     };

@@ -407,6 +407,8 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
         sold: r.sold.clone(),
         start: r.start.as_ref().map(start_to_pb),
         crowded: r.crowded.clone(),
+        emergency: r.emergency,
+        train_obligation_released: r.train_obligation_released,
     }
 }
 
@@ -425,6 +427,8 @@ fn operating_round_from_pb(r: &pb::OperatingRound) -> Result<eng::OperatingRound
         sold: r.sold.clone(),
         start: start_from_pb("operating_round.start", r.start.as_ref())?,
         crowded: r.crowded.clone(),
+        emergency: r.emergency,
+        train_obligation_released: r.train_obligation_released,
     })
 }
 
@@ -598,6 +602,8 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
                 seat: p.seat,
                 cash: p.cash,
                 concessions: names(&p.concessions),
+                bankrupt: p.bankrupt,
+                loan: p.loan,
             })
             .collect(),
         player_order: s.player_order.clone(),
@@ -676,10 +682,15 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         if p.cash < 0 {
             return Err(bad(format!("players[{i}].cash"), "must not be negative"));
         }
+        if p.loan < 0 {
+            return Err(bad(format!("players[{i}].loan"), "must not be negative"));
+        }
         players.push(eng::Player {
             seat: p.seat,
             cash: p.cash,
             concessions: concessions(&format!("players[{i}].concessions"), &p.concessions)?,
+            bankrupt: p.bankrupt,
+            loan: p.loan,
         });
     }
     let mut order = s.player_order.clone();
@@ -687,7 +698,8 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
     if order != (0..n).collect::<Vec<_>>() {
         return Err(bad("player_order", "must list every seat exactly once"));
     }
-    if s.bank_cash < 0 {
+    // 1841 §13: a broken bank goes below 0 (the engine's validator checks the trigger).
+    if s.bank_cash < 0 && s.game_end.as_ref().is_none_or(|g| g.trigger.is_none()) {
         return Err(bad("bank_cash", "must not be negative"));
     }
     let round = match s.round.as_ref() {
@@ -892,6 +904,18 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                 seller: seller.clone(),
                 price: *price,
             }),
+            eng::Action::EmergencySell {
+                seller,
+                corporation,
+                percent,
+            } => pb::action::Action::EmergencySell(pb::EmergencySell {
+                seller: seller.clone(),
+                corporation: corporation.clone(),
+                percent: *percent,
+            }),
+            eng::Action::DeclareBankruptcy { loan } => {
+                pb::action::Action::DeclareBankruptcy(pb::DeclareBankruptcy { loan: *loan })
+            }
             eng::Action::DiscardTrain { corporation, train } => {
                 pb::action::Action::DiscardTrain(pb::DiscardTrain {
                     corporation: corporation.clone(),
@@ -1026,6 +1050,14 @@ impl WireGame for Wire1841 {
                 seller: b.seller.clone(),
                 price: b.price,
             }),
+            Some(pb::action::Action::EmergencySell(b)) => Ok(eng::Action::EmergencySell {
+                seller: b.seller.clone(),
+                corporation: b.corporation.clone(),
+                percent: b.percent,
+            }),
+            Some(pb::action::Action::DeclareBankruptcy(b)) => {
+                Ok(eng::Action::DeclareBankruptcy { loan: b.loan })
+            }
             Some(pb::action::Action::DiscardTrain(b)) => Ok(eng::Action::DiscardTrain {
                 corporation: b.corporation.clone(),
                 train: b.train.clone(),
@@ -1056,6 +1088,8 @@ impl WireGame for Wire1841 {
             eng::Action::Dividend { .. } => "dividend",
             eng::Action::BuyToken { .. } => "buy_token",
             eng::Action::DiscardTrain { .. } => "discard_train",
+            eng::Action::EmergencySell { .. } => "emergency_sell",
+            eng::Action::DeclareBankruptcy { .. } => "declare_bankruptcy",
         }
     }
 
@@ -1303,6 +1337,37 @@ impl WireGame for Wire1841 {
                 hex: hex.clone(),
                 city: *city,
                 price: *price,
+            }),
+            eng::Event::EmergencySold {
+                seller,
+                seat,
+                corporation,
+                percent,
+                proceeds,
+            } => E::EmergencySold(pb::EmergencySold {
+                seller: seller.clone(),
+                seat: *seat,
+                corporation: corporation.clone(),
+                percent: *percent,
+                proceeds: *proceeds,
+            }),
+            eng::Event::EmergencyFunds {
+                corporation,
+                from,
+                amount,
+            } => E::EmergencyFunds(pb::EmergencyFunds {
+                corporation: corporation.clone(),
+                from: from.clone(),
+                amount: *amount,
+            }),
+            eng::Event::Bankrupt {
+                seat,
+                corporation,
+                loan,
+            } => E::Bankrupt(pb::Bankrupt {
+                seat: *seat,
+                corporation: corporation.clone(),
+                loan: *loan,
             }),
             eng::Event::GameEnded { reason, scores } => E::GameEnded(pb::GameEnded {
                 reason: reason.clone(),
@@ -1581,6 +1646,23 @@ mod tests {
                 hex: x.hex,
                 city: x.city,
                 price: x.price,
+            },
+            E::EmergencySold(x) => eng::Event::EmergencySold {
+                seller: x.seller,
+                seat: x.seat,
+                corporation: x.corporation,
+                percent: x.percent,
+                proceeds: x.proceeds,
+            },
+            E::EmergencyFunds(x) => eng::Event::EmergencyFunds {
+                corporation: x.corporation,
+                from: x.from,
+                amount: x.amount,
+            },
+            E::Bankrupt(x) => eng::Event::Bankrupt {
+                seat: x.seat,
+                corporation: x.corporation,
+                loan: x.loan,
             },
             E::GameEnded(x) => eng::Event::GameEnded {
                 reason: x.reason,

@@ -21,6 +21,7 @@ use super::track;
 use crate::{Rejection, RejectionCode, Seat};
 
 mod dividends;
+mod emergency;
 mod optimizer;
 mod routes;
 mod shares;
@@ -29,6 +30,7 @@ mod tokens;
 mod trains;
 
 use dividends::*;
+pub use emergency::*;
 pub use optimizer::*;
 pub use routes::*;
 use shares::*;
@@ -134,6 +136,18 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
         OperatingStep::BuyToken => {
             out.token_purchases = token_purchases(state);
             out.actions = vec![Action::Pass];
+        }
+        OperatingStep::Trains if in_emergency(state) => {
+            // 1841 §14: emergency money raising.
+            out.actions = emergency_sales(state);
+            out.actions.extend(emergency_buys(state));
+            if !r.emergency {
+                out.train_purchases = train_options(state).1;
+            }
+            if may_go_bankrupt(state) {
+                out.actions.push(Action::DeclareBankruptcy { loan: false });
+                out.actions.push(Action::DeclareBankruptcy { loan: true });
+            }
         }
         OperatingStep::Trains => {
             let (actions, ranges) = train_options(state);
@@ -278,20 +292,22 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             advance(state, &mut events);
         }
         Action::Pass if r.step == OperatingStep::Trains => {
-            let (depot, _) = train_options(state);
-            return Err(if depot.is_empty() {
-                reject(
-                    RejectionCode::Unsupported,
-                    "1841 §14",
-                    "Emergency money raising is not implemented in this build.",
-                )
-            } else {
-                reject(
-                    RejectionCode::IllegalMove,
-                    "1841 §9.6",
-                    format!("{sym} has a route but no train: it must buy one."),
-                )
-            });
+            return Err(reject(
+                RejectionCode::IllegalMove,
+                if in_emergency(state) {
+                    "1841 §14"
+                } else {
+                    "1841 §9.6"
+                },
+                format!(
+                    "{sym} has a route but no train: it must buy one{}.",
+                    if in_emergency(state) {
+                        " (emergency money raising)"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
         }
         Action::LayTile {
             hex,
@@ -317,6 +333,20 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 city: *city,
             });
             advance(state, &mut events);
+        }
+        Action::BuyTrain { train, from, price } if listed && in_emergency(state) => {
+            contribute(state, &sym, *price, &mut events);
+            buy_train(state, &sym, train, from, *price, &mut events);
+        }
+        Action::EmergencySell {
+            seller,
+            corporation,
+            percent,
+        } if listed => {
+            emergency_sell(state, seat, seller, corporation, *percent, &mut events);
+        }
+        Action::DeclareBankruptcy { loan } if listed => {
+            declare_bankruptcy(state, seat, *loan, &mut events);
         }
         Action::BuyTrain { train, from, price }
             if listed
@@ -404,7 +434,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             let step_of = match action {
                 Action::LayTile { .. } => Some(OperatingStep::Track),
                 Action::PlaceToken { .. } => Some(OperatingStep::Token),
-                Action::BuyTrain { .. } => Some(OperatingStep::Trains),
+                Action::BuyTrain { .. }
+                | Action::EmergencySell { .. }
+                | Action::DeclareBankruptcy { .. } => Some(OperatingStep::Trains),
                 Action::RunRoutes { .. } => Some(OperatingStep::Routes),
                 Action::Dividend { .. } => Some(OperatingStep::Dividend),
                 Action::BuyToken { .. } => Some(OperatingStep::BuyToken),
@@ -596,6 +628,8 @@ fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
             r.bought_train = false;
             r.sold.clear();
             r.start = None;
+            r.emergency = false;
+            r.train_obligation_released = false;
         }
         events.push(Event::OperatingTurn { corporation: sym });
         return;
