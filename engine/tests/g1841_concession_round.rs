@@ -321,16 +321,28 @@ fn s17_13_all_pass_ends_the_round_and_the_first_player_may_pass() {
     let ev = ok(&mut s, 2, Action::Pass);
     assert_eq!(s.bank_concessions, Concession::ALL);
     // Pass, 8 × to bank, new order, Stock Round 1; nobody holds a concession, so the three
-    // seats pass automatically (1841 §5.1) and Operating Round 1.1 starts (§5.5, §8).
-    assert_eq!(ev.len(), 1 + 8 + 2 + 3 + 1);
+    // seats pass automatically (1841 §5.1) and Operating Round 1.1 starts (§5.5, §8); with no
+    // corporation it ends at once and Stock Round 2 begins, where the bank's concessions are
+    // for sale (I13, I21).
+    assert_eq!(ev.len(), 1 + 8 + 2 + 3 + 1 + 1);
     assert!(ev.contains(&Event::RoundStarted {
         name: "Stock Round 1".into()
+    }));
+    assert!(ev.contains(&Event::RoundStarted {
+        name: "Operating Round 1.1".into()
     }));
     assert_eq!(
         ev.last(),
         Some(&Event::RoundStarted {
-            name: "Operating Round 1.1".into()
+            name: "Stock Round 2".into()
         })
+    );
+    assert!(
+        G1841::legal(&s, G1841::to_act(&s)[0])
+            .actions
+            .contains(&Action::BuyConcession {
+                concession: "Bayard".into()
+            })
     );
     assert!(ev.contains(&Event::PlayerOrderChanged {
         player_order: vec![0, 1, 2]
@@ -798,8 +810,9 @@ fn s4_2_new_order_by_total_then_per_concession_then_later_seat() {
     assert_eq!(s.player_order, [2, 1, 0]);
     assert_eq!(s.bank_concessions, Concession::ALL);
     // Nobody holds a concession: every seat passes automatically in Stock Round 1 (1841
-    // §5.1), which ends at once; Operating Round 1.1 follows (1841 §8).
-    assert!(matches!(s.round, Round::OperatingRound(ref or) if or.stock_round == 1));
+    // §5.1), which ends at once; the empty Operating Round 1.1 follows and ends at once, and
+    // Stock Round 2 begins (1841 §8, I13, I21).
+    assert!(matches!(s.round, Round::StockRound(ref sr) if sr.number == 2));
     assert_eq!(
         s.player_order,
         [2, 1, 0],

@@ -689,7 +689,6 @@ fn fixture_132002_stock_round_5_matches_snapshot() {
 /// the split with P4 (50%) president of both, the three odd shares to SB, P4 buys two SB
 /// shares in two rounds, SB declines extra tokens (§12.4).
 #[test]
-#[ignore = "needs emergency money raising (1841 §14, action 209: SFTN sells ATFA at half price)"]
 fn fixture_game_end_bank_operating_round_3_1_matches_snapshot() {
     check_snapshot("1841_game_end_bank", 6);
 }

@@ -608,3 +608,141 @@ fn s13_broken_bank_waits_for_the_end_of_the_operating_round() {
     assert!(s.game_end.ended);
     assert_eq!(G1841::outcome(&s).unwrap().end_reason, "bank");
 }
+
+/// The lite game before action 175 (IFAI, trainless with a route, in its train step; IFAI's
+/// president is SFTG, whose president is Player 3, seat 2) with the treasuries of IFAI and
+/// SFTG and the cash of seat 2 set as given (the differences moved to or from the bank).
+fn ifai_short(ifai: i64, sftg: i64, player: i64) -> State {
+    let mut s = before_in("1841_game_end_bank", 175);
+    for (sym, cash) in [("IFAI", ifai), ("SFTG", sftg)] {
+        let c = s.corporations.iter_mut().find(|c| c.sym == sym).unwrap();
+        s.bank_cash += c.cash - cash;
+        c.cash = cash;
+    }
+    s.bank_cash += s.players[2].cash - player;
+    s.players[2].cash = player;
+    s
+}
+
+/// 1841 §14: the chain's cash pays first. IFAI (L.10) must buy the L.200 3-train: SFTG
+/// (L.339), the corporation controlling it, gives the missing L.190; no sale is needed.
+#[test]
+fn s14_the_chain_of_control_contributes_its_cash() {
+    let mut s = ifai_short(10, 339, 8);
+    let seat = G1841::to_act(&s)[0];
+    assert_eq!(seat, 2);
+    assert!(operating_round::in_emergency(&s));
+    let buy = Action::BuyTrain {
+        train: "3-4".into(),
+        from: "depot".into(),
+        price: 200,
+    };
+    let legal = G1841::legal(&s, seat);
+    assert!(legal.actions.contains(&buy));
+    assert!(
+        !legal
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::EmergencySell { .. }))
+    );
+    let events = G1841::apply(&mut s, seat, &buy).unwrap();
+    assert!(events.contains(&Event::EmergencyFunds {
+        corporation: "IFAI".into(),
+        from: Some("SFTG".into()),
+        amount: 190,
+    }));
+    assert_eq!(s.corporation("IFAI").unwrap().cash, 0);
+    assert_eq!(s.corporation("SFTG").unwrap().cash, 149);
+    assert_eq!(s.players[2].cash, 8);
+}
+
+/// 1841 §14: IFAI (L.10), SFTG (L.0) and seat 2 (L.8) are L.182 short of the L.200 3-train.
+/// IFAI holds no other corporation's certificates, so it sells its own IPO shares at half
+/// price, only as many as needed: 10% (ceil(195 ÷ 2) = L.98) or 20% (L.195), not 30% (20%
+/// already covers L.182). After the 20% sale (L.195, two rows down) it buys the train itself;
+/// the emergency forbids buying another corporation's train from then on. Passing is refused.
+#[test]
+fn s14_emergency_sales_at_half_price_only_as_needed() {
+    let mut s = ifai_short(10, 0, 8);
+    let seat = G1841::to_act(&s)[0];
+    let sell = |percent| Action::EmergencySell {
+        seller: Some("IFAI".into()),
+        corporation: "IFAI".into(),
+        percent,
+    };
+    let legal = G1841::legal(&s, seat);
+    assert!(legal.actions.contains(&sell(10)));
+    assert!(legal.actions.contains(&sell(20)));
+    assert!(!legal.actions.contains(&sell(30)));
+    assert!(
+        !legal.train_purchases.is_empty(),
+        "other corporations' trains before any sale"
+    );
+    let err = G1841::apply(&mut s.clone(), seat, &Action::Pass).unwrap_err();
+    assert_eq!(
+        (err.code, err.rule.as_str()),
+        (RejectionCode::IllegalMove, "1841 §14")
+    );
+    let bank = s.bank_cash;
+    let (row, col) = {
+        let p = s.corporation("IFAI").unwrap().share_price.unwrap();
+        (p.row, p.col)
+    };
+    G1841::apply(&mut s, seat, &sell(20)).unwrap();
+    let ifai = s.corporation("IFAI").unwrap();
+    assert_eq!(ifai.cash, 205);
+    assert_eq!(s.bank_cash, bank - 195);
+    assert_eq!(ifai.pool_percent(), 20);
+    let p = ifai.share_price.unwrap();
+    assert_eq!((p.row, p.col), (row + 2, col));
+    let legal = G1841::legal(&s, seat);
+    assert!(legal.train_purchases.is_empty());
+    let buy = Action::BuyTrain {
+        train: "3-4".into(),
+        from: "depot".into(),
+        price: 200,
+    };
+    assert_eq!(legal.actions, std::slice::from_ref(&buy));
+    G1841::apply(&mut s, seat, &buy).unwrap();
+    assert_eq!(s.corporation("IFAI").unwrap().cash, 5);
+    assert_eq!(s.operations.trains["IFAI"], ["3-4"]);
+}
+
+/// 1841 §14 bankruptcy: IFAI, SFTG and seat 2 at L.0 and the depot down to the L.1,100
+/// 7-trains: IFAI's eight IPO shares (half price L.780) and seat 2's sellable SFTG and SFTC
+/// shares cannot pay, so bankruptcy is offered. With the loan: seat 2 sells everything at
+/// half price (SFTG's president's certificate goes to the pool: SFTG, and IFAI below it, have
+/// no controlling player), his cash goes to IFAI, his concessions to the bank, and he takes
+/// L.500 from the bank and plays on, valued at cash − loan. Money is conserved.
+#[test]
+fn s14_bankruptcy_with_a_loan() {
+    let mut s = ifai_short(0, 0, 0);
+    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
+        s.operations.depot_sold.insert(t.into(), n);
+    }
+    let seat = G1841::to_act(&s)[0];
+    assert!(operating_round::in_emergency(&s));
+    let legal = G1841::legal(&s, seat).actions;
+    assert!(legal.contains(&Action::DeclareBankruptcy { loan: true }));
+    assert!(legal.contains(&Action::DeclareBankruptcy { loan: false }));
+    let money = s.total_money();
+    let events = G1841::apply(&mut s, seat, &Action::DeclareBankruptcy { loan: true }).unwrap();
+    assert!(events.contains(&Event::Bankrupt {
+        seat,
+        corporation: "IFAI".into(),
+        loan: true,
+    }));
+    let p = &s.players[seat as usize];
+    assert_eq!((p.cash, p.loan, p.bankrupt), (500, 500, false));
+    assert!(p.concessions.is_empty());
+    assert_eq!(s.total_money(), money, "the loan comes from the bank");
+    assert_eq!(
+        s.corporation("SFTG").unwrap().president(),
+        Some(&referee_engine::g1841::ShareOwner::Pool)
+    );
+    let score = referee_engine::g1841::game_end::scores(&s)[seat as usize];
+    assert_eq!(
+        score, 0,
+        "L.500 cash less the L.500 loan, nothing else held"
+    );
+}

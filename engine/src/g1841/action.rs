@@ -182,6 +182,23 @@ pub enum Action {
         /// Major symbol.
         corporation: String,
     },
+    /// Emergency sale (operating round, 1841 §14): `percent` of `corporation` sold to the pool
+    /// at half price by `seller` (a corporation in the needy corporation's chain of control,
+    /// its own IPO shares when it names itself) or, when `None`, by the controlling player.
+    EmergencySell {
+        /// The selling corporation; `None` for the controlling player.
+        seller: Option<String>,
+        /// The corporation whose certificates are sold.
+        corporation: String,
+        /// Percent sold.
+        percent: u32,
+    },
+    /// Declare bankruptcy (operating round, 1841 §14), when even selling everything cannot pay
+    /// the train: resign (`loan == false`) or take a L.500 bank loan and go on.
+    DeclareBankruptcy {
+        /// Take the L.500 loan instead of resigning.
+        loan: bool,
+    },
     /// Discard a train of a corporation over its train limit to the bank pool (operating round
     /// after a phase change, 1841 §9.6, §10); taken by that corporation's controlling seat.
     DiscardTrain {
@@ -230,6 +247,8 @@ impl Action {
             Action::RemoveToken { .. } => "remove a token",
             Action::Transform { .. } => "transform",
             Action::DiscardTrain { .. } => "discard a train",
+            Action::EmergencySell { .. } => "emergency sale",
+            Action::DeclareBankruptcy { .. } => "declare bankruptcy",
         }
     }
 }
@@ -593,6 +612,38 @@ pub enum Event {
         initiator: String,
         /// The partner.
         partner: String,
+    },
+    /// An emergency sale at half price (1841 §14).
+    EmergencySold {
+        /// The selling corporation; `None` for the controlling player `seat`.
+        seller: Option<String>,
+        /// The controlling seat.
+        seat: Seat,
+        /// The corporation whose certificates were sold.
+        corporation: String,
+        /// Percent sold.
+        percent: u32,
+        /// Proceeds in L.
+        proceeds: i64,
+    },
+    /// Cash given to the needy corporation in an emergency (1841 §14), by a corporation of its
+    /// chain (`from`) or by the controlling player (`None`).
+    EmergencyFunds {
+        /// The needy corporation.
+        corporation: String,
+        /// The giving corporation; `None` for the controlling player.
+        from: Option<String>,
+        /// Amount in L.
+        amount: i64,
+    },
+    /// A player went bankrupt (1841 §14).
+    Bankrupt {
+        /// The player.
+        seat: Seat,
+        /// The corporation that could not buy its train.
+        corporation: String,
+        /// Took the L.500 loan (else resigned).
+        loan: bool,
     },
     /// The game ended (1841 §13).
     GameEnded {

@@ -76,15 +76,15 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         Round::ConcessionRound(round) => round,
         Round::StockRound(_) => {
             let mut next = state.clone();
-            let events = super::stock_round::apply(&mut next, seat, action)?;
-            super::game_end::detect(&mut next);
+            let mut events = super::stock_round::apply(&mut next, seat, action)?;
+            super::game_end::finish_if_immediate(&mut next, &mut events);
             *state = next;
             return Ok(events);
         }
         Round::OperatingRound(_) => {
             let mut next = state.clone();
-            let events = super::operating_round::apply(&mut next, seat, action)?;
-            super::game_end::detect(&mut next);
+            let mut events = super::operating_round::apply(&mut next, seat, action)?;
+            super::game_end::finish_if_immediate(&mut next, &mut events);
             *state = next;
             return Ok(events);
         }
@@ -325,6 +325,8 @@ fn nomination_action(
         | Action::Transform { .. }
         | Action::BuyToken { .. }
         | Action::DiscardTrain { .. }
+        | Action::EmergencySell { .. }
+        | Action::DeclareBankruptcy { .. }
         | Action::BuyTrain { .. } => Err(reject(
             RejectionCode::WrongStep,
             RULE_V2,
@@ -438,6 +440,8 @@ fn auction_action(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<
         | Action::Transform { .. }
         | Action::BuyToken { .. }
         | Action::DiscardTrain { .. }
+        | Action::EmergencySell { .. }
+        | Action::DeclareBankruptcy { .. }
         | Action::BuyTrain { .. } => {
             return Err(reject(
                 RejectionCode::WrongStep,

@@ -94,6 +94,8 @@ pub struct Ruleset {
     pub ferdinandea_split: FerdinandeaSplitData,
     /// Game end (1841 §13).
     pub game_end: GameEndData,
+    /// The bankruptcy loan in L. (1841 §14: L.500).
+    pub bankruptcy_loan: i64,
 }
 
 /// An internal corporation (1841 §1: `Holding`).

@@ -10,8 +10,9 @@
 //!   operating round (or of the next one, when it breaks in a stock round).
 //!
 //! The first trigger met is kept; the game ends when its timing comes. Score (18xx
-//! `player_value`) = cash + market value of every certificate held (units × current price)
-//! + face value of concessions still held; highest wins, ties share the rank.
+//! `player_value`) = cash, plus the market value of every certificate held (units × current
+//! price), plus the face value of concessions still held, minus bankruptcy loans (a player who
+//! resigned through bankruptcy scores 0); highest wins, ties share the rank.
 
 use super::action::Event;
 use super::data;
@@ -41,7 +42,10 @@ pub fn detect(state: &mut State) {
     }
     let rules = data::ruleset(&state.options);
     let end_price = rules.game_end.end_game_price;
-    let reason = if state
+    let solvent = state.players.iter().filter(|p| !p.bankrupt).count();
+    let reason = if solvent <= 1 && state.players.iter().any(|p| p.bankrupt) {
+        Some("bankrupt")
+    } else if state
         .corporations
         .iter()
         .any(|c| c.price().is_some_and(|p| p >= end_price))
@@ -90,6 +94,19 @@ pub fn record_offboards(state: &mut State, sym: &str) {
         .game_end
         .connected_offboards
         .sort_by_key(|g| order.iter().position(|o| *o == g));
+}
+
+/// Ends the game at once for an immediate trigger (all players but one bankrupt, §13).
+pub fn finish_if_immediate(state: &mut State, events: &mut Vec<Event>) {
+    detect(state);
+    let due = state
+        .game_end
+        .trigger
+        .clone()
+        .is_some_and(|r| timing(state, &r) == "immediate");
+    if due {
+        finish(state, events);
+    }
 }
 
 /// Ends the game if its trigger's timing has come at the end of a corporation's turn.
@@ -145,7 +162,7 @@ pub fn finish(state: &mut State, events: &mut Vec<Event>) {
 
 /// Each player's value in L., by seat (1841 §13, 18xx `player_value`): cash + certificates
 /// at market value (units × price; unstarted corporations count 0) + face value of the
-/// concessions still held.
+/// concessions still held − bankruptcy loans; 0 for a player who resigned (§14).
 pub fn scores(state: &State) -> Vec<i64> {
     let face = data::ruleset(&state.options).concession_round.face_value;
     state
@@ -166,9 +183,13 @@ pub fn scores(state: &State) -> Vec<i64> {
                     price.saturating_mul(i64::from(units))
                 })
                 .sum();
+            if p.bankrupt {
+                return 0;
+            }
             p.cash
                 .saturating_add(shares)
                 .saturating_add(face.saturating_mul(p.concessions.len() as i64))
+                .saturating_sub(p.loan)
         })
         .collect()
 }

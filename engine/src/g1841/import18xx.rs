@@ -11,7 +11,7 @@
 //!
 //! Player ids are mapped to seats by the order of the top-level `players` array.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 
@@ -267,9 +267,22 @@ impl ImportedAction {
                     percent: percent()?,
                 }
             }
+            // 1841 §14: sales during emergency money raising, by a corporation of the chain or
+            // by the controlling player.
+            "sell_shares" if operating_round::in_emergency(state) => Action::EmergencySell {
+                seller: match &self.entity {
+                    Entity::Corporation(sym) => Some(sym.clone()),
+                    _ => None,
+                },
+                corporation: first_share()?.0,
+                percent: percent()?,
+            },
             "sell_shares" => Action::SellShares {
                 corporation: first_share()?.0,
                 percent: percent()?,
+            },
+            "bankrupt" => Action::DeclareBankruptcy {
+                loan: self.raw.get("option").and_then(as_whole_number) == Some(1),
             },
             "choose" => self.choose_action(state)?,
             "merge" => {
@@ -377,7 +390,7 @@ impl ImportedAction {
                         .and_then(Value::as_str)
                         .ok_or_else(|| bad("route without `train`".into()))?
                         .to_string();
-                    let stops = r
+                    let stops: Vec<Stop> = r
                         .get("nodes")
                         .and_then(Value::as_array)
                         .ok_or_else(|| bad("route without `nodes`".into()))?
@@ -393,7 +406,7 @@ impl ImportedAction {
                             })
                         })
                         .collect::<Result<Vec<_>, ImportError>>()?;
-                    let connections: Vec<Vec<String>> = r
+                    let mut connections: Vec<Vec<String>> = r
                         .get("connections")
                         .and_then(Value::as_array)
                         .ok_or_else(|| bad("route without `connections`".into()))?
@@ -408,7 +421,7 @@ impl ImportedAction {
                                 .unwrap_or_default()
                         })
                         .collect();
-                    let (stops, mut connections) = order_along_chains(stops, connections);
+                    let stops = in_route_order(stops, &connections);
                     // Orient every chain from its stop to the next one.
                     for (i, chain) in connections.iter_mut().enumerate() {
                         if let (Some(a), Some(b)) = (stops.get(i), stops.get(i + 1))
@@ -564,76 +577,6 @@ impl ImportedAction {
             .map(|h| (h, index))
             .ok_or_else(|| bad(format!("no token on tile of city `{city}`")))
     }
-}
-
-/// 18xx lists a route's nodes in an order that need not follow its track (e.g. nodes
-/// `H4, I5, M3` with chains `H4–I5`, `H4–…–M3`: the train runs I5 → H4 → M3). When the
-/// chains do not already join consecutive stops, walk the chains end to end from a hex
-/// that ends only one of them and take the stops in that order.
-fn order_along_chains(stops: Vec<Stop>, chains: Vec<Vec<String>>) -> (Vec<Stop>, Vec<Vec<String>>) {
-    let joins = |a: &Stop, b: &Stop, c: &[String]| {
-        let (f, l) = (c.first(), c.last());
-        (f == Some(&a.hex) && l == Some(&b.hex)) || (f == Some(&b.hex) && l == Some(&a.hex))
-    };
-    let in_order = chains.len() + 1 == stops.len()
-        && chains
-            .iter()
-            .enumerate()
-            .all(|(i, c)| joins(&stops[i], &stops[i + 1], c));
-    if in_order || chains.iter().any(Vec::is_empty) || chains.len() + 1 != stops.len() {
-        return (stops, chains);
-    }
-    let ends = |c: &Vec<String>| (c[0].clone(), c[c.len() - 1].clone());
-    let mut degree: BTreeMap<String, u32> = BTreeMap::new();
-    for c in &chains {
-        let (a, b) = ends(c);
-        if a != b {
-            *degree.entry(a).or_default() += 1;
-            *degree.entry(b).or_default() += 1;
-        }
-    }
-    let Some(mut at) = degree
-        .iter()
-        .find(|(_, d)| **d == 1)
-        .map(|(h, _)| h.clone())
-    else {
-        return (stops, chains);
-    };
-    let mut used = vec![false; chains.len()];
-    let mut path = vec![at.clone()];
-    let mut oriented = Vec::new();
-    for _ in 0..chains.len() {
-        // Prefer a chain that stays on this hex (two stops on one tile) before leaving it.
-        let next = (0..chains.len())
-            .filter(|&i| !used[i])
-            .find(|&i| ends(&chains[i]) == (at.clone(), at.clone()))
-            .or_else(|| {
-                (0..chains.len()).find(|&i| {
-                    let (a, b) = ends(&chains[i]);
-                    !used[i] && (a == at || b == at)
-                })
-            });
-        let Some(i) = next else {
-            return (stops, chains);
-        };
-        used[i] = true;
-        let mut c = chains[i].clone();
-        if c[0] != at {
-            c.reverse();
-        }
-        at = c[c.len() - 1].clone();
-        path.push(at.clone());
-        oriented.push(c);
-    }
-    let mut left = stops.clone();
-    let mut ordered = Vec::new();
-    for h in &path {
-        let Some(i) = left.iter().position(|s| s.hex == *h) else {
-            return (stops, chains);
-        };
-        ordered.push(left.remove(i));
-    }
-    (ordered, oriented)
 }
 
 fn as_whole_number(v: &Value) -> Option<i64> {
@@ -800,6 +743,45 @@ fn imported(export: &Export, raw: Value, auto: bool) -> ImportedAction {
     }
 }
 
+/// The stops of an 18xx route in route order. 18xx lists a route's `nodes` in no guaranteed
+/// order (132002 action 440: `H4, I5, M3, O5, Q5` for the chains `H4–I5`, `M3…H4`, `O5…M3`,
+/// `Q5…O5`), while its `connections` follow the route: walk the chains and take, for each hex
+/// reached, the next unused node of that hex. The recorded order is kept when it already fits.
+fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
+    let ends = |c: &Vec<String>| (c.first().cloned(), c.last().cloned());
+    let fits = stops.len() == connections.len() + 1
+        && connections.iter().enumerate().all(|(i, c)| {
+            let (a, b) = ends(c);
+            let (x, y) = (Some(stops[i].hex.clone()), Some(stops[i + 1].hex.clone()));
+            (a == x && b == y) || (a == y && b == x)
+        });
+    if fits || connections.is_empty() || stops.len() != connections.len() + 1 {
+        return stops;
+    }
+    // The first hex: the end of the first chain not shared with the second.
+    let (a0, b0) = ends(&connections[0]);
+    let mut hex = match connections.get(1).map(ends) {
+        Some((a1, b1)) if a0 == a1 || a0 == b1 => b0,
+        _ => a0,
+    };
+    let mut hexes = Vec::new();
+    hexes.extend(hex.clone());
+    for c in connections {
+        let (a, b) = ends(c);
+        hex = if hex == a { b } else { a };
+        hexes.extend(hex.clone());
+    }
+    let mut left = stops.clone();
+    let mut out = Vec::new();
+    for h in &hexes {
+        match left.iter().position(|s| &s.hex == h) {
+            Some(i) => out.push(left.remove(i)),
+            None => return stops,
+        }
+    }
+    out
+}
+
 /// Follows the 18xx share ids through the bank pool over the effective actions and records,
 /// on every `buy_shares`, whether its first share came from the pool. 18xx share ids are
 /// stable certificates; this engine's certificates are interchangeable by size, so which one
@@ -833,6 +815,69 @@ fn mark_pool_purchases(actions: &mut [ImportedAction]) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn s18_route_nodes_are_put_in_route_order() {
+        let stop = |h: &str, n: u32| Stop {
+            hex: h.into(),
+            node: n,
+        };
+        let chains = |c: &[&[&str]]| -> Vec<Vec<String>> {
+            c.iter()
+                .map(|x| x.iter().map(|h| h.to_string()).collect())
+                .collect()
+        };
+        // 132002 action 440: nodes H4, I5, M3, O5, Q5; chains H4–I5, M3…H4, O5…M3, Q5…O5.
+        let got = super::in_route_order(
+            vec![
+                stop("H4", 0),
+                stop("I5", 0),
+                stop("M3", 0),
+                stop("O5", 0),
+                stop("Q5", 0),
+            ],
+            &chains(&[
+                &["H4", "I5"],
+                &["M3", "K3", "I3", "H4"],
+                &["O5", "N4", "M3"],
+                &["Q5", "O5"],
+            ]),
+        );
+        let hexes: Vec<&str> = got.iter().map(|s| s.hex.as_str()).collect();
+        assert_eq!(hexes, ["I5", "H4", "M3", "O5", "Q5"]);
+        // 132002 action 523: M3, O5, H4, F6-1, F8 with chains M3…O5, H4…M3, F6…H4, F8…F6.
+        let got = super::in_route_order(
+            vec![
+                stop("M3", 0),
+                stop("O5", 0),
+                stop("H4", 0),
+                stop("F6", 1),
+                stop("F8", 0),
+            ],
+            &chains(&[
+                &["M3", "N4", "O5"],
+                &["H4", "I3", "K3", "M3"],
+                &["F6", "G5", "H4"],
+                &["F8", "G7", "F6"],
+            ]),
+        );
+        assert_eq!(
+            got,
+            [
+                stop("O5", 0),
+                stop("M3", 0),
+                stop("H4", 0),
+                stop("F6", 1),
+                stop("F8", 0)
+            ]
+        );
+        // A recorded order that fits is kept.
+        let kept = vec![stop("F16", 0), stop("G15", 0)];
+        assert_eq!(
+            super::in_route_order(kept.clone(), &chains(&[&["F16", "G15"]])),
+            kept
+        );
+    }
+
     use super::*;
     use serde_json::json;
 

@@ -41,6 +41,8 @@ pub fn setup(options: &Options, seats: u32) -> Result<State, SetupError> {
     let cash = rules.starting_cash(seats).ok_or_else(range_error)?;
     let players: Vec<Player> = (0..seats)
         .map(|seat| Player {
+            bankrupt: false,
+            loan: 0,
             seat,
             cash,
             concessions: Vec::new(),

@@ -200,6 +200,12 @@ pub struct Player {
     pub cash: i64,
     /// Concessions held, in concession number order.
     pub concessions: Vec<Concession>,
+    /// Resigned through bankruptcy (1841 §14): out of the game, value 0.
+    #[serde(default)]
+    pub bankrupt: bool,
+    /// Bankruptcy loans taken, in L. (1841 §14: L.500 each), subtracted from the final value.
+    #[serde(default)]
+    pub loan: i64,
 }
 
 /// The round being played (`oneof round` of `referee.g1841.v1.State`).
@@ -372,6 +378,14 @@ pub struct OperatingRound {
     /// must discard trains to the pool before play goes on (1841 §9.6, §10).
     #[serde(default)]
     pub crowded: Vec<String>,
+    /// Whether the operating corporation has made an emergency sale this turn (1841 §14);
+    /// from then on it buys only the cheapest depot or pool train.
+    #[serde(default)]
+    pub emergency: bool,
+    /// Whether the operating corporation is released from its train obligation this turn
+    /// (its controlling player went bankrupt, 1841 §14).
+    #[serde(default)]
+    pub train_obligation_released: bool,
 }
 
 /// An event of the first 4-train waiting for the one before it to finish (1841 §11).

@@ -49,6 +49,7 @@ fn round_mut(state: &mut State) -> Option<&mut StockRound> {
 /// The seat that must act in the stock round: the seat whose turn it is.
 pub fn to_act(state: &State) -> Vec<Seat> {
     round(state)
+        .filter(|r| (r.consecutive_passes as usize) < state.players.len())
         .map(|r| vec![r.current_seat])
         .unwrap_or_default()
 }
@@ -208,7 +209,7 @@ fn concession_options(state: &State, seat: Seat) -> Vec<Action> {
 /// The largest other holding of `sym` that could take the presidency from `seat` (1841 §5.3:
 /// players nearest after `seat` in player order first, then corporations in list order, as
 /// 18xx ranks them; ties to the first).
-fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOwner, u32)> {
+pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOwner, u32)> {
     let corp = state.corporation(sym)?;
     let mut best: Option<(ShareOwner, u32)> = None;
     let others = super::corporation::players_from(state, seat)
@@ -533,7 +534,9 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
         | Action::RemoveToken { .. }
         | Action::Transform { .. }
         | Action::BuyToken { .. }
-        | Action::DiscardTrain { .. } => {
+        | Action::DiscardTrain { .. }
+        | Action::EmergencySell { .. }
+        | Action::DeclareBankruptcy { .. } => {
             wrong_step("Tiles, routes and trains belong to the operating round.")
         }
         Action::PlaceToken { .. } | Action::BuyTokens { .. } => {
@@ -868,7 +871,12 @@ fn buy(
 /// [`super::corporation::update_presidency`] (holders with strictly more take over, players
 /// and corporations; a president's certificate in the pool goes to the first holder of 20%
 /// or 40%; never for a historical corporation before phase 4).
-fn update_presidency(state: &mut State, sym: &str, actor: Seat, events: &mut Vec<Event>) {
+pub(crate) fn update_presidency(
+    state: &mut State,
+    sym: &str,
+    actor: Seat,
+    events: &mut Vec<Event>,
+) {
     super::corporation::update_presidency(state, sym, Some(actor), events);
 }
 
@@ -1145,6 +1153,13 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
         events.push(Event::PlayerOrderChanged {
             player_order: state.player_order.clone(),
         });
+    }
+    // Interpretation I13: a stock round from SR2 on in which nobody could do anything, with no
+    // corporation started, stays open with nobody to act (no endless chain of empty rounds;
+    // only reachable from edited states).
+    let nothing_started = !state.corporations.iter().any(|c| c.started());
+    if sr.last_to_act.is_none() && nothing_started && sr.number >= 2 {
+        return;
     }
     // 1841 §13: a corporation that reached L.516 (e.g. sold out) ends the game now.
     if super::game_end::at_end_of_stock_round(state, events) {

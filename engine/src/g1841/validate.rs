@@ -61,6 +61,24 @@ pub fn validate(state: &State) -> Result<(), StateError> {
         if p.cash < 0 {
             return Err(err(format!("players[{i}].cash"), "must not be negative"));
         }
+        // 1841 §14: L.500 per bankruptcy; bounded far above any real game.
+        if p.loan < 0 || p.loan > 100_000 {
+            return Err(err(
+                format!("players[{i}].loan"),
+                "must be between 0 and L.100,000",
+            ));
+        }
+        let holds = state
+            .corporations
+            .iter()
+            .flat_map(|c| c.certificates.iter())
+            .any(|c| c.owner == ShareOwner::Player(p.seat));
+        if p.bankrupt && (p.cash != 0 || !p.concessions.is_empty() || holds) {
+            return Err(err(
+                format!("players[{i}].bankrupt"),
+                "a player who resigned holds no cash, certificates or concessions",
+            ));
+        }
     }
     let mut order = state.player_order.clone();
     order.sort_unstable();

@@ -626,6 +626,8 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
         crowded: r.crowded.clone(),
         event: r.event.as_deref().map(corporate_event_to_pb),
         queued_events: r.queued_events.iter().map(|q| queued_to_pb(*q)).collect(),
+        emergency: r.emergency,
+        train_obligation_released: r.train_obligation_released,
     }
 }
 
@@ -658,6 +660,8 @@ fn operating_round_from_pb(r: &pb::OperatingRound, n: u32) -> Result<eng::Operat
             .enumerate()
             .map(|(i, q)| queued_from_pb(&format!("operating_round.queued_events[{i}]"), *q))
             .collect::<Result<_, _>>()?,
+        emergency: r.emergency,
+        train_obligation_released: r.train_obligation_released,
     })
 }
 
@@ -831,6 +835,8 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
                 seat: p.seat,
                 cash: p.cash,
                 concessions: names(&p.concessions),
+                bankrupt: p.bankrupt,
+                loan: p.loan,
             })
             .collect(),
         player_order: s.player_order.clone(),
@@ -909,10 +915,15 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         if p.cash < 0 {
             return Err(bad(format!("players[{i}].cash"), "must not be negative"));
         }
+        if p.loan < 0 {
+            return Err(bad(format!("players[{i}].loan"), "must not be negative"));
+        }
         players.push(eng::Player {
             seat: p.seat,
             cash: p.cash,
             concessions: concessions(&format!("players[{i}].concessions"), &p.concessions)?,
+            bankrupt: p.bankrupt,
+            loan: p.loan,
         });
     }
     let mut order = s.player_order.clone();
@@ -920,7 +931,8 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
     if order != (0..n).collect::<Vec<_>>() {
         return Err(bad("player_order", "must list every seat exactly once"));
     }
-    if s.bank_cash < 0 {
+    // 1841 §13: a broken bank goes below 0 (the engine's validator checks the trigger).
+    if s.bank_cash < 0 && s.game_end.as_ref().is_none_or(|g| g.trigger.is_none()) {
         return Err(bad("bank_cash", "must not be negative"));
     }
     let round = match s.round.as_ref() {
@@ -1125,6 +1137,18 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                 seller: seller.clone(),
                 price: *price,
             }),
+            eng::Action::EmergencySell {
+                seller,
+                corporation,
+                percent,
+            } => pb::action::Action::EmergencySell(pb::EmergencySell {
+                seller: seller.clone(),
+                corporation: corporation.clone(),
+                percent: *percent,
+            }),
+            eng::Action::DeclareBankruptcy { loan } => {
+                pb::action::Action::DeclareBankruptcy(pb::DeclareBankruptcy { loan: *loan })
+            }
             eng::Action::DiscardTrain { corporation, train } => {
                 pb::action::Action::DiscardTrain(pb::DiscardTrain {
                     corporation: corporation.clone(),
@@ -1307,6 +1331,14 @@ impl WireGame for Wire1841 {
                 seller: b.seller.clone(),
                 price: b.price,
             }),
+            Some(pb::action::Action::EmergencySell(b)) => Ok(eng::Action::EmergencySell {
+                seller: b.seller.clone(),
+                corporation: b.corporation.clone(),
+                percent: b.percent,
+            }),
+            Some(pb::action::Action::DeclareBankruptcy(b)) => {
+                Ok(eng::Action::DeclareBankruptcy { loan: b.loan })
+            }
             Some(pb::action::Action::DiscardTrain(b)) => Ok(eng::Action::DiscardTrain {
                 corporation: b.corporation.clone(),
                 train: b.train.clone(),
@@ -1393,6 +1425,8 @@ impl WireGame for Wire1841 {
             eng::Action::ExchangeOddShare { .. } => "exchange_odd_share",
             eng::Action::RemoveToken { .. } => "remove_token",
             eng::Action::Transform { .. } => "transform",
+            eng::Action::EmergencySell { .. } => "emergency_sell",
+            eng::Action::DeclareBankruptcy { .. } => "declare_bankruptcy",
         }
     }
 
@@ -1640,6 +1674,37 @@ impl WireGame for Wire1841 {
                 hex: hex.clone(),
                 city: *city,
                 price: *price,
+            }),
+            eng::Event::EmergencySold {
+                seller,
+                seat,
+                corporation,
+                percent,
+                proceeds,
+            } => E::EmergencySold(pb::EmergencySold {
+                seller: seller.clone(),
+                seat: *seat,
+                corporation: corporation.clone(),
+                percent: *percent,
+                proceeds: *proceeds,
+            }),
+            eng::Event::EmergencyFunds {
+                corporation,
+                from,
+                amount,
+            } => E::EmergencyFunds(pb::EmergencyFunds {
+                corporation: corporation.clone(),
+                from: from.clone(),
+                amount: *amount,
+            }),
+            eng::Event::Bankrupt {
+                seat,
+                corporation,
+                loan,
+            } => E::Bankrupt(pb::Bankrupt {
+                seat: *seat,
+                corporation: corporation.clone(),
+                loan: *loan,
             }),
             eng::Event::GameEnded { reason, scores } => E::GameEnded(pb::GameEnded {
                 reason: reason.clone(),
@@ -1996,6 +2061,23 @@ mod tests {
                 hex: x.hex,
                 city: x.city,
                 price: x.price,
+            },
+            E::EmergencySold(x) => eng::Event::EmergencySold {
+                seller: x.seller,
+                seat: x.seat,
+                corporation: x.corporation,
+                percent: x.percent,
+                proceeds: x.proceeds,
+            },
+            E::EmergencyFunds(x) => eng::Event::EmergencyFunds {
+                corporation: x.corporation,
+                from: x.from,
+                amount: x.amount,
+            },
+            E::Bankrupt(x) => eng::Event::Bankrupt {
+                seat: x.seat,
+                corporation: x.corporation,
+                loan: x.loan,
             },
             E::GameEnded(x) => eng::Event::GameEnded {
                 reason: x.reason,

@@ -21,7 +21,9 @@ use super::track;
 use crate::{Rejection, RejectionCode, Seat};
 
 mod dividends;
+mod emergency;
 pub mod events;
+mod optimizer;
 mod routes;
 mod shares;
 mod tiles;
@@ -29,6 +31,8 @@ mod tokens;
 mod trains;
 
 use dividends::*;
+pub use emergency::*;
+pub use optimizer::*;
 pub use routes::*;
 use shares::*;
 pub use tiles::*;
@@ -139,6 +143,18 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
         OperatingStep::BuyToken => {
             out.token_purchases = token_purchases(state);
             out.actions = vec![Action::Pass];
+        }
+        OperatingStep::Trains if in_emergency(state) => {
+            // 1841 §14: emergency money raising.
+            out.actions = emergency_sales(state);
+            out.actions.extend(emergency_buys(state));
+            if !r.emergency {
+                out.train_purchases = train_options(state).1;
+            }
+            if may_go_bankrupt(state) {
+                out.actions.push(Action::DeclareBankruptcy { loan: false });
+                out.actions.push(Action::DeclareBankruptcy { loan: true });
+            }
         }
         OperatingStep::Trains => {
             let (actions, ranges) = train_options(state);
@@ -301,20 +317,22 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             advance(state, &mut events);
         }
         Action::Pass if r.step == OperatingStep::Trains => {
-            let (depot, _) = train_options(state);
-            return Err(if depot.is_empty() {
-                reject(
-                    RejectionCode::Unsupported,
-                    "1841 §14",
-                    "Emergency money raising is not implemented in this build.",
-                )
-            } else {
-                reject(
-                    RejectionCode::IllegalMove,
-                    "1841 §9.6",
-                    format!("{sym} has a route but no train: it must buy one."),
-                )
-            });
+            return Err(reject(
+                RejectionCode::IllegalMove,
+                if in_emergency(state) {
+                    "1841 §14"
+                } else {
+                    "1841 §9.6"
+                },
+                format!(
+                    "{sym} has a route but no train: it must buy one{}.",
+                    if in_emergency(state) {
+                        " (emergency money raising)"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
         }
         Action::LayTile {
             hex,
@@ -340,6 +358,20 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 city: *city,
             });
             advance(state, &mut events);
+        }
+        Action::BuyTrain { train, from, price } if listed && in_emergency(state) => {
+            contribute(state, &sym, *price, &mut events);
+            buy_train(state, &sym, train, from, *price, &mut events);
+        }
+        Action::EmergencySell {
+            seller,
+            corporation,
+            percent,
+        } if listed => {
+            emergency_sell(state, seat, seller, corporation, *percent, &mut events);
+        }
+        Action::DeclareBankruptcy { loan } if listed => {
+            declare_bankruptcy(state, seat, *loan, &mut events);
         }
         Action::BuyTrain { train, from, price }
             if listed
@@ -427,7 +459,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             let step_of = match action {
                 Action::LayTile { .. } => Some(OperatingStep::Track),
                 Action::PlaceToken { .. } => Some(OperatingStep::Token),
-                Action::BuyTrain { .. } => Some(OperatingStep::Trains),
+                Action::BuyTrain { .. }
+                | Action::EmergencySell { .. }
+                | Action::DeclareBankruptcy { .. } => Some(OperatingStep::Trains),
                 Action::RunRoutes { .. } => Some(OperatingStep::Routes),
                 Action::Dividend { .. } => Some(OperatingStep::Dividend),
                 Action::BuyToken { .. } => Some(OperatingStep::BuyToken),
@@ -646,6 +680,8 @@ fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
             r.bought_train = false;
             r.sold.clear();
             r.start = None;
+            r.emergency = false;
+            r.train_obligation_released = false;
         }
         events.push(Event::OperatingTurn { corporation: sym });
         return;
@@ -712,12 +748,13 @@ pub fn begin(
     events.push(Event::RoundStarted {
         name: format!("Operating Round {stock_round}.{number}"),
     });
-    // Interpretation I13: with no corporation that can take a turn the round stays open with
-    // nobody to act (no endless chain of empty rounds).
+    // Interpretation I21: with no corporation that can take a turn the round is over at once
+    // and the next stock round begins (18xx goes straight to it).
     let any = market::operating_order(state)
         .iter()
         .any(|s| controller(state, s).is_some());
     if !any {
+        super::stock_round::begin(state, stock_round + 1, events);
         return;
     }
     next_corporation(state, events);

@@ -170,7 +170,9 @@ pub(super) fn train_options(state: &State) -> (Vec<Action>, Vec<TrainPurchaseRan
 /// Whether the operating corporation must buy a train before passing (1841 §9.6: no train
 /// and a route available).
 pub(super) fn must_buy_train(state: &State, sym: &str) -> bool {
-    trains_of(state, sym).is_empty() && route_available(state, sym)
+    !round(state).is_some_and(|r| r.train_obligation_released)
+        && trains_of(state, sym).is_empty()
+        && route_available(state, sym)
 }
 
 /// Buys a train (1841 §9.6); the first train of a type starts its phase and rusts older

@@ -1,0 +1,509 @@
+//! Emergency money raising and bankruptcy (1841 §14).
+//!
+//! A corporation that must buy a train (§9.6: no train and a route) but cannot pay the
+//! cheapest depot or pool train from its treasury raises the money through its chain of
+//! control: first the corporation itself, then the corporation controlling it, and so on, then
+//! the controlling player. Each contributes its cash; each corporation sells at half price,
+//! first certificates of other corporations it holds, then its own IPO shares; then the player
+//! sells his own certificates at half price. A sale is offered only while it is needed (its
+//! bundle less one share would not cover the shortfall). Proceeds are rounded as 18xx does:
+//! ceil(units × price ÷ 2) per sale (§14). The purchase is then the cheapest depot or pool
+//! train, paid from the treasury first, then from the chain's cash, then the player's. Before
+//! any emergency sale the corporation may still buy a train from another corporation with its
+//! own treasury (§9.6). When even selling everything cannot raise the price, the player may
+//! declare bankruptcy (resign or take a L.500 loan).
+
+use super::super::corporation::presidency_may_change;
+use super::super::corporation::swap_presidency;
+use super::super::start::half_price_proceeds;
+use super::super::stock_round::{successor, update_presidency};
+use super::*;
+
+/// The cheapest depot or pool train as `(train id, from, price)` (1841 §14: the train an
+/// emergency must buy); the depot train first on equal prices.
+pub(super) fn cheapest_train(state: &State) -> Option<(String, String, i64)> {
+    let mut best = depot_train(state).map(|(id, p)| (id, "depot".to_string(), p));
+    for id in &state.operations.pool_trains {
+        let p = train_price(state, id);
+        if best.as_ref().is_none_or(|b| p < b.2) {
+            best = Some((id.clone(), "pool".to_string(), p));
+        }
+    }
+    best
+}
+
+/// Whether the operating corporation is in emergency money raising now (1841 §14): in its
+/// train step it must buy a train and cannot pay the cheapest depot/pool train from its
+/// treasury, or it has already made an emergency sale this turn and not yet bought.
+pub fn in_emergency(state: &State) -> bool {
+    let Some(r) = round(state) else { return false };
+    let Some(sym) = r.current.as_deref() else {
+        return false;
+    };
+    if r.step != OperatingStep::Trains || r.start.is_some() || !must_buy_train(state, sym) {
+        return false;
+    }
+    let cash = state.corporation(sym).map_or(0, |c| c.cash);
+    // Once an emergency sale is made, the emergency lasts until the train is bought.
+    r.emergency || cheapest_train(state).is_some_and(|(_, _, p)| cash < p)
+}
+
+/// Who raises money, in order (1841 §14): the needy corporation, the corporations above it in
+/// its chain of control, then the controlling player.
+fn raisers(state: &State, sym: &str) -> Vec<ShareOwner> {
+    let mut out = vec![ShareOwner::Corporation(sym.to_string())];
+    let mut cur = sym.to_string();
+    for _ in 0..state.corporations.len() {
+        match state.corporation(&cur).and_then(|c| c.president()) {
+            Some(ShareOwner::Corporation(c))
+                if !out.contains(&ShareOwner::Corporation(c.clone())) =>
+            {
+                out.push(ShareOwner::Corporation(c.clone()));
+                cur = c.clone();
+            }
+            Some(ShareOwner::Player(s)) => {
+                out.push(ShareOwner::Player(*s));
+                break;
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
+fn cash_of(state: &State, owner: &ShareOwner) -> i64 {
+    match owner {
+        ShareOwner::Corporation(c) => state.corporation(c).map_or(0, |c| c.cash),
+        ShareOwner::Player(s) => state.player(*s).map_or(0, |p| p.cash),
+        ShareOwner::Ipo | ShareOwner::Pool => 0,
+    }
+}
+
+/// Cash of everyone who raises money for `sym` (1841 §14).
+fn funds(state: &State, sym: &str) -> i64 {
+    raisers(state, sym).iter().map(|o| cash_of(state, o)).sum()
+}
+
+/// The certificates `raiser` may sell in an emergency, as `(corporation, sellable units)`
+/// (1841 §14, FAQ-C13: the "has operated" rule and the pool limit do not apply): a
+/// corporation its ordinary certificates of other corporations, or, when it has none, its own
+/// IPO shares; the player his certificates — a president's certificate only by a dump to
+/// another player holding at least as much, never of a corporation in the needy chain nor of
+/// a historical corporation before phase 4.
+fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32)> {
+    let chain: Vec<ShareOwner> = raisers(state, needy);
+    let mut out = Vec::new();
+    match raiser {
+        ShareOwner::Corporation(x) => {
+            for c in &state.corporations {
+                if &c.sym == x || chain.contains(&ShareOwner::Corporation(c.sym.clone())) {
+                    continue;
+                }
+                let units: u32 = c
+                    .certificates
+                    .iter()
+                    .filter(|k| &k.owner == raiser && !k.president)
+                    .map(|k| k.percent / c.unit_percent())
+                    .sum();
+                if units > 0 && c.price().is_some() {
+                    out.push((c.sym.clone(), units));
+                }
+            }
+            if out.is_empty()
+                && let Some(c) = state.corporation(x)
+                && c.price().is_some()
+            {
+                let units = c
+                    .certificates
+                    .iter()
+                    .filter(|k| k.owner == ShareOwner::Ipo && !k.president)
+                    .count() as u32;
+                if units > 0 {
+                    out.push((x.clone(), units));
+                }
+            }
+        }
+        ShareOwner::Player(seat) => {
+            for c in &state.corporations {
+                if c.price().is_none() {
+                    continue;
+                }
+                let unit = c.unit_percent();
+                let ordinary: u32 = c
+                    .certificates
+                    .iter()
+                    .filter(|k| &k.owner == raiser && !k.president)
+                    .map(|k| k.percent / unit)
+                    .sum();
+                let is_president = c.president() == Some(raiser);
+                let may_dump = is_president
+                    && !chain.contains(&ShareOwner::Corporation(c.sym.clone()))
+                    && presidency_may_change(state, c)
+                    && successor(state, &c.sym, *seat).is_some_and(|(_, p)| p >= 2 * unit);
+                let units = ordinary + if may_dump { 2 } else { 0 };
+                if units > 0 {
+                    out.push((c.sym.clone(), units));
+                }
+            }
+        }
+        ShareOwner::Ipo | ShareOwner::Pool => {}
+    }
+    out
+}
+
+fn seller_owner(seller: &Option<String>, seat: Seat) -> ShareOwner {
+    match seller {
+        Some(c) => ShareOwner::Corporation(c.clone()),
+        None => ShareOwner::Player(seat),
+    }
+}
+
+/// The emergency sales open now (1841 §14): the first raiser in chain order with something
+/// to sell sells bundles of 1… units of one corporation, each only if the bundle less one
+/// share would not cover the shortfall.
+pub(super) fn emergency_sales(state: &State) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(sym) = current(state) else {
+        return out;
+    };
+    let Some((_, _, price)) = cheapest_train(state) else {
+        return out;
+    };
+    // The corporations of the chain contribute their cash and sell before the controlling
+    // player pays anything (#9338; lite game action 209: SFTN sells its ATFA share although
+    // its president could pay the rest): a corporation's shortfall counts only the chain
+    // corporations' cash.
+    let chain = raisers(state, &sym);
+    let corporate_cash: i64 = chain
+        .iter()
+        .filter(|r| matches!(r, ShareOwner::Corporation(_)))
+        .map(|r| cash_of(state, r))
+        .sum();
+    for raiser in chain.iter() {
+        let shortfall = match raiser {
+            ShareOwner::Corporation(_) => price - corporate_cash,
+            _ => price - funds(state, &sym),
+        };
+        if shortfall <= 0 {
+            return out;
+        }
+        let options = sellable(state, &sym, raiser);
+        if options.is_empty() {
+            continue;
+        }
+        let seller = match raiser {
+            ShareOwner::Corporation(c) => Some(c.clone()),
+            _ => None,
+        };
+        for (target, units) in options {
+            let Some(t) = state.corporation(&target) else {
+                continue;
+            };
+            let Some(p) = t.price() else { continue };
+            for k in 1..=units {
+                if half_price_proceeds(k - 1, p) >= shortfall {
+                    break;
+                }
+                out.push(Action::EmergencySell {
+                    seller: seller.clone(),
+                    corporation: target.clone(),
+                    percent: k * t.unit_percent(),
+                });
+            }
+        }
+        break;
+    }
+    out
+}
+
+/// The emergency purchase, once the raisers' cash covers it (1841 §14): the cheapest depot or
+/// pool train(s) at their price.
+pub(super) fn emergency_buys(state: &State) -> Vec<Action> {
+    let Some(sym) = current(state) else {
+        return Vec::new();
+    };
+    let Some((_, _, price)) = cheapest_train(state) else {
+        return Vec::new();
+    };
+    if funds(state, &sym) < price || !emergency_sales(state).is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let Some((id, p)) = depot_train(state)
+        && p == price
+    {
+        out.push(Action::BuyTrain {
+            train: id,
+            from: "depot".into(),
+            price,
+        });
+    }
+    let mut types = BTreeSet::new();
+    for id in &state.operations.pool_trains {
+        if train_price(state, id) == price && types.insert(train_type(id).to_string()) {
+            out.push(Action::BuyTrain {
+                train: id.clone(),
+                from: "pool".into(),
+                price,
+            });
+        }
+    }
+    out
+}
+
+/// Whether the controlling player may declare bankruptcy (1841 §14, 18xx): every raiser's
+/// cash plus everything sellable at half price cannot pay the cheapest train.
+pub(super) fn may_go_bankrupt(state: &State) -> bool {
+    let Some(sym) = current(state) else {
+        return false;
+    };
+    let Some((_, _, price)) = cheapest_train(state) else {
+        return false;
+    };
+    let mut total = funds(state, &sym);
+    for raiser in raisers(state, &sym) {
+        // A corporation sells others' certificates first, then its IPO: count both.
+        let mut all = sellable(state, &sym, &raiser);
+        if let ShareOwner::Corporation(x) = &raiser
+            && let Some(c) = state.corporation(x)
+            && !all.iter().any(|(t, _)| t == x)
+        {
+            let ipo = c
+                .certificates
+                .iter()
+                .filter(|k| k.owner == ShareOwner::Ipo && !k.president)
+                .count() as u32;
+            if ipo > 0 {
+                all.push((x.clone(), ipo));
+            }
+        }
+        for (t, units) in all {
+            let p = state.corporation(&t).and_then(|c| c.price()).unwrap_or(0);
+            total += half_price_proceeds(units, p);
+        }
+    }
+    total < price
+}
+
+/// Applies an emergency sale (1841 §14): `percent` of `target` from `seller` (its own IPO
+/// when it sells its own shares; the controlling player when `seller` is `None`) to the pool
+/// at half price, ceil(units × price ÷ 2) from the bank; the price drops one row per unit. A
+/// player selling into his president's certificate first hands the presidency to the
+/// successor (a dump, §5.3).
+pub(super) fn emergency_sell(
+    state: &mut State,
+    seat: Seat,
+    seller: &Option<String>,
+    target: &str,
+    percent: u32,
+    events: &mut Vec<Event>,
+) {
+    let owner = seller_owner(seller, seat);
+    let holder = match seller {
+        Some(c) if c == target => ShareOwner::Ipo,
+        _ => owner.clone(),
+    };
+    let Some(t) = state.corporation(target) else {
+        return;
+    };
+    let Some(price) = t.price() else { return };
+    let unit = t.unit_percent();
+    let units = percent / unit;
+    let ordinary: u32 = t
+        .certificates
+        .iter()
+        .filter(|k| k.owner == holder && !k.president)
+        .map(|k| k.percent / unit)
+        .sum();
+    if units > ordinary
+        && let ShareOwner::Player(s) = owner
+        && let Some((next, _)) = successor(state, target, s)
+    {
+        swap_presidency(state, target, &owner, &next);
+        events.push(match &next {
+            ShareOwner::Player(seat) => Event::PresidentChanged {
+                corporation: target.to_string(),
+                seat: *seat,
+            },
+            other => Event::PresidencyMoved {
+                corporation: target.to_string(),
+                president: other.clone(),
+            },
+        });
+    }
+    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+        return;
+    };
+    let mut left = units;
+    for k in t.certificates.iter_mut() {
+        if left > 0 && k.owner == holder && !k.president && k.percent == unit {
+            k.owner = ShareOwner::Pool;
+            left -= 1;
+        }
+    }
+    let sold = units - left;
+    let proceeds = half_price_proceeds(sold, price);
+    state.bank_cash -= proceeds;
+    match &owner {
+        ShareOwner::Corporation(c) => {
+            if let Some(x) = state.corporations.iter_mut().find(|x| &x.sym == c) {
+                x.cash += proceeds;
+            }
+        }
+        ShareOwner::Player(s) => {
+            if let Some(p) = state.players.get_mut(*s as usize) {
+                p.cash += proceeds;
+            }
+        }
+        ShareOwner::Ipo | ShareOwner::Pool => {}
+    }
+    events.push(Event::EmergencySold {
+        seller: seller.clone(),
+        seat,
+        corporation: target.to_string(),
+        percent: sold * unit,
+        proceeds,
+    });
+    if let Some(p) = state.corporation(target).and_then(|c| c.share_price) {
+        let (mut row, mut col) = (p.row, p.col);
+        for _ in 0..sold {
+            (row, col) = market::down(row, col);
+        }
+        market::set_cell(state, target, row, col);
+        events.push(Event::SharePriceChanged {
+            corporation: target.to_string(),
+            price: market::price_at(row, col).unwrap_or(0),
+            row,
+            col,
+        });
+    }
+    if let ShareOwner::Player(s) = owner {
+        update_presidency(state, target, s, events);
+    }
+    if let Some(r) = round_mut(state) {
+        r.emergency = true;
+    }
+}
+
+/// Moves the raisers' cash into the needy treasury until it holds `price` (1841 §14), in chain
+/// order after the corporation itself.
+pub(super) fn contribute(state: &mut State, sym: &str, price: i64, events: &mut Vec<Event>) {
+    for raiser in raisers(state, sym).into_iter().skip(1) {
+        let have = state.corporation(sym).map_or(0, |c| c.cash);
+        let need = price - have;
+        if need <= 0 {
+            break;
+        }
+        let amount = need.min(cash_of(state, &raiser));
+        if amount <= 0 {
+            continue;
+        }
+        match &raiser {
+            ShareOwner::Corporation(c) => {
+                if let Some(x) = state.corporations.iter_mut().find(|x| &x.sym == c) {
+                    x.cash -= amount;
+                }
+            }
+            ShareOwner::Player(s) => {
+                if let Some(p) = state.players.get_mut(*s as usize) {
+                    p.cash -= amount;
+                }
+            }
+            ShareOwner::Ipo | ShareOwner::Pool => {}
+        }
+        if let Some(x) = state.corporations.iter_mut().find(|x| x.sym == sym) {
+            x.cash += amount;
+        }
+        events.push(Event::EmergencyFunds {
+            corporation: sym.to_string(),
+            from: match &raiser {
+                ShareOwner::Corporation(c) => Some(c.clone()),
+                _ => None,
+            },
+            amount,
+        });
+    }
+}
+
+/// Bankruptcy of the controlling player `seat` (1841 §14): he sells, at half price with
+/// normal price drops, the largest legal bundle of each corporation; then every remaining
+/// certificate at half price without further drops, whatever the presidency (a president's
+/// certificate may end in the pool: that corporation is frozen); gives all his cash to the
+/// needy corporation; returns his concessions to the bank; then resigns (`loan == false`: out
+/// of the game, value 0) or takes a L.500 bank loan, subtracted from his final value. The
+/// corporation is released from its train obligation for this turn.
+pub(super) fn declare_bankruptcy(
+    state: &mut State,
+    seat: Seat,
+    loan: bool,
+    events: &mut Vec<Event>,
+) {
+    let Some(sym) = current(state) else { return };
+    // 1. The largest legal bundle of each corporation, with drops.
+    let legal: Vec<(String, u32)> = sellable(state, &sym, &ShareOwner::Player(seat));
+    for (target, units) in legal {
+        let unit = state.corporation(&target).map_or(10, |c| c.unit_percent());
+        emergency_sell(state, seat, &None, &target, units * unit, events);
+    }
+    // 2. Everything else at half price, no drops, presidencies included.
+    let owner = ShareOwner::Player(seat);
+    let mut proceeds_total = 0;
+    let mut rest = Vec::new();
+    for c in state.corporations.iter_mut() {
+        let Some(price) = c.price() else { continue };
+        let unit = c.unit_percent();
+        let mut units = 0;
+        for k in c.certificates.iter_mut().filter(|k| k.owner == owner) {
+            units += k.percent / unit;
+            k.owner = ShareOwner::Pool;
+        }
+        if units > 0 {
+            let p = half_price_proceeds(units, price);
+            proceeds_total += p;
+            rest.push((c.sym.clone(), units * unit, p));
+        }
+    }
+    state.bank_cash -= proceeds_total;
+    if let Some(p) = state.players.get_mut(seat as usize) {
+        p.cash += proceeds_total;
+    }
+    for (corporation, percent, proceeds) in rest {
+        events.push(Event::EmergencySold {
+            seller: None,
+            seat,
+            corporation,
+            percent,
+            proceeds,
+        });
+    }
+    // 3. All his cash to the corporation; 4. concessions back to the bank.
+    let cash = state.player(seat).map_or(0, |p| p.cash);
+    if let Some(p) = state.players.get_mut(seat as usize) {
+        p.cash = 0;
+        let held = std::mem::take(&mut p.concessions);
+        state.bank_concessions.extend(held);
+        state.bank_concessions.sort();
+    }
+    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+        c.cash += cash;
+    }
+    // 5. Resign or loan.
+    if let Some(p) = state.players.get_mut(seat as usize) {
+        if loan {
+            let amount = data::ruleset(&state.options).bankruptcy_loan;
+            p.cash += amount;
+            p.loan += amount;
+            state.bank_cash -= amount;
+        } else {
+            p.bankrupt = true;
+        }
+    }
+    events.push(Event::Bankrupt {
+        seat,
+        corporation: sym.clone(),
+        loan,
+    });
+    if let Some(r) = round_mut(state) {
+        r.train_obligation_released = true;
+    }
+}
