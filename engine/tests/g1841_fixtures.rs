@@ -366,76 +366,80 @@ fn replay_until(
         if done(&state, action) {
             break;
         }
-        if action.kind == "destination_connection" {
-            continue;
-        }
-        let mapped = action
-            .to_action(&state)
-            .unwrap_or_else(|e| panic!("action {:?}: {e}", action.id));
-        let Some((seat, a)) = mapped else {
-            // Only 18xx's own programming actions are not game actions.
-            assert!(
-                action.kind.starts_with("program_"),
-                "action {:?} ({}) not mapped",
-                action.id,
-                action.kind
-            );
-            continue;
-        };
-        assert_eq!(
-            G1841::to_act(&state),
-            [seat],
-            "action {:?} ({}): the engine expects another seat ({:?})",
+        apply_recorded(&mut state, action);
+    }
+    state
+}
+
+/// Applies one recorded action (see [`replay_until_stock_round`] for the checks): the seat to
+/// act, listed by `G1841::legal`, accepted, the recorded route revenues, money, `validate`.
+fn apply_recorded(state: &mut State, action: &referee_engine::g1841::import18xx::ImportedAction) {
+    if action.kind == "destination_connection" {
+        return;
+    }
+    let mapped = action
+        .to_action(&*state)
+        .unwrap_or_else(|e| panic!("action {:?}: {e}", action.id));
+    let Some((seat, a)) = mapped else {
+        // Only 18xx's own programming actions are not game actions.
+        assert!(
+            action.kind.starts_with("program_"),
+            "action {:?} ({}) not mapped",
             action.id,
-            action.kind,
-            state.round
+            action.kind
         );
-        let legal = G1841::legal(&state, seat);
-        let listed = legal.actions.contains(&a)
+        return;
+    };
+    assert_eq!(
+        G1841::to_act(&*state),
+        [seat],
+        "action {:?} ({}): the engine expects another seat ({:?})",
+        action.id,
+        action.kind,
+        state.round
+    );
+    let legal = G1841::legal(&*state, seat);
+    let listed = legal.actions.contains(&a)
             || legal.train_purchases.iter().any(|t| {
                 matches!(&a, referee_engine::g1841::Action::BuyTrain { train, from, price }
                     if *train == t.train && *from == t.from && (t.min_price..=t.max_price).contains(price))
             })
             || (legal.run_routes.is_some()
                 && matches!(a, referee_engine::g1841::Action::RunRoutes { .. }));
-        assert!(
-            listed,
-            "action {:?} {a:?} not listed in {legal:?}",
-            action.id
-        );
-        let events = G1841::apply(&mut state, seat, &a).unwrap_or_else(|r| {
-            panic!(
-                "action {:?} {a:?} by seat {seat} rejected: {r} ({:?})",
-                action.id, state.round
-            )
-        });
-        if action.kind == "run_routes" {
-            let recorded: Vec<i64> = action.raw["routes"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r["revenue"].as_i64().unwrap())
-                .collect();
-            let ours = events
-                .iter()
-                .find_map(|e| match e {
-                    referee_engine::g1841::Event::RoutesRun { revenues, .. } => {
-                        Some(revenues.clone())
-                    }
-                    _ => None,
-                })
-                .unwrap();
-            assert_eq!(ours, recorded, "action {:?}: route revenues", action.id);
-        }
-        assert_eq!(state.total_money(), state_total(&state), "money");
-        assert_eq!(
-            referee_engine::g1841::validate::validate(&state),
-            Ok(()),
-            "action {:?}",
-            action.id
-        );
+    assert!(
+        listed,
+        "action {:?} {a:?} not listed in {legal:?}",
+        action.id
+    );
+    let events = G1841::apply(state, seat, &a).unwrap_or_else(|r| {
+        panic!(
+            "action {:?} {a:?} by seat {seat} rejected: {r} ({:?})",
+            action.id, state.round
+        )
+    });
+    if action.kind == "run_routes" {
+        let recorded: Vec<i64> = action.raw["routes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["revenue"].as_i64().unwrap())
+            .collect();
+        let ours = events
+            .iter()
+            .find_map(|e| match e {
+                referee_engine::g1841::Event::RoutesRun { revenues, .. } => Some(revenues.clone()),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(ours, recorded, "action {:?}: route revenues", action.id);
     }
-    state
+    assert_eq!(state.total_money(), state_total(state), "money");
+    assert_eq!(
+        referee_engine::g1841::validate::validate(&*state),
+        Ok(()),
+        "action {:?}",
+        action.id
+    );
 }
 
 /// Compares the state at the start of Stock Round `sr` (after the operating rounds of the
@@ -733,4 +737,92 @@ fn s13_connected_offboards_match_the_recorded_destination_connections() {
         assert_eq!(state.game_end.trigger, None);
         assert!(!state.game_end.ended);
     }
+}
+
+/// Replays the whole recorded game once and compares every snapshot line from `first` on
+/// when the replay reaches its `after_action_id` ([`compare_with_snapshot`] and the round).
+fn replay_checking_snapshots(name: &str, first: usize) -> usize {
+    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+    let snapshots: Vec<Value> = fixture(&format!("snapshots/{name}.rounds.jsonl"))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (mut state, applied) = replay_through_stock_round_1(&export);
+    let mut next = first;
+    let mut checked = 0;
+    let mut check = |state: &State, upto: Option<i64>, next: &mut usize| {
+        while let Some(snap) = snapshots.get(*next) {
+            let after = snap["after_action_id"].as_i64().unwrap();
+            if upto.is_some_and(|id| id <= after) {
+                break;
+            }
+            let turn = snap["turn"].as_u64().unwrap() as u32;
+            let number = snap["round_num"].as_u64().unwrap() as u32;
+            let ended = state.game_end.ended;
+            match snap["round"].as_str().unwrap() {
+                "Stock" => assert!(
+                    ended || matches!(state.round, Round::StockRound(ref r) if r.number == turn),
+                    "line {}: {:?}",
+                    *next,
+                    state.round
+                ),
+                _ => assert!(
+                    ended
+                        || matches!(state.round, Round::OperatingRound(ref r) if r.stock_round == turn && r.number == number),
+                    "line {}: {:?}",
+                    *next,
+                    state.round
+                ),
+            }
+            compare_with_snapshot(&export, state, snap);
+            *next += 1;
+            checked += 1;
+        }
+    };
+    for action in &export.actions[applied..] {
+        // Automatic actions (no id) belong to the action before them.
+        if action.id.is_some() {
+            check(&state, action.id, &mut next);
+        }
+        apply_recorded(&mut state, action);
+    }
+    check(&state, None, &mut next);
+    assert_eq!(next, snapshots.len(), "{name}: every snapshot line reached");
+    // §13: the game is over with the recorded reason and every player's recorded value.
+    let raw: Value = serde_json::from_str(&fixture(&format!("{name}.json"))).unwrap();
+    assert!(state.game_end.ended, "{name}: the game ended");
+    assert_eq!(
+        state.game_end.trigger.as_deref(),
+        raw["game_end_reason"].as_str(),
+        "{name}: end reason"
+    );
+    let scores = referee_engine::g1841::game_end::scores(&state);
+    for (seat, p) in export.players.iter().enumerate() {
+        assert_eq!(
+            scores[seat],
+            raw["result"][p.id.as_str()].as_i64().unwrap(),
+            "{name}: value of {}",
+            p.name
+        );
+    }
+    checked
+}
+
+/// 132002 (V2) from Operating Round 5.2 to the end (snapshot lines 12–20, the last after
+/// action 939): phases 7 and 8, the merger of SFL and CGTF into ICSF (P3 claims the
+/// presidency for L.121, action 651), emergency sales, ICSF at L.516 ending the game after
+/// its turn (§13). Every action listed and accepted, every route revenue equal.
+#[test]
+fn fixture_132002_replays_to_the_end() {
+    assert_eq!(replay_checking_snapshots("132002", 12), 9);
+}
+
+/// 1841_game_end_bank (lite) from Operating Round 3.2 to the end (snapshot lines 7–19, the
+/// last after action 849): phases 5–8, SFL frozen by P4's emergency sale of its president's
+/// certificate (action 248) and unfrozen later, the mergers SFTG + IFAI → CFCC (496),
+/// ATFA + AFI → IFAI (551), SFTC + CTS → RSFS (568), SFL + IFAI → AFI (743), the bank broken
+/// (§13).
+#[test]
+fn fixture_game_end_bank_replays_to_the_end() {
+    assert_eq!(replay_checking_snapshots("1841_game_end_bank", 7), 13);
 }

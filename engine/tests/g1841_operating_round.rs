@@ -624,10 +624,13 @@ fn ifai_short(ifai: i64, sftg: i64, player: i64) -> State {
     s
 }
 
-/// 1841 §14: the chain's cash pays first. IFAI (L.10) must buy the L.200 3-train: SFTG
-/// (L.339), the corporation controlling it, gives the missing L.190; no sale is needed.
+/// 1841 §14 (18xx; lite game action 234: IFAI, L.0, sells 70% of its own shares although
+/// SFTG, controlling it, has L.102): up the chain each raiser contributes its cash and sells
+/// as needed before the next one pays. IFAI (L.10) must buy the L.200 3-train: it sells its
+/// own IPO shares first (10% or 20%, not 30%: L.195 already covers L.190) although SFTG has
+/// L.339; once its treasury holds the price it buys the train itself.
 #[test]
-fn s14_the_chain_of_control_contributes_its_cash() {
+fn s14_the_needy_corporation_sells_before_its_chain_contributes() {
     let mut s = ifai_short(10, 339, 8);
     let seat = G1841::to_act(&s)[0];
     assert_eq!(seat, 2);
@@ -637,22 +640,19 @@ fn s14_the_chain_of_control_contributes_its_cash() {
         from: "depot".into(),
         price: 200,
     };
-    let legal = G1841::legal(&s, seat);
-    assert!(legal.actions.contains(&buy));
-    assert!(
-        !legal
-            .actions
-            .iter()
-            .any(|a| matches!(a, Action::EmergencySell { .. }))
-    );
-    let events = G1841::apply(&mut s, seat, &buy).unwrap();
-    assert!(events.contains(&Event::EmergencyFunds {
+    let sell = |percent| Action::EmergencySell {
+        seller: Some("IFAI".into()),
         corporation: "IFAI".into(),
-        from: Some("SFTG".into()),
-        amount: 190,
-    }));
-    assert_eq!(s.corporation("IFAI").unwrap().cash, 0);
-    assert_eq!(s.corporation("SFTG").unwrap().cash, 149);
+        percent,
+    };
+    let legal = G1841::legal(&s, seat);
+    assert!(!legal.actions.contains(&buy));
+    assert!(legal.actions.contains(&sell(10)) && legal.actions.contains(&sell(20)));
+    assert!(!legal.actions.contains(&sell(30)));
+    G1841::apply(&mut s, seat, &sell(20)).unwrap();
+    assert!(G1841::legal(&s, seat).actions.contains(&buy));
+    G1841::apply(&mut s, seat, &buy).unwrap();
+    assert_eq!(s.corporation("SFTG").unwrap().cash, 339);
     assert_eq!(s.players[2].cash, 8);
 }
 

@@ -90,6 +90,10 @@ pub struct ImportedAction {
     /// (`sell_shares` puts the ids listed in the pool, `buy_shares` takes them out). `None`
     /// for other actions.
     pub from_pool: Option<bool>,
+    /// For `place_token`, `remove_token` and `buy_token` on a laid tile (`city`
+    /// `<tile>-<copy>-<i>`): the hex where the record last laid that tile copy (copies move
+    /// when a tile is replaced). `None` otherwise.
+    pub tile_hex: Option<String>,
 }
 
 /// A parsed export.
@@ -317,6 +321,8 @@ impl ImportedAction {
                 // laid tiles: find the hex carrying that tile among the legal placements.
                 let hex = if map::map(&state.options).hexes.contains_key(&first) {
                     first
+                } else if let Some(h) = &self.tile_hex {
+                    h.clone()
                 } else {
                     operating_round::legal_tokens(state)
                         .into_iter()
@@ -562,6 +568,9 @@ impl ImportedAction {
         if map::map(&state.options).hexes.contains_key(&first) {
             return Ok((first, index));
         }
+        if let Some(h) = &self.tile_hex {
+            return Ok((h.clone(), index));
+        }
         state
             .operations
             .tiles
@@ -699,6 +708,7 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
         }
     }
     mark_pool_purchases(&mut export.actions);
+    mark_tile_hexes(&mut export.actions);
     if let Some(game) = export.id {
         for a in &mut export.actions {
             if a.id
@@ -714,10 +724,26 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
 /// Purchases of certificates that 18xx put into the pool in an exchange (merger, split): the
 /// export names a share id never seen going into the pool, so the id tracking of
 /// [`mark_pool_purchases`] cannot tell pool from IPO (18xx's share ids after exchanges are not
-/// modelled; docs/games/1841.md I25). (18xx.games game id, action id) of the purchases whose
-/// game log reads "from the market": 132002 action 333 (CTDA buys `SFLi_7`, exchanged to the
-/// pool in the Tuscan merge).
-pub const POOL_PURCHASES_AFTER_EXCHANGES: &[(i64, i64)] = &[(132002, 333)];
+/// modelled; docs/games/1841.md I25). (18xx.games game id, action id) of every such purchase
+/// in the two recorded games, where the game log reads "from the market" (found by comparing
+/// the logs in `1841-fixtures/logs` with the id tracking): 132002 — CTDA `SFLi_7` (333), IFAI
+/// `ICSF_1` (703), P4 `ICSF_2` (785), P3 `ICSF_3` (786), P4 `ICSF_4` (789), P3 `ICSF_5` (790); the lite game
+/// 182953 — `CFCC_4` (514), `RSFS_5` (675), `RSFS_6` (676), `CFCC_5` … `CFCC_8` (684–687).
+pub const POOL_PURCHASES_AFTER_EXCHANGES: &[(i64, i64)] = &[
+    (132002, 333),
+    (132002, 703),
+    (132002, 785),
+    (132002, 786),
+    (132002, 789),
+    (132002, 790),
+    (182953, 514),
+    (182953, 675),
+    (182953, 676),
+    (182953, 684),
+    (182953, 685),
+    (182953, 686),
+    (182953, 687),
+];
 
 fn imported(export: &Export, raw: Value, auto: bool) -> ImportedAction {
     let entity_type = raw.get("entity_type").and_then(Value::as_str);
@@ -740,6 +766,7 @@ fn imported(export: &Export, raw: Value, auto: bool) -> ImportedAction {
         auto,
         raw,
         from_pool: None,
+        tile_hex: None,
     }
 }
 
@@ -780,6 +807,32 @@ fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
         }
     }
     out
+}
+
+/// Follows the 18xx tile copies (`63-1`) over the effective actions: each `lay_tile` puts its
+/// copy on its hex; a token action naming a city `<tile>-<copy>-<i>` gets that hex.
+fn mark_tile_hexes(actions: &mut [ImportedAction]) {
+    let mut at: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    for a in actions.iter_mut() {
+        match a.kind.as_str() {
+            "lay_tile" => {
+                if let (Some(tile), Some(hex)) = (
+                    a.raw.get("tile").and_then(Value::as_str),
+                    a.raw.get("hex").and_then(Value::as_str),
+                ) {
+                    at.insert(tile.to_string(), hex.to_string());
+                }
+            }
+            "place_token" | "remove_token" | "buy_token" => {
+                if let Some(city) = a.raw.get("city").and_then(Value::as_str)
+                    && let Some((copy, _)) = city.rsplit_once('-')
+                {
+                    a.tile_hex = at.get(copy).cloned();
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Follows the 18xx share ids through the bank pool over the effective actions and records,

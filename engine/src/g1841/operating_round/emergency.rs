@@ -136,10 +136,13 @@ fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32
                     .map(|k| k.percent / unit)
                     .sum();
                 let is_president = c.president() == Some(raiser);
+                // A dump goes to the next holder with the president's share, or, with none,
+                // the president's certificate goes into the pool and the corporation is
+                // frozen (FAQ-C13; lite game action 248: P4 sells SFL's 20% for L.111).
                 let may_dump = is_president
                     && !chain.contains(&ShareOwner::Corporation(c.sym.clone()))
-                    && presidency_may_change(state, c)
-                    && successor(state, &c.sym, *seat).is_some_and(|(_, p)| p >= 2 * unit);
+                    && presidency_may_change(state, c);
+                let _ = seat;
                 let units = ordinary + if may_dump { 2 } else { 0 };
                 if units > 0 {
                     out.push((c.sym.clone(), units));
@@ -169,21 +172,16 @@ pub(super) fn emergency_sales(state: &State) -> Vec<Action> {
     let Some((_, _, price)) = cheapest_train(state) else {
         return out;
     };
-    // The corporations of the chain contribute their cash and sell before the controlling
-    // player pays anything (#9338; lite game action 209: SFTN sells its ATFA share although
-    // its president could pay the rest): a corporation's shortfall counts only the chain
-    // corporations' cash.
+    // Up the chain, each raiser in turn contributes its cash and sells as needed before the
+    // next one pays anything (18xx; #9338; lite game action 209: SFTN sells its ATFA share
+    // although its president could pay the rest; action 234: IFAI, L.0, sells 70% of its
+    // own shares for L.613 although SFTG, controlling it, has L.102): a raiser's shortfall
+    // counts the cash of the raisers up to it.
     let chain = raisers(state, &sym);
-    let corporate_cash: i64 = chain
-        .iter()
-        .filter(|r| matches!(r, ShareOwner::Corporation(_)))
-        .map(|r| cash_of(state, r))
-        .sum();
+    let mut cash_so_far = 0;
     for raiser in chain.iter() {
-        let shortfall = match raiser {
-            ShareOwner::Corporation(_) => price - corporate_cash,
-            _ => price - funds(state, &sym),
-        };
+        cash_so_far += cash_of(state, raiser);
+        let shortfall = price - cash_so_far;
         if shortfall <= 0 {
             return out;
         }
@@ -315,7 +313,14 @@ pub(super) fn emergency_sell(
         .filter(|k| k.owner == holder && !k.president)
         .map(|k| k.percent / unit)
         .sum();
+    let pres_units = 2;
+    let mut pres_to_pool = false;
     if units > ordinary
+        && let ShareOwner::Player(s) = owner
+        && !successor(state, target, s).is_some_and(|(_, p)| p >= pres_units * unit)
+    {
+        pres_to_pool = true;
+    } else if units > ordinary
         && let ShareOwner::Player(s) = owner
         && let Some((next, _)) = successor(state, target, s)
     {
@@ -335,11 +340,26 @@ pub(super) fn emergency_sell(
         return;
     };
     let mut left = units;
+    if pres_to_pool
+        && let Some(k) = t
+            .certificates
+            .iter_mut()
+            .find(|k| k.president && k.owner == holder)
+    {
+        k.owner = ShareOwner::Pool;
+        left = left.saturating_sub(pres_units);
+    }
     for k in t.certificates.iter_mut() {
         if left > 0 && k.owner == holder && !k.president && k.percent == unit {
             k.owner = ShareOwner::Pool;
             left -= 1;
         }
+    }
+    if pres_to_pool {
+        events.push(Event::FrozenChanged {
+            corporation: target.to_string(),
+            frozen: true,
+        });
     }
     let sold = units - left;
     let proceeds = half_price_proceeds(sold, price);

@@ -588,14 +588,25 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             }
             OperatingStep::Dividend => return,
             OperatingStep::BuyToken => {
-                if has_unplaced_token(state, &sym) {
+                // I16: offered with an unplaced token — and treasury money to pay at least
+                // L.1 (132002 action 732: SFLi, L.0, skips the step).
+                let cash = state.corporation(&sym).map_or(0, |c| c.cash);
+                if has_unplaced_token(state, &sym) && cash >= 1 {
                     return;
                 }
                 advance(state, events);
             }
             OperatingStep::Trains | OperatingStep::Shares => {
                 let l = legal(state, seat);
-                if l.actions.iter().all(|a| *a == Action::Pass) && l.train_purchases.is_empty() {
+                // I34: 18xx plays the share step (a pass is recorded) while the treasury
+                // holds the lowest par price and a corporation may be started, even when the
+                // president's certificate (twice that) is out of reach (lite action 721:
+                // IFAI with L.97).
+                let shares_open = r.step == OperatingStep::Shares && shares_step_open(state, &sym);
+                if l.actions.iter().all(|a| *a == Action::Pass)
+                    && l.train_purchases.is_empty()
+                    && !shares_open
+                {
                     if l.actions.is_empty() {
                         // Must buy but cannot: emergency money raising (not implemented).
                         return;
@@ -628,6 +639,25 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             }
         }
     }
+}
+
+/// Whether the corporate share step waits for the corporation even without an affordable
+/// purchase (interpretation I34): a non-historical corporation may be started and the
+/// treasury holds at least the lowest par price.
+fn shares_step_open(state: &State, sym: &str) -> bool {
+    let Some(c) = state.corporation(sym) else {
+        return false;
+    };
+    let lowest = market::par_prices(state, CorporationKind::Minor)
+        .into_iter()
+        .chain(market::par_prices(state, CorporationKind::Major))
+        .min()
+        .unwrap_or(i64::MAX);
+    c.cash >= lowest
+        && state
+            .corporations
+            .iter()
+            .any(|x| super::start::non_historical_startable(state, &x.sym))
 }
 
 /// Ends the current corporation's turn and starts the next one (or ends the round).
