@@ -317,7 +317,7 @@ pub(super) fn emergency_sell(
     let mut pres_to_pool = false;
     if units > ordinary
         && let ShareOwner::Player(s) = owner
-        && !successor(state, target, s).is_some_and(|(_, p)| p >= pres_units * unit)
+        && successor(state, target, s).is_none_or(|(_, p)| p < pres_units * unit)
     {
         pres_to_pool = true;
     } else if units > ordinary
