@@ -5,14 +5,16 @@
 //! the complete **concession round** (1841 §4: the Version 2 nomination auction, the Version 1
 //! sealed bids with tie auctions, `lite`) and the **stock round** (1841 §5: par with home
 //! tokens and token purchase, buy, sell, limits, presidency lock, end of round) and the
-//! **operating rounds** of phases 2–3 (1841 §8–§10: operating order, tile lays and upgrades
+//! **operating rounds** of phases 2–8 (1841 §8–§10: operating order, tile lays and upgrades
 //! with per-base lays, costs and phase-2 borders, token placement, submitted routes with
 //! their revenue, dividends and price moves, trains from the depot/pool/other corporations
 //! with phase changes and rusting, token acquisition, corporate sales and purchases, the
 //! next OR or stock round), and [`start`]ing non-historical corporations from phase 3 by
-//! players and by corporations (§3.4, §5.4, §9.7). Not yet: emergency money raising, the first
-//! 4-train's events, mergers, game end. `docs/games/1841.md` lists coverage and the
-//! interpretations chosen.
+//! players and by corporations (§3.4, §5.4, §9.7), emergency money raising and bankruptcy
+//! (§14), the game end (§13) and the corporate events ([`operating_round::events`]: the first
+//! 4-train, the Ferdinandea split, the Tuscan merge, mergers, transformations; frozen and
+//! circular control, §7.4, §11, §12). Not yet: player-to-player purchases (§15.3).
+//! `docs/games/1841.md` lists coverage and the interpretations chosen.
 //!
 //! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
@@ -84,7 +86,7 @@ impl Game for G1841 {
             max_players: 8,
             options: options::option_infos(),
             stage: GameStage::Partial,
-            coverage: "Setup, the complete concession round (Version 2 nomination auction, Version 1 sealed bids with tie auctions, lite), the stock round (par with home tokens and token purchase, buy, sell, certificate and 60% limits, concession lock, end-of-round price moves, Bayard, return of concessions) and the operating rounds of phases 2-3 (track, tokens, submitted routes, dividends, token acquisition, trains with phase 3, corporate sales and purchases) follow the rules exactly; corporate starts, non-historical corporations, emergency money raising and the first 4-train are refused or not offered.",
+            coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes, dividends, token acquisition, trains and phases, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, and the game end follow the rules; both recorded games replay to their end. Not yet: player-to-player purchases.",
         }
     }
 
