@@ -784,7 +784,15 @@ pub fn begin(
         .iter()
         .any(|s| controller(state, s).is_some());
     if !any {
-        super::stock_round::begin(state, stock_round + 1, events);
+        // … but never round after empty round within one action: when a stock round already
+        // began during this action (every player passed at once), the round stays open with
+        // nobody to act (no endless empty rounds; random play with every corporation frozen).
+        let stock_round_began = events
+            .iter()
+            .any(|e| matches!(e, Event::RoundStarted { name } if name.starts_with("Stock Round")));
+        if !stock_round_began {
+            super::stock_round::begin(state, stock_round + 1, events);
+        }
         return;
     }
     next_corporation(state, events);
