@@ -98,10 +98,28 @@ impl Game for G1841 {
     }
 
     /// One concrete accepted action per legal choice: `Pass`, a bid at the minimum price per
-    /// concession, an all-zero sealed bid, and every stock-round action (listed completely).
-    /// Ranges: [`G1841::legal`].
+    /// concession, an all-zero sealed bid, every stock-round action (listed completely), trains
+    /// and tokens of other corporations at L.1, and for the routes step the best route set of
+    /// the route optimizer ([`operating_round::best_routes`] with its default work budget; the
+    /// empty route set when nothing earns revenue). Ranges: [`G1841::legal`].
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        Self::legal(state, seat).representatives()
+        let legal = Self::legal(state, seat);
+        let mut out = legal.representatives();
+        if legal.run_routes.is_some()
+            && let Some(sym) = operating_round::current(state)
+        {
+            let best = operating_round::best_routes(state, &sym, operating_round::DEFAULT_BUDGET);
+            if best.revenue > 0 {
+                for a in out.iter_mut() {
+                    if matches!(a, Action::RunRoutes { .. }) {
+                        *a = Action::RunRoutes {
+                            routes: best.routes.clone(),
+                        };
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// See [`concession_round::to_act`].

@@ -1159,10 +1159,13 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
         });
     }
     // Interpretation I13: a stock round from SR2 on in which nobody could do anything, with no
-    // corporation started, stays open with nobody to act (no endless chain of empty rounds;
-    // only reachable from edited states).
-    let nothing_started = !state.corporations.iter().any(|c| c.started());
-    if sr.last_to_act.is_none() && nothing_started && sr.number >= 2 {
+    // corporation that has a controlling player, stays open with nobody to act: a dead game
+    // (no endless chain of empty rounds).
+    let none_operates = !state
+        .corporations
+        .iter()
+        .any(|c| c.started() && controller(state, &c.sym).is_some());
+    if sr.last_to_act.is_none() && none_operates && sr.number >= 2 {
         return;
     }
     // 1841 §13: a corporation that reached L.516 (e.g. sold out) ends the game now.

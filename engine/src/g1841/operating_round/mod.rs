@@ -669,12 +669,10 @@ pub fn begin(
     events.push(Event::RoundStarted {
         name: format!("Operating Round {stock_round}.{number}"),
     });
-    // Interpretation I21: with no corporation that can take a turn the round is over at once
-    // and the next stock round begins (18xx goes straight to it).
-    let any = market::operating_order(state)
-        .iter()
-        .any(|s| controller(state, s).is_some());
-    if !any {
+    // Interpretation I21: with no corporation on the market the round is over at once and the
+    // next stock round begins (18xx goes straight to it); frozen corporations only move left
+    // (`next_corporation`).
+    if market::operating_order(state).is_empty() {
         super::stock_round::begin(state, stock_round + 1, events);
         return;
     }
