@@ -9,15 +9,17 @@
 //! with per-base lays, costs and phase-2 borders, token placement, submitted routes with
 //! their revenue, dividends and price moves, trains from the depot/pool/other corporations
 //! with phase changes and rusting, token acquisition, corporate sales and purchases, the
-//! next OR or stock round), and [`start`]ing non-historical corporations from phase 3 by
-//! players and by corporations (§3.4, §5.4, §9.7). Not yet: emergency money raising, the first
-//! 4-train's events, mergers, game end. `docs/games/1841.md` lists coverage and the
-//! interpretations chosen.
+//! next OR or stock round, discarding excess trains, the route optimizer), [`start`]ing
+//! non-historical corporations from phase 3 by players and by corporations (§3.4, §5.4,
+//! §9.7), emergency money raising and bankruptcy (§14) and the [`game_end`] (§13). Not yet:
+//! the first 4-train's events, mergers, transformations. `docs/games/1841.md` lists coverage
+//! and the interpretations chosen.
 //!
 //! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
 //! [`setup`], [`concession_round`], [`corporation`] (certificates, control, limits),
-//! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`], [`map`] (map, tiles, borders), [`track`]
+//! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`],
+//! [`game_end`] (end triggers and scores), [`map`] (map, tiles, borders), [`track`]
 //! (track graph), [`operating_round`], [`validate`], [`view`], [`import18xx`] (reader for
 //! 18xx.games exports).
 
@@ -83,7 +85,7 @@ impl Game for G1841 {
             max_players: 8,
             options: options::option_infos(),
             stage: GameStage::Partial,
-            coverage: "Setup, the complete concession round (Version 2 nomination auction, Version 1 sealed bids with tie auctions, lite), the stock round (par with home tokens and token purchase, buy, sell, certificate and 60% limits, concession lock, end-of-round price moves, Bayard, return of concessions) and the operating rounds of phases 2-3 (track, tokens, submitted routes, dividends, token acquisition, trains with phase 3, corporate sales and purchases) follow the rules exactly; corporate starts, non-historical corporations, emergency money raising and the first 4-train are refused or not offered.",
+            coverage: "Setup, the complete concession round (Version 2 nomination auction, Version 1 sealed bids with tie auctions, lite), stock rounds (historical and non-historical starts with home tokens and token purchase, buy, sell, limits, concession lock, end-of-round moves, Bayard), operating rounds of phases 2-3 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, discards, corporate sales, purchases and starts), emergency money raising and bankruptcy, and the game end with final scores follow the rules; the first 4-train and its events (Ferdinandea split, Tuscan merger), voluntary mergers and transformations are not implemented yet (the 4-train is refused as UNSUPPORTED)",
         }
     }
 
