@@ -130,12 +130,7 @@ pub fn play_one<G: Game>(
                 actions,
             };
         }
-        let common: Vec<&G::Action> = legal.iter().filter(|a| !rare(a)).collect();
-        let pick = if !common.is_empty() && below(&mut rng, 8) != 0 {
-            common[below(&mut rng, common.len())].clone()
-        } else {
-            legal[below(&mut rng, legal.len())].clone()
-        };
+        let pick = pick(legal, rare, &mut rng);
         match G::apply(&mut state, seat, &pick) {
             Ok(_) => actions += 1,
             Err(r) if r.code == RejectionCode::Unsupported => {
@@ -157,6 +152,24 @@ pub fn play_one<G: Game>(
             }
         }
     }
+}
+
+/// The random policy: a common action with probability 7/8 (when there is one), else any
+/// legal action, uniformly. Takes the chosen action out of `legal` (no copy).
+fn pick<A>(mut legal: Vec<A>, rare: fn(&A) -> bool, rng: &mut ChaCha8Rng) -> A {
+    let common = legal.iter().filter(|a| !rare(a)).count();
+    let index = if common > 0 && below(rng, 8) != 0 {
+        let k = below(rng, common);
+        legal
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| !rare(a))
+            .nth(k)
+            .map_or(0, |(i, _)| i)
+    } else {
+        below(rng, legal.len())
+    };
+    legal.swap_remove(index)
 }
 
 fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
