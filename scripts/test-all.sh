@@ -27,6 +27,7 @@ suite "rust: tests"      cargo test --locked --workspace
 # Hundreds of random full Autobahn games (50 per player count) with the invariants checked
 # after every action; release build, so it stays fast.
 suite "rust: random games (release)" env AUTOBAHN_GAMES=50 cargo test --locked --release -p referee-engine --test autobahn_proptest
+suite "rust: random 1841 games (release)" env G1841_GAMES=48 cargo test --locked --release -p referee-engine --test g1841_full_games
 suite "proto: lint+breaking" ./scripts/proto-check.sh
 suite "python client"    ./clients/python/scripts/test.sh
 suite "typescript client" ./clients/typescript/scripts/test.sh

@@ -9,6 +9,7 @@
 //! do not stall in endless take-backs. Games per player count: `AUTOBAHN_GAMES` (default 12).
 
 use proptest::prelude::*;
+use referee_engine::autobahn::action::Id;
 use referee_engine::autobahn::board::GOODS;
 use referee_engine::autobahn::state::{TruckAt, employees_total};
 use referee_engine::autobahn::{Action, Autobahn, Options, State};
@@ -91,11 +92,12 @@ fn junk_action(rng: &mut Rng, s: &State) -> Action {
     let ids = [
         "BLK02-1", "RED01-1", "CYN01", "DEP-CYAN", "U1", "ST-B1", "XX", "",
     ];
-    let id = ids[rng.below(ids.len())].to_string();
-    let card = s
+    let id: Id = ids[rng.below(ids.len())].into();
+    let card: Id = s
         .players
         .first()
-        .and_then(|p| p.hand.first().cloned())
+        .and_then(|p| p.hand.first())
+        .map(|c| c.as_str().into())
         .unwrap_or_default();
     match rng.below(12) {
         0 => Action::PlayCard {
@@ -114,7 +116,7 @@ fn junk_action(rng: &mut Rng, s: &State) -> Action {
         },
         2 => Action::MoveTruck {
             truck: rng.below(4) as u32,
-            path: vec![id],
+            path: vec![id].into(),
             deliver: rng.below(2) == 0,
         },
         3 => Action::Promote {

@@ -178,7 +178,8 @@ fn aq4_truck_moves_from_played_colour_two_lane_bonus() {
             "BLK06-1".into(),
             "BLK07-1".into(),
             "BLK08-1".into(),
-        ],
+        ]
+        .into(),
         deliver: false,
     };
     let before = s.clone();
@@ -186,7 +187,7 @@ fn aq4_truck_moves_from_played_colour_two_lane_bonus() {
     assert_eq!(s, before);
     let black_truck = Action::MoveTruck {
         truck: 1,
-        path: vec!["BLK06-1".into()],
+        path: vec!["BLK06-1".into()].into(),
         deliver: false,
     };
     let err = Autobahn::apply(&mut s, 0, &black_truck).unwrap_err();
@@ -201,7 +202,8 @@ fn aq4_truck_moves_from_played_colour_two_lane_bonus() {
             "BLK05-1".into(),
             "BLK06-1".into(),
             "BLK07-1".into(),
-        ],
+        ]
+        .into(),
         deliver: false,
     };
     Autobahn::apply(&mut s, 0, &ok).unwrap();

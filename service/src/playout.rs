@@ -6,7 +6,10 @@
 //! **Random policy.** At each step one seat of `to_act` is picked, then one of its legal
 //! actions, uniformly, except that actions the game marks as *rare* (Autobahn: `TakeBackCards`
 //! and `Decline`) are picked only when nothing else is legal or with 1 chance in 8 (the policy
-//! of the engine's proptests), so games do not stall in endless take-backs.
+//! of the engine's proptests), so games do not stall in endless take-backs. 1841:
+//! withholding, buying another corporation's train and declaring bankruptcy are rare
+//! ([`g1841_rare`]), so companies pay out and buy trains from the depot; routes are the route
+//! optimizer's best set.
 //!
 //! Game `k` (0-based) uses seed `S + k` both for the engine setup and for the ChaCha8 RNG of
 //! the policy, so any game is reproducible alone with `--seed S+k --games 1`.
@@ -127,12 +130,7 @@ pub fn play_one<G: Game>(
                 actions,
             };
         }
-        let common: Vec<&G::Action> = legal.iter().filter(|a| !rare(a)).collect();
-        let pick = if !common.is_empty() && below(&mut rng, 8) != 0 {
-            common[below(&mut rng, common.len())].clone()
-        } else {
-            legal[below(&mut rng, legal.len())].clone()
-        };
+        let pick = pick(legal, rare, &mut rng);
         match G::apply(&mut state, seat, &pick) {
             Ok(_) => actions += 1,
             Err(r) if r.code == RejectionCode::Unsupported => {
@@ -154,6 +152,24 @@ pub fn play_one<G: Game>(
             }
         }
     }
+}
+
+/// The random policy: a common action with probability 7/8 (when there is one), else any
+/// legal action, uniformly. Takes the chosen action out of `legal` (no copy).
+fn pick<A>(mut legal: Vec<A>, rare: fn(&A) -> bool, rng: &mut ChaCha8Rng) -> A {
+    let common = legal.iter().filter(|a| !rare(a)).count();
+    let index = if common > 0 && below(rng, 8) != 0 {
+        let k = below(rng, common);
+        legal
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| !rare(a))
+            .nth(k)
+            .map_or(0, |(i, _)| i)
+    } else {
+        below(rng, legal.len())
+    };
+    legal.swap_remove(index)
 }
 
 fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
@@ -269,7 +285,7 @@ pub fn main(args: &PlayoutArgs) -> ExitCode {
     };
     let result = match args.game {
         PlayoutGame::Autobahn => run::<WireAutobahn>(&plan, autobahn_rare),
-        PlayoutGame::G1841 => run::<Wire1841>(&plan, |_| false),
+        PlayoutGame::G1841 => run::<Wire1841>(&plan, g1841_rare),
     };
     match result {
         Ok((report, ok)) => {
@@ -284,6 +300,22 @@ pub fn main(args: &PlayoutArgs) -> ExitCode {
             eprintln!("referee playout: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// 1841's rarely picked actions, so random games reach an end (see the module docs):
+/// withholding, buying another corporation's train (listed at L.1) and declaring bankruptcy.
+/// Routes come from the route optimizer (the representative of the routes step is its best
+/// route set). Passing stays as likely as anything else: making it rare too had players buy
+/// to their limits, go bankrupt and leave frozen corporations nobody could take over (games
+/// with nobody able to act: 13 of 30 with 6 players, against 0 of 30 with this policy).
+pub fn g1841_rare(a: &referee_engine::g1841::Action) -> bool {
+    use referee_engine::g1841::Action;
+    match a {
+        Action::DeclareBankruptcy { .. } => true,
+        Action::Dividend { payout } => !payout,
+        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
+        _ => false,
     }
 }
 

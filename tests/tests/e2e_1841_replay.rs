@@ -54,7 +54,10 @@ async fn recorded_game_replays_through_the_operating_rounds() {
     }
     let n = actions.len();
     assert!(n > 600, "only {n} actions replayed");
-    assert!(operating_rounds >= 7, "{operating_rounds} operating round sets");
+    assert!(
+        operating_rounds >= 7,
+        "{operating_rounds} operating round sets"
+    );
     assert!(!state.operations.tiles.is_empty());
     assert!(!state.operations.trains.is_empty());
     assert!(state.game_end.ended, "the game ends (ICSF at L.516)");

@@ -5,33 +5,42 @@
 
 use serde::{Deserialize, Serialize};
 
+/// An id from the board data inside an action (card, colour, section, link, depot, cell, …).
+/// A string that stores up to 24 bytes inline, so listing and cloning actions does not
+/// allocate (`"RED".into()`, `Id::from(string)`, and it derefs to `&str`).
+pub type Id = compact_str::CompactString;
+
+/// The sections of a truck move: up to four stored inline (a move has at most four steps),
+/// so listing moves does not allocate. Build one with `vec![...].into()` or `collect()`.
+pub type Path = smallvec::SmallVec<[Id; 4]>;
+
 /// One move by one seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
     /// Setup: keep one of the offered route cards (U-20).
     ChooseRouteCard {
         /// Route card id.
-        card: String,
+        card: Id,
     },
     /// Phase 1: slide the delivery token of `country`'s row and resolve its bonus (autobahn §5.1).
     ClaimDeliveryBonus {
         /// Country id.
-        country: String,
+        country: Id,
     },
     /// Phase 2A: play `card` as `colour` onto action space `space`, acting on `target`
     /// (autobahn §5.1, §5.3–§5.7, §5.12).
     PlayCard {
         /// Card id from the hand.
-        card: String,
+        card: Id,
         /// One of the card's colours (U-32).
-        colour: String,
+        colour: Id,
         /// Action space id (`BUILD_ROAD`, `UPGRADE_LINK`, `LOAD_TRUCK`, `BUILD_STATION`, `KEY`).
-        space: String,
+        space: Id,
         /// Section id (build), link id (upgrade), depot id (load), station-space id
         /// (station) or unlock-cell id (key).
-        target: String,
+        target: Id,
         /// Load only: the goods type (a depot may offer two in era 3).
-        goods: Option<String>,
+        goods: Option<Id>,
     },
     /// Phase 2B: take all played cards back, 1 DM each (autobahn §5.1).
     TakeBackCards,
@@ -43,7 +52,7 @@ pub enum Action {
         /// Truck index (0 or 1).
         truck: u32,
         /// Sections entered, in order (may be empty when delivering from where it stands).
-        path: Vec<String>,
+        path: Path,
         /// Deliver with one more step beyond the last section.
         deliver: bool,
     },
@@ -53,34 +62,34 @@ pub enum Action {
     /// `department` (autobahn §5.11).
     Promote {
         /// Department id.
-        department: String,
+        department: Id,
         /// Floor the employee is on now (0 = Lobby).
         from_floor: u32,
     },
     /// Answer a pending place-employee bonus: the office colour.
     PlaceEmployee {
         /// Autobahn id.
-        colour: String,
+        colour: Id,
     },
     /// Answer a pending free build (bonus or a card's extra action).
     BuildRoad {
         /// Section id.
-        section: String,
+        section: Id,
     },
     /// Answer a pending free upgrade.
     UpgradeLink {
         /// Link id.
-        link: String,
+        link: Id,
     },
     /// Answer a pending free station.
     BuildStation {
         /// Station-space id.
-        space: String,
+        space: Id,
     },
     /// Answer a pending unlock.
     Unlock {
         /// Cell id.
-        cell: String,
+        cell: Id,
     },
     /// Answer a pending take-display-card.
     TakeDisplayCard {
@@ -95,7 +104,7 @@ pub enum Action {
     /// Answer a pending Max +1x: the action space that gains a tile.
     PlaceActionTile {
         /// Action space id.
-        space: String,
+        space: Id,
     },
     /// Decline an optional pending free action (build, upgrade, station).
     Decline,

@@ -682,7 +682,7 @@ pub fn move_trucks(state: &mut State, ev: &mut Vec<Event>, me: u32) {
         let d = steps_to_country(state, ci);
         let mut at = truck.at.clone();
         let mut here = at_dist(state, &at, &d);
-        let mut path: Vec<String> = Vec::new();
+        let mut path: Vec<super::action::Id> = Vec::new();
         let mut deliver = false;
         let deliverable = state.board.def.countries[ci].opens_in_era <= state.era;
         while (path.len() as u32) < steps {
@@ -698,7 +698,7 @@ pub fn move_trucks(state: &mut State, ev: &mut Vec<Event>, me: u32) {
             let Some(s) = next else { break };
             here = d[s];
             at = TruckAt::Section(m.section_ids[s].clone());
-            path.push(m.section_ids[s].clone());
+            path.push(m.section_ids[s].as_str().into());
         }
         if path.is_empty() && !deliver {
             continue;

@@ -723,6 +723,14 @@ pub struct Map {
     pub station_spaces: Vec<StationSpace>,
     /// Depot city index per depot.
     pub depot_city: Vec<usize>,
+    /// Links with an end at each German city (by city index, in link order).
+    pub city_links: Vec<Vec<usize>>,
+    /// Sections touching each German city (by city index, in section order).
+    pub city_sections: Vec<Vec<usize>>,
+    /// Unlock grid, per cell (in `unlock_grid.cells` order): whether it is an entry cell.
+    pub unlock_entry: Vec<bool>,
+    /// Unlock grid, per cell: the cells whose arrows point at it (tails, by cell index).
+    pub unlock_tails: Vec<Vec<usize>>,
 }
 
 /// A loaded, validated board: the definition plus its compiled map.
@@ -815,7 +823,8 @@ impl Board {
 
     /// Index of autobahn `id`.
     pub fn autobahn(&self, id: &str) -> Option<usize> {
-        self.map.autobahn_index.get(id).copied()
+        // Seven short ids (validated: exactly `AUTOBAHNS`): a scan beats hashing.
+        self.def.autobahns.iter().position(|a| a.id == id)
     }
 
     /// Id of a node.
@@ -1197,6 +1206,28 @@ impl Validator {
             let f = (si as f64 + 0.5) / m.link_sections[li].len() as f64;
             m.sections[s].pos = (pa.0 + (pb.0 - pa.0) * f, pa.1 + (pb.1 - pa.1) * f);
         }
+        // per-city lookups (links ending there, sections touching it)
+        m.city_links = vec![Vec::new(); b.cities.len()];
+        for (l, (na, nb)) in m.link_ends.iter().enumerate() {
+            for n in [na, nb] {
+                if let Node::City(c) = n
+                    && let Some(v) = m.city_links.get_mut(*c)
+                    && v.last() != Some(&l)
+                {
+                    v.push(l);
+                }
+            }
+        }
+        m.city_sections = vec![Vec::new(); b.cities.len()];
+        for (s, sec) in m.sections.iter().enumerate() {
+            for c in &sec.touches {
+                if let Some(v) = m.city_sections.get_mut(*c)
+                    && v.last() != Some(&s)
+                {
+                    v.push(s);
+                }
+            }
+        }
         // closures
         for (i, c) in b.closures.markers.iter().enumerate() {
             if !m.section_index.contains_key(&c.section) {
@@ -1445,6 +1476,23 @@ impl Validator {
                 );
             }
         }
+        let cell_index = |id: &str| g.cells.iter().position(|c| c.id == id);
+        m.unlock_entry = g
+            .cells
+            .iter()
+            .map(|c| g.entry_cells.contains(&c.id))
+            .collect();
+        m.unlock_tails = g
+            .cells
+            .iter()
+            .map(|c| {
+                g.arrows
+                    .iter()
+                    .filter(|a| a.get(1) == Some(&c.id))
+                    .filter_map(|a| a.first().and_then(|t| cell_index(t)))
+                    .collect()
+            })
+            .collect();
         for (i, s) in b.development_track.spaces.iter().enumerate() {
             if s.space != i as u32 {
                 self.err(

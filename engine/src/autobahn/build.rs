@@ -3,12 +3,26 @@
 //! (§5.7) and unlock (§5.12).
 
 use super::action::Event;
-use super::board::{GOODS, Node};
+use super::board::GOODS;
 use super::state::{CityValue, Road, State, TruckAt};
 use crate::{Rejection, RejectionCode};
 
 fn reject(code: RejectionCode, rule: &str, msg: impl Into<String>) -> Rejection {
     Rejection::new(code, rule, msg)
+}
+
+/// The refusal [`super::office::place_employee`] would give for a missing office of autobahn
+/// `a`, checked before a build or upgrade changes anything.
+fn no_office(state: &State, a: usize) -> Result<(), Rejection> {
+    if a < state.offices.len() {
+        Ok(())
+    } else {
+        Err(reject(
+            RejectionCode::InvalidArgument,
+            "AQ-1",
+            "No such office.",
+        ))
+    }
 }
 
 /// Whether section `s` is built.
@@ -37,24 +51,42 @@ pub fn link_upgraded(state: &State, l: usize) -> bool {
 /// unbuilt, adjacent to built road, not East or closed before era 3, and the era supply not
 /// empty. Affordability is checked separately.
 pub fn buildable_sections(state: &State, colour: Option<usize>) -> Vec<usize> {
-    if state
+    if era_supply_empty(state) {
+        return vec![];
+    }
+    (0..state.board.map.sections.len())
+        .filter(|s| buildable_unchecked_supply(state, *s, colour))
+        .collect()
+}
+
+/// Whether any section can be built at all this era (the supply is not empty).
+pub fn buildable_sections_any(state: &State) -> bool {
+    !era_supply_empty(state)
+}
+
+/// Whether the current era's supply of road sections is empty.
+fn era_supply_empty(state: &State) -> bool {
+    state
         .era_supply
         .get(state.era as usize - 1)
         .copied()
         .unwrap_or(0)
         == 0
-    {
-        return vec![];
-    }
+}
+
+/// Whether section `s` is in [`buildable_sections`] for `colour` (without listing them).
+pub fn is_buildable(state: &State, s: usize, colour: Option<usize>) -> bool {
+    s < state.board.map.sections.len()
+        && !era_supply_empty(state)
+        && buildable_unchecked_supply(state, s, colour)
+}
+
+fn buildable_unchecked_supply(state: &State, s: usize, colour: Option<usize>) -> bool {
     let m = &state.board.map;
-    (0..m.sections.len())
-        .filter(|s| {
-            !built(state, *s)
-                && colour.is_none_or(|c| m.sections[*s].autobahn == c)
-                && state.board.section_open(*s, state.era)
-                && m.adj[*s].iter().any(|n| built(state, *n))
-        })
-        .collect()
+    !built(state, s)
+        && colour.is_none_or(|c| m.sections[s].autobahn == c)
+        && state.board.section_open(s, state.era)
+        && m.adj[s].iter().any(|n| built(state, *n))
 }
 
 /// Builds section `s` for `player` (autobahn §5.4, AQ-1): take a section from the era supply,
@@ -67,7 +99,7 @@ pub fn build_section(
     s: usize,
     colour: Option<usize>,
 ) -> Result<(), Rejection> {
-    if !buildable_sections(state, colour).contains(&s) {
+    if !is_buildable(state, s, colour) {
         return Err(reject(
             RejectionCode::IllegalMove,
             "autobahn §5.4",
@@ -86,6 +118,8 @@ pub fn build_section(
             ),
         ));
     }
+    // The office is checked here, before anything changes (it seats the builder's employee).
+    no_office(state, state.board.map.sections[s].autobahn)?;
     let era = state.era as usize - 1;
     state.era_supply[era] -= 1;
     state.sections[s].road = Road::SingleLane;
@@ -125,12 +159,16 @@ pub fn build_section(
 /// Complete, not yet upgraded links of `colour` (any if `None`), autobahn §5.5.
 pub fn upgradable_links(state: &State, colour: Option<usize>) -> Vec<usize> {
     (0..state.board.map.link_sections.len())
-        .filter(|l| {
-            colour.is_none_or(|c| state.board.map.link_autobahn[*l] == c)
-                && link_complete(state, *l)
-                && !link_upgraded(state, *l)
-        })
+        .filter(|l| is_upgradable(state, *l, colour))
         .collect()
+}
+
+/// Whether link `l` is in [`upgradable_links`] for `colour` (without listing them).
+pub fn is_upgradable(state: &State, l: usize, colour: Option<usize>) -> bool {
+    l < state.board.map.link_sections.len()
+        && colour.is_none_or(|c| state.board.map.link_autobahn[l] == c)
+        && link_complete(state, l)
+        && !link_upgraded(state, l)
 }
 
 /// Upgrade cost: the link's build costs in the current era (board `upgrade_costs.rule`, U-2).
@@ -150,7 +188,7 @@ pub fn upgrade_link(
     l: usize,
     colour: Option<usize>,
 ) -> Result<(), Rejection> {
-    if !upgradable_links(state, colour).contains(&l) {
+    if !is_upgradable(state, l, colour) {
         return Err(reject(
             RejectionCode::IllegalMove,
             "autobahn §5.5",
@@ -169,7 +207,9 @@ pub fn upgrade_link(
             ),
         ));
     }
-    for s in state.board.map.link_sections[l].clone() {
+    no_office(state, state.board.map.link_autobahn[l])?;
+    let board = state.board.clone();
+    for &s in &board.map.link_sections[l] {
         state.sections[s].road = Road::TwoLane;
     }
     if !bot {
@@ -189,17 +229,24 @@ pub fn upgrade_link(
 /// Value of German city `c` now (AQ-3): base + 2 per distinct autobahn with a complete link
 /// ending there + 2 per distinct autobahn with an upgraded link ending there.
 pub fn city_value(state: &State, c: usize) -> i64 {
+    city_value_with(state, c, |l| {
+        let complete = link_complete(state, l);
+        (complete, complete && link_upgraded(state, l))
+    })
+}
+
+/// [`city_value`] with the `(complete, upgraded)` status of a link given by `status`.
+fn city_value_with(state: &State, c: usize, status: impl Fn(usize) -> (bool, bool)) -> i64 {
     let m = &state.board.map;
     let mut complete = [false; 7];
     let mut upgraded = [false; 7];
-    for (l, (a, b)) in m.link_ends.iter().enumerate() {
-        if *a == Node::City(c) || *b == Node::City(c) {
-            let ab = m.link_autobahn[l];
-            if link_complete(state, l) {
-                complete[ab] = true;
-                if link_upgraded(state, l) {
-                    upgraded[ab] = true;
-                }
+    for &l in m.city_links.get(c).map_or(&[][..], Vec::as_slice) {
+        let ab = m.link_autobahn[l];
+        let (done, two_lane) = status(l);
+        if done {
+            complete[ab] = true;
+            if two_lane {
+                upgraded[ab] = true;
             }
         }
     }
@@ -207,37 +254,77 @@ pub fn city_value(state: &State, c: usize) -> i64 {
     state.board.def.cities[c].base_value + 2 * n(complete) + 2 * n(upgraded)
 }
 
-/// Recomputes every city value (AQ-3) and reports the changes.
+/// Recomputes every city value (AQ-3) and reports the changes, in city order. Updates the
+/// values in place when the list follows the board (always, after setup).
 pub fn recalc_cities(state: &mut State, ev: &mut Vec<Event>) {
-    let n = state.board.def.cities.len();
-    let new: Vec<CityValue> = (0..n)
-        .map(|c| CityValue {
-            city: state.board.def.cities[c].id.clone(),
-            value: city_value(state, c),
+    let board = state.board.clone();
+    let cities = &board.def.cities;
+    let follows_board = state.city_values.len() == cities.len()
+        && state
+            .city_values
+            .iter()
+            .zip(cities)
+            .all(|(v, c)| v.city == c.id);
+    if !follows_board {
+        let new: Vec<CityValue> = (0..cities.len())
+            .map(|c| CityValue {
+                city: cities[c].id.clone(),
+                value: city_value(state, c),
+            })
+            .collect();
+        for (i, v) in new.iter().enumerate() {
+            if state.city_values.get(i).is_some_and(|o| o.value != v.value) {
+                ev.push(Event::CityValueChanged {
+                    city: v.city.clone(),
+                    value: v.value,
+                });
+            }
+        }
+        state.city_values = new;
+        return;
+    }
+    // Each link's status once (a link ends at two cities).
+    let status: Vec<(bool, bool)> = (0..board.map.link_sections.len())
+        .map(|l| {
+            let mut complete = true;
+            let mut upgraded = true;
+            for &s in &board.map.link_sections[l] {
+                let road = state.sections.get(s).map_or(Road::Unbuilt, |x| x.road);
+                complete &= road != Road::Unbuilt;
+                upgraded &= road == Road::TwoLane;
+            }
+            (complete, upgraded)
         })
         .collect();
-    for (i, v) in new.iter().enumerate() {
-        if state.city_values.get(i).is_some_and(|o| o.value != v.value) {
+    for (c, city) in cities.iter().enumerate() {
+        let value = city_value_with(state, c, |l| status[l]);
+        if state.city_values[c].value != value {
+            state.city_values[c].value = value;
             ev.push(Event::CityValueChanged {
-                city: v.city.clone(),
-                value: v.value,
+                city: city.id.clone(),
+                value,
             });
         }
     }
-    state.city_values = new;
 }
 
 /// Goods that depot `d` offers in the current era (autobahn §5.6, §1.5).
 pub fn depot_goods(state: &State, d: usize) -> Vec<String> {
+    depot_goods_iter(state, d).map(str::to_string).collect()
+}
+
+/// [`depot_goods`] without copying: the goods ids in the same order.
+pub fn depot_goods_iter(state: &State, d: usize) -> impl Iterator<Item = &str> {
     let dep = &state.board.def.depots[d];
-    if dep.region == "east" && state.era < 3 {
-        return vec![];
-    }
-    let mut g = dep.goods.clone();
-    if state.era >= 3 {
-        g.extend(dep.goods_from_era_3.iter().cloned());
-    }
-    g
+    let open = !(dep.region == "east" && state.era < 3);
+    let late = open && state.era >= 3;
+    let base = if open { &dep.goods[..] } else { &[][..] };
+    let extra = if late {
+        &dep.goods_from_era_3[..]
+    } else {
+        &[][..]
+    };
+    base.iter().chain(extra).map(String::as_str)
 }
 
 /// Whether depot `d` is on built road (a truck there can leave).
@@ -246,10 +333,9 @@ pub fn depot_connected(state: &State, d: usize) -> bool {
     state
         .board
         .map
-        .sections
-        .iter()
-        .enumerate()
-        .any(|(s, x)| x.touches.contains(&c) && built(state, s))
+        .city_sections
+        .get(c)
+        .is_some_and(|v| v.iter().any(|s| built(state, *s)))
 }
 
 /// Loads a truck at depot `d` with `goods` (autobahn §5.6): a truck in reserve, a depot of the
@@ -276,7 +362,7 @@ pub fn load_truck(
             "The depot must be of the card's colour.",
         ));
     }
-    if !depot_goods(state, d).iter().any(|g| g == goods) {
+    if !depot_goods_iter(state, d).any(|g| g == goods) {
         return Err(reject(
             RejectionCode::IllegalMove,
             "autobahn §5.6",
@@ -322,16 +408,25 @@ pub fn load_truck(
 
 /// Free station spaces on built road of `colour` (any if `None`), open this era (autobahn §5.7).
 pub fn free_station_spaces(state: &State, colour: Option<usize>) -> Vec<usize> {
-    let m = &state.board.map;
-    (0..m.station_spaces.len())
-        .filter(|i| {
-            let s = m.station_spaces[*i].section;
-            state.station_spaces[*i].owner.is_none()
-                && built(state, s)
-                && state.board.section_open(s, state.era)
-                && colour.is_none_or(|c| m.sections[s].autobahn == c)
-        })
+    (0..state.board.map.station_spaces.len())
+        .filter(|i| is_free_station_space(state, *i, colour))
         .collect()
+}
+
+/// Whether space `i` is in [`free_station_spaces`] for `colour` (without listing them).
+pub fn is_free_station_space(state: &State, i: usize, colour: Option<usize>) -> bool {
+    let m = &state.board.map;
+    let Some(space) = m.station_spaces.get(i) else {
+        return false;
+    };
+    let s = space.section;
+    state
+        .station_spaces
+        .get(i)
+        .is_some_and(|x| x.owner.is_none())
+        && built(state, s)
+        && state.board.section_open(s, state.era)
+        && colour.is_none_or(|c| m.sections[s].autobahn == c)
 }
 
 /// Builds a station on space `i` (autobahn §5.7): the leftmost station of the board goes on the
@@ -343,7 +438,7 @@ pub fn build_station(
     i: usize,
     colour: Option<usize>,
 ) -> Result<(), Rejection> {
-    if !free_station_spaces(state, colour).contains(&i) {
+    if !is_free_station_space(state, i, colour) {
         return Err(reject(
             RejectionCode::IllegalMove,
             "autobahn §5.7",
@@ -394,19 +489,29 @@ pub fn build_station(
 /// Cells `player` may unlock: covered cells that are entry cells or heads of an arrow whose
 /// tail is unlocked (board `unlock_grid`, autobahn §5.12, U-9).
 pub fn unlockable_cells(state: &State, player: u32) -> Vec<String> {
-    let g = &state.board.def.player_board.unlock_grid;
-    let done = &state.p(player).unlocked;
-    g.cells
+    state
+        .board
+        .def
+        .player_board
+        .unlock_grid
+        .cells
         .iter()
-        .filter(|c| !done.contains(&c.id))
-        .filter(|c| {
-            g.entry_cells.contains(&c.id)
-                || g.arrows
-                    .iter()
-                    .any(|a| a.get(1) == Some(&c.id) && a.first().is_some_and(|t| done.contains(t)))
-        })
+        .filter(|c| can_unlock(state, player, &c.id))
         .map(|c| c.id.clone())
         .collect()
+}
+
+/// Whether `cell` is in [`unlockable_cells`] (without listing them): a cell of the grid, still
+/// covered, and an entry cell or the head of an arrow whose tail is unlocked.
+pub fn can_unlock(state: &State, player: u32, cell: &str) -> bool {
+    let g = &state.board.def.player_board.unlock_grid;
+    let done = &state.p(player).unlocked;
+    g.cells.iter().any(|c| c.id == cell)
+        && !done.iter().any(|d| d == cell)
+        && (g.entry_cells.iter().any(|e| e == cell)
+            || g.arrows.iter().any(|a| {
+                a.get(1).is_some_and(|h| h == cell) && a.first().is_some_and(|t| done.contains(t))
+            }))
 }
 
 /// Unlocks `cell` and resolves its effect (autobahn §5.12).
@@ -416,7 +521,7 @@ pub fn unlock(
     player: u32,
     cell: &str,
 ) -> Result<(), Rejection> {
-    if !unlockable_cells(state, player).iter().any(|c| c == cell) {
+    if !can_unlock(state, player, cell) {
         return Err(reject(
             RejectionCode::IllegalMove,
             "autobahn §5.12",

@@ -140,19 +140,28 @@ pub fn has_option(state: &State, p: &Pending) -> bool {
         PendingKind::PlaceEmployee => state.p(i).reserve + state.p(i).lobby > 0,
         PendingKind::BuildRoad { colour } => {
             let c = colour.as_deref().and_then(|c| state.board.autobahn(c));
-            build::buildable_sections(state, c)
-                .iter()
-                .any(|s| state.board.section_cost(*s, state.era) <= state.p(i).dm)
+            (0..state.board.map.sections.len()).any(|s| {
+                build::is_buildable(state, s, c)
+                    && state.board.section_cost(s, state.era) <= state.p(i).dm
+            })
         }
-        PendingKind::UpgradeLink => build::upgradable_links(state, None)
-            .iter()
-            .any(|l| build::upgrade_cost(state, *l) <= state.p(i).dm),
+        PendingKind::UpgradeLink => (0..state.board.map.link_sections.len()).any(|l| {
+            build::is_upgradable(state, l, None) && build::upgrade_cost(state, l) <= state.p(i).dm
+        }),
         PendingKind::BuildStation => {
             state.p(i).stations_built < state.board.def.service_stations.per_player
-                && !build::free_station_spaces(state, None).is_empty()
+                && (0..state.board.map.station_spaces.len())
+                    .any(|x| build::is_free_station_space(state, x, None))
                 && state.p(i).dm >= state.board.def.service_stations.build_cost_dm
         }
-        PendingKind::Unlock => !build::unlockable_cells(state, i).is_empty(),
+        PendingKind::Unlock => state
+            .board
+            .def
+            .player_board
+            .unlock_grid
+            .cells
+            .iter()
+            .any(|c| build::can_unlock(state, i, &c.id)),
         PendingKind::TakeDisplayCard | PendingKind::DiscardDisplayCard => !state.display.is_empty(),
         PendingKind::ActionTile => state.p(i).action_tiles_left > 0,
     }
@@ -160,11 +169,11 @@ pub fn has_option(state: &State, p: &Pending) -> bool {
 
 /// Drops pending entries nobody can answer (lost effects), front first.
 pub fn settle(state: &mut State, ev: &mut Vec<Event>) {
-    while let Some(p) = state.pending.first().cloned() {
-        if has_option(state, &p) {
+    while let Some(p) = state.pending.first() {
+        if has_option(state, p) {
             break;
         }
-        state.pending.remove(0);
+        let p = state.pending.remove(0);
         ev.push(Event::EffectLost {
             player: p.player,
             effect: format!("{:?} ({})", p.kind, p.source),

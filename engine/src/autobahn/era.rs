@@ -61,14 +61,18 @@ pub fn node_value(state: &State, n: Node) -> i64 {
 /// The budget sum of autobahn `a` (AQ-6): the values of the connected cities along it,
 /// commercial cities included.
 pub fn budget_sum(state: &State, a: usize) -> i64 {
+    budget_sum_with(state, a, &connected_nodes(state))
+}
+
+/// [`budget_sum`] with the connected nodes already computed.
+fn budget_sum_with(state: &State, a: usize, conn: &BTreeSet<Node>) -> i64 {
     let m = &state.board.map;
-    let conn = connected_nodes(state);
     let along: BTreeSet<Node> = (0..m.link_ends.len())
         .filter(|l| m.link_autobahn[*l] == a)
         .flat_map(|l| [m.link_ends[l].0, m.link_ends[l].1])
         .collect();
     along
-        .intersection(&conn)
+        .intersection(conn)
         .map(|n| node_value(state, *n))
         .sum()
 }
@@ -76,12 +80,14 @@ pub fn budget_sum(state: &State, a: usize) -> i64 {
 /// Pays the construction budget (AQ-6): per office with employees, `sum // employees` per
 /// employee; the Autobot counts in the divisor but is not paid (§8.6).
 pub fn pay_budgets(state: &mut State, ev: &mut Vec<Event>) {
+    // Connections change only when roads are built, never while budgets are paid.
+    let conn = connected_nodes(state);
     for a in 0..state.offices.len() {
         let n = state.offices[a].seats.len() as i64;
         if n == 0 {
             continue;
         }
-        let total = budget_sum(state, a);
+        let total = budget_sum_with(state, a, &conn);
         let share = total / n;
         for p in 0..state.players.len() as u32 {
             let k = state.offices[a].seats.iter().filter(|s| **s == p).count() as i64;
@@ -104,13 +110,18 @@ pub fn pay_budgets(state: &mut State, ev: &mut Vec<Event>) {
 /// links, never passing through a commercial city.
 pub fn joined(state: &State, x: usize, y: usize, upgraded: bool) -> bool {
     let m = &state.board.map;
-    let mut seen = BTreeSet::from([Node::City(x)]);
-    let mut q = vec![Node::City(x)];
+    let n = state.board.def.cities.len();
+    if x >= n || y >= n {
+        return x == y;
+    }
+    let mut seen = vec![false; n];
+    seen[x] = true;
+    let mut q = vec![x];
     while let Some(u) = q.pop() {
-        if u == Node::City(y) {
+        if u == y {
             return true;
         }
-        for (l, (a, b)) in m.link_ends.iter().enumerate() {
+        for &l in &m.city_links[u] {
             let ok = if upgraded {
                 link_upgraded(state, l)
             } else {
@@ -119,9 +130,14 @@ pub fn joined(state: &State, x: usize, y: usize, upgraded: bool) -> bool {
             if !ok {
                 continue;
             }
+            let (a, b) = m.link_ends[l];
             for (p, q2) in [(a, b), (b, a)] {
-                if *p == u && matches!(q2, Node::City(_)) && seen.insert(*q2) {
-                    q.push(*q2);
+                if let (Node::City(pu), Node::City(v)) = (p, q2)
+                    && pu == u
+                    && !seen[v]
+                {
+                    seen[v] = true;
+                    q.push(v);
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! Phase 3: moving trucks and delivering (AQ-4, AQ-5, autobahn §5.8).
 
-use super::action::Event;
+use super::action::{Event, Id};
 use super::board::GOODS;
 use super::build::built;
 use super::state::{Road, State, TruckAt};
@@ -61,8 +61,12 @@ pub fn next_sections(state: &State, at: &TruckAt) -> Vec<usize> {
                 return vec![];
             };
             let c = m.depot_city[di];
-            (0..m.sections.len())
-                .filter(|s| m.sections[*s].touches.contains(&c) && ok(*s))
+            m.city_sections
+                .get(c)
+                .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .copied()
+                .filter(|s| ok(*s))
                 .collect()
         }
         TruckAt::Section(s) => match m.section_index.get(s) {
@@ -88,7 +92,7 @@ pub fn move_truck(
     ev: &mut Vec<Event>,
     player: u32,
     t: usize,
-    path: &[String],
+    path: &[Id],
     deliver: bool,
     colour: Option<usize>,
     max: u32,
@@ -121,7 +125,7 @@ pub fn move_truck(
     let mut at = state.p(player).trucks[t].at.clone();
     let mut entered: Vec<usize> = Vec::new();
     for id in path {
-        let Some(&s) = state.board.map.section_index.get(id) else {
+        let Some(&s) = state.board.map.section_index.get(id.as_str()) else {
             return Err(Rejection::new(
                 RejectionCode::InvalidArgument,
                 "AQ-4",
@@ -137,7 +141,7 @@ pub fn move_truck(
             ));
         }
         entered.push(s);
-        at = TruckAt::Section(id.clone());
+        at = TruckAt::Section(id.to_string());
     }
     let country = if deliver {
         let Some(c) = exit_country(state, &at) else {
@@ -159,7 +163,7 @@ pub fn move_truck(
         ev.push(Event::TruckMoved {
             player,
             truck: t as u32,
-            path: path.to_vec(),
+            path: path.iter().map(ToString::to_string).collect(),
         });
     }
     for s in entered {
@@ -303,9 +307,20 @@ pub fn deliver_goods(state: &mut State, ev: &mut Vec<Event>, player: u32, t: usi
     }
 }
 
-/// Every legal move of truck `t` (for legal actions): paths of distinct sections up to `max`
-/// steps, each with and without a final delivery step.
-pub fn all_moves(state: &State, player: u32, t: usize, max: u32) -> Vec<(Vec<String>, bool)> {
+/// Whether [`all_moves`] would find at least one move (without listing them): a step left and
+/// either a delivery from where the truck stands or a section to enter.
+pub fn has_move(state: &State, player: u32, t: usize, max: u32) -> bool {
+    let Some(truck) = state.p(player).trucks.get(t) else {
+        return false;
+    };
+    max > 0
+        && ((truck.goods.is_some() && exit_country(state, &truck.at).is_some())
+            || !next_sections(state, &truck.at).is_empty())
+}
+
+/// Every legal move of truck `t` (the reference enumeration, used by the legal-action oracle):
+/// paths of distinct sections up to `max` steps, each with and without a final delivery step.
+pub fn all_moves(state: &State, player: u32, t: usize, max: u32) -> Vec<(Vec<Id>, bool)> {
     let mut out = Vec::new();
     let start = state.p(player).trucks[t].at.clone();
     let loaded = state.p(player).trucks[t].goods.is_some();
@@ -315,13 +330,14 @@ pub fn all_moves(state: &State, player: u32, t: usize, max: u32) -> Vec<(Vec<Str
         left: u32,
         path: &mut Vec<String>,
         loaded: bool,
-        out: &mut Vec<(Vec<String>, bool)>,
+        out: &mut Vec<(Vec<Id>, bool)>,
     ) {
         if left == 0 {
             return;
         }
+        let ids = |p: &[String]| p.iter().map(|x| Id::from(x.as_str())).collect();
         if loaded && exit_country(state, at).is_some() {
-            out.push((path.clone(), true));
+            out.push((ids(path), true));
         }
         for s in next_sections(state, at) {
             let id = state.board.map.section_ids[s].clone();
@@ -329,11 +345,70 @@ pub fn all_moves(state: &State, player: u32, t: usize, max: u32) -> Vec<(Vec<Str
                 continue;
             }
             path.push(id.clone());
-            out.push((path.clone(), false));
+            out.push((ids(path), false));
             rec(state, &TruckAt::Section(id), left - 1, path, loaded, out);
             path.pop();
         }
     }
     rec(state, &start, max, &mut Vec::new(), loaded, &mut out);
     out
+}
+
+/// Calls `f(path, deliver)` for every legal move of truck `t`, in the order of [`all_moves`]:
+/// `path` holds section indices. No allocation per move (the caller builds what it keeps).
+pub fn for_each_move(
+    state: &State,
+    player: u32,
+    t: usize,
+    max: u32,
+    mut f: impl FnMut(&[usize], bool),
+) {
+    let Some(truck) = state.p(player).trucks.get(t) else {
+        return;
+    };
+    if max == 0 {
+        return;
+    }
+    let loaded = truck.goods.is_some();
+    let mut path: Vec<usize> = Vec::with_capacity(max as usize);
+    if loaded && exit_country(state, &truck.at).is_some() {
+        f(&path, true);
+    }
+    for s in next_sections(state, &truck.at) {
+        path.push(s);
+        f(&path, false);
+        moves_from(state, s, max - 1, &mut path, loaded, &mut f);
+        path.pop();
+    }
+}
+
+/// The moves continuing from section `s` (the last of `path`) with `left` steps.
+fn moves_from(
+    state: &State,
+    s: usize,
+    left: u32,
+    path: &mut Vec<usize>,
+    loaded: bool,
+    f: &mut impl FnMut(&[usize], bool),
+) {
+    if left == 0 {
+        return;
+    }
+    let m = &state.board.map;
+    if loaded
+        && m.sections[s]
+            .exit_to
+            .is_some_and(|c| state.board.def.countries[c].opens_in_era <= state.era)
+    {
+        f(path, true);
+    }
+    for &n in &m.adj[s] {
+        if !(built(state, n) && state.board.section_open(n, state.era)) || path.contains(&n) {
+            continue;
+        }
+        path.push(n);
+        f(path, false);
+        moves_from(state, n, left - 1, path, loaded, f);
+        path.pop();
+    }
 }

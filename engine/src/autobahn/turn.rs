@@ -14,6 +14,12 @@ fn reject(code: RejectionCode, rule: &str, msg: impl Into<String>) -> Rejection 
 
 /// Seats that must act now.
 pub fn to_act(state: &State) -> Vec<Seat> {
+    actor_seat(state).into_iter().collect()
+}
+
+/// The one seat that must act now, if any (Autobahn never has simultaneous decisions): the
+/// player owing the first pending decision, else the drafter, else the current player.
+pub fn actor_seat(state: &State) -> Option<Seat> {
     let who = match &state.phase {
         Phase::Over => None,
         _ if !state.pending.is_empty() => state.pending.first().map(|p| p.player),
@@ -22,8 +28,6 @@ pub fn to_act(state: &State) -> Vec<Seat> {
     };
     who.and_then(|p| state.players.get(p as usize))
         .and_then(|p| p.seat)
-        .into_iter()
-        .collect()
 }
 
 /// The player choosing a route card now: reverse turn order (U-20).
@@ -34,6 +38,10 @@ pub fn drafter(state: &State) -> Option<u32> {
 }
 
 /// Applies `action` by `seat`; on `Err` the state is unchanged.
+///
+/// Works in place, without copying the state: every check that can refuse the action runs
+/// before the first change (each rules helper validates fully, then mutates), so a rejection
+/// leaves nothing behind. The property tests check this after every refused action.
 pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
     if state.phase == Phase::Over {
         return Err(reject(
@@ -49,33 +57,52 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             format!("Seat {seat} is not in this game."),
         ));
     };
-    if !to_act(state).contains(&seat) {
+    if actor_seat(state) != Some(seat) {
         return Err(reject(
             RejectionCode::NotYourTurn,
             "autobahn §4",
             "It is not your turn to act.",
         ));
     }
-    let mut next = state.clone();
-    let mut ev = Vec::new();
-    step(&mut next, &mut ev, player, action)?;
-    advance(&mut next, &mut ev);
-    next.action_count += 1;
-    *state = next;
+    let mut ev = Vec::with_capacity(8);
+    step(state, &mut ev, player, action)?;
+    advance(state, &mut ev);
+    state.action_count += 1;
     Ok(ev)
 }
 
+/// What the current phase is, without borrowing the state (so the arms below may mutate it).
+#[derive(Clone, Copy)]
+enum PhaseKind {
+    RouteDraft,
+    Main { bonus_claimed: bool },
+    Trucks,
+    Over,
+}
+
+fn phase_kind(phase: &Phase) -> PhaseKind {
+    match phase {
+        Phase::RouteDraft => PhaseKind::RouteDraft,
+        Phase::Main { bonus_claimed } => PhaseKind::Main {
+            bonus_claimed: *bonus_claimed,
+        },
+        Phase::Trucks { .. } => PhaseKind::Trucks,
+        Phase::Over => PhaseKind::Over,
+    }
+}
+
+/// One action; every `Err` is returned before the state changes.
 fn step(
     state: &mut State,
     ev: &mut Vec<Event>,
     player: u32,
     action: &Action,
 ) -> Result<(), Rejection> {
-    if let Some(p) = state.pending.first().cloned() {
-        return answer(state, ev, player, &p, action);
+    if !state.pending.is_empty() {
+        return answer(state, ev, player, action);
     }
-    match (&state.phase.clone(), action) {
-        (Phase::RouteDraft, Action::ChooseRouteCard { card }) => {
+    match (phase_kind(&state.phase), action) {
+        (PhaseKind::RouteDraft, Action::ChooseRouteCard { card }) => {
             let Some(i) = state.route_offer.iter().position(|c| c == card) else {
                 return Err(reject(
                     RejectionCode::IllegalMove,
@@ -84,10 +111,10 @@ fn step(
                 ));
             };
             state.route_offer.remove(i);
-            state.pm(player).route_card = Some(card.clone());
+            state.pm(player).route_card = Some(card.to_string());
             ev.push(Event::RouteCardChosen {
                 player,
-                card: card.clone(),
+                card: card.to_string(),
             });
             if drafter(state).is_none() {
                 state.route_offer.clear();
@@ -100,8 +127,8 @@ fn step(
             }
             Ok(())
         }
-        (Phase::Main { bonus_claimed }, Action::ClaimDeliveryBonus { country }) => {
-            if *bonus_claimed {
+        (PhaseKind::Main { bonus_claimed }, Action::ClaimDeliveryBonus { country }) => {
+            if bonus_claimed {
                 return Err(reject(
                     RejectionCode::IllegalMove,
                     "autobahn §5.1",
@@ -115,7 +142,7 @@ fn step(
             Ok(())
         }
         (
-            Phase::Main { .. },
+            PhaseKind::Main { .. },
             Action::PlayCard {
                 card,
                 colour,
@@ -133,7 +160,7 @@ fn step(
             target,
             goods.as_deref(),
         ),
-        (Phase::Main { .. }, Action::TakeBackCards) => {
+        (PhaseKind::Main { .. }, Action::TakeBackCards) => {
             let p = state.pm(player);
             let mut n = 0u32;
             for s in &mut p.action_spaces {
@@ -145,7 +172,7 @@ fn step(
             end_turn(state, ev);
             Ok(())
         }
-        (Phase::Main { .. }, Action::Subsidy) => {
+        (PhaseKind::Main { .. }, Action::Subsidy) => {
             if state.p(player).subsidy_used {
                 return Err(reject(
                     RejectionCode::IllegalMove,
@@ -178,21 +205,26 @@ fn step(
             Ok(())
         }
         (
-            Phase::Trucks { colour, moved },
+            PhaseKind::Trucks,
             Action::MoveTruck {
                 truck,
                 path,
                 deliver,
             },
         ) => {
-            if moved.contains(truck) {
+            let (c, moved) = match &state.phase {
+                Phase::Trucks { colour, moved } => {
+                    (state.board.autobahn(colour), moved.contains(truck))
+                }
+                _ => (None, false),
+            };
+            if moved {
                 return Err(reject(
                     RejectionCode::IllegalMove,
                     "AQ-4",
                     "Each truck moves once per turn.",
                 ));
             }
-            let c = state.board.autobahn(colour);
             let t = *truck as usize;
             if t >= state.p(player).trucks.len() {
                 return Err(reject(
@@ -208,7 +240,7 @@ fn step(
             }
             Ok(())
         }
-        (Phase::Trucks { .. }, Action::EndTurn) => {
+        (PhaseKind::Trucks, Action::EndTurn) => {
             end_turn(state, ev);
             Ok(())
         }
@@ -410,22 +442,39 @@ fn lookup(
 }
 
 /// Answers the first pending decision.
+///
+/// The entry is taken off the queue while it is answered (effects it triggers queue behind the
+/// others) and put back in front if the answer is refused; the helpers called here refuse
+/// before they change anything, so a refusal leaves the state as it was.
 fn answer(
     state: &mut State,
     ev: &mut Vec<Event>,
     player: u32,
-    p: &Pending,
     action: &Action,
 ) -> Result<(), Rejection> {
-    if p.player != player {
+    if state.pending.first().is_some_and(|p| p.player != player) {
         return Err(reject(
             RejectionCode::NotYourTurn,
             "autobahn §5.11",
             "Another player must decide first.",
         ));
     }
+    let p = state.pending.remove(0);
+    let result = answer_with(state, ev, player, &p, action);
+    if result.is_err() {
+        state.pending.insert(0, p);
+    }
+    result
+}
+
+fn answer_with(
+    state: &mut State,
+    ev: &mut Vec<Event>,
+    player: u32,
+    p: &Pending,
+    action: &Action,
+) -> Result<(), Rejection> {
     let board = state.board.clone();
-    state.pending.remove(0);
     match (&p.kind, action) {
         (
             PendingKind::Promote { department },
@@ -497,12 +546,19 @@ fn answer(
                     "Unknown action space.",
                 ));
             };
+            if state.p(player).action_tiles_left == 0 {
+                return Err(reject(
+                    RejectionCode::IllegalMove,
+                    "autobahn §5.3",
+                    "You have no action tile left.",
+                ));
+            }
             let pl = state.pm(player);
             pl.action_tiles_left -= 1;
             pl.action_spaces[si].capacity += 1;
             ev.push(Event::ActionTilePlaced {
                 player,
-                space: space.clone(),
+                space: space.to_string(),
             });
             Ok(())
         }
@@ -585,15 +641,14 @@ pub fn advance(state: &mut State, ev: &mut Vec<Event>) {
             era::final_scoring(state, ev);
             return;
         }
-        match state.phase.clone() {
+        match &state.phase {
             Phase::Trucks { colour, moved } => {
-                let c = state.board.autobahn(&colour).unwrap_or(0);
+                let c = state.board.autobahn(colour).unwrap_or(0);
                 let p = state.current;
                 let any = (0..state.p(p).trucks.len()).any(|t| {
                     !moved.contains(&(t as u32))
                         && movement::may_start(state, p, t, c)
-                        && !movement::all_moves(state, p, t, movement::max_steps(state, p, t))
-                            .is_empty()
+                        && movement::has_move(state, p, t, movement::max_steps(state, p, t))
                 });
                 if any {
                     return;

@@ -20,6 +20,10 @@ use super::state::{Round, ShareOwner, State};
 use super::track;
 use crate::Outcome;
 
+/// End reason of a game that can never change again (interpretation I29): a stock round in
+/// which nobody could act, no corporation with a controlling player, no income for anyone.
+pub const NO_PLAYER_CAN_ACT: &str = "no_player_can_act";
+
 /// Whether the game is over.
 pub fn ended(state: &State) -> bool {
     state.game_end.ended

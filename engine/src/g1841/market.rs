@@ -125,7 +125,7 @@ pub fn operating_order(state: &State) -> Vec<String> {
 /// in that column (1841 §12.1 merger price, 18xx `merger_price`, FAQ-T); the input is given
 /// doubled so that a minor average such as 64.5 stays exact. With no cell below the input
 /// (minor averages of L.9 and less) the lowest cell is used: 18xx's L.72 (row 0, column 0)
-/// for those inputs is a defect (1841-data.md §9; docs/games/1841.md I30).
+/// for those inputs is a defect (1841-data.md §9; docs/games/1841.md I31).
 pub fn cell_below(twice_input: i64) -> (u32, u32) {
     let mut best: Option<(u32, u32)> = None;
     let mut lowest: Option<(i64, u32, u32)> = None;
@@ -191,7 +191,7 @@ mod tests {
 
     /// 1841 §12.1, FAQ-T: the merger price tables (`engine/data/1841/merger_price_*.csv`,
     /// 18xx results for every input) agree with the rule, except the minor averages of L.9
-    /// and less where 18xx's L.72 is a defect (interpretation I30: the lowest cell).
+    /// and less where 18xx's L.72 is a defect (interpretation I31: the lowest cell).
     #[test]
     fn s12_1_merger_price_tables() {
         let majors = include_str!("../../data/1841/merger_price_majors.csv");

@@ -9,17 +9,19 @@
 //! with per-base lays, costs and phase-2 borders, token placement, submitted routes with
 //! their revenue, dividends and price moves, trains from the depot/pool/other corporations
 //! with phase changes and rusting, token acquisition, corporate sales and purchases, the
-//! next OR or stock round), and [`start`]ing non-historical corporations from phase 3 by
-//! players and by corporations (§3.4, §5.4, §9.7), emergency money raising and bankruptcy
-//! (§14), the game end (§13) and the corporate events ([`operating_round::events`]: the first
-//! 4-train, the Ferdinandea split, the Tuscan merge, mergers, transformations; frozen and
-//! circular control, §7.4, §11, §12). Not yet: player-to-player purchases (§15.3).
-//! `docs/games/1841.md` lists coverage and the interpretations chosen.
+//! next OR or stock round, discarding excess trains, the route optimizer), [`start`]ing
+//! non-historical corporations from phase 3 by players and by corporations (§3.4, §5.4,
+//! §9.7), emergency money raising and bankruptcy (§14), the [`game_end`] (§13) and the
+//! corporate events ([`operating_round::events`]: the first 4-train, the Ferdinandea split,
+//! the Tuscan merge, mergers, transformations; frozen and circular control, §7.4, §11, §12).
+//! Not yet: player-to-player purchases (§15.3). `docs/games/1841.md` lists coverage and the
+//! interpretations chosen.
 //!
 //! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
 //! [`setup`], [`concession_round`], [`corporation`] (certificates, control, limits),
-//! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`], [`map`] (map, tiles, borders), [`track`]
+//! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`],
+//! [`game_end`] (end triggers and scores), [`map`] (map, tiles, borders), [`track`]
 //! (track graph), [`operating_round`], [`validate`], [`view`], [`import18xx`] (reader for
 //! 18xx.games exports).
 
@@ -86,7 +88,7 @@ impl Game for G1841 {
             max_players: 8,
             options: options::option_infos(),
             stage: GameStage::Partial,
-            coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes, dividends, token acquisition, trains and phases, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, and the game end follow the rules; both recorded games replay to their end. Not yet: player-to-player purchases.",
+            coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, phases and discards, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, and the game end follow the rules; both recorded games replay to their end. Not yet: player-to-player purchases.",
         }
     }
 
@@ -101,10 +103,28 @@ impl Game for G1841 {
     }
 
     /// One concrete accepted action per legal choice: `Pass`, a bid at the minimum price per
-    /// concession, an all-zero sealed bid, and every stock-round action (listed completely).
-    /// Ranges: [`G1841::legal`].
+    /// concession, an all-zero sealed bid, every stock-round action (listed completely), trains
+    /// and tokens of other corporations at L.1, and for the routes step the best route set of
+    /// the route optimizer ([`operating_round::best_routes`] with its default work budget; the
+    /// empty route set when nothing earns revenue). Ranges: [`G1841::legal`].
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        Self::legal(state, seat).representatives()
+        let legal = Self::legal(state, seat);
+        let mut out = legal.representatives();
+        if legal.run_routes.is_some()
+            && let Some(sym) = operating_round::current(state)
+        {
+            let best = operating_round::best_routes(state, &sym, operating_round::DEFAULT_BUDGET);
+            if best.revenue > 0 {
+                for a in out.iter_mut() {
+                    if matches!(a, Action::RunRoutes { .. }) {
+                        *a = Action::RunRoutes {
+                            routes: best.routes.clone(),
+                        };
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// See [`concession_round::to_act`].

@@ -1154,11 +1154,25 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
             player_order: state.player_order.clone(),
         });
     }
-    // Interpretation I13: a stock round from SR2 on in which nobody could do anything, with no
-    // corporation started, stays open with nobody to act (no endless chain of empty rounds;
-    // only reachable from edited states).
-    let nothing_started = !state.corporations.iter().any(|c| c.started());
-    if sr.last_to_act.is_none() && nothing_started && sr.number >= 2 {
+    // Interpretation I29: a stock round from SR2 on in which nobody could do anything, with no
+    // corporation that has a controlling player and no income for anyone (Bayard), can never
+    // change again: the game ends (`no_player_can_act`) instead of cycling through empty
+    // rounds forever.
+    let none_operates = !state
+        .corporations
+        .iter()
+        .any(|c| c.started() && controller(state, &c.sym).is_some());
+    let nobody_could_act = state
+        .players
+        .iter()
+        .all(|p| turn_options(state, p.seat).is_empty());
+    let income = state
+        .players
+        .iter()
+        .any(|p| !p.bankrupt && p.concessions.contains(&Concession::Bayard));
+    if sr.last_to_act.is_none() && none_operates && nobody_could_act && !income && sr.number >= 2 {
+        state.game_end.trigger = Some(super::game_end::NO_PLAYER_CAN_ACT.to_string());
+        super::game_end::finish(state, events);
         return;
     }
     // 1841 §13: a corporation that reached L.516 (e.g. sold out) ends the game now.

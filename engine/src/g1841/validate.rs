@@ -120,6 +120,7 @@ pub fn validate(state: &State) -> Result<(), StateError> {
     }
     if let Some(t) = &state.game_end.trigger
         && !rules.game_end.triggers.contains_key(t)
+        && t != super::game_end::NO_PLAYER_CAN_ACT
     {
         return Err(err(
             "game_end.trigger",

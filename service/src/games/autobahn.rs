@@ -693,11 +693,11 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
     use pb::action::Action as P;
     pb::Action {
         action: Some(match a {
-            A::ChooseRouteCard { card } => {
-                P::ChooseRouteCard(pb::ChooseRouteCard { card: card.clone() })
-            }
+            A::ChooseRouteCard { card } => P::ChooseRouteCard(pb::ChooseRouteCard {
+                card: card.to_string(),
+            }),
             A::ClaimDeliveryBonus { country } => P::ClaimDeliveryBonus(pb::ClaimDeliveryBonus {
-                country: country.clone(),
+                country: country.to_string(),
             }),
             A::PlayCard {
                 card,
@@ -706,11 +706,11 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                 target,
                 goods,
             } => P::PlayCard(pb::PlayCard {
-                card: card.clone(),
-                colour: colour.clone(),
-                space: space.clone(),
-                target: target.clone(),
-                goods: goods.clone(),
+                card: card.to_string(),
+                colour: colour.to_string(),
+                space: space.to_string(),
+                target: target.to_string(),
+                goods: goods.as_ref().map(ToString::to_string),
             }),
             A::TakeBackCards => P::TakeBackCards(pb::TakeBackCards {}),
             A::Subsidy => P::Subsidy(pb::Subsidy {}),
@@ -720,7 +720,7 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                 deliver,
             } => P::MoveTruck(pb::MoveTruck {
                 truck: *truck,
-                path: path.clone(),
+                path: path.iter().map(ToString::to_string).collect(),
                 deliver: *deliver,
             }),
             A::EndTurn => P::EndTurn(pb::EndTurn {}),
@@ -728,26 +728,30 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                 department,
                 from_floor,
             } => P::Promote(pb::Promote {
-                department: department.clone(),
+                department: department.to_string(),
                 from_floor: *from_floor,
             }),
             A::PlaceEmployee { colour } => P::PlaceEmployee(pb::PlaceEmployee {
-                colour: colour.clone(),
+                colour: colour.to_string(),
             }),
             A::BuildRoad { section } => P::BuildRoad(pb::BuildRoad {
-                section: section.clone(),
+                section: section.to_string(),
             }),
-            A::UpgradeLink { link } => P::UpgradeLink(pb::UpgradeLink { link: link.clone() }),
+            A::UpgradeLink { link } => P::UpgradeLink(pb::UpgradeLink {
+                link: link.to_string(),
+            }),
             A::BuildStation { space } => P::BuildStation(pb::BuildStation {
-                space: space.clone(),
+                space: space.to_string(),
             }),
-            A::Unlock { cell } => P::Unlock(pb::Unlock { cell: cell.clone() }),
+            A::Unlock { cell } => P::Unlock(pb::Unlock {
+                cell: cell.to_string(),
+            }),
             A::TakeDisplayCard { slot } => P::TakeDisplayCard(pb::TakeDisplayCard { slot: *slot }),
             A::DiscardDisplayCard { slot } => {
                 P::DiscardDisplayCard(pb::DiscardDisplayCard { slot: *slot })
             }
             A::PlaceActionTile { space } => P::PlaceActionTile(pb::PlaceActionTile {
-                space: space.clone(),
+                space: space.to_string(),
             }),
             A::Decline => P::Decline(pb::Decline {}),
         }),
@@ -766,49 +770,49 @@ fn action_from_pb_inner(a: &pb::Action) -> Result<eng::Action, Rejection> {
             ));
         }
         Some(P::ChooseRouteCard(x)) => A::ChooseRouteCard {
-            card: x.card.clone(),
+            card: x.card.as_str().into(),
         },
         Some(P::ClaimDeliveryBonus(x)) => A::ClaimDeliveryBonus {
-            country: x.country.clone(),
+            country: x.country.as_str().into(),
         },
         Some(P::PlayCard(x)) => A::PlayCard {
-            card: x.card.clone(),
-            colour: x.colour.clone(),
-            space: x.space.clone(),
-            target: x.target.clone(),
-            goods: x.goods.clone(),
+            card: x.card.as_str().into(),
+            colour: x.colour.as_str().into(),
+            space: x.space.as_str().into(),
+            target: x.target.as_str().into(),
+            goods: x.goods.as_deref().map(Into::into),
         },
         Some(P::TakeBackCards(_)) => A::TakeBackCards,
         Some(P::Subsidy(_)) => A::Subsidy,
         Some(P::MoveTruck(x)) => A::MoveTruck {
             truck: x.truck,
-            path: x.path.clone(),
+            path: x.path.iter().map(|p| p.as_str().into()).collect(),
             deliver: x.deliver,
         },
         Some(P::EndTurn(_)) => A::EndTurn,
         Some(P::Promote(x)) => A::Promote {
-            department: x.department.clone(),
+            department: x.department.as_str().into(),
             from_floor: x.from_floor,
         },
         Some(P::PlaceEmployee(x)) => A::PlaceEmployee {
-            colour: x.colour.clone(),
+            colour: x.colour.as_str().into(),
         },
         Some(P::BuildRoad(x)) => A::BuildRoad {
-            section: x.section.clone(),
+            section: x.section.as_str().into(),
         },
         Some(P::UpgradeLink(x)) => A::UpgradeLink {
-            link: x.link.clone(),
+            link: x.link.as_str().into(),
         },
         Some(P::BuildStation(x)) => A::BuildStation {
-            space: x.space.clone(),
+            space: x.space.as_str().into(),
         },
         Some(P::Unlock(x)) => A::Unlock {
-            cell: x.cell.clone(),
+            cell: x.cell.as_str().into(),
         },
         Some(P::TakeDisplayCard(x)) => A::TakeDisplayCard { slot: x.slot },
         Some(P::DiscardDisplayCard(x)) => A::DiscardDisplayCard { slot: x.slot },
         Some(P::PlaceActionTile(x)) => A::PlaceActionTile {
-            space: x.space.clone(),
+            space: x.space.as_str().into(),
         },
         Some(P::Decline(_)) => A::Decline,
     })

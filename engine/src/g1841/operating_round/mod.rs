@@ -598,7 +598,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             }
             OperatingStep::Trains | OperatingStep::Shares => {
                 let l = legal(state, seat);
-                // I34: 18xx plays the share step (a pass is recorded) while the treasury
+                // I35: 18xx plays the share step (a pass is recorded) while the treasury
                 // holds the lowest par price and a corporation may be started, even when the
                 // president's certificate (twice that) is out of reach (lite action 721:
                 // IFAI with L.97).
@@ -624,7 +624,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             }
             OperatingStep::Merge => {
                 // 18xx offers the step (a pass is recorded) whenever the corporation itself
-                // may merge, partner or not (interpretation I31).
+                // may merge, partner or not (interpretation I32).
                 if events::merger::step_active(state, &sym) {
                     return;
                 }
@@ -642,7 +642,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
 }
 
 /// Whether the corporate share step waits for the corporation even without an affordable
-/// purchase (interpretation I34): a non-historical corporation may be started and the
+/// purchase (interpretation I35): a non-historical corporation may be started and the
 /// treasury holds at least the lowest par price.
 fn shares_step_open(state: &State, sym: &str) -> bool {
     let Some(c) = state.corporation(sym) else {
@@ -778,21 +778,11 @@ pub fn begin(
     events.push(Event::RoundStarted {
         name: format!("Operating Round {stock_round}.{number}"),
     });
-    // Interpretation I21: with no corporation that can take a turn the round is over at once
-    // and the next stock round begins (18xx goes straight to it).
-    let any = market::operating_order(state)
-        .iter()
-        .any(|s| controller(state, s).is_some());
-    if !any {
-        // … but never round after empty round within one action: when a stock round already
-        // began during this action (every player passed at once), the round stays open with
-        // nobody to act (no endless empty rounds; random play with every corporation frozen).
-        let stock_round_began = events
-            .iter()
-            .any(|e| matches!(e, Event::RoundStarted { name } if name.starts_with("Stock Round")));
-        if !stock_round_began {
-            super::stock_round::begin(state, stock_round + 1, events);
-        }
+    // Interpretation I21: with no corporation on the market the round is over at once and the
+    // next stock round begins (18xx goes straight to it); frozen corporations only move left
+    // (`next_corporation`).
+    if market::operating_order(state).is_empty() {
+        super::stock_round::begin(state, stock_round + 1, events);
         return;
     }
     next_corporation(state, events);

@@ -86,7 +86,7 @@ fn connected(state: &State, sym: &str, partner: &str) -> bool {
 /// Whether the merge step is played by `sym` (18xx records a pass there): it may merge itself
 /// ([`may_merge`]) and an unstarted non-historical major is left to form, whether or not a
 /// connected partner exists (observed in both recorded games: every corporation that has
-/// operated passes its merge step from phase 4 on; docs/games/1841.md I31).
+/// operated passes its merge step from phase 4 on; docs/games/1841.md I32).
 pub fn step_active(state: &State, sym: &str) -> bool {
     may_merge(state, sym) && !formable_majors(state).is_empty()
 }

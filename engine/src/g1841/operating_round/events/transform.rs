@@ -14,7 +14,7 @@
 //!
 //! This build offers the transformation only when the minor can pay the compulsory L.50
 //! token from its treasury or already owns two tokens (emergency money raising for it is not
-//! modelled here; docs/games/1841.md I33).
+//! modelled here; docs/games/1841.md I37).
 
 use super::*;
 use crate::g1841::corporation::{holder_cash, holder_order, may_hold_more, players_from};

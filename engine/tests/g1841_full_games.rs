@@ -1,0 +1,139 @@
+//! Random full games of 1841 (1841 §13 and the whole rule set as implemented): for 3–8
+//! players and `lite`, seeded random play with the policy of `referee playout` (withholding,
+//! other corporations' trains and bankruptcy rare; routes from the route optimizer) until the
+//! game ends, checking after every action: money conserved (bank + players + corporations),
+//! every corporation's certificates sum to 100%, trains conserved (depot sales equal the trains
+//! owned, in the pool and rusted), tokens on the map within those owned, the state validator
+//! passes, every listed action is accepted, a seat not to act is refused and the state is
+//! unchanged.
+//!
+//! `G1841_GAMES` sets the number of games (default 6: one per player count); CI runs more in
+//! release (`scripts/test-all.sh`).
+
+use referee_engine::g1841::{Action, G1841, Options, ShareOwner, game_end, validate::validate};
+use referee_engine::{Game, RejectionCode};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+fn rare(a: &Action) -> bool {
+    match a {
+        Action::DeclareBankruptcy { .. } => true,
+        Action::Dividend { payout } => !payout,
+        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
+        _ => false,
+    }
+}
+
+/// Plays one game to its end; returns the number of actions and the end reason.
+fn play(options: Options, players: u32, seed: u64) -> (usize, String) {
+    let mut state = G1841::setup(&options, players, 0).unwrap();
+    let money = state.total_money();
+    let mut rng = Rng(seed.wrapping_mul(2) | 1);
+    for step in 0..20_000 {
+        if let Some(o) = G1841::outcome(&state) {
+            assert_eq!(o.scores, game_end::scores(&state));
+            assert_eq!(o.scores.len(), players as usize);
+            assert!(o.ranks.contains(&1));
+            assert!(G1841::to_act(&state).is_empty());
+            return (step, o.end_reason);
+        }
+        let to_act = G1841::to_act(&state);
+        assert!(
+            !to_act.is_empty(),
+            "seed {seed}, {players} players, step {step}: nobody can act and no result ({:?})",
+            state.round
+        );
+        let seat = to_act[rng.below(to_act.len())];
+        let legal = G1841::legal_actions(&state, seat);
+        assert!(!legal.is_empty(), "seat {seat} must act but has no action");
+        // Every listed action is accepted (probe a few, cheaply).
+        for _ in 0..2 {
+            let probe_action = &legal[rng.below(legal.len())];
+            let mut probe = state.clone();
+            assert!(
+                G1841::apply(&mut probe, seat, probe_action).is_ok(),
+                "seed {seed} step {step}: listed {probe_action:?} rejected"
+            );
+        }
+        // A seat not to act is refused; the state is unchanged.
+        if let Some(other) = (0..players).find(|s| !to_act.contains(s)) {
+            let mut probe = state.clone();
+            let err = G1841::apply(&mut probe, other, &Action::Pass).unwrap_err();
+            assert!(matches!(
+                err.code,
+                RejectionCode::NotYourTurn | RejectionCode::IllegalMove | RejectionCode::WrongStep
+            ));
+            assert_eq!(probe, state);
+        }
+        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
+        let pick = if !common.is_empty() && rng.below(8) != 0 {
+            common[rng.below(common.len())].clone()
+        } else {
+            legal[rng.below(legal.len())].clone()
+        };
+        G1841::apply(&mut state, seat, &pick)
+            .unwrap_or_else(|r| panic!("seed {seed} step {step}: {pick:?} rejected: {r}"));
+        assert_eq!(state.total_money(), money, "seed {seed} step {step}: money");
+        for c in &state.corporations {
+            let sum: u32 = c.certificates.iter().map(|x| x.percent).sum();
+            assert_eq!(sum, 100, "{}", c.sym);
+            assert!(c.tokens.len() as u32 <= c.tokens_total, "{} tokens", c.sym);
+            if c.started() {
+                assert!(c.president().is_some(), "{}", c.sym);
+            } else {
+                assert!(c.certificates.iter().all(|x| x.owner == ShareOwner::Ipo));
+            }
+        }
+        let ops = &state.operations;
+        let sold: u32 = ops.depot_sold.values().sum();
+        let held = ops.trains.values().map(Vec::len).sum::<usize>()
+            + ops.pool_trains.len()
+            + ops.rusted.len();
+        assert_eq!(
+            sold as usize, held,
+            "seed {seed} step {step}: trains conserved"
+        );
+        assert_eq!(validate(&state), Ok(()), "seed {seed} step {step}");
+    }
+    panic!("seed {seed}, {players} players: no result after 20,000 actions");
+}
+
+#[test]
+fn s13_random_full_games_end_with_invariants_kept() {
+    let games: u64 = std::env::var("G1841_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6);
+    let mut reasons = std::collections::BTreeMap::new();
+    let mut actions = 0;
+    for k in 0..games {
+        let players = 3 + (k % 6) as u32;
+        let lite = k % 7 == 6 && players <= 6;
+        let options = Options {
+            lite,
+            ..Options::default()
+        };
+        let (n, reason) = play(options, players, 1000 + k);
+        actions += n;
+        *reasons.entry(reason).or_insert(0) += 1;
+    }
+    println!("{games} games, {actions} actions, end reasons {reasons:?}");
+    assert_eq!(reasons.values().sum::<u64>(), games);
+}
