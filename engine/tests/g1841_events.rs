@@ -568,6 +568,22 @@ fn s12_1_merger_partner_price_and_new_corporation() {
     );
     let partners = merger::partners(&state, "SFTC");
     assert!(partners.contains(&"SFTG".to_string()), "{partners:?}");
+    // Refusals name the reason: another type, not operated (AFI, formed later, is unstarted).
+    let mut probe = state.clone();
+    let r = G1841::apply(
+        &mut probe,
+        P2,
+        &Action::ProposeMerger {
+            partner: "AFI".into(),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        (r.code, r.rule.as_str()),
+        (RejectionCode::IllegalMove, "1841 §12.1")
+    );
+    assert!(r.message.contains("not started"), "{}", r.message);
+    assert_eq!(probe, state);
     assert!(G1841::legal(&state, P2).actions.contains(&Action::Pass));
     act(
         &mut state,

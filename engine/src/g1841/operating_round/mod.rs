@@ -382,9 +382,6 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 }) =>
         {
             buy_train(state, &sym, train, from, *price, &mut events);
-            if round(state).is_some_and(|r| !r.queued_events.is_empty()) {
-                events::run(state, &mut events);
-            }
         }
         Action::SellShares {
             corporation,
@@ -454,6 +451,24 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         Action::Transform { corporation } if listed => {
             events::transform::begin(state, &sym, corporation, &mut events);
             events::run(state, &mut events);
+        }
+        Action::ProposeMerger { partner } if r.step == OperatingStep::Merge => {
+            return Err(reject(
+                RejectionCode::IllegalMove,
+                "1841 §12.1",
+                events::merger::why_not(state, &sym, partner),
+            ));
+        }
+        Action::Transform { corporation } if r.step == OperatingStep::Transform => {
+            return Err(reject(
+                RejectionCode::IllegalMove,
+                "1841 §12.2",
+                format!(
+                    "{sym} cannot become {corporation} now: only a minor (historical ones from \
+                     phase 4) with its second token paid for may transform, into an unstarted \
+                     non-historical major."
+                ),
+            ));
         }
         _ => {
             let step_of = match action {
@@ -540,6 +555,12 @@ fn advance(state: &mut State, events: &mut Vec<Event>) {
 /// Skips steps without a legal action (18xx auto-skip), applies a corporation that does not
 /// run (withholds nothing: price one step left, 1841 §9.4).
 fn settle(state: &mut State, events: &mut Vec<Event>) {
+    // 1841 §11: the first 4-train's events run as soon as it is bought, however it was bought
+    // (normally, in an emergency, in a bankruptcy); `events::run` settles afterwards.
+    if round(state).is_some_and(|r| r.event.is_none() && !r.queued_events.is_empty()) {
+        events::run(state, events);
+        return;
+    }
     for _ in 0..10_000 {
         let Some(r) = round(state).cloned() else {
             return;

@@ -107,6 +107,49 @@ pub fn partners(state: &State, sym: &str) -> Vec<String> {
         .collect()
 }
 
+/// Why `partner` is not a legal merger partner of `sym` now, in plain words (1841 §12.1).
+pub fn why_not(state: &State, sym: &str, partner: &str) -> String {
+    let Some(p) = state.corporation(partner) else {
+        return format!("`{partner}` is not a corporation of these rules.");
+    };
+    let about = |who: &str| -> Option<String> {
+        let c = state.corporation(who)?;
+        if !c.started() {
+            Some(format!("{who} is not started."))
+        } else if !c.operated {
+            Some(format!(
+                "{who} has not completed an operating turn yet (FAQ-M3, FAQ-Q1)."
+            ))
+        } else if frozen(state, who) {
+            Some(format!("{who} is frozen (1841 §7.4)."))
+        } else if c.historical && phase_number(state) < 4 {
+            Some(format!("{who} is historical: no merger before phase 4."))
+        } else {
+            None
+        }
+    };
+    if partner == sym {
+        return format!("{sym} cannot merge with itself.");
+    }
+    if let Some(m) = about(sym).or_else(|| about(partner)) {
+        return m;
+    }
+    if state.corporation(sym).map(|c| c.kind) != Some(p.kind) {
+        return format!(
+            "{sym} and {partner} are not of the same type (major with major, minor with minor)."
+        );
+    }
+    if formable_majors(state).is_empty() {
+        return "No unstarted non-historical major is left to form.".to_string();
+    }
+    if !connected(state, sym, partner) {
+        return format!(
+            "No token of {partner} in a city reachable from {sym}'s tokens without crossing a border (FAQ-R7)."
+        );
+    }
+    format!("{partner} is not a legal partner of {sym} now.")
+}
+
 /// Opens a voluntary merger of the operating corporation `initiator` with `partner`.
 pub(in crate::g1841::operating_round) fn propose(
     state: &mut State,
