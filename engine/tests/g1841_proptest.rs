@@ -297,9 +297,11 @@ fn play(options: Options, players: u32, seed: u64) -> Stats {
     let mut steps = 0;
     loop {
         let stop = match &state.round {
-            Round::ConcessionRound(_) | Round::StockRound(_) => false,
-            // Play into the operating rounds until nobody can act (routes, emergency money
-            // raising and the first 4-train are not implemented) or Operating Round 2.1.
+            Round::ConcessionRound(_) => false,
+            // Without a corporation an operating round ends at once (I21): stop at Stock
+            // Round 3 then.
+            Round::StockRound(sr) => sr.number >= 3,
+            // Play into the operating rounds until nobody can act or Operating Round 2.1.
             Round::OperatingRound(or) => G1841::to_act(&state).is_empty() || or.stock_round >= 2,
         };
         if stop {
@@ -421,7 +423,10 @@ fn play(options: Options, players: u32, seed: u64) -> Stats {
         }
         stats.or_steps += usize::from(matches!(state.round, Round::OperatingRound(_)));
     }
-    assert!(matches!(state.round, Round::OperatingRound(_)));
+    assert!(matches!(
+        state.round,
+        Round::OperatingRound(_) | Round::StockRound(_)
+    ));
     let mut order = state.player_order.clone();
     order.sort();
     assert_eq!(order, (0..players).collect::<Vec<_>>());

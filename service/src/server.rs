@@ -293,7 +293,9 @@ pub async fn serve(
     let server = tonic::transport::Server::builder()
         .accept_http1(true)
         .add_routes(tonic::service::Routes::from(routes))
-        .serve_with_incoming_shutdown(TcpIncoming::from(listener), signal);
+        // TCP_NODELAY: small responses (View, ListGames) otherwise wait ~40 ms for the
+        // client's delayed ACK (Nagle's algorithm).
+        .serve_with_incoming_shutdown(TcpIncoming::from(listener).with_nodelay(Some(true)), signal);
     let grace = cfg.shutdown_grace;
     let deadline = async move {
         if signalled_rx.await.is_ok() {

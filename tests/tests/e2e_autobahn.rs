@@ -609,7 +609,7 @@ fn playout_autobahn_four_players_finishes_every_game() {
 }
 
 #[test]
-fn playout_1841_reports_unfinished_games_cleanly() {
+fn playout_1841_plays_games_to_the_end() {
     let (ok, r, _) = playout(&[
         "--game",
         "1841",
@@ -627,9 +627,11 @@ fn playout_1841_reports_unfinished_games_cleanly() {
     assert_eq!(finished + errors + unfinished, 3);
     // Exit status 0 exactly when every game finished without error.
     assert_eq!(ok, finished == 3 && errors == 0, "{r}");
-    // 1841 plays through the first 4-train's events, mergers and the game end: with seed 1
-    // every game finishes, none crashes.
-    assert!(ok && finished == 3, "{r}");
+    // 1841 random games end (1841 §13, §14; through the first 4-train's events and mergers
+    // too): all three finish, none crashes, one score per seat.
+    assert!(ok, "{r}");
+    assert_eq!(finished, 3, "{r}");
+    assert_eq!(r["scores"]["mean"].as_array().map(Vec::len), Some(4), "{r}");
     for e in r["error_details"].as_array().unwrap() {
         assert!(e["game"].is_u64() && e["seed"].is_u64() && e["action_index"].is_u64());
         assert!(!e["message"].as_str().unwrap().contains("panicked"), "{e}");

@@ -41,6 +41,7 @@ import asyncio
 import hashlib
 import inspect
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -305,8 +306,16 @@ async def _play(game: AsyncGame, config: Config, rec: GameRecord, bots: list, fa
             except _Timeout:
                 rec.timeouts[seat] += 1
                 break
-            except Exception:  # noqa: BLE001 - the bot failed: default move
+            except Exception as e:  # noqa: BLE001 - the bot failed: default move
                 rec.bot_errors[seat] += 1
+                if rec.bot_errors[seat] == 1:
+                    # Say it once per game and seat; the count is in the results.
+                    print(
+                        f"referee-tournament: {type(bot).__name__} (seat {seat}) raised "
+                        f"{type(e).__name__}: {e}; a default move is played "
+                        "(counted as bot_errors)",
+                        file=sys.stderr,
+                    )
                 break
             resp = await game.try_apply(seat, action)
             if resp.WhichOneof("result") == "accepted":
