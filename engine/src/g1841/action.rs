@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::concession::Concession;
-use super::state::{SealedBid, ShareOwner};
+use super::state::{PurchaseItem, PurchaseOffer, SealedBid, ShareOwner};
 use crate::Seat;
 
 /// One action of one seat (`referee.g1841.v1.Action`).
@@ -207,6 +207,26 @@ pub enum Action {
         /// Train id.
         train: String,
     },
+    /// Offer to buy `item` from the player in seat `seller` for `price` L. (`p2p_purchases`,
+    /// 1841 §3.2, §5.2, §15.3): the stock-round seat on turn, as his one purchase of the turn
+    /// (after any sales). The seller then answers with [`Action::AnswerOffer`]. Price: at
+    /// least L.1 (more than any price the seller declined for the same thing this turn), at
+    /// most the buyer's cash. Only players buy from players (FAQ-C18).
+    OfferPurchase {
+        /// The seat selling.
+        seller: Seat,
+        /// Shares of one corporation or a concession.
+        item: PurchaseItem,
+        /// Price in L., paid to the seller.
+        price: i64,
+    },
+    /// The seller's answer to the waiting purchase offer (1841 §15.3): accept (the item and
+    /// the money change hands and the buyer's turn ends) or decline (nothing changes; the
+    /// buyer's turn goes on).
+    AnswerOffer {
+        /// Accept (else decline).
+        accept: bool,
+    },
 }
 
 /// What a holder does with an odd old share in a merger (1841 §12.1 pass 2).
@@ -249,6 +269,8 @@ impl Action {
             Action::DiscardTrain { .. } => "discard a train",
             Action::EmergencySell { .. } => "emergency sale",
             Action::DeclareBankruptcy { .. } => "declare bankruptcy",
+            Action::OfferPurchase { .. } => "offer a purchase",
+            Action::AnswerOffer { .. } => "answer an offer",
         }
     }
 }
@@ -659,6 +681,23 @@ pub enum Event {
         /// Train id.
         train: String,
     },
+    /// A player offered to buy something from another player (1841 §15.3); the seller must
+    /// answer.
+    OfferMade {
+        /// The offer.
+        offer: PurchaseOffer,
+    },
+    /// The seller accepted: the item went to the buyer, the price to the seller (1841 §3.2,
+    /// §5.2). Presidency changes follow as `PresidentChanged` / `PresidencyMoved`.
+    OfferAccepted {
+        /// The offer.
+        offer: PurchaseOffer,
+    },
+    /// The seller declined; nothing changed hands (1841 §15.3).
+    OfferDeclined {
+        /// The offer.
+        offer: PurchaseOffer,
+    },
 }
 
 /// Every action a seat may take now, with ranges for amounts (`referee.g1841.v1.LegalActions`).
@@ -684,6 +723,28 @@ pub struct LegalActions {
     /// (1841 §9.5).
     #[serde(default)]
     pub token_purchases: Vec<TokenPurchaseRange>,
+    /// Purchases from other players that may be offered at any price in the range
+    /// (`p2p_purchases`, 1841 §5.2, §15.3).
+    #[serde(default)]
+    pub offers: Vec<OfferRange>,
+}
+
+/// Something the seat may offer to buy from another player at any price in the range
+/// (`p2p_purchases`, 1841 §3.2, §5.2, §15.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OfferRange {
+    /// The seat selling.
+    pub seller: Seat,
+    /// Shares of one corporation or a concession.
+    pub item: PurchaseItem,
+    /// Smallest price in L. (L.1, or L.1 more than a price the seller declined this turn).
+    pub min_price: i64,
+    /// Largest price in L. (the buyer's cash).
+    pub max_price: i64,
+    /// What the item is worth at market in L.: the certificates at the current share price;
+    /// a concession at its face value, plus the president's certificate (2× the share
+    /// price) that comes with a locked one. Only a guide: any price in range is accepted.
+    pub market_value: i64,
 }
 
 /// A token of another corporation that may be bought (1841 §9.5).
@@ -768,10 +829,13 @@ impl LegalActions {
             && self.train_purchases.is_empty()
             && self.run_routes.is_none()
             && self.token_purchases.is_empty()
+            && self.offers.is_empty()
     }
 
     /// One concrete, accepted action per entry: each listed action, a bid at `min_price` per
-    /// range, and an all-zero sealed bid. This is what [`crate::Game::legal_actions`] returns.
+    /// range, trains and tokens at `min_price`, an offer per [`OfferRange`] at its
+    /// `market_value` (kept within the range), and an all-zero sealed bid. This is what
+    /// [`crate::Game::legal_actions`] returns.
     pub fn representatives(&self) -> Vec<Action> {
         let mut out = self.actions.clone();
         out.extend(self.bids.iter().map(|b| Action::Bid {
@@ -788,6 +852,15 @@ impl LegalActions {
             city: t.city,
             seller: t.seller.clone(),
             price: t.min_price,
+        }));
+        out.extend(self.offers.iter().map(|o| {
+            Action::OfferPurchase {
+                seller: o.seller,
+                item: o.item.clone(),
+                price: o
+                    .market_value
+                    .clamp(o.min_price, o.max_price.max(o.min_price)),
+            }
         }));
         if self.run_routes.is_some() {
             out.push(Action::RunRoutes { routes: Vec::new() });

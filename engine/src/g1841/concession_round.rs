@@ -140,6 +140,7 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
     }
     if let Round::StockRound(_) = state.round {
         out.actions = super::stock_round::legal(state, seat);
+        out.offers = super::stock_round::offers(state, seat);
         return out;
     }
     if let Round::OperatingRound(_) = state.round {
@@ -327,6 +328,8 @@ fn nomination_action(
         | Action::DiscardTrain { .. }
         | Action::EmergencySell { .. }
         | Action::DeclareBankruptcy { .. }
+        | Action::OfferPurchase { .. }
+        | Action::AnswerOffer { .. }
         | Action::BuyTrain { .. } => Err(reject(
             RejectionCode::WrongStep,
             RULE_V2,
@@ -442,6 +445,8 @@ fn auction_action(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<
         | Action::DiscardTrain { .. }
         | Action::EmergencySell { .. }
         | Action::DeclareBankruptcy { .. }
+        | Action::OfferPurchase { .. }
+        | Action::AnswerOffer { .. }
         | Action::BuyTrain { .. } => {
             return Err(reject(
                 RejectionCode::WrongStep,

@@ -36,6 +36,7 @@ pub mod map;
 pub mod market;
 pub mod operating_round;
 pub mod options;
+pub mod p2p;
 pub mod setup;
 pub mod start;
 pub mod state;
@@ -45,7 +46,7 @@ pub mod validate;
 pub mod view;
 
 pub use action::{
-    Action, BidRange, BlindBidRange, Event, LegalActions, OddShareChoice, Route, Stop,
+    Action, BidRange, BlindBidRange, Event, LegalActions, OddShareChoice, OfferRange, Route, Stop,
     TokenPurchaseRange, TrainPurchaseRange,
 };
 pub use concession::{Concession, UnknownConcession};
@@ -53,8 +54,9 @@ pub use options::Options;
 pub use state::{
     Auction, Certificate, ConcessionRound, CorporateEvent, Corporation, CorporationKind,
     CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage, OperatingRound,
-    OperatingStep, Operations, PlacedTile, Player, QueuedEvent, Round, SealedBid, ShareOwner,
-    SharePrice, SoldShares, Split, SplitStage, StartStep, State, StockRound, Transformation,
+    OperatingStep, Operations, PlacedTile, Player, PurchaseItem, PurchaseOffer, QueuedEvent, Round,
+    SealedBid, ShareOwner, SharePrice, SoldShares, Split, SplitStage, StartStep, State, StockRound,
+    Transformation,
 };
 pub use view::View;
 

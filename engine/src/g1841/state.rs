@@ -298,6 +298,49 @@ pub struct StockRound {
     /// A corporation being started in the current turn (1841 §5.4 steps 2–4).
     #[serde(default)]
     pub start: Option<CorporationStart>,
+    /// A purchase offer of the current seat waiting for the seller's answer (`p2p_purchases`,
+    /// 1841 §5.2, §15.3); while it waits only the seller acts.
+    #[serde(default)]
+    pub offer: Option<PurchaseOffer>,
+    /// Offers the current seat made this turn that their sellers declined; the same thing
+    /// may be offered to the same seller again only at a higher price (docs/games/1841.md,
+    /// interpretation I39). Emptied when the turn ends.
+    #[serde(default)]
+    pub declined_offers: Vec<PurchaseOffer>,
+}
+
+/// What a player offers to buy from another player (`p2p_purchases`, 1841 §3.2, §5.2, §15.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PurchaseItem {
+    /// `percent` of `corporation` held by the seller: his ordinary certificates first; when
+    /// `percent` is more than those, his president's certificate goes too, whole or in part
+    /// (the presidency then passes to the largest other holder with at least the president's
+    /// certificate's percent, FAQ-Q3).
+    Shares {
+        /// Corporation symbol, e.g. `SFTG`.
+        corporation: String,
+        /// Percent bought (a multiple of the unit: 10 for a major, 20 for a minor).
+        percent: u32,
+    },
+    /// A concession held by the seller (symbol as text, e.g. `SFTG`); the locked concession of
+    /// a started historical corporation brings its president's certificate along (1841 §3.2).
+    Concession {
+        /// Concession symbol.
+        concession: String,
+    },
+}
+
+/// A purchase from another player at a negotiated price (`p2p_purchases`, 1841 §5.2, §15.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PurchaseOffer {
+    /// The seat buying (the stock-round seat on turn).
+    pub buyer: Seat,
+    /// The seat selling.
+    pub seller: Seat,
+    /// What is bought.
+    pub item: PurchaseItem,
+    /// Price in L., paid by the buyer to the seller (at least L.1).
+    pub price: i64,
 }
 
 /// A seat sold shares of a corporation this stock round.

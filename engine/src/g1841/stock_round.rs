@@ -6,6 +6,7 @@
 //!
 //! [`apply`] works on a clone, so a rejection never leaves a half-applied action behind.
 
+use super::action::OfferRange;
 use super::action::{Action, Event};
 use super::concession::Concession;
 use super::corporation::{
@@ -14,8 +15,12 @@ use super::corporation::{
 };
 use super::data;
 use super::market;
+use super::p2p;
 use super::start;
-use super::state::{CorporationStart, Round, ShareOwner, SoldShares, StartStep, State, StockRound};
+use super::state::{
+    CorporationStart, PurchaseItem, PurchaseOffer, Round, ShareOwner, SoldShares, StartStep, State,
+    StockRound,
+};
 use crate::{Rejection, RejectionCode, Seat};
 
 /// Rule cited for the stock round in general.
@@ -47,10 +52,11 @@ fn round_mut(state: &mut State) -> Option<&mut StockRound> {
 }
 
 /// The seat that must act in the stock round: the seat whose turn it is.
+/// While a purchase offer waits for its answer, only the seller acts (1841 §15.3).
 pub fn to_act(state: &State) -> Vec<Seat> {
     round(state)
         .filter(|r| (r.consecutive_passes as usize) < state.players.len())
-        .map(|r| vec![r.current_seat])
+        .map(|r| vec![r.offer.as_ref().map_or(r.current_seat, |o| o.seller)])
         .unwrap_or_default()
 }
 
@@ -302,10 +308,21 @@ fn turn_options(state: &State, seat: Seat) -> Vec<Action> {
 }
 
 /// Every action `seat` may take now in the stock round (listed completely).
+///
+/// While a purchase offer waits, the seller's answers (accept, if still within the rules, and
+/// decline) and nothing for anybody else (1841 §15.3). The purchases the seat on turn may
+/// offer to other players are ranges: [`offers`].
 pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
     let Some(sr) = round(state) else {
         return Vec::new();
     };
+    if let Some(offer) = &sr.offer {
+        return if offer.seller == seat {
+            p2p::answers(state, offer)
+        } else {
+            Vec::new()
+        };
+    }
     if sr.current_seat != seat || state.player(seat).is_none() {
         return Vec::new();
     }
@@ -316,10 +333,40 @@ pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
     let forced = !out.is_empty()
         && over_limits(state, seat)
         && out.iter().all(|a| matches!(a, Action::SellShares { .. }));
-    if !out.is_empty() && !forced {
+    if !forced && (!out.is_empty() || !offers(state, seat).is_empty()) {
         out.push(Action::Pass);
     }
     out
+}
+
+/// Whether `seat` must sell before anything else (1841 §5.1, FAQ-Q9): over a limit with
+/// something to sell.
+fn forced_to_sell(state: &State, seat: Seat) -> bool {
+    over_limits(state, seat) && !sell_options(state, seat).is_empty()
+}
+
+/// The purchases the seat on turn may offer to other players now, with price ranges
+/// (`p2p_purchases`, 1841 §5.1, §5.2, §15.3): in his own turn, no start in progress, no
+/// offer waiting, not forced to sell first. See [`p2p::offer_ranges`].
+pub fn offers(state: &State, seat: Seat) -> Vec<OfferRange> {
+    let Some(sr) = round(state) else {
+        return Vec::new();
+    };
+    if !state.options.p2p_purchases
+        || sr.current_seat != seat
+        || sr.offer.is_some()
+        || sr.start.is_some()
+        || state.player(seat).is_none()
+        || forced_to_sell(state, seat)
+    {
+        return Vec::new();
+    }
+    p2p::offer_ranges(state, seat)
+}
+
+/// Whether the seat on turn has anything to do besides passing: an action or an offer.
+fn can_act(state: &State, seat: Seat) -> bool {
+    !turn_options(state, seat).is_empty() || !offers(state, seat).is_empty()
 }
 
 /// The actions of a start in progress (1841 §5.4), whoever the starter is.
@@ -380,12 +427,23 @@ pub fn apply_start(
 /// set, with the rule that forbids them.
 pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
     let sr = round(state).ok_or_else(|| corrupt("not a stock round"))?;
+    if let Some(offer) = &sr.offer {
+        return answer_offer(state, seat, offer.clone(), action);
+    }
     if sr.current_seat != seat {
         return Err(reject(
             RejectionCode::NotYourTurn,
             "1841 §5.1",
             format!("It is seat {}'s turn, not seat {seat}'s.", sr.current_seat),
         ));
+    }
+    if let Action::OfferPurchase {
+        seller,
+        item,
+        price,
+    } = action
+    {
+        return offer_purchase(state, seat, *seller, item, *price);
     }
     let legal = legal(state, seat);
     if !legal.contains(action) {
@@ -445,7 +503,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             None,
         ) => {
             sell(&mut next, seat, corporation, *percent, &mut events)?;
-            if turn_options(&next, seat).is_empty() {
+            if !can_act(&next, seat) {
                 end_turn(&mut next, &mut events)?;
             }
         }
@@ -454,6 +512,107 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             end_turn(&mut next, &mut events)?;
         }
         _ => return Err(corrupt("legal action without a handler")),
+    }
+    *state = next;
+    Ok(events)
+}
+
+/// The seat on turn offers to buy `item` from `seller` for `price` (1841 §5.2, §15.3): it
+/// must lie in his [`offers`]; then only the seller acts.
+fn offer_purchase(
+    state: &mut State,
+    seat: Seat,
+    seller: Seat,
+    item: &PurchaseItem,
+    price: i64,
+) -> Result<Vec<Event>, Rejection> {
+    let sr = round(state).ok_or_else(|| corrupt("not a stock round"))?;
+    let listed = offers(state, seat).iter().any(|o| {
+        o.seller == seller && o.item == *item && (o.min_price..=o.max_price).contains(&price)
+    });
+    if !listed {
+        return Err(if !state.options.p2p_purchases {
+            p2p::explain(state, seat, seller, item, price)
+        } else if let Some(start) = &sr.start {
+            reject(
+                RejectionCode::WrongStep,
+                "1841 §5.4",
+                format!(
+                    "Seat {seat} is starting {}: buy more of its IPO shares or pass.",
+                    start.corporation
+                ),
+            )
+        } else if forced_to_sell(state, seat) {
+            reject(
+                RejectionCode::IllegalMove,
+                "1841 §5.1",
+                "A player over the certificate limit or the 60% limit must sell first.",
+            )
+        } else {
+            p2p::explain(state, seat, seller, item, price)
+        });
+    }
+    let mut next = state.clone();
+    let mut events = Vec::new();
+    p2p::make_offer(
+        &mut next,
+        PurchaseOffer {
+            buyer: seat,
+            seller,
+            item: item.clone(),
+            price,
+        },
+        &mut events,
+    );
+    *state = next;
+    Ok(events)
+}
+
+/// The seller answers the waiting offer (1841 §15.3). Accepted: the purchase is the buyer's
+/// buy of the turn (he is the last to act; the seller has not sold, FAQ-Q4) and his turn
+/// ends. Declined: the buyer's turn goes on; with nothing left to do he passes automatically.
+fn answer_offer(
+    state: &mut State,
+    seat: Seat,
+    offer: PurchaseOffer,
+    action: &Action,
+) -> Result<Vec<Event>, Rejection> {
+    if seat != offer.seller {
+        return Err(reject(
+            RejectionCode::NotYourTurn,
+            p2p::RULE,
+            format!(
+                "Seat {} must answer seat {}'s purchase offer first.",
+                offer.seller, offer.buyer
+            ),
+        ));
+    }
+    let Action::AnswerOffer { accept } = action else {
+        return Err(reject(
+            RejectionCode::WrongStep,
+            p2p::RULE,
+            format!(
+                "Seat {seat} must accept or decline seat {}'s purchase offer.",
+                offer.buyer
+            ),
+        ));
+    };
+    let mut next = state.clone();
+    let mut events = Vec::new();
+    let (offer, accepted) = p2p::answer(&mut next, *accept, &mut events)?;
+    if accepted {
+        mark_acted(&mut next, offer.buyer);
+        end_turn(&mut next, &mut events)?;
+    } else if !can_act(&next, offer.buyer) {
+        let acted = round(&next).is_some_and(|r| r.acted_this_turn);
+        if !acted && let Some(r) = round_mut(&mut next) {
+            r.consecutive_passes = r.consecutive_passes.saturating_add(1);
+        }
+        events.push(Event::Passed {
+            seat: offer.buyer,
+            automatic: true,
+        });
+        end_turn(&mut next, &mut events)?;
     }
     *state = next;
     Ok(events)
@@ -542,6 +701,17 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
         Action::PlaceToken { .. } | Action::BuyTokens { .. } => {
             wrong_step("No corporation is being started.")
         }
+        Action::AnswerOffer { .. } => reject(
+            RejectionCode::WrongStep,
+            p2p::RULE,
+            "No purchase offer is waiting for an answer.",
+        ),
+        // Handled by `offer_purchase`.
+        Action::OfferPurchase {
+            seller,
+            item,
+            price,
+        } => p2p::explain(state, seat, *seller, item, *price),
         Action::Pass => reject(
             RejectionCode::IllegalMove,
             "1841 §5.1",
@@ -1023,6 +1193,8 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) -> Result<(), Rejection>
         r.start = None;
         r.acted_this_turn = false;
         r.current_seat = next;
+        r.offer = None;
+        r.declined_offers.clear();
     }
     settle(state, events);
     Ok(())
@@ -1039,7 +1211,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             return;
         }
         let seat = sr.current_seat;
-        if !turn_options(state, seat).is_empty() {
+        if can_act(state, seat) {
             return;
         }
         events.push(Event::Passed {
@@ -1070,6 +1242,8 @@ pub fn begin(state: &mut State, number: u32, events: &mut Vec<Event>) {
         acted_this_turn: false,
         sold: Vec::new(),
         start: None,
+        offer: None,
+        declined_offers: Vec::new(),
     });
     events.push(Event::RoundStarted {
         name: format!("Stock Round {number}"),
@@ -1162,10 +1336,11 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
         .corporations
         .iter()
         .any(|c| c.started() && controller(state, &c.sym).is_some());
-    let nobody_could_act = state
-        .players
-        .iter()
-        .all(|p| turn_options(state, p.seat).is_empty());
+    // With `p2p_purchases`, purchases between players count only if one could give a
+    // corporation a controlling player again.
+    let nobody_could_act = state.players.iter().all(|p| {
+        turn_options(state, p.seat).is_empty() && !p2p::some_offer_gives_control(state, p.seat)
+    });
     let income = state
         .players
         .iter()

@@ -14,7 +14,9 @@ use super::data;
 use super::map;
 use super::market;
 use super::setup::concessions_of;
-use super::state::{Auction, OperatingRound, OperatingStep, Round, ShareOwner, State, StockRound};
+use super::state::{
+    Auction, OperatingRound, OperatingStep, PurchaseItem, Round, ShareOwner, State, StockRound,
+};
 use super::track;
 
 /// Largest `next_market_arrival` accepted: far beyond any real game (one arrival per price
@@ -815,6 +817,75 @@ fn check_stock_round(state: &State, sr: &StockRound, n: u32) -> Result<(), State
                 "stock_round.start.corporation",
                 "must be a started corporation whose president is the current seat",
             ));
+        }
+    }
+    // 1841 §15.3: purchase offers between players, made by the seat on turn.
+    if sr.offer.is_some() || !sr.declined_offers.is_empty() {
+        if !state.options.p2p_purchases {
+            return Err(err(
+                "stock_round.offer",
+                "purchase offers need the p2p_purchases option",
+            ));
+        }
+        if sr.offer.is_some() && sr.start.is_some() {
+            return Err(err(
+                "stock_round.offer",
+                "no offer while a corporation is being started",
+            ));
+        }
+    }
+    let offers = sr
+        .offer
+        .iter()
+        .map(|o| ("stock_round.offer".to_string(), o))
+        .chain(
+            sr.declined_offers
+                .iter()
+                .enumerate()
+                .map(|(i, o)| (format!("stock_round.declined_offers[{i}]"), o)),
+        );
+    for (path, o) in offers {
+        if o.buyer != sr.current_seat {
+            return Err(err(format!("{path}.buyer"), "must be the current seat"));
+        }
+        if o.seller >= n || o.seller == o.buyer {
+            return Err(err(
+                format!("{path}.seller"),
+                "must be another seat at the table",
+            ));
+        }
+        if o.price < 1 {
+            return Err(err(format!("{path}.price"), "at least L.1"));
+        }
+        match &o.item {
+            PurchaseItem::Shares {
+                corporation,
+                percent,
+            } => {
+                let Some(c) = state.corporation(corporation) else {
+                    return Err(err(
+                        format!("{path}.item.corporation"),
+                        "not a corporation of these rules",
+                    ));
+                };
+                if *percent == 0 || percent % c.unit_percent() != 0 {
+                    return Err(err(
+                        format!("{path}.item.percent"),
+                        "a positive multiple of the corporation's unit",
+                    ));
+                }
+            }
+            PurchaseItem::Concession { concession } => {
+                if !concession
+                    .parse()
+                    .is_ok_and(|c| concessions_of(&state.options).contains(&c))
+                {
+                    return Err(err(
+                        format!("{path}.item.concession"),
+                        "not a concession of these rules",
+                    ));
+                }
+            }
         }
     }
     Ok(())

@@ -210,6 +210,26 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             "No operating round.",
         ));
     };
+    // FAQ-C18: corporations never buy from players; purchases between players belong to the
+    // stock round (1841 §5.2, §15.3).
+    if matches!(
+        action,
+        Action::OfferPurchase { .. } | Action::AnswerOffer { .. }
+    ) {
+        return Err(if to_act(state).contains(&seat) {
+            reject(
+                RejectionCode::IllegalMove,
+                "FAQ-C18",
+                "Corporations buy certificates only from an IPO or the pool, never from players; purchases between players happen in stock rounds.",
+            )
+        } else {
+            reject(
+                RejectionCode::NotYourTurn,
+                RULE,
+                format!("Seat {seat} is not to act in this operating round."),
+            )
+        });
+    }
     if r.event.is_some() {
         return events::apply(state, seat, action);
     }
