@@ -1,8 +1,10 @@
 //! Random full games of 1841 (1841 §13 and the whole rule set as implemented): for 3–8
-//! players and `lite`, seeded random play with the policy of `referee playout` (withholding,
-//! other corporations' trains and bankruptcy rare; routes from the route optimizer) until the
-//! game ends, checking after every action: money conserved (bank + players + corporations),
-//! every corporation's certificates sum to 100%, trains conserved (depot sales equal the trains
+//! players, `lite`, and every other game with `p2p_purchases` (lite ones too), seeded random
+//! play with the policy of `referee playout` (withholding, other corporations' trains,
+//! bankruptcy and offers to other players rare — an offer at the item's market value, which
+//! the seller accepts or declines at random; routes from the route optimizer) until the game
+//! ends, checking after every action: money conserved (bank + players + corporations), every
+//! corporation's certificates sum to 100%, trains conserved (depot sales equal the trains
 //! owned, in the pool and rusted), tokens on the map within those owned, the state validator
 //! passes, every listed action is accepted, a seat not to act is refused and the state is
 //! unchanged.
@@ -10,7 +12,9 @@
 //! `G1841_GAMES` sets the number of games (default 6: one per player count); CI runs more in
 //! release (`scripts/test-all.sh`).
 
-use referee_engine::g1841::{Action, G1841, Options, ShareOwner, game_end, validate::validate};
+use referee_engine::g1841::{
+    Action, Event, G1841, Options, ShareOwner, game_end, validate::validate,
+};
 use referee_engine::{Game, RejectionCode};
 
 struct Rng(u64);
@@ -34,25 +38,27 @@ impl Rng {
 
 fn rare(a: &Action) -> bool {
     match a {
-        Action::DeclareBankruptcy { .. } => true,
+        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
         Action::Dividend { payout } => !payout,
         Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
         _ => false,
     }
 }
 
-/// Plays one game to its end; returns the number of actions and the end reason.
-fn play(options: Options, players: u32, seed: u64) -> (usize, String) {
+/// Plays one game to its end; returns the number of actions, the end reason and the
+/// player-to-player offers made and accepted.
+fn play(options: Options, players: u32, seed: u64) -> (usize, String, usize, usize) {
     let mut state = G1841::setup(&options, players, 0).unwrap();
     let money = state.total_money();
     let mut rng = Rng(seed.wrapping_mul(2) | 1);
+    let (mut made, mut accepted) = (0, 0);
     for step in 0..20_000 {
         if let Some(o) = G1841::outcome(&state) {
             assert_eq!(o.scores, game_end::scores(&state));
             assert_eq!(o.scores.len(), players as usize);
             assert!(o.ranks.contains(&1));
             assert!(G1841::to_act(&state).is_empty());
-            return (step, o.end_reason);
+            return (step, o.end_reason, made, accepted);
         }
         let to_act = G1841::to_act(&state);
         assert!(
@@ -88,8 +94,15 @@ fn play(options: Options, players: u32, seed: u64) -> (usize, String) {
         } else {
             legal[rng.below(legal.len())].clone()
         };
-        G1841::apply(&mut state, seat, &pick)
+        let events = G1841::apply(&mut state, seat, &pick)
             .unwrap_or_else(|r| panic!("seed {seed} step {step}: {pick:?} rejected: {r}"));
+        for e in &events {
+            match e {
+                Event::OfferMade { .. } => made += 1,
+                Event::OfferAccepted { .. } => accepted += 1,
+                _ => {}
+            }
+        }
         assert_eq!(state.total_money(), money, "seed {seed} step {step}: money");
         for c in &state.corporations {
             let sum: u32 = c.certificates.iter().map(|x| x.percent).sum();
@@ -123,17 +136,29 @@ fn s13_random_full_games_end_with_invariants_kept() {
         .unwrap_or(6);
     let mut reasons = std::collections::BTreeMap::new();
     let mut actions = 0;
+    let mut offers = (0, 0);
     for k in 0..games {
         let players = 3 + (k % 6) as u32;
         let lite = k % 7 == 6 && players <= 6;
+        // Every other game with player-to-player purchases (1841 §15.3), lite ones too.
+        let p2p_purchases = k % 2 == 1;
         let options = Options {
             lite,
+            p2p_purchases,
             ..Options::default()
         };
-        let (n, reason) = play(options, players, 1000 + k);
+        let (n, reason, made, accepted) = play(options, players, 1000 + k);
         actions += n;
+        offers.0 += made;
+        offers.1 += accepted;
         *reasons.entry(reason).or_insert(0) += 1;
     }
-    println!("{games} games, {actions} actions, end reasons {reasons:?}");
+    println!(
+        "{games} games, {actions} actions, end reasons {reasons:?}, p2p offers made {}, accepted {}",
+        offers.0, offers.1
+    );
+    if games >= 2 {
+        assert!(offers.1 > 0, "random play exercises p2p purchases");
+    }
     assert_eq!(reasons.values().sum::<u64>(), games);
 }
