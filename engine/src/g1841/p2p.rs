@@ -99,16 +99,26 @@ pub fn check(
     seller: Seat,
     item: &PurchaseItem,
 ) -> Result<(), Rejection> {
-    simulate(state, buyer, seller, item).map(|_| ())
+    precheck(state, buyer, seller, item)?;
+    let mut work = state.clone();
+    trial(
+        &mut work,
+        &Before::of(state, buyer),
+        buyer,
+        seller,
+        item,
+        |_| (),
+    )
 }
 
-/// [`check`], returning the state after the transfer (without the payment).
-fn simulate(
+/// The checks that need no trial transfer: the option, the seats, no purchase of a
+/// corporation the buyer sold this round (1841 §5.1).
+fn precheck(
     state: &State,
     buyer: Seat,
     seller: Seat,
     item: &PurchaseItem,
-) -> Result<State, Rejection> {
+) -> Result<(), Rejection> {
     if !state.options.p2p_purchases {
         return Err(illegal(
             RULE,
@@ -128,12 +138,11 @@ fn simulate(
     if seller == buyer {
         return Err(illegal(RULE, "A player cannot buy from himself."));
     }
-    let corporation = corporation_of_item(state, seller, item);
-    if let Some(sym) = &corporation
+    if let Some(sym) = corporation_of_item(state, seller, item)
         && state.stock_round().is_some_and(|r| {
             r.sold
                 .iter()
-                .any(|s| s.seat == buyer && s.corporation == *sym)
+                .any(|s| s.seat == buyer && s.corporation == sym)
         })
     {
         return Err(illegal(
@@ -141,29 +150,91 @@ fn simulate(
             format!("Seat {buyer} sold {sym} this round and may not buy it."),
         ));
     }
-    let mut after = state.clone();
-    transfer(&mut after, buyer, seller, item, &mut Vec::new())?;
+    Ok(())
+}
+
+/// The buyer's position before any purchase, to compare the trials with.
+struct Before {
+    certificates: u32,
+    controlled: Vec<u32>,
+    loops: Vec<String>,
+}
+
+impl Before {
+    fn of(state: &State, buyer: Seat) -> Self {
+        Self {
+            certificates: certificate_count(state, buyer),
+            controlled: state
+                .corporations
+                .iter()
+                .map(|c| controlled_percent(state, buyer, &c.sym))
+                .collect(),
+            loops: circular_set(state),
+        }
+    }
+}
+
+/// Transfers `item` on `work` (a copy of the state the [`Before`] was taken of), checks the
+/// buyer's limits after it (1841 §2, §7.3, FAQ-R1), runs `inspect` on the result and puts
+/// `work` back as it was (only the corporation concerned and the two players' concessions
+/// change in a transfer).
+fn trial<T>(
+    work: &mut State,
+    before: &Before,
+    buyer: Seat,
+    seller: Seat,
+    item: &PurchaseItem,
+    inspect: impl FnOnce(&State) -> T,
+) -> Result<T, Rejection> {
+    let sym = corporation_of_item(work, seller, item);
+    let certificates = sym
+        .as_deref()
+        .and_then(|s| work.corporation(s))
+        .map(|c| c.certificates.clone());
+    let concessions = |w: &State| {
+        (
+            w.player(seller).map(|p| p.concessions.clone()),
+            w.player(buyer).map(|p| p.concessions.clone()),
+        )
+    };
+    let saved_concessions =
+        matches!(item, PurchaseItem::Concession { .. }).then(|| concessions(work));
+    let result = transfer(work, buyer, seller, item, &mut Vec::new())
+        .and_then(|()| limits(work, before, buyer))
+        .map(|()| inspect(work));
+    if let (Some(sym), Some(certificates)) = (sym, certificates)
+        && let Some(c) = work.corporations.iter_mut().find(|c| c.sym == sym)
+    {
+        c.certificates = certificates;
+    }
+    if let Some((s, b)) = saved_concessions {
+        if let (Some(list), Some(p)) = (s, work.players.get_mut(seller as usize)) {
+            p.concessions = list;
+        }
+        if let (Some(list), Some(p)) = (b, work.players.get_mut(buyer as usize)) {
+            p.concessions = list;
+        }
+    }
+    result
+}
+
+/// The buyer's limits after a trial transfer (1841 §2, §7.3, FAQ-R1).
+fn limits(after: &State, before: &Before, buyer: Seat) -> Result<(), Rejection> {
     // 1841 §2: the certificate limit (a purchase that adds no certificate is always fine).
-    let limit = certificate_limit(state);
-    let (before_count, after_count) = (
-        certificate_count(state, buyer),
-        certificate_count(&after, buyer),
-    );
-    if after_count > limit && after_count > before_count {
+    let limit = certificate_limit(after);
+    let count = certificate_count(after, buyer);
+    if count > limit && count > before.certificates {
         return Err(illegal(
             "1841 §2",
-            format!("Seat {buyer} would hold {after_count} certificates; the limit is {limit}."),
+            format!("Seat {buyer} would hold {count} certificates; the limit is {limit}."),
         ));
     }
     // 1841 §7.3: at most 60% of any corporation, shares held by corporations he controls
     // included (a presidency bought may bring such shares under his control).
-    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
-    for c in &state.corporations {
-        let (before, now) = (
-            controlled_percent(state, buyer, &c.sym),
-            controlled_percent(&after, buyer, &c.sym),
-        );
-        if now > max && now > before {
+    let max = data::ruleset(&after.options).max_percent_controlled_by_one_player;
+    for (c, was) in after.corporations.iter().zip(&before.controlled) {
+        let now = controlled_percent(after, buyer, &c.sym);
+        if now > max && now > *was {
             return Err(illegal(
                 "1841 §7.3",
                 format!(
@@ -174,17 +245,16 @@ fn simulate(
         }
     }
     // FAQ-R1: no purchase that puts corporations under mutual control.
-    let loops_before = circular_set(state);
-    if let Some(c) = circular_set(&after)
+    if let Some(c) = circular_set(after)
         .into_iter()
-        .find(|c| !loops_before.contains(c))
+        .find(|c| !before.loops.contains(c))
     {
         return Err(illegal(
             "FAQ-R1",
             format!("This purchase would put {c} under mutual control of corporations."),
         ));
     }
-    Ok(after)
+    Ok(())
 }
 
 /// Moves `item` from `seller` to `buyer` (no payment), with the presidency changes it
@@ -477,6 +547,11 @@ fn candidates(state: &State, buyer: Seat) -> Vec<(Seat, PurchaseItem)> {
 /// buyer, each seller's concessions, then shares by corporation and percent. Empty without
 /// `p2p_purchases`. Turn-level conditions are the stock round's.
 pub fn offer_ranges(state: &State, buyer: Seat) -> Vec<OfferRange> {
+    ranges_with(state, buyer, |_| true)
+}
+
+/// [`offer_ranges`] keeping the ranges whose transferred state `keep` accepts.
+fn ranges_with(state: &State, buyer: Seat, keep: impl Fn(&State) -> bool) -> Vec<OfferRange> {
     if !state.options.p2p_purchases {
         return Vec::new();
     }
@@ -484,9 +559,15 @@ pub fn offer_ranges(state: &State, buyer: Seat) -> Vec<OfferRange> {
         return Vec::new();
     };
     let mut out = Vec::new();
+    let mut work: Option<State> = None;
+    let before = Before::of(state, buyer);
     for (seller, item) in candidates(state, buyer) {
         let min = min_price(state, seller, &item);
-        if min > cash || check(state, buyer, seller, &item).is_err() {
+        if min > cash || precheck(state, buyer, seller, &item).is_err() {
+            continue;
+        }
+        let work = work.get_or_insert_with(|| state.clone());
+        if !trial(work, &before, buyer, seller, &item, &keep).unwrap_or(false) {
             continue;
         }
         out.push(OfferRange {
@@ -504,14 +585,13 @@ pub fn offer_ranges(state: &State, buyer: Seat) -> Vec<OfferRange> {
 /// player (used by interpretation I29: a game in which only purchases that change nothing
 /// could happen can never change).
 pub fn some_offer_gives_control(state: &State, buyer: Seat) -> bool {
-    offer_ranges(state, buyer).iter().any(|o| {
-        simulate(state, buyer, o.seller, &o.item).is_ok_and(|after| {
-            after
-                .corporations
-                .iter()
-                .any(|c| c.started() && controller(&after, &c.sym).is_some())
-        })
+    !ranges_with(state, buyer, |after| {
+        after
+            .corporations
+            .iter()
+            .any(|c| c.started() && controller(after, &c.sym).is_some())
     })
+    .is_empty()
 }
 
 /// Whether `price` for `item` from `seller` lies in `buyer`'s range now.
