@@ -1,5 +1,6 @@
 //! Property test: `legal_actions` agrees with `apply` over random games through the
-//! concession round and Stock Round 1 (3–8 players full, 3–6 lite, Version 1 and 2): money is
+//! concession round and Stock Round 1 (3–8 players full, 3–6 lite, Version 1 and 2, with and
+//! without `p2p_purchases`: offers inside and outside their ranges, answers): money is
 //! conserved (bank + players + corporations), every corporation's certificates sum to 100%
 //! (IPO + pool + holders), rejections leave the state unchanged, and the game always reaches
 //! Operating Round 1 with every concession owned by a player or the bank.
@@ -11,7 +12,7 @@ use referee_engine::g1841::corporation::{
 };
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
-    Action, Concession, G1841, LegalActions, Options, Round, Route, ShareOwner, Stop,
+    Action, Concession, G1841, LegalActions, Options, PurchaseItem, Round, Route, ShareOwner, Stop,
     setup::concessions_of,
 };
 use referee_engine::{Game, RejectionCode, Seat};
@@ -77,6 +78,13 @@ fn covered(legal: &LegalActions, action: &Action) -> bool {
                         && (t.min_price..=t.max_price).contains(price)
                 })
         }
+        Action::OfferPurchase {
+            seller,
+            item,
+            price,
+        } => legal.offers.iter().any(|o| {
+            o.seller == *seller && o.item == *item && (o.min_price..=o.max_price).contains(price)
+        }),
         other => legal.actions.contains(other),
     }
 }
@@ -101,6 +109,21 @@ fn random_legal(rng: &mut Rng, legal: &LegalActions) -> Action {
             train: t.train.clone(),
             from: t.from.clone(),
             price: rng.range(t.min_price, t.max_price),
+        };
+    }
+    if !legal.offers.is_empty() && rng.chance(10) {
+        // 1841 §15.3: an offer to another player, at the range's ends or anywhere in it.
+        let o = &legal.offers[rng.below(legal.offers.len() as u64) as usize];
+        let price = match rng.below(4) {
+            0 => o.min_price,
+            1 => o.max_price,
+            2 => o.market_value.clamp(o.min_price, o.max_price),
+            _ => rng.range(o.min_price, o.max_price),
+        };
+        return Action::OfferPurchase {
+            seller: o.seller,
+            item: o.item.clone(),
+            price,
         };
     }
     if legal.bids.is_empty() && legal.blind_bid.is_none() && legal.actions.len() > 1 {
@@ -182,7 +205,47 @@ fn random_any(rng: &mut Rng, legal: &LegalActions, n_concessions: usize) -> Acti
     ];
     let corp = |rng: &mut Rng| CORPS[rng.below(CORPS.len() as u64) as usize].to_string();
     let percent = |rng: &mut Rng| [0, 10, 20, 30, 40, 15, u32::MAX][rng.below(7) as usize];
-    match rng.below(15) {
+    match rng.below(17) {
+        15 => {
+            // 1841 §15.3: offers near the ranges' borders, to wrong seats, of wrong things.
+            if let Some(o) = legal
+                .offers
+                .get(rng.below(legal.offers.len() as u64 + 1) as usize)
+                && rng.chance(70)
+            {
+                let price = [
+                    o.min_price - 1,
+                    o.min_price,
+                    o.max_price,
+                    o.max_price + 1,
+                    0,
+                    i64::MIN,
+                ][rng.below(6) as usize];
+                return Action::OfferPurchase {
+                    seller: o.seller,
+                    item: o.item.clone(),
+                    price,
+                };
+            }
+            let item = if rng.chance(50) {
+                PurchaseItem::Shares {
+                    corporation: corp(rng),
+                    percent: percent(rng),
+                }
+            } else {
+                PurchaseItem::Concession {
+                    concession: SYMBOLS[rng.below(SYMBOLS.len() as u64) as usize].to_string(),
+                }
+            };
+            Action::OfferPurchase {
+                seller: rng.below(9) as u32,
+                item,
+                price: [1, 50, 0, -1, 100_000][rng.below(5) as usize],
+            }
+        }
+        16 => Action::AnswerOffer {
+            accept: rng.chance(50),
+        },
         14 => Action::BuyToken {
             hex: ["H4", "J6", "F8", "Z1"][rng.below(4) as usize].to_string(),
             city: rng.below(3) as u32,
@@ -479,12 +542,15 @@ fn s4_random_play_exercises_every_path() {
         ("train bought", 0),
         ("corporate share bought", 0),
         ("did not run", 0),
+        ("p2p offer accepted", 0),
+        ("p2p offer declined", 0),
     ];
     for seed in 1..=150u64 {
         for version_1 in [false, true] {
             let options = Options {
                 version_1,
                 lite: seed % 2 == 0,
+                p2p_purchases: seed % 3 == 0,
                 ..Options::default()
             };
             let stats = play(options, 3 + (seed % 4) as u32, seed * 7919);
@@ -503,6 +569,8 @@ fn s4_random_play_exercises_every_path() {
                     Event::TrainBought { .. } => 7,
                     Event::CorporationBoughtShares { .. } => 8,
                     Event::DidNotRun { .. } => 9,
+                    Event::OfferAccepted { .. } => 10,
+                    Event::OfferDeclined { .. } => 11,
                     _ => continue,
                 };
                 seen[k].1 += 1;
@@ -544,12 +612,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn s4_random_rounds_full(players in 3u32..=8, version_1 in any::<bool>(), seed in any::<u64>()) {
-        play(Options { version_1, ..Options::default() }, players, seed);
+    fn s4_random_rounds_full(players in 3u32..=8, version_1 in any::<bool>(), p2p_purchases in any::<bool>(), seed in any::<u64>()) {
+        play(Options { version_1, p2p_purchases, ..Options::default() }, players, seed);
     }
 
     #[test]
-    fn s4_random_rounds_lite(players in 3u32..=6, version_1 in any::<bool>(), seed in any::<u64>()) {
-        play(Options { version_1, lite: true, ..Options::default() }, players, seed);
+    fn s4_random_rounds_lite(players in 3u32..=6, version_1 in any::<bool>(), p2p_purchases in any::<bool>(), seed in any::<u64>()) {
+        play(Options { version_1, lite: true, p2p_purchases, ..Options::default() }, players, seed);
     }
 }

@@ -199,8 +199,21 @@ fn trial<T>(
     };
     let saved_concessions =
         matches!(item, PurchaseItem::Concession { .. }).then(|| concessions(work));
+    let president_of = |w: &State| {
+        sym.as_deref()
+            .and_then(|s| w.corporation(s))
+            .and_then(|c| c.president().cloned())
+    };
+    let president = president_of(work);
     let result = transfer(work, buyer, seller, item, &mut Vec::new())
-        .and_then(|()| limits(work, before, buyer))
+        .and_then(|()| {
+            // Control changes only with the presidency; otherwise only the corporation
+            // concerned can have moved under the limits.
+            let only = (president_of(work) == president)
+                .then_some(sym.as_deref())
+                .flatten();
+            limits(work, before, buyer, only)
+        })
         .map(|()| inspect(work));
     if let (Some(sym), Some(certificates)) = (sym, certificates)
         && let Some(c) = work.corporations.iter_mut().find(|c| c.sym == sym)
@@ -218,8 +231,14 @@ fn trial<T>(
     result
 }
 
-/// The buyer's limits after a trial transfer (1841 §2, §7.3, FAQ-R1).
-fn limits(after: &State, before: &Before, buyer: Seat) -> Result<(), Rejection> {
+/// The buyer's limits after a trial transfer (1841 §2, §7.3, FAQ-R1); `only`: the one
+/// corporation whose shares moved when no presidency changed (nothing else can have).
+fn limits(
+    after: &State,
+    before: &Before,
+    buyer: Seat,
+    only: Option<&str>,
+) -> Result<(), Rejection> {
     // 1841 §2: the certificate limit (a purchase that adds no certificate is always fine).
     let limit = certificate_limit(after);
     let count = certificate_count(after, buyer);
@@ -233,6 +252,9 @@ fn limits(after: &State, before: &Before, buyer: Seat) -> Result<(), Rejection> 
     // included (a presidency bought may bring such shares under his control).
     let max = data::ruleset(&after.options).max_percent_controlled_by_one_player;
     for (c, was) in after.corporations.iter().zip(&before.controlled) {
+        if only.is_some_and(|sym| sym != c.sym) {
+            continue;
+        }
         let now = controlled_percent(after, buyer, &c.sym);
         if now > max && now > *was {
             return Err(illegal(
@@ -244,7 +266,11 @@ fn limits(after: &State, before: &Before, buyer: Seat) -> Result<(), Rejection> 
             ));
         }
     }
-    // FAQ-R1: no purchase that puts corporations under mutual control.
+    // FAQ-R1: no purchase that puts corporations under mutual control (only a presidency
+    // that changes can close a loop).
+    if only.is_some() {
+        return Ok(());
+    }
     if let Some(c) = circular_set(after)
         .into_iter()
         .find(|c| !before.loops.contains(c))

@@ -349,19 +349,23 @@ fn forced_to_sell(state: &State, seat: Seat) -> bool {
 /// (`p2p_purchases`, 1841 §5.1, §5.2, §15.3): in his own turn, no start in progress, no
 /// offer waiting, not forced to sell first. See [`p2p::offer_ranges`].
 pub fn offers(state: &State, seat: Seat) -> Vec<OfferRange> {
-    let Some(sr) = round(state) else {
-        return Vec::new();
-    };
-    if !state.options.p2p_purchases
-        || sr.current_seat != seat
-        || sr.offer.is_some()
-        || sr.start.is_some()
-        || state.player(seat).is_none()
-        || forced_to_sell(state, seat)
-    {
+    if !may_offer_now(state, seat) {
         return Vec::new();
     }
     p2p::offer_ranges(state, seat)
+}
+
+/// The turn-level conditions of an offer (1841 §5.1, §15.3): the option, the seat's own turn,
+/// no start in progress, no offer waiting, not forced to sell first.
+fn may_offer_now(state: &State, seat: Seat) -> bool {
+    round(state).is_some_and(|sr| {
+        state.options.p2p_purchases
+            && sr.current_seat == seat
+            && sr.offer.is_none()
+            && sr.start.is_none()
+            && state.player(seat).is_some()
+            && !forced_to_sell(state, seat)
+    })
 }
 
 /// Whether the seat on turn has anything to do besides passing: an action or an offer.
@@ -527,9 +531,8 @@ fn offer_purchase(
     price: i64,
 ) -> Result<Vec<Event>, Rejection> {
     let sr = round(state).ok_or_else(|| corrupt("not a stock round"))?;
-    let listed = offers(state, seat).iter().any(|o| {
-        o.seller == seller && o.item == *item && (o.min_price..=o.max_price).contains(&price)
-    });
+    // The same as lying in one of `offers(state, seat)`, for this one item only.
+    let listed = may_offer_now(state, seat) && p2p::may_offer(state, seat, seller, item, price);
     if !listed {
         return Err(if !state.options.p2p_purchases {
             p2p::explain(state, seat, seller, item, price)
