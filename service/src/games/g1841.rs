@@ -512,6 +512,55 @@ fn start_from_pb(
     }))
 }
 
+fn item_to_pb(i: &eng::PurchaseItem) -> pb::PurchaseItem {
+    pb::PurchaseItem {
+        item: Some(match i {
+            eng::PurchaseItem::Shares {
+                corporation,
+                percent,
+            } => pb::purchase_item::Item::Shares(pb::OfferedShares {
+                corporation: corporation.clone(),
+                percent: *percent,
+            }),
+            eng::PurchaseItem::Concession { concession } => {
+                pb::purchase_item::Item::Concession(concession.clone())
+            }
+        }),
+    }
+}
+
+/// `None` when the item is missing (the caller names the path or refuses the action).
+fn item_from_pb(i: Option<&pb::PurchaseItem>) -> Option<eng::PurchaseItem> {
+    Some(match i?.item.as_ref()? {
+        pb::purchase_item::Item::Shares(x) => eng::PurchaseItem::Shares {
+            corporation: x.corporation.clone(),
+            percent: x.percent,
+        },
+        pb::purchase_item::Item::Concession(c) => eng::PurchaseItem::Concession {
+            concession: c.clone(),
+        },
+    })
+}
+
+fn offer_to_pb(o: &eng::PurchaseOffer) -> pb::PurchaseOffer {
+    pb::PurchaseOffer {
+        buyer: o.buyer,
+        seller: o.seller,
+        item: Some(item_to_pb(&o.item)),
+        price: o.price,
+    }
+}
+
+fn offer_from_pb(path: &str, o: &pb::PurchaseOffer, n: u32) -> Result<eng::PurchaseOffer, Status> {
+    Ok(eng::PurchaseOffer {
+        buyer: seat(&format!("{path}.buyer"), o.buyer, n)?,
+        seller: seat(&format!("{path}.seller"), o.seller, n)?,
+        item: item_from_pb(o.item.as_ref())
+            .ok_or_else(|| bad(format!("{path}.item"), "must name shares or a concession"))?,
+        price: o.price,
+    })
+}
+
 fn stock_round_to_pb(r: &eng::StockRound) -> pb::StockRound {
     pb::StockRound {
         number: r.number,
@@ -529,6 +578,8 @@ fn stock_round_to_pb(r: &eng::StockRound) -> pb::StockRound {
             })
             .collect(),
         start: r.start.as_ref().map(start_to_pb),
+        offer: r.offer.as_ref().map(offer_to_pb),
+        declined_offers: r.declined_offers.iter().map(offer_to_pb).collect(),
     }
 }
 
@@ -556,6 +607,17 @@ fn stock_round_from_pb(r: &pb::StockRound, n: u32) -> Result<eng::StockRound, St
             })
             .collect::<Result<Vec<_>, Status>>()?,
         start,
+        offer: r
+            .offer
+            .as_ref()
+            .map(|o| offer_from_pb("stock_round.offer", o, n))
+            .transpose()?,
+        declined_offers: r
+            .declined_offers
+            .iter()
+            .enumerate()
+            .map(|(i, o)| offer_from_pb(&format!("stock_round.declined_offers[{i}]"), o, n))
+            .collect::<Result<Vec<_>, Status>>()?,
     })
 }
 
@@ -1240,6 +1302,18 @@ fn action_to_pb_inner(a: &eng::Action) -> pb::Action {
                     corporation: corporation.clone(),
                 })
             }
+            eng::Action::OfferPurchase {
+                seller,
+                item,
+                price,
+            } => pb::action::Action::OfferPurchase(pb::OfferPurchase {
+                seller: *seller,
+                item: Some(item_to_pb(item)),
+                price: *price,
+            }),
+            eng::Action::AnswerOffer { accept } => {
+                pb::action::Action::AnswerOffer(pb::AnswerOffer { accept: *accept })
+            }
         }),
     }
 }
@@ -1389,6 +1463,20 @@ impl WireGame for Wire1841 {
             Some(pb::action::Action::Transform(b)) => Ok(eng::Action::Transform {
                 corporation: b.corporation.clone(),
             }),
+            Some(pb::action::Action::OfferPurchase(b)) => Ok(eng::Action::OfferPurchase {
+                seller: b.seller,
+                item: item_from_pb(b.item.as_ref()).ok_or_else(|| {
+                    Rejection::new(
+                        RejectionCode::InvalidArgument,
+                        "1841 §15.3",
+                        "An offer must name shares or a concession.",
+                    )
+                })?,
+                price: b.price,
+            }),
+            Some(pb::action::Action::AnswerOffer(b)) => {
+                Ok(eng::Action::AnswerOffer { accept: b.accept })
+            }
         }
     }
 
@@ -1427,6 +1515,8 @@ impl WireGame for Wire1841 {
             eng::Action::Transform { .. } => "transform",
             eng::Action::EmergencySell { .. } => "emergency_sell",
             eng::Action::DeclareBankruptcy { .. } => "declare_bankruptcy",
+            eng::Action::OfferPurchase { .. } => "offer_purchase",
+            eng::Action::AnswerOffer { .. } => "answer_offer",
         }
     }
 
@@ -1794,6 +1884,15 @@ impl WireGame for Wire1841 {
                 initiator: initiator.clone(),
                 partner: partner.clone(),
             }),
+            eng::Event::OfferMade { offer } => E::OfferMade(pb::OfferMade {
+                offer: Some(offer_to_pb(offer)),
+            }),
+            eng::Event::OfferAccepted { offer } => E::OfferAccepted(pb::OfferAccepted {
+                offer: Some(offer_to_pb(offer)),
+            }),
+            eng::Event::OfferDeclined { offer } => E::OfferDeclined(pb::OfferDeclined {
+                offer: Some(offer_to_pb(offer)),
+            }),
         };
         v1::Event {
             event: Some(v1::event::Event::G1841(pb::Event { event: Some(e) })),
@@ -1843,6 +1942,17 @@ impl WireGame for Wire1841 {
                     seller: t.seller.clone(),
                     min_price: t.min_price,
                     max_price: t.max_price,
+                })
+                .collect(),
+            offers: legal
+                .offers
+                .iter()
+                .map(|o| pb::OfferRange {
+                    seller: o.seller,
+                    item: Some(item_to_pb(&o.item)),
+                    min_price: o.min_price,
+                    max_price: o.max_price,
+                    market_value: o.market_value,
                 })
                 .collect(),
         })
@@ -2133,6 +2243,15 @@ mod tests {
                 initiator: x.initiator,
                 partner: x.partner,
             },
+            E::OfferMade(x) => eng::Event::OfferMade {
+                offer: offer_from_pb("offer", &x.offer.unwrap(), 8).unwrap(),
+            },
+            E::OfferAccepted(x) => eng::Event::OfferAccepted {
+                offer: offer_from_pb("offer", &x.offer.unwrap(), 8).unwrap(),
+            },
+            E::OfferDeclined(x) => eng::Event::OfferDeclined {
+                offer: offer_from_pb("offer", &x.offer.unwrap(), 8).unwrap(),
+            },
         }
     }
 
@@ -2178,7 +2297,126 @@ mod tests {
                     (&t.hex, t.city, &t.seller, t.min_price, t.max_price)
                 );
             }
+            assert_eq!(wire.offers.len(), legal.offers.len());
+            for (w, o) in wire.offers.iter().zip(&legal.offers) {
+                assert_eq!(
+                    (
+                        w.seller,
+                        item_from_pb(w.item.as_ref()).as_ref(),
+                        w.min_price,
+                        w.max_price,
+                        w.market_value
+                    ),
+                    (
+                        o.seller,
+                        Some(&o.item),
+                        o.min_price,
+                        o.max_price,
+                        o.market_value
+                    )
+                );
+            }
         }
+    }
+
+    /// 1841 §15.3 on the wire: random stock rounds with `p2p_purchases` in which offers are
+    /// made often; every state (waiting offers, declined offers), action, event and legal
+    /// range survives the wire. A state whose offer names no item is refused with its path.
+    #[test]
+    fn p2p_offers_round_trip() {
+        let options = eng::Options {
+            p2p_purchases: true,
+            ..eng::Options::default()
+        };
+        let mut state = G1841::setup(&options, 4, 0).unwrap();
+        let (mut made, mut accepted, mut declined, mut waiting) = (0, 0, 0, None);
+        let mut rng = 7u64;
+        for _ in 0..3000 {
+            if matches!(state.round, eng::Round::OperatingRound(_)) {
+                break;
+            }
+            check_on_the_wire(&state);
+            let seat = G1841::to_act(&state)[0];
+            let legal = G1841::legal(&state, seat);
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let roll = (rng >> 33) as usize;
+            let action = if !legal.offers.is_empty() && roll % 3 == 0 {
+                let o = &legal.offers[roll % legal.offers.len()];
+                eng::Action::OfferPurchase {
+                    seller: o.seller,
+                    item: o.item.clone(),
+                    price: o.min_price + (roll as i64 % 7),
+                }
+                .clone()
+            } else {
+                let reps = legal.representatives();
+                let non_pass: Vec<_> = reps
+                    .iter()
+                    .filter(|a| match a {
+                        eng::Action::Pass => false,
+                        eng::Action::Bid { price, .. } => *price == 20,
+                        _ => true,
+                    })
+                    .collect();
+                if non_pass.is_empty() || roll % 5 == 0 {
+                    reps.first().cloned().unwrap()
+                } else {
+                    non_pass[roll % non_pass.len()].clone()
+                }
+            };
+            let action = match action {
+                eng::Action::OfferPurchase { price, .. }
+                    if !legal
+                        .offers
+                        .iter()
+                        .any(|o| (o.min_price..=o.max_price).contains(&price)) =>
+                {
+                    legal.representatives().remove(0)
+                }
+                a => a,
+            };
+            let wire = Wire1841::action_to_pb(&action);
+            assert_eq!(Wire1841::action_from_pb(&wire).unwrap(), action);
+            let events = G1841::apply(&mut state, seat, &action).unwrap();
+            for e in &events {
+                assert_eq!(event_from_pb(&Wire1841::event_to_pb(e)), *e);
+                match e {
+                    eng::Event::OfferMade { .. } => made += 1,
+                    eng::Event::OfferAccepted { .. } => accepted += 1,
+                    eng::Event::OfferDeclined { .. } => declined += 1,
+                    _ => {}
+                }
+            }
+            if state.stock_round().is_some_and(|r| r.offer.is_some()) && waiting.is_none() {
+                waiting = Some(state.clone());
+            }
+        }
+        assert!(
+            made > 5 && accepted > 0 && declined > 0,
+            "{made} {accepted} {declined}"
+        );
+        let waiting = waiting.unwrap();
+        let mut pb = state_to_pb(&waiting);
+        if let Some(pb::state::Round::StockRound(r)) = &mut pb.round {
+            r.offer.as_mut().unwrap().item = None;
+        }
+        assert_eq!(
+            decode_error(&pb),
+            "state.g1841.stock_round.offer.item: must name shares or a concession"
+        );
+        let empty = v1::Action {
+            action: Some(v1::action::Action::G1841(pb::Action {
+                action: Some(pb::action::Action::OfferPurchase(pb::OfferPurchase {
+                    seller: 1,
+                    item: None,
+                    price: 5,
+                })),
+            })),
+        };
+        let r = Wire1841::action_from_pb(&empty).unwrap_err();
+        assert_eq!(r.code, RejectionCode::InvalidArgument);
     }
 
     /// Replays a recorded game (18xx.games export) as far as the engine goes; after every
