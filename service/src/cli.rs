@@ -63,7 +63,7 @@ pub struct HealthArgs {
 pub enum PlayoutGame {
     /// Autobahn (1–4 players).
     Autobahn,
-    /// 1841 (stops at Operating Round 1 while the engine answers UNSUPPORTED there).
+    /// 1841 (3–8 players; lite 3–6).
     #[value(name = "1841")]
     G1841,
 }
@@ -71,8 +71,10 @@ pub enum PlayoutGame {
 /// Options of `referee playout`.
 ///
 /// Random policy: at each step a seat of `to_act`, then one of its legal actions uniformly,
-/// except that Autobahn's `TakeBackCards` and `Decline` are picked only when nothing else is
-/// legal or with 1 chance in 8 (the policy of the engine's proptests). Game k uses seed S+k
+/// except that Autobahn's `TakeBackCards` and `Decline` (1841: withholding, another
+/// corporation's train, bankruptcy and offers to other players, e.g. with
+/// `--options p2p_purchases=true`) are picked only when nothing else is legal or with 1 chance
+/// in 8 (the policy of the engine's proptests). Game k uses seed S+k
 /// for the setup and the policy, so one game is reproduced with `--seed S+k --games 1`.
 ///
 /// Prints one JSON object on stdout: game, players, games, seed, max_actions, finished,

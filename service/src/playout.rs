@@ -7,9 +7,10 @@
 //! actions, uniformly, except that actions the game marks as *rare* (Autobahn: `TakeBackCards`
 //! and `Decline`) are picked only when nothing else is legal or with 1 chance in 8 (the policy
 //! of the engine's proptests), so games do not stall in endless take-backs. 1841:
-//! withholding, buying another corporation's train and declaring bankruptcy are rare
-//! ([`g1841_rare`]), so companies pay out and buy trains from the depot; routes are the route
-//! optimizer's best set.
+//! withholding, buying another corporation's train, declaring bankruptcy and (with
+//! `p2p_purchases`) offers to buy from other players are rare ([`g1841_rare`]), so companies
+//! pay out and buy trains from the depot and players trade now and then, at market value;
+//! routes are the route optimizer's best set.
 //!
 //! Game `k` (0-based) uses seed `S + k` both for the engine setup and for the ChaCha8 RNG of
 //! the policy, so any game is reproducible alone with `--seed S+k --games 1`.
@@ -304,7 +305,9 @@ pub fn main(args: &PlayoutArgs) -> ExitCode {
 }
 
 /// 1841's rarely picked actions, so random games reach an end (see the module docs):
-/// withholding, buying another corporation's train (listed at L.1) and declaring bankruptcy.
+/// withholding, buying another corporation's train (listed at L.1), declaring bankruptcy and,
+/// with `p2p_purchases`, offering to buy from another player (listed at the item's market
+/// value; the seller's accept and decline are common).
 /// Routes come from the route optimizer (the representative of the routes step is its best
 /// route set). Passing stays as likely as anything else: making it rare too had players buy
 /// to their limits, go bankrupt and leave frozen corporations nobody could take over (games
@@ -312,7 +315,7 @@ pub fn main(args: &PlayoutArgs) -> ExitCode {
 pub fn g1841_rare(a: &referee_engine::g1841::Action) -> bool {
     use referee_engine::g1841::Action;
     match a {
-        Action::DeclareBankruptcy { .. } => true,
+        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
         Action::Dividend { payout } => !payout,
         Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
         _ => false,

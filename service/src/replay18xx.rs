@@ -57,12 +57,14 @@ pub fn replay(text: &str, check: bool) -> (Value, bool) {
         if ignored(&action.kind) {
             continue;
         }
-        match action.to_action(&state) {
+        // One recorded action may replay as several (a purchase from another player: the
+        // offer and its acceptance, 1841 §15.3); it counts once.
+        match action.to_actions(&state) {
             Err(e) => {
                 stopped_at = stop(action, e.to_string(), None, None);
                 break;
             }
-            Ok(None) => {
+            Ok(list) if list.is_empty() => {
                 stopped_at = stop(
                     action,
                     format!(
@@ -74,9 +76,11 @@ pub fn replay(text: &str, check: bool) -> (Value, bool) {
                 );
                 break;
             }
-            Ok(Some((seat, a))) => match G1841::apply(&mut state, seat, &a) {
-                Ok(_) => applied += 1,
-                Err(r) => {
+            Ok(list) => {
+                let refused = list
+                    .iter()
+                    .find_map(|(seat, a)| G1841::apply(&mut state, *seat, a).err());
+                if let Some(r) = refused {
                     stopped_at = stop(
                         action,
                         r.message.clone(),
@@ -85,7 +89,8 @@ pub fn replay(text: &str, check: bool) -> (Value, bool) {
                     );
                     break;
                 }
-            },
+                applied += 1;
+            }
         }
     }
     let outcome = G1841::outcome(&state);

@@ -23,7 +23,7 @@ use super::market;
 use super::operating_round;
 use super::options::Options;
 use super::state::{
-    CorporateEvent, MergerStage, OperatingStep, Round, ShareOwner, SplitStage, State,
+    CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
 use crate::Seat;
 
@@ -94,6 +94,10 @@ pub struct ImportedAction {
     /// `<tile>-<copy>-<i>`): the hex where the record last laid that tile copy (copies move
     /// when a tile is replaced). `None` otherwise.
     pub tile_hex: Option<String>,
+    /// For a player's `buy_shares` in a game with `p2p_purchases` (1841 §15.3): the seat of
+    /// the player who held its first share (`shares[0]`) according to the record, when it
+    /// was another player — a purchase from that player. `None` otherwise.
+    pub from_player: Option<Seat>,
 }
 
 /// A parsed export.
@@ -190,6 +194,9 @@ impl ImportedAction {
     /// * `place_token` by a corporation (`city` `"R14-0-0"` = hex R14, city 0) →
     ///   [`Action::PlaceToken`];
     /// * `buy_company` (`company`) → [`Action::BuyConcession`];
+    /// * with `p2p_purchases`, a purchase from another player → the buyer's
+    ///   [`Action::OfferPurchase`] only; [`ImportedAction::to_actions`] adds the seller's
+    ///   acceptance;
     /// * a corporation's `pass` → [`Action::Pass`].
     ///
     /// A corporation acts through the player at the end of its chain of control (1841 §7.2).
@@ -203,6 +210,9 @@ impl ImportedAction {
     /// Errors: [`ImportError::BadAction`] for missing or ill-formed fields, or a corporation
     /// entity without a controlling player.
     pub fn to_action(&self, state: &State) -> Result<Option<(Seat, Action)>, ImportError> {
+        if self.player_purchase(state)?.is_some() {
+            return Ok(self.to_actions(state)?.into_iter().next());
+        }
         let bad = |reason: String| ImportError::BadAction {
             id: self.id,
             reason,
@@ -455,6 +465,115 @@ impl ImportedAction {
 }
 
 impl ImportedAction {
+    /// The action as the engine actions that replay it, each with its seat, in the context of
+    /// `state` (the state before them): one action as [`ImportedAction::to_action`], except a
+    /// purchase from another player (`p2p_purchases`, 1841 §15.3), which 18xx records as one
+    /// direct purchase and this engine plays as the buyer's offer immediately accepted by the
+    /// seller: a player's `buy_shares` whose first share another player held
+    /// ([`ImportedAction::from_player`]; price `total_price`, else `price`) and a player's
+    /// `buy_company` of a concession another player holds (`company`, `price`) become
+    /// [`Action::OfferPurchase`] then [`Action::AnswerOffer`] `{accept: true}`. Empty for
+    /// types not mapped yet.
+    ///
+    /// Errors: as [`ImportedAction::to_action`]; a purchase from a player without a
+    /// whole-number price.
+    pub fn to_actions(&self, state: &State) -> Result<Vec<(Seat, Action)>, ImportError> {
+        if let Some((buyer, seller, item)) = self.player_purchase(state)? {
+            let price = ["total_price", "price"]
+                .iter()
+                .find_map(|k| self.raw.get(*k).and_then(as_whole_number))
+                .ok_or_else(|| ImportError::BadAction {
+                    id: self.id,
+                    reason: format!("{} from a player without a price", self.kind),
+                })?;
+            return Ok(vec![
+                (
+                    buyer,
+                    Action::OfferPurchase {
+                        seller,
+                        item,
+                        price,
+                    },
+                ),
+                (seller, Action::AnswerOffer { accept: true }),
+            ]);
+        }
+        Ok(self.to_action(state)?.into_iter().collect())
+    }
+
+    /// Buyer, seller and item of a purchase from another player (1841 §15.3), if this is one.
+    fn player_purchase(
+        &self,
+        state: &State,
+    ) -> Result<Option<(Seat, Seat, PurchaseItem)>, ImportError> {
+        let Entity::Player(buyer) = self.entity else {
+            return Ok(None);
+        };
+        if !state.options.p2p_purchases {
+            return Ok(None);
+        }
+        let bad = |reason: String| ImportError::BadAction {
+            id: self.id,
+            reason,
+        };
+        match self.kind.as_str() {
+            "buy_shares" => {
+                let Some(seller) = self.from_player else {
+                    return Ok(None);
+                };
+                let id = self
+                    .raw
+                    .get("shares")
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.first())
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| bad("buy_shares without `shares`".into()))?;
+                let sym = id
+                    .rsplit_once('_')
+                    .map(|(sym, _)| sym.to_string())
+                    .ok_or_else(|| bad(format!("share id `{id}` is not `<CORP>_<n>`")))?;
+                let percent = self
+                    .raw
+                    .get("percent")
+                    .and_then(Value::as_u64)
+                    .and_then(|p| u32::try_from(p).ok())
+                    .ok_or_else(|| bad("buy_shares without `percent`".into()))?;
+                Ok(Some((
+                    buyer,
+                    seller,
+                    PurchaseItem::Shares {
+                        corporation: sym,
+                        percent,
+                    },
+                )))
+            }
+            "buy_company" => {
+                let company = self
+                    .raw
+                    .get("company")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| bad("buy_company without `company`".into()))?;
+                let Ok(c) = company.parse::<super::concession::Concession>() else {
+                    return Ok(None);
+                };
+                Ok(state
+                    .players
+                    .iter()
+                    .find(|p| p.seat != buyer && p.concessions.contains(&c))
+                    .map(|p| {
+                        (
+                            buyer,
+                            p.seat,
+                            PurchaseItem::Concession {
+                                concession: company.to_string(),
+                            },
+                        )
+                    }))
+            }
+            _ => Ok(None),
+        }
+    }
+
     /// `choose` by context (18xx `choice`): the token count of a start (total) or of the split
     /// and a transformation (additional tokens, added to the total owned); `a`/`b` = the first
     /// or second split successor (its presidency, or an odd share); `yes`/`no` = an offered
@@ -709,6 +828,9 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
     }
     mark_pool_purchases(&mut export.actions);
     mark_tile_hexes(&mut export.actions);
+    if export.optional_rules.iter().any(|r| r == "p2p_purchases") {
+        mark_player_purchases(&mut export.actions);
+    }
     if let Some(game) = export.id {
         for a in &mut export.actions {
             if a.id
@@ -767,6 +889,7 @@ fn imported(export: &Export, raw: Value, auto: bool) -> ImportedAction {
         raw,
         from_pool: None,
         tile_hex: None,
+        from_player: None,
     }
 }
 
@@ -828,6 +951,68 @@ fn mark_tile_hexes(actions: &mut [ImportedAction]) {
                     && let Some((copy, _)) = city.rsplit_once('-')
                 {
                     a.tile_hex = at.get(copy).cloned();
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Follows the 18xx share ids held by players over the effective actions (`p2p_purchases`,
+/// 1841 §15.3) and records, on every player's `buy_shares` whose first share another player
+/// held, that player's seat ([`ImportedAction::from_player`]). A player's `par` gives him
+/// `<CORP>_0` (and forgets the corporation's other ids: a new company); a player's
+/// `buy_shares` gives him the ids listed; a `sell_shares` or a corporation's purchase takes
+/// them away; a `merge` forgets the ids of the corporations it names (exchanges reassign
+/// them unseen). Certificates of one size are interchangeable in this engine, so only the
+/// seller matters.
+fn mark_player_purchases(actions: &mut [ImportedAction]) {
+    let mut held: std::collections::BTreeMap<String, Seat> = std::collections::BTreeMap::new();
+    let forget = |held: &mut std::collections::BTreeMap<String, Seat>, sym: &str| {
+        let prefix = format!("{sym}_");
+        held.retain(|id, _| !id.starts_with(&prefix));
+    };
+    for a in actions.iter_mut() {
+        let ids: Vec<String> = a
+            .raw
+            .get("shares")
+            .and_then(Value::as_array)
+            .map(|v| {
+                v.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let text = |name: &str| a.raw.get(name).and_then(Value::as_str).map(String::from);
+        match (a.kind.as_str(), &a.entity) {
+            ("par", Entity::Player(seat)) => {
+                if let Some(sym) = text("corporation") {
+                    forget(&mut held, &sym);
+                    held.insert(format!("{sym}_0"), *seat);
+                }
+            }
+            ("buy_shares", Entity::Player(seat)) => {
+                if let Some(owner) = ids.first().and_then(|id| held.get(id))
+                    && owner != seat
+                {
+                    a.from_player = Some(*owner);
+                }
+                for id in ids {
+                    held.insert(id, *seat);
+                }
+            }
+            ("buy_shares" | "sell_shares", _) => {
+                for id in &ids {
+                    held.remove(id);
+                }
+            }
+            ("merge", entity) => {
+                if let Some(sym) = text("corporation") {
+                    forget(&mut held, &sym);
+                }
+                if let Entity::Corporation(sym) = entity {
+                    forget(&mut held, sym);
                 }
             }
             _ => {}
@@ -991,6 +1176,113 @@ mod tests {
         stale.push(json!({"type":"pass","id":7}));
         stale.push(json!({"type":"redo","id":8}));
         assert_eq!(ids(&filter_actions(&stale).unwrap()), [1, 7]);
+    }
+
+    /// 1841 §15.3: with `p2p_purchases`, 18xx's direct purchase from a player (a
+    /// `buy_shares` of a share another player held, with its total price; a `buy_company` of a
+    /// concession another player holds) replays as the buyer's offer immediately accepted.
+    #[test]
+    fn s18_purchases_from_players_import_as_an_accepted_offer() {
+        use crate::Game;
+        use crate::g1841::{Concession, G1841, market, stock_round};
+        let text = json!({
+            "id": 2, "title": "1841",
+            "players": [{"id": 10, "name": "A"}, {"id": 20, "name": "B"}, {"id": 30, "name": "C"}, {"id": 40, "name": "D"}],
+            "settings": {"optional_rules": ["p2p_purchases"]},
+            "actions": [
+                {"type":"par","entity":10,"entity_type":"player","id":1,"corporation":"SFTG","share_price":"100,3,5"},
+                {"type":"buy_shares","entity":10,"entity_type":"player","id":2,"shares":["SFTG_1"],"percent":10},
+                {"type":"buy_shares","entity":20,"entity_type":"player","id":3,"shares":["SFTG_1"],"percent":10,"total_price":120},
+                {"type":"buy_company","entity":20,"entity_type":"player","id":4,"company":"SFTN","price":70},
+                {"type":"buy_company","entity":20,"entity_type":"player","id":5,"company":"IRSFF","price":50}
+            ]
+        })
+        .to_string();
+        let e = parse_export(&text).unwrap();
+        let from: Vec<_> = e.actions.iter().map(|a| a.from_player).collect();
+        assert_eq!(from, [None, None, Some(0), None, None]);
+        // Seat 0 holds SFTG (20% + 10%) and the SFTN concession; the bank holds IRSFF; it is
+        // seat 1's turn in Stock Round 2.
+        let mut s = G1841::setup(&e.options().unwrap(), 4, 0).unwrap();
+        s.players[0].concessions = vec![Concession::Sftg, Concession::Sftn];
+        s.players[0].cash -= 100;
+        s.bank_cash += 100;
+        s.bank_concessions = vec![Concession::Irsff];
+        market::set_cell(&mut s, "SFTG", 3, 5);
+        let sftg = s.corporations.iter_mut().find(|c| c.sym == "SFTG").unwrap();
+        sftg.par_price = 100;
+        sftg.certificates[0].owner = ShareOwner::Player(0);
+        sftg.certificates[1].owner = ShareOwner::Player(0);
+        stock_round::begin(&mut s, 2, &mut Vec::new());
+        G1841::apply(&mut s, 0, &Action::Pass).unwrap();
+        let accept = (0, Action::AnswerOffer { accept: true });
+        let shares = e.actions[2].to_actions(&s).unwrap();
+        assert_eq!(
+            shares,
+            [
+                (
+                    1,
+                    Action::OfferPurchase {
+                        seller: 0,
+                        item: PurchaseItem::Shares {
+                            corporation: "SFTG".into(),
+                            percent: 10
+                        },
+                        price: 120
+                    }
+                ),
+                accept.clone()
+            ]
+        );
+        assert_eq!(e.actions[2].to_action(&s).unwrap().as_ref(), shares.first());
+        let company = e.actions[3].to_actions(&s).unwrap();
+        assert_eq!(
+            company,
+            [
+                (
+                    1,
+                    Action::OfferPurchase {
+                        seller: 0,
+                        item: PurchaseItem::Concession {
+                            concession: "SFTN".into()
+                        },
+                        price: 70
+                    }
+                ),
+                accept
+            ]
+        );
+        // A bank concession stays a bank purchase.
+        assert_eq!(
+            e.actions[4].to_actions(&s).unwrap(),
+            [(
+                1,
+                Action::BuyConcession {
+                    concession: "IRSFF".into()
+                }
+            )]
+        );
+        // Replayed: seat 1 holds 10% of SFTG and paid seat 0 L.120.
+        for (seat, a) in shares {
+            G1841::apply(&mut s, seat, &a).unwrap();
+        }
+        let sftg = s.corporation("SFTG").unwrap();
+        assert_eq!(sftg.percent_of(&ShareOwner::Player(1)), 10);
+        assert_eq!(
+            (s.players[0].cash, s.players[1].cash),
+            (840 - 100 + 120, 840 - 120)
+        );
+        // Without a price the purchase cannot be replayed.
+        let mut no_price = e.actions[2].clone();
+        no_price.raw.as_object_mut().unwrap().remove("total_price");
+        let mut s2 = s.clone();
+        if let Round::StockRound(r) = &mut s2.round {
+            r.current_seat = 1;
+        }
+        assert!(matches!(
+            no_price.to_actions(&s2),
+            Err(ImportError::BadAction { .. })
+        ));
     }
 
     #[test]

@@ -14,14 +14,16 @@
 //! §9.7), emergency money raising and bankruptcy (§14), the [`game_end`] (§13) and the
 //! corporate events ([`operating_round::events`]: the first 4-train, the Ferdinandea split,
 //! the Tuscan merge, mergers, transformations; frozen and circular control, §7.4, §11, §12).
-//! Not yet: player-to-player purchases (§15.3). `docs/games/1841.md` lists coverage and the
-//! interpretations chosen.
+//! With `p2p_purchases`, [`p2p`] purchases between players (§3.2, §5.2, §15.3) as an offer
+//! and the seller's answer. `docs/games/1841.md` lists coverage and the interpretations
+//! chosen.
 //!
 //! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
 //! [`setup`], [`concession_round`], [`corporation`] (certificates, control, limits),
-//! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`],
-//! [`game_end`] (end triggers and scores), [`map`] (map, tiles, borders), [`track`]
+//! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`], [`p2p`]
+//! (purchases between players), [`game_end`] (end triggers and scores), [`map`] (map, tiles,
+//! borders), [`track`]
 //! (track graph), [`operating_round`], [`validate`], [`view`], [`import18xx`] (reader for
 //! 18xx.games exports).
 
@@ -90,7 +92,7 @@ impl Game for G1841 {
             max_players: 8,
             options: options::option_infos(),
             stage: GameStage::Partial,
-            coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, phases and discards, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, and the game end follow the rules; both recorded games replay to their end. Not yet: player-to-player purchases.",
+            coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, phases and discards, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, player-to-player purchases (p2p_purchases: an offer and the seller's answer) and the game end follow the rules; both recorded games replay to their end.",
         }
     }
 
