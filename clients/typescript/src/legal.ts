@@ -2,8 +2,9 @@
 // pick and a one-line description of any action. No Node imports (works in browsers).
 //
 // Autobahn lists every legal action concretely. 1841 lists some concretely and gives ranges for
-// amounts: bids per concession, trains and tokens bought from another corporation, Version 1
-// sealed bids, and the routes step (`runRoutes`: the trains that may run; any valid route set is
+// amounts: bids per concession, trains and tokens bought from another corporation, purchases
+// offered to other players (option `p2p_purchases`; the seller answers with `answerOffer`),
+// Version 1 sealed bids, and the routes step (`runRoutes`: the trains that may run; any valid route set is
 // accepted, and the empty set — the corporation runs nothing — always is, so it is listed as a
 // concrete action here).
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
@@ -13,9 +14,9 @@ import type { Action as AutobahnAction } from "./gen/referee/autobahn/v1/autobah
 
 /** Any whole amount from `min` to `max` (both included) is legal. */
 export interface AmountRange {
-  /** `bid` (1841 concession), `buyTrain` (from another corporation), `buyToken` (from another corporation). */
-  kind: "bid" | "buyTrain" | "buyToken";
-  /** What the amount is for, in words: `Bayard`, `2-0 from SFTG`, `F8 city 0 from SFLP`. */
+  /** `bid` (1841 concession), `buyTrain` / `buyToken` (from another corporation), `offerPurchase` (from another player). */
+  kind: "bid" | "buyTrain" | "buyToken" | "offerPurchase";
+  /** What the amount is for, in words: `Bayard`, `2-0 from SFTG`, `F8 city 0 from SFLP`, `20% SFTG from seat 1`. */
   target: string;
   min: bigint;
   max: bigint;
@@ -85,6 +86,12 @@ export function flattenLegal(resp: LegalActionsResponse): Legal {
     for (const t of l.tokenPurchases) {
       legal.ranges.push(range("buyToken", `${t.hex} city ${t.city} from ${t.seller}`, t.minPrice, t.maxPrice, (price) =>
         g1841Action({ case: "buyToken", value: { hex: t.hex, city: t.city, seller: t.seller, price } })));
+    }
+    for (const o of l.offers) {
+      const it = o.item?.item;
+      const what = it?.case === "shares" ? `${it.value.percent}% ${it.value.corporation}` : `concession ${it?.value ?? ""}`;
+      legal.ranges.push(range("offerPurchase", `${what} from seat ${o.seller}`, o.minPrice, o.maxPrice, (price) =>
+        g1841Action({ case: "offerPurchase", value: { seller: o.seller, item: o.item, price } })));
     }
     if (l.blindBid) {
       const bb = l.blindBid;

@@ -22,6 +22,9 @@ const resp1841 = create(LegalActionsResponseSchema, {
       bids: [{ concession: "Bayard", minPrice: 20n, maxPrice: 840n }],
       trainPurchases: [{ train: "2-0", from: "SFTG", minPrice: 1n, maxPrice: 80n }],
       tokenPurchases: [{ hex: "F8", city: 1, seller: "SFLP", minPrice: 1n, maxPrice: 30n }],
+      offers: [
+        { seller: 2, item: { item: { case: "shares", value: { corporation: "SFTG", percent: 20 } } }, minPrice: 1n, maxPrice: 840n, marketValue: 200n },
+      ],
       runRoutes: { trains: ["3-1"] },
     },
   },
@@ -37,8 +40,10 @@ describe("flattenLegal", () => {
       ["bid", "Bayard", 20n, 840n],
       ["buyTrain", "2-0 from SFTG", 1n, 80n],
       ["buyToken", "F8 city 1 from SFLP", 1n, 30n],
+      ["offerPurchase", "20% SFTG from seat 2", 1n, 840n],
     ]);
-    assert.equal(legal.size, 5);
+    assert.equal(legal.size, 6);
+    assert.equal(actionKind(legal.ranges[3].action(150))[1], "offerPurchase");
     assert.equal(describeAction(legal.ranges[0].action(25)), "bid concession=Bayard price=25");
     assert.throws(() => legal.ranges[0].action(19), RangeError);
     assert.equal(actionKind(passAction(legal)!)[1], "pass");
@@ -59,7 +64,7 @@ describe("flattenLegal", () => {
         assert.ok(p >= 20n && p <= 840n);
       }
     }
-    assert.deepEqual([...kinds].sort(), ["bid", "buyToken", "buyTrain", "pass", "runRoutes"]);
+    assert.deepEqual([...kinds].sort(), ["bid", "buyToken", "buyTrain", "offerPurchase", "pass", "runRoutes"]);
   });
 
   it("handles sealed bids and an empty answer", () => {

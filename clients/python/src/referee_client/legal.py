@@ -6,7 +6,9 @@
 * **1841** lists some actions concretely (pass, pars, share buys and sales, token counts,
   concession purchases, dividends, tile lays, ...) and gives **ranges** for amounts: bids per
   concession (``bids``), trains bought from another corporation (``train_purchases``), tokens
-  bought from another corporation (``token_purchases``), Version 1 sealed bids
+  bought from another corporation (``token_purchases``), purchases offered to other players
+  (``offers``, option ``p2p_purchases``; the seller then answers with ``answer_offer``),
+  Version 1 sealed bids
   (``blind_bid``: 0 or at least ``min_price`` per concession, total at most ``max_total``) and
   the routes step (``run_routes``: the trains that may run; any valid route set is accepted).
 
@@ -76,10 +78,12 @@ class AmountRange:
     Example: ``r.action(r.min)`` → the cheapest such action; ``25 in r`` → range check.
     """
 
-    #: ``bid`` (1841 concession bid), ``buy_train`` (train from another corporation) or
-    #: ``buy_token`` (token from another corporation).
+    #: ``bid`` (1841 concession bid), ``buy_train`` (train from another corporation),
+    #: ``buy_token`` (token from another corporation) or ``offer_purchase`` (shares or a
+    #: concession offered to buy from another player).
     kind: str
-    #: What the amount is for, in words: ``Bayard``, ``2-0 from SFTG``, ``F8 city 0 from SFLP``.
+    #: What the amount is for, in words: ``Bayard``, ``2-0 from SFTG``, ``F8 city 0 from SFLP``,
+    #: ``20% SFTG from seat 1``.
     target: str
     min: int
     max: int
@@ -183,6 +187,14 @@ class Legal:
                 "buy_token", f"{t.hex} city {t.city} from {t.seller}", t.min_price, t.max_price,
                 lambda p, h=t.hex, c=t.city, s=t.seller: _g1841(
                     buy_token=g1841_pb2.BuyToken(hex=h, city=c, seller=s, price=p))))
+        for o in la.offers:
+            item = o.item
+            what = (f"{item.shares.percent}% {item.shares.corporation}"
+                    if item.WhichOneof("item") == "shares" else f"concession {item.concession}")
+            self.ranges.append(AmountRange(
+                "offer_purchase", f"{what} from seat {o.seller}", o.min_price, o.max_price,
+                lambda p, s=o.seller, it=item: _g1841(
+                    offer_purchase=g1841_pb2.OfferPurchase(seller=s, item=it, price=p))))
         if la.HasField("blind_bid"):
             bb = la.blind_bid
             self.blind_bid = BlindBidRange(tuple(bb.concessions), bb.min_price, bb.max_total)
