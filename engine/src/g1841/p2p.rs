@@ -344,7 +344,7 @@ fn transfer_shares(
     }
     let unit = corp.unit_percent();
     let pres = 2 * unit;
-    if percent == 0 || percent % unit != 0 {
+    if percent == 0 || !percent.is_multiple_of(unit) {
         return Err(illegal(
             "1841 §5.2",
             format!("Shares of {sym} change hands in units of {unit}%, not {percent}%."),

@@ -868,7 +868,7 @@ fn check_stock_round(state: &State, sr: &StockRound, n: u32) -> Result<(), State
                         "not a corporation of these rules",
                     ));
                 };
-                if *percent == 0 || percent % c.unit_percent() != 0 {
+                if *percent == 0 || !percent.is_multiple_of(c.unit_percent()) {
                     return Err(err(
                         format!("{path}.item.percent"),
                         "a positive multiple of the corporation's unit",

@@ -2342,14 +2342,13 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let roll = (rng >> 33) as usize;
-            let action = if !legal.offers.is_empty() && roll % 3 == 0 {
+            let action = if !legal.offers.is_empty() && roll.is_multiple_of(3) {
                 let o = &legal.offers[roll % legal.offers.len()];
                 eng::Action::OfferPurchase {
                     seller: o.seller,
                     item: o.item.clone(),
                     price: o.min_price + (roll as i64 % 7),
                 }
-                .clone()
             } else {
                 let reps = legal.representatives();
                 let non_pass: Vec<_> = reps
@@ -2360,7 +2359,7 @@ mod tests {
                         _ => true,
                     })
                     .collect();
-                if non_pass.is_empty() || roll % 5 == 0 {
+                if non_pass.is_empty() || roll.is_multiple_of(5) {
                     reps.first().cloned().unwrap()
                 } else {
                     non_pass[roll % non_pass.len()].clone()
