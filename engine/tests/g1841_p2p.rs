@@ -175,6 +175,8 @@ fn faq_q3_one_share_from_a_player_holding_only_the_presidents_certificate() {
         max_price: 840,
         market_value: 100,
     }));
+    // `legal_actions` lists it at its market value.
+    assert!(G1841::legal_actions(&s, 2).contains(&offer(0, shares("CTS", 10), 100)));
     let ev = ok(&mut s, 2, offer(0, shares("CTS", 10), 60));
     assert_eq!(ev, [Event::OfferMade { offer: o.clone() }]);
     assert_eq!(G1841::to_act(&s), [0], "the seller answers");
