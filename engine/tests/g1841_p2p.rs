@@ -751,3 +751,44 @@ fn before_in(name: &str, id: i64) -> State {
     }
     state
 }
+
+/// Interpretation I41 (with I29): a dead game — SR2 on, CTS frozen with its president's
+/// certificate in the pool, nobody with income, nobody able to buy from the IPO or pool (L.10
+/// each) — ends when a whole stock round passes, although players could still trade with each
+/// other; unless a trade could give CTS a controlling player again (seat 1 buying seat 0's 10%
+/// would reach the president's certificate's 20%).
+#[test]
+fn i41_trades_that_change_nothing_do_not_keep_a_dead_game_alive() {
+    let dead = |second_holder: bool| {
+        let mut s = table(p2p(), "3", &[], &[("CTS", 100, &[(0, 20)])]);
+        {
+            let cts = s.corporations.iter_mut().find(|c| c.sym == "CTS").unwrap();
+            cts.certificates[0].owner = ShareOwner::Pool;
+            cts.certificates[1].owner = ShareOwner::Player(0);
+            if second_holder {
+                cts.certificates[2].owner = ShareOwner::Player(1);
+            }
+        }
+        for p in s.players.iter_mut() {
+            s.bank_cash += p.cash - 10;
+            p.cash = 10;
+        }
+        // Restart the round on the edited holdings.
+        stock_round::begin(&mut s, 2, &mut Vec::new());
+        assert_eq!(validate(&s), Ok(()));
+        // Everybody passes (seats that could offer are asked; the others pass by themselves).
+        while s.stock_round().is_some_and(|r| r.number == 2) && G1841::outcome(&s).is_none() {
+            let seat = G1841::to_act(&s)[0];
+            assert!(!G1841::legal(&s, seat).offers.is_empty());
+            ok(&mut s, seat, Action::Pass);
+        }
+        s
+    };
+    let s = dead(false);
+    assert_eq!(
+        G1841::outcome(&s).map(|o| o.end_reason),
+        Some("no_player_can_act".to_string())
+    );
+    let s = dead(true);
+    assert!(G1841::outcome(&s).is_none(), "a trade could unfreeze CTS");
+}
