@@ -338,13 +338,8 @@ fn play(options: Options, players: u32, seed: u64) -> Stats {
                             "seat {seat}: legal {action:?} rejected: {r}"
                         );
                         assert_eq!(probe, state, "rejection changed the state");
-                        // Outside operating rounds only the start of a non-historical
-                        // corporation (1841 §3.4, not implemented yet) may be UNSUPPORTED.
-                        if !matches!(state.round, Round::OperatingRound(_))
-                            && !matches!(action, Action::Par { .. })
-                        {
-                            assert_ne!(r.code, RejectionCode::Unsupported);
-                        }
+                        // Every rule of 1841 is implemented: nothing may be UNSUPPORTED.
+                        assert_ne!(r.code, RejectionCode::Unsupported);
                     }
                 }
             }

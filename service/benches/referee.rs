@@ -264,7 +264,7 @@ fn playout_benches(c: &mut Criterion) {
                     5_000,
                     playout::autobahn_rare,
                 );
-                assert!(matches!(played.ending, playout::Ending::Finished(_)));
+                assert!(matches!(played.ending, playout::Ending::Finished(..)));
                 black_box(played)
             })
         });

@@ -63,7 +63,7 @@ pub struct HealthArgs {
 pub enum PlayoutGame {
     /// Autobahn (1–4 players).
     Autobahn,
-    /// 1841 (stops at Operating Round 1 while the engine answers UNSUPPORTED there).
+    /// 1841 (3–8 players; lite 3–6).
     #[value(name = "1841")]
     G1841,
 }
