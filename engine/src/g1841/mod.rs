@@ -51,9 +51,9 @@ pub use action::{
 pub use concession::{Concession, UnknownConcession};
 pub use options::Options;
 pub use state::{
-    Auction, Certificate, ConcessionRound, CorporateEvent, Corporation, CorporationKind,
-    CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage, OperatingRound,
-    OperatingStep, Operations, PlacedTile, Player, QueuedEvent, Round, SealedBid, ShareOwner,
+    Auction, Certificate, ConcessionRound, CorporateEvent, CorporateSale, Corporation,
+    CorporationKind, CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage, OperatingRound,
+    OperatingStep, Operations, PlacedTile, Player, PriceDrop, QueuedEvent, Round, SealedBid, ShareOwner,
     SharePrice, SoldShares, Split, SplitStage, StartStep, State, StockRound, Transformation,
 };
 pub use view::View;

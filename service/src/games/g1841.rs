@@ -115,6 +115,40 @@ fn options_to_pb(o: &eng::Options) -> pb::Options {
         lite: o.lite,
         p2p_purchases: o.p2p_purchases,
         sfli_run_variant: o.sfli_run_variant,
+        emergency_sales_unrestricted: o.emergency_sales_unrestricted,
+        merger_presidency_for_companies: o.merger_presidency_for_companies,
+        merger_price_cap: o.merger_price_cap,
+        pass_token_not_a_route_base: o.pass_token_not_a_route_base,
+        no_corporate_rebuy_after_sale: o.no_corporate_rebuy_after_sale,
+        price_drops_lowest_first: o.price_drops_lowest_first,
+        immediate_game_end: o.immediate_game_end,
+        no_train_obligation_after_last_8_train: o.no_train_obligation_after_last_8_train,
+        exchanges_by_share_value: o.exchanges_by_share_value,
+        half_price_round_down: o.half_price_round_down,
+        ferdinandea_unexchanged_payout: o.ferdinandea_unexchanged_payout,
+        no_cross_border_corporate_shares: o.no_cross_border_corporate_shares,
+    }
+}
+
+/// Engine options from the wire's (an unset FAQ option stays unset: the version default).
+fn options_from_pb(o: &pb::Options) -> eng::Options {
+    eng::Options {
+        version_1: o.version_1,
+        lite: o.lite,
+        p2p_purchases: o.p2p_purchases,
+        sfli_run_variant: o.sfli_run_variant,
+        emergency_sales_unrestricted: o.emergency_sales_unrestricted,
+        merger_presidency_for_companies: o.merger_presidency_for_companies,
+        merger_price_cap: o.merger_price_cap,
+        pass_token_not_a_route_base: o.pass_token_not_a_route_base,
+        no_corporate_rebuy_after_sale: o.no_corporate_rebuy_after_sale,
+        price_drops_lowest_first: o.price_drops_lowest_first,
+        immediate_game_end: o.immediate_game_end,
+        no_train_obligation_after_last_8_train: o.no_train_obligation_after_last_8_train,
+        exchanges_by_share_value: o.exchanges_by_share_value,
+        half_price_round_down: o.half_price_round_down,
+        ferdinandea_unexchanged_payout: o.ferdinandea_unexchanged_payout,
+        no_cross_border_corporate_shares: o.no_cross_border_corporate_shares,
     }
 }
 
@@ -249,6 +283,7 @@ fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
                 first_rounds_done: x.first_rounds_done,
                 purchases_closed: x.purchases_closed.clone(),
                 bought_this_round: x.bought_this_round,
+                irsff_price: x.irsff_price,
             }),
             eng::CorporateEvent::Merger(x) => E::Merger(pb::Merger {
                 initiator: x.initiator.clone(),
@@ -318,6 +353,7 @@ fn corporate_event_from_pb(
                 first_rounds_done: x.first_rounds_done,
                 purchases_closed: x.purchases_closed.clone(),
                 bought_this_round: x.bought_this_round,
+                irsff_price: x.irsff_price,
             })
         }
         Some(E::Merger(x)) => {
@@ -529,6 +565,21 @@ fn stock_round_to_pb(r: &eng::StockRound) -> pb::StockRound {
             })
             .collect(),
         start: r.start.as_ref().map(start_to_pb),
+        pending_drops: r.pending_drops.iter().map(drop_to_pb).collect(),
+    }
+}
+
+fn drop_to_pb(d: &eng::PriceDrop) -> pb::PriceDrop {
+    pb::PriceDrop {
+        corporation: d.corporation.clone(),
+        rows: d.rows,
+    }
+}
+
+fn drop_from_pb(d: &pb::PriceDrop) -> eng::PriceDrop {
+    eng::PriceDrop {
+        corporation: d.corporation.clone(),
+        rows: d.rows,
     }
 }
 
@@ -556,6 +607,7 @@ fn stock_round_from_pb(r: &pb::StockRound, n: u32) -> Result<eng::StockRound, St
             })
             .collect::<Result<Vec<_>, Status>>()?,
         start,
+        pending_drops: r.pending_drops.iter().map(drop_from_pb).collect(),
     })
 }
 
@@ -628,6 +680,15 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
         queued_events: r.queued_events.iter().map(|q| queued_to_pb(*q)).collect(),
         emergency: r.emergency,
         train_obligation_released: r.train_obligation_released,
+        pending_drops: r.pending_drops.iter().map(drop_to_pb).collect(),
+        corporate_sales: r
+            .corporate_sales
+            .iter()
+            .map(|x| pb::CorporateSale {
+                seller: x.seller.clone(),
+                corporation: x.corporation.clone(),
+            })
+            .collect(),
     }
 }
 
@@ -662,6 +723,15 @@ fn operating_round_from_pb(r: &pb::OperatingRound, n: u32) -> Result<eng::Operat
             .collect::<Result<_, _>>()?,
         emergency: r.emergency,
         train_obligation_released: r.train_obligation_released,
+        pending_drops: r.pending_drops.iter().map(drop_from_pb).collect(),
+        corporate_sales: r
+            .corporate_sales
+            .iter()
+            .map(|x| eng::CorporateSale {
+                seller: x.seller.clone(),
+                corporation: x.corporation.clone(),
+            })
+            .collect(),
     })
 }
 
@@ -886,13 +956,7 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
 
 /// Decodes and validates a state. Errors: `INVALID_ARGUMENT` naming the first bad field.
 pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
-    let o = s.options.unwrap_or_default();
-    let options = eng::Options {
-        version_1: o.version_1,
-        lite: o.lite,
-        p2p_purchases: o.p2p_purchases,
-        sfli_run_variant: o.sfli_run_variant,
-    };
+    let options = options_from_pb(&s.options.unwrap_or_default());
     let n = u32::try_from(s.players.len()).map_err(|_| bad("players", "too many players"))?;
     let range = &eng::data::ruleset(&options).players;
     if n < range.min || n > range.max {
@@ -1252,8 +1316,19 @@ impl WireGame for Wire1841 {
     fn options_from_pb(options: &BTreeMap<String, String>) -> Result<eng::Options, Status> {
         let mut o = eng::Options::default();
         for (name, value) in options {
-            let flag = parse_bool_option(name, value)?;
-            o.set(name, if flag { "true" } else { "false" })
+            // A FAQ option's empty value (the catalog default) or `default` leaves it unset:
+            // the version default (docs/games/1841.md, Options).
+            let text = value.trim().to_ascii_lowercase();
+            let setting = if (text.is_empty() || text == "default")
+                && eng::options::FAQ_OPTIONS.iter().any(|f| f.name == name)
+            {
+                "default"
+            } else if parse_bool_option(name, value)? {
+                "true"
+            } else {
+                "false"
+            };
+            o.set(name, setting)
                 .map_err(|e| Status::invalid_argument(format!("options[{name}]: {e}")))?;
         }
         Ok(o)

@@ -7,6 +7,47 @@ pub(super) fn token_border_set(state: &State) -> Option<String> {
     phase_data(state).map(|p| p.province_border_set_active.clone())
 }
 
+/// The hexes reachable from `hex` over hex sides that are traversable and not on the active
+/// province border set (1841 §9.2, §10): the region `hex` lies in while those borders stand.
+pub fn border_region(state: &State, hex: &str) -> BTreeSet<String> {
+    let m = map::map(&state.options);
+    let set = token_border_set(state);
+    let mut seen = BTreeSet::from([hex.to_string()]);
+    let mut queue = vec![hex.to_string()];
+    while let Some(h) = queue.pop() {
+        let Some(printed) = m.hexes.get(&h) else {
+            continue;
+        };
+        for (edge, next) in &printed.neighbors {
+            if set.as_deref().is_some_and(|s| m.on_border(s, &h, *edge)) {
+                continue;
+            }
+            if seen.insert(next.clone()) {
+                queue.push(next.clone());
+            }
+        }
+    }
+    seen
+}
+
+/// Whether some token of `a` and some token of `b` lie on opposite sides of an active
+/// province border (FAQ-V3: "a company may not buy shares of a company that has station
+/// markers on the other side of an existing border", read as: across a border from any of
+/// the buyer's own markers; a buyer whose own tokens lie on both sides of a border, such as
+/// IRSFF in Milano and Venezia before phase 4, may buy no shares at all).
+pub fn across_border(state: &State, a: &str, b: &str) -> bool {
+    let hexes: Vec<String> = [a, b]
+        .iter()
+        .filter_map(|s| state.corporation(s))
+        .flat_map(|c| c.tokens.iter().map(|t| t.hex.clone()))
+        .collect();
+    let Some(first) = hexes.first() else {
+        return false;
+    };
+    let region = border_region(state, first);
+    hexes.iter().any(|h| !region.contains(h))
+}
+
 /// Cities where the operating corporation may place a token now (1841 §9.2).
 pub fn legal_tokens(state: &State) -> Vec<MapToken> {
     let Some(r) = round(state) else {
