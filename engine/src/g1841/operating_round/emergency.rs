@@ -206,8 +206,33 @@ pub(super) fn emergency_sales(state: &State) -> Vec<Action> {
                 continue;
             };
             let Some(p) = t.price() else { continue };
+            // A president's certificate that goes into the pool (nobody can take the
+            // presidency) is sold whole: no bundle ends in the middle of it.
+            let half_certificate = match raiser {
+                ShareOwner::Player(s) if t.president() == Some(raiser) => {
+                    let ordinary: u32 = t
+                        .certificates
+                        .iter()
+                        .filter(|c| &c.owner == raiser && !c.president)
+                        .map(|c| c.percent / t.unit_percent())
+                        .sum();
+                    let into_pool = successor(state, &target, *s)
+                        .is_none_or(|(_, held)| held < 2 * t.unit_percent());
+                    into_pool.then_some(ordinary + 1)
+                }
+                _ => None,
+            };
             for k in 1..=units {
-                if half_price_proceeds(&state.options, k - 1, p) >= shortfall {
+                if Some(k) == half_certificate {
+                    continue;
+                }
+                // Only as needed: the next smaller legal bundle must fall short.
+                let smaller = if Some(k - 1) == half_certificate {
+                    k - 2
+                } else {
+                    k - 1
+                };
+                if half_price_proceeds(&state.options, smaller, p) >= shortfall {
                     break;
                 }
                 out.push(Action::EmergencySell {

@@ -1,0 +1,975 @@
+//! The FAQ rulings of 1841 (`1841-faq.md`): one test per FAQ option, built from the FAQ
+//! entry's **Test** scenario with its exact values, asserting both settings (option off →
+//! 18xx, option on → the FAQ's value), and tests for the rulings this engine already follows
+//! (`1841-faq.md` §7 items 8 and 15–20). States are taken from the recorded games (replayed
+//! with the importer up to just before an action) and edited where the FAQ needs another
+//! situation; money always moves to or from the bank, so it stays conserved.
+//!
+//! Seats of both recorded games: P1 = 0, P2 = 1, P3 = 2, P4 = 3.
+
+use std::path::PathBuf;
+
+use referee_engine::g1841::corporation::{certificate_count, certificate_limit, holder_order};
+use referee_engine::g1841::import18xx::parse_export;
+use referee_engine::g1841::market::{self, price_at, set_cell};
+use referee_engine::g1841::operating_round::{self, best_routes, check_routes, in_emergency};
+use referee_engine::g1841::validate::validate;
+use referee_engine::g1841::{
+    Action, CorporateEvent, Event, G1841, MapToken, MergerStage, OperatingStep, Options, Round,
+    ShareOwner, State,
+};
+use referee_engine::{Game, RejectionCode, Seat};
+
+const P1: Seat = 0;
+const P2: Seat = 1;
+const P3: Seat = 2;
+const P4: Seat = 3;
+
+fn fixture(rel: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "fixtures",
+        "1841",
+        rel,
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path).unwrap()
+}
+
+/// The state of recorded game `name` just before action `id`.
+fn before_in(name: &str, id: i64) -> State {
+    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+    let options = export.options().unwrap();
+    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
+    for action in &export.actions {
+        if action.id.is_some_and(|a| a >= id) {
+            break;
+        }
+        if action.kind == "destination_connection" || action.kind.starts_with("program") {
+            continue;
+        }
+        let (seat, a) = action.to_action(&state).unwrap().unwrap();
+        G1841::apply(&mut state, seat, &a).unwrap();
+    }
+    state
+}
+
+/// `state` with FAQ option `name` set to `on` (the version default overridden).
+fn with(state: &State, name: &str, on: bool) -> State {
+    let mut s = state.clone();
+    s.options
+        .set(name, if on { "true" } else { "false" })
+        .unwrap();
+    s
+}
+
+fn act(state: &mut State, seat: Seat, action: Action) -> Vec<Event> {
+    let events = G1841::apply(state, seat, &action)
+        .unwrap_or_else(|r| panic!("{action:?} by {seat} rejected: {r}"));
+    assert_eq!(validate(state), Ok(()), "after {action:?}");
+    events
+}
+
+fn p(seat: Seat) -> ShareOwner {
+    ShareOwner::Player(seat)
+}
+
+fn corp(sym: &str) -> ShareOwner {
+    ShareOwner::Corporation(sym.into())
+}
+
+/// Moves every certificate of `sym` to the owners given (president's certificate first,
+/// then the ordinary ones in order); the rest to the IPO. Money is not touched.
+fn set_holders(state: &mut State, sym: &str, owners: &[ShareOwner]) {
+    let c = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == sym)
+        .unwrap();
+    for (i, cert) in c.certificates.iter_mut().enumerate() {
+        cert.owner = owners.get(i).cloned().unwrap_or(ShareOwner::Ipo);
+    }
+}
+
+/// Sets a player's cash, the difference moved to or from the bank.
+fn set_player_cash(state: &mut State, seat: Seat, cash: i64) {
+    state.bank_cash += state.players[seat as usize].cash - cash;
+    state.players[seat as usize].cash = cash;
+}
+
+/// Sets a corporation's treasury, the difference moved to or from the bank.
+fn set_corp_cash(state: &mut State, sym: &str, cash: i64) {
+    let c = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == sym)
+        .unwrap();
+    state.bank_cash += c.cash - cash;
+    c.cash = cash;
+}
+
+/// Starts `sym` by hand on (`row`, `col`) with the holders given and `operated` as given (no
+/// tokens, no cash).
+fn start(state: &mut State, sym: &str, row: u32, col: u32, owners: &[ShareOwner], operated: bool) {
+    set_cell(state, sym, row, col);
+    set_holders(state, sym, owners);
+    let c = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == sym)
+        .unwrap();
+    c.par_price = price_at(row, col).unwrap();
+    c.operated = operated;
+}
+
+fn cell(state: &State, sym: &str) -> (u32, u32) {
+    let p = state.corporation(sym).unwrap().share_price.unwrap();
+    (p.row, p.col)
+}
+
+fn position(order: &[String], sym: &str) -> usize {
+    order.iter().position(|s| s == sym).unwrap()
+}
+
+fn or_mut(state: &mut State) -> &mut referee_engine::g1841::OperatingRound {
+    match &mut state.round {
+        Round::OperatingRound(r) => r,
+        _ => panic!("not an operating round"),
+    }
+}
+
+fn event(state: &State) -> Option<&CorporateEvent> {
+    match &state.round {
+        Round::OperatingRound(r) => r.event.as_deref(),
+        _ => None,
+    }
+}
+
+/// The lite game before action 175: IFAI (trainless, with a route) in its train step, the
+/// L.200 3-train next in the depot; IFAI's president is SFTG, whose president is Player 3
+/// (seat 2). Treasuries of IFAI and SFTG and seat 2's cash set as given.
+fn ifai_short(ifai: i64, sftg: i64, player: i64) -> State {
+    let mut s = before_in("1841_game_end_bank", 175);
+    set_corp_cash(&mut s, "IFAI", ifai);
+    set_corp_cash(&mut s, "SFTG", sftg);
+    set_player_cash(&mut s, P3, player);
+    s
+}
+
+fn emergency_sell(seller: Option<&str>, corporation: &str, percent: u32) -> Action {
+    Action::EmergencySell {
+        seller: seller.map(str::to_string),
+        corporation: corporation.into(),
+        percent,
+    }
+}
+
+// ----- FAQ-Q21: half_price_round_down ---------------------------------------------------------
+
+/// FAQ-Q21: "In emergency money raising, a company at L.75 sells 3 IPO shares at half price:
+/// 3 × 37.5 = 112.5, and the company receives L.112. Not L.113 (18xx), not L.111 or L.114
+/// (per-share rounding)." IFAI at L.75 (row 6, col 5) with L.100 must buy the L.200 3-train:
+/// its bundles of 10–30% are offered (20% pays only L.75 of the L.100 short); the 30% sale
+/// pays L.113 without the option, L.112 with it, and the price drops three rows to L.39.
+#[test]
+fn faq_q21_half_price_total_rounded_down() {
+    let mut base = ifai_short(100, 0, 0);
+    set_cell(&mut base, "IFAI", 6, 5);
+    assert_eq!(base.corporation("IFAI").unwrap().price(), Some(75));
+    for (on, proceeds) in [(false, 113), (true, 112)] {
+        let mut s = with(&base, "half_price_round_down", on);
+        assert!(in_emergency(&s));
+        let seat = G1841::to_act(&s)[0];
+        let legal = G1841::legal(&s, seat).actions;
+        assert!(legal.contains(&emergency_sell(Some("IFAI"), "IFAI", 30)));
+        assert!(!legal.contains(&emergency_sell(Some("IFAI"), "IFAI", 40)));
+        let bank = s.bank_cash;
+        let events = act(&mut s, seat, emergency_sell(Some("IFAI"), "IFAI", 30));
+        assert!(events.contains(&Event::EmergencySold {
+            seller: Some("IFAI".into()),
+            seat,
+            corporation: "IFAI".into(),
+            percent: 30,
+            proceeds,
+        }));
+        assert_eq!(s.corporation("IFAI").unwrap().cash, 100 + proceeds);
+        assert_eq!(s.bank_cash, bank - proceeds);
+        assert_eq!(cell(&s, "IFAI"), (9, 5));
+        assert_eq!(s.corporation("IFAI").unwrap().price(), Some(39));
+    }
+}
+
+// ----- FAQ-C13 / FAQ-M6: emergency_sales_unrestricted -------------------------------------
+
+/// The FAQ-C13 test situation on 132002 before action 420 (phase 4, SFTC operating): SFTC
+/// (president P2) is trainless with a route, has L.0 and nothing to sell and must buy the
+/// L.350 4-train; P2 has L.100 and holds 30% of AFI (started this stock round, not operated,
+/// L.100), ICSF's president's certificate (L.80, nobody else holds 20%) and 20% of IFAI (not
+/// the president; 40% of IFAI already in the pool).
+fn faq_c13_situation() -> State {
+    let mut s = before_in("132002", 420);
+    {
+        let r = or_mut(&mut s);
+        assert_eq!(r.current.as_deref(), Some("SFTC"));
+        r.step = OperatingStep::Trains;
+    }
+    // SFTC's 3-train goes to CTDA (3 trains, its phase-4 limit); nothing left to sell: its
+    // IPO shares and its SFTG share go to Player 4.
+    let train = s.operations.trains.remove("SFTC").unwrap();
+    s.operations.trains.get_mut("CTDA").unwrap().extend(train);
+    set_holders(
+        &mut s,
+        "SFTC",
+        &[
+            p(P2),
+            p(P2),
+            corp("SFTG"),
+            p(P3),
+            corp("SFTG"),
+            corp("SFLi"),
+            p(P2),
+            p(P4),
+            p(P4),
+        ],
+    );
+    let sftg = s.corporations.iter_mut().find(|c| c.sym == "SFTG").unwrap();
+    for c in sftg.certificates.iter_mut() {
+        if c.owner == corp("SFTC") {
+            c.owner = p(P4);
+        }
+    }
+    set_corp_cash(&mut s, "SFTC", 0);
+    set_player_cash(&mut s, P2, 100);
+    start(
+        &mut s,
+        "AFI",
+        3,
+        5,
+        &[p(P1), p(P2), p(P2), p(P2)],
+        false,
+    );
+    start(&mut s, "ICSF", 3, 3, &[p(P2), p(P1)], true);
+    start(
+        &mut s,
+        "IFAI",
+        3,
+        6,
+        &[
+            p(P3),
+            p(P2),
+            p(P2),
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+        ],
+        true,
+    );
+    assert_eq!(validate(&s), Ok(()));
+    s
+}
+
+/// FAQ-C13 (and FAQ-M6), the FAQ's test: every one of P2's sales is allowed at half price —
+/// AFI (not operated) at L.50 a share, IFAI although the pool passes 50%, ICSF's president's
+/// certificate into the pool (ICSF becomes frozen) — in any order. This part the engine
+/// already follows (18xx too) under both settings of `emergency_sales_unrestricted`.
+#[test]
+fn faq_c13_emergency_sales_ignore_operated_pool_limit_and_presidency() {
+    for on in [false, true] {
+        let s = with(&faq_c13_situation(), "emergency_sales_unrestricted", on);
+        assert!(in_emergency(&s));
+        assert_eq!(G1841::to_act(&s), [P2]);
+        let legal = G1841::legal(&s, P2).actions;
+        for sale in [
+            emergency_sell(None, "AFI", 10),
+            emergency_sell(None, "AFI", 20),
+            emergency_sell(None, "AFI", 30),
+            emergency_sell(None, "IFAI", 10),
+            emergency_sell(None, "IFAI", 20),
+            emergency_sell(None, "ICSF", 20),
+        ] {
+            assert!(legal.contains(&sale), "{on}: {sale:?} in {legal:?}");
+        }
+        // The president's certificate is 20%: no half of it into the pool.
+        assert!(!legal.contains(&emergency_sell(None, "ICSF", 10)));
+        // Any order: ICSF first, then AFI, then IFAI past 50% in the pool.
+        let mut t = s.clone();
+        let ev = act(&mut t, P2, emergency_sell(None, "ICSF", 20));
+        assert!(ev.contains(&Event::EmergencySold {
+            seller: None,
+            seat: P2,
+            corporation: "ICSF".into(),
+            percent: 20,
+            proceeds: 80,
+        }));
+        assert_eq!(
+            t.corporation("ICSF").unwrap().president(),
+            Some(&ShareOwner::Pool)
+        );
+        assert!(ev.contains(&Event::FrozenChanged {
+            corporation: "ICSF".into(),
+            frozen: true
+        }));
+        let ev = act(&mut t, P2, emergency_sell(None, "AFI", 10));
+        assert!(ev.iter().any(|e| matches!(
+            e,
+            Event::EmergencySold { corporation, proceeds: 50, .. } if corporation == "AFI"
+        )));
+        act(&mut t, P2, emergency_sell(None, "IFAI", 20));
+        assert_eq!(t.corporation("IFAI").unwrap().pool_percent(), 60);
+    }
+}
+
+/// FAQ-C13 ("they may choose to sell shares that normally could not be sold, even while
+/// they still hold shares that could be sold normally"): 18xx makes a corporation sell the
+/// other corporations' certificates it holds before its own IPO shares; with
+/// `emergency_sales_unrestricted` it chooses. IFAI (lite game, L.10 of the L.200 3-train)
+/// holds 10% of SFTN: without the option only the SFTN share is offered, with it the SFTN
+/// share and IFAI's own IPO shares.
+#[test]
+fn faq_c13_corporation_chooses_between_others_shares_and_its_ipo() {
+    let mut base = ifai_short(10, 0, 0);
+    let sftn = base
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "SFTN")
+        .unwrap();
+    let k = sftn
+        .certificates
+        .iter_mut()
+        .find(|c| c.owner == ShareOwner::Pool)
+        .unwrap();
+    k.owner = corp("IFAI");
+    assert_eq!(validate(&base), Ok(()));
+    for on in [false, true] {
+        let s = with(&base, "emergency_sales_unrestricted", on);
+        let legal = G1841::legal(&s, P3).actions;
+        assert!(legal.contains(&emergency_sell(Some("IFAI"), "SFTN", 10)));
+        assert_eq!(
+            legal.contains(&emergency_sell(Some("IFAI"), "IFAI", 10)),
+            on,
+            "own IPO shares while holding SFTN: {legal:?}"
+        );
+    }
+}
+
+// ----- FAQ-R5: no_corporate_rebuy_after_sale ------------------------------------------------
+
+/// FAQ-R5: "CTS must buy a train, and in emergency money raising sells its 10% of CFCC. In its
+/// share step the same turn, CTS tries to buy a CFCC share (IPO or pool): refused. 18xx
+/// currently accepts." IFAI (lite game, L.190 of the L.200 3-train) holds 10% of SFTN and
+/// sells it (half of L.48 = L.24), buys the train and, with L.100 more in its treasury, comes
+/// to its share step: a SFTN share from the pool or the IPO is offered without the option,
+/// refused with it (and the refusal names the rule).
+#[test]
+fn faq_r5_no_buy_back_after_an_emergency_sale_in_the_same_turn() {
+    let mut base = ifai_short(190, 0, 0);
+    let sftn = base
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "SFTN")
+        .unwrap();
+    let k = sftn
+        .certificates
+        .iter_mut()
+        .find(|c| c.owner == ShareOwner::Pool)
+        .unwrap();
+    k.owner = corp("IFAI");
+    for on in [false, true] {
+        let mut s = with(&base, "no_corporate_rebuy_after_sale", on);
+        let seat = G1841::to_act(&s)[0];
+        act(&mut s, seat, emergency_sell(Some("IFAI"), "SFTN", 10));
+        assert_eq!(s.corporation("IFAI").unwrap().cash, 214);
+        act(
+            &mut s,
+            seat,
+            Action::BuyTrain {
+                train: "3-4".into(),
+                from: "depot".into(),
+                price: 200,
+            },
+        );
+        set_corp_cash(&mut s, "IFAI", 114);
+        // Nothing more in the train step: on to the share step.
+        if or_mut(&mut s).step == OperatingStep::Trains {
+            act(&mut s, seat, Action::Pass);
+        }
+        assert_eq!(or_mut(&mut s).step, OperatingStep::Shares);
+        let legal = G1841::legal(&s, seat).actions;
+        let buy = |from_pool| Action::BuyShares {
+            corporation: "SFTN".into(),
+            from_pool,
+            percent: 10,
+        };
+        assert_eq!(legal.contains(&buy(true)), !on, "{on}: pool");
+        assert_eq!(legal.contains(&buy(false)), !on, "{on}: IPO");
+        if on {
+            let err = G1841::apply(&mut s.clone(), seat, &buy(true)).unwrap_err();
+            assert_eq!(err.code, RejectionCode::IllegalMove);
+        }
+    }
+}
+
+/// FAQ-R5 ("in the current OR"): a corporation selling in another corporation's emergency (as
+/// a raiser up the chain of control) may not buy those shares back later in the same
+/// operating round. SFTG (IFAI's president, L.0) sells its 10% of SFTN in IFAI's emergency;
+/// in SFTG's own share step of the round (reached by hand, L.100 in its treasury) the SFTN
+/// share is offered without the option and not with it.
+#[test]
+fn faq_r5_no_buy_back_later_in_the_operating_round() {
+    let mut base = ifai_short(0, 0, 300);
+    // IFAI has nothing to sell (its IPO shares are with Player 1 and Player 2); SFTG holds 10%
+    // of SFTN.
+    set_holders(
+        &mut base,
+        "IFAI",
+        &[
+            corp("SFTG"),
+            p(P1),
+            p(P1),
+            p(P1),
+            p(P1),
+            p(P2),
+            p(P2),
+            p(P2),
+            p(P2),
+        ],
+    );
+    let sftn = base
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "SFTN")
+        .unwrap();
+    let k = sftn
+        .certificates
+        .iter_mut()
+        .find(|c| c.owner == ShareOwner::Pool)
+        .unwrap();
+    k.owner = corp("SFTG");
+    for on in [false, true] {
+        let mut s = with(&base, "no_corporate_rebuy_after_sale", on);
+        let seat = G1841::to_act(&s)[0];
+        let legal = G1841::legal(&s, seat).actions;
+        assert!(
+            legal.contains(&emergency_sell(Some("SFTG"), "SFTN", 10)),
+            "{legal:?}"
+        );
+        act(&mut s, seat, emergency_sell(Some("SFTG"), "SFTN", 10));
+        // SFTG's own turn later in this round, at its share step.
+        {
+            let r = or_mut(&mut s);
+            r.current = Some("SFTG".into());
+            r.step = OperatingStep::Shares;
+            r.done.push("IFAI".into());
+            r.sold.clear();
+            r.emergency = false;
+        }
+        set_corp_cash(&mut s, "SFTG", 100);
+        assert_eq!(validate(&s), Ok(()));
+        let legal = G1841::legal(&s, seat).actions;
+        let buy = Action::BuyShares {
+            corporation: "SFTN".into(),
+            from_pool: true,
+            percent: 10,
+        };
+        assert_eq!(legal.contains(&buy), !on, "{on}: {legal:?}");
+    }
+}
+
+// ----- FAQ-Q2: price_drops_lowest_first ----------------------------------------------------
+
+/// FAQ-Q2: "A and B share the L.100 cell (row 3, col 5), A operating first. One turn sells one
+/// share of A and one of B. Expected: B drops to L.95 (row 4, col 5) first, then A. B now
+/// operates before A. 18xx keeps A first if the player sells A first." 132002 before action
+/// 800 (stock round 6, Player 1 to act): AFI (A) arrives on L.100 before CTDA (B); Player 1
+/// sells 10% of AFI, then 10% of CTDA, then passes. Both sales pay L.100. Without the option
+/// each drops at once (AFI first, so AFI still operates first); with it the drops come when
+/// the selling ends, CTDA first, and CTDA operates first.
+#[test]
+fn faq_q2_price_drops_lowest_value_first() {
+    let mut base = before_in("132002", 800);
+    set_cell(&mut base, "AFI", 3, 5);
+    set_cell(&mut base, "CTDA", 3, 5);
+    let order = market::operating_order(&base);
+    assert!(position(&order, "AFI") < position(&order, "CTDA"));
+    for (on, ctda_first) in [(false, false), (true, true)] {
+        let mut s = with(&base, "price_drops_lowest_first", on);
+        assert_eq!(G1841::to_act(&s), [P1]);
+        let cash = s.players[P1 as usize].cash;
+        for sym in ["AFI", "CTDA"] {
+            act(
+                &mut s,
+                P1,
+                Action::SellShares {
+                    corporation: sym.into(),
+                    percent: 10,
+                },
+            );
+        }
+        assert_eq!(s.players[P1 as usize].cash, cash + 200, "both at L.100");
+        if on {
+            // The drops wait for the end of the selling.
+            assert_eq!(cell(&s, "AFI"), (3, 5));
+        }
+        act(&mut s, P1, Action::Pass);
+        for sym in ["AFI", "CTDA"] {
+            assert_eq!(cell(&s, sym), (4, 5), "{sym} at L.95");
+        }
+        let order = market::operating_order(&s);
+        assert_eq!(
+            position(&order, "CTDA") < position(&order, "AFI"),
+            ctda_first,
+            "{on}: {order:?}"
+        );
+    }
+}
+
+/// FAQ-Q2 with the option: a second sale of the same corporation in the turn is made at the
+/// price before the turn's drops, and the drops add up (two rows for two shares).
+#[test]
+fn faq_q2_a_turns_sales_are_priced_before_its_drops() {
+    let mut s = with(&before_in("132002", 800), "price_drops_lowest_first", true);
+    set_cell(&mut s, "AFI", 3, 5);
+    let cash = s.players[P1 as usize].cash;
+    for _ in 0..2 {
+        act(
+            &mut s,
+            P1,
+            Action::SellShares {
+                corporation: "AFI".into(),
+                percent: 10,
+            },
+        );
+    }
+    assert_eq!(s.players[P1 as usize].cash, cash + 200);
+    act(&mut s, P1, Action::Pass);
+    assert_eq!(cell(&s, "AFI"), (5, 5));
+    assert_eq!(s.corporation("AFI").unwrap().price(), Some(87));
+}
+
+/// FAQ-C13: a president's certificate that goes into the pool is sold whole (20% of a major),
+/// and it is offered when the smaller sales fall short even if its half would have done: P2
+/// only L.30 short (L.320), ICSF at L.80 → the 20% sale (L.80) is listed, 10% never.
+#[test]
+fn faq_c13_a_presidents_certificate_into_the_pool_is_sold_whole() {
+    let mut s = faq_c13_situation();
+    set_player_cash(&mut s, P2, 320);
+    let legal = G1841::legal(&s, P2).actions;
+    assert!(legal.contains(&emergency_sell(None, "ICSF", 20)), "{legal:?}");
+    assert!(!legal.contains(&emergency_sell(None, "ICSF", 10)));
+    assert!(legal.contains(&emergency_sell(None, "AFI", 10)));
+    assert!(
+        !legal.contains(&emergency_sell(None, "AFI", 20)),
+        "10% (L.50) already covers L.30"
+    );
+}
+
+// ----- FAQ-R6: merger_presidency_for_companies ----------------------------------------------
+
+/// 132002 before action 529 (phase 4, SFTC in its merge step, Player 2 its president), set up
+/// for the FAQ-R6 example: SFTC (A) at L.90 (row 3, col 4) and SFTG (B) at L.59 (row 4, col
+/// 1; the FAQ's L.60 is no market price — the sum L.149 gives the same L.141). SFTC: P2
+/// president, CTDA 10%; SFTG: P4 president, CTDA 20%; CTDA (P4's) thus holds 30% of the two,
+/// P2 and P4 20% each; every player and CTDA can pay a claim.
+fn faq_r6_situation() -> State {
+    let mut s = before_in("132002", 529);
+    set_cell(&mut s, "SFTC", 3, 4);
+    set_cell(&mut s, "SFTG", 4, 1);
+    set_holders(
+        &mut s,
+        "SFTC",
+        &[p(P2), corp("CTDA"), ShareOwner::Pool, ShareOwner::Pool],
+    );
+    set_holders(
+        &mut s,
+        "SFTG",
+        &[p(P4), corp("CTDA"), corp("CTDA"), ShareOwner::Pool],
+    );
+    for seat in [P1, P2, P3, P4] {
+        set_player_cash(&mut s, seat, 400);
+    }
+    assert!(s.corporation("CTDA").unwrap().cash >= 70);
+    assert_eq!(validate(&s), Ok(()));
+    s
+}
+
+/// FAQ-R6: "A (L.90) and B (L.60) merge; the sum of 150 gives a new price of L.141 (row 6,
+/// col 11). P1, the proposer's president, holds 30% … He may pay L.70 (141 × 10/20 = 70.5,
+/// rounded down) … A company holding 30% would, under the FAQ, also be offered the
+/// certificate." The claims are asked pairs first in holder order (P2, P4, then P4's CTDA):
+/// without the option only the players are asked and, both declining, the merger fails; with
+/// it CTDA (decided by P4) is asked too, claims for L.70 from its treasury and becomes the
+/// new corporation's president.
+#[test]
+fn faq_r6_a_corporation_may_claim_the_merger_presidency() {
+    for on in [false, true] {
+        let mut s = with(&faq_r6_situation(), "merger_presidency_for_companies", on);
+        act(
+            &mut s,
+            P2,
+            Action::ProposeMerger {
+                partner: "SFTG".into(),
+            },
+        );
+        act(
+            &mut s,
+            P2,
+            Action::FormCorporation {
+                corporation: "AFI".into(),
+            },
+        );
+        let Some(CorporateEvent::Merger(m)) = event(&s) else {
+            panic!("merger expected")
+        };
+        let c = m.cell.unwrap();
+        assert_eq!((price_at(c.row, c.col), c.row, c.col), (Some(141), 6, 11));
+        assert_eq!(m.stage, MergerStage::Presidency);
+        // P2 and P4 (20% each) decline.
+        for seat in [P2, P4] {
+            assert_eq!(G1841::to_act(&s), [seat]);
+            act(&mut s, seat, Action::ClaimPresidency { claim: false });
+        }
+        if !on {
+            assert!(event(&s).is_none(), "nobody left to ask: the merger failed");
+            assert!(!s.corporation("AFI").unwrap().started());
+            continue;
+        }
+        // P4 decides for CTDA (30%): L.70.
+        assert_eq!(G1841::to_act(&s), [P4]);
+        let cash = s.corporation("CTDA").unwrap().cash;
+        let events = act(&mut s, P4, Action::ClaimPresidency { claim: true });
+        assert!(events.contains(&Event::ExchangePayment {
+            holder: corp("CTDA"),
+            corporation: "AFI".into(),
+            amount: 70,
+            to_corporation: true,
+        }));
+        assert_eq!(s.corporation("CTDA").unwrap().cash, cash - 70);
+        assert_eq!(
+            s.corporation("AFI").unwrap().president(),
+            Some(&corp("CTDA"))
+        );
+    }
+}
+
+// ----- FAQ-T: merger_price_cap --------------------------------------------------------------
+
+/// FAQ-T: "243 and more → 242": a merger of majors never gives more than L.242. 18xx keeps
+/// the price of the one major above L.250, and lets the proposer's president choose when
+/// both are. 132002 before action 529, SFTC proposing a merger with SFTG:
+/// * SFTC L.284 (row 3, col 15) + SFTG L.100: without the option the new corporation starts
+///   on SFTC's L.284, with it on L.242 (row 2, col 13);
+/// * SFTC L.284 + SFTG L.256 (row 3, col 14): without the option P2 chooses between L.256
+///   and L.284, with it the price is L.242 at once.
+#[test]
+fn faq_t_merger_price_of_majors_capped_at_242() {
+    let base = before_in("132002", 529);
+    for (b_cell, on, expected) in [
+        ((3, 5), false, Some(284)),
+        ((3, 5), true, Some(242)),
+        ((3, 14), false, None),
+        ((3, 14), true, Some(242)),
+    ] {
+        let mut s = with(&base, "merger_price_cap", on);
+        set_cell(&mut s, "SFTC", 3, 15);
+        set_cell(&mut s, "SFTG", b_cell.0, b_cell.1);
+        act(
+            &mut s,
+            P2,
+            Action::ProposeMerger {
+                partner: "SFTG".into(),
+            },
+        );
+        let Some(CorporateEvent::Merger(m)) = event(&s) else {
+            panic!("merger expected")
+        };
+        match expected {
+            Some(price) => {
+                let c = m.cell.unwrap();
+                assert_eq!(price_at(c.row, c.col), Some(price), "{b_cell:?} {on}");
+                if price == 242 {
+                    assert_eq!((c.row, c.col), (2, 13));
+                }
+            }
+            None => {
+                assert_eq!(m.stage, MergerStage::Price);
+                assert_eq!(
+                    G1841::legal(&s, P2).actions,
+                    [
+                        Action::ChooseMergerPrice { price: 256 },
+                        Action::ChooseMergerPrice { price: 284 }
+                    ]
+                );
+            }
+        }
+    }
+}
+
+// ----- FAQ-C11: pass_token_not_a_route_base -------------------------------------------------
+
+/// FAQ-C11 (b): "Company X's only token on the route is in pass K7 … (18xx accepts it
+/// today)". The lite game after action 371 (phase 6; K7 has the green pass tile 613, Genova
+/// M7 the green 609): SB's only token placed in pass K7. Without the option the route
+/// optimizer finds K7 → Genova → N6 → Savona (O5) → Marseille (Q5) for its 6-train (L.230)
+/// and `check_routes` accepts it; with the option there is no route (no SB token in a
+/// city) and the same route is refused.
+#[test]
+fn faq_c11_a_pass_token_is_not_the_routes_token() {
+    let mut base = before_in("1841_game_end_bank", 372);
+    let sb = base.corporations.iter_mut().find(|c| c.sym == "SB").unwrap();
+    sb.tokens = vec![MapToken {
+        hex: "K7".into(),
+        city: 0,
+    }];
+    assert_eq!(validate(&base), Ok(()));
+    let off = with(&base, "pass_token_not_a_route_base", false);
+    let best = best_routes(&off, "SB", operating_round::DEFAULT_BUDGET);
+    assert_eq!(best.revenues, [230]);
+    let stops: Vec<&str> = best.routes[0]
+        .stops
+        .iter()
+        .map(|s| s.hex.as_str())
+        .collect();
+    assert_eq!(stops, ["K7", "M7", "N6", "O5", "Q5"]);
+    assert_eq!(check_routes(&off, "SB", &best.routes), Ok(vec![230]));
+    let on = with(&base, "pass_token_not_a_route_base", true);
+    assert!(best_routes(&on, "SB", operating_round::DEFAULT_BUDGET)
+        .routes
+        .is_empty());
+    let err = check_routes(&on, "SB", &best.routes).unwrap_err();
+    assert_eq!(
+        (err.code, err.rule.as_str()),
+        (RejectionCode::IllegalMove, "1841 §9.3")
+    );
+    assert!(err.message.contains("no city with a SB token"), "{}", err.message);
+}
+
+// ----- FAQ-Q27: immediate_game_end ----------------------------------------------------------
+
+/// FAQ-Q27: "The bank broke earlier in this OR. CGTF's payout moves it to L.516. Expected:
+/// the game ends at once. CGTF does not buy trains or take its share step, and no later
+/// company operates." 132002 before action 936 (OR 7.1, phase 8): ICSF at L.465 (row 0,
+/// col 17) pays out its L.670; the bank is made broken first (its cash moved to Player 1).
+/// Without the option the `bank` trigger stays and the game goes on (the L.516 stock-market
+/// trigger would end it after the turn, the bank's after the round: ICSF goes on to its
+/// train step); with it the payout ends the game at once with reason `stock_market`.
+#[test]
+fn faq_q27_the_game_ends_at_once_at_516() {
+    let mut base = before_in("132002", 936);
+    let moved = base.bank_cash + 1;
+    let cash = base.players[P1 as usize].cash + moved;
+    set_player_cash(&mut base, P1, cash);
+    assert_eq!(base.bank_cash, -1);
+    base.game_end.trigger = Some("bank".into());
+    assert_eq!(validate(&base), Ok(()));
+    for on in [false, true] {
+        let mut s = with(&base, "immediate_game_end", on);
+        {
+            let r = or_mut(&mut s);
+            assert_eq!((r.current.as_deref(), r.step), (Some("ICSF"), OperatingStep::Dividend));
+        }
+        let seat = G1841::to_act(&s)[0];
+        // The bank broke before: recorded by the first action that sees it.
+        let events = act(&mut s, seat, Action::Dividend { payout: true });
+        assert_eq!(cell(&s, "ICSF"), (0, 18));
+        assert_eq!(s.corporation("ICSF").unwrap().price(), Some(516));
+        if on {
+            assert!(s.game_end.ended);
+            assert_eq!(s.game_end.trigger.as_deref(), Some("stock_market"));
+            assert!(events.iter().any(
+                |e| matches!(e, Event::GameEnded { reason, .. } if reason == "stock_market")
+            ));
+            assert!(G1841::to_act(&s).is_empty());
+        } else {
+            assert!(!s.game_end.ended);
+            assert_eq!(s.game_end.trigger.as_deref(), Some("bank"));
+            assert_eq!(G1841::to_act(&s), [seat], "ICSF's turn goes on");
+        }
+    }
+}
+
+/// FAQ-Q27 without a broken bank: the L.516 payout ends the game after ICSF's turn (18xx)
+/// or at once (option): the stock-market trigger either way.
+#[test]
+fn faq_q27_without_a_broken_bank_only_the_timing_differs() {
+    let base = before_in("132002", 936);
+    for on in [false, true] {
+        let mut s = with(&base, "immediate_game_end", on);
+        let seat = G1841::to_act(&s)[0];
+        act(&mut s, seat, Action::Dividend { payout: true });
+        assert_eq!(s.game_end.trigger.as_deref(), Some("stock_market"));
+        assert_eq!(s.game_end.ended, on);
+    }
+}
+
+// ----- FAQ-Q20: no_train_obligation_after_last_8_train ---------------------------------------
+
+/// 132002 before action 936 (phase 8) changed to: all seven 8-trains sold (the ones still in
+/// the depot to SB, AFI, CTDA and IFAI), SFLi's 7-train discarded to the pool, SFLi
+/// (trainless, with a route, L.0) in its train step.
+fn faq_q20_situation() -> State {
+    let mut s = before_in("132002", 936);
+    let sold = s.operations.depot_sold.get("8").copied().unwrap_or(0);
+    let mut owners = ["SB", "AFI", "CTDA", "IFAI"].iter().cycle();
+    for k in sold..7 {
+        let sym = owners.next().unwrap();
+        s.operations
+            .trains
+            .entry(sym.to_string())
+            .or_default()
+            .push(format!("8-{k}"));
+    }
+    s.operations.depot_sold.insert("8".into(), 7);
+    let seven = s.operations.trains.remove("SFLi").unwrap();
+    s.operations.pool_trains.extend(seven);
+    {
+        let r = or_mut(&mut s);
+        r.current = Some("SFLi".into());
+        r.step = OperatingStep::Trains;
+        r.revenue = 0;
+        r.done.retain(|d| d != "SFLi");
+    }
+    assert_eq!(operating_round::depot_train(&s), None);
+    assert_eq!(s.operations.pool_trains, ["7-1"]);
+    assert_eq!(validate(&s), Ok(()));
+    s
+}
+
+/// FAQ-Q20: "All seven 8-trains are sold, the depot is empty, and the pool holds one
+/// discarded 7-train. A trainless company with a route ends its turn without buying: legal
+/// under the FAQ (18xx currently forces the 7-train)." Without the option SFLi (L.0) is in
+/// emergency money raising for the pool's L.1,100 7-train and may not pass; with it SFLi may
+/// pass.
+#[test]
+fn faq_q20_no_train_obligation_after_the_last_8_train() {
+    let base = faq_q20_situation();
+    let seat = referee_engine::g1841::corporation::controller(&base, "SFLi").unwrap();
+    for on in [false, true] {
+        let s = with(&base, "no_train_obligation_after_last_8_train", on);
+        assert_eq!(in_emergency(&s), !on);
+        let legal = G1841::legal(&s, seat).actions;
+        assert_eq!(legal.contains(&Action::Pass), on, "{on}: {legal:?}");
+        if !on {
+            let err = G1841::apply(&mut s.clone(), seat, &Action::Pass).unwrap_err();
+            assert_eq!(
+                (err.code, err.rule.as_str()),
+                (RejectionCode::IllegalMove, "1841 §14")
+            );
+        }
+    }
+}
+
+/// 18xx (the default, `1841-faq.md` FAQ-Q20): the obligation lasts while the depot or the
+/// pool holds a train; with neither, a trainless corporation passes.
+#[test]
+fn faq_q20_without_depot_or_pool_trains_nobody_must_buy() {
+    let mut s = faq_q20_situation();
+    let seven = std::mem::take(&mut s.operations.pool_trains);
+    s.operations.trains.get_mut("AFI").unwrap().extend(seven);
+    assert_eq!(validate(&s), Ok(()));
+    let seat = referee_engine::g1841::corporation::controller(&s, "SFLi").unwrap();
+    assert!(!in_emergency(&s));
+    assert!(G1841::legal(&s, seat).actions.contains(&Action::Pass));
+}
+
+// ----- FAQ-C16 / FAQ-Q25: exchanges_by_share_value -------------------------------------------
+
+/// FAQ-C16: "P2 controls CTS (L.150) and AFI (L.120), and both hold old shares. Expected
+/// order: P2, CTS, AFI … 18xx currently puts AFI before CTS." FAQ-Q25: "frozen CTS (L.90) and
+/// frozen AFI (L.70) … CTS exchanges before AFI. 18xx currently takes AFI first." On 132002
+/// before action 529: P2 controls CTS and AFI (started by hand), and, in a second state, both
+/// are frozen (their president's certificates in the pool). The holder order of an exchange
+/// (`holder_order`, used by mergers, transformations and the split) lists them in the
+/// corporation list order without the option (AFI first) and by share value with it.
+#[test]
+fn faq_c16_q25_exchanges_in_share_value_order() {
+    let mut base = before_in("132002", 529);
+    start(&mut base, "AFI", 0, 4, &[p(P2)], true); // L.120
+    start(&mut base, "CTS", 5, 10, &[p(P2)], true); // L.146
+    let mut frozen = before_in("132002", 529);
+    start(&mut frozen, "AFI", 5, 3, &[ShareOwner::Pool], true); // L.70
+    start(&mut frozen, "CTS", 4, 4, &[ShareOwner::Pool], true); // L.86
+    let corps = |order: Vec<ShareOwner>| -> Vec<ShareOwner> {
+        order
+            .into_iter()
+            .filter(|h| *h == corp("AFI") || *h == corp("CTS") || *h == p(P2))
+            .collect()
+    };
+    for on in [false, true] {
+        let s = with(&base, "exchanges_by_share_value", on);
+        let order = corps(holder_order(&s, P2, true, |_| true));
+        let expected = if on {
+            vec![p(P2), corp("CTS"), corp("AFI")]
+        } else {
+            vec![p(P2), corp("AFI"), corp("CTS")]
+        };
+        assert_eq!(order, expected, "controlled, {on}");
+        let s = with(&frozen, "exchanges_by_share_value", on);
+        let order = holder_order(&s, P1, true, |_| true);
+        let tail: Vec<ShareOwner> = order
+            .iter()
+            .skip_while(|h| **h != ShareOwner::Pool)
+            .filter(|h| **h == corp("AFI") || **h == corp("CTS"))
+            .cloned()
+            .collect();
+        let expected = if on {
+            vec![corp("CTS"), corp("AFI")]
+        } else {
+            vec![corp("AFI"), corp("CTS")]
+        };
+        assert_eq!(tail, expected, "frozen, {on}");
+    }
+}
+
+/// FAQ-C16 in a merger: the holders of the old shares are asked in that order. SFTC (P2)
+/// proposes a merger with SFTG; P2's AFI (L.120) and CTS (L.146) each hold a SFTG share.
+#[test]
+fn faq_c16_merger_holders_in_share_value_order() {
+    let mut base = before_in("132002", 529);
+    start(&mut base, "AFI", 0, 4, &[p(P2)], true);
+    start(&mut base, "CTS", 5, 10, &[p(P2)], true);
+    let sftg = base.corporations.iter_mut().find(|c| c.sym == "SFTG").unwrap();
+    let mut given = 0;
+    for c in sftg.certificates.iter_mut() {
+        if c.owner == corp("SFTC") && given < 2 {
+            c.owner = if given == 0 { corp("AFI") } else { corp("CTS") };
+            given += 1;
+        }
+    }
+    assert_eq!(given, 2);
+    assert_eq!(validate(&base), Ok(()));
+    for on in [false, true] {
+        let mut s = with(&base, "exchanges_by_share_value", on);
+        act(
+            &mut s,
+            P2,
+            Action::ProposeMerger {
+                partner: "SFTG".into(),
+            },
+        );
+        act(
+            &mut s,
+            P2,
+            Action::FormCorporation {
+                corporation: "ATFA".into(),
+            },
+        );
+        let Some(CorporateEvent::Merger(m)) = event(&s) else {
+            panic!("merger expected")
+        };
+        let order: Vec<&ShareOwner> = m
+            .holders
+            .iter()
+            .filter(|h| **h == corp("AFI") || **h == corp("CTS"))
+            .collect();
+        let expected = if on {
+            [&corp("CTS"), &corp("AFI")]
+        } else {
+            [&corp("AFI"), &corp("CTS")]
+        };
+        assert_eq!(order, expected, "{on}");
+    }
+}
