@@ -973,3 +973,624 @@ fn faq_c16_merger_holders_in_share_value_order() {
         assert_eq!(order, expected, "{on}");
     }
 }
+
+// ----- FAQ-R3: ferdinandea_unexchanged_payout (Version 1) ------------------------------------
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1) as u64) as usize
+    }
+}
+
+/// A `version_1` game of 4 players played at random (seeded, the policy of the random
+/// full-game tests: rare withholding, no bankruptcy, no trains from other corporations) up to
+/// the first moment the operating corporation may buy the first 4-train from the depot while
+/// IRSFF is started and no corporation connects Milano and Venezia (so the split happens).
+fn version_1_before_the_first_4_train() -> State {
+    let options = Options {
+        version_1: true,
+        ..Options::default()
+    };
+    for seed in 1..40u64 {
+        let mut state = G1841::setup(&options, 4, 0).unwrap();
+        let mut rng = Rng(seed.wrapping_mul(2) | 1);
+        for _ in 0..5000 {
+            if G1841::outcome(&state).is_some() {
+                break;
+            }
+            let to_act = G1841::to_act(&state);
+            let Some(&seat) = to_act.first() else { break };
+            let legal = G1841::legal_actions(&state, seat);
+            let four = Action::BuyTrain {
+                train: "4-0".into(),
+                from: "depot".into(),
+                price: 350,
+            };
+            if legal.contains(&four)
+                && !in_emergency(&state)
+                && state.corporation("IRSFF").is_some_and(|c| c.started())
+                && operating_round::current(&state).as_deref() != Some("IRSFF")
+                && !operating_round::events::split::milano_venezia_connected(&state)
+            {
+                return state;
+            }
+            let common: Vec<&Action> = legal
+                .iter()
+                .filter(|a| match a {
+                    Action::DeclareBankruptcy { .. } => false,
+                    Action::Dividend { payout } => *payout,
+                    Action::BuyTrain { from, .. } => from == "depot" || from == "pool",
+                    _ => true,
+                })
+                .collect();
+            let pick = if common.is_empty() {
+                legal[rng.below(legal.len())].clone()
+            } else {
+                common[rng.below(common.len())].clone()
+            };
+            if pick == four {
+                // The first 4-train without a split to follow: try the next seed.
+                break;
+            }
+            G1841::apply(&mut state, seat, &pick).unwrap();
+        }
+    }
+    panic!("no version_1 game reached the first 4-train with IRSFF started");
+}
+
+/// FAQ-R3: "`version_1`, IRSFF at L.100. P1 holds only the president's certificate (20%).
+/// Seven different holders (players and their companies) hold one 10% share each, and the
+/// pool holds 10%. Nobody else holds 20% or more. Expected: P1 takes one presidency (say
+/// SFV). The SFL certificate goes to the pool and SFL is frozen. The first six single
+/// holders in order each get one 20% share. The seventh receives L.100 from the bank, and
+/// IRSFF's price is unchanged." A Version 1 game reached by random play just before the
+/// first 4-train, IRSFF at L.100 with: P1 the president's certificate; single shares with P2,
+/// P3, P4 and four corporations controlled by players; 10% in the pool. The successors
+/// (minors, three 20% shares each) run out after six single holders in the split's order:
+/// the seventh is paid L.100 with the option and nothing without it (18xx).
+#[test]
+fn faq_r3_unexchangeable_irsff_shares_paid_at_market_value() {
+    let mut base = version_1_before_the_first_4_train();
+    let buyer = operating_round::current(&base).unwrap();
+    let seat = G1841::to_act(&base)[0];
+    set_cell(&mut base, "IRSFF", 3, 5);
+    let controlled = |s: &State, sym: &str| {
+        referee_engine::g1841::corporation::controller(s, sym).is_some()
+    };
+    let mut corps: Vec<String> = base
+        .corporations
+        .iter()
+        .filter(|c| {
+            // Not IRSFF, not the buyer, not a Tuscan participant (the Tuscan merge follows
+            // the split and moves their holdings).
+            c.started()
+                && !["IRSFF", "SFLP", "SFMA", "SSFL"].contains(&c.sym.as_str())
+                && c.sym != buyer
+                && controlled(&base, &c.sym)
+        })
+        .map(|c| c.sym.clone())
+        .take(4)
+        .collect();
+    let spare: Vec<String> = [
+        "AFI", "ATFA", "CFCC", "CGTF", "CTDA", "CTS", "ICSF", "IFAI", "ILTF", "RATF", "RSFS",
+    ]
+    .iter()
+    .filter(|s| !base.corporation(s).unwrap().started())
+    .map(|s| s.to_string())
+    .collect();
+    for (k, sym) in spare.iter().enumerate() {
+        if corps.len() == 4 {
+            break;
+        }
+        start(&mut base, sym, 4, 5 + k as u32, &[p(P1 + k as u32 % 4)], true);
+        corps.push(sym.clone());
+    }
+    assert_eq!(corps.len(), 4);
+    let mut owners = vec![p(P1), p(P2), p(P3), p(P4)];
+    owners.extend(corps.iter().map(|c| corp(c)));
+    owners.push(ShareOwner::Pool);
+    set_holders(&mut base, "IRSFF", &owners);
+    assert_eq!(base.corporation("IRSFF").unwrap().price(), Some(100));
+    for on in [false, true] {
+        let mut s = with(&base, "ferdinandea_unexchanged_payout", on);
+        let bank_before = s.bank_cash;
+        let mut events = act(
+            &mut s,
+            seat,
+            Action::BuyTrain {
+                train: "4-0".into(),
+                from: "depot".into(),
+                price: 350,
+            },
+        );
+        let Some(CorporateEvent::Split(split)) = event(&s) else {
+            panic!("the split waits for IRSFF's president")
+        };
+        let singles: Vec<ShareOwner> = split
+            .holders
+            .iter()
+            .filter(|h| **h != p(P1) && **h != ShareOwner::Pool)
+            .cloned()
+            .collect();
+        assert_eq!(singles.len(), 7, "{:?}", split.holders);
+        // Decide the split: the first choice each time, no purchases.
+        while let Some(CorporateEvent::Split(_)) = event(&s) {
+            let who = G1841::to_act(&s)[0];
+            let legal = G1841::legal(&s, who).actions;
+            let choice = legal
+                .iter()
+                .find(|a| matches!(a, Action::Pass | Action::RepeatPurchaseRound { repeat: false }))
+                .unwrap_or(&legal[0])
+                .clone();
+            events.extend(act(&mut s, who, choice));
+        }
+        let paid: Vec<&Event> = events
+            .iter()
+            .filter(|e| matches!(e, Event::ExchangePayment { corporation, .. } if corporation == "IRSFF"))
+            .collect();
+        // The first six single holders received a 20% share, the seventh none.
+        let share_of = |h: &ShareOwner| -> u32 {
+            ["SFV", "SFL"]
+                .iter()
+                .map(|x| s.corporation(x).unwrap().percent_of(h))
+                .sum()
+        };
+        for h in &singles[..6] {
+            assert_eq!(share_of(h), 20, "{h:?}");
+        }
+        let seventh = singles[6].clone();
+        assert_eq!(share_of(&seventh), 0);
+        let frozen_successor = ["SFV", "SFL"]
+            .iter()
+            .filter(|x| s.corporation(x).unwrap().president() == Some(&ShareOwner::Pool))
+            .count();
+        assert_eq!(frozen_successor, 1, "the second presidency went to the pool");
+        if on {
+            assert_eq!(
+                paid,
+                [&Event::ExchangePayment {
+                    holder: seventh,
+                    corporation: "IRSFF".into(),
+                    amount: 100,
+                    to_corporation: false,
+                }]
+            );
+        } else {
+            assert!(paid.is_empty(), "{paid:?}");
+        }
+        // The bank received the L.350 and paid L.100 with the option.
+        assert_eq!(s.bank_cash, bank_before + 350 - if on { 100 } else { 0 });
+    }
+}
+
+// ----- FAQ-V3: no_cross_border_corporate_shares (variant) ------------------------------------
+
+/// 132002 before action 326 (phase 3, the set-2 borders) with `sym` in its share step.
+fn share_step_of(sym: &str) -> State {
+    let mut s = before_in("132002", 326);
+    let r = or_mut(&mut s);
+    r.current = Some(sym.into());
+    r.step = OperatingStep::Shares;
+    r.done.retain(|d| d != sym);
+    r.sold.clear();
+    assert_eq!(validate(&s), Ok(()));
+    s
+}
+
+/// FAQ-V3: "Phase 3, option on. SFTG buying an IRSFF share is refused, and IRSFF buying an
+/// SFTG share is refused. CTS (Genova, Piedmont) buying an SFTN share is allowed." On 132002
+/// before action 326: SFTG (Torino, Alessandria) may buy an IRSFF IPO share (Milano,
+/// Venezia, across the Piedmont–Lombardy border) only without the variant; IRSFF may buy an
+/// SFTG pool share only without it; SFTC (Cuneo, Piedmont) buys an SFTG pool share (Piedmont)
+/// either way. The variant is off under every version unless set, `version_1` included.
+#[test]
+fn faq_v3_no_corporate_share_buying_across_a_border() {
+    let cases = [
+        ("SFTG", "IRSFF", false, false),
+        ("IRSFF", "SFTG", true, false),
+        ("SFTC", "SFTG", true, true),
+    ];
+    for (buyer, target, from_pool, allowed_with_variant) in cases {
+        let base = share_step_of(buyer);
+        let seat = G1841::to_act(&base)[0];
+        let buy = Action::BuyShares {
+            corporation: target.into(),
+            from_pool,
+            percent: 10,
+        };
+        for on in [false, true] {
+            let s = with(&base, "no_cross_border_corporate_shares", on);
+            let legal = G1841::legal(&s, seat).actions;
+            assert_eq!(
+                legal.contains(&buy),
+                !on || allowed_with_variant,
+                "{buyer} buys {target}, variant {on}: {legal:?}"
+            );
+        }
+        let mut v1 = base.clone();
+        v1.options.version_1 = true;
+        assert!(!v1.options.no_cross_border_corporate_shares());
+    }
+}
+
+// ----- Rulings the engine already follows (1841-faq.md §7 items 8, 15–20) -------------------
+
+/// FAQ-C15: "Cell L.100 (row 3, col 5) holds CTS, IRSFF, AFI in operating order. The first
+/// 4-train triggers the split. Expected order in that cell: CTS, SB, SFL, AFI … not CTS, AFI,
+/// SB, SFL." 132002 before action 326 with SFTC, IRSFF and SFTG arriving on L.100 in that
+/// order; CTDA buys the first 4-train: SFTC, SB, SFL, SFTG.
+#[test]
+fn faq_c15_split_successors_take_irsffs_place_in_its_stack() {
+    let mut s = before_in("132002", 326);
+    for sym in ["SFTC", "IRSFF", "SFTG"] {
+        set_cell(&mut s, sym, 3, 5);
+    }
+    act(
+        &mut s,
+        P4,
+        Action::BuyTrain {
+            train: "4-0".into(),
+            from: "depot".into(),
+            price: 350,
+        },
+    );
+    let stack: Vec<String> = market::operating_order(&s)
+        .into_iter()
+        .filter(|c| cell(&s, c) == (3, 5))
+        .collect();
+    assert_eq!(stack, ["SFTC", "SB", "SFL", "SFTG"]);
+}
+
+/// FAQ-Q22: "Phase 4. X (L.90, row 3, col 4; cash L.200; no train; has a route) must buy a
+/// 4-train (L.350). It sells 4 IPO shares at L.45 (L.180); price falls to L.57 (row 7, col
+/// 4); cash is L.380. It buys the 4-train, leaving L.30. It may then buy a 3-train from
+/// company Y for up to L.30." X = SFTC on 132002 before action 420 (its 3-train moved to
+/// CTDA, four IPO shares, nothing else to sell); Y = CTDA.
+#[test]
+fn faq_q22_further_trains_after_an_emergency_purchase() {
+    let mut s = before_in("132002", 420);
+    or_mut(&mut s).step = OperatingStep::Trains;
+    let train = s.operations.trains.remove("SFTC").unwrap();
+    s.operations.trains.get_mut("CTDA").unwrap().extend(train);
+    set_holders(
+        &mut s,
+        "SFTC",
+        &[
+            p(P2),
+            p(P2),
+            corp("SFTG"),
+            p(P3),
+            ShareOwner::Ipo,
+            ShareOwner::Ipo,
+            p(P2),
+            ShareOwner::Ipo,
+            ShareOwner::Ipo,
+        ],
+    );
+    let sftg = s.corporations.iter_mut().find(|c| c.sym == "SFTG").unwrap();
+    for c in sftg.certificates.iter_mut() {
+        if c.owner == corp("SFTC") {
+            c.owner = ShareOwner::Pool;
+        }
+    }
+    set_cell(&mut s, "SFTC", 3, 4);
+    set_corp_cash(&mut s, "SFTC", 200);
+    set_player_cash(&mut s, P2, 0);
+    assert_eq!(validate(&s), Ok(()));
+    assert!(in_emergency(&s));
+    let legal = G1841::legal(&s, P2).actions;
+    assert!(legal.contains(&emergency_sell(Some("SFTC"), "SFTC", 40)));
+    assert!(!legal.contains(&emergency_sell(Some("SFTC"), "SFTC", 50)));
+    act(&mut s, P2, emergency_sell(Some("SFTC"), "SFTC", 40));
+    assert_eq!(s.corporation("SFTC").unwrap().cash, 380);
+    assert_eq!(cell(&s, "SFTC"), (7, 4));
+    assert_eq!(s.corporation("SFTC").unwrap().price(), Some(57));
+    act(
+        &mut s,
+        P2,
+        Action::BuyTrain {
+            train: "4-2".into(),
+            from: "depot".into(),
+            price: 350,
+        },
+    );
+    assert_eq!(s.corporation("SFTC").unwrap().cash, 30);
+    let legal = G1841::legal(&s, P2);
+    let from_ctda = legal
+        .train_purchases
+        .iter()
+        .find(|t| t.from == "CTDA" && t.train.starts_with("3-"))
+        .expect("CTDA's 3-train on offer");
+    assert_eq!((from_ctda.min_price, from_ctda.max_price), (1, 30));
+    let train = from_ctda.train.clone();
+    act(
+        &mut s,
+        P2,
+        Action::BuyTrain {
+            train: train.clone(),
+            from: "CTDA".into(),
+            price: 30,
+        },
+    );
+    assert!(s.operations.trains["SFTC"].contains(&train));
+}
+
+/// 132002 before action 800 (stock round 6, Player 1 to act) with everything Player 1 held
+/// given to Player 2.
+fn player_1_without_holdings() -> State {
+    let mut s = before_in("132002", 800);
+    for c in s.corporations.iter_mut() {
+        for x in c.certificates.iter_mut() {
+            if x.owner == p(P1) {
+                x.owner = p(P2);
+            }
+        }
+    }
+    s
+}
+
+/// FAQ-Q9: "After a presidency change P1 is 2 over his limit, and all his holdings are in
+/// companies that have not operated: no forced sale. If exactly one of his certificates is
+/// sellable, he must sell it, and may then act although he is still 1 over." Player 1 (limit
+/// 16 with 4 players) holds 60% (5 certificates) of each of ATFA, ILTF and RATF and 3 of RSFS
+/// (all started by hand, not operated): 18, and no sale is offered or forced (nothing else being possible either, his
+/// turn passes). With one ILTF certificate swapped for a CTDA share (operated), that sale is
+/// his only action; afterwards, still 17, no further sale is required.
+#[test]
+fn faq_q9_over_the_limit_but_nothing_sellable() {
+    let mut s = player_1_without_holdings();
+    start(&mut s, "ATFA", 3, 5, &vec![p(P1); 5], false);
+    start(&mut s, "ILTF", 3, 6, &vec![p(P1); 5], false);
+    start(&mut s, "RATF", 3, 7, &vec![p(P1); 5], false);
+    start(&mut s, "RSFS", 3, 8, &vec![p(P1); 3], false);
+    assert_eq!(certificate_limit(&s), 16);
+    assert_eq!(certificate_count(&s, P1), 18);
+    assert_eq!(G1841::to_act(&s), [P1]);
+    let legal = G1841::legal(&s, P1).actions;
+    assert!(
+        legal.iter().all(|a| *a == Action::Pass),
+        "no sale forced or offered: {legal:?}"
+    );
+    // One CTDA share instead of the last RSFS share.
+    let mut one = s.clone();
+    set_holders(&mut one, "RSFS", &[p(P1), p(P1)]);
+    let ctda = one.corporations.iter_mut().find(|c| c.sym == "CTDA").unwrap();
+    let x = ctda
+        .certificates
+        .iter_mut()
+        .find(|x| !x.president && x.owner == p(P2))
+        .unwrap();
+    x.owner = p(P1);
+    assert_eq!(certificate_count(&one, P1), 18);
+    let sell = Action::SellShares {
+        corporation: "CTDA".into(),
+        percent: 10,
+    };
+    assert_eq!(G1841::legal(&one, P1).actions, [sell.clone()]);
+    let err = G1841::apply(&mut one.clone(), P1, &Action::Pass).unwrap_err();
+    assert_ne!(err.code, RejectionCode::NotYourTurn);
+    act(&mut one, P1, sell);
+    assert_eq!(certificate_count(&one, P1), 17);
+    let legal = G1841::legal(&one, P1).actions;
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::SellShares { .. })),
+        "still 1 over, nothing more to sell: {legal:?}"
+    );
+}
+
+/// FAQ-Q8: "P1 holds 13 certificates [5 players] and is president of CTS, which holds 4
+/// certificates. P1 is at his limit, not over it, so no forced sale." With 4 players (limit
+/// 16): Player 1 holds 16 (60% of each of ATFA, ILTF and RATF, not operated, and a sellable
+/// CTDA share) and is president of ATFA, which holds 4 certificates of other corporations:
+/// his count is 16, the sale is optional (Pass is legal) and he may not buy.
+#[test]
+fn faq_q8_corporate_holdings_do_not_count_toward_the_presidents_limit() {
+    let mut s = player_1_without_holdings();
+    start(&mut s, "ATFA", 3, 5, &vec![p(P1); 5], false);
+    start(&mut s, "ILTF", 3, 6, &vec![p(P1); 5], false);
+    start(&mut s, "RATF", 3, 7, &vec![p(P1); 5], false);
+    let ctda = s.corporations.iter_mut().find(|c| c.sym == "CTDA").unwrap();
+    let x = ctda
+        .certificates
+        .iter_mut()
+        .find(|x| !x.president && x.owner == p(P2))
+        .unwrap();
+    x.owner = p(P1);
+    // Four certificates of other corporations for ATFA (from Player 4).
+    let mut moved = 0;
+    for c in s.corporations.iter_mut().filter(|c| c.sym != "ATFA") {
+        for x in c.certificates.iter_mut() {
+            if moved < 4 && !x.president && x.owner == p(P4) {
+                x.owner = corp("ATFA");
+                moved += 1;
+            }
+        }
+    }
+    assert_eq!(moved, 4);
+    assert_eq!(validate(&s), Ok(()));
+    assert_eq!(certificate_count(&s, P1), 16);
+    let legal = G1841::legal(&s, P1).actions;
+    assert!(legal.contains(&Action::Pass), "not over the limit: {legal:?}");
+    assert!(legal.contains(&Action::SellShares {
+        corporation: "CTDA".into(),
+        percent: 10
+    }));
+    assert!(
+        !legal.iter().any(|a| matches!(a, Action::BuyShares { .. })),
+        "at the limit: {legal:?}"
+    );
+}
+
+/// FAQ-Q10: "5 players (limit 13). P5 goes bankrupt and resigns. The remaining four keep
+/// limit 13 (not 16)." The lite game (4 players) before action 175 with IFAI, SFTG and
+/// Player 3 at L.0 and the depot down to the L.1,100 7-train: Player 3 resigns through
+/// bankruptcy; the certificate limit of the others stays the 4-player one.
+#[test]
+fn faq_q10_the_certificate_limit_is_unchanged_after_a_bankruptcy() {
+    let mut s = ifai_short(0, 0, 0);
+    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
+        s.operations.depot_sold.insert(t.into(), n);
+    }
+    let limit = certificate_limit(&s);
+    let legal = G1841::legal(&s, P3).actions;
+    assert!(legal.contains(&Action::DeclareBankruptcy { loan: false }));
+    G1841::apply(&mut s, P3, &Action::DeclareBankruptcy { loan: false }).unwrap();
+    assert!(s.players[P3 as usize].bankrupt);
+    assert_eq!(certificate_limit(&s), limit);
+    let mut three = s.clone();
+    three.players.truncate(3);
+    assert_ne!(certificate_limit(&three), limit, "3 players would have another limit");
+}
+
+/// FAQ-C10 and FAQ-Q17: track may point off the map only toward a port or an off-board, and
+/// the hex side north of Pisa (Q11, edge 3) is impassable. SSFL's track step on 132002
+/// before action 281 (phase 3): green tile 15 never fits Pisa — rotation 4 (exits 4, 5, 0,
+/// 1; edge 1 leads off the map) and rotation 3 (exits 3, 4, 5, 0) are refused — while 619 in
+/// rotation 2 (exits 2, 4, 5, 0) is accepted.
+#[test]
+fn faq_c10_q17_pisa_tile_orientations() {
+    let s = before_in("132002", 281);
+    assert_eq!(operating_round::current(&s).as_deref(), Some("SSFL"));
+    let seat = G1841::to_act(&s)[0];
+    let lays: Vec<(String, u8)> = operating_round::legal_lays(&s)
+        .into_iter()
+        .filter(|l| l.hex == "Q11")
+        .map(|l| (l.tile, l.rotation))
+        .collect();
+    assert!(lays.contains(&("619".to_string(), 2)), "{lays:?}");
+    assert!(!lays.iter().any(|(t, _)| t == "15"), "{lays:?}");
+    for rotation in [3, 4] {
+        let err = G1841::apply(
+            &mut s.clone(),
+            seat,
+            &Action::LayTile {
+                hex: "Q11".into(),
+                tile: "15".into(),
+                rotation,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code, RejectionCode::IllegalMove);
+    }
+    act(
+        &mut s.clone(),
+        seat,
+        Action::LayTile {
+            hex: "Q11".into(),
+            tile: "619".into(),
+            rotation: 2,
+        },
+    );
+}
+
+/// FAQ-Q16: "`version_1`, phase 3. A company reaching M7 from L6 lays 608 in rotation 2 (exits
+/// 2/5): accepted, with the port not connected. Rotation 1 (exits 1/4): rejected (edge 4 is
+/// impassable). A company … may use rotation 0 (exits 0/3)." A Version 1 game in phase 3
+/// (random play), CTS started by hand with its token on Genova's printed city and in its
+/// track step: 608 is offered in exactly the orientations 0/3 and 2/5 (the port need not be
+/// connected), never 1/4.
+#[test]
+fn faq_q16_version_1_genova_tile_either_way() {
+    let mut s = version_1_before_the_first_4_train();
+    assert_eq!(s.phase, "3");
+    // Genova back to its printed yellow city, free of tokens.
+    s.operations.tiles.remove("M7");
+    for c in s.corporations.iter_mut() {
+        c.tokens.retain(|t| t.hex != "M7");
+    }
+    start(&mut s, "CTS", 4, 5, &[p(P1)], true);
+    let cts = s.corporations.iter_mut().find(|c| c.sym == "CTS").unwrap();
+    cts.tokens = vec![MapToken {
+        hex: "M7".into(),
+        city: 0,
+    }];
+    cts.tokens_total = 2;
+    set_corp_cash(&mut s, "CTS", 200);
+    {
+        let r = or_mut(&mut s);
+        r.current = Some("CTS".into());
+        r.step = OperatingStep::Track;
+        r.laid_hexes.clear();
+        r.used_bases.clear();
+        r.bought_train = false;
+        r.done.retain(|d| d != "CTS");
+    }
+    assert_eq!(validate(&s), Ok(()));
+    let exits: Vec<[u8; 2]> = operating_round::legal_lays(&s)
+        .into_iter()
+        .filter(|l| l.hex == "M7" && l.tile == "608")
+        .map(|l| {
+            let mut e = [l.rotation % 6, (l.rotation + 3) % 6];
+            e.sort_unstable();
+            e
+        })
+        .collect();
+    assert!(exits.contains(&[0, 3]), "{exits:?}");
+    assert!(exits.contains(&[2, 5]), "{exits:?}");
+    assert!(!exits.contains(&[1, 4]), "{exits:?}");
+    let seat = G1841::to_act(&s)[0];
+    let err = G1841::apply(
+        &mut s.clone(),
+        seat,
+        &Action::LayTile {
+            hex: "M7".into(),
+            tile: "608".into(),
+            rotation: 1,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, RejectionCode::IllegalMove);
+    act(
+        &mut s,
+        seat,
+        Action::LayTile {
+            hex: "M7".into(),
+            tile: "608".into(),
+            rotation: 2,
+        },
+    );
+    assert_eq!(s.operations.tiles["M7"].rotation, 2);
+}
+
+/// FAQ-Q2 in the corporate share step ({4.7.1}): SFTC (132002 before action 326, in its share
+/// step) and SFTG share the L.100 cell, SFTC first; SFTC sells 10% of its own IPO, then its
+/// 10% of SFTG, then passes. Without the option SFTC drops first and stays ahead; with it the
+/// drops wait for the end of the selling and SFTG (behind) drops first, so SFTG is ahead.
+#[test]
+fn faq_q2_corporate_sales_drop_lowest_value_first() {
+    let mut base = share_step_of("SFTC");
+    set_cell(&mut base, "SFTC", 3, 5);
+    set_cell(&mut base, "SFTG", 3, 5);
+    let seat = G1841::to_act(&base)[0];
+    for on in [false, true] {
+        let mut s = with(&base, "price_drops_lowest_first", on);
+        let cash = s.corporation("SFTC").unwrap().cash;
+        for sym in ["SFTC", "SFTG"] {
+            act(
+                &mut s,
+                seat,
+                Action::SellShares {
+                    corporation: sym.into(),
+                    percent: 10,
+                },
+            );
+        }
+        assert_eq!(s.corporation("SFTC").unwrap().cash, cash + 200);
+        act(&mut s, seat, Action::Pass);
+        assert_eq!((cell(&s, "SFTC"), cell(&s, "SFTG")), ((4, 5), (4, 5)));
+        let order = market::operating_order(&s);
+        assert_eq!(
+            position(&order, "SFTG") < position(&order, "SFTC"),
+            on,
+            "{on}: {order:?}"
+        );
+    }
+}
