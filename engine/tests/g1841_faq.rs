@@ -243,14 +243,7 @@ fn faq_c13_situation() -> State {
     }
     set_corp_cash(&mut s, "SFTC", 0);
     set_player_cash(&mut s, P2, 100);
-    start(
-        &mut s,
-        "AFI",
-        3,
-        5,
-        &[p(P1), p(P2), p(P2), p(P2)],
-        false,
-    );
+    start(&mut s, "AFI", 3, 5, &[p(P1), p(P2), p(P2), p(P2)], false);
     start(&mut s, "ICSF", 3, 3, &[p(P2), p(P1)], true);
     start(
         &mut s,
@@ -558,7 +551,10 @@ fn faq_c13_a_presidents_certificate_into_the_pool_is_sold_whole() {
     let mut s = faq_c13_situation();
     set_player_cash(&mut s, P2, 320);
     let legal = G1841::legal(&s, P2).actions;
-    assert!(legal.contains(&emergency_sell(None, "ICSF", 20)), "{legal:?}");
+    assert!(
+        legal.contains(&emergency_sell(None, "ICSF", 20)),
+        "{legal:?}"
+    );
     assert!(!legal.contains(&emergency_sell(None, "ICSF", 10)));
     assert!(legal.contains(&emergency_sell(None, "AFI", 10)));
     assert!(
@@ -719,7 +715,11 @@ fn faq_t_merger_price_of_majors_capped_at_242() {
 #[test]
 fn faq_c11_a_pass_token_is_not_the_routes_token() {
     let mut base = before_in("1841_game_end_bank", 372);
-    let sb = base.corporations.iter_mut().find(|c| c.sym == "SB").unwrap();
+    let sb = base
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "SB")
+        .unwrap();
     sb.tokens = vec![MapToken {
         hex: "K7".into(),
         city: 0,
@@ -736,15 +736,21 @@ fn faq_c11_a_pass_token_is_not_the_routes_token() {
     assert_eq!(stops, ["K7", "M7", "N6", "O5", "Q5"]);
     assert_eq!(check_routes(&off, "SB", &best.routes), Ok(vec![230]));
     let on = with(&base, "pass_token_not_a_route_base", true);
-    assert!(best_routes(&on, "SB", operating_round::DEFAULT_BUDGET)
-        .routes
-        .is_empty());
+    assert!(
+        best_routes(&on, "SB", operating_round::DEFAULT_BUDGET)
+            .routes
+            .is_empty()
+    );
     let err = check_routes(&on, "SB", &best.routes).unwrap_err();
     assert_eq!(
         (err.code, err.rule.as_str()),
         (RejectionCode::IllegalMove, "1841 §9.3")
     );
-    assert!(err.message.contains("no city with a SB token"), "{}", err.message);
+    assert!(
+        err.message.contains("no city with a SB token"),
+        "{}",
+        err.message
+    );
 }
 
 // ----- FAQ-Q27: immediate_game_end ----------------------------------------------------------
@@ -769,7 +775,10 @@ fn faq_q27_the_game_ends_at_once_at_516() {
         let mut s = with(&base, "immediate_game_end", on);
         {
             let r = or_mut(&mut s);
-            assert_eq!((r.current.as_deref(), r.step), (Some("ICSF"), OperatingStep::Dividend));
+            assert_eq!(
+                (r.current.as_deref(), r.step),
+                (Some("ICSF"), OperatingStep::Dividend)
+            );
         }
         let seat = G1841::to_act(&s)[0];
         // The bank broke before: recorded by the first action that sees it.
@@ -779,9 +788,11 @@ fn faq_q27_the_game_ends_at_once_at_516() {
         if on {
             assert!(s.game_end.ended);
             assert_eq!(s.game_end.trigger.as_deref(), Some("stock_market"));
-            assert!(events.iter().any(
-                |e| matches!(e, Event::GameEnded { reason, .. } if reason == "stock_market")
-            ));
+            assert!(
+                events.iter().any(
+                    |e| matches!(e, Event::GameEnded { reason, .. } if reason == "stock_market")
+                )
+            );
             assert!(G1841::to_act(&s).is_empty());
         } else {
             assert!(!s.game_end.ended);
@@ -931,7 +942,11 @@ fn faq_c16_merger_holders_in_share_value_order() {
     let mut base = before_in("132002", 529);
     start(&mut base, "AFI", 0, 4, &[p(P2)], true);
     start(&mut base, "CTS", 5, 10, &[p(P2)], true);
-    let sftg = base.corporations.iter_mut().find(|c| c.sym == "SFTG").unwrap();
+    let sftg = base
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "SFTG")
+        .unwrap();
     let mut given = 0;
     for c in sftg.certificates.iter_mut() {
         if c.owner == corp("SFTC") && given < 2 {
@@ -1060,9 +1075,8 @@ fn faq_r3_unexchangeable_irsff_shares_paid_at_market_value() {
     let buyer = operating_round::current(&base).unwrap();
     let seat = G1841::to_act(&base)[0];
     set_cell(&mut base, "IRSFF", 3, 5);
-    let controlled = |s: &State, sym: &str| {
-        referee_engine::g1841::corporation::controller(s, sym).is_some()
-    };
+    let controlled =
+        |s: &State, sym: &str| referee_engine::g1841::corporation::controller(s, sym).is_some();
     let mut corps: Vec<String> = base
         .corporations
         .iter()
@@ -1088,7 +1102,14 @@ fn faq_r3_unexchangeable_irsff_shares_paid_at_market_value() {
         if corps.len() == 4 {
             break;
         }
-        start(&mut base, sym, 4, 5 + k as u32, &[p(P1 + k as u32 % 4)], true);
+        start(
+            &mut base,
+            sym,
+            4,
+            5 + k as u32,
+            &[p(P1 + k as u32 % 4)],
+            true,
+        );
         corps.push(sym.clone());
     }
     assert_eq!(corps.len(), 4);
@@ -1125,7 +1146,12 @@ fn faq_r3_unexchangeable_irsff_shares_paid_at_market_value() {
             let legal = G1841::legal(&s, who).actions;
             let choice = legal
                 .iter()
-                .find(|a| matches!(a, Action::Pass | Action::RepeatPurchaseRound { repeat: false }))
+                .find(|a| {
+                    matches!(
+                        a,
+                        Action::Pass | Action::RepeatPurchaseRound { repeat: false }
+                    )
+                })
                 .unwrap_or(&legal[0])
                 .clone();
             events.extend(act(&mut s, who, choice));
@@ -1150,7 +1176,10 @@ fn faq_r3_unexchangeable_irsff_shares_paid_at_market_value() {
             .iter()
             .filter(|x| s.corporation(x).unwrap().president() == Some(&ShareOwner::Pool))
             .count();
-        assert_eq!(frozen_successor, 1, "the second presidency went to the pool");
+        assert_eq!(
+            frozen_successor, 1,
+            "the second presidency went to the pool"
+        );
         if on {
             assert_eq!(
                 paid,
@@ -1360,7 +1389,11 @@ fn faq_q9_over_the_limit_but_nothing_sellable() {
     // One CTDA share instead of the last RSFS share.
     let mut one = s.clone();
     set_holders(&mut one, "RSFS", &[p(P1), p(P1)]);
-    let ctda = one.corporations.iter_mut().find(|c| c.sym == "CTDA").unwrap();
+    let ctda = one
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "CTDA")
+        .unwrap();
     let x = ctda
         .certificates
         .iter_mut()
@@ -1379,9 +1412,7 @@ fn faq_q9_over_the_limit_but_nothing_sellable() {
     assert_eq!(certificate_count(&one, P1), 17);
     let legal = G1841::legal(&one, P1).actions;
     assert!(
-        !legal
-            .iter()
-            .any(|a| matches!(a, Action::SellShares { .. })),
+        !legal.iter().any(|a| matches!(a, Action::SellShares { .. })),
         "still 1 over, nothing more to sell: {legal:?}"
     );
 }
@@ -1418,7 +1449,10 @@ fn faq_q8_corporate_holdings_do_not_count_toward_the_presidents_limit() {
     assert_eq!(validate(&s), Ok(()));
     assert_eq!(certificate_count(&s, P1), 16);
     let legal = G1841::legal(&s, P1).actions;
-    assert!(legal.contains(&Action::Pass), "not over the limit: {legal:?}");
+    assert!(
+        legal.contains(&Action::Pass),
+        "not over the limit: {legal:?}"
+    );
     assert!(legal.contains(&Action::SellShares {
         corporation: "CTDA".into(),
         percent: 10
@@ -1447,7 +1481,11 @@ fn faq_q10_the_certificate_limit_is_unchanged_after_a_bankruptcy() {
     assert_eq!(certificate_limit(&s), limit);
     let mut three = s.clone();
     three.players.truncate(3);
-    assert_ne!(certificate_limit(&three), limit, "3 players would have another limit");
+    assert_ne!(
+        certificate_limit(&three),
+        limit,
+        "3 players would have another limit"
+    );
 }
 
 /// FAQ-C10 and FAQ-Q17: track may point off the map only toward a port or an off-board, and

@@ -129,7 +129,10 @@ pub fn apply_drops(state: &mut State, drops: Vec<PriceDrop>, events: &mut Vec<Ev
         std::cmp::Reverse(order.iter().position(|s| *s == d.corporation).unwrap_or(0))
     });
     for d in drops {
-        let Some(p) = state.corporation(&d.corporation).and_then(|c| c.share_price) else {
+        let Some(p) = state
+            .corporation(&d.corporation)
+            .and_then(|c| c.share_price)
+        else {
             continue;
         };
         let mut row = p.row;
@@ -277,7 +280,10 @@ mod tests {
         }
         // Fixture 132002: SFLP 75 + SFMA 54 → L.53; AFI 53 + SSFL 16 → L.53.
         assert_eq!(minor_merger_cell(75, 54), (9, 8));
-        assert_eq!(major_merger_cell(false, 53, (9, 8), 16, (10, 0)), Some((9, 8)));
+        assert_eq!(
+            major_merger_cell(false, 53, (9, 8), 16, (10, 0)),
+            Some((9, 8))
+        );
         assert_eq!(
             major_merger_cell(false, 300, (1, 15), 100, (3, 5)),
             Some((1, 15))
@@ -289,7 +295,10 @@ mod tests {
             let (r, c) = major_merger_cell(true, a, (1, 15), b, (2, 14)).unwrap();
             assert_eq!((price_at(r, c), r, c), (Some(242), 2, 13), "{a} + {b}");
         }
-        assert_eq!(major_merger_cell(true, 53, (9, 8), 16, (10, 0)), Some((9, 8)));
+        assert_eq!(
+            major_merger_cell(true, 53, (9, 8), 16, (10, 0)),
+            Some((9, 8))
+        );
         assert_eq!(
             major_merger_cell(true, 90, (3, 4), 60, (5, 2)),
             major_merger_cell(false, 90, (3, 4), 60, (5, 2))

@@ -463,7 +463,11 @@ mod tests {
         assert!(v1.half_price_round_down() && !v2.half_price_round_down());
         assert!(!v1.no_cross_border_corporate_shares());
         let all = v2.with_all_faq_rulings();
-        assert!(FAQ_OPTIONS.iter().all(|o| all.faq_option(o.name) == Some(true)));
+        assert!(
+            FAQ_OPTIONS
+                .iter()
+                .all(|o| all.faq_option(o.name) == Some(true))
+        );
         assert_eq!(v2.faq_option("lite"), None);
     }
 }

@@ -298,8 +298,7 @@ fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), State
         ));
     }
     for (i, x) in or.corporate_sales.iter().enumerate() {
-        if state.corporation(&x.seller).is_none() || state.corporation(&x.corporation).is_none()
-        {
+        if state.corporation(&x.seller).is_none() || state.corporation(&x.corporation).is_none() {
             return Err(err(
                 format!("operating_round.corporate_sales[{i}]"),
                 "must name corporations of these rules",

@@ -2295,6 +2295,78 @@ mod tests {
         (applied, state)
     }
 
+    /// The FAQ options are tri-state on the wire (unset, true, false survive encode → decode,
+    /// also through the binary encoding); `NewGame` takes `true`/`false` and, for a FAQ
+    /// option, `default` or an empty value for unset (the version default); the state added
+    /// for them (pending price drops, corporate sales) round-trips too.
+    #[test]
+    fn faq_options_are_tri_state_on_the_wire() {
+        let o = eng::Options {
+            version_1: true,
+            half_price_round_down: Some(false),
+            merger_price_cap: Some(true),
+            ..eng::Options::default()
+        };
+        let state = G1841::setup(&o, 4, 0).unwrap();
+        check_on_the_wire(&state);
+        let back = state_from_pb(&state_to_pb(&state)).unwrap();
+        assert_eq!(back.options, o);
+        assert_eq!(back.options.immediate_game_end, None);
+        assert!(
+            back.options.immediate_game_end(),
+            "unset: on with version_1"
+        );
+        assert!(!back.options.half_price_round_down(), "set off");
+        let wire = state_to_pb(&state).options.unwrap();
+        assert_eq!(wire.half_price_round_down, Some(false));
+        assert_eq!(wire.immediate_game_end, None);
+
+        let map = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let parsed = Wire1841::options_from_pb(&map(&[
+            ("version_1", "true"),
+            ("half_price_round_down", "false"),
+            ("merger_price_cap", ""),
+            ("immediate_game_end", "default"),
+            ("no_cross_border_corporate_shares", "on"),
+        ]))
+        .unwrap();
+        assert_eq!(parsed.half_price_round_down, Some(false));
+        assert_eq!(parsed.merger_price_cap, None);
+        assert_eq!(parsed.immediate_game_end, None);
+        assert_eq!(parsed.no_cross_border_corporate_shares, Some(true));
+        assert!(parsed.merger_price_cap() && parsed.immediate_game_end());
+        let err =
+            Wire1841::options_from_pb(&map(&[("half_price_round_down", "maybe")])).unwrap_err();
+        assert_eq!(err.code(), tonic::Code::InvalidArgument);
+        assert!(err.message().contains("half_price_round_down"), "{err:?}");
+        // `default` is for the FAQ options only: a plain switch refuses it.
+        assert!(Wire1841::options_from_pb(&map(&[("lite", "default")])).is_err());
+
+        let (_, mut played) = replay_fixture_on_the_wire("132002");
+        played.options.price_drops_lowest_first = Some(true);
+        played.options.no_corporate_rebuy_after_sale = Some(true);
+        if let eng::Round::OperatingRound(r) = &mut played.round {
+            r.pending_drops = vec![eng::PriceDrop {
+                corporation: "SB".into(),
+                rows: 2,
+            }];
+            r.corporate_sales = vec![eng::CorporateSale {
+                seller: "SB".into(),
+                corporation: "AFI".into(),
+            }];
+        }
+        check_on_the_wire(&played);
+        // Without their options the validator refuses them, naming the wire path.
+        played.options.price_drops_lowest_first = None;
+        let msg = decode_error(&state_to_pb(&played));
+        assert!(msg.contains("pending_drops"), "{msg}");
+    }
+
     #[test]
     fn recorded_games_round_trip_after_every_action() {
         for name in ["132002", "1841_game_end_bank"] {

@@ -311,8 +311,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     }
     // FAQ-Q2 (`price_drops_lowest_first`): the corporation's selling ends with anything but
     // another sale; its pending price drops are made first.
-    if r.step == OperatingStep::Shares && listed && !matches!(action, Action::SellShares { .. })
-    {
+    if r.step == OperatingStep::Shares && listed && !matches!(action, Action::SellShares { .. }) {
         apply_pending_drops(state, &mut events);
     }
     match action {

@@ -178,15 +178,18 @@ pub(super) fn must_buy_train(state: &State, sym: &str) -> bool {
 
 /// Whether all of the last train type (the seven 8-trains, 1841 §10) have left the depot.
 pub fn last_trains_sold(state: &State) -> bool {
-    data::ruleset(&state.options).trains.last().is_some_and(|t| {
-        state
-            .operations
-            .depot_sold
-            .get(&t.name)
-            .copied()
-            .unwrap_or(0)
-            >= t.count
-    })
+    data::ruleset(&state.options)
+        .trains
+        .last()
+        .is_some_and(|t| {
+            state
+                .operations
+                .depot_sold
+                .get(&t.name)
+                .copied()
+                .unwrap_or(0)
+                >= t.count
+        })
 }
 
 /// Whether trainless corporations still have to buy a train (1841 §9.6): while the depot or
