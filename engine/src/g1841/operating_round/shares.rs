@@ -203,7 +203,7 @@ pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &m
 /// non-historical corporations or from phase 4; not a corporation it sold this turn (18xx)
 /// or, with `no_corporate_rebuy_after_sale`, earlier in this operating round (FAQ-R5); with
 /// `no_cross_border_corporate_shares` (FAQ-V3) not a corporation with a token across an
-/// active border from one of its own ([`across_border`]).
+/// active border from one of its own ([`across_border_in`]).
 pub(super) fn share_options(state: &State) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(r) = round(state) else { return out };
@@ -256,12 +256,17 @@ pub(super) fn share_options(state: &State) -> Vec<Action> {
             }
         }
     }
+    let regions = state
+        .options
+        .no_cross_border_corporate_shares()
+        .then(|| border_regions(state));
     for target in market::operating_order(state) {
         if chain.contains(&target)
             || r.sold.contains(&target)
             || sold_this_operating_round(state, &sym, &target)
-            || (state.options.no_cross_border_corporate_shares()
-                && across_border(state, &sym, &target))
+            || regions
+                .as_ref()
+                .is_some_and(|g| across_border_in(g, state, &sym, &target))
         {
             continue;
         }

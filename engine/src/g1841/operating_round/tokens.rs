@@ -1,5 +1,7 @@
 //! Token placement and token purchase (1841 §9.2, §9.5).
 
+use std::collections::BTreeMap;
+
 use super::*;
 
 /// Border set that blocks token reachability (1841 §9.2: always the active set).
@@ -7,45 +9,65 @@ pub(super) fn token_border_set(state: &State) -> Option<String> {
     phase_data(state).map(|p| p.province_border_set_active.clone())
 }
 
-/// The hexes reachable from `hex` over hex sides that are traversable and not on the active
-/// province border set (1841 §9.2, §10): the region `hex` lies in while those borders stand.
-pub fn border_region(state: &State, hex: &str) -> BTreeSet<String> {
+/// The regions of the map while the active province border set stands (1841 §9.2, §10):
+/// every hex with the number of its region, hexes joined by traversable sides that are not on
+/// an active border sharing a number.
+pub fn border_regions(state: &State) -> BTreeMap<String, usize> {
     let m = map::map(&state.options);
     let set = token_border_set(state);
-    let mut seen = BTreeSet::from([hex.to_string()]);
-    let mut queue = vec![hex.to_string()];
-    while let Some(h) = queue.pop() {
-        let Some(printed) = m.hexes.get(&h) else {
+    let mut region: BTreeMap<String, usize> = BTreeMap::new();
+    let mut next = 0;
+    for start in m.hexes.keys() {
+        if region.contains_key(start) {
             continue;
-        };
-        for (edge, next) in &printed.neighbors {
-            if set.as_deref().is_some_and(|s| m.on_border(s, &h, *edge)) {
+        }
+        region.insert(start.clone(), next);
+        let mut queue = vec![start.clone()];
+        while let Some(h) = queue.pop() {
+            let Some(printed) = m.hexes.get(&h) else {
                 continue;
-            }
-            if seen.insert(next.clone()) {
-                queue.push(next.clone());
+            };
+            for (edge, n) in &printed.neighbors {
+                if set.as_deref().is_some_and(|s| m.on_border(s, &h, *edge)) {
+                    continue;
+                }
+                if !region.contains_key(n) {
+                    region.insert(n.clone(), next);
+                    queue.push(n.clone());
+                }
             }
         }
+        next += 1;
     }
-    seen
+    region
 }
 
 /// Whether some token of `a` and some token of `b` lie on opposite sides of an active
 /// province border (FAQ-V3: "a company may not buy shares of a company that has station
 /// markers on the other side of an existing border", read as: across a border from any of
 /// the buyer's own markers; a buyer whose own tokens lie on both sides of a border, such as
-/// IRSFF in Milano and Venezia before phase 4, may buy no shares at all).
-pub fn across_border(state: &State, a: &str, b: &str) -> bool {
-    let hexes: Vec<String> = [a, b]
+/// IRSFF in Milano and Venezia before phase 4, may buy no shares at all), given the
+/// [`border_regions`].
+pub fn across_border_in(
+    regions: &BTreeMap<String, usize>,
+    state: &State,
+    a: &str,
+    b: &str,
+) -> bool {
+    let pair = [a, b];
+    let mut ids = pair
         .iter()
         .filter_map(|s| state.corporation(s))
-        .flat_map(|c| c.tokens.iter().map(|t| t.hex.clone()))
-        .collect();
-    let Some(first) = hexes.first() else {
+        .flat_map(|c| c.tokens.iter().map(|t| regions.get(&t.hex)));
+    let Some(first) = ids.next() else {
         return false;
     };
-    let region = border_region(state, first);
-    hexes.iter().any(|h| !region.contains(h))
+    ids.any(|id| id != first)
+}
+
+/// [`across_border_in`] with the regions of the current border set.
+pub fn across_border(state: &State, a: &str, b: &str) -> bool {
+    across_border_in(&border_regions(state), state, a, b)
 }
 
 /// Cities where the operating corporation may place a token now (1841 §9.2).
