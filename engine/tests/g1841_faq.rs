@@ -1405,7 +1405,7 @@ fn faq_q9_over_the_limit_but_nothing_sellable() {
         corporation: "CTDA".into(),
         percent: 10,
     };
-    assert_eq!(G1841::legal(&one, P1).actions, [sell.clone()]);
+    assert_eq!(G1841::legal(&one, P1).actions, std::slice::from_ref(&sell));
     let err = G1841::apply(&mut one.clone(), P1, &Action::Pass).unwrap_err();
     assert_ne!(err.code, RejectionCode::NotYourTurn);
     act(&mut one, P1, sell);

@@ -397,8 +397,6 @@ pub fn option_infos() -> Vec<OptionInfo> {
     out
 }
 
-/// The catalog text of a FAQ option: FAQ ids, version default, effect.
-
 #[cfg(test)]
 mod tests {
     use super::*;
