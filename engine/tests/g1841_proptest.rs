@@ -535,16 +535,26 @@ fn s4_random_play_exercises_every_path() {
     }
 }
 
+/// `options` with every FAQ option on when `faq` (the FAQ-V3 variant included).
+fn with_faq(options: Options, faq: bool) -> Options {
+    if faq {
+        options.with_all_faq_rulings()
+    } else {
+        options
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// `faq`: every FAQ option on (1841-faq.md §7; `version_1` turns the rulings on anyway).
     #[test]
-    fn s4_random_rounds_full(players in 3u32..=8, version_1 in any::<bool>(), seed in any::<u64>()) {
-        play(Options { version_1, ..Options::default() }, players, seed);
+    fn s4_random_rounds_full(players in 3u32..=8, version_1 in any::<bool>(), faq in any::<bool>(), seed in any::<u64>()) {
+        play(with_faq(Options { version_1, ..Options::default() }, faq), players, seed);
     }
 
     #[test]
-    fn s4_random_rounds_lite(players in 3u32..=6, version_1 in any::<bool>(), seed in any::<u64>()) {
-        play(Options { version_1, lite: true, ..Options::default() }, players, seed);
+    fn s4_random_rounds_lite(players in 3u32..=6, version_1 in any::<bool>(), faq in any::<bool>(), seed in any::<u64>()) {
+        play(with_faq(Options { version_1, lite: true, ..Options::default() }, faq), players, seed);
     }
 }

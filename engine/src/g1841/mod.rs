@@ -14,10 +14,11 @@
 //! §9.7), emergency money raising and bankruptcy (§14), the [`game_end`] (§13) and the
 //! corporate events ([`operating_round::events`]: the first 4-train, the Ferdinandea split,
 //! the Tuscan merge, mergers, transformations; frozen and circular control, §7.4, §11, §12).
-//! Not yet: player-to-player purchases (§15.3). `docs/games/1841.md` lists coverage and the
-//! interpretations chosen.
+//! The FAQ rulings that differ from 18xx.games (`1841-faq.md` §7) are [`options`], tri-state:
+//! off in Version 2 unless set, on with `version_1` unless set. Not yet: player-to-player
+//! purchases (§15.3). `docs/games/1841.md` lists coverage and the interpretations chosen.
 //!
-//! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
+//! Module map: [`options`] (variants and FAQ rule options), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
 //! [`setup`], [`concession_round`], [`corporation`] (certificates, control, limits),
 //! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`],
@@ -51,10 +52,11 @@ pub use action::{
 pub use concession::{Concession, UnknownConcession};
 pub use options::Options;
 pub use state::{
-    Auction, Certificate, ConcessionRound, CorporateEvent, Corporation, CorporationKind,
-    CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage, OperatingRound,
-    OperatingStep, Operations, PlacedTile, Player, QueuedEvent, Round, SealedBid, ShareOwner,
-    SharePrice, SoldShares, Split, SplitStage, StartStep, State, StockRound, Transformation,
+    Auction, Certificate, ConcessionRound, CorporateEvent, CorporateSale, Corporation,
+    CorporationKind, CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage,
+    OperatingRound, OperatingStep, Operations, PlacedTile, Player, PriceDrop, QueuedEvent, Round,
+    SealedBid, ShareOwner, SharePrice, SoldShares, Split, SplitStage, StartStep, State, StockRound,
+    Transformation,
 };
 pub use view::View;
 
@@ -88,7 +90,7 @@ impl Game for G1841 {
             max_players: 8,
             options: options::option_infos(),
             stage: GameStage::Partial,
-            coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, phases and discards, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, and the game end follow the rules; both recorded games replay to their end. Not yet: player-to-player purchases.",
+            coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, phases and discards, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, and the game end follow the rules; both recorded games replay to their end. The FAQ rulings that differ from 18xx are options (off in Version 2, on with version_1 unless set). Not yet: player-to-player purchases.",
         }
     }
 

@@ -14,7 +14,9 @@ use super::data;
 use super::map;
 use super::market;
 use super::setup::concessions_of;
-use super::state::{Auction, OperatingRound, OperatingStep, Round, ShareOwner, State, StockRound};
+use super::state::{
+    Auction, OperatingRound, OperatingStep, PriceDrop, Round, ShareOwner, State, StockRound,
+};
 use super::track;
 
 /// Largest `next_market_arrival` accepted: far beyond any real game (one arrival per price
@@ -288,6 +290,21 @@ pub fn validate(state: &State) -> Result<(), StateError> {
 /// turn exist.
 fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), StateError> {
     check_events(state, or)?;
+    check_drops(state, "operating_round.pending_drops", &or.pending_drops)?;
+    if !or.corporate_sales.is_empty() && !state.options.no_corporate_rebuy_after_sale() {
+        return Err(err(
+            "operating_round.corporate_sales",
+            "only with the option no_corporate_rebuy_after_sale",
+        ));
+    }
+    for (i, x) in or.corporate_sales.iter().enumerate() {
+        if state.corporation(&x.seller).is_none() || state.corporation(&x.corporation).is_none() {
+            return Err(err(
+                format!("operating_round.corporate_sales[{i}]"),
+                "must name corporations of these rules",
+            ));
+        }
+    }
     let started = |sym: &str| state.corporation(sym).is_some_and(|c| c.started());
     if let Some(c) = &or.current {
         if !started(c) {
@@ -770,7 +787,32 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
     Ok(())
 }
 
+/// Pending price drops (FAQ-Q2): only with `price_drops_lowest_first`, each a started
+/// corporation listed once with 1 to 20 rows.
+fn check_drops(state: &State, path: &str, drops: &[PriceDrop]) -> Result<(), StateError> {
+    if !drops.is_empty() && !state.options.price_drops_lowest_first() {
+        return Err(err(path, "only with the option price_drops_lowest_first"));
+    }
+    for (i, d) in drops.iter().enumerate() {
+        let started = state
+            .corporation(&d.corporation)
+            .is_some_and(|c| c.started());
+        if !started
+            || d.rows == 0
+            || d.rows > 20
+            || drops[..i].iter().any(|x| x.corporation == d.corporation)
+        {
+            return Err(err(
+                format!("{path}[{i}]"),
+                "a started corporation listed once, 1 to 20 rows",
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_stock_round(state: &State, sr: &StockRound, n: u32) -> Result<(), StateError> {
+    check_drops(state, "stock_round.pending_drops", &sr.pending_drops)?;
     for (field, s) in [
         ("priority_seat", Some(sr.priority_seat)),
         ("current_seat", Some(sr.current_seat)),

@@ -14,8 +14,8 @@ use super::data;
 use super::map::{self, End, NodeKind};
 use super::market;
 use super::state::{
-    CorporationKind, MapToken, OperatingRound, OperatingStep, PlacedTile, Round, ShareOwner,
-    StartStep, State,
+    CorporateSale, CorporationKind, MapToken, OperatingRound, OperatingStep, PlacedTile, Round,
+    ShareOwner, StartStep, State,
 };
 use super::track;
 use crate::{Rejection, RejectionCode, Seat};
@@ -34,6 +34,7 @@ use dividends::*;
 pub use emergency::*;
 pub use optimizer::*;
 pub use routes::*;
+pub use shares::sold_this_operating_round;
 use shares::*;
 pub use tiles::*;
 pub use tokens::*;
@@ -308,6 +309,11 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         settle(state, &mut events);
         return Ok(events);
     }
+    // FAQ-Q2 (`price_drops_lowest_first`): the corporation's selling ends with anything but
+    // another sale; its pending price drops are made first.
+    if r.step == OperatingStep::Shares && listed && !matches!(action, Action::SellShares { .. }) {
+        apply_pending_drops(state, &mut events);
+    }
     match action {
         Action::Pass if listed => {
             events.push(Event::Passed {
@@ -530,6 +536,10 @@ fn rule_of(step: OperatingStep) -> &'static str {
 
 /// Moves the current corporation to its next step (1841 §8).
 fn advance(state: &mut State, events: &mut Vec<Event>) {
+    if round(state).is_some_and(|r| r.step == OperatingStep::Shares) {
+        // FAQ-Q2: the share step's selling is over.
+        apply_pending_drops(state, events);
+    }
     let Some(r) = round(state) else { return };
     let next = match r.step {
         OperatingStep::Track => Some(OperatingStep::Token),
@@ -683,6 +693,7 @@ fn shares_step_open(state: &State, sym: &str) -> bool {
 
 /// Ends the current corporation's turn and starts the next one (or ends the round).
 fn end_turn(state: &mut State, events: &mut Vec<Event>) {
+    apply_pending_drops(state, events);
     let Some(sym) = current(state) else { return };
     let started = state.corporation(&sym).is_some_and(|c| c.started());
     if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym)

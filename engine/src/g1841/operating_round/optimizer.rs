@@ -32,7 +32,8 @@
 //! fixed order, so the same state and budget always give the same answer.
 //!
 //! The rules are exactly those [`check_routes`] applies, including its choices: a token in a
-//! pass counts as the route's token (18xx; FAQ-C11 would refuse it, 1841 §17 item 5), the
+//! pass counts as the route's token (18xx, 1841 §17 item 5; not with the option
+//! `pass_token_not_a_route_base`, FAQ-C11: [`route_token_node`]), the
 //! 8-train is the train named `8`, and yellow Milano is F8 without a laid tile. A change
 //! there must be mirrored here (`GNode`, `TrainSpec`); the random-position test compares
 //! the two.
@@ -258,7 +259,7 @@ impl Graph {
                 pass: n.kind == NodeKind::Pass,
                 qualifies: n.counts_toward_two_stop_minimum,
                 groups: mask,
-                token: n.is_city()
+                token: route_token_node(state, n.kind)
                     && tokens
                         .iter()
                         .any(|t| t.hex == hex && Some(t.city) == track::node_city(&v.nodes, node)),
