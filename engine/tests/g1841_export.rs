@@ -402,6 +402,15 @@ fn s18_import_failures_name_the_action_the_field_and_the_reason() {
         &ReplaySettings::default(),
     );
     assert_eq!(r.failure.unwrap().kind, FailureKind::Setup);
+    let r = replay(
+        "{\"title\": \"1830\", \"players\": [{\"id\":1},{\"id\":2},{\"id\":3}], \"actions\": []}",
+        &ReplaySettings::default(),
+    );
+    let f = r.failure.unwrap();
+    assert_eq!(
+        (f.kind, f.field.as_deref()),
+        (FailureKind::UnsupportedGame, Some("title"))
+    );
 }
 
 #[test]

@@ -1158,6 +1158,8 @@ pub enum FailureKind {
     MalformedJson,
     /// A required top-level field is missing or ill-typed (`players`, `actions`).
     MissingField,
+    /// The export is of another game than 1841 (`title`).
+    UnsupportedGame,
     /// `settings.optional_rules` names a rule 1841 does not have.
     UnknownOption,
     /// An `undo` names an action id that is not an effective action.
@@ -1354,6 +1356,20 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         .iter()
         .filter(|a| !is_ignored(&a.kind))
         .count();
+    if !export.title.is_empty() && export.title != "1841" {
+        out.failure = Some(ImportFailure {
+            field: Some("title".into()),
+            ..ImportFailure::new(
+                FailureKind::UnsupportedGame,
+                format!(
+                    "the export is a game of `{}`; this build imports 1841 only",
+                    export.title
+                ),
+            )
+        });
+        out.export = Some(export);
+        return out;
+    }
     let setup = export
         .options()
         .map_err(|e| ImportFailure::from_error(&e))
