@@ -207,8 +207,16 @@ fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)>
     panic!("seed {seed}: no result after 20,000 actions");
 }
 
-fn export_and_reimport(options: Options, players: u32, seed: u64) -> usize {
+fn export_and_reimport(
+    options: Options,
+    players: u32,
+    seed: u64,
+    kinds: &mut std::collections::BTreeMap<&'static str, usize>,
+) -> usize {
     let history = random_game(options, players, seed);
+    for (_, a) in &history {
+        *kinds.entry(a.kind_name()).or_default() += 1;
+    }
     let written = export(&options, players, &history, &ExportSettings::default()).unwrap();
     assert_eq!(written.failure, None, "seed {seed}");
     assert!(G1841::outcome(&written.state).is_some());
@@ -234,8 +242,9 @@ fn s18_random_full_games_export_and_reimport_to_the_identical_state() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(4);
     let mut actions = 0;
+    let mut kinds = std::collections::BTreeMap::new();
     for seed in 0..seeds {
-        actions += export_and_reimport(Options::default(), 4, 2000 + seed);
+        actions += export_and_reimport(Options::default(), 4, 2000 + seed, &mut kinds);
     }
     // Version 1 (sealed bids, `blind_bid`) and lite.
     actions += export_and_reimport(
@@ -245,6 +254,7 @@ fn s18_random_full_games_export_and_reimport_to_the_identical_state() {
         },
         4,
         77,
+        &mut kinds,
     );
     actions += export_and_reimport(
         Options {
@@ -253,11 +263,16 @@ fn s18_random_full_games_export_and_reimport_to_the_identical_state() {
         },
         4,
         78,
+        &mut kinds,
     );
     println!(
-        "{} games, {actions} actions exported and re-imported",
+        "{} games, {actions} actions exported and re-imported: {kinds:?}",
         seeds + 2
     );
+    // The games go through nearly every kind of action (all 27 but the merger price choice
+    // with the default seeds: tokens bought, sealed bids, splits, mergers, transformations,
+    // emergency sales, bankruptcies, discards).
+    assert!(kinds.len() >= 20, "{kinds:?}");
 }
 
 #[test]
@@ -437,4 +452,110 @@ fn s18_stop_at_action_id_gives_the_state_after_that_action() {
     // The check says the game did not reach its end.
     let d = r.check.unwrap().unwrap();
     assert_eq!(d.field, "finished");
+}
+
+/// Ill-formed input never panics: every action of a recorded game, with one field replaced by
+/// an odd value (wrong types, huge or negative numbers, malformed ids, empty lists), is mapped
+/// with `to_action` in the state before it and, when it maps, applied to a copy: the answer is
+/// an error, a rejection or an accepted action, never a panic.
+#[test]
+fn s18_mutated_actions_never_panic() {
+    const MUTATIONS: usize = 800;
+    let text = fixture("1841_game_end_bank.json");
+    let export = parse_export(&text).unwrap();
+    // The state before each effective action.
+    let options = export.options().unwrap();
+    let mut state = G1841::setup(&options, 4, 0).unwrap();
+    let mut before = Vec::new();
+    for a in &export.actions {
+        before.push(state.clone());
+        if is_ignored(&a.kind) {
+            continue;
+        }
+        if let Ok(Some((seat, action))) = a.to_action(&state) {
+            let _ = G1841::apply(&mut state, seat, &action);
+        }
+    }
+    let fields = [
+        "shares",
+        "city",
+        "routes",
+        "choice",
+        "price",
+        "percent",
+        "hex",
+        "tile",
+        "rotation",
+        "train",
+        "corporation",
+        "company",
+        "share_price",
+        "slot",
+        "kind",
+        "option",
+        "bids",
+        "entity",
+        "type",
+    ];
+    let odd = [
+        Value::Null,
+        serde_json::json!(-1),
+        serde_json::json!(1e300),
+        serde_json::json!(u64::MAX),
+        serde_json::json!(i64::MIN),
+        serde_json::json!(2.5),
+        serde_json::json!(true),
+        serde_json::json!(""),
+        serde_json::json!("-"),
+        serde_json::json!("_"),
+        serde_json::json!("x-y-z"),
+        serde_json::json!("SFTG_99999999999999999999"),
+        serde_json::json!("R14-0-4294967296"),
+        serde_json::json!("F16--1"),
+        serde_json::json!("100,,"),
+        serde_json::json!([]),
+        serde_json::json!([[]]),
+        serde_json::json!([null, 3, "a"]),
+        serde_json::json!({"a": 1}),
+        serde_json::json!([{"train": "2-0", "nodes": ["F16-1", "-", 7], "connections": [[], [1]]}]),
+        serde_json::json!([{"train": "9-9", "nodes": [], "connections": []}]),
+    ];
+    let mut rng = Rng(12345);
+    let (mut mapped, mut refused, mut errors) = (0, 0, 0);
+    for _ in 0..MUTATIONS {
+        let i = rng.below(export.actions.len());
+        let mut a = export.actions[i].clone();
+        // Mostly a field the action has, sometimes any.
+        let own: Vec<&str> = fields
+            .iter()
+            .copied()
+            .filter(|k| a.raw.get(k).is_some())
+            .collect();
+        let field = if !own.is_empty() && rng.below(4) != 0 {
+            own[rng.below(own.len())]
+        } else {
+            fields[rng.below(fields.len())]
+        };
+        let value = odd[rng.below(odd.len())].clone();
+        if field == "type" {
+            a.kind = value.as_str().unwrap_or("bid").to_string();
+        }
+        a.raw[field] = value;
+        match a.to_action(&before[i]) {
+            Ok(Some((seat, action))) => {
+                mapped += 1;
+                let mut s = before[i].clone();
+                if G1841::apply(&mut s, seat, &action).is_err() {
+                    refused += 1;
+                    assert_eq!(s, before[i], "a refused action leaves the state unchanged");
+                }
+            }
+            Ok(None) => {}
+            Err(_) => errors += 1,
+        }
+    }
+    println!(
+        "{MUTATIONS} mutated actions: {mapped} mapped ({refused} refused), {errors} read errors"
+    );
+    assert!(refused > 0 && errors > 0);
 }
