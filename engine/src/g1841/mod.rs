@@ -24,13 +24,15 @@
 //! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`],
 //! [`game_end`] (end triggers and scores), [`map`] (map, tiles, borders), [`track`]
 //! (track graph), [`operating_round`], [`validate`], [`view`], [`import18xx`] (reader for
-//! 18xx.games exports).
+//! 18xx.games exports, the replay shared by the CLI and `ImportGame`) and [`export18xx`]
+//! (writer of the same format).
 
 pub mod action;
 pub mod concession;
 pub mod concession_round;
 pub mod corporation;
 pub mod data;
+pub mod export18xx;
 pub mod game_end;
 pub mod import18xx;
 pub mod map;
