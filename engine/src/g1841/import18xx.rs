@@ -1370,16 +1370,14 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         out.export = Some(export);
         return out;
     }
-    let setup = export
-        .options()
-        .map_err(|e| ImportFailure::from_error(&e))
-        .and_then(|options| {
-            let seats = u32::try_from(export.players.len()).unwrap_or(u32::MAX);
-            G1841::setup(&options, seats, 0).map_err(|e| ImportFailure {
-                field: Some("players".into()),
-                ..ImportFailure::new(FailureKind::Setup, e.to_string())
-            })
-        });
+    let seats = u32::try_from(export.players.len()).unwrap_or(u32::MAX);
+    let setup = match export.options() {
+        Ok(options) => G1841::setup(&options, seats, 0).map_err(|e| ImportFailure {
+            field: Some("players".into()),
+            ..ImportFailure::new(FailureKind::Setup, e.to_string())
+        }),
+        Err(e) => Err(ImportFailure::from_error(&e)),
+    };
     let mut state = match setup {
         Ok(s) => s,
         Err(f) => {
