@@ -234,12 +234,7 @@ pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToke
 
 /// The first `limit` of [`home_cities`], in the same order (whether there is one is asked
 /// often: stop at the first).
-fn home_cities_up_to(
-    state: &State,
-    sym: &str,
-    first: Option<&str>,
-    limit: usize,
-) -> Vec<MapToken> {
+fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize) -> Vec<MapToken> {
     let Some(corp) = state.corporation(sym) else {
         return Vec::new();
     };
