@@ -87,7 +87,7 @@ pub fn non_historical_startable(state: &State, sym: &str) -> bool {
         && state
             .corporation(sym)
             .is_some_and(|c| !c.historical && !c.started())
-        && !home_cities(state, sym, None).is_empty()
+        && !home_cities_up_to(state, sym, None, 1).is_empty()
 }
 
 /// The single IPO shares the starter of `sym` may still buy in step `BuyShares` (1841 §5.4
@@ -230,6 +230,12 @@ fn historical_home_choices(state: &State, sym: &str) -> Vec<MapToken> {
 /// hex in the same region — phase 3 the same zone; phase 4 Veneto if the first is in Veneto,
 /// else outside Veneto; from phase 5 anywhere.
 pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToken> {
+    home_cities_up_to(state, sym, first, usize::MAX)
+}
+
+/// The first `limit` of [`home_cities`], in the same order (whether there is one is asked
+/// often: stop at the first).
+fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize) -> Vec<MapToken> {
     let Some(corp) = state.corporation(sym) else {
         return Vec::new();
     };
@@ -291,6 +297,9 @@ pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToke
                         hex: hex.clone(),
                         city,
                     });
+                    if out.len() >= limit {
+                        return out;
+                    }
                 }
             }
         }

@@ -218,13 +218,7 @@ type Walk = ((String, usize), Vec<u32>, Vec<String>, bool, bool);
 impl Graph {
     fn build(state: &State, sym: &str, tokens: &[MapToken], b: &mut Budget) -> Graph {
         let m = map::map(&state.options);
-        let mut views: BTreeMap<String, Option<track::HexView>> = BTreeMap::new();
-        let mut view = |h: &str| -> Option<track::HexView> {
-            views
-                .entry(h.to_string())
-                .or_insert_with(|| track::hex_view(state, h))
-                .clone()
-        };
+        let mut view = |h: &str| -> Option<track::HexView> { track::hex_view(state, h) };
         let mut groups: BTreeMap<String, u64> = BTreeMap::new();
         let mut ids: BTreeMap<(String, usize), usize> = BTreeMap::new();
         let mut nodes: Vec<GNode> = Vec::new();
