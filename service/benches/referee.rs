@@ -296,7 +296,7 @@ fn playout_benches(c: &mut Criterion) {
             seed = seed % 10 + 1;
             let played =
                 playout::play_one::<G1841>(&options_1841, 4, seed, 20_000, playout::g1841_rare);
-            assert!(matches!(played.ending, playout::Ending::Finished(_)));
+            assert!(matches!(played.ending, playout::Ending::Finished(..)));
             black_box(played)
         })
     });

@@ -285,7 +285,7 @@ fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize
                 if node.kind != NodeKind::City {
                     continue;
                 }
-                if let Some(city) = track::node_city(&view.nodes, i) {
+                if let Some(city) = track::node_city(view.nodes, i) {
                     cities.insert(city);
                 }
             }
@@ -356,7 +356,7 @@ fn connected_hex(state: &State, m: &map::Map, hex: &str) -> bool {
         printed.neighbors.get(&e).is_some_and(|n| {
             state.operations.tiles.contains_key(n)
                 && track::hex_view(state, n)
-                    .is_some_and(|v| track::exits(&v.paths).contains(&((e + 3) % 6)))
+                    .is_some_and(|v| track::exits(v.paths).contains(&((e + 3) % 6)))
         })
     })
 }

@@ -79,7 +79,7 @@ pub fn current_city(state: &State, hex: &str, city: u32) -> u32 {
 /// Whether city `city` of `hex` has a free token slot.
 pub fn has_free_slot(state: &State, hex: &str, city: u32) -> bool {
     hex_view(state, hex)
-        .and_then(|v| city_node(&v.nodes, city).map(|n| v.nodes[n].slots))
+        .and_then(|v| city_node(v.nodes, city).map(|n| v.nodes[n].slots))
         .is_some_and(|slots| (token_count_at(state, hex, city) as u32) < slots)
 }
 
@@ -247,7 +247,7 @@ fn blocked(state: &State, corp: &str, hex: &str, v: &HexView, node: usize) -> bo
     match n.kind {
         NodeKind::Offboard => true,
         NodeKind::City | NodeKind::Pass => {
-            let Some(city) = node_city(&v.nodes, node) else {
+            let Some(city) = node_city(v.nodes, node) else {
                 return true;
             };
             let mut here = state
@@ -277,7 +277,7 @@ pub fn bases(state: &State, corp: &str) -> Vec<(String, usize, u32)> {
         .iter()
         .filter_map(|t| {
             let v = hex_view(state, &t.hex)?;
-            let n = city_node(&v.nodes, t.city)?;
+            let n = city_node(v.nodes, t.city)?;
             (v.nodes[n].kind == NodeKind::City).then(|| (t.hex.clone(), n, t.city))
         })
         .collect()

@@ -229,7 +229,7 @@ impl Graph {
             }
             let v = track::hex_view(state, hex)?;
             let n = v.nodes.get(node)?;
-            let city = track::node_city(&v.nodes, node);
+            let city = track::node_city(v.nodes, node);
             let here = city.map(|c| track::tokens_at(state, hex, c));
             let own = here.as_ref().is_some_and(|h| h.iter().any(|s| s == sym));
             let mid_ok = match n.kind {
@@ -256,7 +256,7 @@ impl Graph {
                 token: route_token_node(state, n.kind)
                     && tokens
                         .iter()
-                        .any(|t| t.hex == hex && Some(t.city) == track::node_city(&v.nodes, node)),
+                        .any(|t| t.hex == hex && Some(t.city) == track::node_city(v.nodes, node)),
                 mid_ok,
                 yellow_milano: hex == "F8" && !state.operations.tiles.contains_key("F8"),
             });
@@ -267,7 +267,7 @@ impl Graph {
         let mut queue = VecDeque::new();
         for t in tokens {
             if let Some(v) = view(&t.hex)
-                && let Some(n) = track::city_node(&v.nodes, t.city)
+                && let Some(n) = track::city_node(v.nodes, t.city)
                 && let Some(i) = add(&t.hex, n, &mut nodes)
                 && !queue.contains(&i)
             {
