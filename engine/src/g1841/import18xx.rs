@@ -849,9 +849,17 @@ fn id_text(v: &Value) -> Option<String> {
 ///
 /// Errors: [`ImportError::UndoTargetMissing`] for an `undo` to an id that is not effective.
 pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
-    let mut active: Vec<Value> = Vec::new();
-    let mut undone: Vec<Vec<Value>> = Vec::new();
-    for action in actions {
+    Ok(effective_indices(actions)?
+        .into_iter()
+        .map(|i| actions[i].clone())
+        .collect())
+}
+
+/// [`filter_actions`] as indices into `actions` (no action is copied).
+fn effective_indices(actions: &[Value]) -> Result<Vec<usize>, ImportError> {
+    let mut active: Vec<usize> = Vec::new();
+    let mut undone: Vec<Vec<usize>> = Vec::new();
+    for (index, action) in actions.iter().enumerate() {
         match action.get("type").and_then(Value::as_str) {
             Some("message") => {}
             Some("undo") => {
@@ -860,7 +868,9 @@ pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
                     Some(target) => {
                         active
                             .iter()
-                            .rposition(|a| a.get("id").and_then(Value::as_i64) == Some(target))
+                            .rposition(|&a| {
+                                actions[a].get("id").and_then(Value::as_i64) == Some(target)
+                            })
                             .ok_or(ImportError::UndoTargetMissing(target))?
                             + 1
                     }
@@ -874,7 +884,7 @@ pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
                 }
             }
             _ => {
-                active.push(action.clone());
+                active.push(index);
                 undone.clear();
             }
         }
@@ -888,7 +898,7 @@ pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
 /// `players` or `actions` is missing, [`ImportError::UndoTargetMissing`] (see
 /// [`filter_actions`]).
 pub fn parse_export(json: &str) -> Result<Export, ImportError> {
-    let root: Value = serde_json::from_str(json).map_err(|e| ImportError::json(&e))?;
+    let mut root: Value = serde_json::from_str(json).map_err(|e| ImportError::json(&e))?;
     let players = root
         .get("players")
         .and_then(Value::as_array)
@@ -918,10 +928,11 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
                 .collect()
         })
         .unwrap_or_default();
-    let raw = root
-        .get("actions")
-        .and_then(Value::as_array)
-        .ok_or_else(|| ImportError::Field("actions".into()))?;
+    // The actions are moved out of the parsed document, not copied.
+    let mut raw = match root.get_mut("actions").map(Value::take) {
+        Some(Value::Array(a)) => a,
+        _ => return Err(ImportError::Field("actions".into())),
+    };
     let mut export = Export {
         id: root.get("id").and_then(Value::as_i64),
         title: root
@@ -950,7 +961,9 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
             .and_then(Value::as_str)
             .is_some_and(|s| s.starts_with("referee")),
     };
-    for action in filter_actions(raw)? {
+    for index in effective_indices(&raw)? {
+        // Each index is effective at most once: move the action out.
+        let action = raw.get_mut(index).map(Value::take).unwrap_or_default();
         let autos: Vec<Value> = action
             .get("auto_actions")
             .and_then(Value::as_array)

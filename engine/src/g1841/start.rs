@@ -87,7 +87,7 @@ pub fn non_historical_startable(state: &State, sym: &str) -> bool {
         && state
             .corporation(sym)
             .is_some_and(|c| !c.historical && !c.started())
-        && !home_cities(state, sym, None).is_empty()
+        && !home_cities_up_to(state, sym, None, 1).is_empty()
 }
 
 /// The single IPO shares the starter of `sym` may still buy in step `BuyShares` (1841 §5.4
@@ -230,6 +230,12 @@ fn historical_home_choices(state: &State, sym: &str) -> Vec<MapToken> {
 /// hex in the same region — phase 3 the same zone; phase 4 Veneto if the first is in Veneto,
 /// else outside Veneto; from phase 5 anywhere.
 pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToken> {
+    home_cities_up_to(state, sym, first, usize::MAX)
+}
+
+/// The first `limit` of [`home_cities`], in the same order (whether there is one is asked
+/// often: stop at the first).
+fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize) -> Vec<MapToken> {
     let Some(corp) = state.corporation(sym) else {
         return Vec::new();
     };
@@ -279,7 +285,7 @@ pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToke
                 if node.kind != NodeKind::City {
                     continue;
                 }
-                if let Some(city) = track::node_city(&view.nodes, i) {
+                if let Some(city) = track::node_city(view.nodes, i) {
                     cities.insert(city);
                 }
             }
@@ -291,6 +297,9 @@ pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToke
                         hex: hex.clone(),
                         city,
                     });
+                    if out.len() >= limit {
+                        return out;
+                    }
                 }
             }
         }
@@ -347,7 +356,7 @@ fn connected_hex(state: &State, m: &map::Map, hex: &str) -> bool {
         printed.neighbors.get(&e).is_some_and(|n| {
             state.operations.tiles.contains_key(n)
                 && track::hex_view(state, n)
-                    .is_some_and(|v| track::exits(&v.paths).contains(&((e + 3) % 6)))
+                    .is_some_and(|v| track::exits(v.paths).contains(&((e + 3) % 6)))
         })
     })
 }

@@ -301,6 +301,14 @@ fn turn_options(state: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
+/// Whether [`turn_options`] is not empty, stopping at the first kind of action found.
+fn has_turn_option(state: &State, seat: Seat) -> bool {
+    !sell_options(state, seat).is_empty()
+        || !buy_options(state, seat).is_empty()
+        || !concession_options(state, seat).is_empty()
+        || !par_options(state, seat).is_empty()
+}
+
 /// Every action `seat` may take now in the stock round (listed completely).
 pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
     let Some(sr) = round(state) else {
@@ -450,7 +458,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             None,
         ) => {
             sell(&mut next, seat, corporation, *percent, &mut events)?;
-            if turn_options(&next, seat).is_empty() {
+            if !has_turn_option(&next, seat) {
                 end_turn(&mut next, &mut events)?;
             }
         }
@@ -1061,7 +1069,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             return;
         }
         let seat = sr.current_seat;
-        if !turn_options(state, seat).is_empty() {
+        if has_turn_option(state, seat) {
             return;
         }
         events.push(Event::Passed {
@@ -1188,7 +1196,7 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
     let nobody_could_act = state
         .players
         .iter()
-        .all(|p| turn_options(state, p.seat).is_empty());
+        .all(|p| !has_turn_option(state, p.seat));
     let income = state
         .players
         .iter()

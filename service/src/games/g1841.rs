@@ -34,7 +34,15 @@ fn concession(path: &str, s: &str) -> Result<Concession, Status> {
 fn concessions(path: &str, list: &[String]) -> Result<Vec<Concession>, Status> {
     list.iter()
         .enumerate()
-        .map(|(i, s)| concession(&format!("{path}[{i}]"), s))
+        .map(|(i, s)| {
+            // The path is built only for an error.
+            s.parse::<Concession>().map_err(|_| {
+                bad(
+                    format!("{path}[{i}]"),
+                    format!("`{s}` is not a concession of 1841"),
+                )
+            })
+        })
         .collect()
 }
 
@@ -464,19 +472,22 @@ fn corporation_from_pb(
         .iter()
         .enumerate()
         .map(|(j, x)| {
-            let cpath = format!("{path}.certificates[{j}]");
+            // The path is built only for an error.
+            let cpath = || format!("{path}.certificates[{j}]");
             let owner = match pb::ShareHolderKind::try_from(x.holder) {
                 Ok(pb::ShareHolderKind::Ipo) => eng::ShareOwner::Ipo,
                 Ok(pb::ShareHolderKind::Pool) => eng::ShareOwner::Pool,
-                Ok(pb::ShareHolderKind::Player) => {
-                    eng::ShareOwner::Player(seat(&format!("{cpath}.seat"), x.seat, n)?)
-                }
+                Ok(pb::ShareHolderKind::Player) => eng::ShareOwner::Player(if x.seat < n {
+                    x.seat
+                } else {
+                    seat(&format!("{}.seat", cpath()), x.seat, n)?
+                }),
                 Ok(pb::ShareHolderKind::Corporation) => {
                     eng::ShareOwner::Corporation(x.corporation.clone())
                 }
                 _ => {
                     return Err(bad(
-                        format!("{cpath}.holder"),
+                        format!("{}.holder", cpath()),
                         "must be IPO, POOL, PLAYER or CORPORATION",
                     ));
                 }
@@ -780,20 +791,21 @@ fn operations_from_pb(o: &pb::Operations) -> Result<(eng::Operations, Operations
     let mut out = eng::Operations::default();
     let mut index = OperationsIndex::default();
     for (i, t) in o.tiles.iter().enumerate() {
-        let path = format!("operations.tiles[{i}]");
+        // The path is built only for an error.
+        let path = || format!("operations.tiles[{i}]");
         if t.hex.is_empty() {
-            return Err(bad(format!("{path}.hex"), "missing"));
+            return Err(bad(format!("{}.hex", path()), "missing"));
         }
         if t.tile.is_empty() {
-            return Err(bad(format!("{path}.tile"), "missing"));
+            return Err(bad(format!("{}.tile", path()), "missing"));
         }
         let rotation = u8::try_from(t.rotation)
             .ok()
             .filter(|r| *r <= 5)
-            .ok_or_else(|| bad(format!("{path}.rotation"), "must be 0–5"))?;
+            .ok_or_else(|| bad(format!("{}.rotation", path()), "must be 0–5"))?;
         if index.tiles.insert(t.hex.clone(), i).is_some() {
             return Err(bad(
-                format!("{path}.hex"),
+                format!("{}.hex", path()),
                 format!("{} has a tile listed already", t.hex),
             ));
         }

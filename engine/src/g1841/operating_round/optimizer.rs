@@ -218,13 +218,7 @@ type Walk = ((String, usize), Vec<u32>, Vec<String>, bool, bool);
 impl Graph {
     fn build(state: &State, sym: &str, tokens: &[MapToken], b: &mut Budget) -> Graph {
         let m = map::map(&state.options);
-        let mut views: BTreeMap<String, Option<track::HexView>> = BTreeMap::new();
-        let mut view = |h: &str| -> Option<track::HexView> {
-            views
-                .entry(h.to_string())
-                .or_insert_with(|| track::hex_view(state, h))
-                .clone()
-        };
+        let mut view = |h: &str| -> Option<track::HexView> { track::hex_view(state, h) };
         let mut groups: BTreeMap<String, u64> = BTreeMap::new();
         let mut ids: BTreeMap<(String, usize), usize> = BTreeMap::new();
         let mut nodes: Vec<GNode> = Vec::new();
@@ -235,7 +229,7 @@ impl Graph {
             }
             let v = track::hex_view(state, hex)?;
             let n = v.nodes.get(node)?;
-            let city = track::node_city(&v.nodes, node);
+            let city = track::node_city(v.nodes, node);
             let here = city.map(|c| track::tokens_at(state, hex, c));
             let own = here.as_ref().is_some_and(|h| h.iter().any(|s| s == sym));
             let mid_ok = match n.kind {
@@ -262,7 +256,7 @@ impl Graph {
                 token: route_token_node(state, n.kind)
                     && tokens
                         .iter()
-                        .any(|t| t.hex == hex && Some(t.city) == track::node_city(&v.nodes, node)),
+                        .any(|t| t.hex == hex && Some(t.city) == track::node_city(v.nodes, node)),
                 mid_ok,
                 yellow_milano: hex == "F8" && !state.operations.tiles.contains_key("F8"),
             });
@@ -273,7 +267,7 @@ impl Graph {
         let mut queue = VecDeque::new();
         for t in tokens {
             if let Some(v) = view(&t.hex)
-                && let Some(n) = track::city_node(&v.nodes, t.city)
+                && let Some(n) = track::city_node(v.nodes, t.city)
                 && let Some(i) = add(&t.hex, n, &mut nodes)
                 && !queue.contains(&i)
             {

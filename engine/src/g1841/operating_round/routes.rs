@@ -129,7 +129,7 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
             let passable = match node.kind {
                 NodeKind::Offboard => false,
                 NodeKind::City | NodeKind::Pass => {
-                    let city = track::node_city(&v.nodes, st.node as usize).unwrap_or(0);
+                    let city = track::node_city(v.nodes, st.node as usize).unwrap_or(0);
                     let here = track::tokens_at(state, &st.hex, city);
                     here.iter().any(|s| s == sym) || (here.len() as u32) < node.slots
                 }
@@ -224,7 +224,7 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
         // Token, two-stop minimum, capacity, revenue.
         let has_token = route.stops.iter().zip(&nodes).any(|(st, (v, node))| {
             route_token_node(state, node.kind)
-                && track::node_city(&v.nodes, st.node as usize).is_some_and(|city| {
+                && track::node_city(v.nodes, st.node as usize).is_some_and(|city| {
                     corp.tokens
                         .iter()
                         .any(|t| t.hex == st.hex && t.city == city)

@@ -220,11 +220,12 @@ pub(super) fn share_options(state: &State) -> Vec<Action> {
         return out;
     };
     let rules = data::ruleset(&state.options);
+    let owner = ShareOwner::Corporation(sym.clone());
     let held: u32 = state
         .corporations
         .iter()
         .flat_map(|c| c.certificates.iter())
-        .filter(|c| c.owner == ShareOwner::Corporation(sym.clone()))
+        .filter(|c| c.owner == owner)
         .count() as u32;
     if held >= rules.corporation_max_certificates_of_other_corporations {
         return out;

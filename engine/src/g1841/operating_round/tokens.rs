@@ -266,7 +266,7 @@ pub(super) fn reached_cities(state: &State, reach: &track::Reach) -> Vec<Reached
         if !n.is_city() {
             continue;
         }
-        let Some(city) = track::node_city(&v.nodes, *node) else {
+        let Some(city) = track::node_city(v.nodes, *node) else {
             continue;
         };
         out.push(ReachedCity {

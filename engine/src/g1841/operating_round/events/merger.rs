@@ -71,15 +71,24 @@ fn may_merge(state: &State, sym: &str) -> bool {
 /// active province borders (1841 §12.1, FAQ-R7; a shared city counts, FAQ-Q26; pass tokens
 /// are ignored).
 fn connected(state: &State, sym: &str, partner: &str) -> bool {
+    reach_of(state, sym).is_some_and(|reach| reaches(state, &reach, partner))
+}
+
+/// The track graph traced from `sym`'s bases (`None` without a base), for [`connected`].
+fn reach_of(state: &State, sym: &str) -> Option<track::Reach> {
     let starts: Vec<(String, usize)> = track::bases(state, sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
         .collect();
     if starts.is_empty() {
-        return false;
+        return None;
     }
     let border = tokens::token_border_set(state);
-    let reach = track::reach(state, sym, &starts, border.as_deref());
+    Some(track::reach(state, sym, &starts, border.as_deref()))
+}
+
+/// Whether `reach` contains a base of `partner`.
+fn reaches(state: &State, reach: &track::Reach, partner: &str) -> bool {
     track::bases(state, partner)
         .into_iter()
         .any(|(h, n, _)| reach.nodes.contains(&(h, n)))
@@ -100,11 +109,18 @@ pub fn partners(state: &State, sym: &str) -> Vec<String> {
         return Vec::new();
     }
     let kind = kind_of(state, sym);
+    // `sym`'s track graph is the same for every candidate: traced once, when first needed.
+    let mut reach: Option<Option<track::Reach>> = None;
     state
         .corporations
         .iter()
         .filter(|c| c.sym != sym && c.kind == kind && may_merge(state, &c.sym))
-        .filter(|c| connected(state, sym, &c.sym))
+        .filter(|c| {
+            reach
+                .get_or_insert_with(|| reach_of(state, sym))
+                .as_ref()
+                .is_some_and(|r| reaches(state, r, &c.sym))
+        })
         .map(|c| c.sym.clone())
         .collect()
 }

@@ -52,7 +52,7 @@ pub fn milano_venezia_connected(state: &State) -> bool {
     let target = |hex: &str| -> Option<(String, usize)> {
         let v = track::hex_view(state, hex)?;
         let city = c.tokens.iter().find(|t| t.hex == hex).map_or(0, |t| t.city);
-        Some((hex.to_string(), track::city_node(&v.nodes, city)?))
+        Some((hex.to_string(), track::city_node(v.nodes, city)?))
     };
     let (Some(milano), Some(venezia)) = (target("F8"), target("F16")) else {
         return false;
@@ -62,7 +62,7 @@ pub fn milano_venezia_connected(state: &State) -> bool {
             let Some(v) = track::hex_view(state, &t.hex) else {
                 continue;
             };
-            let Some(node) = track::city_node(&v.nodes, t.city) else {
+            let Some(node) = track::city_node(v.nodes, t.city) else {
                 continue;
             };
             let reach = track::reach(state, &corp.sym, &[(t.hex.clone(), node)], None);
