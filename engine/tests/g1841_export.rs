@@ -265,9 +265,24 @@ fn s18_random_full_games_export_and_reimport_to_the_identical_state() {
         78,
         &mut kinds,
     );
+    // FAQ options set explicitly, on and off, travel in `settings.referee_faq_options` and
+    // come back as the same rules (the state's options are compared too).
+    let mut faq = Options::default().with_all_faq_rulings();
+    faq.set("half_price_round_down", "false").unwrap();
+    let history = random_game(faq, 4, 79);
+    let written = export(&faq, 4, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(
+        written.json["settings"]["referee_faq_options"]["half_price_round_down"],
+        Value::Bool(false)
+    );
+    assert_eq!(
+        written.json["settings"]["referee_faq_options"]["merger_price_cap"],
+        Value::Bool(true)
+    );
+    actions += export_and_reimport(faq, 4, 79, &mut kinds);
     println!(
         "{} games, {actions} actions exported and re-imported: {kinds:?}",
-        seeds + 2
+        seeds + 3
     );
     // The games go through nearly every kind of action (all 27 but the merger price choice
     // with the default seeds: tokens bought, sealed bids, splits, mergers, transformations,

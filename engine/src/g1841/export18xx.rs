@@ -245,6 +245,13 @@ fn top_level(
             "auto_routing": false,
             "player_order": null,
             "optional_rules": optional_rules(options),
+            // Referee's FAQ options (unknown to 18xx.games), so that ImportGame restores the
+            // same rules; only the ones set explicitly (unset = the version default).
+            import18xx::FAQ_OPTIONS_SETTING: options
+                .faq_options_set()
+                .into_iter()
+                .map(|(name, on)| (name.to_string(), Value::Bool(on)))
+                .collect::<serde_json::Map<String, Value>>(),
         },
         "user_settings": null,
         "status": if outcome.is_some() { "finished" } else { "active" },

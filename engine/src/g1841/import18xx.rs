@@ -265,6 +265,9 @@ pub struct Export {
     pub players: Vec<ExportPlayer>,
     /// `settings.optional_rules` as recorded.
     pub optional_rules: Vec<String>,
+    /// Referee's FAQ options set explicitly (`settings.referee_faq_options`, written by
+    /// [`super::export18xx`]; 18xx.games exports have none): name → on.
+    pub faq_options: Vec<(String, bool)>,
     /// Effective actions after undo/redo filtering, with `auto_actions` flattened in.
     pub actions: Vec<ImportedAction>,
     /// The recorded final values, 18xx player id → value in L. (`result`; empty while the
@@ -284,10 +287,20 @@ impl Export {
     ///
     /// Errors: [`ImportError::UnknownOption`] for a symbol 1841 does not have.
     pub fn options(&self) -> Result<Options, ImportError> {
-        Options::from_optional_rules(&self.optional_rules).map_err(|e| match e {
+        let unknown = |e| match e {
             crate::SetupError::UnknownOption(s) => ImportError::UnknownOption(s),
             other => ImportError::UnknownOption(other.to_string()),
-        })
+        };
+        let mut options = Options::from_optional_rules(&self.optional_rules).map_err(unknown)?;
+        for (name, on) in &self.faq_options {
+            if !super::options::FAQ_OPTIONS.iter().any(|o| o.name == name) {
+                return Err(ImportError::UnknownOption(name.clone()));
+            }
+            options
+                .set(name, if *on { "true" } else { "false" })
+                .map_err(unknown)?;
+        }
+        Ok(options)
     }
 
     /// The seat of an 18xx player id, `None` if the id is not a player of this game.
@@ -928,6 +941,16 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
                 .collect()
         })
         .unwrap_or_default();
+    let faq_options = root
+        .get("settings")
+        .and_then(|s| s.get(FAQ_OPTIONS_SETTING))
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_bool()?)))
+                .collect()
+        })
+        .unwrap_or_default();
     // The actions are moved out of the parsed document, not copied.
     let mut raw = match root.get_mut("actions").map(Value::take) {
         Some(Value::Array(a)) => a,
@@ -942,6 +965,7 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
             .to_string(),
         players,
         optional_rules,
+        faq_options,
         actions: Vec::new(),
         result: root
             .get("result")
@@ -1142,6 +1166,10 @@ fn mark_pool_purchases(actions: &mut [ImportedAction]) {
 /// The top-level field naming the program that wrote an export (`"exported_by":
 /// "referee-engine 0.1.0"`); 18xx.games does not write it.
 pub const EXPORTED_BY: &str = "exported_by";
+
+/// The `settings` field in which Referee's exports carry the FAQ options set explicitly
+/// (`{"half_price_round_down": true, …}`; 18xx.games ignores it).
+pub const FAQ_OPTIONS_SETTING: &str = "referee_faq_options";
 
 /// The corporations with a token in city `city` of `hex`, in the ruleset's corporation order:
 /// the `slot` numbering of `buy_token` in this engine's exports and imports.

@@ -201,6 +201,15 @@ impl Options {
         self
     }
 
+    /// The FAQ options set explicitly (`name`, value), in [`FAQ_OPTIONS`] order; unset ones
+    /// (the version default) are left out.
+    pub fn faq_options_set(&self) -> Vec<(&'static str, bool)> {
+        FAQ_OPTIONS
+            .iter()
+            .filter_map(|o| Some((o.name, self.faq_field(o.name)??)))
+            .collect()
+    }
+
     fn faq_field(&self, name: &str) -> Option<Option<bool>> {
         Some(match name {
             "emergency_sales_unrestricted" => self.emergency_sales_unrestricted,
