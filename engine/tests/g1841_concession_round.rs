@@ -899,7 +899,25 @@ fn catalog_lists_1841_as_partial() {
     let names: Vec<_> = info.options.iter().map(|o| o.name).collect();
     assert_eq!(
         names,
-        ["version_1", "lite", "p2p_purchases", "sfli_run_variant"]
+        [
+            "version_1",
+            "lite",
+            "p2p_purchases",
+            "sfli_run_variant",
+            // FAQ rulings (1841-faq.md §7), tri-state: unset = the version default.
+            "emergency_sales_unrestricted",
+            "merger_presidency_for_companies",
+            "merger_price_cap",
+            "pass_token_not_a_route_base",
+            "no_corporate_rebuy_after_sale",
+            "price_drops_lowest_first",
+            "immediate_game_end",
+            "no_train_obligation_after_last_8_train",
+            "exchanges_by_share_value",
+            "half_price_round_down",
+            "ferdinandea_unexchanged_payout",
+            "no_cross_border_corporate_shares",
+        ]
     );
     assert!(referee_engine::games().iter().any(|g| g.id == "1841"));
 }

@@ -9,8 +9,14 @@
 //! passes, every listed action is accepted, a seat not to act is refused and the state is
 //! unchanged.
 //!
-//! `G1841_GAMES` sets the number of games (default 6: one per player count); CI runs more in
-//! release (`scripts/test-all.sh`).
+//! The games are split across three rule sets (game k: k mod 3): Version 2 as the recorded
+//! games play it (every FAQ option off), `version_1` with `sfli_run_variant` (the FAQ rulings
+//! on by their version default), and Version 2 with every FAQ option on (1841-faq.md §7, the
+//! FAQ-V3 variant included); independently, every other game (game k odd) is played with
+//! `p2p_purchases`.
+//!
+//! `G1841_GAMES` sets the number of games (default 6: one per player count, two per rule
+//! set); CI runs more in release (`scripts/test-all.sh`).
 
 use referee_engine::g1841::{
     Action, Event, G1841, Options, ShareOwner, game_end, validate::validate,
@@ -136,25 +142,37 @@ fn s13_random_full_games_end_with_invariants_kept() {
         .unwrap_or(6);
     let mut reasons = std::collections::BTreeMap::new();
     let mut actions = 0;
+    let mut per_rule_set = [0u64; 3];
     let mut offers = (0, 0);
     for k in 0..games {
         let players = 3 + (k % 6) as u32;
         let lite = k % 7 == 6 && players <= 6;
         // Every other game with player-to-player purchases (1841 §15.3), lite ones too.
         let p2p_purchases = k % 2 == 1;
-        let options = Options {
+        let base = Options {
             lite,
             p2p_purchases,
             ..Options::default()
+        };
+        let rule_set = (k % 3) as usize;
+        let options = match rule_set {
+            0 => base,
+            1 => Options {
+                version_1: true,
+                sfli_run_variant: true,
+                ..base
+            },
+            _ => base.with_all_faq_rulings(),
         };
         let (n, reason, made, accepted) = play(options, players, 1000 + k);
         actions += n;
         offers.0 += made;
         offers.1 += accepted;
+        per_rule_set[rule_set] += 1;
         *reasons.entry(reason).or_insert(0) += 1;
     }
     println!(
-        "{games} games, {actions} actions, end reasons {reasons:?}, p2p offers made {}, accepted {}",
+        "{games} games (Version 2 / version_1 + sfli_run_variant / all FAQ options: {per_rule_set:?}; every other one with p2p_purchases), {actions} actions, end reasons {reasons:?}, p2p offers made {}, accepted {}",
         offers.0, offers.1
     );
     if games >= 2 {

@@ -404,7 +404,7 @@ fn s5_2_historical_presidency_locked_before_phase_4() {
     assert_eq!(president(&s, "SFTG"), Some(1));
 }
 
-/// 1841 §15.3, interpretation I39: a declined offer leaves everything unchanged except the
+/// 1841 §15.3, interpretation I47: a declined offer leaves everything unchanged except the
 /// record of declined offers (and the events); the buyer's turn goes on; the same thing may
 /// be offered to the same seller again only at a higher price; the record is cleared when the
 /// turn ends.
@@ -752,13 +752,13 @@ fn before_in(name: &str, id: i64) -> State {
     state
 }
 
-/// Interpretation I41 (with I29): a dead game — SR2 on, CTS frozen with its president's
+/// Interpretation I49 (with I29): a dead game — SR2 on, CTS frozen with its president's
 /// certificate in the pool, nobody with income, nobody able to buy from the IPO or pool (L.10
 /// each) — ends when a whole stock round passes, although players could still trade with each
 /// other; unless a trade could give CTS a controlling player again (seat 1 buying seat 0's 10%
 /// would reach the president's certificate's 20%).
 #[test]
-fn i41_trades_that_change_nothing_do_not_keep_a_dead_game_alive() {
+fn i49_trades_that_change_nothing_do_not_keep_a_dead_game_alive() {
     let dead = |second_holder: bool| {
         let mut s = table(p2p(), "3", &[], &[("CTS", 100, &[(0, 20)])]);
         {

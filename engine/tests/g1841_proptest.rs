@@ -401,13 +401,8 @@ fn play(options: Options, players: u32, seed: u64) -> Stats {
                             "seat {seat}: legal {action:?} rejected: {r}"
                         );
                         assert_eq!(probe, state, "rejection changed the state");
-                        // Outside operating rounds only the start of a non-historical
-                        // corporation (1841 §3.4, not implemented yet) may be UNSUPPORTED.
-                        if !matches!(state.round, Round::OperatingRound(_))
-                            && !matches!(action, Action::Par { .. })
-                        {
-                            assert_ne!(r.code, RejectionCode::Unsupported);
-                        }
+                        // Every rule of 1841 is implemented: nothing may be UNSUPPORTED.
+                        assert_ne!(r.code, RejectionCode::Unsupported);
                     }
                 }
             }
@@ -608,16 +603,26 @@ fn s4_random_play_exercises_every_path() {
     }
 }
 
+/// `options` with every FAQ option on when `faq` (the FAQ-V3 variant included).
+fn with_faq(options: Options, faq: bool) -> Options {
+    if faq {
+        options.with_all_faq_rulings()
+    } else {
+        options
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// `faq`: every FAQ option on (1841-faq.md §7; `version_1` turns the rulings on anyway).
     #[test]
-    fn s4_random_rounds_full(players in 3u32..=8, version_1 in any::<bool>(), p2p_purchases in any::<bool>(), seed in any::<u64>()) {
-        play(Options { version_1, p2p_purchases, ..Options::default() }, players, seed);
+    fn s4_random_rounds_full(players in 3u32..=8, version_1 in any::<bool>(), faq in any::<bool>(), p2p_purchases in any::<bool>(), seed in any::<u64>()) {
+        play(with_faq(Options { version_1, p2p_purchases, ..Options::default() }, faq), players, seed);
     }
 
     #[test]
-    fn s4_random_rounds_lite(players in 3u32..=6, version_1 in any::<bool>(), p2p_purchases in any::<bool>(), seed in any::<u64>()) {
-        play(Options { version_1, lite: true, p2p_purchases, ..Options::default() }, players, seed);
+    fn s4_random_rounds_lite(players in 3u32..=6, version_1 in any::<bool>(), faq in any::<bool>(), p2p_purchases in any::<bool>(), seed in any::<u64>()) {
+        play(with_faq(Options { version_1, lite: true, p2p_purchases, ..Options::default() }, faq), players, seed);
     }
 }

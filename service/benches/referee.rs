@@ -7,13 +7,15 @@
 //! * `wire/GAME/…`: the state envelope to and from the engine type (`to_pb`, `from_pb` with
 //!   validation), prost encode/decode, canonical JSON encode/decode.
 //! * `1841/replay/FIXTURE`: a recorded 18xx.games game through `referee replay-18xx` (JSON
-//!   parsing included), as far as the engine replays it today.
-//! * `playout/…`: random games with the policy of `referee playout`; Autobahn to the end,
-//!   1841 a fixed number of actions (its engine does not reach the end of a game yet).
-//! * Route optimizer (1841): reserved, see the end of this file.
+//!   parsing included), every action to the end of the game.
+//! * `1841/optimizer/…`: the route optimizer (`best_routes`, default budget) on every
+//!   operating turn with a `run_routes` of both recorded games: all turns per iteration, the
+//!   slowest turn, and a p50/p99 summary per turn printed before the measurements.
+//! * `playout/…`: random games with the policy of `referee playout`: Autobahn and 1841 whole
+//!   games, and 1841 200 random actions from setup.
 //!
 //! Mid / late: Autobahn states at 40 % / 85 % of a random 4-player game; 1841 states from the
-//! replay of fixture 132002 (its second half, up to where the replay stops).
+//! replay of fixture 132002 (its second half).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -101,7 +103,7 @@ fn first_of_each_kind<G: Game>(game: &[Sample<G>], from: f64) -> Vec<&Sample<G>>
     out
 }
 
-/// Replays a recorded 1841 game as far as the engine goes; every applied decision.
+/// Replays a recorded 1841 game (to its end); every applied decision.
 fn g1841_replay(text: &str) -> Vec<Sample<G1841>> {
     let export = parse_export(text).expect("export");
     let options = export.options().expect("options");
@@ -132,14 +134,31 @@ fn g1841_replay(text: &str) -> Vec<Sample<G1841>> {
     out
 }
 
-/// The deepest state the replay of fixture 132002 reaches (a mid-game 1841 state).
+/// A mid-game 1841 state of the replay of fixture 132002: the state before its 180th
+/// action (where the replay stopped when the benchmarks were written, so figures stay
+/// comparable; an operating round of phase 3), with the seat to act.
 fn g1841_mid_state() -> (g1841::State, Seat) {
     let game = g1841_replay(&fixture(FIXTURES[0]));
-    let last = game.last().expect("replay applies actions");
-    let mut s = last.state.clone();
-    G1841::apply(&mut s, last.seat, &last.action).expect("replayed");
-    let seat = G1841::to_act(&s).first().copied().unwrap_or(0);
-    (s, seat)
+    let s = &game[MID_1841.min(game.len() - 1)];
+    (s.state.clone(), s.seat)
+}
+
+/// Index of the mid-game 1841 decision (see [`g1841_mid_state`]).
+const MID_1841: usize = 179;
+
+/// Every `run_routes` turn of both recorded games: (state before it, operating corporation).
+fn g1841_route_turns() -> Vec<(g1841::State, String)> {
+    let mut out = Vec::new();
+    for name in FIXTURES {
+        for s in g1841_replay(&fixture(name)) {
+            if matches!(s.action, g1841::Action::RunRoutes { .. })
+                && let Some(sym) = g1841::operating_round::current(&s.state)
+            {
+                out.push((s.state, sym));
+            }
+        }
+    }
+    out
 }
 
 fn config() -> Criterion {
@@ -264,11 +283,23 @@ fn playout_benches(c: &mut Criterion) {
                     5_000,
                     playout::autobahn_rare,
                 );
-                assert!(matches!(played.ending, playout::Ending::Finished(_)));
+                assert!(matches!(played.ending, playout::Ending::Finished(..)));
                 black_box(played)
             })
         });
     }
+    // Whole 1841 games (seeds 1–10, as `referee playout --game 1841 --seed 1`).
+    let options_1841 = g1841::Options::default();
+    let mut seed = 0u64;
+    g.bench_function("1841_4p_game", |b| {
+        b.iter(|| {
+            seed = seed % 10 + 1;
+            let played =
+                playout::play_one::<G1841>(&options_1841, 4, seed, 20_000, playout::g1841_rare);
+            assert!(matches!(played.ending, playout::Ending::Finished(..)));
+            black_box(played)
+        })
+    });
     const ACTIONS_1841: u64 = 200;
     g.throughput(Throughput::Elements(ACTIONS_1841));
     let options = g1841::Options::default();
@@ -288,13 +319,60 @@ fn playout_benches(c: &mut Criterion) {
     g.finish();
 }
 
-// Route optimizer (1841): reserved. When the optimizer lands, add `route_benches` here (best
-// routes of a mid- and a late-game operating round, with its node budget) and list it in
-// `criterion_group!` below and in docs/PERFORMANCE.md.
+/// The route optimizer on every recorded operating turn. Criterion times whole passes; the
+/// per-turn distribution (p50, p99, max over all turns, median of 5 passes per turn) is
+/// printed first, since a mean hides the slow turns.
+fn route_benches(c: &mut Criterion) {
+    use g1841::operating_round::{DEFAULT_BUDGET, best_routes};
+    let turns = g1841_route_turns();
+    let mut per_turn: Vec<(Duration, usize)> = turns
+        .iter()
+        .enumerate()
+        .map(|(i, (state, sym))| {
+            let mut runs: Vec<Duration> = (0..5)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    let best = best_routes(state, sym, DEFAULT_BUDGET);
+                    let d = t.elapsed();
+                    assert!(best.proven_optimal, "turn {i} ({sym}) not proven optimal");
+                    d
+                })
+                .collect();
+            runs.sort();
+            (runs[2], i)
+        })
+        .collect();
+    per_turn.sort();
+    let at = |q: f64| per_turn[((per_turn.len() - 1) as f64 * q).round() as usize].0;
+    eprintln!(
+        "1841/optimizer: {} turns, per turn p50 {:?}, p99 {:?}, max {:?}",
+        per_turn.len(),
+        at(0.50),
+        at(0.99),
+        per_turn.last().map(|t| t.0).unwrap_or_default()
+    );
+    let mut g = c.benchmark_group("1841/optimizer");
+    g.throughput(Throughput::Elements(turns.len() as u64));
+    g.bench_function("all_turns", |b| {
+        b.iter(|| {
+            for (state, sym) in &turns {
+                black_box(best_routes(black_box(state), sym, DEFAULT_BUDGET));
+            }
+        })
+    });
+    g.throughput(Throughput::Elements(1));
+    if let Some(&(_, slowest)) = per_turn.last() {
+        let (state, sym) = &turns[slowest];
+        g.bench_function("slowest_turn", |b| {
+            b.iter(|| black_box(best_routes(black_box(state), sym, DEFAULT_BUDGET)))
+        });
+    }
+    g.finish();
+}
 
 criterion_group! {
     name = benches;
     config = config();
-    targets = autobahn_benches, g1841_benches, wire_benches, playout_benches
+    targets = autobahn_benches, g1841_benches, route_benches, wire_benches, playout_benches
 }
 criterion_main!(benches);

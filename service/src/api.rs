@@ -350,6 +350,67 @@ impl Api {
     }
 }
 
+impl Api {
+    /// ImportGame: a recorded game (18xx.games export of 1841) replayed through the engine
+    /// ([`crate::game_records::import_game`]); the state is sealed in sealed mode. Problems of
+    /// the recorded game are `failure` in the answer; INVALID_ARGUMENT only for an unknown
+    /// `format`.
+    pub fn import_game(
+        &self,
+        req: &pb::ImportGameRequest,
+    ) -> Result<pb::ImportGameResponse, Status> {
+        let call = Call::start("ImportGame");
+        let sealer = self.sealer.as_deref();
+        let mut result = guarded(|| {
+            let mut resp = crate::game_records::import_game(req)?;
+            (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
+            Ok(resp)
+        });
+        let outcome = match &result {
+            Ok(r) => {
+                if let Some(code) = r
+                    .failure
+                    .as_ref()
+                    .and_then(|f| f.rejection.as_ref())
+                    .map(|r| r.code().as_str_name())
+                {
+                    call.span.record("rejection_code", code);
+                }
+                Some(if r.failure.is_some() {
+                    "failed"
+                } else {
+                    "imported"
+                })
+            }
+            Err(_) => None,
+        };
+        call.finish("1841", &mut result, outcome);
+        result
+    }
+
+    /// ExportGame: a game's setup and actions (as Replay takes them) written as an 18xx.games
+    /// export ([`crate::game_records::export_game`]). The request carries the whole history,
+    /// so nothing is sealed. A refused action is `failure` in the answer.
+    pub fn export_game(
+        &self,
+        req: &pb::ExportGameRequest,
+    ) -> Result<pb::ExportGameResponse, Status> {
+        let call = Call::start("ExportGame");
+        let game = req
+            .game
+            .as_ref()
+            .map(|g| g.game.clone())
+            .unwrap_or_default();
+        let mut result = guarded(|| crate::game_records::export_game(req));
+        let outcome = match &result {
+            Ok(r) if r.failure.is_some() => Some("rejected"),
+            _ => None,
+        };
+        call.finish(&game, &mut result, outcome);
+        result
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
-//! The `referee` command line (clap). `referee serve` runs the service; later issues add
-//! `replay-18xx` and `playout`.
+//! The `referee` command line (clap): `serve` runs the service; `playout`, `replay-18xx`,
+//! `export-18xx` and `health` are tools.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -28,6 +28,9 @@ pub enum Command {
     /// Replay a game of 1841 exported from 18xx.games and print one JSON report.
     #[command(name = "replay-18xx")]
     Replay18xx(Replay18xxArgs),
+    /// Write a game played on Referee (the game as Replay takes it) as an 18xx.games export.
+    #[command(name = "export-18xx")]
+    Export18xx(Export18xxArgs),
     /// Ask a running server for its gRPC health (for container health checks): exit 0 when it
     /// reports SERVING, 1 otherwise.
     Health(HealthArgs),
@@ -42,6 +45,21 @@ pub struct Replay18xxArgs {
     /// non-zero on any difference, naming the first.
     #[arg(long)]
     pub check: bool,
+    /// Stop after the actions whose id is at most ID (the state 18xx.games shows at
+    /// `?action=ID`).
+    #[arg(long, value_name = "ID")]
+    pub stop_at: Option<i64>,
+}
+
+/// Options of `referee export-18xx`.
+#[derive(Debug, Args)]
+pub struct Export18xxArgs {
+    /// The game: a `ReplayRequest` in proto3 JSON (the body of `POST /v1/Replay`), or an
+    /// `ExportGameRequest` (`{"game": {...}, "players": [...], "sourceGameId": 7}`).
+    pub file: std::path::PathBuf,
+    /// Write the export to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// Options of `referee health`.

@@ -76,4 +76,29 @@ impl Referee for GrpcReferee {
             .map_err(|e| Status::internal(format!("replay task failed: {e}")))?
             .map(Response::new)
     }
+
+    async fn import_game(
+        &self,
+        request: Request<pb::ImportGameRequest>,
+    ) -> Result<Response<pb::ImportGameResponse>, Status> {
+        // A whole recorded game takes a while: off the async workers, as Replay.
+        let api = self.api.clone();
+        let request = request.into_inner();
+        tokio::task::spawn_blocking(move || api.import_game(&request))
+            .await
+            .map_err(|e| Status::internal(format!("import task failed: {e}")))?
+            .map(Response::new)
+    }
+
+    async fn export_game(
+        &self,
+        request: Request<pb::ExportGameRequest>,
+    ) -> Result<Response<pb::ExportGameResponse>, Status> {
+        let api = self.api.clone();
+        let request = request.into_inner();
+        tokio::task::spawn_blocking(move || api.export_game(&request))
+            .await
+            .map_err(|e| Status::internal(format!("export task failed: {e}")))?
+            .map(Response::new)
+    }
 }

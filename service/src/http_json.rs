@@ -112,6 +112,20 @@ where
     }
 }
 
+/// [`run`] on the blocking thread pool.
+async fn run_blocking<Req, Resp>(
+    body: Bytes,
+    f: impl FnOnce(&Req) -> Result<Resp, Status> + Send + 'static,
+) -> Response
+where
+    Req: DeserializeOwned,
+    Resp: Serialize,
+{
+    tokio::task::spawn_blocking(move || run(&body, f))
+        .await
+        .unwrap_or_else(|e| error_response(&Status::internal(format!("task failed: {e}"))))
+}
+
 async fn list_games_get(State(api): State<Api>) -> Response {
     run(b"{}", |r| api.list_games(r))
 }
@@ -143,12 +157,15 @@ async fn call(
         "Apply" => run(&body, |r| api.apply(r)),
         "LegalActions" => run(&body, |r| api.legal_actions(r)),
         "View" => run(&body, |r| api.view(r)),
-        "Replay" => run(&body, |r| api.replay(r)),
+        // Whole games take a while: off the async workers, as over gRPC.
+        "Replay" => run_blocking(body, move |r| api.replay(r)).await,
+        "ImportGame" => run_blocking(body, move |r| api.import_game(r)).await,
+        "ExportGame" => run_blocking(body, move |r| api.export_game(r)).await,
         other => error_with(
             StatusCode::NOT_FOUND,
             Code::NotFound,
             &format!(
-                "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay"
+                "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay, ImportGame, ExportGame"
             ),
         ),
     }

@@ -12,7 +12,10 @@ async fn main() -> std::process::ExitCode {
         Command::Playout(args) => return referee_service::playout::main(&args),
         Command::Health(args) => return health(args).await,
         Command::Replay18xx(args) => {
-            return referee_service::replay18xx::main(&args.file, args.check);
+            return referee_service::replay18xx::main(&args.file, args.check, args.stop_at);
+        }
+        Command::Export18xx(args) => {
+            return referee_service::replay18xx::export_main(&args.file, args.out.as_deref());
         }
     };
     match result {

@@ -54,8 +54,9 @@ pub struct Plan {
 /// How one game ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ending {
-    /// The game has an outcome: scores per seat.
-    Finished(Vec<i64>),
+    /// The game has an outcome: scores per seat and the game's end reason (1841: `bank`,
+    /// `stock_market`, `bankruptcy`, …; Autobahn: its own vocabulary).
+    Finished(Vec<i64>, String),
     /// The game stopped without an outcome (limit, nobody to act, unsupported rules).
     Unfinished(String),
     /// A failure of the engine (or of the game's contract).
@@ -101,7 +102,7 @@ pub fn play_one<G: Game>(
     loop {
         if let Some(o) = G::outcome(&state) {
             return Played {
-                ending: Ending::Finished(o.scores),
+                ending: Ending::Finished(o.scores, o.end_reason),
                 actions,
             };
         }
@@ -193,6 +194,7 @@ pub fn run<W: WireGame>(
     let mut scores: Vec<Vec<i64>> = Vec::new();
     let mut errors = Vec::new();
     let mut unfinished = Vec::new();
+    let mut end_reasons: BTreeMap<String, u32> = BTreeMap::new();
     for k in 0..plan.games {
         let seed = plan.seed.wrapping_add(u64::from(k));
         let played = catch_unwind(AssertUnwindSafe(|| {
@@ -204,9 +206,10 @@ pub fn run<W: WireGame>(
         });
         total_actions += played.actions;
         match played.ending {
-            Ending::Finished(s) => {
+            Ending::Finished(s, reason) => {
                 finished += 1;
                 scores.push(s);
+                *end_reasons.entry(reason).or_insert(0u32) += 1;
             }
             Ending::Unfinished(reason) => unfinished.push(json!({
                 "game": k, "seed": seed, "actions": played.actions, "reason": reason,
@@ -247,6 +250,7 @@ pub fn run<W: WireGame>(
         "actions": total_actions,
         "seconds": start.elapsed().as_secs_f64(),
         "scores": { "mean": mean, "min": min, "max": max },
+        "end_reasons": end_reasons,
         "error_details": errors,
         "unfinished_details": unfinished,
     });

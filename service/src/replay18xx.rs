@@ -1,100 +1,76 @@
-//! `referee replay-18xx FILE.json [--check]`: replays a game of 1841 exported from
-//! 18xx.games through the engine and prints one JSON object.
+//! `referee replay-18xx FILE.json [--check] [--stop-at ID]` and `referee export-18xx`.
 //!
-//! Output: `game_id`, `actions_total` (effective actions after undo/redo filtering),
-//! `actions_applied`, `finished`, `result` (final value by 18xx player id, or `null`),
-//! `game_end_reason`, and `stopped_at` (`action_id`, `type`, `reason`, and for a refused
-//! action `code` and `rule`) when the replay could not go on. With `--check` the recorded
-//! `result` and `game_end_reason` are compared too, and the first difference is reported in
-//! `check`. Exit status: 0 when the game was replayed to its end (and matches, with
-//! `--check`), 1 otherwise, 2 when the file cannot be read.
+//! `replay-18xx` replays a game of 1841 exported from 18xx.games through the engine
+//! ([`referee_engine::g1841::import18xx::replay`], the function `ImportGame` calls too) and
+//! prints one JSON object: `game_id`, `actions_total` (game actions after undo/redo
+//! filtering), `actions_applied`, `finished`, `result` (final value by 18xx player id, or
+//! `null`), `game_end_reason`, and when the replay could not go on `stopped_at` (`kind`,
+//! `action_id`, `index`, `type`, `field`, `reason`, and for a refused action `code` and
+//! `rule`; for a file that cannot be read also `line`/`column`, and `error` with the reason).
+//! With `--check` the recorded `result` and `game_end_reason` are compared too, and the first
+//! difference is reported in `check`. With `--stop-at ID` the replay stops after the actions
+//! with an id up to ID (`stopped_at_limit`). Exit status: 0 when the game was replayed to its
+//! end (and matches, with `--check`; with `--stop-at`, when it stopped there without error),
+//! 1 otherwise, 2 when the file cannot be read.
+//!
+//! `export-18xx GAME.json` writes a game played on Referee as an 18xx.games export on stdout
+//! (or `--out FILE`): GAME.json is the game as `Replay` takes it (a `ReplayRequest` in proto3
+//! JSON: `{"game": "1841", "seats": 4, "options": {...}, "actions": [{"seat": 0, "action":
+//! {"g1841": {...}}}, ...]}`) or a whole `ExportGameRequest` (`{"game": {…ReplayRequest…},
+//! "players": [{"id": "512", "name": "Ann"}], "sourceGameId": 7}`). The same code as the
+//! `ExportGame` RPC. Exit status: 0 when every action was written, 1 when an action was
+//! refused (the export up to it is still printed, the reason on stderr), 2 for a file that
+//! cannot be read or a request that cannot be judged.
 
 use std::process::ExitCode;
 
-use referee_engine::Game;
-use referee_engine::g1841::G1841;
-use referee_engine::g1841::import18xx::{ImportedAction, parse_export};
+use referee_engine::g1841::import18xx::{ReplaySettings, Replayed, replay as replay_export};
 use serde_json::{Value, json};
 
-/// Action types of an export that change nothing in the game (chat, client automation,
-/// records the engine derives itself).
-const IGNORED: &[&str] = &["message", "destination_connection", "program_disable"];
+use crate::pb::v1 as pb;
 
-fn ignored(kind: &str) -> bool {
-    IGNORED.contains(&kind) || kind.starts_with("program_")
-}
-
-fn stop(action: &ImportedAction, reason: String, code: Option<&str>, rule: Option<&str>) -> Value {
+fn stopped_at(r: &Replayed) -> Value {
+    let Some(f) = &r.failure else {
+        return Value::Null;
+    };
     json!({
-        "action_id": action.id,
-        "type": action.kind,
-        "reason": reason,
-        "code": code,
-        "rule": rule,
+        "kind": f.kind,
+        "action_id": f.action_id,
+        "index": f.action_index,
+        "type": f.action_type,
+        "field": f.field,
+        "reason": f.reason,
+        "code": f.rejection.as_ref().map(|r| r.code.as_str()),
+        "rule": f.rejection.as_ref().map(|r| r.rule.clone()),
+        "line": f.line,
+        "column": f.column,
     })
 }
 
 /// Replays the export text; returns the report and whether the replay reached the game's end
 /// (and, with `check`, matched the recorded result).
 pub fn replay(text: &str, check: bool) -> (Value, bool) {
-    let export = match parse_export(text) {
-        Ok(e) => e,
-        Err(e) => return (json!({ "error": e.to_string() }), false),
+    replay_with(
+        text,
+        &ReplaySettings {
+            check,
+            stop_at_action_id: None,
+        },
+    )
+}
+
+/// [`replay`] with every setting: the report and whether it succeeded (see the module docs).
+pub fn replay_with(text: &str, settings: &ReplaySettings) -> (Value, bool) {
+    let r = replay_export(text, settings);
+    let Some(export) = r.export.as_ref() else {
+        // The text could not be read at all.
+        let reason = r.failure.as_ref().map(|f| f.reason.clone());
+        return (
+            json!({ "error": reason, "stopped_at": stopped_at(&r) }),
+            false,
+        );
     };
-    let recorded: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-    let options = match export.options() {
-        Ok(o) => o,
-        Err(e) => return (json!({ "error": e.to_string() }), false),
-    };
-    let seats = u32::try_from(export.players.len()).unwrap_or(u32::MAX);
-    let mut state = match G1841::setup(&options, seats, 0) {
-        Ok(s) => s,
-        Err(e) => return (json!({ "error": e.to_string() }), false),
-    };
-    let mut applied = 0u64;
-    let mut stopped_at = Value::Null;
-    for action in &export.actions {
-        if ignored(&action.kind) {
-            continue;
-        }
-        // One recorded action may replay as several (a purchase from another player: the
-        // offer and its acceptance, 1841 §15.3); it counts once.
-        match action.to_actions(&state) {
-            Err(e) => {
-                stopped_at = stop(action, e.to_string(), None, None);
-                break;
-            }
-            Ok(list) if list.is_empty() => {
-                stopped_at = stop(
-                    action,
-                    format!(
-                        "action type `{}` is not supported by this build yet",
-                        action.kind
-                    ),
-                    None,
-                    None,
-                );
-                break;
-            }
-            Ok(list) => {
-                let refused = list
-                    .iter()
-                    .find_map(|(seat, a)| G1841::apply(&mut state, *seat, a).err());
-                if let Some(r) = refused {
-                    stopped_at = stop(
-                        action,
-                        r.message.clone(),
-                        Some(r.code.as_str()),
-                        Some(&r.rule),
-                    );
-                    break;
-                }
-                applied += 1;
-            }
-        }
-    }
-    let outcome = G1841::outcome(&state);
-    let result = outcome.as_ref().map(|o| {
+    let result = r.outcome.as_ref().map(|o| {
         export
             .players
             .iter()
@@ -102,43 +78,39 @@ pub fn replay(text: &str, check: bool) -> (Value, bool) {
             .map(|(p, score)| (p.id.clone(), json!(score)))
             .collect::<serde_json::Map<_, _>>()
     });
-    let end_reason = outcome.as_ref().map(|o| o.end_reason.clone());
-    let finished = outcome.is_some() && stopped_at.is_null();
     let mut report = json!({
         "game_id": export.id,
-        "actions_total": export.actions.iter().filter(|a| !ignored(&a.kind)).count(),
-        "actions_applied": applied,
-        "finished": finished,
+        "actions_total": r.actions_total,
+        "actions_applied": r.actions.len(),
+        "finished": r.finished,
+        "stopped_at_limit": r.stopped_at_limit,
         "result": result,
-        "game_end_reason": end_reason,
-        "stopped_at": stopped_at,
+        "game_end_reason": r.outcome.as_ref().map(|o| o.end_reason.clone()),
+        "stopped_at": stopped_at(&r),
     });
-    let mut ok = finished;
-    if check {
-        let difference = if !finished {
-            Some(
-                json!({"field": "finished", "reason": "the replay did not reach the end of the game", "action_id": report["stopped_at"]["action_id"]}),
-            )
-        } else if report["game_end_reason"] != recorded["game_end_reason"] {
-            Some(
-                json!({"field": "game_end_reason", "ours": report["game_end_reason"], "recorded": recorded["game_end_reason"]}),
-            )
-        } else {
-            let ours = report["result"].as_object().cloned().unwrap_or_default();
-            let theirs = recorded["result"].as_object().cloned().unwrap_or_default();
-            theirs
-                .iter()
-                .find(|(pid, v)| ours.get(*pid) != Some(v))
-                .map(|(pid, v)| json!({"field": format!("result.{pid}"), "ours": ours.get(pid), "recorded": v}))
-        };
+    if r.state.is_none()
+        && let Some(f) = &r.failure
+    {
+        report["error"] = Value::from(f.to_string());
+    }
+    let mut ok = r.finished || (r.stopped_at_limit && r.failure.is_none());
+    if let Some(difference) = &r.check {
         ok = ok && difference.is_none();
-        report["check"] = json!({ "ok": difference.is_none(), "difference": difference });
+        report["check"] = json!({
+            "ok": difference.is_none(),
+            "difference": difference.as_ref().map(|d| json!({
+                "field": d.field,
+                "ours": d.ours,
+                "recorded": d.recorded,
+                "reason": d.reason,
+            })),
+        });
     }
     (report, ok)
 }
 
-/// Runs the subcommand: prints the report as one JSON line.
-pub fn main(path: &std::path::Path, check: bool) -> ExitCode {
+/// Runs `referee replay-18xx`: prints the report as one JSON line.
+pub fn main(path: &std::path::Path, check: bool, stop_at: Option<i64>) -> ExitCode {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -146,11 +118,90 @@ pub fn main(path: &std::path::Path, check: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (report, ok) = replay(&text, check);
+    let (report, ok) = replay_with(
+        &text,
+        &ReplaySettings {
+            check,
+            stop_at_action_id: stop_at,
+        },
+    );
     println!("{report}");
     if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// Reads the input of `export-18xx`: a `ReplayRequest` (its `game` is a string) or an
+/// `ExportGameRequest` (its `game` is an object), both in proto3 JSON.
+pub fn export_request(text: &str) -> Result<pb::ExportGameRequest, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    if value.get("game").is_some_and(Value::is_object) {
+        serde_json::from_value(value)
+            .map_err(|e| format!("not a valid ExportGameRequest (proto3 JSON): {e}"))
+    } else {
+        let game: pb::ReplayRequest = serde_json::from_value(value)
+            .map_err(|e| format!("not a valid ReplayRequest (proto3 JSON): {e}"))?;
+        Ok(pb::ExportGameRequest {
+            game: Some(game),
+            ..Default::default()
+        })
+    }
+}
+
+/// Runs `referee export-18xx`: the export on stdout or in `out`.
+pub fn export_main(path: &std::path::Path, out: Option<&std::path::Path>) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("referee export-18xx: cannot read {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let req = match export_request(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("referee export-18xx: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let resp = match crate::game_records::export_game(&req) {
+        Ok(r) => r,
+        Err(status) => {
+            eprintln!(
+                "referee export-18xx: {:?}: {}",
+                status.code(),
+                status.message()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let written = match out {
+        Some(file) => std::fs::write(file, &resp.export_json)
+            .map_err(|e| format!("cannot write {}: {e}", file.display())),
+        None => {
+            println!("{}", resp.export_json);
+            Ok(())
+        }
+    };
+    if let Err(e) = written {
+        eprintln!("referee export-18xx: {e}");
+        return ExitCode::from(2);
+    }
+    match resp.failure {
+        None => ExitCode::SUCCESS,
+        Some(f) => {
+            let code = f
+                .rejection
+                .as_ref()
+                .map(|r| r.code().as_str_name())
+                .unwrap_or("NOT_REPRESENTABLE");
+            eprintln!(
+                "referee export-18xx: action {} ({code}): {}; the export holds the {} actions before it",
+                f.index, f.message, resp.actions_exported
+            );
+            ExitCode::FAILURE
+        }
     }
 }

@@ -139,7 +139,14 @@ struct BodyLimits {
 
 /// Reads the whole request body (bounded in size and time) before passing the request on, so
 /// a slow or stalled sender never holds one of the `--max-concurrency` slots.
+///
+/// Server reflection (`/grpc.reflection.*`) is a bidirectional stream whose request body ends
+/// only when the client is done, so it is passed on unbuffered (its messages are small and it
+/// is still bounded by the request timeout and the concurrency limit).
 async fn buffer_body(State(limits): State<BodyLimits>, req: Request, next: Next) -> Response {
+    if req.uri().path().starts_with("/grpc.reflection.") {
+        return next.run(req).await;
+    }
     let (parts, body) = req.into_parts();
     match tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, limits.max_bytes)).await {
         Err(_) => status_response(

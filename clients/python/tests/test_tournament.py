@@ -99,11 +99,9 @@ def test_results_files_parse(autobahn_run, tmp_path):
 
 
 def test_1841_game_runs_to_the_cap_or_until_the_engine_stops(server):
-    # 1841 cannot finish yet: the engine does not implement the late game (the first 4-train,
-    # emergency money raising, game end), and refuses or stops offering actions there. Random
-    # play either reaches the move cap or a point where nobody can act (for instance an
-    # operating round without any corporation when everybody passed the concession round). The
-    # game must be recorded as unfinished, without scores.
+    # An 1841 game lasts hundreds of actions (about 700 with `referee playout`'s biased random
+    # policy), so 120 random moves reach the cap, or a point where nobody can act. The game must
+    # be recorded as unfinished, without scores.
     cap = 120
     config = Config(game="1841", players=4, games=1, bots=bot_entries(["random"] * 4), seed=7, max_moves=cap)
     (rec,) = asyncio.run(run_tournament(config, server.target))
@@ -155,3 +153,10 @@ def test_command_line(server, tmp_path):
     bad = subprocess.run(cmd + ["--server", server.target, "--game", "autobahn", "--bots", "nosuchbot"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "nosuchbot" in bad.stderr
+    for args, message in ((["--games", "0"], "at least 1"), (["--concurrency", "-2"], "at least 1"),
+                          (["--games", "3", "--only", "3"], "games 0–2"), (["--only", "x"], "game numbers")):
+        bad = subprocess.run(cmd + ["--server", server.target, "--game", "autobahn", "--bots", "random,random",
+                                    "--out", str(tmp_path / "never")] + args,
+                             capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2 and message in bad.stderr, (args, bad.stderr)
+        assert not (tmp_path / "never.csv").exists()

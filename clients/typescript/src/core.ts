@@ -4,15 +4,19 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import {
   ActionSchema,
+  GameRecordFormat,
   Referee,
   RejectionCode,
   RejectionSchema,
   type Action,
   type Event,
+  type ExportGameResponse,
   type GameInfo,
   type GameState,
+  type ImportGameResponse,
   type LegalActionsResponse,
   type Rejection,
+  type SeatActionSchema,
   type ViewResponse,
 } from "./gen/referee/v1/referee_pb.js";
 import { flattenLegal, type Legal } from "./legal.js";
@@ -25,6 +29,29 @@ export type ActionInit = Action | MessageInitShape<typeof ActionSchema>;
 
 /** Option values of NewGame; sent as text (`true`, `3`), as the API wants. */
 export type GameOptions = Record<string, string | number | boolean | bigint>;
+
+/** Options of `importGame`. */
+export interface ImportGameOptions {
+  /** Compare the final result and game-end reason with the recorded ones (`check.ok`). */
+  check?: boolean;
+  /** Stop after the actions whose id is at most this one (18xx.games `?action=<id>`). */
+  stopAtActionId?: number | bigint;
+}
+
+/** A seat's action for `exportGame` (and Replay): `{ seat, action }`, messages or plain objects. */
+export type SeatActionInit = MessageInitShape<typeof SeatActionSchema>;
+
+/** Options of `exportGame`. */
+export interface ExportGameOptions {
+  /** NewGame options of the game (e.g. `{ lite: true }`). */
+  options?: GameOptions;
+  /** One player per seat: the 18xx.games id and name written (default ids 1, 2, … and "Player n"). */
+  players?: Array<{ id: string | number; name: string }>;
+  /** The game id written (`id`). */
+  sourceGameId?: number | bigint;
+  /** The description written. */
+  description?: string;
+}
 
 /** The answer of Apply: a discriminated union on `accepted` / `rejected`. */
 export type ApplyResult =
@@ -57,6 +84,26 @@ export interface RefereeClient {
   legalActions(state: GameState, seat: number): Promise<LegalActionsResponse>;
   /** The state as `seat` may see it (omit `seat` for a spectator). */
   view(state: GameState, seat?: number): Promise<ViewResponse>;
+  /**
+   * Replays a game of 1841 exported from 18xx.games (the JSON of
+   * `https://18xx.games/api/game/<id>`, as text or a parsed object). The response carries the
+   * final `state`, the game as this API's `actions`, the `players` (18xx id, name, seat,
+   * result), `finished` and `gameEndReason`; a game that cannot be replayed to its end has
+   * `failure` (`actionId`, `field`, `message`, `rejection` for an action the rules refuse) —
+   * not an exception.
+   */
+  importGame(exportJson: string | object, options?: ImportGameOptions): Promise<ImportGameResponse>;
+  /**
+   * Writes a game of 1841 (setup and actions, as Replay takes them) as an 18xx.games export:
+   * `exportJson` (text); `failure` (`index`, `rejection`) when an action was refused.
+   * `importGame` reads the export back to the same game.
+   */
+  exportGame(
+    game: string,
+    seats: number,
+    actions: SeatActionInit[],
+    options?: ExportGameOptions,
+  ): Promise<ExportGameResponse>;
 }
 
 /** Wraps a Connect transport (any: gRPC, gRPC-Web, Connect) into a RefereeClient. */
@@ -102,6 +149,28 @@ export function createRefereeClientFromTransport(transport: Transport): RefereeC
     },
     async view(state, seat) {
       return raw.view(seat === undefined ? { state } : { state, seat });
+    },
+    async importGame(exportJson, options = {}) {
+      return raw.importGame({
+        exportJson: typeof exportJson === "string" ? exportJson : JSON.stringify(exportJson),
+        format: GameRecordFormat.EIGHTEEN_XX_GAMES_EXPORT,
+        check: options.check ?? false,
+        stopAtActionId: options.stopAtActionId === undefined ? undefined : BigInt(options.stopAtActionId),
+      });
+    },
+    async exportGame(game, seats, actions, options = {}) {
+      return raw.exportGame({
+        game: {
+          game,
+          seats,
+          options: Object.fromEntries(Object.entries(options.options ?? {}).map(([k, v]) => [k, String(v)])),
+          actions,
+        },
+        format: GameRecordFormat.EIGHTEEN_XX_GAMES_EXPORT,
+        players: (options.players ?? []).map((p, seat) => ({ seat, id: String(p.id), name: p.name })),
+        sourceGameId: BigInt(options.sourceGameId ?? 0),
+        description: options.description ?? "",
+      });
     },
   };
 }

@@ -1,12 +1,14 @@
 // End-to-end tests of @referee/client against the real server, over gRPC and gRPC-Web.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
 import {
   createRefereeClient,
   g1841,
+  ImportFailureKind,
   rejectionCodeName,
   RejectionCode,
   type GameState,
@@ -95,6 +97,44 @@ for (const transport of transports) {
       const again = await client.apply(start, 0, g1841.bid("Bayard", 20));
       assert.ok(again.accepted, "old state no longer usable");
       assert.equal(again.state.actionCount, 1n);
+    });
+
+    it("importGame replays a game recorded on 18xx.games; exportGame writes it back", async () => {
+      // test/data/18xx_1841_132002.json: a copy of tests/fixtures/1841/132002.json.
+      const text = readFileSync(new URL("./data/18xx_1841_132002.json", import.meta.url), "utf8");
+      const imported = await client.importGame(text, { check: true });
+      assert.equal(imported.failure, undefined, imported.failure?.message);
+      assert.ok(imported.finished);
+      assert.ok(imported.check?.ok);
+      assert.equal(imported.gameEndReason, "stock_market");
+      assert.equal(imported.actionsApplied, 702n);
+      assert.deepEqual(
+        imported.players.map((p) => [p.seat, p.id, p.result]),
+        [
+          [0, "512", 5697n],
+          [1, "5518", 3921n],
+          [2, "605", 5899n],
+          [3, "2843", 5703n],
+        ],
+      );
+      // The first stock round, exported and imported again: the same state.
+      const part = await client.importGame(JSON.parse(text), { stopAtActionId: 110 });
+      assert.ok(part.stoppedAtLimit);
+      const out = await client.exportGame("1841", 4, part.actions, {
+        players: part.players.map((p) => ({ id: p.id, name: p.name })),
+        sourceGameId: 132002,
+      });
+      assert.equal(out.failure, undefined);
+      const written = JSON.parse(out.exportJson);
+      assert.equal(written.title, "1841");
+      assert.deepEqual(written.players[0], { id: 512, name: "Player 1" });
+      const again = await client.importGame(out.exportJson);
+      assert.equal(again.failure, undefined);
+      assert.equal(again.state?.actionCount, part.state?.actionCount);
+      assert.deepEqual(again.state, part.state);
+      // A truncated export: a typed failure, not an exception.
+      const cut = await client.importGame(text.slice(0, 4000));
+      assert.equal(cut.failure?.kind, ImportFailureKind.TRUNCATED_JSON);
     });
 
     it("View works for a seat and for a spectator", async () => {

@@ -2,8 +2,9 @@
 //! (1841 §4.1), the Version 1 sealed bids and tie auctions (1841 §4.2, FAQ-C1) and the end of
 //! the round (1841 §4.3).
 //!
-//! Every function here that changes the state works on a clone inside [`apply`], so a
-//! rejection never leaves a half-applied action behind.
+//! Every function here that changes the state works on a clone inside [`apply`] (the stock
+//! round on its own copy, the operating round in place after every check), so a rejection
+//! never leaves a half-applied action behind.
 
 use super::action::{Action, BidRange, BlindBidRange, Event, LegalActions};
 use super::concession::Concession;
@@ -74,18 +75,16 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     }
     let round = match &state.round {
         Round::ConcessionRound(round) => round,
+        // Both leave the state unchanged when they refuse (the stock round applies to a copy,
+        // the operating round refuses before its first change): no copy here.
         Round::StockRound(_) => {
-            let mut next = state.clone();
-            let mut events = super::stock_round::apply(&mut next, seat, action)?;
-            super::game_end::finish_if_immediate(&mut next, &mut events);
-            *state = next;
+            let mut events = super::stock_round::apply(state, seat, action)?;
+            super::game_end::finish_if_immediate(state, &mut events);
             return Ok(events);
         }
         Round::OperatingRound(_) => {
-            let mut next = state.clone();
-            let mut events = super::operating_round::apply(&mut next, seat, action)?;
-            super::game_end::finish_if_immediate(&mut next, &mut events);
-            *state = next;
+            let mut events = super::operating_round::apply(state, seat, action)?;
+            super::game_end::finish_if_immediate(state, &mut events);
             return Ok(events);
         }
     };

@@ -7,6 +7,7 @@
 
 use super::concession::Concession;
 use super::data;
+use super::market;
 use super::options::Options;
 use super::state::{Certificate, Corporation, CorporationKind, ShareOwner, State};
 use crate::Seat;
@@ -310,18 +311,38 @@ pub fn players_from(state: &State, first: Seat) -> Vec<Seat> {
 
 /// The order in which holders act in exchanges and share offers (1841 §12.1, FAQ-C16): the
 /// players from `first` round the table, each followed by the started corporations he
-/// controls (in the corporation list order, as 18xx), then the pool (if `with_pool`), then
-/// frozen corporations (list order). `only` keeps the holders it accepts.
+/// controls, then the pool (if `with_pool`), then frozen corporations. Corporations come in
+/// the corporation list order (18xx), or, with `exchanges_by_share_value` (FAQ-C16: "then for
+/// the companies he runs, in descending share price order"; FAQ-Q25: several frozen companies
+/// "go in share-value order"; FAQ-Q12: share-value order is operating order), in operating
+/// order. `only` keeps the holders it accepts.
 pub fn holder_order(
     state: &State,
     first: Seat,
     with_pool: bool,
     only: impl Fn(&ShareOwner) -> bool,
 ) -> Vec<ShareOwner> {
+    let corporations: Vec<String> = if state.options.exchanges_by_share_value() {
+        let mut order = market::operating_order(state);
+        let rest: Vec<String> = state
+            .corporations
+            .iter()
+            .filter(|c| !order.contains(&c.sym))
+            .map(|c| c.sym.clone())
+            .collect();
+        order.extend(rest);
+        order
+    } else {
+        state.corporations.iter().map(|c| c.sym.clone()).collect()
+    };
+    let corporations: Vec<&Corporation> = corporations
+        .iter()
+        .filter_map(|s| state.corporation(s))
+        .collect();
     let mut out = Vec::new();
     for seat in players_from(state, first) {
         out.push(ShareOwner::Player(seat));
-        for c in &state.corporations {
+        for c in &corporations {
             if c.started() && !c.closed && controller(state, &c.sym) == Some(seat) {
                 out.push(ShareOwner::Corporation(c.sym.clone()));
             }
@@ -330,7 +351,7 @@ pub fn holder_order(
     if with_pool {
         out.push(ShareOwner::Pool);
     }
-    for c in &state.corporations {
+    for c in &corporations {
         if frozen(state, &c.sym) {
             out.push(ShareOwner::Corporation(c.sym.clone()));
         }

@@ -9,7 +9,12 @@
 //! * `bank` — the bank is broken (its cash falls below 0): at the end of the current
 //!   operating round (or of the next one, when it breaks in a stock round).
 //!
-//! The first trigger met is kept; the game ends when its timing comes. Score (18xx
+//! The first trigger met is kept; the game ends when its timing comes. With
+//! `immediate_game_end` (FAQ-Q27: "even if the bank has already run out of money, the game
+//! ends immediately when a price marker reaches L.516 or when all off-board connections have
+//! been connected") the `stock_market` and `offboards` triggers end the game at once — right
+//! after the action that met them, in the middle of a turn — and replace a `bank` trigger
+//! recorded before. Score (18xx
 //! `player_value`) = cash, plus the market value of every certificate held (units × current
 //! price), plus the face value of concessions still held, minus bankruptcy loans (a player who
 //! resigned through bankruptcy scores 0); highest wins, ties share the rank.
@@ -29,7 +34,15 @@ pub fn ended(state: &State) -> bool {
     state.game_end.ended
 }
 
+/// Whether `reason` is a trigger FAQ-Q27 makes immediate (option `immediate_game_end`).
+fn immediate_by_faq(state: &State, reason: &str) -> bool {
+    state.options.immediate_game_end() && matches!(reason, "stock_market" | "offboards")
+}
+
 fn timing(state: &State, reason: &str) -> String {
+    if immediate_by_faq(state, reason) {
+        return "immediate".to_string();
+    }
     data::ruleset(&state.options)
         .game_end
         .triggers
@@ -39,15 +52,30 @@ fn timing(state: &State, reason: &str) -> String {
 }
 
 /// Records the first end trigger met now, if none is recorded yet (1841 §13): a corporation
-/// on the end-game price, every off-board group connected, a broken bank.
+/// on the end-game price, every off-board group connected, a broken bank. With
+/// `immediate_game_end` (FAQ-Q27) a stock-market or off-board trigger met after the bank
+/// broke replaces the recorded `bank` trigger (it ends the game at once).
 pub fn detect(state: &mut State) {
-    if state.game_end.trigger.is_some() || state.game_end.ended {
+    if state.game_end.ended {
         return;
     }
+    let now = trigger_now(state);
+    match state.game_end.trigger.as_deref() {
+        None => state.game_end.trigger = now.map(str::to_string),
+        Some("bank") if now.is_some_and(|r| immediate_by_faq(state, r)) => {
+            state.game_end.trigger = now.map(str::to_string);
+        }
+        Some(_) => {}
+    }
+}
+
+/// The end trigger met now, the first of: all players but one bankrupt, a corporation on
+/// the end-game price, every off-board group connected, a broken bank (1841 §13).
+fn trigger_now(state: &State) -> Option<&'static str> {
     let rules = data::ruleset(&state.options);
     let end_price = rules.game_end.end_game_price;
     let solvent = state.players.iter().filter(|p| !p.bankrupt).count();
-    let reason = if solvent <= 1 && state.players.iter().any(|p| p.bankrupt) {
+    if solvent <= 1 && state.players.iter().any(|p| p.bankrupt) {
         Some("bankrupt")
     } else if state
         .corporations
@@ -63,9 +91,6 @@ pub fn detect(state: &mut State) {
         Some("bank")
     } else {
         None
-    };
-    if let Some(r) = reason {
-        state.game_end.trigger = Some(r.to_string());
     }
 }
 

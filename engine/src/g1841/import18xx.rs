@@ -11,10 +11,13 @@
 //!
 //! Player ids are mapped to seats by the order of the top-level `players` array.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use serde::Serialize;
+
+use super::G1841;
 use super::action::{Action, OddShareChoice, Route, Stop};
 use super::corporation::controller;
 use super::data;
@@ -25,14 +28,27 @@ use super::options::Options;
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
-use crate::Seat;
+use crate::{Game, Outcome, Rejection, Seat};
 
 /// Why an export could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ImportError {
-    /// The text is not JSON.
-    #[error("not valid JSON: {0}")]
-    Json(String),
+    /// The text is not JSON: cut short (`truncated`) or malformed at `line`:`column`
+    /// (1-based, as serde_json counts them).
+    #[error(
+        "not valid JSON{}: {message}",
+        if *truncated { " (truncated: the text ends early)" } else { "" }
+    )]
+    Json {
+        /// What the JSON parser says, with the position.
+        message: String,
+        /// Line of the error, from 1.
+        line: u64,
+        /// Column of the error, from 1.
+        column: u64,
+        /// The text ends in the middle of a value (a cut file).
+        truncated: bool,
+    },
     /// A required field is missing or has the wrong type.
     #[error("missing or ill-typed field `{0}`")]
     Field(String),
@@ -47,13 +63,155 @@ pub enum ImportError {
     BadAction {
         /// The action id, if it has one.
         id: Option<i64>,
+        /// The field at fault (`shares`, `city`, `routes[].nodes`, `entity`).
+        field: String,
         /// What is wrong.
         reason: String,
     },
 }
 
+impl ImportError {
+    fn json(e: &serde_json::Error) -> Self {
+        Self::Json {
+            message: e.to_string(),
+            line: e.line() as u64,
+            column: e.column() as u64,
+            truncated: e.is_eof(),
+        }
+    }
+}
+
+/// The 18xx.games identifier notation, shared by the reader ([`parse_export`]) and the writer
+/// ([`super::export18xx`]): share `SFTG_3` (certificate index 3, `_0` = president's
+/// certificate), tile copy `202-0`, city `R14-0-0` (printed tile `<hex>-0`, city 0) or
+/// `208-0-1` (laid tile copy `208-0`, city 1), route node `F16-1` (hex, node index), share price
+/// `100,3,5` (price, row, column). Train ids (`2-0` … `8-6`) are this engine's ids already.
+pub mod notation {
+    use std::collections::BTreeMap;
+    use std::sync::OnceLock;
+
+    use serde_json::Value;
+
+    use crate::g1841::options::Options;
+
+    /// `SFTG_3`: certificate `index` of `corporation`.
+    pub fn share_id(corporation: &str, index: usize) -> String {
+        format!("{corporation}_{index}")
+    }
+
+    /// `SFTG_3` → (`SFTG`, 3); `None` when not `<CORP>_<n>`.
+    pub fn parse_share_id(id: &str) -> Option<(&str, usize)> {
+        let (sym, index) = id.rsplit_once('_')?;
+        Some((sym, index.parse().ok()?))
+    }
+
+    /// `202-0`: copy `copy` of tile `tile`.
+    pub fn tile_id(tile: &str, copy: u32) -> String {
+        format!("{tile}-{copy}")
+    }
+
+    /// The tile number of a tile copy id: `202-0` → `202`.
+    pub fn tile_number(id: &str) -> &str {
+        id.split('-').next().unwrap_or_default()
+    }
+
+    /// City `index` of the printed tile of `hex`: `R14-0-0`, `K11-6-0` (see
+    /// [`printed_tile_id`]).
+    pub fn printed_city_id(options: &Options, hex: &str, index: u32) -> String {
+        format!("{}-{index}", printed_tile_id(options, hex))
+    }
+
+    /// The 18xx id of the tile printed on `hex`: `<hex>-<n>`, where 18xx numbers the printed
+    /// tiles of one definition (colour, label, revenue centres, track, terrain, impassable
+    /// sides) in map order: Parma `K11-6` is the 7th plain white one-city hex (`D16`, `E7`,
+    /// `H8`, `H10`, `H12`, `J6`, `K11`, …), Firenze `R14-0`. This reproduces every printed
+    /// city id of the two recorded games; `<hex>-0` for a hex not on the map.
+    pub fn printed_tile_id(options: &Options, hex: &str) -> String {
+        let n = printed_indices(options).get(hex).copied().unwrap_or(0);
+        format!("{hex}-{n}")
+    }
+
+    fn printed_indices(options: &Options) -> &'static BTreeMap<String, u32> {
+        static V2: OnceLock<BTreeMap<String, u32>> = OnceLock::new();
+        static V1: OnceLock<BTreeMap<String, u32>> = OnceLock::new();
+        static LITE: OnceLock<BTreeMap<String, u32>> = OnceLock::new();
+        if options.lite {
+            LITE.get_or_init(|| indices(include_str!("../../data/1841/map_lite.json")))
+        } else if options.version_1 {
+            V1.get_or_init(|| indices(include_str!("../../data/1841/map_v1.json")))
+        } else {
+            V2.get_or_init(|| indices(include_str!("../../data/1841/map_v2.json")))
+        }
+    }
+
+    fn indices(map: &str) -> BTreeMap<String, u32> {
+        let root: Value = serde_json::from_str(map).unwrap_or(Value::Null);
+        let mut seen: BTreeMap<String, u32> = BTreeMap::new();
+        let mut out = BTreeMap::new();
+        for hex in root["hexes"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            let definition: Vec<&Value> = [
+                "color",
+                "label",
+                "nodes",
+                "paths",
+                "terrain_cost",
+                "impassable_edges",
+                "icons",
+            ]
+            .iter()
+            .map(|k| &hex[*k])
+            .collect();
+            let key = serde_json::to_string(&definition).unwrap_or_default();
+            let n = seen.entry(key).or_insert(0);
+            if let Some(id) = hex["id"].as_str() {
+                out.insert(id.to_string(), *n);
+            }
+            *n += 1;
+        }
+        out
+    }
+
+    /// City `index` of a laid tile copy: `208-0-1`.
+    pub fn laid_city_id(tile_copy: &str, index: u32) -> String {
+        format!("{tile_copy}-{index}")
+    }
+
+    /// A city id as (first part: a hex or a tile number, the tile id `R14-0` / `208-0`, city
+    /// index); `None` when not `<a>-<b>-<n>`.
+    pub fn parse_city_id(id: &str) -> Option<(&str, &str, u32)> {
+        let (tile, index) = id.rsplit_once('-')?;
+        let first = tile.split('-').next()?;
+        Some((first, tile, index.parse().ok()?))
+    }
+
+    /// `F16-1`: node `node` of `hex`.
+    pub fn node_id(hex: &str, node: u32) -> String {
+        format!("{hex}-{node}")
+    }
+
+    /// `F16-1` → (`F16`, 1).
+    pub fn parse_node_id(id: &str) -> Option<(&str, u32)> {
+        let (hex, node) = id.rsplit_once('-')?;
+        Some((hex, node.parse().ok()?))
+    }
+
+    /// `100,3,5`: a market cell with its price.
+    pub fn share_price(price: i64, row: u32, col: u32) -> String {
+        format!("{price},{row},{col}")
+    }
+
+    /// The price of a share price text (`100,3,5` → 100).
+    pub fn parse_share_price(text: &str) -> Option<i64> {
+        text.split(',').next()?.trim().parse().ok()
+    }
+}
+
 /// One player of the export, in seat order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExportPlayer {
     /// The 18xx.games player id, as text (`"512"`).
     pub id: String,
@@ -111,8 +269,21 @@ pub struct Export {
     pub players: Vec<ExportPlayer>,
     /// `settings.optional_rules` as recorded.
     pub optional_rules: Vec<String>,
+    /// Referee's FAQ options set explicitly (`settings.referee_faq_options`, written by
+    /// [`super::export18xx`]; 18xx.games exports have none): name → on.
+    pub faq_options: Vec<(String, bool)>,
     /// Effective actions after undo/redo filtering, with `auto_actions` flattened in.
     pub actions: Vec<ImportedAction>,
+    /// The recorded final values, 18xx player id → value in L. (`result`; empty while the
+    /// recorded game is running).
+    pub result: BTreeMap<String, i64>,
+    /// The recorded `game_end_reason` (`bank`, `stock_market`, `bankrupt`, `offboards`).
+    pub game_end_reason: Option<String>,
+    /// Written by Referee's own exporter ([`super::export18xx`], top-level `exported_by`
+    /// starting with `referee`): its share ids are this engine's certificate indices, so a
+    /// purchase is from the pool exactly when the named certificate lies there
+    /// ([`ImportedAction::from_pool`] is left `None`).
+    pub referee_export: bool,
 }
 
 impl Export {
@@ -120,19 +291,33 @@ impl Export {
     ///
     /// Errors: [`ImportError::UnknownOption`] for a symbol 1841 does not have.
     pub fn options(&self) -> Result<Options, ImportError> {
-        Options::from_optional_rules(&self.optional_rules).map_err(|e| match e {
+        let unknown = |e| match e {
             crate::SetupError::UnknownOption(s) => ImportError::UnknownOption(s),
             other => ImportError::UnknownOption(other.to_string()),
-        })
+        };
+        let mut options = Options::from_optional_rules(&self.optional_rules).map_err(unknown)?;
+        for (name, on) in &self.faq_options {
+            if !super::options::FAQ_OPTIONS.iter().any(|o| o.name == name) {
+                return Err(ImportError::UnknownOption(name.clone()));
+            }
+            options
+                .set(name, if *on { "true" } else { "false" })
+                .map_err(unknown)?;
+        }
+        Ok(options)
     }
 
     /// The seat of an 18xx player id, `None` if the id is not a player of this game.
     pub fn seat_of(&self, player_id: &str) -> Option<Seat> {
-        self.players
-            .iter()
-            .position(|p| p.id == player_id)
-            .and_then(|i| Seat::try_from(i).ok())
+        seat_of(&self.players, player_id)
     }
+}
+
+fn seat_of(players: &[ExportPlayer], player_id: &str) -> Option<Seat> {
+    players
+        .iter()
+        .position(|p| p.id == player_id)
+        .and_then(|i| Seat::try_from(i).ok())
 }
 
 impl ImportedAction {
@@ -146,8 +331,9 @@ impl ImportedAction {
         let Entity::Player(seat) = self.entity else {
             return Ok(None);
         };
-        let bad = |reason: &str| ImportError::BadAction {
+        let bad = |field: &str, reason: &str| ImportError::BadAction {
             id: self.id,
+            field: field.to_string(),
             reason: reason.to_string(),
         };
         let action = match self.kind.as_str() {
@@ -157,22 +343,25 @@ impl ImportedAction {
                     .raw
                     .get("company")
                     .and_then(Value::as_str)
-                    .ok_or_else(|| bad("bid without `company`"))?
+                    .ok_or_else(|| bad("company", "bid without `company`"))?
                     .to_string(),
                 price: self
                     .raw
                     .get("price")
                     .and_then(as_whole_number)
-                    .ok_or_else(|| bad("bid without a whole-number `price`"))?,
+                    .ok_or_else(|| bad("price", "bid without a whole-number `price`"))?,
             },
             "blind_bid" => Action::BlindBid {
                 amounts: self
                     .raw
                     .get("bids")
                     .and_then(Value::as_array)
-                    .ok_or_else(|| bad("blind_bid without `bids`"))?
+                    .ok_or_else(|| bad("bids", "blind_bid without `bids`"))?
                     .iter()
-                    .map(|v| as_whole_number(v).ok_or_else(|| bad("non-integer amount in `bids`")))
+                    .map(|v| {
+                        as_whole_number(v)
+                            .ok_or_else(|| bad("bids", "non-integer amount in `bids`"))
+                    })
                     .collect::<Result<_, _>>()?,
             },
             _ => return Ok(None),
@@ -213,21 +402,26 @@ impl ImportedAction {
         if self.player_purchase(state)?.is_some() {
             return Ok(self.to_actions(state)?.into_iter().next());
         }
-        let bad = |reason: String| ImportError::BadAction {
+        let bad = |field: &str, reason: String| ImportError::BadAction {
             id: self.id,
+            field: field.to_string(),
             reason,
         };
         let str_field = |name: &str| {
             self.raw
                 .get(name)
                 .and_then(Value::as_str)
-                .ok_or_else(|| bad(format!("{} without `{name}`", self.kind)))
+                .ok_or_else(|| bad(name, format!("{} without `{name}`", self.kind)))
         };
         let seat = match &self.entity {
             Entity::Player(s) => *s,
-            Entity::Corporation(sym) => controller(state, sym)
-                .ok_or_else(|| bad(format!("corporation {sym} has no controlling player")))?,
-            Entity::Other(e) => return Err(bad(format!("unknown entity `{e}`"))),
+            Entity::Corporation(sym) => controller(state, sym).ok_or_else(|| {
+                bad(
+                    "entity",
+                    format!("corporation {sym} has no controlling player"),
+                )
+            })?,
+            Entity::Other(e) => return Err(bad("entity", format!("unknown entity `{e}`"))),
         };
         let first_share = || -> Result<(String, usize), ImportError> {
             let id = self
@@ -236,13 +430,9 @@ impl ImportedAction {
                 .and_then(Value::as_array)
                 .and_then(|a| a.first())
                 .and_then(Value::as_str)
-                .ok_or_else(|| bad(format!("{} without `shares`", self.kind)))?;
-            let (sym, index) = id
-                .rsplit_once('_')
-                .ok_or_else(|| bad(format!("share id `{id}` is not `<CORP>_<n>`")))?;
-            let index = index
-                .parse::<usize>()
-                .map_err(|_| bad(format!("share id `{id}` is not `<CORP>_<n>`")))?;
+                .ok_or_else(|| bad("shares", format!("{} without `shares`", self.kind)))?;
+            let (sym, index) = notation::parse_share_id(id)
+                .ok_or_else(|| bad("shares", format!("share id `{id}` is not `<CORP>_<n>`")))?;
             Ok((sym.to_string(), index))
         };
         let percent = || {
@@ -250,18 +440,19 @@ impl ImportedAction {
                 .get("percent")
                 .and_then(Value::as_u64)
                 .and_then(|p| u32::try_from(p).ok())
-                .ok_or_else(|| bad(format!("{} without `percent`", self.kind)))
+                .ok_or_else(|| bad("percent", format!("{} without `percent`", self.kind)))
         };
         let action = match self.kind.as_str() {
             "bid" | "blind_bid" => return self.concession_round_action(),
             "pass" => Action::Pass,
             "par" => {
                 let price_text = str_field("share_price")?;
-                let price = price_text
-                    .split(',')
-                    .next()
-                    .and_then(|p| p.trim().parse::<i64>().ok())
-                    .ok_or_else(|| bad(format!("share_price `{price_text}`")))?;
+                let price = notation::parse_share_price(price_text).ok_or_else(|| {
+                    bad(
+                        "share_price",
+                        format!("share_price `{price_text}` is not `price,row,col`"),
+                    )
+                })?;
                 Action::Par {
                     corporation: str_field("corporation")?.to_string(),
                     price,
@@ -311,7 +502,7 @@ impl ImportedAction {
                             partner: corporation,
                         },
                     },
-                    _ => return Err(bad("merge outside an operating round".into())),
+                    _ => return Err(bad("type", "merge outside an operating round".into())),
                 }
             }
             "remove_token" => {
@@ -321,12 +512,13 @@ impl ImportedAction {
             }
             "place_token" => {
                 let city = str_field("city")?;
-                let first = city.split('-').next().unwrap_or_default().to_string();
-                let index = city
-                    .rsplit('-')
-                    .next()
-                    .and_then(|i| i.parse::<u32>().ok())
-                    .ok_or_else(|| bad(format!("city `{city}`")))?;
+                let (first, _, index) = notation::parse_city_id(city).ok_or_else(|| {
+                    bad(
+                        "city",
+                        format!("city `{city}` is not `<tile>-<copy>-<city>`"),
+                    )
+                })?;
+                let first = first.to_string();
                 // 18xx names cities `<hex>-0-<i>` on printed tiles and `<tile>-<copy>-<i>` on
                 // laid tiles: find the hex carrying that tile among the legal placements.
                 let hex = if map::map(&state.options).hexes.contains_key(&first) {
@@ -344,14 +536,16 @@ impl ImportedAction {
                                 .is_some_and(|p| p.tile == first)
                         })
                         .map(|t| t.hex)
-                        .ok_or_else(|| bad(format!("no placement on tile of city `{city}`")))?
+                        .ok_or_else(|| {
+                            bad("city", format!("no placement on tile of city `{city}`"))
+                        })?
                 };
                 Action::PlaceToken { hex, city: index }
             }
             "discard_train" => Action::DiscardTrain {
                 corporation: match &self.entity {
                     Entity::Corporation(sym) => sym.clone(),
-                    _ => return Err(bad("discard_train by a non-corporation".into())),
+                    _ => return Err(bad("entity", "discard_train by a non-corporation".into())),
                 },
                 train: str_field("train")?.to_string(),
             },
@@ -362,13 +556,13 @@ impl ImportedAction {
                 let tile = str_field("tile")?;
                 Action::LayTile {
                     hex: str_field("hex")?.to_string(),
-                    tile: tile.split('-').next().unwrap_or_default().to_string(),
+                    tile: notation::tile_number(tile).to_string(),
                     rotation: self
                         .raw
                         .get("rotation")
                         .and_then(as_whole_number)
                         .and_then(|r| u32::try_from(r).ok())
-                        .ok_or_else(|| bad("lay_tile without `rotation`".into()))?,
+                        .ok_or_else(|| bad("rotation", "lay_tile without `rotation`".into()))?,
                 }
             }
             "buy_train" => {
@@ -390,7 +584,7 @@ impl ImportedAction {
                         .raw
                         .get("price")
                         .and_then(as_whole_number)
-                        .ok_or_else(|| bad("buy_train without `price`".into()))?,
+                        .ok_or_else(|| bad("price", "buy_train without `price`".into()))?,
                 }
             }
             "run_routes" => {
@@ -398,34 +592,36 @@ impl ImportedAction {
                     .raw
                     .get("routes")
                     .and_then(Value::as_array)
-                    .ok_or_else(|| bad("run_routes without `routes`".into()))?;
+                    .ok_or_else(|| bad("routes", "run_routes without `routes`".into()))?;
                 let mut out = Vec::new();
                 for r in routes {
                     let train = r
                         .get("train")
                         .and_then(Value::as_str)
-                        .ok_or_else(|| bad("route without `train`".into()))?
+                        .ok_or_else(|| bad("routes[].train", "route without `train`".into()))?
                         .to_string();
                     let stops: Vec<Stop> = r
                         .get("nodes")
                         .and_then(Value::as_array)
-                        .ok_or_else(|| bad("route without `nodes`".into()))?
+                        .ok_or_else(|| bad("routes[].nodes", "route without `nodes`".into()))?
                         .iter()
                         .map(|n| {
                             let t = n.as_str().unwrap_or_default();
-                            let (hex, node) = t
-                                .rsplit_once('-')
-                                .ok_or_else(|| bad(format!("node `{t}`")))?;
+                            let (hex, node) = notation::parse_node_id(t).ok_or_else(|| {
+                                bad("routes[].nodes", format!("node `{t}` is not `<hex>-<n>`"))
+                            })?;
                             Ok(Stop {
                                 hex: hex.to_string(),
-                                node: node.parse().map_err(|_| bad(format!("node `{t}`")))?,
+                                node,
                             })
                         })
                         .collect::<Result<Vec<_>, ImportError>>()?;
                     let mut connections: Vec<Vec<String>> = r
                         .get("connections")
                         .and_then(Value::as_array)
-                        .ok_or_else(|| bad("route without `connections`".into()))?
+                        .ok_or_else(|| {
+                            bad("routes[].connections", "route without `connections`".into())
+                        })?
                         .iter()
                         .map(|c| {
                             c.as_array()
@@ -458,6 +654,43 @@ impl ImportedAction {
             "dividend" => Action::Dividend {
                 payout: str_field("kind")? == "payout",
             },
+            // 1841 §9.5 token acquisition: the token in `city` of another corporation; with
+            // several, `slot` counts them in the ruleset's corporation order
+            // ([`token_holders`]; 18xx's own slot numbers are not modelled).
+            "buy_token" => {
+                let city = str_field("city")?;
+                let (hex, index) = self.city_of(state, city)?;
+                let buyer = operating_round::current(state);
+                let holders: Vec<String> = token_holders(state, &hex, index)
+                    .into_iter()
+                    .filter(|c| Some(c) != buyer.as_ref())
+                    .collect();
+                let slot = self
+                    .raw
+                    .get("slot")
+                    .and_then(as_whole_number)
+                    .and_then(|s| usize::try_from(s).ok())
+                    .unwrap_or(0);
+                let seller = match holders.as_slice() {
+                    [only] => only.clone(),
+                    _ => holders.get(slot).cloned().ok_or_else(|| {
+                        bad(
+                            "slot",
+                            format!("no other corporation's token {slot} in city `{city}`"),
+                        )
+                    })?,
+                };
+                Action::BuyToken {
+                    hex,
+                    city: index,
+                    seller,
+                    price: self
+                        .raw
+                        .get("price")
+                        .and_then(as_whole_number)
+                        .ok_or_else(|| bad("price", "buy_token without `price`".into()))?,
+                }
+            }
             _ => return Ok(None),
         };
         Ok(Some((seat, action)))
@@ -484,6 +717,7 @@ impl ImportedAction {
                 .find_map(|k| self.raw.get(*k).and_then(as_whole_number))
                 .ok_or_else(|| ImportError::BadAction {
                     id: self.id,
+                    field: "total_price".into(),
                     reason: format!("{} from a player without a price", self.kind),
                 })?;
             return Ok(vec![
@@ -502,6 +736,10 @@ impl ImportedAction {
     }
 
     /// Buyer, seller and item of a purchase from another player (1841 §15.3), if this is one.
+    /// The seller of a `buy_shares` is [`ImportedAction::from_player`]; without the record's
+    /// id tracking (an export written by this engine, or an action made by hand:
+    /// [`ImportedAction::from_pool`] unset) the holder of the named certificate in `state`,
+    /// whose indices are this engine's.
     fn player_purchase(
         &self,
         state: &State,
@@ -512,32 +750,46 @@ impl ImportedAction {
         if !state.options.p2p_purchases {
             return Ok(None);
         }
-        let bad = |reason: String| ImportError::BadAction {
+        let bad = |field: &str, reason: String| ImportError::BadAction {
             id: self.id,
+            field: field.to_string(),
             reason,
         };
         match self.kind.as_str() {
             "buy_shares" => {
-                let Some(seller) = self.from_player else {
-                    return Ok(None);
-                };
                 let id = self
                     .raw
                     .get("shares")
                     .and_then(Value::as_array)
                     .and_then(|a| a.first())
                     .and_then(Value::as_str)
-                    .ok_or_else(|| bad("buy_shares without `shares`".into()))?;
-                let sym = id
+                    .ok_or_else(|| bad("shares", "buy_shares without `shares`".into()))?;
+                let (sym, index) = id
                     .rsplit_once('_')
-                    .map(|(sym, _)| sym.to_string())
-                    .ok_or_else(|| bad(format!("share id `{id}` is not `<CORP>_<n>`")))?;
+                    .and_then(|(sym, i)| Some((sym.to_string(), i.parse::<usize>().ok()?)))
+                    .ok_or_else(|| bad("shares", format!("share id `{id}` is not `<CORP>_<n>`")))?;
+                let seller = self.from_player.or_else(|| {
+                    if self.from_pool.is_some() {
+                        return None;
+                    }
+                    match state
+                        .corporation(&sym)
+                        .and_then(|c| c.certificates.get(index))
+                        .map(|c| &c.owner)
+                    {
+                        Some(ShareOwner::Player(s)) if *s != buyer => Some(*s),
+                        _ => None,
+                    }
+                });
+                let Some(seller) = seller else {
+                    return Ok(None);
+                };
                 let percent = self
                     .raw
                     .get("percent")
                     .and_then(Value::as_u64)
                     .and_then(|p| u32::try_from(p).ok())
-                    .ok_or_else(|| bad("buy_shares without `percent`".into()))?;
+                    .ok_or_else(|| bad("percent", "buy_shares without `percent`".into()))?;
                 Ok(Some((
                     buyer,
                     seller,
@@ -552,7 +804,7 @@ impl ImportedAction {
                     .raw
                     .get("company")
                     .and_then(Value::as_str)
-                    .ok_or_else(|| bad("buy_company without `company`".into()))?;
+                    .ok_or_else(|| bad("company", "buy_company without `company`".into()))?;
                 let Ok(c) = company.parse::<super::concession::Concession>() else {
                     return Ok(None);
                 };
@@ -581,14 +833,15 @@ impl ImportedAction {
     /// lower or higher merger price; `pres` = claim the presidency (`no` declines); `full` /
     /// `cash` = an odd merger share completed or sold.
     fn choose_action(&self, state: &State) -> Result<Action, ImportError> {
-        let bad = |reason: String| ImportError::BadAction {
+        let bad = |field: &str, reason: String| ImportError::BadAction {
             id: self.id,
+            field: field.to_string(),
             reason,
         };
         let raw = self
             .raw
             .get("choice")
-            .ok_or_else(|| bad("choose without `choice`".into()))?;
+            .ok_or_else(|| bad("choice", "choose without `choice`".into()))?;
         let number = as_whole_number(raw)
             .or_else(|| raw.as_str().and_then(|t| t.parse().ok()))
             .and_then(|n| u32::try_from(n).ok());
@@ -622,7 +875,12 @@ impl ImportedAction {
                 (SplitStage::Tokens, _, Some(n)) => Action::BuyTokens {
                     count: total(&s.corporation) + n,
                 },
-                _ => return Err(bad(format!("choice {raw} does not fit the split"))),
+                _ => {
+                    return Err(bad(
+                        "choice",
+                        format!("choice {raw} does not fit the split"),
+                    ));
+                }
             },
             Some(CorporateEvent::Merger(m)) => match (m.stage, text) {
                 (MergerStage::Price, "first" | "last") => {
@@ -651,7 +909,12 @@ impl ImportedAction {
                         OddShareChoice::Cash
                     },
                 },
-                _ => return Err(bad(format!("choice {raw} does not fit the merger"))),
+                _ => {
+                    return Err(bad(
+                        "choice",
+                        format!("choice {raw} does not fit the merger"),
+                    ));
+                }
             },
             Some(CorporateEvent::Transformation(t)) => match (t.stage, text, number) {
                 (1 | 2, "yes", _) => Action::BuyShares {
@@ -663,10 +926,16 @@ impl ImportedAction {
                 (_, _, Some(n)) => Action::BuyTokens {
                     count: total(&t.major) + n,
                 },
-                _ => return Err(bad(format!("choice {raw} does not fit the transformation"))),
+                _ => {
+                    return Err(bad(
+                        "choice",
+                        format!("choice {raw} does not fit the transformation"),
+                    ));
+                }
             },
             None => Action::BuyTokens {
-                count: number.ok_or_else(|| bad("choose without an integer `choice`".into()))?,
+                count: number
+                    .ok_or_else(|| bad("choice", "choose without an integer `choice`".into()))?,
             },
         })
     }
@@ -674,16 +943,18 @@ impl ImportedAction {
     /// A token city as hex and city index: `R14-0-0` (printed hex R14, city 0) or
     /// `<tile>-<copy>-<i>` (the hex carrying that tile).
     fn city_of(&self, state: &State, city: &str) -> Result<(String, u32), ImportError> {
-        let bad = |reason: String| ImportError::BadAction {
+        let bad = |field: &str, reason: String| ImportError::BadAction {
             id: self.id,
+            field: field.to_string(),
             reason,
         };
-        let first = city.split('-').next().unwrap_or_default().to_string();
-        let index = city
-            .rsplit('-')
-            .next()
-            .and_then(|i| i.parse::<u32>().ok())
-            .ok_or_else(|| bad(format!("city `{city}`")))?;
+        let (first, _, index) = notation::parse_city_id(city).ok_or_else(|| {
+            bad(
+                "city",
+                format!("city `{city}` is not `<tile>-<copy>-<city>`"),
+            )
+        })?;
+        let first = first.to_string();
         if map::map(&state.options).hexes.contains_key(&first) {
             return Ok((first, index));
         }
@@ -703,7 +974,7 @@ impl ImportedAction {
                     .any(|c| c.tokens.iter().any(|t| t.hex == *h && t.city == index))
             })
             .map(|h| (h, index))
-            .ok_or_else(|| bad(format!("no token on tile of city `{city}`")))
+            .ok_or_else(|| bad("city", format!("no token on tile of city `{city}`")))
     }
 }
 
@@ -729,9 +1000,17 @@ fn id_text(v: &Value) -> Option<String> {
 ///
 /// Errors: [`ImportError::UndoTargetMissing`] for an `undo` to an id that is not effective.
 pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
-    let mut active: Vec<Value> = Vec::new();
-    let mut undone: Vec<Vec<Value>> = Vec::new();
-    for action in actions {
+    Ok(effective_indices(actions)?
+        .into_iter()
+        .map(|i| actions[i].clone())
+        .collect())
+}
+
+/// [`filter_actions`] as indices into `actions` (no action is copied).
+fn effective_indices(actions: &[Value]) -> Result<Vec<usize>, ImportError> {
+    let mut active: Vec<usize> = Vec::new();
+    let mut undone: Vec<Vec<usize>> = Vec::new();
+    for (index, action) in actions.iter().enumerate() {
         match action.get("type").and_then(Value::as_str) {
             Some("message") => {}
             Some("undo") => {
@@ -740,7 +1019,9 @@ pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
                     Some(target) => {
                         active
                             .iter()
-                            .rposition(|a| a.get("id").and_then(Value::as_i64) == Some(target))
+                            .rposition(|&a| {
+                                actions[a].get("id").and_then(Value::as_i64) == Some(target)
+                            })
                             .ok_or(ImportError::UndoTargetMissing(target))?
                             + 1
                     }
@@ -754,7 +1035,7 @@ pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
                 }
             }
             _ => {
-                active.push(action.clone());
+                active.push(index);
                 undone.clear();
             }
         }
@@ -768,7 +1049,7 @@ pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
 /// `players` or `actions` is missing, [`ImportError::UndoTargetMissing`] (see
 /// [`filter_actions`]).
 pub fn parse_export(json: &str) -> Result<Export, ImportError> {
-    let root: Value = serde_json::from_str(json).map_err(|e| ImportError::Json(e.to_string()))?;
+    let mut root: Value = serde_json::from_str(json).map_err(|e| ImportError::json(&e))?;
     let players = root
         .get("players")
         .and_then(Value::as_array)
@@ -798,10 +1079,21 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
                 .collect()
         })
         .unwrap_or_default();
-    let raw = root
-        .get("actions")
-        .and_then(Value::as_array)
-        .ok_or_else(|| ImportError::Field("actions".into()))?;
+    let faq_options = root
+        .get("settings")
+        .and_then(|s| s.get(FAQ_OPTIONS_SETTING))
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_bool()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    // The actions are moved out of the parsed document, not copied.
+    let mut raw = match root.get_mut("actions").map(Value::take) {
+        Some(Value::Array(a)) => a,
+        _ => return Err(ImportError::Field("actions".into())),
+    };
     let mut export = Export {
         id: root.get("id").and_then(Value::as_i64),
         title: root
@@ -811,26 +1103,49 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
             .to_string(),
         players,
         optional_rules,
+        faq_options,
         actions: Vec::new(),
+        result: root
+            .get("result")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), as_whole_number(v)?)))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        game_end_reason: root
+            .get("game_end_reason")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        referee_export: root
+            .get(EXPORTED_BY)
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.starts_with("referee")),
     };
-    for action in filter_actions(raw)? {
+    for index in effective_indices(&raw)? {
+        // Each index is effective at most once: move the action out.
+        let action = raw.get_mut(index).map(Value::take).unwrap_or_default();
         let autos: Vec<Value> = action
             .get("auto_actions")
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let first = imported(&export, action, false);
+        let first = imported(&export.players, action, false);
         export.actions.push(first);
         for auto in autos {
-            let a = imported(&export, auto, true);
+            let a = imported(&export.players, auto, true);
             export.actions.push(a);
         }
     }
-    mark_pool_purchases(&mut export.actions);
     mark_tile_hexes(&mut export.actions);
-    if export.optional_rules.iter().any(|r| r == "p2p_purchases") {
+    if export.optional_rules.iter().any(|r| r == "p2p_purchases") && !export.referee_export {
         mark_player_purchases(&mut export.actions);
     }
+    if export.referee_export {
+        return Ok(export);
+    }
+    mark_pool_purchases(&mut export.actions);
     if let Some(game) = export.id {
         for a in &mut export.actions {
             if a.id
@@ -867,12 +1182,13 @@ pub const POOL_PURCHASES_AFTER_EXCHANGES: &[(i64, i64)] = &[
     (182953, 687),
 ];
 
-fn imported(export: &Export, raw: Value, auto: bool) -> ImportedAction {
+/// One recorded action as read: type, id and entity (a player id mapped to its seat by
+/// `players`); the record-derived marks (`from_pool`, `tile_hex`) are left `None`.
+pub(super) fn imported(players: &[ExportPlayer], raw: Value, auto: bool) -> ImportedAction {
     let entity_type = raw.get("entity_type").and_then(Value::as_str);
     let entity_text = raw.get("entity").and_then(id_text).unwrap_or_default();
     let entity = match entity_type {
-        Some("player") => export
-            .seat_of(&entity_text)
+        Some("player") => seat_of(players, &entity_text)
             .map_or_else(|| Entity::Other(entity_text.clone()), Entity::Player),
         Some("corporation") => Entity::Corporation(entity_text),
         _ => Entity::Other(entity_text),
@@ -948,7 +1264,7 @@ fn mark_tile_hexes(actions: &mut [ImportedAction]) {
             }
             "place_token" | "remove_token" | "buy_token" => {
                 if let Some(city) = a.raw.get("city").and_then(Value::as_str)
-                    && let Some((copy, _)) = city.rsplit_once('-')
+                    && let Some((_, copy, _)) = notation::parse_city_id(city)
                 {
                     a.tile_hex = at.get(copy).cloned();
                 }
@@ -1049,6 +1365,375 @@ fn mark_pool_purchases(actions: &mut [ImportedAction]) {
             _ => {}
         }
     }
+}
+
+/// The top-level field naming the program that wrote an export (`"exported_by":
+/// "referee-engine 0.1.0"`); 18xx.games does not write it.
+pub const EXPORTED_BY: &str = "exported_by";
+
+/// The `settings` field in which Referee's exports carry the FAQ options set explicitly
+/// (`{"half_price_round_down": true, …}`; 18xx.games ignores it).
+pub const FAQ_OPTIONS_SETTING: &str = "referee_faq_options";
+
+/// The corporations with a token in city `city` of `hex`, in the ruleset's corporation order:
+/// the `slot` numbering of `buy_token` in this engine's exports and imports.
+pub fn token_holders(state: &State, hex: &str, city: u32) -> Vec<String> {
+    state
+        .corporations
+        .iter()
+        .filter(|c| c.tokens.iter().any(|t| t.hex == hex && t.city == city))
+        .map(|c| c.sym.clone())
+        .collect()
+}
+
+/// Action types of an export that change nothing in the game: chat (`message`), 18xx's
+/// client automation (`program_*`, whose effects are recorded as `auto_actions`) and
+/// `destination_connection` records (this engine derives connections itself, 1841 §13).
+pub fn is_ignored(kind: &str) -> bool {
+    matches!(kind, "message" | "destination_connection") || kind.starts_with("program_")
+}
+
+/// What stopped an import, as a closed set (mirrors `referee.v1.ImportFailureKind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The text ends inside a JSON value (a cut file); `line`/`column` say where.
+    TruncatedJson,
+    /// The text is not JSON; `line`/`column` say where.
+    MalformedJson,
+    /// A required top-level field is missing or ill-typed (`players`, `actions`).
+    MissingField,
+    /// The export is of another game than 1841 (`title`).
+    UnsupportedGame,
+    /// `settings.optional_rules` names a rule 1841 does not have.
+    UnknownOption,
+    /// An `undo` names an action id that is not an effective action.
+    UndoTargetMissing,
+    /// No game can be set up with these players and options (player count, 1841 §1).
+    Setup,
+    /// An action's fields do not fit its type (`field` names the field).
+    BadAction,
+    /// An action type this build does not know.
+    UnknownActionType,
+    /// The rules refused the action (`rejection`).
+    Refused,
+}
+
+/// Why an import stopped: the action (18xx id, index among the effective actions, type), the
+/// field, the reason in plain words and, for a refused action, the engine's rejection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportFailure {
+    /// What kind of problem.
+    pub kind: FailureKind,
+    /// The 18xx action id (`None` for file-level problems and generated `auto_actions`).
+    pub action_id: Option<i64>,
+    /// Index of the action among the effective actions (after undo/redo, auto actions
+    /// flattened in), from 0.
+    pub action_index: Option<usize>,
+    /// The 18xx action type (`buy_shares`).
+    pub action_type: Option<String>,
+    /// The field at fault (`shares`, `city`, `players`), when one is.
+    pub field: Option<String>,
+    /// One sentence.
+    pub reason: String,
+    /// The engine's rejection of a refused action.
+    pub rejection: Option<Rejection>,
+    /// For JSON errors: line (from 1).
+    pub line: Option<u64>,
+    /// For JSON errors: column (from 1).
+    pub column: Option<u64>,
+}
+
+impl ImportFailure {
+    fn new(kind: FailureKind, reason: String) -> Self {
+        Self {
+            kind,
+            action_id: None,
+            action_index: None,
+            action_type: None,
+            field: None,
+            reason,
+            rejection: None,
+            line: None,
+            column: None,
+        }
+    }
+
+    fn at(mut self, index: usize, action: &ImportedAction) -> Self {
+        self.action_id = action.id;
+        self.action_index = Some(index);
+        self.action_type = Some(action.kind.clone());
+        self
+    }
+
+    /// The failure for a reading error.
+    pub fn from_error(e: &ImportError) -> Self {
+        let reason = e.to_string();
+        match e {
+            ImportError::Json {
+                line,
+                column,
+                truncated,
+                ..
+            } => Self {
+                line: Some(*line),
+                column: Some(*column),
+                ..Self::new(
+                    if *truncated {
+                        FailureKind::TruncatedJson
+                    } else {
+                        FailureKind::MalformedJson
+                    },
+                    reason,
+                )
+            },
+            ImportError::Field(f) => Self {
+                field: Some(f.clone()),
+                ..Self::new(FailureKind::MissingField, reason)
+            },
+            ImportError::UnknownOption(_) => Self {
+                field: Some("settings.optional_rules".into()),
+                ..Self::new(FailureKind::UnknownOption, reason)
+            },
+            ImportError::UndoTargetMissing(id) => Self {
+                action_id: Some(*id),
+                field: Some("action_id".into()),
+                ..Self::new(FailureKind::UndoTargetMissing, reason)
+            },
+            ImportError::BadAction { id, field, reason } => Self {
+                action_id: *id,
+                field: Some(field.clone()),
+                ..Self::new(FailureKind::BadAction, reason.clone())
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for ImportFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(id) = self.action_id {
+            write!(f, "action {id}")?;
+            if let Some(t) = &self.action_type {
+                write!(f, " ({t})")?;
+            }
+            write!(f, ": ")?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, "`{field}`: ")?;
+        }
+        write!(f, "{}", self.reason)?;
+        if let Some(r) = &self.rejection {
+            write!(f, " [{}", r.code.as_str())?;
+            if !r.rule.is_empty() {
+                write!(f, ", {}", r.rule)?;
+            }
+            write!(f, "]")?;
+        }
+        Ok(())
+    }
+}
+
+/// Options of [`replay`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplaySettings {
+    /// Compare the final result and game-end reason with the recorded ones.
+    pub check: bool,
+    /// Stop after the effective actions with an id up to this one (and the automatic actions
+    /// recorded with them): the state 18xx.games shows at `?action=<id>`.
+    pub stop_at_action_id: Option<i64>,
+}
+
+/// The first difference [`replay`]'s check found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// `finished`, `game_end_reason` or `result.<player id>`.
+    pub field: String,
+    /// Our value (`None` when we have none).
+    pub ours: Option<Value>,
+    /// The recorded value.
+    pub recorded: Option<Value>,
+    /// One sentence.
+    pub reason: String,
+}
+
+/// A game replayed from an export.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Replayed {
+    /// The parsed export (`None` when the text could not be read).
+    pub export: Option<Export>,
+    /// The state after the last applied action (`None` when no game could be set up).
+    pub state: Option<State>,
+    /// Game actions of the export (effective actions without [`is_ignored`] ones).
+    pub actions_total: usize,
+    /// The engine actions applied, with their seats, in order.
+    pub actions: Vec<(Seat, Action)>,
+    /// Our result once the game has ended (scores by seat, end reason).
+    pub outcome: Option<Outcome>,
+    /// The game ended and every action was applied.
+    pub finished: bool,
+    /// The replay stopped at [`ReplaySettings::stop_at_action_id`].
+    pub stopped_at_limit: bool,
+    /// Why the replay stopped early.
+    pub failure: Option<ImportFailure>,
+    /// With [`ReplaySettings::check`]: the first difference from the recorded result (`None`
+    /// inside = identical). Not set without the check.
+    pub check: Option<Option<Difference>>,
+}
+
+/// Replays an 18xx.games export of 1841 through the engine: parses it ([`parse_export`]),
+/// sets up the game with its players (seat order = `players` order) and options, maps each
+/// effective game action ([`ImportedAction::to_action`]) and applies it, stopping at the first
+/// action that cannot be read, is unknown or is refused (`failure`), or after
+/// `stop_at_action_id`. With `check`, compares our result and end reason with the recorded
+/// ones. Pure and total: every problem is a [`ImportFailure`], never a panic. Shared by the
+/// `referee replay-18xx` command and the `ImportGame` RPC.
+pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
+    let mut out = Replayed::default();
+    let export = match parse_export(text) {
+        Ok(e) => e,
+        Err(e) => {
+            out.failure = Some(ImportFailure::from_error(&e));
+            return out;
+        }
+    };
+    out.actions_total = export
+        .actions
+        .iter()
+        .filter(|a| !is_ignored(&a.kind))
+        .count();
+    if !export.title.is_empty() && export.title != "1841" {
+        out.failure = Some(ImportFailure {
+            field: Some("title".into()),
+            ..ImportFailure::new(
+                FailureKind::UnsupportedGame,
+                format!(
+                    "the export is a game of `{}`; this build imports 1841 only",
+                    export.title
+                ),
+            )
+        });
+        out.export = Some(export);
+        return out;
+    }
+    let setup = match export.options() {
+        Err(e) => Err(ImportFailure::from_error(&e)),
+        Ok(options) => {
+            let seats = u32::try_from(export.players.len()).unwrap_or(u32::MAX);
+            G1841::setup(&options, seats, 0).map_err(|e| ImportFailure {
+                field: Some("players".into()),
+                ..ImportFailure::new(FailureKind::Setup, e.to_string())
+            })
+        }
+    };
+    let mut state = match setup {
+        Ok(s) => s,
+        Err(f) => {
+            out.failure = Some(f);
+            out.export = Some(export);
+            return out;
+        }
+    };
+    for (index, action) in export.actions.iter().enumerate() {
+        if is_ignored(&action.kind) {
+            continue;
+        }
+        if let (Some(stop), Some(id)) = (settings.stop_at_action_id, action.id)
+            && id > stop
+        {
+            out.stopped_at_limit = true;
+            break;
+        }
+        // A purchase from another player replays as the offer and its acceptance (1841 §15.3).
+        let failure = match action.to_actions(&state) {
+            Err(e) => ImportFailure::from_error(&e).at(index, action),
+            Ok(list) if list.is_empty() => ImportFailure {
+                field: Some("type".into()),
+                ..ImportFailure::new(
+                    FailureKind::UnknownActionType,
+                    format!(
+                        "action type `{}` is not supported by this build (not an 1841 action it knows)",
+                        action.kind
+                    ),
+                )
+            }
+            .at(index, action),
+            Ok(list) => {
+                let mut refused = None;
+                for (seat, a) in list {
+                    match G1841::apply(&mut state, seat, &a) {
+                        Ok(_) => out.actions.push((seat, a)),
+                        Err(r) => {
+                            refused = Some(r);
+                            break;
+                        }
+                    }
+                }
+                let Some(r) = refused else { continue };
+                ImportFailure {
+                    reason: r.message.clone(),
+                    rejection: Some(r),
+                    ..ImportFailure::new(FailureKind::Refused, String::new())
+                }
+                .at(index, action)
+            }
+        };
+        out.failure = Some(failure);
+        break;
+    }
+    out.outcome = G1841::outcome(&state);
+    out.finished = out.outcome.is_some() && out.failure.is_none();
+    if settings.check {
+        out.check = Some(first_difference(&export, &out));
+    }
+    out.state = Some(state);
+    out.export = Some(export);
+    out
+}
+
+/// The first difference between our replay and the recorded `game_end_reason` and `result`.
+fn first_difference(export: &Export, replayed: &Replayed) -> Option<Difference> {
+    let Some(outcome) = replayed.outcome.as_ref().filter(|_| replayed.finished) else {
+        return Some(Difference {
+            field: "finished".into(),
+            ours: Some(Value::Bool(false)),
+            recorded: Some(Value::Bool(export.game_end_reason.is_some())),
+            reason: match &replayed.failure {
+                Some(f) => format!("the replay did not reach the end of the game: {f}"),
+                None => "the replay did not reach the end of the game".into(),
+            },
+        });
+    };
+    if export.game_end_reason.as_deref() != Some(outcome.end_reason.as_str()) {
+        return Some(Difference {
+            field: "game_end_reason".into(),
+            ours: Some(Value::from(outcome.end_reason.clone())),
+            recorded: export.game_end_reason.clone().map(Value::from),
+            reason: "the game ended for another reason".into(),
+        });
+    }
+    let ours: BTreeMap<&str, i64> = export
+        .players
+        .iter()
+        .map(|p| p.id.as_str())
+        .zip(outcome.scores.iter().copied())
+        .collect();
+    let ids = export
+        .result
+        .keys()
+        .map(String::as_str)
+        .chain(ours.keys().copied());
+    for id in ids.collect::<BTreeSet<_>>() {
+        let (a, b) = (ours.get(id), export.result.get(id));
+        if a != b {
+            return Some(Difference {
+                field: format!("result.{id}"),
+                ours: a.map(|v| Value::from(*v)),
+                recorded: b.map(|v| Value::from(*v)),
+                reason: format!("player {id} ends with another value"),
+            });
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -1337,7 +2022,23 @@ mod tests {
         assert!(e.actions[2].auto && !e.actions[1].auto);
         assert_eq!(e.actions[3].entity, Entity::Player(0));
         assert_eq!(e.actions[4].entity, Entity::Corporation("SFTG".into()));
-        assert!(matches!(parse_export("{"), Err(ImportError::Json(_))));
+        assert!(matches!(
+            parse_export("{"),
+            Err(ImportError::Json {
+                truncated: true,
+                line: 1,
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_export("{\n  \"players\": [,]}"),
+            Err(ImportError::Json {
+                truncated: false,
+                line: 2,
+                column: 15,
+                ..
+            })
+        ));
         assert_eq!(
             parse_export("{}"),
             Err(ImportError::Field("players".into()))

@@ -203,6 +203,8 @@ pub struct Tile {
     pub counts: BTreeMap<String, u32>,
     /// Tiles it may be upgraded to.
     pub upgrades_to: Vec<String>,
+    /// `paths` rotated by 0–5, computed once at load (hot in tile-lay and route searches).
+    pub rotations: [Vec<Path>; 6],
 }
 
 /// One province border: `hex` edge `edge`, seen from the neighbour as `neighbor_edge`.
@@ -230,6 +232,14 @@ pub struct Map {
     /// Province border sides by set name (`2`, `4`, `5`), as (hex, edge), both sides of
     /// every border.
     pub borders: BTreeMap<String, BTreeSet<(String, u8)>>,
+    /// The same sides as `borders`, by set and hex, as an edge bit mask (bit `e` for edge
+    /// `e`), for lookups without allocating.
+    pub border_edges: BTreeMap<String, BTreeMap<String, u8>>,
+    /// Hex coordinates in the order of `hexes`: a hex's index (track searches work on
+    /// indices).
+    pub hex_ids: Vec<String>,
+    /// By hex index: the neighbour's index across each edge 0–5 (`neighbors` as indices).
+    pub neighbor_index: Vec<[Option<usize>; 6]>,
 }
 
 fn load(ruleset: &'static str, map_json: &str) -> Map {
@@ -246,7 +256,7 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         borders: BTreeMap<String, BTreeMap<String, Vec<Border>>>,
     }
     let raw: RawMap = serde_json::from_str(map_json).expect("embedded 1841 map data parses");
-    let hexes = raw
+    let hexes: BTreeMap<String, Hex> = raw
         .hexes
         .into_iter()
         .map(|h| {
@@ -273,12 +283,24 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         .tiles
         .into_iter()
         .map(|t| {
+            let unrotated = paths(t.paths);
+            let rotations = [0u8, 1, 2, 3, 4, 5].map(|r| {
+                unrotated
+                    .iter()
+                    .map(|p| Path {
+                        a: rotate(p.a, r),
+                        b: rotate(p.b, r),
+                        terminal: p.terminal,
+                    })
+                    .collect()
+            });
             let tile = Tile {
                 id: t.id.clone(),
                 color: t.color,
                 label: t.label,
                 nodes: t.nodes,
-                paths: paths(t.paths),
+                paths: unrotated,
+                rotations,
                 upgrade_cost: t.upgrade_cost_from_this_tile.iter().map(|c| c.cost).sum(),
                 counts: t.counts,
                 upgrades_to: t.upgrades_to,
@@ -288,7 +310,7 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         .collect();
     let raw_borders: RawBorders =
         serde_json::from_str(BORDERS).expect("embedded 1841 borders parse");
-    let borders = raw_borders
+    let borders: BTreeMap<String, BTreeSet<(String, u8)>> = raw_borders
         .borders
         .get(ruleset)
         .map(|sets| {
@@ -309,11 +331,37 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
                 .collect()
         })
         .unwrap_or_default();
+    let border_edges = borders
+        .iter()
+        .map(|(set, sides)| {
+            let mut by_hex: BTreeMap<String, u8> = BTreeMap::new();
+            for (hex, edge) in sides {
+                *by_hex.entry(hex.clone()).or_default() |= 1 << edge;
+            }
+            (set.clone(), by_hex)
+        })
+        .collect();
+    let hex_ids: Vec<String> = hexes.keys().cloned().collect();
+    let neighbor_index = hexes
+        .values()
+        .map(|h: &Hex| {
+            let mut out = [None; 6];
+            for (e, n) in &h.neighbors {
+                if let Some(slot) = out.get_mut(usize::from(*e)) {
+                    *slot = hex_ids.binary_search(n).ok();
+                }
+            }
+            out
+        })
+        .collect();
     Map {
         ruleset,
         hexes,
         tiles,
         borders,
+        border_edges,
+        hex_ids,
+        neighbor_index,
     }
 }
 
@@ -341,11 +389,19 @@ impl Map {
             .unwrap_or(0)
     }
 
+    /// The index of `hex` in `hex_ids`.
+    pub fn hex_index(&self, hex: &str) -> Option<usize> {
+        self.hex_ids.binary_search_by(|h| h.as_str().cmp(hex)).ok()
+    }
+
     /// Whether edge `edge` of `hex` lies on a border of set `set`.
     pub fn on_border(&self, set: &str, hex: &str, edge: u8) -> bool {
-        self.borders
-            .get(set)
-            .is_some_and(|s| s.contains(&(hex.to_string(), edge)))
+        edge < 8
+            && self
+                .border_edges
+                .get(set)
+                .and_then(|s| s.get(hex))
+                .is_some_and(|mask| mask & (1 << edge) != 0)
     }
 }
 
@@ -424,6 +480,33 @@ mod tests {
 
     /// 1841 §10: border set 2 active from setup includes C7 edge 0 (Lugano), set 5 keeps
     /// only the two Lugano edges.
+    #[test]
+    fn neighbours_are_hexes_of_the_map_by_index() {
+        // The track search works on indices: every neighbour must be a hex of the map.
+        for options in [
+            Options::default(),
+            Options {
+                version_1: true,
+                ..Options::default()
+            },
+            Options {
+                lite: true,
+                ..Options::default()
+            },
+        ] {
+            let m = map(&options);
+            for (i, (id, h)) in m.hexes.iter().enumerate() {
+                assert_eq!(m.hex_ids[i], *id);
+                assert_eq!(m.hex_index(id), Some(i));
+                for (e, n) in &h.neighbors {
+                    assert!(*e < 6, "{id} edge {e}");
+                    let j = m.neighbor_index[i][usize::from(*e)];
+                    assert_eq!(j.map(|j| m.hex_ids[j].as_str()), Some(n.as_str()));
+                }
+            }
+        }
+    }
+
     #[test]
     fn s10_border_sets() {
         let m = v2();

@@ -2,9 +2,10 @@
 //! price movements with the minor cap (column 10) and the pre-phase-8 cap (column 15), and the
 //! operating order of corporations by market position.
 
+use super::action::Event;
 use super::corporation::phase_number;
 use super::data;
-use super::state::{CorporationKind, SharePrice, State};
+use super::state::{CorporationKind, PriceDrop, SharePrice, State};
 
 /// Price in L. of the cell at `row`, `col`; `None` if there is no such cell.
 pub fn price_at(row: u32, col: u32) -> Option<i64> {
@@ -100,6 +101,57 @@ pub fn set_cell(state: &mut State, sym: &str, row: u32, col: u32) {
     state.next_market_arrival = arrival.saturating_add(1);
 }
 
+/// Adds `units` rows of drop for `sym` to a turn's pending drops (FAQ-Q2,
+/// `price_drops_lowest_first`).
+pub fn add_drop(drops: &mut Vec<PriceDrop>, sym: &str, units: u32) {
+    match drops.iter_mut().find(|d| d.corporation == sym) {
+        Some(d) => d.rows = d.rows.saturating_add(units),
+        None => drops.push(PriceDrop {
+            corporation: sym.to_string(),
+            rows: units,
+        }),
+    }
+}
+
+/// Makes a turn's pending price drops (FAQ-Q2: "prices are lowered in reverse operating
+/// order, i.e. by increasing share value; markers higher in a stack move later"): the sold
+/// corporations in reverse operating order (as it stands before the drops), each one row down
+/// per unit sold (1841 §5.3), arriving at the back of its new cell. Two corporations sold
+/// together from one cell thus change places: A before B on L.100, both sold → B drops to
+/// L.95 first and operates before A.
+pub fn apply_drops(state: &mut State, drops: Vec<PriceDrop>, events: &mut Vec<Event>) {
+    if drops.is_empty() {
+        return;
+    }
+    let order = operating_order(state);
+    let mut drops = drops;
+    drops.sort_by_key(|d| {
+        std::cmp::Reverse(order.iter().position(|s| *s == d.corporation).unwrap_or(0))
+    });
+    for d in drops {
+        let Some(p) = state
+            .corporation(&d.corporation)
+            .and_then(|c| c.share_price)
+        else {
+            continue;
+        };
+        let mut row = p.row;
+        for _ in 0..d.rows {
+            row = down(row, p.col).0;
+        }
+        if row == p.row {
+            continue;
+        }
+        set_cell(state, &d.corporation, row, p.col);
+        events.push(Event::SharePriceChanged {
+            corporation: d.corporation.clone(),
+            price: price_at(row, p.col).unwrap_or(0),
+            row,
+            col: p.col,
+        });
+    }
+}
+
 /// Started corporations in operating order (1841 §6): higher price first, then further right,
 /// then higher row, then earlier arrival on the cell, then name.
 pub fn operating_order(state: &State) -> Vec<String> {
@@ -150,14 +202,19 @@ pub fn cell_below(twice_input: i64) -> (u32, u32) {
 /// The new cell of a merger of two majors at prices `a` and `b` (1841 §12.1): `None` when
 /// both are above L.250 (the initiator's president chooses one of the two prices); the
 /// cell of the one above L.250 if only one is (`a_cell`/`b_cell`); else
-/// [`cell_below`] of min(a + b, 250).
+/// [`cell_below`] of min(a + b, 250). With `price_cap` (option `merger_price_cap`, FAQ-T:
+/// "243 and more → 242") always [`cell_below`] of min(a + b, 250), so at most L.242.
 pub fn major_merger_cell(
+    price_cap: bool,
     a: i64,
     a_cell: (u32, u32),
     b: i64,
     b_cell: (u32, u32),
 ) -> Option<(u32, u32)> {
     const CAP: i64 = 250;
+    if price_cap {
+        return Some(cell_below(2 * a.saturating_add(b).min(CAP)));
+    }
     match (a > CAP, b > CAP) {
         (true, true) => None,
         (true, false) => Some(a_cell),
@@ -223,9 +280,29 @@ mod tests {
         }
         // Fixture 132002: SFLP 75 + SFMA 54 → L.53; AFI 53 + SSFL 16 → L.53.
         assert_eq!(minor_merger_cell(75, 54), (9, 8));
-        assert_eq!(major_merger_cell(53, (9, 8), 16, (10, 0)), Some((9, 8)));
-        assert_eq!(major_merger_cell(300, (1, 15), 100, (3, 5)), Some((1, 15)));
-        assert_eq!(major_merger_cell(300, (1, 15), 260, (2, 14)), None);
+        assert_eq!(
+            major_merger_cell(false, 53, (9, 8), 16, (10, 0)),
+            Some((9, 8))
+        );
+        assert_eq!(
+            major_merger_cell(false, 300, (1, 15), 100, (3, 5)),
+            Some((1, 15))
+        );
+        assert_eq!(major_merger_cell(false, 300, (1, 15), 260, (2, 14)), None);
+        // FAQ-T (`merger_price_cap`): 243 and more → L.242 (row 2, col 13), whatever the
+        // prices; below L.250 the same cells as without the cap.
+        for (a, b) in [(300, 100), (300, 260), (130, 113)] {
+            let (r, c) = major_merger_cell(true, a, (1, 15), b, (2, 14)).unwrap();
+            assert_eq!((price_at(r, c), r, c), (Some(242), 2, 13), "{a} + {b}");
+        }
+        assert_eq!(
+            major_merger_cell(true, 53, (9, 8), 16, (10, 0)),
+            Some((9, 8))
+        );
+        assert_eq!(
+            major_merger_cell(true, 90, (3, 4), 60, (5, 2)),
+            major_merger_cell(false, 90, (3, 4), 60, (5, 2))
+        );
     }
 
     #[test]

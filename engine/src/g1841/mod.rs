@@ -14,24 +14,27 @@
 //! §9.7), emergency money raising and bankruptcy (§14), the [`game_end`] (§13) and the
 //! corporate events ([`operating_round::events`]: the first 4-train, the Ferdinandea split,
 //! the Tuscan merge, mergers, transformations; frozen and circular control, §7.4, §11, §12).
-//! With `p2p_purchases`, [`p2p`] purchases between players (§3.2, §5.2, §15.3) as an offer
-//! and the seller's answer. `docs/games/1841.md` lists coverage and the interpretations
-//! chosen.
+//! The FAQ rulings that differ from 18xx.games (`1841-faq.md` §7) are [`options`], tri-state:
+//! off in Version 2 unless set, on with `version_1` unless set. With `p2p_purchases`, [`p2p`]
+//! purchases between players (§3.2, §5.2, §15.3) as an offer and the seller's answer.
+//! `docs/games/1841.md` lists coverage and the interpretations chosen.
 //!
-//! Module map: [`options`] (variants), [`data`] (embedded reference data), [`concession`]
+//! Module map: [`options`] (variants and FAQ rule options), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
 //! [`setup`], [`concession_round`], [`corporation`] (certificates, control, limits),
 //! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`], [`p2p`]
 //! (purchases between players), [`game_end`] (end triggers and scores), [`map`] (map, tiles,
 //! borders), [`track`]
 //! (track graph), [`operating_round`], [`validate`], [`view`], [`import18xx`] (reader for
-//! 18xx.games exports).
+//! 18xx.games exports, the replay shared by the CLI and `ImportGame`) and [`export18xx`]
+//! (writer of the same format).
 
 pub mod action;
 pub mod concession;
 pub mod concession_round;
 pub mod corporation;
 pub mod data;
+pub mod export18xx;
 pub mod game_end;
 pub mod import18xx;
 pub mod map;
@@ -54,11 +57,11 @@ pub use action::{
 pub use concession::{Concession, UnknownConcession};
 pub use options::Options;
 pub use state::{
-    Auction, Certificate, ConcessionRound, CorporateEvent, Corporation, CorporationKind,
-    CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage, OperatingRound,
-    OperatingStep, Operations, PlacedTile, Player, PurchaseItem, PurchaseOffer, QueuedEvent, Round,
-    SealedBid, ShareOwner, SharePrice, SoldShares, Split, SplitStage, StartStep, State, StockRound,
-    Transformation,
+    Auction, Certificate, ConcessionRound, CorporateEvent, CorporateSale, Corporation,
+    CorporationKind, CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage,
+    OperatingRound, OperatingStep, Operations, PlacedTile, Player, PriceDrop, PurchaseItem,
+    PurchaseOffer, QueuedEvent, Round, SealedBid, ShareOwner, SharePrice, SoldShares, Split,
+    SplitStage, StartStep, State, StockRound, Transformation,
 };
 pub use view::View;
 
@@ -92,7 +95,7 @@ impl Game for G1841 {
             max_players: 8,
             options: options::option_infos(),
             stage: GameStage::Partial,
-            coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, phases and discards, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, player-to-player purchases (p2p_purchases: an offer and the seller's answer) and the game end follow the rules; both recorded games replay to their end.",
+            coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, phases and discards, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, player-to-player purchases (p2p_purchases: an offer and the seller's answer) and the game end follow the rules; both recorded games replay to their end. The FAQ rulings that differ from 18xx are options (off in Version 2, on with version_1 unless set).",
         }
     }
 

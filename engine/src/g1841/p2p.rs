@@ -7,7 +7,7 @@
 //! what price) and the seller's [`Action::AnswerOffer`]. While an offer waits, only the seller
 //! acts. Accepted: the item goes to the buyer, the price to the seller, the buyer's turn ends.
 //! Declined: nothing changes hands and the buyer's turn goes on; he may offer the same thing
-//! to the same seller again only at a higher price (docs/games/1841.md, interpretation I39).
+//! to the same seller again only at a higher price (docs/games/1841.md, interpretation I47).
 //!
 //! The rules of a purchase ([`check`], the same at offer time and at acceptance):
 //! * shares: a multiple of the corporation's unit that the seller holds, his ordinary
@@ -519,7 +519,7 @@ fn transfer_concession(
 }
 
 /// The smallest price `buyer` may offer now for `item` from `seller`: L.1, or L.1 more than
-/// the highest price the seller declined for it this turn (interpretation I39).
+/// the highest price the seller declined for it this turn (interpretation I47).
 fn min_price(state: &State, seller: Seat, item: &PurchaseItem) -> i64 {
     state
         .stock_round()
@@ -569,7 +569,7 @@ fn candidates(state: &State, buyer: Seat) -> Vec<(Seat, PurchaseItem)> {
 }
 
 /// Every purchase `buyer` may offer now, with its price range: from L.1 (more after a
-/// declined offer, I39) to his cash (1841 §3.2, §5.2). Sellers in player order from the
+/// declined offer, I47) to his cash (1841 §3.2, §5.2). Sellers in player order from the
 /// buyer, each seller's concessions, then shares by corporation and percent. Empty without
 /// `p2p_purchases`. Turn-level conditions are the stock round's.
 pub fn offer_ranges(state: &State, buyer: Seat) -> Vec<OfferRange> {

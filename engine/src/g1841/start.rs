@@ -26,6 +26,7 @@ use super::corporation::{
 use super::data;
 use super::map::{self, NodeKind};
 use super::market;
+use super::options::Options;
 use super::state::{
     CorporationKind, CorporationStart, MapToken, Round, ShareOwner, StartStep, State,
 };
@@ -86,7 +87,7 @@ pub fn non_historical_startable(state: &State, sym: &str) -> bool {
         && state
             .corporation(sym)
             .is_some_and(|c| !c.historical && !c.started())
-        && !home_cities(state, sym, None).is_empty()
+        && !home_cities_up_to(state, sym, None, 1).is_empty()
 }
 
 /// The single IPO shares the starter of `sym` may still buy in step `BuyShares` (1841 §5.4
@@ -229,6 +230,12 @@ fn historical_home_choices(state: &State, sym: &str) -> Vec<MapToken> {
 /// hex in the same region — phase 3 the same zone; phase 4 Veneto if the first is in Veneto,
 /// else outside Veneto; from phase 5 anywhere.
 pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToken> {
+    home_cities_up_to(state, sym, first, usize::MAX)
+}
+
+/// The first `limit` of [`home_cities`], in the same order (whether there is one is asked
+/// often: stop at the first).
+fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize) -> Vec<MapToken> {
     let Some(corp) = state.corporation(sym) else {
         return Vec::new();
     };
@@ -278,7 +285,7 @@ pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToke
                 if node.kind != NodeKind::City {
                     continue;
                 }
-                if let Some(city) = track::node_city(&view.nodes, i) {
+                if let Some(city) = track::node_city(view.nodes, i) {
                     cities.insert(city);
                 }
             }
@@ -290,6 +297,9 @@ pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToke
                         hex: hex.clone(),
                         city,
                     });
+                    if out.len() >= limit {
+                        return out;
+                    }
                 }
             }
         }
@@ -346,7 +356,7 @@ fn connected_hex(state: &State, m: &map::Map, hex: &str) -> bool {
         printed.neighbors.get(&e).is_some_and(|n| {
             state.operations.tiles.contains_key(n)
                 && track::hex_view(state, n)
-                    .is_some_and(|v| track::exits(&v.paths).contains(&((e + 3) % 6)))
+                    .is_some_and(|v| track::exits(v.paths).contains(&((e + 3) % 6)))
         })
     })
 }
@@ -441,11 +451,17 @@ pub fn token_options(state: &State, sym: &str) -> Vec<Action> {
         .collect()
 }
 
-/// Proceeds of a half-price sale of `units` units at market price `price` (1841 §14, exact
-/// 18xx rounding): ceil(units × price ÷ 2), rounded once per sale.
-pub fn half_price_proceeds(units: u32, price: i64) -> i64 {
+/// Proceeds of a half-price sale of `units` units at market price `price` (1841 §14), rounded
+/// once per sale: by default as 18xx, ceil(units × price ÷ 2) (3 × L.75 → L.113); with
+/// `half_price_round_down` (FAQ-Q21: "the total amount is rounded down; individual share
+/// prices are not rounded") floor(units × price ÷ 2) (3 × L.75 → L.112).
+pub fn half_price_proceeds(options: &Options, units: u32, price: i64) -> i64 {
     let total = i64::from(units).saturating_mul(price);
-    (total + 1).div_euclid(2)
+    if options.half_price_round_down() {
+        total.div_euclid(2)
+    } else {
+        (total + 1).div_euclid(2)
+    }
 }
 
 /// Buys `count` tokens for the start of `sym` (1841 §5.4 step 4). If the treasury cannot pay,
@@ -493,7 +509,7 @@ fn raise_by_ipo_sale(state: &mut State, sym: &str, shortfall: i64, events: &mut 
     if units == 0 {
         return;
     }
-    let proceeds = half_price_proceeds(units, price);
+    let proceeds = half_price_proceeds(&state.options, units, price);
     let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) else {
         return;
     };
@@ -534,8 +550,17 @@ mod tests {
     #[test]
     fn half_price_rounds_up_once_per_sale() {
         // 1841 §14: one 10% share at L.195 → ceil(97.5) = L.98; three at L.75 → L.113.
-        assert_eq!(half_price_proceeds(1, 195), 98);
-        assert_eq!(half_price_proceeds(3, 75), 113);
-        assert_eq!(half_price_proceeds(2, 100), 100);
+        let o = Options::default();
+        assert_eq!(half_price_proceeds(&o, 1, 195), 98);
+        assert_eq!(half_price_proceeds(&o, 3, 75), 113);
+        assert_eq!(half_price_proceeds(&o, 2, 100), 100);
+        // FAQ-Q21 (`half_price_round_down`): the total rounded down, L.97 and L.112.
+        let faq = Options {
+            half_price_round_down: Some(true),
+            ..Options::default()
+        };
+        assert_eq!(half_price_proceeds(&faq, 1, 195), 97);
+        assert_eq!(half_price_proceeds(&faq, 3, 75), 112);
+        assert_eq!(half_price_proceeds(&faq, 2, 100), 100);
     }
 }

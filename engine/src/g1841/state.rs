@@ -298,15 +298,39 @@ pub struct StockRound {
     /// A corporation being started in the current turn (1841 §5.4 steps 2–4).
     #[serde(default)]
     pub start: Option<CorporationStart>,
+    /// Price drops of the current turn's sales, waiting for the end of the selling (FAQ-Q2,
+    /// option `price_drops_lowest_first`); always empty without the option.
+    #[serde(default)]
+    pub pending_drops: Vec<PriceDrop>,
     /// A purchase offer of the current seat waiting for the seller's answer (`p2p_purchases`,
     /// 1841 §5.2, §15.3); while it waits only the seller acts.
     #[serde(default)]
     pub offer: Option<PurchaseOffer>,
     /// Offers the current seat made this turn that their sellers declined; the same thing
     /// may be offered to the same seller again only at a higher price (docs/games/1841.md,
-    /// interpretation I39). Emptied when the turn ends.
+    /// interpretation I47). Emptied when the turn ends.
     #[serde(default)]
     pub declined_offers: Vec<PurchaseOffer>,
+}
+
+/// A price drop waiting for the end of a turn's selling (FAQ-Q2, option
+/// `price_drops_lowest_first`): `corporation` moves `rows` rows down.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PriceDrop {
+    /// The corporation whose shares were sold.
+    pub corporation: String,
+    /// Rows down: one per unit sold (1841 §5.3).
+    pub rows: u32,
+}
+
+/// Certificates of `corporation` that corporation `seller` sold in the current operating
+/// round, emergency sales included (FAQ-R5, option `no_corporate_rebuy_after_sale`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorporateSale {
+    /// The selling corporation.
+    pub seller: String,
+    /// The corporation whose certificates it sold (its own symbol for its IPO shares).
+    pub corporation: String,
 }
 
 /// What a player offers to buy from another player (`p2p_purchases`, 1841 §3.2, §5.2, §15.3).
@@ -429,6 +453,14 @@ pub struct OperatingRound {
     /// (its controlling player went bankrupt, 1841 §14).
     #[serde(default)]
     pub train_obligation_released: bool,
+    /// Price drops of the operating corporation's sales in its share step, waiting for the
+    /// end of its selling (FAQ-Q2, option `price_drops_lowest_first`); empty without it.
+    #[serde(default)]
+    pub pending_drops: Vec<PriceDrop>,
+    /// Every corporation's sales in this operating round (FAQ-R5, option
+    /// `no_corporate_rebuy_after_sale`); empty without it.
+    #[serde(default)]
+    pub corporate_sales: Vec<CorporateSale>,
 }
 
 /// An event of the first 4-train waiting for the one before it to finish (1841 §11).
@@ -482,6 +514,10 @@ pub struct Split {
     pub purchases_closed: Vec<String>,
     /// Whether a share was bought in the current round of purchases.
     pub bought_this_round: bool,
+    /// IRSFF's share price in L. at the split: what a holder whose IRSFF share cannot be
+    /// exchanged is paid (FAQ-R3, option `ferdinandea_unexchanged_payout`).
+    #[serde(default)]
+    pub irsff_price: i64,
 }
 
 /// What the Ferdinandea split waits for (1841 §12.4).

@@ -307,6 +307,14 @@ fn turn_options(state: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
+/// Whether [`turn_options`] is not empty, stopping at the first kind of action found.
+fn has_turn_option(state: &State, seat: Seat) -> bool {
+    !sell_options(state, seat).is_empty()
+        || !buy_options(state, seat).is_empty()
+        || !concession_options(state, seat).is_empty()
+        || !par_options(state, seat).is_empty()
+}
+
 /// Every action `seat` may take now in the stock round (listed completely).
 ///
 /// While a purchase offer waits, the seller's answers (accept, if still within the rules, and
@@ -370,7 +378,7 @@ fn may_offer_now(state: &State, seat: Seat) -> bool {
 
 /// Whether the seat on turn has anything to do besides passing: an action or an offer.
 fn can_act(state: &State, seat: Seat) -> bool {
-    !turn_options(state, seat).is_empty() || !offers(state, seat).is_empty()
+    has_turn_option(state, seat) || !offers(state, seat).is_empty()
 }
 
 /// The actions of a start in progress (1841 §5.4), whoever the starter is.
@@ -456,6 +464,11 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     let mut next = state.clone();
     let mut events = Vec::new();
     let start = sr.start.clone();
+    // FAQ-Q2 (`price_drops_lowest_first`): the seller's selling ends with anything but
+    // another sale; the pending price drops are made first.
+    if !matches!(action, Action::SellShares { .. }) {
+        apply_pending_drops(&mut next, &mut events);
+    }
     match (action, start) {
         (Action::Pass | Action::PlaceToken { .. } | Action::BuyTokens { .. }, Some(start)) => {
             if apply_start(&mut next, &start, action, &mut events) {
@@ -557,6 +570,8 @@ fn offer_purchase(
     }
     let mut next = state.clone();
     let mut events = Vec::new();
+    // FAQ-Q2 (`price_drops_lowest_first`): an offer ends the seller's selling like a buy.
+    apply_pending_drops(&mut next, &mut events);
     p2p::make_offer(
         &mut next,
         PurchaseOffer {
@@ -1053,9 +1068,21 @@ pub(crate) fn update_presidency(
     super::corporation::update_presidency(state, sym, Some(actor), events);
 }
 
+/// Makes the price drops of the current turn's sales (FAQ-Q2, `price_drops_lowest_first`;
+/// nothing is pending without the option): [`market::apply_drops`].
+fn apply_pending_drops(state: &mut State, events: &mut Vec<Event>) {
+    let drops = round_mut(state)
+        .map(|r| std::mem::take(&mut r.pending_drops))
+        .unwrap_or_default();
+    market::apply_drops(state, drops, events);
+}
+
 /// Sells `percent` of `sym` to the pool (1841 §5.3): paid by the bank at the current price,
-/// then the price drops one row per unit sold. A president who sells below another player's
-/// holding (a dump) first hands over the presidency.
+/// then the price drops one row per unit sold — at once (18xx: each sale of a turn at the
+/// price its earlier sales left), or, with `price_drops_lowest_first` (FAQ-Q2), when the
+/// seller's selling ends, all of the turn's drops together, lowest share value first (so
+/// every sale of the turn is made at the price before the turn's drops). A president who
+/// sells below another player's holding (a dump) first hands over the presidency.
 fn sell(
     state: &mut State,
     seat: Seat,
@@ -1131,7 +1158,11 @@ fn sell(
         percent,
         price: proceeds,
     });
-    if let Some(p) = state.corporation(sym).and_then(|c| c.share_price) {
+    if state.options.price_drops_lowest_first() {
+        if let Some(r) = round_mut(state) {
+            market::add_drop(&mut r.pending_drops, sym, units);
+        }
+    } else if let Some(p) = state.corporation(sym).and_then(|c| c.share_price) {
         let (mut row, col) = (p.row, p.col);
         for _ in 0..units {
             row = market::down(row, col).0;
@@ -1188,6 +1219,7 @@ fn buy_concession(
 /// action pass automatically (18xx "has no valid actions and passes"). The round ends when
 /// every player has passed in a row (1841 §5.1).
 fn end_turn(state: &mut State, events: &mut Vec<Event>) -> Result<(), Rejection> {
+    apply_pending_drops(state, events);
     let current = round(state)
         .ok_or_else(|| corrupt("not a stock round"))?
         .current_seat;
@@ -1245,6 +1277,7 @@ pub fn begin(state: &mut State, number: u32, events: &mut Vec<Event>) {
         acted_this_turn: false,
         sold: Vec::new(),
         start: None,
+        pending_drops: Vec::new(),
         offer: None,
         declined_offers: Vec::new(),
     });
@@ -1341,9 +1374,10 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
         .any(|c| c.started() && controller(state, &c.sym).is_some());
     // With `p2p_purchases`, purchases between players count only if one could give a
     // corporation a controlling player again.
-    let nobody_could_act = state.players.iter().all(|p| {
-        turn_options(state, p.seat).is_empty() && !p2p::some_offer_gives_control(state, p.seat)
-    });
+    let nobody_could_act = state
+        .players
+        .iter()
+        .all(|p| !has_turn_option(state, p.seat) && !p2p::some_offer_gives_control(state, p.seat));
     let income = state
         .players
         .iter()

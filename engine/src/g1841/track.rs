@@ -3,18 +3,19 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use super::map::{self, End, Map, Node, NodeKind, Path};
+use super::map::{self, End, Node, NodeKind, Path};
 use super::state::{PlacedTile, State};
 
-/// What a hex shows now: the laid tile (rotated) or the printed hex.
-#[derive(Clone, Debug)]
+/// What a hex shows now: the laid tile (rotated) or the printed hex. Borrows the static map
+/// data (no copy per look-up).
+#[derive(Clone, Copy, Debug)]
 pub struct HexView {
     /// Nodes.
-    pub nodes: Vec<Node>,
+    pub nodes: &'static [Node],
     /// Track with rotated edges.
-    pub paths: Vec<Path>,
+    pub paths: &'static [Path],
     /// Tile number laid, `None` for the printed hex.
-    pub tile: Option<String>,
+    pub tile: Option<&'static str>,
 }
 
 /// The current content of `hex` (`None` for a hex not on the map).
@@ -25,14 +26,14 @@ pub fn hex_view(state: &State, hex: &str) -> Option<HexView> {
         Some(PlacedTile { tile, rotation }) => {
             let t = m.tiles.get(tile)?;
             Some(HexView {
-                nodes: t.nodes.clone(),
-                paths: rotated(&t.paths, *rotation),
-                tile: Some(tile.clone()),
+                nodes: &t.nodes,
+                paths: &t.rotations[usize::from(*rotation % 6)],
+                tile: Some(&t.id),
             })
         }
         None => Some(HexView {
-            nodes: printed.nodes.clone(),
-            paths: printed.paths.clone(),
+            nodes: &printed.nodes,
+            paths: &printed.paths,
             tile: None,
         }),
     }
@@ -78,8 +79,18 @@ pub fn current_city(state: &State, hex: &str, city: u32) -> u32 {
 /// Whether city `city` of `hex` has a free token slot.
 pub fn has_free_slot(state: &State, hex: &str, city: u32) -> bool {
     hex_view(state, hex)
-        .and_then(|v| city_node(&v.nodes, city).map(|n| v.nodes[n].slots))
-        .is_some_and(|slots| (tokens_at(state, hex, city).len() as u32) < slots)
+        .and_then(|v| city_node(v.nodes, city).map(|n| v.nodes[n].slots))
+        .is_some_and(|slots| (token_count_at(state, hex, city) as u32) < slots)
+}
+
+/// How many corporations have a token in city `city` of `hex` (the length of [`tokens_at`],
+/// without building the list).
+pub fn token_count_at(state: &State, hex: &str, city: u32) -> usize {
+    state
+        .corporations
+        .iter()
+        .filter(|c| c.tokens.iter().any(|t| t.hex == hex && t.city == city))
+        .count()
 }
 
 /// Symbols of the corporations with a token in city `city` of `hex`.
@@ -114,44 +125,64 @@ pub fn reach(
 ) -> Reach {
     let m = map::map(&state.options);
     let mut out = Reach::default();
-    let mut views: BTreeMap<String, Option<HexView>> = BTreeMap::new();
-    let mut view = |h: &str| -> Option<HexView> {
-        views
-            .entry(h.to_string())
-            .or_insert_with(|| hex_view(state, h))
-            .clone()
-    };
-    #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+    // The search works on hex indices (`Map::hex_ids`): each hex's view is looked up once,
+    // positions and reached edges are plain numbers, and the reached sets are named at the
+    // end.
+    #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
     enum Pos {
-        Node(String, usize, bool),
-        Edge(String, u8),
+        Node(usize, usize, bool),
+        Edge(usize, u8),
     }
+    let hexes = m.hex_ids.len();
+    let mut views: Vec<Option<Option<HexView>>> = vec![None; hexes];
+    let mut view = |i: usize| -> Option<HexView> {
+        *views[i].get_or_insert_with(|| hex_view(state, &m.hex_ids[i]))
+    };
+    // Reached edges by hex index (`None`: the hex has no entry).
+    let mut edges: Vec<Option<u8>> = vec![None; hexes];
+    let mut nodes: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let on_border = |i: usize, e: u8| border_set.is_some_and(|s| m.on_border(s, &m.hex_ids[i], e));
     let mut queue = VecDeque::new();
     let mut seen = BTreeSet::new();
     for (h, n) in starts {
-        out.nodes.insert((h.clone(), *n));
-        if let Some(hex) = m.hexes.get(h) {
-            let edges = out.edges.entry(h.clone()).or_default();
-            for e in hex.neighbors.keys() {
-                if border_set.is_none_or(|s| !m.on_border(s, h, *e)) {
-                    edges.insert(*e);
-                }
+        let Some(i) = m.hex_index(h) else {
+            // Not a hex of the map: reached, and nothing beyond it.
+            out.nodes.insert((h.clone(), *n));
+            continue;
+        };
+        nodes.insert((i, *n));
+        let mask = edges[i].get_or_insert(0);
+        for e in m.hexes[h].neighbors.keys() {
+            if !on_border(i, *e) {
+                *mask |= 1 << e;
             }
         }
-        queue.push_back((Pos::Node(h.clone(), *n, false), true));
+        queue.push_back((Pos::Node(i, *n, false), true));
     }
+    // Crossing edge `e` of hex `i`: both sides are reached; the neighbour is entered unless a
+    // border of the set lies there.
+    let exit = |edges: &mut Vec<Option<u8>>, i: usize, e: u8| -> Option<Pos> {
+        *edges[i].get_or_insert(0) |= 1 << e;
+        if on_border(i, e) {
+            return None;
+        }
+        let nb = m.neighbor_index[i].get(usize::from(e)).copied().flatten()?;
+        let back = (e + 3) % 6;
+        *edges[nb].get_or_insert(0) |= 1 << back;
+        Some(Pos::Edge(nb, back))
+    };
     while let Some((pos, first)) = queue.pop_front() {
-        if !seen.insert(pos.clone()) {
+        if !seen.insert(pos) {
             continue;
         }
         match pos {
-            Pos::Node(h, n, via_terminal) => {
-                out.nodes.insert((h.clone(), n));
-                let Some(v) = view(&h) else { continue };
-                if !first && (via_terminal || blocked(state, corp, &h, &v, n)) {
+            Pos::Node(i, n, via_terminal) => {
+                nodes.insert((i, n));
+                let Some(v) = view(i) else { continue };
+                if !first && (via_terminal || blocked(state, corp, &m.hex_ids[i], &v, n)) {
                     continue;
                 }
-                for p in &v.paths {
+                for p in v.paths {
                     let other = if p.a == End::Node(n) {
                         p.b
                     } else if p.b == End::Node(n) {
@@ -160,20 +191,18 @@ pub fn reach(
                         continue;
                     };
                     match other {
-                        End::Node(o) => {
-                            queue.push_back((Pos::Node(h.clone(), o, p.terminal), false))
-                        }
+                        End::Node(o) => queue.push_back((Pos::Node(i, o, p.terminal), false)),
                         End::Edge(e) => {
-                            if let Some(next) = exit(m, &mut out, &h, e, border_set) {
+                            if let Some(next) = exit(&mut edges, i, e) {
                                 queue.push_back((next, false));
                             }
                         }
                     }
                 }
             }
-            Pos::Edge(h, e) => {
-                let Some(v) = view(&h) else { continue };
-                for p in &v.paths {
+            Pos::Edge(i, e) => {
+                let Some(v) = view(i) else { continue };
+                for p in v.paths {
                     let other = if p.a == End::Edge(e) {
                         p.b
                     } else if p.b == End::Edge(e) {
@@ -182,11 +211,9 @@ pub fn reach(
                         continue;
                     };
                     match other {
-                        End::Node(o) => {
-                            queue.push_back((Pos::Node(h.clone(), o, p.terminal), false))
-                        }
+                        End::Node(o) => queue.push_back((Pos::Node(i, o, p.terminal), false)),
                         End::Edge(f) => {
-                            if let Some(next) = exit(m, &mut out, &h, f, border_set) {
+                            if let Some(next) = exit(&mut edges, i, f) {
                                 queue.push_back((next, false));
                             }
                         }
@@ -195,18 +222,20 @@ pub fn reach(
             }
         }
     }
-    return out;
-
-    fn exit(m: &Map, out: &mut Reach, h: &str, e: u8, border_set: Option<&str>) -> Option<Pos> {
-        out.edges.entry(h.to_string()).or_default().insert(e);
-        if border_set.is_some_and(|s| m.on_border(s, h, e)) {
-            return None;
-        }
-        let nb = m.hexes.get(h)?.neighbors.get(&e)?;
-        let back = (e + 3) % 6;
-        out.edges.entry(nb.clone()).or_default().insert(back);
-        Some(Pos::Edge(nb.clone(), back))
-    }
+    out.nodes
+        .extend(nodes.into_iter().map(|(i, n)| (m.hex_ids[i].clone(), n)));
+    out.edges = edges
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, mask)| {
+            let mask = mask?;
+            Some((
+                m.hex_ids[i].clone(),
+                (0..8u8).filter(|e| mask & (1 << e) != 0).collect(),
+            ))
+        })
+        .collect();
+    out
 }
 
 /// A city/pass whose slots are all taken by other corporations, or an off-board, cannot be
@@ -218,11 +247,21 @@ fn blocked(state: &State, corp: &str, hex: &str, v: &HexView, node: usize) -> bo
     match n.kind {
         NodeKind::Offboard => true,
         NodeKind::City | NodeKind::Pass => {
-            let Some(city) = node_city(&v.nodes, node) else {
+            let Some(city) = node_city(v.nodes, node) else {
                 return true;
             };
-            let here = tokens_at(state, hex, city);
-            !here.iter().any(|s| s == corp) && here.len() as u32 >= n.slots
+            let mut here = state
+                .corporations
+                .iter()
+                .filter(|c| c.tokens.iter().any(|t| t.hex == hex && t.city == city));
+            let mut count = 0u32;
+            if here.any(|c| {
+                count += 1;
+                c.sym == corp
+            }) {
+                return false;
+            }
+            count + here.count() as u32 >= n.slots
         }
         _ => false,
     }
@@ -238,7 +277,7 @@ pub fn bases(state: &State, corp: &str) -> Vec<(String, usize, u32)> {
         .iter()
         .filter_map(|t| {
             let v = hex_view(state, &t.hex)?;
-            let n = city_node(&v.nodes, t.city)?;
+            let n = city_node(v.nodes, t.city)?;
             (v.nodes[n].kind == NodeKind::City).then(|| (t.hex.clone(), n, t.city))
         })
         .collect()
@@ -260,39 +299,61 @@ pub fn exits(paths: &[Path]) -> BTreeSet<u8> {
 /// every old edge-to-edge path exists again, and the edges meeting at each old node meet at
 /// one node of the same kind on the new tile.
 pub fn preserves(old_nodes: &[Node], old: &[Path], new_nodes: &[Node], new: &[Path]) -> bool {
-    let groups = |nodes: &[Node], paths: &[Path]| -> Vec<(NodeKind, BTreeSet<u8>)> {
-        (0..nodes.len())
-            .map(|i| {
-                let edges = paths
+    Shape::of(old_nodes, old).preserved_by(&Shape::of(new_nodes, new))
+}
+
+/// The connections of a hex's track as bit masks (edges 0–5; the sets of [`preserves`]
+/// without allocating sets).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Per node: its kind and the edges with a path to it (bit `e` for edge `e`).
+    pub groups: Vec<(NodeKind, u32)>,
+    /// Edge-to-edge paths: bit `8·min + max`.
+    pub pairs: u64,
+    /// Every edge with track ([`exits`]).
+    pub exits: u32,
+}
+
+impl Shape {
+    /// The shape of `paths` over `nodes`.
+    pub fn of(nodes: &[Node], paths: &[Path]) -> Shape {
+        let mut groups: Vec<(NodeKind, u32)> = nodes.iter().map(|n| (n.kind, 0)).collect();
+        let mut pairs = 0u64;
+        let mut exits = 0u32;
+        for p in paths {
+            for end in [p.a, p.b] {
+                if let End::Edge(e) = end {
+                    exits |= 1 << e;
+                }
+            }
+            match (p.a, p.b) {
+                (End::Node(n), End::Edge(e)) | (End::Edge(e), End::Node(n)) => {
+                    if let Some(g) = groups.get_mut(n) {
+                        g.1 |= 1 << e;
+                    }
+                }
+                (End::Edge(a), End::Edge(b)) => pairs |= 1 << (8 * a.min(b) + a.max(b)),
+                _ => {}
+            }
+        }
+        Shape {
+            groups,
+            pairs,
+            exits,
+        }
+    }
+
+    /// [`preserves`]: whether `new` keeps every connection of `self`.
+    pub fn preserved_by(&self, new: &Shape) -> bool {
+        let old_ok = self.groups.iter().all(|(k, edges)| {
+            *edges == 0
+                || new
+                    .groups
                     .iter()
-                    .filter_map(|p| match (p.a, p.b) {
-                        (End::Node(n), End::Edge(e)) | (End::Edge(e), End::Node(n)) if n == i => {
-                            Some(e)
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                (nodes[i].kind, edges)
-            })
-            .collect()
-    };
-    let new_groups = groups(new_nodes, new);
-    let old_ok = groups(old_nodes, old).iter().all(|(k, edges)| {
-        edges.is_empty()
-            || new_groups
-                .iter()
-                .any(|(nk, ne)| nk == k && edges.is_subset(ne))
-    });
-    let pairs = |paths: &[Path]| -> BTreeSet<(u8, u8)> {
-        paths
-            .iter()
-            .filter_map(|p| match (p.a, p.b) {
-                (End::Edge(a), End::Edge(b)) => Some((a.min(b), a.max(b))),
-                _ => None,
-            })
-            .collect()
-    };
-    old_ok && pairs(old).is_subset(&pairs(new))
+                    .any(|(nk, ne)| nk == k && edges & !ne == 0)
+        });
+        old_ok && self.pairs & !new.pairs == 0
+    }
 }
 
 /// Tiles of `tile` still in the supply: the manifest count minus the copies on the map.

@@ -8,6 +8,7 @@
 //! concession round (auction participants, sealed bids).
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use super::corporation::initial_corporations;
 use super::data;
@@ -15,7 +16,8 @@ use super::map;
 use super::market;
 use super::setup::concessions_of;
 use super::state::{
-    Auction, OperatingRound, OperatingStep, PurchaseItem, Round, ShareOwner, State, StockRound,
+    Auction, OperatingRound, OperatingStep, PriceDrop, PurchaseItem, Round, ShareOwner, State,
+    StockRound,
 };
 use super::track;
 
@@ -153,22 +155,26 @@ pub fn validate(state: &State) -> Result<(), StateError> {
     // Every concession of the ruleset is held at most once.
     let allowed: BTreeSet<_> = concessions_of(&state.options).into_iter().collect();
     let mut seen = BTreeSet::new();
-    let mut hold = |path: String, c| {
+    // Field paths are built only for an error (`path` is called then).
+    let mut hold = |path: &dyn Fn() -> String, c| {
         if !allowed.contains(&c) {
-            return Err(err(path, format!("{c} is not a concession of these rules")));
+            return Err(err(
+                path(),
+                format!("{c} is not a concession of these rules"),
+            ));
         }
         if !seen.insert(c) {
-            return Err(err(path, format!("{c} is held twice")));
+            return Err(err(path(), format!("{c} is held twice")));
         }
         Ok(())
     };
     for (i, p) in state.players.iter().enumerate() {
         for (j, &c) in p.concessions.iter().enumerate() {
-            hold(format!("players[{i}].concessions[{j}]"), c)?;
+            hold(&|| format!("players[{i}].concessions[{j}]"), c)?;
         }
     }
     for (j, &c) in state.bank_concessions.iter().enumerate() {
-        hold(format!("bank_concessions[{j}]"), c)?;
+        hold(&|| format!("bank_concessions[{j}]"), c)?;
     }
 
     check_operations(state)?;
@@ -185,7 +191,7 @@ pub fn validate(state: &State) -> Result<(), StateError> {
         }
         Round::ConcessionRound(cr) => {
             for (j, &c) in cr.remaining.iter().enumerate() {
-                hold(format!("concession_round.remaining[{j}]"), c)?;
+                hold(&|| format!("concession_round.remaining[{j}]"), c)?;
             }
             if cr.nominating_seat >= n {
                 return Err(err(
@@ -290,6 +296,21 @@ pub fn validate(state: &State) -> Result<(), StateError> {
 /// turn exist.
 fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), StateError> {
     check_events(state, or)?;
+    check_drops(state, "operating_round.pending_drops", &or.pending_drops)?;
+    if !or.corporate_sales.is_empty() && !state.options.no_corporate_rebuy_after_sale() {
+        return Err(err(
+            "operating_round.corporate_sales",
+            "only with the option no_corporate_rebuy_after_sale",
+        ));
+    }
+    for (i, x) in or.corporate_sales.iter().enumerate() {
+        if state.corporation(&x.seller).is_none() || state.corporation(&x.corporation).is_none() {
+            return Err(err(
+                format!("operating_round.corporate_sales[{i}]"),
+                "must name corporations of these rules",
+            ));
+        }
+    }
     let started = |sym: &str| state.corporation(sym).is_some_and(|c| c.started());
     if let Some(c) = &or.current {
         if !started(c) {
@@ -369,15 +390,15 @@ fn check_operations(state: &State) -> Result<(), StateError> {
     let rules = data::ruleset(&state.options);
     let mut counts: std::collections::BTreeMap<&str, u32> = Default::default();
     for (hex, p) in &ops.tiles {
-        let path = format!("operations.tiles.{hex}");
+        let path = || format!("operations.tiles.{hex}");
         let Some(h) = m.hexes.get(hex) else {
-            return Err(err(path, "no such hex"));
+            return Err(err(path(), "no such hex"));
         };
         if !m.tiles.contains_key(&p.tile) {
-            return Err(err(path, "no such tile"));
+            return Err(err(path(), "no such tile"));
         }
         if p.rotation > 5 {
-            return Err(err(path, "rotation must be 0–5"));
+            return Err(err(path(), "rotation must be 0–5"));
         }
         // Reachable from a first tile through upgrades.
         let mut frontier: Vec<&str> = h.first_tiles.iter().map(String::as_str).collect();
@@ -390,7 +411,7 @@ fn check_operations(state: &State) -> Result<(), StateError> {
             }
         }
         if !reached.contains(p.tile.as_str()) {
-            return Err(err(path, "tile does not fit this hex"));
+            return Err(err(path(), "tile does not fit this hex"));
         }
         *counts.entry(p.tile.as_str()).or_default() += 1;
     }
@@ -403,18 +424,18 @@ fn check_operations(state: &State) -> Result<(), StateError> {
         }
     }
     let mut ids = BTreeSet::new();
-    let mut check_id = |path: String, id: &str| -> Result<(), StateError> {
+    let mut check_id = |path: &dyn Fn() -> String, id: &str| -> Result<(), StateError> {
         let (t, n) = id
             .split_once('-')
-            .ok_or_else(|| err(path.clone(), "train id must be <type>-<n>"))?;
+            .ok_or_else(|| err(path(), "train id must be <type>-<n>"))?;
         let n: u32 = n
             .parse()
-            .map_err(|_| err(path.clone(), "train id must be <type>-<n>"))?;
+            .map_err(|_| err(path(), "train id must be <type>-<n>"))?;
         if rules.train(t).is_none() || n >= ops.depot_sold.get(t).copied().unwrap_or(0) {
-            return Err(err(path, "train not sold by the depot"));
+            return Err(err(path(), "train not sold by the depot"));
         }
         if !ids.insert(id.to_string()) {
-            return Err(err(path, "train listed twice"));
+            return Err(err(path(), "train listed twice"));
         }
         Ok(())
     };
@@ -442,14 +463,14 @@ fn check_operations(state: &State) -> Result<(), StateError> {
             return Err(err(format!("operations.trains.{sym}"), "too many trains"));
         }
         for (i, id) in list.iter().enumerate() {
-            check_id(format!("operations.trains.{sym}[{i}]"), id)?;
+            check_id(&|| format!("operations.trains.{sym}[{i}]"), id)?;
         }
     }
     for (i, id) in ops.pool_trains.iter().enumerate() {
-        check_id(format!("operations.pool_trains[{i}]"), id)?;
+        check_id(&|| format!("operations.pool_trains[{i}]"), id)?;
     }
     for (i, id) in ops.rusted.iter().enumerate() {
-        check_id(format!("operations.rusted[{i}]"), id)?;
+        check_id(&|| format!("operations.rusted[{i}]"), id)?;
     }
     let sold: u32 = ops.depot_sold.values().sum();
     if ids.len() != sold as usize {
@@ -460,15 +481,15 @@ fn check_operations(state: &State) -> Result<(), StateError> {
     }
     for (ci, c) in state.corporations.iter().enumerate() {
         for (ti, t) in c.tokens.iter().enumerate() {
-            let path = format!("corporations[{ci}].tokens[{ti}]");
+            let path = || format!("corporations[{ci}].tokens[{ti}]");
             let Some(v) = track::hex_view(state, &t.hex) else {
-                return Err(err(path, "no such hex"));
+                return Err(err(path(), "no such hex"));
             };
-            let Some(node) = track::city_node(&v.nodes, t.city) else {
-                return Err(err(path, "no such city"));
+            let Some(node) = track::city_node(v.nodes, t.city) else {
+                return Err(err(path(), "no such city"));
             };
-            if track::tokens_at(state, &t.hex, t.city).len() as u32 > v.nodes[node].slots {
-                return Err(err(path, "more tokens than slots"));
+            if track::token_count_at(state, &t.hex, t.city) as u32 > v.nodes[node].slots {
+                return Err(err(path(), "more tokens than slots"));
             }
         }
     }
@@ -641,8 +662,23 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
     Ok(())
 }
 
+/// The corporations at setup ([`initial_corporations`]), built once per ruleset: the roster
+/// depends only on `data::ruleset`.
+fn roster(options: &super::options::Options) -> &'static [super::state::Corporation] {
+    static ROSTERS: [OnceLock<Vec<super::state::Corporation>>; 3] = [const { OnceLock::new() }; 3];
+    let rules = data::ruleset(options);
+    let slot = if std::ptr::eq(rules, data::lite()) {
+        2
+    } else if std::ptr::eq(rules, data::v1()) {
+        1
+    } else {
+        0
+    };
+    ROSTERS[slot].get_or_init(|| initial_corporations(options))
+}
+
 fn check_corporations(state: &State) -> Result<(), StateError> {
-    let roster = initial_corporations(&state.options);
+    let roster = roster(&state.options);
     if state.corporations.len() != roster.len() {
         return Err(err(
             "corporations",
@@ -655,25 +691,26 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
     }
     let n = state.players.len() as u32;
     let syms: BTreeSet<&str> = roster.iter().map(|c| c.sym.as_str()).collect();
-    for (i, (c, fresh)) in state.corporations.iter().zip(&roster).enumerate() {
-        let path = format!("corporations[{i}]");
+    for (i, (c, fresh)) in state.corporations.iter().zip(roster).enumerate() {
+        // Field paths are built only for an error.
+        let path = |field: &str| format!("corporations[{i}]{field}");
         if c.sym != fresh.sym || c.kind != fresh.kind || c.historical != fresh.historical {
             return Err(err(
-                format!("{path}.sym"),
+                path(".sym"),
                 format!("must be {} ({:?})", fresh.sym, fresh.kind),
             ));
         }
         if c.certificates.len() != fresh.certificates.len() {
             return Err(err(
-                format!("{path}.certificates"),
+                path(".certificates"),
                 format!("{} has {} certificates", c.sym, fresh.certificates.len()),
             ));
         }
         for (j, (cert, f)) in c.certificates.iter().zip(&fresh.certificates).enumerate() {
-            let cpath = format!("{path}.certificates[{j}]");
+            let cpath = |field: &str| format!("corporations[{i}].certificates[{j}]{field}");
             if cert.percent != f.percent || cert.president != f.president {
                 return Err(err(
-                    cpath,
+                    cpath(""),
                     format!(
                         "must be a {}% {}certificate",
                         f.percent,
@@ -683,11 +720,11 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
             }
             match &cert.owner {
                 ShareOwner::Player(s) if *s >= n => {
-                    return Err(err(format!("{cpath}.owner"), "not a seat at the table"));
+                    return Err(err(cpath(".owner"), "not a seat at the table"));
                 }
                 ShareOwner::Corporation(o) if !syms.contains(o.as_str()) || *o == c.sym => {
                     return Err(err(
-                        format!("{cpath}.owner"),
+                        cpath(".owner"),
                         "not another corporation of these rules",
                     ));
                 }
@@ -695,11 +732,11 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
             }
         }
         if c.cash < 0 {
-            return Err(err(format!("{path}.cash"), "must not be negative"));
+            return Err(err(path(".cash"), "must not be negative"));
         }
         if c.closed && (!c.historical || c.started()) {
             return Err(err(
-                format!("{path}.closed"),
+                path(".closed"),
                 "only an unstarted historical corporation is closed (1841 §11, §12)",
             ));
         }
@@ -712,21 +749,18 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                     || c.operated
                 {
                     return Err(err(
-                        format!("{path}.share_price"),
+                        path(".share_price"),
                         "an unstarted corporation has no holders, cash, tokens or history",
                     ));
                 }
             }
             Some(p) => {
                 if !market::exists(p.row, p.col) {
-                    return Err(err(
-                        format!("{path}.share_price"),
-                        "not a cell of the stock market",
-                    ));
+                    return Err(err(path(".share_price"), "not a cell of the stock market"));
                 }
                 if p.arrival >= state.next_market_arrival {
                     return Err(err(
-                        format!("{path}.share_price.arrival"),
+                        path(".share_price.arrival"),
                         "must be below next_market_arrival",
                     ));
                 }
@@ -746,7 +780,7 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                 );
                 if c.president() == Some(&ShareOwner::Ipo) && !choosing {
                     return Err(err(
-                        format!("{path}.certificates[0].owner"),
+                        path(".certificates[0].owner"),
                         "a started corporation's president's certificate is not in its IPO",
                     ));
                 }
@@ -764,7 +798,7 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
         let cap = if removing { 10 } else { 5 };
         if c.tokens.len() > c.tokens_total as usize || c.tokens_total > cap {
             return Err(err(
-                format!("{path}.tokens_total"),
+                path(".tokens_total"),
                 "at least the tokens on the map and at most 5",
             ));
         }
@@ -772,7 +806,32 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
     Ok(())
 }
 
+/// Pending price drops (FAQ-Q2): only with `price_drops_lowest_first`, each a started
+/// corporation listed once with 1 to 20 rows.
+fn check_drops(state: &State, path: &str, drops: &[PriceDrop]) -> Result<(), StateError> {
+    if !drops.is_empty() && !state.options.price_drops_lowest_first() {
+        return Err(err(path, "only with the option price_drops_lowest_first"));
+    }
+    for (i, d) in drops.iter().enumerate() {
+        let started = state
+            .corporation(&d.corporation)
+            .is_some_and(|c| c.started());
+        if !started
+            || d.rows == 0
+            || d.rows > 20
+            || drops[..i].iter().any(|x| x.corporation == d.corporation)
+        {
+            return Err(err(
+                format!("{path}[{i}]"),
+                "a started corporation listed once, 1 to 20 rows",
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_stock_round(state: &State, sr: &StockRound, n: u32) -> Result<(), StateError> {
+    check_drops(state, "stock_round.pending_drops", &sr.pending_drops)?;
     for (field, s) in [
         ("priority_seat", Some(sr.priority_seat)),
         ("current_seat", Some(sr.current_seat)),

@@ -34,7 +34,15 @@ fn concession(path: &str, s: &str) -> Result<Concession, Status> {
 fn concessions(path: &str, list: &[String]) -> Result<Vec<Concession>, Status> {
     list.iter()
         .enumerate()
-        .map(|(i, s)| concession(&format!("{path}[{i}]"), s))
+        .map(|(i, s)| {
+            // The path is built only for an error.
+            s.parse::<Concession>().map_err(|_| {
+                bad(
+                    format!("{path}[{i}]"),
+                    format!("`{s}` is not a concession of 1841"),
+                )
+            })
+        })
         .collect()
 }
 
@@ -115,6 +123,40 @@ fn options_to_pb(o: &eng::Options) -> pb::Options {
         lite: o.lite,
         p2p_purchases: o.p2p_purchases,
         sfli_run_variant: o.sfli_run_variant,
+        emergency_sales_unrestricted: o.emergency_sales_unrestricted,
+        merger_presidency_for_companies: o.merger_presidency_for_companies,
+        merger_price_cap: o.merger_price_cap,
+        pass_token_not_a_route_base: o.pass_token_not_a_route_base,
+        no_corporate_rebuy_after_sale: o.no_corporate_rebuy_after_sale,
+        price_drops_lowest_first: o.price_drops_lowest_first,
+        immediate_game_end: o.immediate_game_end,
+        no_train_obligation_after_last_8_train: o.no_train_obligation_after_last_8_train,
+        exchanges_by_share_value: o.exchanges_by_share_value,
+        half_price_round_down: o.half_price_round_down,
+        ferdinandea_unexchanged_payout: o.ferdinandea_unexchanged_payout,
+        no_cross_border_corporate_shares: o.no_cross_border_corporate_shares,
+    }
+}
+
+/// Engine options from the wire's (an unset FAQ option stays unset: the version default).
+fn options_from_pb(o: &pb::Options) -> eng::Options {
+    eng::Options {
+        version_1: o.version_1,
+        lite: o.lite,
+        p2p_purchases: o.p2p_purchases,
+        sfli_run_variant: o.sfli_run_variant,
+        emergency_sales_unrestricted: o.emergency_sales_unrestricted,
+        merger_presidency_for_companies: o.merger_presidency_for_companies,
+        merger_price_cap: o.merger_price_cap,
+        pass_token_not_a_route_base: o.pass_token_not_a_route_base,
+        no_corporate_rebuy_after_sale: o.no_corporate_rebuy_after_sale,
+        price_drops_lowest_first: o.price_drops_lowest_first,
+        immediate_game_end: o.immediate_game_end,
+        no_train_obligation_after_last_8_train: o.no_train_obligation_after_last_8_train,
+        exchanges_by_share_value: o.exchanges_by_share_value,
+        half_price_round_down: o.half_price_round_down,
+        ferdinandea_unexchanged_payout: o.ferdinandea_unexchanged_payout,
+        no_cross_border_corporate_shares: o.no_cross_border_corporate_shares,
     }
 }
 
@@ -249,6 +291,7 @@ fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
                 first_rounds_done: x.first_rounds_done,
                 purchases_closed: x.purchases_closed.clone(),
                 bought_this_round: x.bought_this_round,
+                irsff_price: x.irsff_price,
             }),
             eng::CorporateEvent::Merger(x) => E::Merger(pb::Merger {
                 initiator: x.initiator.clone(),
@@ -318,6 +361,7 @@ fn corporate_event_from_pb(
                 first_rounds_done: x.first_rounds_done,
                 purchases_closed: x.purchases_closed.clone(),
                 bought_this_round: x.bought_this_round,
+                irsff_price: x.irsff_price,
             })
         }
         Some(E::Merger(x)) => {
@@ -428,19 +472,22 @@ fn corporation_from_pb(
         .iter()
         .enumerate()
         .map(|(j, x)| {
-            let cpath = format!("{path}.certificates[{j}]");
+            // The path is built only for an error.
+            let cpath = || format!("{path}.certificates[{j}]");
             let owner = match pb::ShareHolderKind::try_from(x.holder) {
                 Ok(pb::ShareHolderKind::Ipo) => eng::ShareOwner::Ipo,
                 Ok(pb::ShareHolderKind::Pool) => eng::ShareOwner::Pool,
-                Ok(pb::ShareHolderKind::Player) => {
-                    eng::ShareOwner::Player(seat(&format!("{cpath}.seat"), x.seat, n)?)
-                }
+                Ok(pb::ShareHolderKind::Player) => eng::ShareOwner::Player(if x.seat < n {
+                    x.seat
+                } else {
+                    seat(&format!("{}.seat", cpath()), x.seat, n)?
+                }),
                 Ok(pb::ShareHolderKind::Corporation) => {
                     eng::ShareOwner::Corporation(x.corporation.clone())
                 }
                 _ => {
                     return Err(bad(
-                        format!("{cpath}.holder"),
+                        format!("{}.holder", cpath()),
                         "must be IPO, POOL, PLAYER or CORPORATION",
                     ));
                 }
@@ -580,6 +627,21 @@ fn stock_round_to_pb(r: &eng::StockRound) -> pb::StockRound {
         start: r.start.as_ref().map(start_to_pb),
         offer: r.offer.as_ref().map(offer_to_pb),
         declined_offers: r.declined_offers.iter().map(offer_to_pb).collect(),
+        pending_drops: r.pending_drops.iter().map(drop_to_pb).collect(),
+    }
+}
+
+fn drop_to_pb(d: &eng::PriceDrop) -> pb::PriceDrop {
+    pb::PriceDrop {
+        corporation: d.corporation.clone(),
+        rows: d.rows,
+    }
+}
+
+fn drop_from_pb(d: &pb::PriceDrop) -> eng::PriceDrop {
+    eng::PriceDrop {
+        corporation: d.corporation.clone(),
+        rows: d.rows,
     }
 }
 
@@ -618,6 +680,7 @@ fn stock_round_from_pb(r: &pb::StockRound, n: u32) -> Result<eng::StockRound, St
             .enumerate()
             .map(|(i, o)| offer_from_pb(&format!("stock_round.declined_offers[{i}]"), o, n))
             .collect::<Result<Vec<_>, Status>>()?,
+        pending_drops: r.pending_drops.iter().map(drop_from_pb).collect(),
     })
 }
 
@@ -690,6 +753,15 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
         queued_events: r.queued_events.iter().map(|q| queued_to_pb(*q)).collect(),
         emergency: r.emergency,
         train_obligation_released: r.train_obligation_released,
+        pending_drops: r.pending_drops.iter().map(drop_to_pb).collect(),
+        corporate_sales: r
+            .corporate_sales
+            .iter()
+            .map(|x| pb::CorporateSale {
+                seller: x.seller.clone(),
+                corporation: x.corporation.clone(),
+            })
+            .collect(),
     }
 }
 
@@ -724,6 +796,15 @@ fn operating_round_from_pb(r: &pb::OperatingRound, n: u32) -> Result<eng::Operat
             .collect::<Result<_, _>>()?,
         emergency: r.emergency,
         train_obligation_released: r.train_obligation_released,
+        pending_drops: r.pending_drops.iter().map(drop_from_pb).collect(),
+        corporate_sales: r
+            .corporate_sales
+            .iter()
+            .map(|x| eng::CorporateSale {
+                seller: x.seller.clone(),
+                corporation: x.corporation.clone(),
+            })
+            .collect(),
     })
 }
 
@@ -772,20 +853,21 @@ fn operations_from_pb(o: &pb::Operations) -> Result<(eng::Operations, Operations
     let mut out = eng::Operations::default();
     let mut index = OperationsIndex::default();
     for (i, t) in o.tiles.iter().enumerate() {
-        let path = format!("operations.tiles[{i}]");
+        // The path is built only for an error.
+        let path = || format!("operations.tiles[{i}]");
         if t.hex.is_empty() {
-            return Err(bad(format!("{path}.hex"), "missing"));
+            return Err(bad(format!("{}.hex", path()), "missing"));
         }
         if t.tile.is_empty() {
-            return Err(bad(format!("{path}.tile"), "missing"));
+            return Err(bad(format!("{}.tile", path()), "missing"));
         }
         let rotation = u8::try_from(t.rotation)
             .ok()
             .filter(|r| *r <= 5)
-            .ok_or_else(|| bad(format!("{path}.rotation"), "must be 0–5"))?;
+            .ok_or_else(|| bad(format!("{}.rotation", path()), "must be 0–5"))?;
         if index.tiles.insert(t.hex.clone(), i).is_some() {
             return Err(bad(
-                format!("{path}.hex"),
+                format!("{}.hex", path()),
                 format!("{} has a tile listed already", t.hex),
             ));
         }
@@ -948,13 +1030,7 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
 
 /// Decodes and validates a state. Errors: `INVALID_ARGUMENT` naming the first bad field.
 pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
-    let o = s.options.unwrap_or_default();
-    let options = eng::Options {
-        version_1: o.version_1,
-        lite: o.lite,
-        p2p_purchases: o.p2p_purchases,
-        sfli_run_variant: o.sfli_run_variant,
-    };
+    let options = options_from_pb(&s.options.unwrap_or_default());
     let n = u32::try_from(s.players.len()).map_err(|_| bad("players", "too many players"))?;
     let range = &eng::data::ruleset(&options).players;
     if n < range.min || n > range.max {
@@ -1326,8 +1402,19 @@ impl WireGame for Wire1841 {
     fn options_from_pb(options: &BTreeMap<String, String>) -> Result<eng::Options, Status> {
         let mut o = eng::Options::default();
         for (name, value) in options {
-            let flag = parse_bool_option(name, value)?;
-            o.set(name, if flag { "true" } else { "false" })
+            // A FAQ option's empty value (the catalog default) or `default` leaves it unset:
+            // the version default (docs/games/1841.md, Options).
+            let text = value.trim().to_ascii_lowercase();
+            let setting = if (text.is_empty() || text == "default")
+                && eng::options::FAQ_OPTIONS.iter().any(|f| f.name == name)
+            {
+                "default"
+            } else if parse_bool_option(name, value)? {
+                "true"
+            } else {
+                "false"
+            };
+            o.set(name, setting)
                 .map_err(|e| Status::invalid_argument(format!("options[{name}]: {e}")))?;
         }
         Ok(o)
@@ -2455,6 +2542,78 @@ mod tests {
             check_on_the_wire(&state);
         }
         (applied, state)
+    }
+
+    /// The FAQ options are tri-state on the wire (unset, true, false survive encode → decode,
+    /// also through the binary encoding); `NewGame` takes `true`/`false` and, for a FAQ
+    /// option, `default` or an empty value for unset (the version default); the state added
+    /// for them (pending price drops, corporate sales) round-trips too.
+    #[test]
+    fn faq_options_are_tri_state_on_the_wire() {
+        let o = eng::Options {
+            version_1: true,
+            half_price_round_down: Some(false),
+            merger_price_cap: Some(true),
+            ..eng::Options::default()
+        };
+        let state = G1841::setup(&o, 4, 0).unwrap();
+        check_on_the_wire(&state);
+        let back = state_from_pb(&state_to_pb(&state)).unwrap();
+        assert_eq!(back.options, o);
+        assert_eq!(back.options.immediate_game_end, None);
+        assert!(
+            back.options.immediate_game_end(),
+            "unset: on with version_1"
+        );
+        assert!(!back.options.half_price_round_down(), "set off");
+        let wire = state_to_pb(&state).options.unwrap();
+        assert_eq!(wire.half_price_round_down, Some(false));
+        assert_eq!(wire.immediate_game_end, None);
+
+        let map = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let parsed = Wire1841::options_from_pb(&map(&[
+            ("version_1", "true"),
+            ("half_price_round_down", "false"),
+            ("merger_price_cap", ""),
+            ("immediate_game_end", "default"),
+            ("no_cross_border_corporate_shares", "on"),
+        ]))
+        .unwrap();
+        assert_eq!(parsed.half_price_round_down, Some(false));
+        assert_eq!(parsed.merger_price_cap, None);
+        assert_eq!(parsed.immediate_game_end, None);
+        assert_eq!(parsed.no_cross_border_corporate_shares, Some(true));
+        assert!(parsed.merger_price_cap() && parsed.immediate_game_end());
+        let err =
+            Wire1841::options_from_pb(&map(&[("half_price_round_down", "maybe")])).unwrap_err();
+        assert_eq!(err.code(), tonic::Code::InvalidArgument);
+        assert!(err.message().contains("half_price_round_down"), "{err:?}");
+        // `default` is for the FAQ options only: a plain switch refuses it.
+        assert!(Wire1841::options_from_pb(&map(&[("lite", "default")])).is_err());
+
+        let (_, mut played) = replay_fixture_on_the_wire("132002");
+        played.options.price_drops_lowest_first = Some(true);
+        played.options.no_corporate_rebuy_after_sale = Some(true);
+        if let eng::Round::OperatingRound(r) = &mut played.round {
+            r.pending_drops = vec![eng::PriceDrop {
+                corporation: "SB".into(),
+                rows: 2,
+            }];
+            r.corporate_sales = vec![eng::CorporateSale {
+                seller: "SB".into(),
+                corporation: "AFI".into(),
+            }];
+        }
+        check_on_the_wire(&played);
+        // Without their options the validator refuses them, naming the wire path.
+        played.options.price_drops_lowest_first = None;
+        let msg = decode_error(&state_to_pb(&played));
+        assert!(msg.contains("pending_drops"), "{msg}");
     }
 
     #[test]

@@ -32,8 +32,8 @@ from typing import Any
 import grpc
 from grpc import aio
 
-from .client import (DEFAULT_TARGET, ActionLike, Applied, OptionValue, StateLike, _applied, _options, _replay_request,
-                     _state_fields, to_action)
+from .client import (DEFAULT_TARGET, ActionLike, Applied, ExportLike, OptionValue, StateLike, _applied,
+                     _export_request, _import_request, _options, _replay_request, _state_fields, to_action)
 from .pb import referee_pb2, referee_pb2_grpc
 
 
@@ -147,6 +147,21 @@ class AsyncReferee:
         """Play a game from setup through ``(seat, action)`` pairs; see :meth:`Referee.replay`."""
         req = _replay_request(game, seats, actions, options, seed)
         return await self.stub.Replay(req, timeout=self._t(timeout))
+
+    async def import_game(self, export_json: ExportLike, *, check: bool = False,
+                          stop_at_action_id: int | None = None,
+                          timeout: float | None = None) -> "referee_pb2.ImportGameResponse":
+        """Replay a game exported from 18xx.games; see :meth:`Referee.import_game`."""
+        req = _import_request(export_json, check, stop_at_action_id)
+        return await self.stub.ImportGame(req, timeout=self._t(timeout))
+
+    async def export_game(self, game: str, seats: int, actions: Iterable,
+                          options: Mapping[str, OptionValue] | None = None, seed: int = 0, *,
+                          players: Iterable | None = None, source_game_id: int = 0, description: str = "",
+                          timeout: float | None = None) -> "referee_pb2.ExportGameResponse":
+        """Write a game as an 18xx.games export; see :meth:`Referee.export_game`."""
+        req = _export_request(game, seats, actions, options, seed, players, source_game_id, description)
+        return await self.stub.ExportGame(req, timeout=self._t(timeout))
 
 
 __all__ = ["AsyncReferee"]

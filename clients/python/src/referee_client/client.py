@@ -18,6 +18,7 @@ Example::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
@@ -83,6 +84,44 @@ def _replay_request(game, seats, actions, options, seed) -> "referee_pb2.ReplayR
             seat_actions.append(referee_pb2.SeatAction(seat=seat, action=to_action(act)))
     return referee_pb2.ReplayRequest(game=game, seats=seats, options=_options(options), seed=seed,
                                      actions=seat_actions)
+
+
+#: A recorded game for :meth:`Referee.import_game`: the export as text, bytes (UTF-8) or an
+#: already parsed JSON object.
+ExportLike = Union[str, bytes, Mapping[str, Any]]
+
+
+def _import_request(export_json: ExportLike, check: bool,
+                    stop_at_action_id: int | None) -> "referee_pb2.ImportGameRequest":
+    if isinstance(export_json, (bytes, bytearray)):
+        text = bytes(export_json).decode("utf-8")
+    elif isinstance(export_json, str):
+        text = export_json
+    elif isinstance(export_json, Mapping):
+        text = json.dumps(export_json, separators=(",", ":"))
+    else:
+        raise TypeError(f"export_json must be str, bytes or a JSON object, not {type(export_json).__name__}")
+    req = referee_pb2.ImportGameRequest(export_json=text, check=check,
+                                        format=referee_pb2.GAME_RECORD_FORMAT_EIGHTEEN_XX_GAMES_EXPORT)
+    if stop_at_action_id is not None:
+        req.stop_at_action_id = stop_at_action_id
+    return req
+
+
+def _export_request(game, seats, actions, options, seed, players, source_game_id,
+                    description) -> "referee_pb2.ExportGameRequest":
+    ext = []
+    for i, p in enumerate(players or []):
+        if isinstance(p, referee_pb2.ExternalPlayer):
+            ext.append(p)
+        elif isinstance(p, Mapping):
+            ext.append(referee_pb2.ExternalPlayer(seat=i, id=str(p.get("id", "")), name=str(p.get("name", ""))))
+        else:
+            pid, name = p
+            ext.append(referee_pb2.ExternalPlayer(seat=i, id=str(pid), name=str(name)))
+    return referee_pb2.ExportGameRequest(game=_replay_request(game, seats, actions, options, seed),
+                                         format=referee_pb2.GAME_RECORD_FORMAT_EIGHTEEN_XX_GAMES_EXPORT,
+                                         players=ext, source_game_id=source_game_id, description=description)
 
 
 def _options(options: Mapping[str, OptionValue] | None) -> dict[str, str]:
@@ -241,5 +280,44 @@ class Referee:
         req = _replay_request(game, seats, actions, options, seed)
         return self.stub.Replay(req, timeout=self._t(timeout))
 
+    def import_game(self, export_json: ExportLike, *, check: bool = False, stop_at_action_id: int | None = None,
+                    timeout: float | None = None) -> "referee_pb2.ImportGameResponse":
+        """Replay a game of 1841 exported from 18xx.games (the JSON of
+        ``https://18xx.games/api/game/<id>``, as text, bytes or a parsed object). Returns the
+        ``ImportGameResponse``: ``state`` (``sealed_state`` on a sealed server), ``actions`` (the
+        game as ``SeatAction``s, ready for :meth:`replay` or to go on with :meth:`apply`),
+        ``players`` (18xx id, name, seat, ``result``), ``finished``, ``game_end_reason``. A game
+        that cannot be replayed to its end is not an exception: ``resp.HasField("failure")``,
+        with ``failure.action_id``, ``failure.field``, ``failure.message`` and, for an action the
+        rules refuse, ``failure.rejection``. ``check=True`` compares with the recorded result
+        (``resp.check.ok``); ``stop_at_action_id`` stops after that action id.
 
-__all__ = ["Applied", "DEFAULT_TARGET", "Referee", "to_action"]
+        Example::
+
+            resp = ref.import_game(open("132002.json").read(), check=True)
+            assert resp.finished and resp.check.ok
+            print({p.name: p.result for p in resp.players}, resp.game_end_reason)
+        """
+        req = _import_request(export_json, check, stop_at_action_id)
+        return self.stub.ImportGame(req, timeout=self._t(timeout))
+
+    def export_game(self, game: str, seats: int, actions: Iterable, options: Mapping[str, OptionValue] | None = None,
+                    seed: int = 0, *, players: Iterable | None = None, source_game_id: int = 0,
+                    description: str = "", timeout: float | None = None) -> "referee_pb2.ExportGameResponse":
+        """Write a game of 1841 (setup and ``(seat, action)`` pairs, as :meth:`replay` takes
+        them) as an 18xx.games export: ``resp.export_json`` (text), ``resp.actions_exported``;
+        ``resp.HasField("failure")`` when an action was refused (``failure.index``).
+        ``players``: one per seat, ``(id, name)`` pairs, ``{"id": …, "name": …}`` or
+        ``ExternalPlayer`` (default ids 1, 2, … and names "Player 1", …). :meth:`import_game`
+        reads the export back to the same game.
+
+        Example::
+
+            resp = ref.export_game("1841", 4, game.history, players=[(512, "Ann"), ...])
+            open("game.json", "w").write(resp.export_json)
+        """
+        req = _export_request(game, seats, actions, options, seed, players, source_game_id, description)
+        return self.stub.ExportGame(req, timeout=self._t(timeout))
+
+
+__all__ = ["Applied", "DEFAULT_TARGET", "ExportLike", "Referee", "to_action"]

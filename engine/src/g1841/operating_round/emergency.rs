@@ -4,10 +4,14 @@
 //! cheapest depot or pool train from its treasury raises the money through its chain of
 //! control: first the corporation itself, then the corporation controlling it, and so on, then
 //! the controlling player. Each contributes its cash; each corporation sells at half price,
-//! first certificates of other corporations it holds, then its own IPO shares; then the player
-//! sells his own certificates at half price. A sale is offered only while it is needed (its
-//! bundle less one share would not cover the shortfall). Proceeds are rounded as 18xx does:
-//! ceil(units × price ÷ 2) per sale (§14). The purchase is then the cheapest depot or pool
+//! first certificates of other corporations it holds, then its own IPO shares (with
+//! `emergency_sales_unrestricted`, FAQ-C13: either, in any order); then the player sells his
+//! own certificates at half price. A sale is offered only while it is needed (its bundle less
+//! one share would not cover the shortfall). Proceeds are rounded once per sale
+//! ([`half_price_proceeds`]: up as 18xx, or down with `half_price_round_down`, FAQ-Q21). With
+//! `no_corporate_rebuy_after_sale` (FAQ-R5) a corporation's emergency sales are recorded for
+//! the rest of the operating round: it may not buy those corporations' shares again in it.
+//! The purchase is then the cheapest depot or pool
 //! train, paid from the treasury first, then from the chain's cash, then the player's. Before
 //! any emergency sale the corporation may still buy a train from another corporation with its
 //! own treasury (§9.6). When even selling everything cannot raise the price, the player may
@@ -87,9 +91,13 @@ fn funds(state: &State, sym: &str) -> i64 {
 /// The certificates `raiser` may sell in an emergency, as `(corporation, sellable units)`
 /// (1841 §14, FAQ-C13: the "has operated" rule and the pool limit do not apply): a
 /// corporation its ordinary certificates of other corporations, or, when it has none, its own
-/// IPO shares; the player his certificates — a president's certificate only by a dump to
-/// another player holding at least as much, never of a corporation in the needy chain nor of
-/// a historical corporation before phase 4.
+/// IPO shares (18xx); with `emergency_sales_unrestricted` (FAQ-C13: "they may choose to sell
+/// shares that normally could not be sold, even while they still hold shares that could be
+/// sold normally") both at once, in any order; the player his certificates — a president's
+/// certificate only by a dump to another player holding at least as much, or into the pool
+/// when nobody does, never of a corporation in the needy chain nor of a historical
+/// corporation before phase 4 (the concession lock, 1841 §7.5; kept with the option too,
+/// interpretation I39).
 fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32)> {
     let chain: Vec<ShareOwner> = raisers(state, needy);
     let mut out = Vec::new();
@@ -109,7 +117,7 @@ fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32
                     out.push((c.sym.clone(), units));
                 }
             }
-            if out.is_empty()
+            if (out.is_empty() || state.options.emergency_sales_unrestricted())
                 && let Some(c) = state.corporation(x)
                 && c.price().is_some()
             {
@@ -198,8 +206,33 @@ pub(super) fn emergency_sales(state: &State) -> Vec<Action> {
                 continue;
             };
             let Some(p) = t.price() else { continue };
+            // A president's certificate that goes into the pool (nobody can take the
+            // presidency) is sold whole: no bundle ends in the middle of it.
+            let half_certificate = match raiser {
+                ShareOwner::Player(s) if t.president() == Some(raiser) => {
+                    let ordinary: u32 = t
+                        .certificates
+                        .iter()
+                        .filter(|c| &c.owner == raiser && !c.president)
+                        .map(|c| c.percent / t.unit_percent())
+                        .sum();
+                    let into_pool = successor(state, &target, *s)
+                        .is_none_or(|(_, held)| held < 2 * t.unit_percent());
+                    into_pool.then_some(ordinary + 1)
+                }
+                _ => None,
+            };
             for k in 1..=units {
-                if half_price_proceeds(k - 1, p) >= shortfall {
+                if Some(k) == half_certificate {
+                    continue;
+                }
+                // Only as needed: the next smaller legal bundle must fall short.
+                let smaller = if Some(k - 1) == half_certificate {
+                    k - 2
+                } else {
+                    k - 1
+                };
+                if half_price_proceeds(&state.options, smaller, p) >= shortfall {
                     break;
                 }
                 out.push(Action::EmergencySell {
@@ -277,7 +310,7 @@ pub(super) fn may_go_bankrupt(state: &State) -> bool {
         }
         for (t, units) in all {
             let p = state.corporation(&t).and_then(|c| c.price()).unwrap_or(0);
-            total += half_price_proceeds(units, p);
+            total += half_price_proceeds(&state.options, units, p);
         }
     }
     total < price
@@ -362,7 +395,7 @@ pub(super) fn emergency_sell(
         });
     }
     let sold = units - left;
-    let proceeds = half_price_proceeds(sold, price);
+    let proceeds = half_price_proceeds(&state.options, sold, price);
     state.bank_cash -= proceeds;
     match &owner {
         ShareOwner::Corporation(c) => {
@@ -399,6 +432,9 @@ pub(super) fn emergency_sell(
     }
     if let ShareOwner::Player(s) = owner {
         update_presidency(state, target, s, events);
+    }
+    if let Some(c) = seller {
+        super::shares::record_corporate_sale(state, c, target);
     }
     if let Some(r) = round_mut(state) {
         r.emergency = true;
@@ -478,7 +514,7 @@ pub(super) fn declare_bankruptcy(
             k.owner = ShareOwner::Pool;
         }
         if units > 0 {
-            let p = half_price_proceeds(units, price);
+            let p = half_price_proceeds(&state.options, units, price);
             proceeds_total += p;
             rest.push((c.sym.clone(), units * unit, p));
         }

@@ -14,8 +14,8 @@ use super::data;
 use super::map::{self, End, NodeKind};
 use super::market;
 use super::state::{
-    CorporationKind, MapToken, OperatingRound, OperatingStep, PlacedTile, Round, ShareOwner,
-    StartStep, State,
+    CorporateSale, CorporationKind, MapToken, OperatingRound, OperatingStep, PlacedTile, Round,
+    ShareOwner, StartStep, State,
 };
 use super::track;
 use crate::{Rejection, RejectionCode, Seat};
@@ -34,6 +34,7 @@ use dividends::*;
 pub use emergency::*;
 pub use optimizer::*;
 pub use routes::*;
+pub use shares::sold_this_operating_round;
 use shares::*;
 pub use tiles::*;
 pub use tokens::*;
@@ -90,6 +91,12 @@ fn phase_data(state: &State) -> Option<&'static data::PhaseData> {
 
 /// Everything `seat` may do now in the operating round.
 pub fn legal(state: &State, seat: Seat) -> LegalActions {
+    legal_with_lays(state, seat, None)
+}
+
+/// [`legal`], with the track step's lays when the caller has already listed them
+/// (`legal_lays` of the same state).
+fn legal_with_lays(state: &State, seat: Seat, lays: Option<&[Lay]>) -> LegalActions {
     let mut out = LegalActions::default();
     let Some(r) = round(state) else { return out };
     if r.event.is_some() {
@@ -113,11 +120,19 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
     }
     match r.step {
         OperatingStep::Track => {
-            out.actions = legal_lays(state)
-                .into_iter()
+            let listed;
+            let lays = match lays {
+                Some(l) => l,
+                None => {
+                    listed = legal_lays(state);
+                    &listed
+                }
+            };
+            out.actions = lays
+                .iter()
                 .map(|l| Action::LayTile {
-                    hex: l.hex,
-                    tile: l.tile,
+                    hex: l.hex.clone(),
+                    tile: l.tile.clone(),
                     rotation: u32::from(l.rotation),
                 })
                 .collect();
@@ -184,20 +199,23 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
             out.actions.push(Action::Pass);
         }
     }
-    // Dedupe (a lay may be traceable to several bases).
-    let mut seen = Vec::new();
-    out.actions.retain(|a| {
-        if seen.contains(a) {
-            false
-        } else {
-            seen.push(a.clone());
-            true
+    // Dedupe, keeping the first of equal actions. (Lays traceable to several bases are
+    // listed once already by `legal_lays`.)
+    if r.step != OperatingStep::Track {
+        let mut kept: Vec<Action> = Vec::with_capacity(out.actions.len());
+        for a in out.actions.drain(..) {
+            if !kept.contains(&a) {
+                kept.push(a);
+            }
         }
-    });
+        out.actions = kept;
+    }
     out
 }
 
-/// Applies an operating-round action (on a scratch copy by the caller).
+/// Applies an operating-round action in place. Every refusal happens before the first
+/// change (the legality of the action is settled first, then it is carried out; the corporate
+/// events likewise), so on `Err` the state is unchanged and the caller needs no copy.
 ///
 /// Rejections: `NOT_YOUR_TURN` (not the operating corporation's controller), `UNSUPPORTED`
 /// (routes/dividends with trains, the first 4-train, emergency money raising), `WRONG_STEP`
@@ -283,7 +301,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             format!("Seat {seat} does not control {sym}, which is operating."),
         ));
     }
-    let legal = legal(state, seat);
+    // The track step's lays, listed once for both the legality test and the lay itself.
+    let lays = (r.step == OperatingStep::Track && r.start.is_none()).then(|| legal_lays(state));
+    let legal = legal_with_lays(state, seat, lays.as_deref());
     let mut events = Vec::new();
     let listed = legal.actions.contains(action);
     if let Some(start) = r.start.clone() {
@@ -328,6 +348,11 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         settle(state, &mut events);
         return Ok(events);
     }
+    // FAQ-Q2 (`price_drops_lowest_first`): the corporation's selling ends with anything but
+    // another sale; its pending price drops are made first.
+    if r.step == OperatingStep::Shares && listed && !matches!(action, Action::SellShares { .. }) {
+        apply_pending_drops(state, &mut events);
+    }
     match action {
         Action::Pass if listed => {
             events.push(Event::Passed {
@@ -359,7 +384,8 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             tile,
             rotation,
         } if listed => {
-            let lay = legal_lays(state)
+            let lay = lays
+                .unwrap_or_default()
                 .into_iter()
                 .find(|l| &l.hex == hex && &l.tile == tile && u32::from(l.rotation) == *rotation)
                 .ok_or_else(|| reject(RejectionCode::IllegalMove, "1841 §9.1", "lay"))?;
@@ -550,6 +576,10 @@ fn rule_of(step: OperatingStep) -> &'static str {
 
 /// Moves the current corporation to its next step (1841 §8).
 fn advance(state: &mut State, events: &mut Vec<Event>) {
+    if round(state).is_some_and(|r| r.step == OperatingStep::Shares) {
+        // FAQ-Q2: the share step's selling is over.
+        apply_pending_drops(state, events);
+    }
     let Some(r) = round(state) else { return };
     let next = match r.step {
         OperatingStep::Track => Some(OperatingStep::Token),
@@ -600,7 +630,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
         };
         match r.step {
             OperatingStep::Track => {
-                if legal_lays(state).is_empty() {
+                if !has_legal_lay(state) {
                     advance(state, events);
                 } else {
                     return;
@@ -703,6 +733,7 @@ fn shares_step_open(state: &State, sym: &str) -> bool {
 
 /// Ends the current corporation's turn and starts the next one (or ends the round).
 fn end_turn(state: &mut State, events: &mut Vec<Event>) {
+    apply_pending_drops(state, events);
     let Some(sym) = current(state) else { return };
     let started = state.corporation(&sym).is_some_and(|c| c.started());
     if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym)

@@ -32,7 +32,8 @@
 //! fixed order, so the same state and budget always give the same answer.
 //!
 //! The rules are exactly those [`check_routes`] applies, including its choices: a token in a
-//! pass counts as the route's token (18xx; FAQ-C11 would refuse it, 1841 §17 item 5), the
+//! pass counts as the route's token (18xx, 1841 §17 item 5; not with the option
+//! `pass_token_not_a_route_base`, FAQ-C11: [`route_token_node`]), the
 //! 8-train is the train named `8`, and yellow Milano is F8 without a laid tile. A change
 //! there must be mirrored here (`GNode`, `TrainSpec`); the random-position test compares
 //! the two.
@@ -217,13 +218,7 @@ type Walk = ((String, usize), Vec<u32>, Vec<String>, bool, bool);
 impl Graph {
     fn build(state: &State, sym: &str, tokens: &[MapToken], b: &mut Budget) -> Graph {
         let m = map::map(&state.options);
-        let mut views: BTreeMap<String, Option<track::HexView>> = BTreeMap::new();
-        let mut view = |h: &str| -> Option<track::HexView> {
-            views
-                .entry(h.to_string())
-                .or_insert_with(|| track::hex_view(state, h))
-                .clone()
-        };
+        let mut view = |h: &str| -> Option<track::HexView> { track::hex_view(state, h) };
         let mut groups: BTreeMap<String, u64> = BTreeMap::new();
         let mut ids: BTreeMap<(String, usize), usize> = BTreeMap::new();
         let mut nodes: Vec<GNode> = Vec::new();
@@ -234,7 +229,7 @@ impl Graph {
             }
             let v = track::hex_view(state, hex)?;
             let n = v.nodes.get(node)?;
-            let city = track::node_city(&v.nodes, node);
+            let city = track::node_city(v.nodes, node);
             let here = city.map(|c| track::tokens_at(state, hex, c));
             let own = here.as_ref().is_some_and(|h| h.iter().any(|s| s == sym));
             let mid_ok = match n.kind {
@@ -258,10 +253,10 @@ impl Graph {
                 pass: n.kind == NodeKind::Pass,
                 qualifies: n.counts_toward_two_stop_minimum,
                 groups: mask,
-                token: n.is_city()
+                token: route_token_node(state, n.kind)
                     && tokens
                         .iter()
-                        .any(|t| t.hex == hex && Some(t.city) == track::node_city(&v.nodes, node)),
+                        .any(|t| t.hex == hex && Some(t.city) == track::node_city(v.nodes, node)),
                 mid_ok,
                 yellow_milano: hex == "F8" && !state.operations.tiles.contains_key("F8"),
             });
@@ -272,7 +267,7 @@ impl Graph {
         let mut queue = VecDeque::new();
         for t in tokens {
             if let Some(v) = view(&t.hex)
-                && let Some(n) = track::city_node(&v.nodes, t.city)
+                && let Some(n) = track::city_node(v.nodes, t.city)
                 && let Some(i) = add(&t.hex, n, &mut nodes)
                 && !queue.contains(&i)
             {

@@ -32,6 +32,18 @@ pub fn node_revenue(state: &State, node: &map::Node) -> i64 {
     }
 }
 
+/// Whether a node of `kind` holding one of the corporation's tokens satisfies a route's token
+/// requirement (1841 §9.3): a city, or — as 18xx accepts, §17 item 5 — a pass; with
+/// `pass_token_not_a_route_base` (FAQ-C11: "a legal route must include at least one city
+/// holding one of the company's station markers"; FAQ-C5: passes are not cities) a city only.
+pub fn route_token_node(state: &State, kind: NodeKind) -> bool {
+    match kind {
+        NodeKind::City => true,
+        NodeKind::Pass => !state.options.pass_token_not_a_route_base(),
+        _ => false,
+    }
+}
+
 /// Whether `kind` is counted against a train's capacity (1841 §9.3: cities, off-boards and
 /// passes; towns and ports free).
 pub fn counted(kind: NodeKind) -> bool {
@@ -44,7 +56,8 @@ pub fn counted(kind: NodeKind) -> bool {
 /// all routes; no stop twice and no two off-boards of one group in a route; it passes through
 /// no off-board, no city full of other corporations' tokens and not through yellow Milano
 /// (terminal, which at most one route may use); it includes a city or pass with one of the
-/// corporation's tokens and two stops counting toward the minimum; counted stops (cities,
+/// corporation's tokens ([`route_token_node`]: a city only with `pass_token_not_a_route_base`,
+/// FAQ-C11) and two stops counting toward the minimum; counted stops (cities,
 /// off-boards, passes — passes free for 8-trains) within the train's capacity. Revenue = the
 /// sum of the stops' values (off-boards by phase).
 pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i64>, Rejection> {
@@ -116,7 +129,7 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
             let passable = match node.kind {
                 NodeKind::Offboard => false,
                 NodeKind::City | NodeKind::Pass => {
-                    let city = track::node_city(&v.nodes, st.node as usize).unwrap_or(0);
+                    let city = track::node_city(v.nodes, st.node as usize).unwrap_or(0);
                     let here = track::tokens_at(state, &st.hex, city);
                     here.iter().any(|s| s == sym) || (here.len() as u32) < node.slots
                 }
@@ -210,8 +223,8 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
         }
         // Token, two-stop minimum, capacity, revenue.
         let has_token = route.stops.iter().zip(&nodes).any(|(st, (v, node))| {
-            node.is_city()
-                && track::node_city(&v.nodes, st.node as usize).is_some_and(|city| {
+            route_token_node(state, node.kind)
+                && track::node_city(v.nodes, st.node as usize).is_some_and(|city| {
                     corp.tokens
                         .iter()
                         .any(|t| t.hex == st.hex && t.city == city)

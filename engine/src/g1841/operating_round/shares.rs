@@ -45,8 +45,50 @@ pub(super) fn sell_options(state: &State) -> Vec<Action> {
     out
 }
 
+/// Records that corporation `seller` sold certificates of `corporation` in this operating
+/// round (FAQ-R5: with `no_corporate_rebuy_after_sale` it may not buy them again in this
+/// round, emergency sales included); nothing without the option.
+pub(super) fn record_corporate_sale(state: &mut State, seller: &str, corporation: &str) {
+    if !state.options.no_corporate_rebuy_after_sale() {
+        return;
+    }
+    if let Some(r) = round_mut(state)
+        && !r
+            .corporate_sales
+            .iter()
+            .any(|s| s.seller == seller && s.corporation == corporation)
+    {
+        r.corporate_sales.push(CorporateSale {
+            seller: seller.to_string(),
+            corporation: corporation.to_string(),
+        });
+    }
+}
+
+/// Whether `buyer` sold certificates of `target` earlier in this operating round (FAQ-R5,
+/// `no_corporate_rebuy_after_sale`; always false without the option).
+pub fn sold_this_operating_round(state: &State, buyer: &str, target: &str) -> bool {
+    state.options.no_corporate_rebuy_after_sale()
+        && round(state).is_some_and(|r| {
+            r.corporate_sales
+                .iter()
+                .any(|s| s.seller == buyer && s.corporation == target)
+        })
+}
+
+/// Applies the price drops the operating corporation's share-step sales left pending
+/// (FAQ-Q2, `price_drops_lowest_first`): see [`market::apply_drops`]. Called when its selling
+/// ends (a purchase, a start, a pass, the end of the step).
+pub(super) fn apply_pending_drops(state: &mut State, events: &mut Vec<Event>) {
+    let drops = round_mut(state)
+        .map(|r| std::mem::take(&mut r.pending_drops))
+        .unwrap_or_default();
+    market::apply_drops(state, drops, events);
+}
+
 /// Sells `percent` of `target` held by `seller` (its IPO when `target == seller`) to the pool
-/// at the current price; the price drops one row per unit (1841 §9.7, §5.3).
+/// at the current price; the price drops one row per unit (1841 §9.7, §5.3) — at once, or,
+/// with `price_drops_lowest_first` (FAQ-Q2), when the corporation's selling ends.
 pub(super) fn sell_share(
     state: &mut State,
     seller: &str,
@@ -83,7 +125,11 @@ pub(super) fn sell_share(
         percent,
         price: proceeds,
     });
-    if let Some(p) = state.corporation(target).and_then(|c| c.share_price) {
+    if state.options.price_drops_lowest_first() {
+        if let Some(r) = round_mut(state) {
+            market::add_drop(&mut r.pending_drops, target, units);
+        }
+    } else if let Some(p) = state.corporation(target).and_then(|c| c.share_price) {
         let (mut row, mut col) = (p.row, p.col);
         for _ in 0..units {
             (row, col) = market::down(row, col);
@@ -101,6 +147,7 @@ pub(super) fn sell_share(
     {
         r.sold.push(target.to_string());
     }
+    record_corporate_sale(state, seller, target);
 }
 
 /// Sells every certificate of `target` that `seller` holds to the pool at the market price,
@@ -144,6 +191,7 @@ pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &m
             col,
         });
     }
+    record_corporate_sale(state, seller, target);
     super::super::corporation::update_presidency(state, target, None, events);
 }
 
@@ -152,7 +200,10 @@ pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &m
 /// corporation from its IPO or the pool, at market price, from the treasury; never itself
 /// or a corporation in its own chain of control; at most 5 certificates of others; the
 /// controlling player's 60% limit; the president's certificate from the pool only for
-/// non-historical corporations or from phase 4.
+/// non-historical corporations or from phase 4; not a corporation it sold this turn (18xx)
+/// or, with `no_corporate_rebuy_after_sale`, earlier in this operating round (FAQ-R5); with
+/// `no_cross_border_corporate_shares` (FAQ-V3) not a corporation with a token across an
+/// active border from one of its own ([`across_border_in`]).
 pub(super) fn share_options(state: &State) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(r) = round(state) else { return out };
@@ -169,11 +220,12 @@ pub(super) fn share_options(state: &State) -> Vec<Action> {
         return out;
     };
     let rules = data::ruleset(&state.options);
+    let owner = ShareOwner::Corporation(sym.clone());
     let held: u32 = state
         .corporations
         .iter()
         .flat_map(|c| c.certificates.iter())
-        .filter(|c| c.owner == ShareOwner::Corporation(sym.clone()))
+        .filter(|c| c.owner == owner)
         .count() as u32;
     if held >= rules.corporation_max_certificates_of_other_corporations {
         return out;
@@ -205,8 +257,18 @@ pub(super) fn share_options(state: &State) -> Vec<Action> {
             }
         }
     }
+    let regions = state
+        .options
+        .no_cross_border_corporate_shares()
+        .then(|| border_regions(state));
     for target in market::operating_order(state) {
-        if chain.contains(&target) || r.sold.contains(&target) {
+        if chain.contains(&target)
+            || r.sold.contains(&target)
+            || sold_this_operating_round(state, &sym, &target)
+            || regions
+                .as_ref()
+                .is_some_and(|g| across_border_in(g, state, &sym, &target))
+        {
             continue;
         }
         let Some(t) = state.corporation(&target) else {

@@ -42,6 +42,16 @@ pub struct Lay {
 
 /// Every legal tile lay of the operating corporation now (1841 §9.1).
 pub fn legal_lays(state: &State) -> Vec<Lay> {
+    lays_up_to(state, usize::MAX)
+}
+
+/// Whether the operating corporation has a legal tile lay now (`legal_lays` is not empty).
+pub(super) fn has_legal_lay(state: &State) -> bool {
+    !lays_up_to(state, 1).is_empty()
+}
+
+/// The first `limit` lays of [`legal_lays`], in its order.
+fn lays_up_to(state: &State, limit: usize) -> Vec<Lay> {
     let Some(r) = round(state) else {
         return Vec::new();
     };
@@ -59,6 +69,15 @@ pub fn legal_lays(state: &State) -> Vec<Lay> {
         .map(|p| p.tile_colors.clone())
         .unwrap_or_default();
     let border = track_border_set(state);
+    // Copies of each tile on the map (`track::tiles_available` for every candidate at once).
+    let mut on_map: std::collections::BTreeMap<&str, u32> = Default::default();
+    for p in state.operations.tiles.values() {
+        *on_map.entry(p.tile.as_str()).or_default() += 1;
+    }
+    let available = |tile: &str| {
+        m.tile_count(tile)
+            .saturating_sub(on_map.get(tile).copied().unwrap_or(0))
+    };
     let mut out: Vec<Lay> = Vec::new();
     let mut seen = BTreeSet::new();
     for (bhex, bnode, bcity) in track::bases(state, &sym) {
@@ -74,7 +93,8 @@ pub fn legal_lays(state: &State) -> Vec<Lay> {
             if r.laid_hexes.contains(hex) {
                 continue;
             }
-            let Some(printed) = m.hexes.get(hex) else {
+            // (The static map's own key: the `seen` set borrows it instead of copying.)
+            let Some((hex_id, printed)) = m.hexes.get_key_value(hex) else {
                 continue;
             };
             let Some(view) = track::hex_view(state, hex) else {
@@ -82,47 +102,47 @@ pub fn legal_lays(state: &State) -> Vec<Lay> {
             };
             let (candidates, cost) = match state.operations.tiles.get(hex) {
                 Some(p) => match m.tiles.get(&p.tile) {
-                    Some(t) => (t.upgrades_to.clone(), t.upgrade_cost),
+                    Some(t) => (&t.upgrades_to, t.upgrade_cost),
                     None => continue,
                 },
-                None => (printed.first_tiles.clone(), printed.terrain_cost),
+                None => (&printed.first_tiles, printed.terrain_cost),
             };
             if cost > corp.cash {
                 continue;
             }
+            let old = track::Shape::of(view.nodes, view.paths);
+            let reached = edges.iter().fold(0u32, |m, e| m | 1 << e);
+            let neighbors = printed.neighbors.keys().fold(0u32, |m, e| m | 1 << e);
             for tile_id in candidates {
-                let Some(tile) = m.tiles.get(&tile_id) else {
+                let Some(tile) = m.tiles.get(tile_id) else {
                     continue;
                 };
-                if !colors.contains(&tile.color) || track::tiles_available(state, &tile_id) == 0 {
+                if !colors.contains(&tile.color) || available(tile_id) == 0 {
                     continue;
                 }
-                let old_exits = track::exits(&view.paths);
                 for rotation in 0..6u8 {
                     // 1841 §9.1: tile 601 (yellow Venezia) only in rotation 0.
                     if tile_id == "601" && rotation != 0 {
                         continue;
                     }
-                    let paths = track::rotated(&tile.paths, rotation);
-                    let new_exits = track::exits(&paths);
-                    if !new_exits.iter().all(|e| printed.neighbors.contains_key(e)) {
-                        continue;
-                    }
-                    if !track::preserves(&view.nodes, &view.paths, &tile.nodes, &paths) {
-                        continue;
-                    }
-                    if new_exits.is_disjoint(edges) {
-                        continue;
-                    }
-                    // 1841 §9.1: phase 2 — no new track across an active province border.
-                    if let Some(set) = &border
-                        && new_exits
-                            .difference(&old_exits)
-                            .any(|e| m.on_border(set, hex, *e))
+                    let paths = &tile.rotations[usize::from(rotation)];
+                    let new = track::Shape::of(&tile.nodes, paths);
+                    // Every exit leads to a neighbour, one exit touches the track reached,
+                    // and the old track is kept.
+                    if new.exits & !neighbors != 0
+                        || new.exits & reached == 0
+                        || !old.preserved_by(&new)
                     {
                         continue;
                     }
-                    if seen.insert((hex.clone(), tile_id.clone(), rotation)) {
+                    // 1841 §9.1: phase 2 — no new track across an active province border.
+                    let added = new.exits & !old.exits;
+                    if let Some(set) = &border
+                        && (0..6u8).any(|e| added & (1 << e) != 0 && m.on_border(set, hex, e))
+                    {
+                        continue;
+                    }
+                    if seen.insert((hex_id.as_str(), tile_id.as_str(), rotation)) {
                         out.push(Lay {
                             hex: hex.clone(),
                             tile: tile_id.clone(),
@@ -130,6 +150,9 @@ pub fn legal_lays(state: &State) -> Vec<Lay> {
                             cost,
                             base: base.clone(),
                         });
+                        if out.len() >= limit {
+                            return out;
+                        }
                     }
                 }
             }

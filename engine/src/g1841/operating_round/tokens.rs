@@ -1,10 +1,73 @@
 //! Token placement and token purchase (1841 §9.2, §9.5).
 
+use std::collections::BTreeMap;
+
 use super::*;
 
 /// Border set that blocks token reachability (1841 §9.2: always the active set).
 pub(super) fn token_border_set(state: &State) -> Option<String> {
     phase_data(state).map(|p| p.province_border_set_active.clone())
+}
+
+/// The regions of the map while the active province border set stands (1841 §9.2, §10):
+/// every hex with the number of its region, hexes joined by traversable sides that are not on
+/// an active border sharing a number.
+pub fn border_regions(state: &State) -> BTreeMap<String, usize> {
+    let m = map::map(&state.options);
+    let set = token_border_set(state);
+    let mut region: BTreeMap<String, usize> = BTreeMap::new();
+    let mut next = 0;
+    for start in m.hexes.keys() {
+        if region.contains_key(start) {
+            continue;
+        }
+        region.insert(start.clone(), next);
+        let mut queue = vec![start.clone()];
+        while let Some(h) = queue.pop() {
+            let Some(printed) = m.hexes.get(&h) else {
+                continue;
+            };
+            for (edge, n) in &printed.neighbors {
+                if set.as_deref().is_some_and(|s| m.on_border(s, &h, *edge)) {
+                    continue;
+                }
+                if !region.contains_key(n) {
+                    region.insert(n.clone(), next);
+                    queue.push(n.clone());
+                }
+            }
+        }
+        next += 1;
+    }
+    region
+}
+
+/// Whether some token of `a` and some token of `b` lie on opposite sides of an active
+/// province border (FAQ-V3: "a company may not buy shares of a company that has station
+/// markers on the other side of an existing border", read as: across a border from any of
+/// the buyer's own markers; a buyer whose own tokens lie on both sides of a border, such as
+/// IRSFF in Milano and Venezia before phase 4, may buy no shares at all), given the
+/// [`border_regions`].
+pub fn across_border_in(
+    regions: &BTreeMap<String, usize>,
+    state: &State,
+    a: &str,
+    b: &str,
+) -> bool {
+    let pair = [a, b];
+    let mut ids = pair
+        .iter()
+        .filter_map(|s| state.corporation(s))
+        .flat_map(|c| c.tokens.iter().map(|t| regions.get(&t.hex)));
+    let Some(first) = ids.next() else {
+        return false;
+    };
+    ids.any(|id| id != first)
+}
+
+/// [`across_border_in`] with the regions of the current border set.
+pub fn across_border(state: &State, a: &str, b: &str) -> bool {
+    across_border_in(&border_regions(state), state, a, b)
 }
 
 /// Cities where the operating corporation may place a token now (1841 §9.2).
@@ -203,7 +266,7 @@ pub(super) fn reached_cities(state: &State, reach: &track::Reach) -> Vec<Reached
         if !n.is_city() {
             continue;
         }
-        let Some(city) = track::node_city(&v.nodes, *node) else {
+        let Some(city) = track::node_city(v.nodes, *node) else {
             continue;
         };
         out.push(ReachedCity {

@@ -168,11 +168,39 @@ pub(super) fn train_options(state: &State) -> (Vec<Action>, Vec<TrainPurchaseRan
 }
 
 /// Whether the operating corporation must buy a train before passing (1841 §9.6: no train
-/// and a route available).
+/// and a route available, while the obligation lasts: [`train_obligation_lasts`]).
 pub(super) fn must_buy_train(state: &State, sym: &str) -> bool {
     !round(state).is_some_and(|r| r.train_obligation_released)
         && trains_of(state, sym).is_empty()
         && route_available(state, sym)
+        && train_obligation_lasts(state)
+}
+
+/// Whether all of the last train type (the seven 8-trains, 1841 §10) have left the depot.
+pub fn last_trains_sold(state: &State) -> bool {
+    data::ruleset(&state.options)
+        .trains
+        .last()
+        .is_some_and(|t| {
+            state
+                .operations
+                .depot_sold
+                .get(&t.name)
+                .copied()
+                .unwrap_or(0)
+                >= t.count
+        })
+}
+
+/// Whether trainless corporations still have to buy a train (1841 §9.6): while the depot or
+/// the pool holds one (18xx `must_buy_train?`); with `no_train_obligation_after_last_8_train`
+/// (FAQ-Q20: "once all of them are sold, companies no longer have to buy a train") not once
+/// all seven 8-trains are sold, even if the pool holds a discarded train.
+pub fn train_obligation_lasts(state: &State) -> bool {
+    if state.options.no_train_obligation_after_last_8_train() && last_trains_sold(state) {
+        return false;
+    }
+    depot_train(state).is_some() || !state.operations.pool_trains.is_empty()
 }
 
 /// Buys a train (1841 §9.6); the first train of a type starts its phase and rusts older

@@ -42,10 +42,25 @@ def _options(pairs: list[str]) -> dict[str, str]:
 
 def _only(text: str) -> list[int]:
     out = []
-    for part in text.split(","):
-        a, sep, b = part.partition("-")
-        out.extend(range(int(a), int(b) + 1) if sep else [int(a)])
+    try:
+        for part in text.split(","):
+            a, sep, b = part.partition("-")
+            out.extend(range(int(a), int(b) + 1) if sep else [int(a)])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: use game numbers like 7 or 0,3-5") from None
+    if not out or min(out) < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: use game numbers like 7 or 0,3-5 (0-based)")
     return out
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
 
 
 def parser() -> argparse.ArgumentParser:
@@ -53,13 +68,13 @@ def parser() -> argparse.ArgumentParser:
                                  epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--server", default="127.0.0.1:50051", help="host:port of the Referee server (%(default)s)")
     ap.add_argument("--game", required=True, help="game id: autobahn or 1841")
-    ap.add_argument("--players", type=int, default=None, help="seats per game (default: number of bots)")
-    ap.add_argument("--games", type=int, default=10, help="number of games (%(default)s)")
+    ap.add_argument("--players", type=_positive, default=None, help="seats per game (default: number of bots)")
+    ap.add_argument("--games", type=_positive, default=10, help="number of games (%(default)s)")
     ap.add_argument("--bots", required=True, help="comma-separated bots, one per seat, e.g. random,random,first")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="NewGame option, repeatable (e.g. --option lite=true)")
     ap.add_argument("--seed", type=int, default=0, help="tournament seed (%(default)s)")
-    ap.add_argument("--concurrency", type=int, default=4, help="games played at once (%(default)s)")
+    ap.add_argument("--concurrency", type=_positive, default=4, help="games played at once (%(default)s)")
     ap.add_argument("--move-timeout", type=float, default=5.0,
                     help="seconds a bot may think per decision; then the default move (%(default)s; 0 = none)")
     ap.add_argument("--max-moves", type=int, default=2000,
@@ -93,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
                         options=_options(args.option), concurrency=args.concurrency,
                         move_timeout=args.move_timeout or None, max_moves=args.max_moves or None,
                         max_retries=args.max_retries, record_actions=args.record_actions, only=args.only)
+        if args.only is not None and max(args.only) >= args.games:
+            raise ValueError(f"--only {max(args.only)}: the tournament has games 0–{args.games - 1}")
     except (ValueError, argparse.ArgumentTypeError) as e:
         err.print(f"[red]referee-tournament:[/red] {e}")
         return 2

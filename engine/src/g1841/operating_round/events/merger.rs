@@ -2,14 +2,16 @@
 //!
 //! A voluntary merger: in its merge step the operating corporation proposes a partner
 //! ([`partners`]); the new price follows (§12.1: majors by the sum, minors by the average;
-//! both majors above L.250 → its president chooses one of their prices); its president
+//! both majors above L.250 → its president chooses one of their prices; with
+//! `merger_price_cap`, FAQ-T, always the table on the sum, at most L.242); its president
 //! chooses the unstarted non-historical major to form. Then:
 //! 1. **Presidency** (majors): holders of the two old corporations in order (from the
 //!    initiator's president round the table, each player followed by the corporations he
 //!    controls, then the pool, then frozen corporations): first those with a pair, then those
 //!    with a single share. A holder of 40% or more takes the new president's certificate; a
 //!    player with less may claim it first, paying price × (40 − held%) ÷ 20 rounded down to
-//!    the new corporation for his whole holding (FAQ-R6, 18xx: players only). Nobody → the
+//!    the new corporation for his whole holding (FAQ-R6, 18xx: players only; with
+//!    `merger_presidency_for_companies` corporations too, from their treasury). Nobody → the
 //!    merger fails and nothing changes (`MergerFailed`; 18xx takes it back, #9404); likewise if
 //!    it would put a corporation under circular control or leave the new one frozen
 //!    (FAQ-R1). The Tuscan merge cannot fail: the certificate goes to the pool (SFLi frozen).
@@ -69,15 +71,24 @@ fn may_merge(state: &State, sym: &str) -> bool {
 /// active province borders (1841 §12.1, FAQ-R7; a shared city counts, FAQ-Q26; pass tokens
 /// are ignored).
 fn connected(state: &State, sym: &str, partner: &str) -> bool {
+    reach_of(state, sym).is_some_and(|reach| reaches(state, &reach, partner))
+}
+
+/// The track graph traced from `sym`'s bases (`None` without a base), for [`connected`].
+fn reach_of(state: &State, sym: &str) -> Option<track::Reach> {
     let starts: Vec<(String, usize)> = track::bases(state, sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
         .collect();
     if starts.is_empty() {
-        return false;
+        return None;
     }
     let border = tokens::token_border_set(state);
-    let reach = track::reach(state, sym, &starts, border.as_deref());
+    Some(track::reach(state, sym, &starts, border.as_deref()))
+}
+
+/// Whether `reach` contains a base of `partner`.
+fn reaches(state: &State, reach: &track::Reach, partner: &str) -> bool {
     track::bases(state, partner)
         .into_iter()
         .any(|(h, n, _)| reach.nodes.contains(&(h, n)))
@@ -98,11 +109,18 @@ pub fn partners(state: &State, sym: &str) -> Vec<String> {
         return Vec::new();
     }
     let kind = kind_of(state, sym);
+    // `sym`'s track graph is the same for every candidate: traced once, when first needed.
+    let mut reach: Option<Option<track::Reach>> = None;
     state
         .corporations
         .iter()
         .filter(|c| c.sym != sym && c.kind == kind && may_merge(state, &c.sym))
-        .filter(|c| connected(state, sym, &c.sym))
+        .filter(|c| {
+            reach
+                .get_or_insert_with(|| reach_of(state, sym))
+                .as_ref()
+                .is_some_and(|r| reaches(state, r, &c.sym))
+        })
         .map(|c| c.sym.clone())
         .collect()
 }
@@ -184,7 +202,9 @@ pub(in crate::g1841::operating_round) fn propose(
         tokens_max_removal: 0,
     };
     let cell = match a.kind {
-        CorporationKind::Major => market::major_merger_cell(pa, ca, pb, cb),
+        CorporationKind::Major => {
+            market::major_merger_cell(state.options.merger_price_cap(), pa, ca, pb, cb)
+        }
         CorporationKind::Minor => Some(market::minor_merger_cell(pa, pb)),
     };
     match cell {
@@ -283,8 +303,23 @@ fn claim_cost(price: i64, units: u32) -> i64 {
     (price.saturating_mul(40 - held.min(40))).div_euclid(20)
 }
 
-/// The holder asked about the presidency at `m.next` (a player with fewer than 4 units who
-/// can pay), with his units; `None` when `m.next` points at nobody to ask.
+/// Whether holder `h` may claim a merger's new president's certificate (1841 §12.1): a
+/// player (18xx, spec §17 item 3); with `merger_presidency_for_companies` (FAQ-R6: "a
+/// shareholder whose turn it is … may take it") also a corporation that has a controlling
+/// player to decide for it, paying from its treasury.
+fn may_claim(state: &State, h: &ShareOwner) -> bool {
+    match h {
+        ShareOwner::Player(_) => true,
+        ShareOwner::Corporation(_) => {
+            state.options.merger_presidency_for_companies() && acting_seat(state, h).is_some()
+        }
+        ShareOwner::Ipo | ShareOwner::Pool => false,
+    }
+}
+
+/// The holder asked about the presidency at `m.next` (a player — or with
+/// `merger_presidency_for_companies` a corporation, FAQ-R6 — with fewer than 4 units who can
+/// pay), with his units; `None` when `m.next` points at nobody to ask.
 fn presidency_candidate(state: &State, m: &Merger) -> Option<(ShareOwner, u32)> {
     let len = m.holders.len();
     let i = m.next as usize % len.max(1);
@@ -294,7 +329,7 @@ fn presidency_candidate(state: &State, m: &Merger) -> Option<(ShareOwner, u32)> 
     let in_sweep = if pairs_sweep { u >= 2 } else { u == 1 };
     let ok = in_sweep
         && u < 4
-        && matches!(h, ShareOwner::Player(_))
+        && may_claim(state, h)
         && holder_cash(state, h) >= claim_cost(new_price(m), u);
     ok.then(|| (h.clone(), u))
 }
@@ -978,7 +1013,8 @@ fn tuscan_merger(state: &State, a: &str, b: &str, target: &str, first: Seat) -> 
         CorporationKind::Minor => market::minor_merger_cell(pa, pb),
         // Both above L.250 cannot be chosen here: the higher price is kept.
         CorporationKind::Major => {
-            market::major_merger_cell(pa, ca, pb, cb).unwrap_or(if pa >= pb { ca } else { cb })
+            market::major_merger_cell(state.options.merger_price_cap(), pa, ca, pb, cb)
+                .unwrap_or(if pa >= pb { ca } else { cb })
         }
     };
     let mut m = Merger {

@@ -17,7 +17,9 @@
 //! holder's choice (the pool's: IRSFF's president; corporations: SB while available); rounds
 //! of optional purchases of one IPO share each, SB then SFL, repeated while the successor's
 //! president asks for it and someone can buy; Version 2: SB then SFL may buy tokens at L.50
-//! up to 5.
+//! up to 5. An IRSFF unit that cannot be exchanged because the successors' shares are sold out
+//! (possible only in Version 1) is lost (18xx), or, with `ferdinandea_unexchanged_payout`
+//! (FAQ-R3), paid at IRSFF's market price at the split by the bank ([`pay_unexchanged`]).
 
 use super::*;
 use crate::g1841::corporation::{holder_cash, holder_order, may_hold_more};
@@ -50,7 +52,7 @@ pub fn milano_venezia_connected(state: &State) -> bool {
     let target = |hex: &str| -> Option<(String, usize)> {
         let v = track::hex_view(state, hex)?;
         let city = c.tokens.iter().find(|t| t.hex == hex).map_or(0, |t| t.city);
-        Some((hex.to_string(), track::city_node(&v.nodes, city)?))
+        Some((hex.to_string(), track::city_node(v.nodes, city)?))
     };
     let (Some(milano), Some(venezia)) = (target("F8"), target("F16")) else {
         return false;
@@ -60,7 +62,7 @@ pub fn milano_venezia_connected(state: &State) -> bool {
             let Some(v) = track::hex_view(state, &t.hex) else {
                 continue;
             };
-            let Some(node) = track::city_node(&v.nodes, t.city) else {
+            let Some(node) = track::city_node(v.nodes, t.city) else {
                 continue;
             };
             let reach = track::reach(state, &corp.sym, &[(t.hex.clone(), node)], None);
@@ -240,6 +242,7 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
         first_rounds_done: false,
         purchases_closed: Vec::new(),
         bought_this_round: false,
+        irsff_price: irsff.price().unwrap_or(0),
     };
     let idx = split.holders.iter().position(|h| *h == president);
     let pres_units = idx.map_or(0, |i| split.units[i]);
@@ -327,8 +330,37 @@ fn assign_presidencies(
     }
 }
 
-/// Every remaining pair of IRSFF shares → one share of each successor (1841 §12.4); then the
-/// odd shares wait in stage `SingleShares`.
+/// Pays holder `h` for `units` IRSFF units it cannot exchange (FAQ-R3: "they are paid the
+/// current market value, and the price does not move"): `units` × IRSFF's price at the split
+/// from the bank, with `ferdinandea_unexchanged_payout`; nothing without it (18xx: the shares
+/// are lost when IRSFF closes) or for the pool's units.
+fn pay_unexchanged(
+    state: &mut State,
+    split: &Split,
+    h: &ShareOwner,
+    units: u32,
+    events: &mut Vec<Event>,
+) {
+    if !state.options.ferdinandea_unexchanged_payout()
+        || units == 0
+        || matches!(h, ShareOwner::Pool | ShareOwner::Ipo)
+    {
+        return;
+    }
+    let amount = split.irsff_price.saturating_mul(i64::from(units));
+    add_cash(state, h, amount);
+    add_cash(state, &ShareOwner::Pool, -amount);
+    events.push(Event::ExchangePayment {
+        holder: h.clone(),
+        corporation: from(state),
+        amount,
+        to_corporation: false,
+    });
+}
+
+/// Every remaining pair of IRSFF shares → one share of each successor (1841 §12.4; a half of
+/// a pair whose successor is sold out is paid with `ferdinandea_unexchanged_payout`, FAQ-R3);
+/// then the odd shares wait in stage `SingleShares`.
 fn exchange_pairs(state: &mut State, split: &mut Split, events: &mut Vec<Event>) {
     let succ = successors(state);
     for i in 0..split.holders.len() {
@@ -339,6 +371,8 @@ fn exchange_pairs(state: &mut State, split: &mut Split, events: &mut Vec<Event>)
                 if give_share(state, s, &h) {
                     let unit = state.corporation(s).map_or(10, |c| c.unit_percent());
                     exchanged(state, &h, s, unit, false, events);
+                } else {
+                    pay_unexchanged(state, split, &h, 1, events);
                 }
             }
         }
@@ -660,7 +694,10 @@ pub(super) fn advance(state: &mut State, mut split: Split, events: &mut Vec<Even
                 let options = available(state);
                 match (options.len(), single_decider(state, &split, &h)) {
                     (0, _) => {
-                        // Both successors sold out: the share is worthless (FAQ-R3, 18xx).
+                        // Both successors sold out: the share is lost (18xx), or paid at
+                        // market value (FAQ-R3, `ferdinandea_unexchanged_payout`).
+                        let units = split.units.get(i).copied().unwrap_or(0);
+                        pay_unexchanged(state, &split, &h, units, events);
                         if let Some(u) = split.units.get_mut(i) {
                             *u = 0;
                         }

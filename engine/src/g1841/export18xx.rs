@@ -1,0 +1,999 @@
+//! Writer of 18xx.games-style exports: a game of 1841 played on Referee (its setup and the
+//! actions applied, in order) as the JSON 18xx.games serves for a game, the inverse of
+//! [`super::import18xx`]. Pure: takes the history, returns JSON; no I/O.
+//!
+//! Every action is applied to the engine and written with the 18xx action type and the
+//! identifier notation of [`super::import18xx::notation`] (share `SFTG_3`, tile copy `57-0`,
+//! city `R14-0-0`, node `F16-1`, share price `100,3,5`). Details the engine's action leaves
+//! open are taken from the state before and after it: the certificates that moved (share ids),
+//! the market cell of a par, the tile copy laid, the revenue of each route, a concession's price.
+//!
+//! Mapping (the reverse of [`super::import18xx::ImportedAction::to_action`]):
+//! `Bid` → `bid`, `BlindBid` → `blind_bid`, `Pass` → `pass` (`choose "no"` for an offered
+//! share in a split or transformation), `Par` → `par`, `BuyShares` → `buy_shares` (`choose
+//! "yes"` when offered), `SellShares`/`EmergencySell` → `sell_shares`, `PlaceToken` →
+//! `place_token`, `BuyTokens` → `choose` (total at a start; additional tokens in a split or a
+//! transformation), `BuyConcession` → `buy_company`, `LayTile` → `lay_tile`, `BuyTrain` →
+//! `buy_train`, `RunRoutes` → `run_routes`, `Dividend` → `dividend`, `BuyToken` → `buy_token`,
+//! `ChooseSplitPresidency`/`ExchangeSplitShare` → `choose "a"|"b"`, `RepeatPurchaseRound` →
+//! `choose "y"|"n"`, `ProposeMerger`/`FormCorporation`/`Transform` → `merge`,
+//! `ChooseMergerPrice` → `choose "first"|"last"`, `ClaimPresidency` → `choose "pres"|"no"`,
+//! `ExchangeOddShare` → `choose "full"|"cash"`, `RemoveToken` → `remove_token`,
+//! `DeclareBankruptcy` → `bankrupt`, `DiscardTrain` → `discard_train`; with
+//! `p2p_purchases` (1841 §15.3) an `OfferPurchase` accepted by `AnswerOffer` → one
+//! `buy_shares` by the buyer (the certificates that left the seller, `percent`,
+//! `total_price`) or `buy_company` (`company`, `price`), as 18xx.games records a direct
+//! purchase from a player; a declined offer is not written (18xx has none; a buyer who then
+//! passed automatically is written as passing), and an offer still waiting for its answer
+//! at the end stops the export ([`ExportFailureKind::NotRepresentable`]).
+//!
+//! The entity is the one 18xx records: the player in the concession and stock rounds, the
+//! operating corporation in its turn, the corporation being started for its home token and
+//! token purchase, the holder deciding in a corporate event. Each written action is read back
+//! at once with the importer against the same state; an action the importer would not read
+//! back as the same seat and action is written with the acting player as entity, and if it
+//! still does not read back the export stops there with
+//! [`ExportFailureKind::NotRepresentable`]. So an export always re-imports to the same game.
+//!
+//! The top-level `exported_by` field marks the file as Referee's: its share ids are this
+//! engine's certificate indices, which 18xx's own ids follow until the first exchange of a
+//! merger or split (docs/games/1841.md I25).
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde_json::{Map, Value, json};
+
+use super::G1841;
+use super::action::{Action, Event, OddShareChoice};
+use super::data;
+use super::import18xx::{self, Entity, ExportPlayer, notation};
+use super::operating_round;
+use super::options::{OPTION_NAMES, Options};
+use super::state::{
+    CorporateEvent, MergerStage, PurchaseItem, PurchaseOffer, Round, ShareOwner, SplitStage,
+    StartStep, State,
+};
+use crate::{Game, Rejection, Seat, SetupError};
+
+/// What to write besides the actions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExportSettings {
+    /// The `id` written (default 0).
+    pub id: Option<i64>,
+    /// The players, one per seat in seat order. Empty: ids `1`, `2`, … and names
+    /// `Player 1`, `Player 2`, …. Ids that are whole numbers are written as JSON numbers, as
+    /// 18xx.games does.
+    pub players: Vec<ExportPlayer>,
+    /// The `description` written (default: `Exported by Referee (<rules version>)`).
+    pub description: Option<String>,
+}
+
+/// Why the export stopped before the end of the history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFailureKind {
+    /// The engine refused the action (`rejection`).
+    Refused,
+    /// The action has no 18xx form that reads back as the same action.
+    NotRepresentable,
+}
+
+/// The action the export stopped at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportFailure {
+    /// Index of the action in the history, from 0.
+    pub index: usize,
+    /// What happened.
+    pub kind: ExportFailureKind,
+    /// One sentence.
+    pub reason: String,
+    /// The engine's rejection, for a refused action.
+    pub rejection: Option<Rejection>,
+}
+
+/// Why no export could be written at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    /// The game cannot be set up (player count for these options).
+    #[error("{0}")]
+    Setup(#[from] SetupError),
+    /// `players` does not list one player per seat.
+    #[error("players: {given} listed for {seats} seats")]
+    Players {
+        /// Players listed.
+        given: usize,
+        /// Seats of the game.
+        seats: u32,
+    },
+}
+
+/// An export and the game it describes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exported {
+    /// The export (an 18xx.games game JSON object).
+    pub json: Value,
+    /// The state after the last exported action.
+    pub state: State,
+    /// Actions written (= applied).
+    pub actions_exported: usize,
+    /// Set when the history could not be written to its end.
+    pub failure: Option<ExportFailure>,
+}
+
+/// The `optional_rules` symbols of `options` (the option names set, 1841 §0.2): the inverse of
+/// [`Options::from_optional_rules`].
+pub fn optional_rules(options: &Options) -> Vec<String> {
+    let on = [
+        options.version_1,
+        options.lite,
+        options.p2p_purchases,
+        options.sfli_run_variant,
+    ];
+    OPTION_NAMES
+        .iter()
+        .zip(on)
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| n.to_string())
+        .collect()
+}
+
+/// Writes the game set up with `options` for `seats` players and played through `actions`
+/// (`(seat, action)` in order, as `Replay` takes them) as an 18xx.games export: `id`,
+/// `players`, `title` `1841`, `settings.optional_rules`, `actions` (ids from 1), `status`,
+/// `acting`, and once the game is over `result` (player id → value in L.) and
+/// `game_end_reason`. Stops at the first action the engine refuses or that has no 18xx form
+/// ([`Exported::failure`]); the actions before it are written.
+///
+/// Errors: [`ExportError`] when no game can be set up or `players` has the wrong length.
+pub fn export(
+    options: &Options,
+    seats: u32,
+    actions: &[(Seat, Action)],
+    settings: &ExportSettings,
+) -> Result<Exported, ExportError> {
+    let players = if settings.players.is_empty() {
+        (1..=seats)
+            .map(|n| ExportPlayer {
+                id: n.to_string(),
+                name: format!("Player {n}"),
+            })
+            .collect()
+    } else if settings.players.len() == seats as usize {
+        settings.players.clone()
+    } else {
+        return Err(ExportError::Players {
+            given: settings.players.len(),
+            seats,
+        });
+    };
+    let mut state = G1841::setup(options, seats, 0)?;
+    let mut writer = Writer {
+        players: &players,
+        tiles: BTreeMap::new(),
+        supply: BTreeMap::new(),
+    };
+    let mut out = Vec::new();
+    let mut failure = None;
+    // 1841 §15.3: a purchase offer to another player waits for its answer (its index and the
+    // state before it).
+    let mut waiting: Option<(usize, State, PurchaseOffer)> = None;
+    for (index, (seat, action)) in actions.iter().enumerate() {
+        let pre = state.clone();
+        let events = match G1841::apply(&mut state, *seat, action) {
+            Ok(events) => events,
+            Err(r) => {
+                failure = Some(ExportFailure {
+                    index,
+                    kind: ExportFailureKind::Refused,
+                    reason: r.message.clone(),
+                    rejection: Some(r),
+                });
+                break;
+            }
+        };
+        let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+        // 18xx.games records a purchase from a player as one direct purchase: an accepted
+        // offer is written as that, a declined one not at all (a buyer who then passes
+        // automatically is written as passing).
+        match action {
+            Action::OfferPurchase {
+                seller,
+                item,
+                price,
+            } => {
+                let offer = PurchaseOffer {
+                    buyer: *seat,
+                    seller: *seller,
+                    item: item.clone(),
+                    price: *price,
+                };
+                waiting = Some((index, pre, offer));
+                continue;
+            }
+            Action::AnswerOffer { accept } => {
+                let Some((offer_index, before, offer)) = waiting.take() else {
+                    continue;
+                };
+                let written = if *accept {
+                    writer.purchase(&before, &state, &offer, id).map(Some)
+                } else {
+                    Ok(writer.pass_after_decline(&offer, &events, id))
+                };
+                match written {
+                    Ok(Some(json)) => out.push(json),
+                    Ok(None) => {}
+                    Err(reason) => {
+                        state = before;
+                        failure = Some(ExportFailure {
+                            index: offer_index,
+                            kind: ExportFailureKind::NotRepresentable,
+                            reason,
+                            rejection: None,
+                        });
+                        break;
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        match writer.write(&pre, &state, *seat, action, &events, id) {
+            Ok(json) => out.push(json),
+            Err(reason) => {
+                state = pre;
+                failure = Some(ExportFailure {
+                    index,
+                    kind: ExportFailureKind::NotRepresentable,
+                    reason,
+                    rejection: None,
+                });
+                break;
+            }
+        }
+    }
+    if failure.is_none()
+        && let Some((index, before, _)) = waiting
+    {
+        state = before;
+        failure = Some(ExportFailure {
+            index,
+            kind: ExportFailureKind::NotRepresentable,
+            reason: "a purchase offer waiting for its answer has no 18xx form".into(),
+            rejection: None,
+        });
+    }
+    let json = top_level(options, &players, &state, out.clone(), settings);
+    Ok(Exported {
+        json,
+        state,
+        actions_exported: out.len(),
+        failure,
+    })
+}
+
+fn player_id_json(id: &str) -> Value {
+    id.parse::<i64>()
+        .map_or_else(|_| Value::from(id), Value::from)
+}
+
+fn top_level(
+    options: &Options,
+    players: &[ExportPlayer],
+    state: &State,
+    actions: Vec<Value>,
+    settings: &ExportSettings,
+) -> Value {
+    let outcome = G1841::outcome(state);
+    let acting: Vec<Value> = G1841::to_act(state)
+        .into_iter()
+        .filter_map(|s| players.get(s as usize))
+        .map(|p| player_id_json(&p.id))
+        .collect();
+    let (round, turn) = match &state.round {
+        Round::ConcessionRound(_) => ("Concession Round", 1),
+        Round::StockRound(r) => ("Stock Round", r.number),
+        Round::OperatingRound(r) => ("Operating Round", r.stock_round),
+    };
+    let mut root = json!({
+        "id": settings.id.unwrap_or(0),
+        "description": settings.description.clone().unwrap_or_else(|| {
+            format!("Exported by Referee ({})", crate::RULES_VERSION)
+        }),
+        "user": {"id": 0, "name": "You"},
+        "players": players
+            .iter()
+            .map(|p| json!({"id": player_id_json(&p.id), "name": p.name}))
+            .collect::<Vec<_>>(),
+        "min_players": 3,
+        "max_players": if options.lite { 6 } else { 8 },
+        "title": "1841",
+        "settings": {
+            "seed": 0,
+            "is_async": true,
+            "unlisted": true,
+            "auto_routing": false,
+            "player_order": null,
+            "optional_rules": optional_rules(options),
+            // Referee's FAQ options (unknown to 18xx.games), so that ImportGame restores the
+            // same rules; only the ones set explicitly (unset = the version default).
+            import18xx::FAQ_OPTIONS_SETTING: options
+                .faq_options_set()
+                .into_iter()
+                .map(|(name, on)| (name.to_string(), Value::Bool(on)))
+                .collect::<serde_json::Map<String, Value>>(),
+        },
+        "user_settings": null,
+        "status": if outcome.is_some() { "finished" } else { "active" },
+        "turn": turn,
+        "round": round,
+        "acting": acting,
+        "result": {},
+        "actions": actions,
+        "loaded": true,
+        "created_at": 0,
+        "updated_at": 0,
+    });
+    root[import18xx::EXPORTED_BY] = Value::from(crate::RULES_VERSION);
+    if let Some(o) = outcome {
+        root["result"] = Value::Object(
+            players
+                .iter()
+                .zip(&o.scores)
+                .map(|(p, score)| (p.id.clone(), Value::from(*score)))
+                .collect(),
+        );
+        root["game_end_reason"] = Value::from(o.end_reason);
+    }
+    root
+}
+
+/// Follows what the record needs across actions: the tile copy on each hex.
+struct Writer<'a> {
+    players: &'a [ExportPlayer],
+    /// Tile copy id (`57-0`) on each hex where a tile was laid.
+    tiles: BTreeMap<String, String>,
+    /// Tile copies in the supply, by tile number, in the order 18xx offers them.
+    supply: BTreeMap<String, VecDeque<String>>,
+}
+
+impl Writer<'_> {
+    /// The 18xx form of one applied action, checked by reading it back.
+    fn write(
+        &mut self,
+        pre: &State,
+        post: &State,
+        seat: Seat,
+        action: &Action,
+        events: &[Event],
+        id: i64,
+    ) -> Result<Value, String> {
+        self.follow_tiles(pre, post);
+        let (kind, fields) = self.fields(pre, post, action, events)?;
+        let preferred = entity(pre, seat, action);
+        let mut candidates = vec![preferred];
+        if !candidates.contains(&Entity::Player(seat)) {
+            candidates.push(Entity::Player(seat));
+        }
+        let mut last = None;
+        for entity in &candidates {
+            let raw = self.record(&kind, &fields, entity, seat, id);
+            match self.read_back(pre, &raw) {
+                Ok(Some(read)) if read == (seat, action.clone()) => return Ok(raw),
+                other => last = Some(other),
+            }
+        }
+        Err(format!(
+            "{} by seat {seat} has no 18xx form that reads back as the same action (`{kind}` reads back as {last:?})",
+            action.kind_name(),
+        ))
+    }
+
+    fn record(
+        &self,
+        kind: &str,
+        fields: &Map<String, Value>,
+        entity: &Entity,
+        seat: Seat,
+        id: i64,
+    ) -> Value {
+        let mut raw = Map::new();
+        raw.insert("type".into(), Value::from(kind));
+        let user = self
+            .players
+            .get(seat as usize)
+            .map(|p| player_id_json(&p.id));
+        match entity {
+            Entity::Corporation(sym) => {
+                raw.insert("entity".into(), Value::from(sym.as_str()));
+                raw.insert("entity_type".into(), Value::from("corporation"));
+            }
+            Entity::Player(_) | Entity::Other(_) => {
+                let p = match entity {
+                    Entity::Player(s) => self.players.get(*s as usize),
+                    _ => None,
+                };
+                raw.insert(
+                    "entity".into(),
+                    p.map_or(Value::Null, |p| player_id_json(&p.id)),
+                );
+                raw.insert("entity_type".into(), Value::from("player"));
+            }
+        }
+        raw.insert("id".into(), Value::from(id));
+        if let Some(u) = user {
+            raw.insert("user".into(), u);
+        }
+        raw.extend(fields.clone());
+        Value::Object(raw)
+    }
+
+    /// An accepted purchase from another player (1841 §15.3), from the state `before` the
+    /// offer to the state after the acceptance, as 18xx's direct purchase: `buy_shares` by
+    /// the buyer naming the certificates that left the seller (the first one his), with
+    /// `percent` and `total_price`, or `buy_company` with `company` and `price`; checked by
+    /// reading it back as the same offer and acceptance.
+    fn purchase(
+        &self,
+        before: &State,
+        post: &State,
+        offer: &PurchaseOffer,
+        id: i64,
+    ) -> Result<Value, String> {
+        let mut f = Map::new();
+        let kind = match &offer.item {
+            PurchaseItem::Shares {
+                corporation,
+                percent,
+            } => {
+                let seller = ShareOwner::Player(offer.seller);
+                let ids = moved(before, post, corporation, |a, b| {
+                    *a == seller && *b != seller
+                });
+                if ids.is_empty() {
+                    return Err(format!("no certificate of {corporation} left the seller"));
+                }
+                f.insert("shares".into(), json!(ids));
+                f.insert("percent".into(), Value::from(*percent));
+                f.insert("total_price".into(), Value::from(offer.price));
+                "buy_shares"
+            }
+            PurchaseItem::Concession { concession } => {
+                f.insert("company".into(), Value::from(concession.as_str()));
+                f.insert("price".into(), Value::from(offer.price));
+                "buy_company"
+            }
+        };
+        let raw = self.record(kind, &f, &Entity::Player(offer.buyer), offer.buyer, id);
+        let expected = vec![
+            (
+                offer.buyer,
+                Action::OfferPurchase {
+                    seller: offer.seller,
+                    item: offer.item.clone(),
+                    price: offer.price,
+                },
+            ),
+            (offer.seller, Action::AnswerOffer { accept: true }),
+        ];
+        let read = import18xx::imported(self.players, raw.clone(), false).to_actions(before);
+        match read {
+            Ok(list) if list == expected => Ok(raw),
+            other => Err(format!(
+                "the purchase from seat {} has no 18xx form that reads back as the same purchase (`{kind}` reads back as {other:?})",
+                offer.seller
+            )),
+        }
+    }
+
+    /// A declined offer is not written; if the buyer then passed automatically (nothing left
+    /// to do), his turn is written as a `pass`, as he could pass before the offer.
+    fn pass_after_decline(
+        &self,
+        offer: &PurchaseOffer,
+        events: &[Event],
+        id: i64,
+    ) -> Option<Value> {
+        let buyer = offer.buyer;
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Passed { seat, automatic: true } if *seat == buyer))
+            .then(|| self.record("pass", &Map::new(), &Entity::Player(buyer), buyer, id))
+    }
+
+    /// The action as the importer reads it in `pre`.
+    fn read_back(
+        &self,
+        pre: &State,
+        raw: &Value,
+    ) -> Result<Option<(Seat, Action)>, import18xx::ImportError> {
+        let mut imported = import18xx::imported(self.players, raw.clone(), false);
+        // The importer follows tile copies over the whole record; here the hex is known.
+        if let Some((first, tile, _)) = raw
+            .get("city")
+            .and_then(Value::as_str)
+            .and_then(notation::parse_city_id)
+            && !super::map::map(&pre.options).hexes.contains_key(first)
+        {
+            imported.tile_hex = self
+                .tiles
+                .iter()
+                .find(|(_, copy)| copy.as_str() == tile)
+                .map(|(hex, _)| hex.clone());
+        }
+        imported.to_action(pre)
+    }
+
+    /// Gives every hex whose tile changed its tile copy, as 18xx picks it: the first copy of
+    /// that tile in the supply, where copies start in number order and a replaced tile goes
+    /// back at the end (18xx lays the copy the record names; the site offers the first).
+    fn follow_tiles(&mut self, pre: &State, post: &State) {
+        let changed: Vec<(String, String)> = post
+            .operations
+            .tiles
+            .iter()
+            .filter(|(hex, t)| pre.operations.tiles.get(*hex).map(|p| &p.tile) != Some(&t.tile))
+            .map(|(hex, t)| (hex.clone(), t.tile.clone()))
+            .collect();
+        let map = super::map::map(&post.options);
+        for (hex, tile) in changed {
+            let supply = self.supply.entry(tile.clone()).or_insert_with(|| {
+                (0..map.tile_count(&tile).max(1))
+                    .map(|c| notation::tile_id(&tile, c))
+                    .collect()
+            });
+            let copy = supply.pop_front().unwrap_or_else(|| {
+                // More copies than the manifest lists: number on.
+                let used: BTreeSet<&String> = self.tiles.values().collect();
+                (0..)
+                    .map(|c| notation::tile_id(&tile, c))
+                    .find(|id| !used.contains(id))
+                    .unwrap_or_default()
+            });
+            if let Some(old) = self.tiles.insert(hex, copy) {
+                let name = notation::tile_number(&old).to_string();
+                self.supply.entry(name).or_default().push_back(old);
+            }
+        }
+        let gone: Vec<String> = self
+            .tiles
+            .keys()
+            .filter(|hex| !post.operations.tiles.contains_key(*hex))
+            .cloned()
+            .collect();
+        for hex in gone {
+            if let Some(old) = self.tiles.remove(&hex) {
+                let name = notation::tile_number(&old).to_string();
+                self.supply.entry(name).or_default().push_back(old);
+            }
+        }
+    }
+
+    /// The id of city `city` of `hex` now: on a laid tile copy, or on the printed tile.
+    fn city_id(&self, options: &Options, hex: &str, city: u32) -> String {
+        match self.tiles.get(hex) {
+            Some(copy) => notation::laid_city_id(copy, city),
+            None => notation::printed_city_id(options, hex, city),
+        }
+    }
+
+    /// The action type and its fields (everything but type, entity and id).
+    fn fields(
+        &self,
+        pre: &State,
+        post: &State,
+        action: &Action,
+        events: &[Event],
+    ) -> Result<(String, Map<String, Value>), String> {
+        let mut f = Map::new();
+        let mut put = |k: &str, v: Value| {
+            f.insert(k.to_string(), v);
+        };
+        let event = match &pre.round {
+            Round::OperatingRound(r) => r.event.as_deref(),
+            _ => None,
+        };
+        let successor_letter = |corporation: &str| {
+            let successors = &data::ruleset(&pre.options).ferdinandea_split.successors;
+            if successors.first().is_some_and(|s| s == corporation) {
+                "a"
+            } else {
+                "b"
+            }
+        };
+        let offered = matches!(
+            event,
+            Some(CorporateEvent::Split(s)) if s.stage == SplitStage::Purchases
+        ) || matches!(
+            event,
+            Some(CorporateEvent::Transformation(t)) if t.stage == 1 || t.stage == 2
+        );
+        let kind = match action {
+            Action::Bid { concession, price } => {
+                put("company", Value::from(concession.as_str()));
+                put("price", Value::from(*price));
+                "bid"
+            }
+            Action::BlindBid { amounts } => {
+                put("bids", json!(amounts));
+                "blind_bid"
+            }
+            Action::Pass if offered => {
+                put("choice", Value::from("no"));
+                "choose"
+            }
+            Action::Pass => "pass",
+            Action::Par { corporation, price } => {
+                let cell = post
+                    .corporation(corporation)
+                    .and_then(|c| c.share_price)
+                    .ok_or_else(|| format!("{corporation} has no market cell after its par"))?;
+                put("corporation", Value::from(corporation.as_str()));
+                put(
+                    "share_price",
+                    Value::from(notation::share_price(*price, cell.row, cell.col)),
+                );
+                "par"
+            }
+            Action::BuyShares { .. } if offered => {
+                put("choice", Value::from("yes"));
+                "choose"
+            }
+            Action::BuyShares {
+                corporation,
+                from_pool,
+                percent,
+            } => {
+                let source = if *from_pool {
+                    ShareOwner::Pool
+                } else {
+                    ShareOwner::Ipo
+                };
+                let ids = moved(pre, post, corporation, |a, b| *a == source && *b != source);
+                if ids.is_empty() {
+                    return Err(format!("no certificate of {corporation} changed hands"));
+                }
+                put("shares", json!(ids));
+                put("percent", Value::from(*percent));
+                "buy_shares"
+            }
+            Action::SellShares {
+                corporation,
+                percent,
+            } => {
+                let ids = moved(pre, post, corporation, |a, b| {
+                    *a != ShareOwner::Pool && *b == ShareOwner::Pool
+                });
+                put("shares", json!(ids));
+                put("percent", Value::from(*percent));
+                "sell_shares"
+            }
+            Action::EmergencySell {
+                corporation,
+                percent,
+                ..
+            } => {
+                let ids = moved(pre, post, corporation, |a, b| {
+                    *a != ShareOwner::Pool && *b == ShareOwner::Pool
+                });
+                put("shares", json!(ids));
+                put("percent", Value::from(*percent));
+                // 18xx stores the half price per unit certificate (1841 §14): `97.5`, `50`.
+                if let Some(price) = pre.corporation(corporation).and_then(|c| c.price()) {
+                    put(
+                        "share_price",
+                        if price % 2 == 0 {
+                            json!(price / 2)
+                        } else {
+                            json!(price as f64 / 2.0)
+                        },
+                    );
+                }
+                "sell_shares"
+            }
+            Action::PlaceToken { hex, city } => {
+                let tokener = gained_token(pre, post, hex, *city).unwrap_or_default();
+                put("city", Value::from(self.city_id(&pre.options, hex, *city)));
+                put(
+                    "slot",
+                    Value::from(import18xx::token_holders(pre, hex, *city).len()),
+                );
+                put("tokener", Value::from(tokener));
+                "place_token"
+            }
+            Action::BuyTokens { count } => {
+                let bought = match event {
+                    Some(CorporateEvent::Split(s)) => {
+                        count.saturating_sub(tokens_total(pre, &s.corporation))
+                    }
+                    Some(CorporateEvent::Transformation(t)) => {
+                        count.saturating_sub(tokens_total(pre, &t.major))
+                    }
+                    _ => *count,
+                };
+                put("choice", Value::from(bought));
+                "choose"
+            }
+            Action::BuyConcession { concession } => {
+                let paid = pre
+                    .players
+                    .iter()
+                    .zip(&post.players)
+                    .map(|(a, b)| a.cash - b.cash)
+                    .find(|d| *d > 0)
+                    .unwrap_or(0);
+                put("company", Value::from(concession.as_str()));
+                put("price", Value::from(paid));
+                "buy_company"
+            }
+            Action::LayTile {
+                hex,
+                tile: _,
+                rotation,
+            } => {
+                let copy = self
+                    .tiles
+                    .get(hex)
+                    .cloned()
+                    .ok_or_else(|| format!("no tile on {hex} after the lay"))?;
+                put("hex", Value::from(hex.as_str()));
+                put("tile", Value::from(copy));
+                put("rotation", Value::from(*rotation));
+                "lay_tile"
+            }
+            Action::BuyTrain { train, from, price } => {
+                put("train", Value::from(train.as_str()));
+                put("price", Value::from(*price));
+                // 18xx names the variant of depot trains only.
+                if from == "depot" {
+                    put("variant", Value::from(operating_round::train_type(train)));
+                }
+                "buy_train"
+            }
+            Action::RunRoutes { routes } => {
+                let revenues = events
+                    .iter()
+                    .find_map(|e| match e {
+                        Event::RoutesRun { revenues, .. } => Some(revenues.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                let list: Vec<Value> = routes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let hexes: Vec<&str> = r.stops.iter().map(|s| s.hex.as_str()).collect();
+                        json!({
+                            "train": r.train,
+                            "connections": r.connections,
+                            "hexes": hexes,
+                            "revenue": revenues.get(i).copied().unwrap_or(0),
+                            "revenue_str": hexes.join("-"),
+                            "nodes": r
+                                .stops
+                                .iter()
+                                .map(|s| notation::node_id(&s.hex, s.node))
+                                .collect::<Vec<_>>(),
+                        })
+                    })
+                    .collect();
+                put("routes", Value::Array(list));
+                put("extra_revenue", Value::from(0));
+                put("subsidy", Value::from(0));
+                "run_routes"
+            }
+            Action::Dividend { payout } => {
+                put(
+                    "kind",
+                    Value::from(if *payout { "payout" } else { "withhold" }),
+                );
+                "dividend"
+            }
+            Action::BuyToken {
+                hex,
+                city,
+                seller,
+                price,
+            } => {
+                let buyer = operating_round::current(pre);
+                let slot = import18xx::token_holders(pre, hex, *city)
+                    .into_iter()
+                    .filter(|c| Some(c) != buyer.as_ref())
+                    .position(|c| c == *seller)
+                    .unwrap_or(0);
+                put("city", Value::from(self.city_id(&pre.options, hex, *city)));
+                put("slot", Value::from(slot));
+                put("price", Value::from(*price));
+                "buy_token"
+            }
+            Action::ChooseSplitPresidency { corporation }
+            | Action::ExchangeSplitShare { corporation } => {
+                put("choice", Value::from(successor_letter(corporation)));
+                "choose"
+            }
+            Action::RepeatPurchaseRound { repeat } => {
+                put("choice", Value::from(if *repeat { "y" } else { "n" }));
+                "choose"
+            }
+            Action::ProposeMerger { partner } => {
+                put("corporation", Value::from(partner.as_str()));
+                "merge"
+            }
+            Action::FormCorporation { corporation } | Action::Transform { corporation } => {
+                put("corporation", Value::from(corporation.as_str()));
+                "merge"
+            }
+            Action::ChooseMergerPrice { price } => {
+                let lowest = match event {
+                    Some(CorporateEvent::Merger(m)) => m
+                        .price_choices
+                        .iter()
+                        .filter_map(|c| super::market::price_at(c.row, c.col))
+                        .min(),
+                    _ => None,
+                };
+                put(
+                    "choice",
+                    Value::from(if lowest == Some(*price) {
+                        "first"
+                    } else {
+                        "last"
+                    }),
+                );
+                "choose"
+            }
+            Action::ClaimPresidency { claim } => {
+                put("choice", Value::from(if *claim { "pres" } else { "no" }));
+                "choose"
+            }
+            Action::ExchangeOddShare { choice } => {
+                put(
+                    "choice",
+                    Value::from(match choice {
+                        OddShareChoice::FullShare => "full",
+                        OddShareChoice::Cash => "cash",
+                    }),
+                );
+                "choose"
+            }
+            Action::RemoveToken { hex, city } => {
+                let slot = lost_token(pre, post, hex, *city)
+                    .and_then(|sym| {
+                        import18xx::token_holders(pre, hex, *city)
+                            .iter()
+                            .position(|c| *c == sym)
+                    })
+                    .unwrap_or(0);
+                put("city", Value::from(self.city_id(&pre.options, hex, *city)));
+                put("slot", Value::from(slot));
+                "remove_token"
+            }
+            Action::DeclareBankruptcy { loan } => {
+                put("option", Value::from(u32::from(*loan)));
+                "bankrupt"
+            }
+            Action::DiscardTrain { train, .. } => {
+                put("train", Value::from(train.as_str()));
+                "discard_train"
+            }
+            // Written with their answer by `export` (1841 §15.3).
+            Action::OfferPurchase { .. } | Action::AnswerOffer { .. } => {
+                return Err("a purchase offer is written with its answer".into());
+            }
+        };
+        Ok((kind.to_string(), f))
+    }
+}
+
+fn tokens_total(state: &State, sym: &str) -> u32 {
+    state.corporation(sym).map_or(0, |c| c.tokens_total)
+}
+
+/// Ids of the certificates of `corporation` whose owner went from `a` to `b` with
+/// `changed(a, b)`, in index order.
+fn moved(
+    pre: &State,
+    post: &State,
+    corporation: &str,
+    changed: impl Fn(&ShareOwner, &ShareOwner) -> bool,
+) -> Vec<String> {
+    let (Some(a), Some(b)) = (pre.corporation(corporation), post.corporation(corporation)) else {
+        return Vec::new();
+    };
+    a.certificates
+        .iter()
+        .zip(&b.certificates)
+        .enumerate()
+        .filter(|(_, (x, y))| changed(&x.owner, &y.owner))
+        .map(|(i, _)| notation::share_id(corporation, i))
+        .collect()
+}
+
+fn has_token(state: &State, sym: &str, hex: &str, city: u32) -> bool {
+    state
+        .corporation(sym)
+        .is_some_and(|c| c.tokens.iter().any(|t| t.hex == hex && t.city == city))
+}
+
+/// The corporation that has a token in the city after the action and had none before.
+fn gained_token(pre: &State, post: &State, hex: &str, city: u32) -> Option<String> {
+    post.corporations
+        .iter()
+        .map(|c| c.sym.as_str())
+        .find(|sym| has_token(post, sym, hex, city) && !has_token(pre, sym, hex, city))
+        .map(str::to_string)
+}
+
+/// The corporation that had a token in the city before the action and has none after.
+fn lost_token(pre: &State, post: &State, hex: &str, city: u32) -> Option<String> {
+    pre.corporations
+        .iter()
+        .map(|c| c.sym.as_str())
+        .find(|sym| has_token(pre, sym, hex, city) && !has_token(post, sym, hex, city))
+        .map(str::to_string)
+}
+
+fn holder_entity(holder: Option<&ShareOwner>, seat: Seat) -> Entity {
+    match holder {
+        Some(ShareOwner::Player(s)) => Entity::Player(*s),
+        Some(ShareOwner::Corporation(c)) => Entity::Corporation(c.clone()),
+        _ => Entity::Player(seat),
+    }
+}
+
+/// The entity 18xx records for `action` by `seat` in `pre` (see the module documentation).
+fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
+    let corp = |s: &str| Entity::Corporation(s.to_string());
+    match &pre.round {
+        Round::ConcessionRound(_) => Entity::Player(seat),
+        Round::StockRound(r) => match (&r.start, action) {
+            (Some(st), Action::PlaceToken { .. } | Action::BuyTokens { .. }) => {
+                corp(&st.corporation)
+            }
+            (Some(st), Action::Pass) if st.step != StartStep::BuyShares => corp(&st.corporation),
+            _ => Entity::Player(seat),
+        },
+        Round::OperatingRound(r) => {
+            if let Some(event) = r.event.as_deref() {
+                return match event {
+                    CorporateEvent::Split(s) => match s.stage {
+                        SplitStage::Presidency => holder_entity(Some(&s.president), seat),
+                        SplitStage::SingleShares | SplitStage::Purchases => {
+                            holder_entity(s.holders.get(s.next as usize), seat)
+                        }
+                        SplitStage::RepeatRound | SplitStage::Tokens => corp(&s.corporation),
+                    },
+                    CorporateEvent::Merger(m) => match m.stage {
+                        MergerStage::Price | MergerStage::Corporation => corp(&m.initiator),
+                        MergerStage::Presidency => holder_entity(
+                            m.holders.get(m.next as usize % m.holders.len().max(1)),
+                            seat,
+                        ),
+                        MergerStage::OddShares => {
+                            holder_entity(m.holders.get(m.next as usize), seat)
+                        }
+                        MergerStage::Tokens => corp(&m.target),
+                    },
+                    CorporateEvent::Transformation(t) => match t.stage {
+                        1 | 2 => holder_entity(t.holders.get(t.next as usize), seat),
+                        _ => corp(&t.major),
+                    },
+                };
+            }
+            if let Some(c) = r.crowded.first() {
+                return corp(c);
+            }
+            if let Some(st) = &r.start
+                && (matches!(action, Action::PlaceToken { .. } | Action::BuyTokens { .. })
+                    || (matches!(action, Action::Pass) && st.step != StartStep::BuyShares))
+            {
+                return corp(&st.corporation);
+            }
+            match action {
+                Action::EmergencySell { seller: None, .. } => Entity::Player(seat),
+                Action::EmergencySell {
+                    seller: Some(s), ..
+                } => corp(s),
+                _ => r.current.as_deref().map_or(Entity::Player(seat), corp),
+            }
+        }
+    }
+}

@@ -1,0 +1,646 @@
+//! 18xx.games exports both ways (issue #5): a replayed recorded game exported with
+//! `export18xx` and imported again with `import18xx` gives the identical final state and the
+//! same actions; so does a random full game of the engine (4 players, several seeds); the
+//! import reports a truncated file, an unknown action type and a refused action with the
+//! action id, the field and the reason.
+
+use std::path::PathBuf;
+
+use referee_engine::g1841::export18xx::{ExportFailureKind, ExportSettings, export};
+use referee_engine::g1841::import18xx::{
+    FailureKind, ReplaySettings, is_ignored, parse_export, replay,
+};
+use referee_engine::g1841::{Action, G1841, Options};
+use referee_engine::{Game, RejectionCode, Seat};
+use serde_json::Value;
+
+fn fixture(name: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "fixtures",
+        "1841",
+        name,
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+const FIXTURES: [&str; 2] = ["132002.json", "1841_game_end_bank.json"];
+
+/// The fields of an action that carry game meaning (not id, user, timestamps, auto records).
+fn essence(a: &Value) -> Value {
+    let mut a = a.clone();
+    if let Some(m) = a.as_object_mut() {
+        for k in ["id", "user", "created_at", "auto_actions"] {
+            m.remove(k);
+        }
+    }
+    a
+}
+
+#[test]
+fn s18_recorded_games_export_and_reimport_to_the_identical_state() {
+    for name in FIXTURES {
+        let text = fixture(name);
+        let original = replay(
+            &text,
+            &ReplaySettings {
+                check: true,
+                ..Default::default()
+            },
+        );
+        assert!(original.finished, "{name}: {:?}", original.failure);
+        assert_eq!(original.check, Some(None), "{name}");
+        let export_in = original.export.as_ref().unwrap();
+        let state = original.state.as_ref().unwrap();
+
+        let written = export(
+            &export_in.options().unwrap(),
+            export_in.players.len() as u32,
+            &original.actions,
+            &ExportSettings {
+                id: export_in.id,
+                players: export_in.players.clone(),
+                description: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(written.failure, None, "{name}");
+        assert_eq!(written.actions_exported, original.actions.len());
+        assert_eq!(&written.state, state, "{name}: the export's own replay");
+        // The recorded result and end reason are written back unchanged (1841 §13).
+        let recorded: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(written.json["result"], recorded["result"], "{name}");
+        assert_eq!(
+            written.json["game_end_reason"], recorded["game_end_reason"],
+            "{name}"
+        );
+        assert_eq!(written.json["players"], recorded["players"], "{name}");
+        assert_eq!(written.json["title"], "1841");
+        assert_eq!(
+            written.json["settings"]["optional_rules"],
+            recorded["settings"]["optional_rules"]
+        );
+
+        // Import the export again: the same actions, the identical final state, and the
+        // written result checks.
+        let text2 = serde_json::to_string(&written.json).unwrap();
+        let again = replay(
+            &text2,
+            &ReplaySettings {
+                check: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(again.failure, None, "{name}");
+        assert!(again.finished, "{name}");
+        assert_eq!(again.check, Some(None), "{name}");
+        assert_eq!(again.actions, original.actions, "{name}: actions");
+        assert_eq!(again.state.as_ref(), Some(state), "{name}: final state");
+        assert_eq!(again.outcome, original.outcome);
+        assert!(again.export.as_ref().unwrap().referee_export);
+
+        // How close the written actions are to 18xx's own record of the game: field for field
+        // the same, except the certificate picked among equal ones (`shares`), the newer
+        // `extra_revenue`/`subsidy` fields (132002 predates them) and the direction of a
+        // route's hex chains.
+        let theirs: Vec<Value> = export_in
+            .actions
+            .iter()
+            .filter(|a| !is_ignored(&a.kind))
+            .map(|a| essence(&a.raw))
+            .collect();
+        let ours: Vec<Value> = written.json["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(essence)
+            .collect();
+        assert_eq!(
+            ours.len(),
+            theirs.len(),
+            "{name}: one action for one action"
+        );
+        let same = ours.iter().zip(&theirs).filter(|(a, b)| a == b).count();
+        println!(
+            "{name}: {} actions, {same} identical to 18xx's record",
+            ours.len()
+        );
+        for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+            assert_eq!(loose(a), loose(b), "{name}: action {i}");
+        }
+    }
+}
+
+/// An action without the fields where an export may differ from 18xx's record (see above).
+fn loose(a: &Value) -> Value {
+    let mut a = a.clone();
+    if let Some(m) = a.as_object_mut() {
+        for k in ["shares", "extra_revenue", "subsidy"] {
+            m.remove(k);
+        }
+        if let Some(routes) = m.get_mut("routes").and_then(Value::as_array_mut) {
+            for r in routes {
+                r.as_object_mut().unwrap().remove("connections");
+                let mut nodes: Vec<Value> = r["nodes"].as_array().unwrap().clone();
+                nodes.sort_by_key(|n| n.to_string());
+                r["nodes"] = Value::Array(nodes);
+            }
+        }
+    }
+    a
+}
+
+/// The random policy of `g1841_full_games` (rare withholding, other corporations' trains and
+/// bankruptcy; routes from the optimizer).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+fn rare(a: &Action) -> bool {
+    match a {
+        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
+        Action::Dividend { payout } => !payout,
+        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
+        _ => false,
+    }
+}
+
+fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
+    let mut state = G1841::setup(&options, players, 0).unwrap();
+    let mut rng = Rng(seed.wrapping_mul(2) | 1);
+    let mut history = Vec::new();
+    for _ in 0..20_000 {
+        if G1841::outcome(&state).is_some() {
+            return history;
+        }
+        let to_act = G1841::to_act(&state);
+        assert!(!to_act.is_empty(), "seed {seed}: nobody can act");
+        let seat = to_act[rng.below(to_act.len())];
+        let legal = G1841::legal_actions(&state, seat);
+        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
+        let pick = if !common.is_empty() && rng.below(8) != 0 {
+            common[rng.below(common.len())].clone()
+        } else {
+            legal[rng.below(legal.len())].clone()
+        };
+        G1841::apply(&mut state, seat, &pick).unwrap();
+        history.push((seat, pick));
+    }
+    panic!("seed {seed}: no result after 20,000 actions");
+}
+
+fn export_and_reimport(
+    options: Options,
+    players: u32,
+    seed: u64,
+    kinds: &mut std::collections::BTreeMap<&'static str, usize>,
+) -> usize {
+    let history = random_game(options, players, seed);
+    for (_, a) in &history {
+        *kinds.entry(a.kind_name()).or_default() += 1;
+    }
+    let written = export(&options, players, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None, "seed {seed}");
+    assert!(G1841::outcome(&written.state).is_some());
+    let text = serde_json::to_string(&written.json).unwrap();
+    let again = replay(
+        &text,
+        &ReplaySettings {
+            check: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(again.failure, None, "seed {seed}");
+    assert_eq!(again.check, Some(None), "seed {seed}");
+    assert_eq!(again.actions, history, "seed {seed}: actions");
+    assert_eq!(again.state.as_ref(), Some(&written.state), "seed {seed}");
+    history.len()
+}
+
+#[test]
+fn s18_random_full_games_export_and_reimport_to_the_identical_state() {
+    let seeds: u64 = std::env::var("G1841_EXPORT_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4);
+    let mut actions = 0;
+    let mut kinds = std::collections::BTreeMap::new();
+    for seed in 0..seeds {
+        actions += export_and_reimport(Options::default(), 4, 2000 + seed, &mut kinds);
+    }
+    // Version 1 (sealed bids, `blind_bid`) and lite.
+    actions += export_and_reimport(
+        Options {
+            version_1: true,
+            ..Options::default()
+        },
+        4,
+        77,
+        &mut kinds,
+    );
+    actions += export_and_reimport(
+        Options {
+            lite: true,
+            ..Options::default()
+        },
+        4,
+        78,
+        &mut kinds,
+    );
+    // FAQ options set explicitly, on and off, travel in `settings.referee_faq_options` and
+    // come back as the same rules (the state's options are compared too).
+    let mut faq = Options::default().with_all_faq_rulings();
+    faq.set("half_price_round_down", "false").unwrap();
+    let history = random_game(faq, 4, 79);
+    let written = export(&faq, 4, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(
+        written.json["settings"]["referee_faq_options"]["half_price_round_down"],
+        Value::Bool(false)
+    );
+    assert_eq!(
+        written.json["settings"]["referee_faq_options"]["merger_price_cap"],
+        Value::Bool(true)
+    );
+    actions += export_and_reimport(faq, 4, 79, &mut kinds);
+    println!(
+        "{} games, {actions} actions exported and re-imported: {kinds:?}",
+        seeds + 3
+    );
+    // The games go through nearly every kind of action (all 27 but the merger price choice
+    // with the default seeds: tokens bought, sealed bids, splits, mergers, transformations,
+    // emergency sales, bankruptcies, discards).
+    assert!(kinds.len() >= 20, "{kinds:?}");
+}
+
+/// 1841 §15.3 (`p2p_purchases`): an accepted offer is exported as 18xx's direct purchase from
+/// a player (`buy_shares` with `total_price`, `buy_company`) and re-imported as the offer and
+/// its acceptance; a declined offer is left out. The re-imported game reaches the identical
+/// final state; its actions are the game's without the declined offers.
+#[test]
+fn s18_p2p_purchases_export_as_direct_purchases() {
+    let options = Options {
+        p2p_purchases: true,
+        ..Options::default()
+    };
+    let (mut accepted, mut declined) = (0, 0);
+    for seed in [3001, 3002] {
+        let history = random_game(options, 4, seed);
+        let written = export(&options, 4, &history, &ExportSettings::default()).unwrap();
+        assert_eq!(written.failure, None, "seed {seed}");
+        let records = written.json["actions"].as_array().unwrap();
+        let total_price = records
+            .iter()
+            .filter(|a| a["type"] == "buy_shares" && a.get("total_price").is_some())
+            .count();
+        let text = serde_json::to_string(&written.json).unwrap();
+        let again = replay(
+            &text,
+            &ReplaySettings {
+                check: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(again.failure, None, "seed {seed}");
+        assert_eq!(again.check, Some(None), "seed {seed}");
+        assert_eq!(again.state.as_ref(), Some(&written.state), "seed {seed}");
+        let answers = |list: &[(Seat, Action)], accept: bool| {
+            list.iter()
+                .filter(|(_, a)| *a == Action::AnswerOffer { accept })
+                .count()
+        };
+        assert_eq!(answers(&again.actions, false), 0, "seed {seed}");
+        assert_eq!(
+            answers(&again.actions, true),
+            answers(&history, true),
+            "seed {seed}"
+        );
+        let offers_of = |list: &[(Seat, Action)]| -> Vec<(Seat, Action)> {
+            list.windows(2)
+                .filter(|w| w[1].1 == Action::AnswerOffer { accept: true })
+                .map(|w| w[0].clone())
+                .collect()
+        };
+        assert_eq!(
+            offers_of(&again.actions),
+            offers_of(&history),
+            "seed {seed}"
+        );
+        assert!(total_price <= answers(&history, true));
+        // A history ending with an offer still waiting stops the export at the offer.
+        if let Some(i) = history
+            .iter()
+            .position(|(_, a)| matches!(a, Action::OfferPurchase { .. }))
+        {
+            let cut = export(&options, 4, &history[..=i], &ExportSettings::default()).unwrap();
+            let f = cut.failure.unwrap();
+            assert_eq!((f.index, f.kind), (i, ExportFailureKind::NotRepresentable));
+            assert!(cut.state.stock_round().is_some_and(|r| r.offer.is_none()));
+        }
+        accepted += answers(&history, true);
+        declined += answers(&history, false);
+    }
+    assert!(accepted > 0 && declined > 0, "{accepted} {declined}");
+}
+
+#[test]
+fn s18_export_stops_at_a_refused_action_and_writes_what_came_before() {
+    let history = vec![
+        (
+            0,
+            Action::Bid {
+                concession: "Bayard".into(),
+                price: 20,
+            },
+        ),
+        // A raise of less than L.5 (1841 §4.1).
+        (
+            1,
+            Action::Bid {
+                concession: "Bayard".into(),
+                price: 22,
+            },
+        ),
+    ];
+    let written = export(&Options::default(), 4, &history, &ExportSettings::default()).unwrap();
+    let failure = written.failure.unwrap();
+    assert_eq!(failure.index, 1);
+    assert_eq!(failure.kind, ExportFailureKind::Refused);
+    assert_eq!(
+        failure.rejection.map(|r| r.code),
+        Some(RejectionCode::IllegalMove)
+    );
+    assert_eq!(written.actions_exported, 1);
+    assert_eq!(
+        written.json["actions"][0],
+        serde_json::json!({"type": "bid", "entity": 1, "entity_type": "player", "id": 1,
+                           "user": 1, "company": "Bayard", "price": 20})
+    );
+    assert_eq!(written.json["status"], "active");
+    assert!(written.json.get("game_end_reason").is_none());
+    // Players: given ones must match the seats.
+    assert!(
+        export(
+            &Options::default(),
+            4,
+            &[],
+            &ExportSettings {
+                players: vec![Default::default()],
+                ..Default::default()
+            }
+        )
+        .is_err()
+    );
+}
+
+fn edited(name: &str, edit: impl FnOnce(&mut Vec<Value>) -> Value) -> (String, Value) {
+    let mut game: Value = serde_json::from_str(&fixture(name)).unwrap();
+    let id = edit(game["actions"].as_array_mut().unwrap());
+    (game.to_string(), id)
+}
+
+#[test]
+fn s18_import_failures_name_the_action_the_field_and_the_reason() {
+    let text = fixture("132002.json");
+    // A truncated file: where the text ends.
+    let cut = replay(&text[..5000], &ReplaySettings::default());
+    let f = cut.failure.unwrap();
+    assert_eq!(f.kind, FailureKind::TruncatedJson);
+    assert!(f.line.is_some() && f.column.is_some(), "{f:?}");
+    assert!(f.reason.contains("truncated"), "{}", f.reason);
+    assert!(cut.state.is_none());
+    // Malformed JSON: line and column.
+    let bad = replay("{\"players\": [}\n", &ReplaySettings::default());
+    let f = bad.failure.unwrap();
+    assert_eq!(
+        (f.kind, f.line, f.column),
+        (FailureKind::MalformedJson, Some(1), Some(14))
+    );
+
+    // An unknown action type: its id and type, field `type`.
+    let (unknown, id) = edited("132002.json", |actions| {
+        let a = actions.iter_mut().find(|a| a["type"] == "bid").unwrap();
+        a["type"] = Value::from("frobnicate");
+        a["id"].clone()
+    });
+    let r = replay(&unknown, &ReplaySettings::default());
+    let f = r.failure.unwrap();
+    assert_eq!(f.kind, FailureKind::UnknownActionType);
+    assert_eq!(f.action_id, id.as_i64());
+    assert_eq!(f.action_type.as_deref(), Some("frobnicate"));
+    assert_eq!(f.field.as_deref(), Some("type"));
+    assert_eq!(r.actions.len(), 0);
+    assert!(r.state.is_some());
+
+    // A refused action: the first bid raised by only L.1 (1841 §4.1: at least L.5).
+    let (refused, id) = edited("132002.json", |actions| {
+        let i = actions
+            .iter()
+            .position(|a| a["type"] == "bid")
+            .and_then(|first| {
+                actions[first + 1..]
+                    .iter()
+                    .position(|a| a["type"] == "bid")
+                    .map(|j| first + 1 + j)
+            })
+            .unwrap();
+        actions[i]["price"] = Value::from(1);
+        actions[i]["id"].clone()
+    });
+    let r = replay(&refused, &ReplaySettings::default());
+    let f = r.failure.unwrap();
+    assert_eq!(f.kind, FailureKind::Refused, "{f:?}");
+    assert_eq!(f.action_id, id.as_i64());
+    assert_eq!(f.action_type.as_deref(), Some("bid"));
+    let rejection = f.rejection.unwrap();
+    assert_eq!(rejection.code, RejectionCode::IllegalMove);
+    assert_eq!(rejection.rule, "1841 §4.1");
+    assert_eq!(f.reason, rejection.message);
+
+    // A field of the wrong shape: the field is named.
+    let (shapeless, id) = edited("132002.json", |actions| {
+        let a = actions
+            .iter_mut()
+            .find(|a| a["type"] == "buy_shares")
+            .unwrap();
+        a["shares"] = Value::from("SFTG-1");
+        a["id"].clone()
+    });
+    let r = replay(&shapeless, &ReplaySettings::default());
+    let f = r.failure.unwrap();
+    assert_eq!(f.kind, FailureKind::BadAction);
+    assert_eq!(f.action_id, id.as_i64());
+    assert_eq!(f.field.as_deref(), Some("shares"));
+
+    // A missing top-level field, an unknown optional rule, a player count 1841 does not have.
+    let r = replay("{\"actions\": []}", &ReplaySettings::default());
+    assert_eq!(r.failure.unwrap().field.as_deref(), Some("players"));
+    let r = replay(
+        "{\"players\": [{\"id\":1},{\"id\":2},{\"id\":3}], \"settings\": {\"optional_rules\": [\"double_dip\"]}, \"actions\": []}",
+        &ReplaySettings::default(),
+    );
+    assert_eq!(r.failure.unwrap().kind, FailureKind::UnknownOption);
+    let r = replay(
+        "{\"players\": [{\"id\":1}], \"actions\": []}",
+        &ReplaySettings::default(),
+    );
+    assert_eq!(r.failure.unwrap().kind, FailureKind::Setup);
+    let r = replay(
+        "{\"title\": \"1830\", \"players\": [{\"id\":1},{\"id\":2},{\"id\":3}], \"actions\": []}",
+        &ReplaySettings::default(),
+    );
+    let f = r.failure.unwrap();
+    assert_eq!(
+        (f.kind, f.field.as_deref()),
+        (FailureKind::UnsupportedGame, Some("title"))
+    );
+}
+
+#[test]
+fn s18_stop_at_action_id_gives_the_state_after_that_action() {
+    let text = fixture("132002.json");
+    let export = parse_export(&text).unwrap();
+    // 132002: the concession round is the first 53 effective actions
+    // (`fixture_132002_concession_round_matches_snapshot`); stopping at the id of the 53rd
+    // gives the state at the start of Stock Round 1.
+    let last = export.actions[52].id.unwrap();
+    let r = replay(
+        &text,
+        &ReplaySettings {
+            check: true,
+            stop_at_action_id: Some(last),
+        },
+    );
+    assert!(r.stopped_at_limit && !r.finished && r.failure.is_none());
+    assert_eq!(r.actions.len(), 53);
+    assert!(matches!(
+        r.state.unwrap().round,
+        referee_engine::g1841::Round::StockRound(ref sr) if sr.number == 1
+    ));
+    // The check says the game did not reach its end.
+    let d = r.check.unwrap().unwrap();
+    assert_eq!(d.field, "finished");
+}
+
+/// Ill-formed input never panics: every action of a recorded game, with one field replaced by
+/// an odd value (wrong types, huge or negative numbers, malformed ids, empty lists), is mapped
+/// with `to_action` in the state before it and, when it maps, applied to a copy: the answer is
+/// an error, a rejection or an accepted action, never a panic.
+#[test]
+fn s18_mutated_actions_never_panic() {
+    const MUTATIONS: usize = 800;
+    let text = fixture("1841_game_end_bank.json");
+    let export = parse_export(&text).unwrap();
+    // The state before each effective action.
+    let options = export.options().unwrap();
+    let mut state = G1841::setup(&options, 4, 0).unwrap();
+    let mut before = Vec::new();
+    for a in &export.actions {
+        before.push(state.clone());
+        if is_ignored(&a.kind) {
+            continue;
+        }
+        if let Ok(Some((seat, action))) = a.to_action(&state) {
+            let _ = G1841::apply(&mut state, seat, &action);
+        }
+    }
+    let fields = [
+        "shares",
+        "city",
+        "routes",
+        "choice",
+        "price",
+        "percent",
+        "hex",
+        "tile",
+        "rotation",
+        "train",
+        "corporation",
+        "company",
+        "share_price",
+        "slot",
+        "kind",
+        "option",
+        "bids",
+        "entity",
+        "type",
+    ];
+    let odd = [
+        Value::Null,
+        serde_json::json!(-1),
+        serde_json::json!(1e300),
+        serde_json::json!(u64::MAX),
+        serde_json::json!(i64::MIN),
+        serde_json::json!(2.5),
+        serde_json::json!(true),
+        serde_json::json!(""),
+        serde_json::json!("-"),
+        serde_json::json!("_"),
+        serde_json::json!("x-y-z"),
+        serde_json::json!("SFTG_99999999999999999999"),
+        serde_json::json!("R14-0-4294967296"),
+        serde_json::json!("F16--1"),
+        serde_json::json!("100,,"),
+        serde_json::json!([]),
+        serde_json::json!([[]]),
+        serde_json::json!([null, 3, "a"]),
+        serde_json::json!({"a": 1}),
+        serde_json::json!([{"train": "2-0", "nodes": ["F16-1", "-", 7], "connections": [[], [1]]}]),
+        serde_json::json!([{"train": "9-9", "nodes": [], "connections": []}]),
+    ];
+    let mut rng = Rng(12345);
+    let (mut mapped, mut refused, mut errors) = (0, 0, 0);
+    for _ in 0..MUTATIONS {
+        let i = rng.below(export.actions.len());
+        let mut a = export.actions[i].clone();
+        // Mostly a field the action has, sometimes any.
+        let own: Vec<&str> = fields
+            .iter()
+            .copied()
+            .filter(|k| a.raw.get(k).is_some())
+            .collect();
+        let field = if !own.is_empty() && rng.below(4) != 0 {
+            own[rng.below(own.len())]
+        } else {
+            fields[rng.below(fields.len())]
+        };
+        let value = odd[rng.below(odd.len())].clone();
+        if field == "type" {
+            a.kind = value.as_str().unwrap_or("bid").to_string();
+        }
+        a.raw[field] = value;
+        match a.to_action(&before[i]) {
+            Ok(Some((seat, action))) => {
+                mapped += 1;
+                let mut s = before[i].clone();
+                if G1841::apply(&mut s, seat, &action).is_err() {
+                    refused += 1;
+                    assert_eq!(s, before[i], "a refused action leaves the state unchanged");
+                }
+            }
+            Ok(None) => {}
+            Err(_) => errors += 1,
+        }
+    }
+    println!(
+        "{MUTATIONS} mutated actions: {mapped} mapped ({refused} refused), {errors} read errors"
+    );
+    assert!(refused > 0 && errors > 0);
+}
