@@ -792,3 +792,38 @@ fn i49_trades_that_change_nothing_do_not_keep_a_dead_game_alive() {
     let s = dead(true);
     assert!(G1841::outcome(&s).is_none(), "a trade could unfreeze CTS");
 }
+
+/// FAQ-Q2 (`price_drops_lowest_first`) with 1841 §15.3: an offer ends the seller's selling
+/// like a buy, so the turn's pending price drops are made first (AFI L.100 → L.95, row 3 → 4,
+/// one 10% unit sold), then the offer waits.
+#[test]
+fn faq_q2_an_offer_ends_the_selling() {
+    let mut options = p2p();
+    options.set("price_drops_lowest_first", "true").unwrap();
+    let mut s = table(
+        options,
+        "3",
+        &[],
+        &[("CTS", 100, &[(0, 40)]), ("AFI", 100, &[(1, 30)])],
+    );
+    if let Some(c) = s.corporations.iter_mut().find(|c| c.sym == "AFI") {
+        c.operated = true;
+    }
+    turn_of(&mut s, 1);
+    ok(
+        &mut s,
+        1,
+        Action::SellShares {
+            corporation: "AFI".into(),
+            percent: 10,
+        },
+    );
+    assert_eq!(s.stock_round().unwrap().pending_drops.len(), 1);
+    let ev = ok(&mut s, 1, offer(0, shares("CTS", 10), 80));
+    let afi = s.corporation("AFI").unwrap();
+    let p = afi.share_price.unwrap();
+    assert_eq!((afi.price(), p.row, p.col), (Some(95), 4, 5));
+    assert!(matches!(ev[0], Event::SharePriceChanged { .. }));
+    assert!(matches!(ev.last(), Some(Event::OfferMade { .. })));
+    assert!(s.stock_round().unwrap().pending_drops.is_empty());
+}
