@@ -23,6 +23,7 @@ use crate::{Rejection, RejectionCode, Seat};
 mod dividends;
 mod emergency;
 pub mod events;
+mod explain;
 mod optimizer;
 mod routes;
 mod shares;
@@ -545,14 +546,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                     ),
                 )
             } else {
-                reject(
-                    RejectionCode::IllegalMove,
-                    rule_of(r.step),
-                    format!(
-                        "`{}` is not a legal action of {sym} now.",
-                        action.kind_name()
-                    ),
-                )
+                explain::why_not(state, &sym, r.step, action, &legal)
             });
         }
     }
