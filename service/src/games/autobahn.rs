@@ -24,7 +24,7 @@ use referee_engine::autobahn::{self as eng, Autobahn, Board};
 use referee_engine::{Game, Rejection, RejectionCode, Seat};
 use tonic::Status;
 
-use super::{WireGame, parse_bool_option, wrong_game};
+use super::{WireGame, wrong_game};
 use crate::pb::{autobahn as pb, v1};
 
 /// The Autobahn wire mapping.
@@ -1041,15 +1041,6 @@ impl WireGame for WireAutobahn {
             ..eng::Options::default()
         };
         for (name, value) in options {
-            let value = if name == "strict_budget_connection" {
-                if parse_bool_option(name, value)? {
-                    "true"
-                } else {
-                    "false"
-                }
-            } else {
-                value.as_str()
-            };
             o.set(name, value)
                 .map_err(|e| Status::invalid_argument(format!("options[{name}]: {e}")))?;
         }

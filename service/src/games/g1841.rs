@@ -16,7 +16,7 @@ use referee_engine::g1841::{self as eng, Concession, G1841};
 use referee_engine::{Rejection, RejectionCode, Seat};
 use tonic::Status;
 
-use super::{WireGame, parse_bool_option, wrong_game};
+use super::{WireGame, wrong_game};
 use crate::pb::{g1841 as pb, v1};
 
 /// The 1841 wire mapping.
@@ -1402,19 +1402,9 @@ impl WireGame for Wire1841 {
     fn options_from_pb(options: &BTreeMap<String, String>) -> Result<eng::Options, Status> {
         let mut o = eng::Options::default();
         for (name, value) in options {
-            // A FAQ option's empty value (the catalog default) or `default` leaves it unset:
-            // the version default (docs/games/1841.md, Options).
-            let text = value.trim().to_ascii_lowercase();
-            let setting = if (text.is_empty() || text == "default")
-                && eng::options::FAQ_OPTIONS.iter().any(|f| f.name == name)
-            {
-                "default"
-            } else if parse_bool_option(name, value)? {
-                "true"
-            } else {
-                "false"
-            };
-            o.set(name, setting)
+            // Every value is read by `referee_engine::catalog::parse_switch`: true/false,
+            // 1/0, yes/no, on/off, or `default`/empty for the version default.
+            o.set(name, value)
                 .map_err(|e| Status::invalid_argument(format!("options[{name}]: {e}")))?;
         }
         Ok(o)

@@ -359,17 +359,6 @@ fn check_seat<W: WireGame>(state: &<W::G as Game>::State, seat: Seat) -> Result<
     Ok(())
 }
 
-/// Parses a boolean option value (`true`/`false`, also `1`/`0`).
-pub fn parse_bool_option(name: &str, value: &str) -> Result<bool, Status> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" | "on" => Ok(true),
-        "false" | "0" | "no" | "off" | "" => Ok(false),
-        _ => Err(Status::invalid_argument(format!(
-            "options[{name}]: `{value}` is not a boolean (use true or false)"
-        ))),
-    }
-}
-
 #[cfg(test)]
 mod clip_tests {
     use super::*;
