@@ -94,10 +94,20 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, Status> {
     } else {
         body
     };
-    serde_json::from_slice(body).map_err(|e| {
-        Status::invalid_argument(format!(
-            "request body is not valid proto3 JSON for this method: {e}"
-        ))
+    let mut de = serde_json::Deserializer::from_slice(body);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        // The field path (`action.g1841.bid.price`) makes a wrong value easy to find.
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path.is_empty() || path == "." || path == "?" {
+            Status::invalid_argument(format!(
+                "request body is not valid proto3 JSON for this method: {inner}"
+            ))
+        } else {
+            Status::invalid_argument(format!(
+                "request body is not valid proto3 JSON for this method: field `{path}`: {inner}"
+            ))
+        }
     })
 }
 
@@ -168,5 +178,42 @@ async fn call(
                 "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay, ImportGame, ExportGame"
             ),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pb::v1;
+
+    /// A wrong value names its field path, so a negative seat or price is easy to find.
+    #[test]
+    fn bad_values_name_their_field() {
+        let e = parse::<v1::ApplyRequest>(br#"{"seat": -1}"#).unwrap_err();
+        assert_eq!(e.code(), Code::InvalidArgument);
+        assert!(
+            e.message().starts_with(
+                "request body is not valid proto3 JSON for this method: field `seat`: "
+            ),
+            "{}",
+            e.message()
+        );
+        let e = parse::<v1::ApplyRequest>(
+            br#"{"seat": 0, "action": {"g1841": {"bid": {"concession": "SFTG", "price": "x"}}}}"#,
+        )
+        .unwrap_err();
+        assert!(
+            e.message().contains("field `action.g1841.bid.price`: "),
+            "{}",
+            e.message()
+        );
+        let e = parse::<v1::ApplyRequest>(b"{").unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("request body is not valid proto3 JSON for this method: EOF"),
+            "{}",
+            e.message()
+        );
+        assert!(parse::<v1::ApplyRequest>(b"  ").is_ok());
     }
 }
