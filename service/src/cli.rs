@@ -46,8 +46,8 @@ pub struct Replay18xxArgs {
     #[arg(long)]
     pub check: bool,
     /// Stop after the actions whose id is at most ID (the state 18xx.games shows at
-    /// `?action=ID`).
-    #[arg(long, value_name = "ID")]
+    /// `?action=ID`; 0 stops before the first action).
+    #[arg(long, value_name = "ID", value_parser = clap::value_parser!(i64).range(0..))]
     pub stop_at: Option<i64>,
 }
 
