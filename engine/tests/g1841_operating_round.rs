@@ -1,50 +1,18 @@
 //! Operating rounds of 1841 (1841 §8–§10): values pinned on states taken from the recorded
 //! game 132002 (replayed with the importer) and on hand-built routes.
 
-use std::path::PathBuf;
-
-use referee_engine::g1841::import18xx::parse_export;
 use referee_engine::g1841::operating_round::{self, check_routes, depot_train};
 use referee_engine::g1841::{
     Action, Event, G1841, OperatingStep, Round, Route, State, Stop, data, map,
 };
 use referee_engine::{Game, RejectionCode};
 
-fn fixture(rel: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        rel,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap()
-}
+mod common;
+use common::before_in;
 
 /// The state of 132002 just before action `id` (all earlier effective actions applied).
 fn before(id: i64) -> State {
     before_in("132002", id)
-}
-
-/// The state of recorded game `name` just before action `id`.
-fn before_in(name: &str, id: i64) -> State {
-    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
-    let options = export.options().unwrap();
-    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
-    for action in &export.actions {
-        if action.id.is_some_and(|a| a >= id) {
-            break;
-        }
-        if action.kind == "destination_connection" || action.kind.starts_with("program") {
-            continue;
-        }
-        let (seat, a) = action.to_action(&state).unwrap().unwrap();
-        G1841::apply(&mut state, seat, &a).unwrap();
-    }
-    state
 }
 
 fn stop(hex: &str, node: u32) -> Stop {
