@@ -2583,8 +2583,10 @@ mod tests {
             Wire1841::options_from_pb(&map(&[("half_price_round_down", "maybe")])).unwrap_err();
         assert_eq!(err.code(), tonic::Code::InvalidArgument);
         assert!(err.message().contains("half_price_round_down"), "{err:?}");
-        // `default` is for the FAQ options only: a plain switch refuses it.
-        assert!(Wire1841::options_from_pb(&map(&[("lite", "default")])).is_err());
+        // `default` on a plain switch is its default, off (catalog::parse_switch).
+        let plain =
+            Wire1841::options_from_pb(&map(&[("lite", "default"), ("version_1", "YES")])).unwrap();
+        assert!(!plain.lite && plain.version_1);
 
         let (_, mut played) = replay_fixture_on_the_wire("132002");
         played.options.price_drops_lowest_first = Some(true);
