@@ -15,9 +15,13 @@ pub struct View {
     pub state: State,
 }
 
-/// Redacts `state` for `viewer` (nothing in Autobahn is secret to one seat only).
-pub fn view(state: &State, _viewer: Viewer) -> View {
+/// Redacts `state` for `viewer` (nothing in Autobahn is secret to one seat only). An arbiter
+/// sees everything, and so does everybody once the game has ended.
+pub fn view(state: &State, viewer: Viewer) -> View {
     let mut s = state.clone();
+    if viewer == Viewer::Arbiter || state.result.is_some() {
+        return View { state: s };
+    }
     let hide = |v: &mut Vec<String>| v.iter_mut().for_each(|x| *x = "?".into());
     hide(&mut s.card_deck);
     hide(&mut s.delivery_tile_stack);
