@@ -369,9 +369,10 @@ impl Api {
         use referee_engine::Viewer;
         match pb::ViewerRole::try_from(req.viewer) {
             Ok(pb::ViewerRole::Unspecified) => Ok(req.seat.map_or(Viewer::Spectator, Viewer::Seat)),
-            Ok(pb::ViewerRole::Seat) => req.seat.map(Viewer::Seat).ok_or_else(|| {
-                Status::invalid_argument("seat: required with VIEWER_ROLE_SEAT")
-            }),
+            Ok(pb::ViewerRole::Seat) => req
+                .seat
+                .map(Viewer::Seat)
+                .ok_or_else(|| Status::invalid_argument("seat: required with VIEWER_ROLE_SEAT")),
             Ok(pb::ViewerRole::Spectator) => match req.seat {
                 Some(_) => Err(Status::invalid_argument(
                     "seat: must be unset for VIEWER_ROLE_SPECTATOR",
@@ -518,7 +519,11 @@ impl Api {
     ) -> Result<(), Status> {
         let call = Call::start("StreamReplay");
         let sealer = self.sealer.as_deref();
-        let game = req.game.as_ref().map(|g| g.game.clone()).unwrap_or_default();
+        let game = req
+            .game
+            .as_ref()
+            .map(|g| g.game.clone())
+            .unwrap_or_default();
         let mut result = guarded(|| {
             let mut seal_and_emit = |mut frame: pb::StreamReplayResponse| {
                 (frame.state, frame.sealed_state, frame.seat_views) =
@@ -556,7 +561,10 @@ impl Api {
             }
             let gs = request_state(sealer, req.state.as_ref(), &req.sealed_state)?;
             game = gs.game.clone();
-            dispatch!(game_id(&gs.game, "state.game")?, playout(&gs, req, deadline))
+            dispatch!(
+                game_id(&gs.game, "state.game")?,
+                playout(&gs, req, deadline)
+            )
         });
         let outcome = match &result {
             Ok(r) if r.partial => Some("partial"),

@@ -117,7 +117,9 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::DefaultActionRequest>,
     ) -> Result<Response<pb::DefaultActionResponse>, Status> {
-        self.api.default_action(request.get_ref()).map(Response::new)
+        self.api
+            .default_action(request.get_ref())
+            .map(Response::new)
     }
 
     async fn describe(

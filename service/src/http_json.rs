@@ -154,7 +154,9 @@ async fn stream_replay_ndjson(api: Api, body: Bytes) -> Response {
             }
         });
         if let Some(e) = encode_error {
-            return Err(Status::internal(format!("could not encode the response: {e}")));
+            return Err(Status::internal(format!(
+                "could not encode the response: {e}"
+            )));
         }
         match r {
             Ok(()) => Ok(lines),

@@ -94,7 +94,11 @@ impl Sealer {
         self.raw.iter().any(|(k, raw)| {
             k == id.trim()
                 && raw.len() == bytes.len()
-                && raw.iter().zip(&bytes).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+                && raw
+                    .iter()
+                    .zip(&bytes)
+                    .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                    == 0
         })
     }
 

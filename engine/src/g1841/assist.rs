@@ -118,10 +118,12 @@ pub fn describe(state: &State, seat: Seat, action: &Action) -> (String, Result<(
         } => format!(
             "{company} lays tile {tile} on {}, rotation {rotation}{}",
             hex_name(state, hex),
-            for_amount(total_of(&|e| match e {
+            total_of(&|e| match e {
                 Event::TileLaid { cost, .. } => Some(*cost),
                 _ => None,
-            }))
+            })
+            .map(|c| format!(", for L.{c}"))
+            .unwrap_or_default()
         ),
         Action::BuyTrain { train, from, price } => {
             let source = match from.as_str() {

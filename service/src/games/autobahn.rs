@@ -1145,7 +1145,11 @@ impl WireGame for WireAutobahn {
 
     fn view_to_pb(view: &eng::View) -> v1::view_response::View {
         v1::view_response::View::Autobahn(pb::View {
-            state: Some(view_state_to_pb(&view.state)),
+            state: Some(if view.complete {
+                state_to_pb(&view.state)
+            } else {
+                view_state_to_pb(&view.state)
+            }),
         })
     }
 

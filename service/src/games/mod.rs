@@ -304,7 +304,10 @@ pub fn view<W: WireGame>(
 }
 
 /// View for game `W` as `viewer` (the caller checked that an arbiter may look).
-pub fn view_for<W: WireGame>(gs: &pb::GameState, viewer: Viewer) -> Result<pb::ViewResponse, Status> {
+pub fn view_for<W: WireGame>(
+    gs: &pb::GameState,
+    viewer: Viewer,
+) -> Result<pb::ViewResponse, Status> {
     let state = decode_state::<W>(gs)?;
     if let Viewer::Seat(s) = viewer {
         check_seat::<W>(&state, s)?;
@@ -395,10 +398,7 @@ fn apply_entry<W: WireGame>(
         return Err(Rejection::new(
             RejectionCode::InvalidArgument,
             "",
-            format!(
-                "Seat {} is not a seat of this {n}-player game.",
-                sa.seat
-            ),
+            format!("Seat {} is not a seat of this {n}-player game.", sa.seat),
         ));
     }
     let action = W::action_from_pb(sa.action.as_ref().ok_or_else(no_action)?)?;
