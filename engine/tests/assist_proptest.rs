@@ -3,7 +3,7 @@
 //! and `apply` accepts it; `assist::describe` of it is non-empty and says it is legal; and
 //! describing a legal action never changes the state. Random policy: uniform over the legal
 //! actions of a random seat of `to_act`, the rare actions of `referee playout` with 1 chance
-//! in 8. Steps per game: `ASSIST_STEPS` (default 400).
+//! in 8. Steps per game: `ASSIST_STEPS` (default 1,500: into the operating rounds of 1841).
 
 use proptest::prelude::*;
 use referee_engine::{Game, autobahn, g1841};
@@ -29,7 +29,7 @@ fn steps() -> usize {
     std::env::var("ASSIST_STEPS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(400)
+        .unwrap_or(1_500)
 }
 
 /// Plays `G` from `state` and checks the assist functions at every step.
