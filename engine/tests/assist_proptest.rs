@@ -32,12 +32,19 @@ fn steps() -> usize {
         .unwrap_or(1_500)
 }
 
+/// `assist::describe` of a game: the line and whether the rules accept the action.
+type Describe<G> = fn(
+    &<G as Game>::State,
+    u32,
+    &<G as Game>::Action,
+) -> (String, Result<(), referee_engine::Rejection>);
+
 /// Plays `G` from `state` and checks the assist functions at every step.
 fn walk<G: Game>(
     mut state: G::State,
     seed: u64,
     default_action: fn(&G::State, u32) -> Option<G::Action>,
-    describe: fn(&G::State, u32, &G::Action) -> (String, Result<(), referee_engine::Rejection>),
+    describe: Describe<G>,
     rare: fn(&G::Action) -> bool,
 ) {
     let mut rng = Rng(seed | 1);

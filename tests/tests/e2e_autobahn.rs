@@ -98,6 +98,7 @@ async fn view(client: &mut Client, state: &pb::GameState, seat: Option<u32>) -> 
             state: Some(state.clone()),
             seat,
             sealed_state: vec![],
+            ..Default::default()
         })
         .await
         .expect("View")
@@ -460,6 +461,7 @@ async fn malformed_state_is_invalid_argument_naming_the_field() {
             state: Some(wrong),
             seat: None,
             sealed_state: vec![],
+            ..Default::default()
         })
         .await
         .unwrap_err();

@@ -521,7 +521,7 @@ pub fn stream_replay<W: WireGame>(
             Ok(events) => {
                 applied += 1;
                 let last = index + 1 == total;
-                let with_state = last || (!req.events_only && applied % every == 0);
+                let with_state = last || (!req.events_only && applied.is_multiple_of(every));
                 let frame = pb::StreamReplayResponse {
                     action_count: applied,
                     index: idx,
