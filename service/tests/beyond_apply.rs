@@ -528,6 +528,7 @@ fn describe_names_the_issue_example_and_every_recorded_action() {
     // Describe each recorded action in the state before it: legal and non-empty.
     let mut state = replay(0);
     let mut found = false;
+    let mut texts = Vec::new();
     for sa in &game.actions {
         let d = api
             .describe(&pb::DescribeRequest {
@@ -542,6 +543,7 @@ fn describe_names_the_issue_example_and_every_recorded_action() {
         if d.text == "IRSFF lays tile 202 on E9 (Bergamo), rotation 5, for L.0" {
             found = true;
         }
+        texts.push(d.text.clone());
         state = accepted(
             api.apply(&pb::ApplyRequest {
                 state: Some(state),
@@ -555,6 +557,23 @@ fn describe_names_the_issue_example_and_every_recorded_action() {
         .unwrap();
     }
     assert!(found, "the issue's example");
+    // Lines of game 132002, pinned (amounts as the rules price them: 1841 §4.1, §5.2, §9.1,
+    // §9.3, §9.4, §9.7).
+    for (i, line) in [
+        (0, "Seat 0 bids L.20 for the Bayard concession"),
+        (1, "Seat 1 passes"),
+        (
+            100,
+            "SFLP lays tile 55 on Q13 (Pistoia & Prato), rotation 2, for L.0",
+        ),
+        (150, "SFTC runs 1 route (train 2-6) for L.80"),
+        (250, "SB buys 10% of SFTG from the pool for L.56"),
+        (300, "Seat 0 buys 10% of CTDA from the IPO for L.129"),
+        (450, "SFL pays out L.430"),
+        (500, "Seat 2 passes (SB operating)"),
+    ] {
+        assert_eq!(texts[i], line, "action {i}");
+    }
     // A refused action: described, not legal, with the rejection.
     let start = replay(0);
     let d = api

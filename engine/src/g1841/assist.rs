@@ -72,26 +72,48 @@ pub fn describe(state: &State, seat: Seat, action: &Action) -> (String, Result<(
             corporation,
             from_pool,
             percent,
-        } => format!(
-            "{player} buys {} from the {}{}",
-            percent_of(*percent, corporation),
-            if *from_pool { "pool" } else { "IPO" },
-            for_amount(total_of(&|e| match e {
-                Event::SharesBought { price, .. } => Some(*price),
-                _ => None,
-            }))
-        ),
+        } => {
+            // A corporation buying in its operating turn (1841 §9.7) is named as the buyer.
+            let buyer = events
+                .iter()
+                .find_map(|e| match e {
+                    Event::CorporationBoughtShares { buyer, .. } => Some(buyer.clone()),
+                    _ => None,
+                })
+                .unwrap_or_else(|| player.clone());
+            format!(
+                "{buyer} buys {} from the {}{}",
+                percent_of(*percent, corporation),
+                if *from_pool { "pool" } else { "IPO" },
+                for_amount(total_of(&|e| match e {
+                    Event::SharesBought { price, .. }
+                    | Event::CorporationBoughtShares { price, .. } => Some(*price),
+                    _ => None,
+                }))
+            )
+        }
         Action::SellShares {
             corporation,
             percent,
-        } => format!(
-            "{player} sells {} to the pool{}",
-            percent_of(*percent, corporation),
-            for_amount(total_of(&|e| match e {
-                Event::SharesSold { price, .. } => Some(*price),
-                _ => None,
-            }))
-        ),
+        } => {
+            // A corporation selling in its operating turn (1841 §9.7) is named as the seller.
+            let seller = events
+                .iter()
+                .find_map(|e| match e {
+                    Event::CorporationSoldShares { seller, .. } => Some(seller.clone()),
+                    _ => None,
+                })
+                .unwrap_or_else(|| player.clone());
+            format!(
+                "{seller} sells {} to the pool{}",
+                percent_of(*percent, corporation),
+                for_amount(total_of(&|e| match e {
+                    Event::SharesSold { price, .. }
+                    | Event::CorporationSoldShares { price, .. } => Some(*price),
+                    _ => None,
+                }))
+            )
+        }
         Action::PlaceToken { hex, city } => format!(
             "{company} places a token in city {city} of {}",
             hex_name(state, hex)
@@ -142,10 +164,10 @@ pub fn describe(state: &State, seat: Seat, action: &Action) -> (String, Result<(
                 format!("{company} runs no train")
             } else {
                 let trains: Vec<&str> = routes.iter().map(|r| r.train.as_str()).collect();
+                let plural = if routes.len() == 1 { "" } else { "s" };
                 format!(
-                    "{company} runs {} route{} (trains {}){}",
+                    "{company} runs {} route{plural} (train{plural} {}){}",
                     routes.len(),
-                    if routes.len() == 1 { "" } else { "s" },
                     trains.join(", "),
                     revenue.map(|r| format!(" for L.{r}")).unwrap_or_default()
                 )
