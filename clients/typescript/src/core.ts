@@ -78,7 +78,7 @@ export interface StreamReplayOptions {
 export interface PlayoutOptions {
   /** Games to play (1–1,000; default 1). */
   games?: number;
-  /** Actions per game before it is given up (default 20,000; at most 50,000; games × this ≤ 2,000,000). */
+  /** Actions per game before it is given up (default 20,000, or 2,000,000 ÷ games when less; at most 50,000; games × this ≤ 2,000,000). */
   maxActions?: number;
   /** `random` (seeded, default) or `first` legal action. */
   policy?: "random" | "first";

@@ -558,7 +558,8 @@ pub fn stream_replay<W: WireGame>(
 pub const PLAYOUT_MAX_GAMES: u32 = 1_000;
 /// Most actions per game in one Playout.
 pub const PLAYOUT_MAX_ACTIONS: u32 = 50_000;
-/// Default actions per game of a Playout.
+/// Default actions per game of a Playout (less when `games × 20,000` would exceed
+/// [`PLAYOUT_MAX_WORK`]).
 pub const PLAYOUT_DEFAULT_ACTIONS: u32 = 20_000;
 /// Most `games × max_actions` of one Playout (the server-side cap on its work).
 pub const PLAYOUT_MAX_WORK: u64 = 2_000_000;
@@ -577,8 +578,9 @@ pub fn playout<W: WireGame>(
     use rand_core::SeedableRng;
     let start = decode_state::<W>(gs)?;
     let games = if req.games == 0 { 1 } else { req.games };
+    // Unset: 20,000, or less so that the default always fits the work cap.
     let max_actions = if req.max_actions == 0 {
-        PLAYOUT_DEFAULT_ACTIONS
+        PLAYOUT_DEFAULT_ACTIONS.min((PLAYOUT_MAX_WORK / u64::from(games)) as u32)
     } else {
         req.max_actions
     };
