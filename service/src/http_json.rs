@@ -7,7 +7,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
@@ -141,12 +141,63 @@ async fn list_games_get(State(api): State<Api>) -> Response {
 }
 
 async fn call_list_games(state: State<Api>, body: Result<Bytes, BytesRejection>) -> Response {
-    call(state, Path("ListGames".to_string()), body).await
+    call(state, Path("ListGames".to_string()), HeaderMap::new(), body).await
+}
+
+/// StreamReplay over HTTP/JSON: every message of the stream as one line of JSON
+/// (`application/x-ndjson`), in order; an error before the first message is the usual JSON
+/// error, one after it ends the body with a `{"code", "message"}` line.
+async fn stream_replay_ndjson(api: Api, body: Bytes) -> Response {
+    let result = tokio::task::spawn_blocking(move || {
+        let req: crate::pb::v1::StreamReplayRequest = parse(&body)?;
+        let mut lines = String::new();
+        let mut encode_error = None;
+        let r = api.stream_replay(&req, &mut |frame| match serde_json::to_string(&frame) {
+            Ok(line) => {
+                lines.push_str(&line);
+                lines.push('\n');
+                true
+            }
+            Err(e) => {
+                encode_error = Some(e.to_string());
+                false
+            }
+        });
+        if let Some(e) = encode_error {
+            return Err(Status::internal(format!(
+                "could not encode the response: {e}"
+            )));
+        }
+        match r {
+            Ok(()) => Ok(lines),
+            Err(status) if lines.is_empty() => Err(status),
+            Err(status) => {
+                let code = to_screaming_snake(&format!("{:?}", status.code()));
+                lines.push_str(
+                    &serde_json::json!({"code": code, "message": status.message()}).to_string(),
+                );
+                lines.push('\n');
+                Ok(lines)
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|e| Err(Status::internal(format!("task failed: {e}"))));
+    match result {
+        Ok(lines) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/x-ndjson")],
+            lines,
+        )
+            .into_response(),
+        Err(status) => error_response(&status),
+    }
 }
 
 async fn call(
     State(api): State<Api>,
     Path(method): Path<String>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let body = match body {
@@ -171,11 +222,25 @@ async fn call(
         "Replay" => run_blocking(body, move |r| api.replay(r)).await,
         "ImportGame" => run_blocking(body, move |r| api.import_game(r)).await,
         "ExportGame" => run_blocking(body, move |r| api.export_game(r)).await,
+        "ApplyBatch" => run_blocking(body, move |r| api.apply_batch(r)).await,
+        "StreamReplay" => stream_replay_ndjson(api, body).await,
+        "Playout" => {
+            // The deadline: a `grpc-timeout` header if the caller sends one (as gRPC does),
+            // else the server's request timeout.
+            let timeout = headers
+                .get("grpc-timeout")
+                .and_then(|v| v.to_str().ok())
+                .and_then(crate::grpc::parse_grpc_timeout);
+            run_blocking(body, move |r| api.playout(r, timeout)).await
+        }
+        "SuggestRoutes" => run_blocking(body, move |r| api.suggest_routes(r)).await,
+        "DefaultAction" => run(&body, |r| api.default_action(r)),
+        "Describe" => run(&body, |r| api.describe(r)),
         other => error_with(
             StatusCode::NOT_FOUND,
             Code::NotFound,
             &format!(
-                "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay, ImportGame, ExportGame"
+                "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay, ImportGame, ExportGame, ApplyBatch, StreamReplay, Playout, SuggestRoutes, DefaultAction, Describe"
             ),
         ),
     }

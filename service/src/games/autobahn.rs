@@ -1073,6 +1073,26 @@ impl WireGame for WireAutobahn {
         }
     }
 
+    fn describe(
+        state: &eng::State,
+        seat: referee_engine::Seat,
+        action: &eng::Action,
+    ) -> (String, Result<(), referee_engine::Rejection>) {
+        referee_engine::autobahn::assist::describe(state, seat, action)
+    }
+
+    fn default_action(state: &eng::State, seat: referee_engine::Seat) -> Option<eng::Action> {
+        referee_engine::autobahn::assist::default_action(state, seat)
+    }
+
+    fn is_pass(action: &eng::Action) -> bool {
+        referee_engine::autobahn::assist::is_pass(action)
+    }
+
+    fn rare(action: &eng::Action) -> bool {
+        crate::playout::autobahn_rare(action)
+    }
+
     fn action_kind(action: &eng::Action) -> &'static str {
         use eng::Action as A;
         match action {
@@ -1116,7 +1136,11 @@ impl WireGame for WireAutobahn {
 
     fn view_to_pb(view: &eng::View) -> v1::view_response::View {
         v1::view_response::View::Autobahn(pb::View {
-            state: Some(view_state_to_pb(&view.state)),
+            state: Some(if view.complete {
+                state_to_pb(&view.state)
+            } else {
+                view_state_to_pb(&view.state)
+            }),
         })
     }
 
