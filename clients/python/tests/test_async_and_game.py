@@ -118,6 +118,15 @@ def test_game_play_with_bots_and_rejections(ref):
                                                           "REJECTION_CODE_INVALID_ARGUMENT"}
 
 
+def test_random_bots_finish_a_game_of_1841(ref):
+    # The built-in bots run the server's best routes (SuggestRoutes) and pick withholding,
+    # foreign trains and bankruptcy rarely, so a random game of 1841 comes to an end.
+    game = Game.new(ref, "1841", 3, {"lite": True}, seed=5)
+    outcome = game.play([RandomBot(seed=s) for s in (1, 2, 3)], max_moves=5000)
+    assert outcome is not None, f"no end after {game.action_count} actions"
+    assert len(outcome.scores) == 3 and 100 < game.action_count < 5000
+
+
 def test_async_game_history_and_replay(server):
     async def main():
         async with AsyncReferee(server.target, timeout=20) as ref:

@@ -129,6 +129,46 @@ def test_random_picks_rare_autobahn_actions_rarely():
     assert action_kind(only_rare.random(rng)) == ("autobahn", "take_back_cards")
 
 
+def test_random_picks_rare_1841_actions_rarely():
+    # withholding and buying another corporation's train are rare, as in `referee playout`
+    legal = Legal(legal_1841(
+        actions=[g1841_pb2.Action(dividend=g1841_pb2.Dividend(payout=True)),
+                 g1841_pb2.Action(dividend=g1841_pb2.Dividend(payout=False))]))
+    rng = random.Random(2)
+    withheld = sum(not legal.random(rng).g1841.dividend.payout for _ in range(4000)) / 4000
+    assert 0.03 < withheld < 0.1  # about 1/16
+    trains = Legal(legal_1841(
+        actions=[pass_1841()],
+        train_purchases=[g1841_pb2.TrainPurchaseRange(train="2-0", min_price=1, max_price=80,
+                                                      **{"from": "SFTG"})]))
+    bought = sum(action_kind(trains.random(rng)) == ("g1841", "buy_train") for _ in range(4000)) / 4000
+    assert 0.03 < bought < 0.1
+
+
+def test_bots_run_the_suggested_routes_once_fetched():
+    route = g1841_pb2.Route(train="2-0", stops=[g1841_pb2.Stop(hex="E9", node=0), g1841_pb2.Stop(hex="D8", node=0)],
+                            connections=[g1841_pb2.HexChain(hexes=["E9", "D8"])])
+    calls = []
+
+    def fetch():
+        calls.append(1)
+        return referee_pb2.SuggestRoutesResponse(routes=[route], revenue=70)
+
+    legal = Legal(legal_1841(run_routes=g1841_pb2.RunRoutesRange(trains=["2-0"])))
+    t = Turn("1841", 1, legal, None, 0, fetch_routes=fetch)
+    for bot in (RandomBot(seed=1), FirstLegalBot()):
+        action = bot.choose(t)
+        assert list(action.g1841.run_routes.routes) == [route]
+    assert calls == [1]
+    # outside the routes step nothing is fetched
+    t2 = Turn("1841", 1, full_1841_without_routes(), None, 0, fetch_routes=fetch)
+    assert t2.suggested_routes() is None and calls == [1]
+
+
+def full_1841_without_routes() -> Legal:
+    return Legal(legal_1841(actions=[pass_1841()]))
+
+
 def test_default_move_prefers_pass_like():
     rng = random.Random(0)
     assert action_kind(_fallback_action(full_1841(), rng)) == ("g1841", "pass")

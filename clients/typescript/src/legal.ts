@@ -132,7 +132,19 @@ export function actionKind(a: Action): [string, string] {
 }
 
 /** Actions a random policy picks rarely (1 in 8) — as the server's own `referee playout`. */
-const RARE = new Set(["autobahn/takeBackCards", "autobahn/decline"]);
+const RARE = new Set(["autobahn/takeBackCards", "autobahn/decline", "g1841/declareBankruptcy", "g1841/offerPurchase"]);
+
+/** Whether a random policy picks `c` rarely: the RARE kinds, and in 1841 withholding and buying
+ * another corporation's train (as `referee playout`), so random games come to an end. */
+function isRare(c: Action | AmountRange | BlindBidChoice): boolean {
+  if ("kind" in c) return c.kind === "buyTrain" || c.kind === "offerPurchase";
+  if (!("$typeName" in c)) return false;
+  const kind = actionKind(c).join("/");
+  if (RARE.has(kind)) return true;
+  if (kind !== "g1841/dividend" || c.action.case !== "g1841") return false;
+  const inner = c.action.value.action;
+  return inner.case === "dividend" && !inner.value.payout;
+}
 /** Pass-like actions: 1841 pass, Autobahn end turn and decline. */
 const PASS_LIKE = new Set(["g1841/pass", "autobahn/endTurn", "autobahn/decline"]);
 
@@ -157,17 +169,22 @@ function randomBetween(rnd: () => number, min: bigint, max: bigint): bigint {
 /**
  * A random legal action: one choice uniformly (each concrete action, range and the sealed bid
  * weigh the same; Autobahn's take-back and decline only 1 time in 8 while anything else is
- * legal), amounts half the time at the minimum, else uniform. Same generator state, same pick.
+ * legal; 1841's withholding, foreign trains, bankruptcy and offers likewise), amounts half the
+ * time at the minimum, else uniform up to twice the minimum. Same generator state, same pick.
  */
 export function randomAction(legal: Legal, rnd: () => number): Action | undefined {
   type Choice = Action | AmountRange | BlindBidChoice;
   const all: Choice[] = [...legal.actions, ...legal.ranges, ...(legal.blindBid ? [legal.blindBid] : [])];
   if (!all.length) return undefined;
-  const common = all.filter((c) => !("action" in c && "$typeName" in c && RARE.has(actionKind(c as Action).join("/"))));
+  const common = all.filter((c) => !isRare(c));
   const pool = common.length && rnd() >= 1 / 8 ? common : all;
   const pick = pool[Math.floor(rnd() * pool.length)];
   if ("$typeName" in pick) return pick;
-  if ("kind" in pick) return pick.action(rnd() < 0.5 ? pick.min : randomBetween(rnd, pick.min, pick.max));
+  if ("kind" in pick) {
+    // At most twice the minimum: players who pay up to all their cash stall 1841 games.
+    const top = pick.max < 2n * pick.min ? pick.max : 2n * pick.min;
+    return pick.action(rnd() < 0.5 ? pick.min : randomBetween(rnd, pick.min, top));
+  }
   const amounts = pick.concessions.map(() => 0n);
   let budget = pick.maxTotal;
   pick.concessions.forEach((_, i) => {

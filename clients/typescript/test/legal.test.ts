@@ -67,6 +67,37 @@ describe("flattenLegal", () => {
     assert.deepEqual([...kinds].sort(), ["bid", "buyToken", "buyTrain", "offerPurchase", "pass", "runRoutes"]);
   });
 
+  it("picks 1841's withholding and foreign trains rarely, amounts up to twice the minimum", () => {
+    const legal = flattenLegal(create(LegalActionsResponseSchema, {
+      toAct: [1],
+      legalActions: {
+        case: "g1841",
+        value: {
+          actions: [
+            { action: { case: "dividend", value: { payout: true } } },
+            { action: { case: "dividend", value: { payout: false } } },
+          ],
+          trainPurchases: [{ train: "2-0", from: "SFTG", minPrice: 1n, maxPrice: 80n }],
+          bids: [{ concession: "Bayard", minPrice: 20n, maxPrice: 840n }],
+        },
+      },
+    }));
+    const rnd = seededRandom(3);
+    let withheld = 0;
+    let trains = 0;
+    for (let i = 0; i < 4000; i++) {
+      const x = randomAction(legal, rnd)!;
+      if (x.action.case !== "g1841") continue;
+      const inner = x.action.value.action;
+      if (inner.case === "dividend" && !inner.value.payout) withheld++;
+      if (inner.case === "buyTrain") trains++;
+      if (inner.case === "bid") assert.ok(inner.value.price >= 20n && inner.value.price <= 40n);
+    }
+    // 1 time in 8 the rare ones share the pick with the rest (1/8 × 1/4 each)
+    assert.ok(withheld > 60 && withheld < 240, `withheld ${withheld}`);
+    assert.ok(trains > 60 && trains < 240, `trains ${trains}`);
+  });
+
   it("handles sealed bids and an empty answer", () => {
     const legal = flattenLegal(create(LegalActionsResponseSchema, {
       toAct: [0, 1],

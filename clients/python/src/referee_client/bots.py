@@ -57,11 +57,14 @@ class Turn:
 
     :attr:`view` is the seat's ``ViewResponse`` (``view.autobahn.state``,
     ``view.g1841.state``, ``view.to_act``); it is fetched from the server on first use, so bots
-    that do not look at it cost no extra call.
+    that do not look at it cost no extra call. :meth:`suggested_routes` (1841 routes step) is
+    the server's best route set (``SuggestRoutes``), fetched the same way.
     """
 
     def __init__(self, game: str, seat: int, legal: Legal, view: "referee_pb2.ViewResponse | None" = None,
-                 action_count: int = 0, *, fetch_view: "Callable[[], referee_pb2.ViewResponse] | None" = None):
+                 action_count: int = 0, *, fetch_view: "Callable[[], referee_pb2.ViewResponse] | None" = None,
+                 fetch_routes: "Callable[[], referee_pb2.SuggestRoutesResponse] | None" = None,
+                 routes: "referee_pb2.SuggestRoutesResponse | None" = None):
         self.game = game
         self.seat = seat
         self.legal = legal
@@ -69,6 +72,18 @@ class Turn:
         self.rejections: list[RejectedError] = []
         self._view = view
         self._fetch_view = fetch_view
+        self._routes = routes
+        self._fetch_routes = fetch_routes
+
+    def suggested_routes(self) -> "referee_pb2.SuggestRoutesResponse | None":
+        """1841, in the routes step (``legal.route_trains`` not empty): the route optimizer's best
+        routes for the operating corporation (``resp.routes``, ``resp.revenue`` in L.), fetched
+        once; ``None`` outside the routes step or when the turn cannot ask the server."""
+        if not self.legal.route_trains:
+            return None
+        if self._routes is None and self._fetch_routes is not None:
+            self._routes = self._fetch_routes()
+        return self._routes
 
     @property
     def view(self) -> "referee_pb2.ViewResponse":
@@ -118,13 +133,30 @@ class Bot:
 
 class RandomBot(Bot):
     """Plays a random legal action (seeded): each concrete action and each range equally
-    likely, amounts in ranges half the time at the minimum, else uniform; Autobahn's
-    take-back and decline rarely (see :meth:`referee_client.Legal.random`)."""
+    likely, amounts in ranges half the time at the minimum, else up to twice the minimum;
+    Autobahn's take-back and decline, 1841's withholding, foreign trains, bankruptcy and offers
+    rarely (see :meth:`referee_client.Legal.random`). In 1841's routes step it runs the server's
+    best routes (:meth:`Turn.suggested_routes`)."""
 
     name = "random"
 
     def choose(self, turn: Turn) -> ActionLike:
-        return turn.legal.random(self.rng)
+        action = turn.legal.random(self.rng)
+        return _with_best_routes(turn, action)
+
+
+def _with_best_routes(turn: Turn, action: "referee_pb2.Action | None") -> "referee_pb2.Action | None":
+    """1841: the routes step's empty ``run_routes`` replaced by the server's best routes
+    (:meth:`Turn.suggested_routes`), so the built-in bots' corporations earn revenue (with no
+    routes a corporation earns nothing and random games do not come to an end)."""
+    if action is None or action.WhichOneof("action") != "g1841" or \
+            action.g1841.WhichOneof("action") != "run_routes" or action.g1841.run_routes.routes:
+        return action
+    best = turn.suggested_routes()
+    if best is None or not best.routes:
+        return action
+    from .g1841 import run_routes
+    return run_routes(best.routes)
 
 
 class FirstLegalBot(Bot):
@@ -135,7 +167,7 @@ class FirstLegalBot(Bot):
     def choose(self, turn: Turn) -> ActionLike:
         if turn.rejections:
             return turn.legal.random(self.rng)
-        return turn.legal.first()
+        return _with_best_routes(turn, turn.legal.first())
 
 
 #: Built-in bots by name, for :func:`load_bot` and ``referee-tournament --bots``.

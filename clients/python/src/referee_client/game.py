@@ -174,7 +174,8 @@ class Game(_GameBase):
             if not legal:
                 break
             turn = Turn(self.game, seat, legal, None, self.action_count,
-                        fetch_view=lambda st=self.state, s=seat: self.referee.view(st, s))
+                        fetch_view=lambda st=self.state, s=seat: self.referee.view(st, s),
+                        fetch_routes=lambda st=self.state: self.referee.suggest_routes(st))
             for _ in range(4):
                 action = to_action(bots[seat].choose(turn))
                 try:

@@ -49,6 +49,8 @@ PASS_LIKE: frozenset[tuple[str, str]] = frozenset({
 RARE: frozenset[tuple[str, str]] = frozenset({
     ("autobahn", "take_back_cards"),
     ("autobahn", "decline"),
+    ("g1841", "declare_bankruptcy"),
+    ("g1841", "offer_purchase"),
 })
 
 
@@ -99,10 +101,13 @@ class AmountRange:
         return self._make(int(amount))
 
     def random_amount(self, rng: random.Random) -> int:
-        """Half the time the minimum, otherwise uniform over the range."""
-        if self.max <= self.min or rng.random() < 0.5:
+        """Half the time the minimum, otherwise uniform from the minimum to twice the minimum
+        (at most :attr:`max`): random players who bid or pay up to all their cash leave nothing
+        to start corporations with, and 1841 games stall."""
+        top = min(self.max, 2 * self.min)
+        if top <= self.min or rng.random() < 0.5:
             return self.min
-        return rng.randint(self.min, self.max)
+        return rng.randint(self.min, top)
 
     def __str__(self) -> str:
         return f"{self.kind} {self.target}: {self.min}..{self.max}"
@@ -239,8 +244,7 @@ class Legal:
         choices = list(self)
         if not choices:
             return None
-        common = [c for c in choices
-                  if not (isinstance(c, referee_pb2.Action) and action_kind(c) in RARE)]
+        common = [c for c in choices if not _is_rare(c)]
         pool = common if common and rng.random() >= rare_chance else choices
         pick = pool[rng.randrange(len(pool))]
         if isinstance(pick, AmountRange):
@@ -261,6 +265,20 @@ class Legal:
     def __repr__(self) -> str:
         return f"Legal(to_act={self.to_act}, actions={len(self.actions)}, ranges={len(self.ranges)}, " \
                f"blind_bid={self.blind_bid is not None})"
+
+
+def _is_rare(choice) -> bool:
+    """Whether :meth:`Legal.random` picks ``choice`` rarely: the :data:`RARE` kinds, and in 1841
+    (as the server's ``referee playout`` policy) withholding and buying another corporation's
+    train, so random games' corporations pay out, buy from the depot and come to an end."""
+    if isinstance(choice, AmountRange):
+        return choice.kind in ("buy_train", "offer_purchase")
+    if not isinstance(choice, referee_pb2.Action):
+        return False
+    kind = action_kind(choice)
+    if kind in RARE:
+        return True
+    return kind == ("g1841", "dividend") and not choice.g1841.dividend.payout
 
 
 def _describe_action(action: "referee_pb2.Action") -> str:

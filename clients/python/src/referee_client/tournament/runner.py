@@ -293,12 +293,18 @@ async def _play(game: AsyncGame, config: Config, rec: GameRecord, bots: list, fa
         bot = bots[seat]
         state = game.state
         if inspect.iscoroutinefunction(getattr(bot, "choose", None)):
-            turn = Turn(config.game, seat, legal, await game.referee.view(state, seat), game.action_count)
+            routes = await game.referee.suggest_routes(state) if legal.route_trains else None
+            turn = Turn(config.game, seat, legal, await game.referee.view(state, seat), game.action_count,
+                        routes=routes)
         else:
             def fetch(st=state, s=seat):
                 return asyncio.run_coroutine_threadsafe(game.referee.view(st, s), loop).result()
 
-            turn = Turn(config.game, seat, legal, None, game.action_count, fetch_view=fetch)
+            def fetch_routes(st=state):
+                return asyncio.run_coroutine_threadsafe(game.referee.suggest_routes(st), loop).result()
+
+            turn = Turn(config.game, seat, legal, None, game.action_count, fetch_view=fetch,
+                        fetch_routes=fetch_routes)
         accepted = None
         for _ in range(config.max_retries + 1):
             try:
