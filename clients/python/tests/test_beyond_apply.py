@@ -80,6 +80,16 @@ def test_suggest_routes_default_action_describe(ref, recorded):
     assert not other.legal and other.rejection.code == referee_pb2.REJECTION_CODE_NOT_YOUR_TURN
 
 
+def test_suggest_routes_earns_at_least_the_recorded_revenue(ref):
+    # Game 132002, action 250: IRSFF ran Milano–Bergamo L.90 and Venezia–Padova L.100 (1841 §9.3).
+    state = ref.import_game(EXPORT.read_text(), stop_at_action_id=249).state
+    routes = ref.suggest_routes(state)
+    assert routes.corporation == "IRSFF" and routes.proven_optimal
+    assert routes.revenue == sum(routes.revenues) == 190  # the recorded revenue is optimal here
+    applied = ref.apply(state, ref.legal_actions(state, 0).to_act[0], g1841.run_routes(routes.routes))
+    assert applied.state.action_count == state.action_count + 1
+
+
 def test_viewer_roles(ref):
     state = ref.new_game("autobahn", 2, seed=1)
     spectator = ref.view(state, viewer="spectator")
