@@ -192,3 +192,48 @@ fn golden_states_are_served_by_the_api() {
         assert_eq!(view.action_count, e.action_count, "{}", e.file);
     }
 }
+
+/// Decoding refuses a state that breaks an invariant with INVALID_ARGUMENT and the wire path of
+/// the field: money not conserved in 1841 (1841 §1), goods not conserved in Autobahn.
+#[test]
+fn decoding_refuses_broken_invariants_with_the_field_path() {
+    let api = referee_service::api::Api::new();
+    let load = |file: &str| {
+        let bytes = std::fs::read(golden_dir().join(file)).expect("golden file");
+        pb::GameState::decode(bytes.as_slice()).expect("GameState")
+    };
+    let legal = |gs: pb::GameState| {
+        api.legal_actions(&pb::LegalActionsRequest {
+            state: Some(gs),
+            seat: 0,
+            ..Default::default()
+        })
+    };
+    let mut gs = load("1841-v2-132002-mid.pb");
+    assert!(legal(gs.clone()).is_ok());
+    match gs.state.as_mut() {
+        Some(pb::game_state::State::G1841(s)) => s.players[1].cash += 10,
+        other => panic!("not an 1841 state: {other:?}"),
+    }
+    let err = legal(gs).unwrap_err();
+    assert_eq!(err.code(), tonic::Code::InvalidArgument);
+    assert!(
+        err.message().starts_with("state.g1841.bank_cash:"),
+        "{}",
+        err.message()
+    );
+
+    let mut gs = load("autobahn-4p-mid.pb");
+    assert!(legal(gs.clone()).is_ok());
+    match gs.state.as_mut() {
+        Some(pb::game_state::State::Autobahn(s)) => s.goods_supply[0] += 1,
+        other => panic!("not an Autobahn state: {other:?}"),
+    }
+    let err = legal(gs).unwrap_err();
+    assert_eq!(err.code(), tonic::Code::InvalidArgument);
+    assert!(
+        err.message().starts_with("state.autobahn.goods_supply[0]:"),
+        "{}",
+        err.message()
+    );
+}

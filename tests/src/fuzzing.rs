@@ -1,4 +1,6 @@
-//! Helpers shared by the fuzz targets (docs/FUZZING.md).
+//! The bodies of the fuzz targets (`fuzz/`, docs/FUZZING.md), here so that the stable
+//! workspace builds and lints them and the normal test suite replays every crash input found
+//! (`tests/fuzz-regressions/TARGET/*`, test `fuzz_regressions`).
 //!
 //! The targets drive the service's own code paths (the ones every RPC takes) without the
 //! transport and without `Api`'s panic guard, so a panic anywhere is a crash libFuzzer reports.
@@ -59,7 +61,7 @@ impl<'a> Bytes<'a> {
 pub fn golden_states() -> &'static [pb::GameState] {
     static STATES: OnceLock<Vec<pb::GameState>> = OnceLock::new();
     STATES.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
             .unwrap_or_default();
