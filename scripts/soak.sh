@@ -8,7 +8,8 @@
 # the server's VmRSS sampled each minute, then SIGTERM mid-load with the load kept up for 5 s.
 # Passes when
 #   * no call was answered with anything but OK or load shedding (RESOURCE_EXHAUSTED /
-#     UNAVAILABLE),
+#     UNAVAILABLE; after SIGTERM also CANCELLED: a call the client dropped unsent because the
+#     server had closed the connection),
 #   * VmRSS grew less than 10 % from the minute-1 sample to the last one,
 #   * the server exited 0 after a graceful shutdown ("referee stopped", not the grace timeout),
 #   * the OK answers the client received equal the calls the server says it answered

@@ -5,8 +5,9 @@
 //! (`VmRSS` from `/proc/PID/status`) every sample period, then sends the server SIGTERM while
 //! the load goes on and keeps calling for a few seconds. Every call is counted by its answer:
 //! OK, or a gRPC code. Load shedding (`RESOURCE_EXHAUSTED` from the concurrency limiter,
-//! `UNAVAILABLE` when a connection or stream is refused) is expected; any other code is an
-//! error. The script then compares the OK count with the server's own count of answered calls
+//! `UNAVAILABLE` when a connection or stream is refused) is expected, and after SIGTERM also
+//! `CANCELLED` for a call the client's connection dropped unsent because the server had closed
+//! it; any other code is an error. The script then compares the OK count with the server's own count of answered calls
 //! (logged on exit): equal means no call the server accepted was lost.
 
 use std::collections::BTreeMap;
@@ -161,10 +162,19 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .clone();
-    let shed = |code: &str| code == "ResourceExhausted" || code == "Unavailable";
+    // Refused before being accepted: shed by the concurrency limiter (RESOURCE_EXHAUSTED), a
+    // refused stream or connection (UNAVAILABLE), and, once the server is shutting down, a call
+    // the client's HTTP/2 connection cancelled before sending it because the server had closed
+    // the connection (CANCELLED: hyper's "request canceled", never sent). Whether any accepted
+    // call was lost is decided by comparing the OK count with the server's `calls_answered`.
+    let refused = |phase: &str, code: &str| {
+        code == "ResourceExhausted"
+            || code == "Unavailable"
+            || (phase == "shutdown" && code == "Cancelled")
+    };
     let unexpected: u64 = errors
         .iter()
-        .filter(|((_, code), _)| !shed(code))
+        .filter(|((phase, code), _)| !refused(phase, code))
         .map(|(_, n)| n)
         .sum();
     let rss: Vec<u64> = samples
