@@ -28,6 +28,23 @@ pub enum OptionKind {
     Text,
 }
 
+/// Reads the text value of an on/off option, the same way for every option of every game:
+/// `true`, `1`, `yes`, `on` → `Some(true)`; `false`, `0`, `no`, `off` → `Some(false)`;
+/// `default` or an empty value → `None` (the option's default, which for an 1841 FAQ option
+/// depends on the version). Case and surrounding spaces are ignored.
+///
+/// Errors: a message naming the accepted values, for anything else.
+pub fn parse_switch(value: &str) -> Result<Option<bool>, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(Some(true)),
+        "false" | "0" | "no" | "off" => Ok(Some(false)),
+        "" | "default" => Ok(None),
+        _ => Err(format!(
+            "expected true, false or default (also 1/0, yes/no, on/off), got `{value}`"
+        )),
+    }
+}
+
 /// One variant switch of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionInfo {

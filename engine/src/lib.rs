@@ -29,13 +29,18 @@ pub use rejection::{Rejection, RejectionCode};
 /// A seat at the table, numbered from 0 in setup order.
 pub type Seat = u32;
 
-/// Who looks at the game: one seat (sees its own secrets) or a spectator (sees only public data).
+/// Who looks at the game: one seat (sees its own secrets), a spectator (sees only public
+/// data) or an arbiter (sees everything). Once the game has ended every viewer sees
+/// everything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Viewer {
     /// The player in this seat.
     Seat(Seat),
     /// Anybody without a seat: public information only.
     Spectator,
+    /// A referee or tournament director: everything, secrets included (the service grants it
+    /// only when configured to).
+    Arbiter,
 }
 
 /// Final result of a finished game.

@@ -7,10 +7,7 @@
 //!
 //! Seats of 132002: P1 = 0, P2 = 1, P3 = 2, P4 = 3.
 
-use std::path::PathBuf;
-
 use referee_engine::g1841::corporation::{circular, controller, frozen};
-use referee_engine::g1841::import18xx::parse_export;
 use referee_engine::g1841::operating_round::events::merger;
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
@@ -19,37 +16,8 @@ use referee_engine::g1841::{
 };
 use referee_engine::{Game, RejectionCode, Seat};
 
-fn fixture(rel: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        rel,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap()
-}
-
-/// The state of recorded game `name` just before action `id`.
-fn before_in(name: &str, id: i64) -> State {
-    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
-    let options = export.options().unwrap();
-    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
-    for action in &export.actions {
-        if action.id.is_some_and(|a| a >= id) {
-            break;
-        }
-        if action.kind == "destination_connection" || action.kind.starts_with("program") {
-            continue;
-        }
-        let (seat, a) = action.to_action(&state).unwrap().unwrap();
-        G1841::apply(&mut state, seat, &a).unwrap();
-    }
-    state
-}
+mod common;
+use common::before_in;
 
 const P1: Seat = 0;
 const P2: Seat = 1;

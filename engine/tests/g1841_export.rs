@@ -511,6 +511,40 @@ fn s18_import_failures_name_the_action_the_field_and_the_reason() {
         (f.kind, f.field.as_deref()),
         (FailureKind::UnsupportedGame, Some("title"))
     );
+
+    // Two players with one id: a setup failure naming the second one (actions name their
+    // player by id, so the seats could not be told apart).
+    let r = replay(
+        "{\"players\": [{\"id\":7},{\"id\":8},{\"id\":7}], \"actions\": []}",
+        &ReplaySettings::default(),
+    );
+    let f = r.failure.unwrap();
+    assert_eq!(
+        (f.kind, f.field.as_deref(), f.reason.as_str()),
+        (
+            FailureKind::Setup,
+            Some("players[2].id"),
+            "players[2] has the id `7` of players[0]; every player needs its own id (actions name their player by id)"
+        )
+    );
+    assert!(r.state.is_none());
+
+    // A price that is no whole number of lire (10^30): the value is quoted.
+    let (huge, id) = edited("132002.json", |actions| {
+        let a = actions.iter_mut().find(|a| a["type"] == "bid").unwrap();
+        a["price"] = serde_json::from_str("1000000000000000000000000000000").unwrap();
+        a["id"].clone()
+    });
+    let f = replay(&huge, &ReplaySettings::default()).failure.unwrap();
+    assert_eq!(
+        (f.kind, f.action_id, f.field.as_deref(), f.reason.as_str()),
+        (
+            FailureKind::BadAction,
+            id.as_i64(),
+            Some("price"),
+            "bid's `price` is 1e+30, not a whole number of lire (at most 10^15)"
+        )
+    );
 }
 
 #[test]

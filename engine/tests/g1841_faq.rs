@@ -7,10 +7,7 @@
 //!
 //! Seats of both recorded games: P1 = 0, P2 = 1, P3 = 2, P4 = 3.
 
-use std::path::PathBuf;
-
 use referee_engine::g1841::corporation::{certificate_count, certificate_limit, holder_order};
-use referee_engine::g1841::import18xx::parse_export;
 use referee_engine::g1841::market::{self, price_at, set_cell};
 use referee_engine::g1841::operating_round::{self, best_routes, check_routes, in_emergency};
 use referee_engine::g1841::validate::validate;
@@ -20,42 +17,13 @@ use referee_engine::g1841::{
 };
 use referee_engine::{Game, RejectionCode, Seat};
 
+mod common;
+use common::before_in;
+
 const P1: Seat = 0;
 const P2: Seat = 1;
 const P3: Seat = 2;
 const P4: Seat = 3;
-
-fn fixture(rel: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        rel,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap()
-}
-
-/// The state of recorded game `name` just before action `id`.
-fn before_in(name: &str, id: i64) -> State {
-    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
-    let options = export.options().unwrap();
-    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
-    for action in &export.actions {
-        if action.id.is_some_and(|a| a >= id) {
-            break;
-        }
-        if action.kind == "destination_connection" || action.kind.starts_with("program") {
-            continue;
-        }
-        let (seat, a) = action.to_action(&state).unwrap().unwrap();
-        G1841::apply(&mut state, seat, &a).unwrap();
-    }
-    state
-}
 
 /// `state` with FAQ option `name` set to `on` (the version default overridden).
 fn with(state: &State, name: &str, on: bool) -> State {

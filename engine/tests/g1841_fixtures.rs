@@ -2,26 +2,13 @@
 //! (`tests/fixtures/1841/*.json`) and compares the state with the first line of its
 //! `snapshots/<name>.rounds.jsonl` (the state at the start of Stock Round 1).
 
-use std::path::PathBuf;
-
 use referee_engine::g1841::import18xx::{Export, parse_export};
 use referee_engine::g1841::{Concession, G1841, Round, State};
 use referee_engine::{Game, Seat};
 use serde_json::Value;
 
-fn fixture(rel: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        rel,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+mod common;
+use common::fixture;
 
 /// Replays the effective actions while the concession round lasts; returns the state and
 /// the index of the first action not applied.

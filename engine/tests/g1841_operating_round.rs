@@ -1,50 +1,18 @@
 //! Operating rounds of 1841 (1841 §8–§10): values pinned on states taken from the recorded
 //! game 132002 (replayed with the importer) and on hand-built routes.
 
-use std::path::PathBuf;
-
-use referee_engine::g1841::import18xx::parse_export;
 use referee_engine::g1841::operating_round::{self, check_routes, depot_train};
 use referee_engine::g1841::{
     Action, Event, G1841, OperatingStep, Round, Route, State, Stop, data, map,
 };
 use referee_engine::{Game, RejectionCode};
 
-fn fixture(rel: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        rel,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap()
-}
+mod common;
+use common::before_in;
 
 /// The state of 132002 just before action `id` (all earlier effective actions applied).
 fn before(id: i64) -> State {
     before_in("132002", id)
-}
-
-/// The state of recorded game `name` just before action `id`.
-fn before_in(name: &str, id: i64) -> State {
-    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
-    let options = export.options().unwrap();
-    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
-    for action in &export.actions {
-        if action.id.is_some_and(|a| a >= id) {
-            break;
-        }
-        if action.kind == "destination_connection" || action.kind.starts_with("program") {
-            continue;
-        }
-        let (seat, a) = action.to_action(&state).unwrap().unwrap();
-        G1841::apply(&mut state, seat, &a).unwrap();
-    }
-    state
 }
 
 fn stop(hex: &str, node: u32) -> Stop {
@@ -755,4 +723,99 @@ fn s14_bankruptcy_with_a_loan() {
         score, 0,
         "L.500 cash less the L.500 loan, nothing else held"
     );
+}
+
+/// Refusals of an action of the right step say why and what is possible instead (1841 §9.1,
+/// §9.2, §9.6): names that do not exist are `INVALID_ARGUMENT`; the state is unchanged.
+#[test]
+fn s9_refusals_name_the_reason_and_the_alternatives() {
+    let s = before(190);
+    let seat = G1841::to_act(&s)[0];
+    let refuse = |a: Action| {
+        let mut t = s.clone();
+        let r = G1841::apply(&mut t, seat, &a).unwrap_err();
+        assert_eq!(t, s, "{a:?} changed the state");
+        (r.code, r.rule, r.message)
+    };
+    let lay = |hex: &str, tile: &str, rotation: u32| Action::LayTile {
+        hex: hex.into(),
+        tile: tile.into(),
+        rotation,
+    };
+    for (a, expected) in [
+        (
+            lay("Z99", "202", 0),
+            (
+                RejectionCode::InvalidArgument,
+                "`Z99` is not a hex of this map (hexes are named like `E9`).",
+            ),
+        ),
+        (
+            lay("E9", "9999", 0),
+            (
+                RejectionCode::InvalidArgument,
+                "`9999` is not a tile of 1841.",
+            ),
+        ),
+        (
+            lay("E9", "202", 6),
+            (
+                RejectionCode::InvalidArgument,
+                "A rotation is 0 to 5, not 6.",
+            ),
+        ),
+    ] {
+        let (code, rule, message) = refuse(a);
+        assert_eq!((code, message.as_str()), expected);
+        assert_eq!(rule, "1841 §9.1");
+    }
+    for (a, expected) in [
+        (
+            lay("F16", "601", 1),
+            "Tile 601 does not fit on F16 in rotation 1 (its track must reach IRSFF's, keep the old track and lead to neighbouring hexes); rotations that fit: 0.",
+        ),
+        (
+            lay("F16", "202", 0),
+            "Tile 202 cannot go on F16: F16 takes as its first tile 601 only.",
+        ),
+        (
+            lay("E9", "8", 0),
+            "Tile 8 cannot go on E9: E9 takes as its first tile 201, 202, 621 only.",
+        ),
+        (
+            lay("K3", "8", 0),
+            "IRSFF cannot lay on K3: no tile there connects to track reached from a base it has not used this turn (in phase 2 new track may not cross a province border). Hexes where it can lay: D8, E9, F16.",
+        ),
+    ] {
+        let (code, rule, message) = refuse(a);
+        assert_eq!(
+            (code, rule.as_str(), message.as_str()),
+            (RejectionCode::IllegalMove, "1841 §9.1", expected)
+        );
+    }
+}
+
+/// 1841 §4: an operating-round action in the concession round is refused as `WRONG_STEP`,
+/// naming the action and what the round accepts.
+#[test]
+fn s4_other_rounds_actions_in_the_concession_round() {
+    let mut s = G1841::setup(&Default::default(), 4, 0).unwrap();
+    let seat = G1841::to_act(&s)[0];
+    let copy = s.clone();
+    let r = G1841::apply(
+        &mut s,
+        seat,
+        &Action::LayTile {
+            hex: "E9".into(),
+            tile: "202".into(),
+            rotation: 5,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(r.code, RejectionCode::WrongStep);
+    assert_eq!(
+        r.message,
+        "`lay a tile` is not possible in the concession round: nominate a concession with a bid, or pass."
+    );
+    assert_eq!(s, copy);
 }

@@ -3,7 +3,6 @@
 //! proven optimal within the default budget) and determinism.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use referee_engine::Game;
@@ -13,19 +12,8 @@ use referee_engine::g1841::operating_round::{
 };
 use referee_engine::g1841::{Action, G1841, MapToken, PlacedTile, Route, State, Stop, data, map};
 
-fn fixture(rel: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        rel,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap()
-}
+mod common;
+use common::fixture;
 
 /// Asserts the optimizer's own invariants: the routes pass `check_routes` with exactly the
 /// returned revenues, which sum to the total.

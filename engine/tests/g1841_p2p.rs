@@ -2,15 +2,15 @@
 //! FAQ-C18, FAQ-R1) as an offer by the buyer and the seller's answer, with exact values.
 //! States are built by hand: 4 players (L.840 each), player order 0, 1, 2, 3, Stock Round 2.
 
-use std::path::PathBuf;
-
-use referee_engine::g1841::import18xx::parse_export;
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
     Action, Concession, Event, G1841, OfferRange, Options, PurchaseItem, PurchaseOffer, Round,
     ShareOwner, State, market, stock_round,
 };
 use referee_engine::{Game, RejectionCode, Seat};
+
+mod common;
+use common::before_in;
 
 fn p2p() -> Options {
     Options {
@@ -718,38 +718,6 @@ fn s15_3_buyer_without_other_choices_passes_after_a_decline() {
         automatic: true
     }));
     assert_eq!(G1841::to_act(&s), [2]);
-}
-
-fn fixture(rel: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        rel,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap()
-}
-
-/// The state of recorded game `name` just before action `id`.
-fn before_in(name: &str, id: i64) -> State {
-    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
-    let options = export.options().unwrap();
-    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
-    for action in &export.actions {
-        if action.id.is_some_and(|a| a >= id) {
-            break;
-        }
-        if action.kind == "destination_connection" || action.kind.starts_with("program") {
-            continue;
-        }
-        let (seat, a) = action.to_action(&state).unwrap().unwrap();
-        G1841::apply(&mut state, seat, &a).unwrap();
-    }
-    state
 }
 
 /// Interpretation I49 (with I29): a dead game — SR2 on, CTS frozen with its president's

@@ -3,46 +3,14 @@
 //! token prices by distance, and the automatic IPO sale when the tokens cannot be paid. Values
 //! are pinned on states of the recorded games (replayed with the importer).
 
-use std::path::PathBuf;
-
-use referee_engine::g1841::import18xx::parse_export;
 use referee_engine::g1841::start::{self, connection_distance, home_cities, token_price};
 use referee_engine::g1841::{
     Action, CorporationStart, Event, G1841, Round, ShareOwner, StartStep, State,
 };
 use referee_engine::{Game, RejectionCode};
 
-fn fixture(rel: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        rel,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap()
-}
-
-/// The state of recorded game `name` just before action `id`.
-fn before_in(name: &str, id: i64) -> State {
-    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
-    let options = export.options().unwrap();
-    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
-    for action in &export.actions {
-        if action.id.is_some_and(|a| a >= id) {
-            break;
-        }
-        if action.kind == "destination_connection" || action.kind.starts_with("program") {
-            continue;
-        }
-        let (seat, a) = action.to_action(&state).unwrap().unwrap();
-        G1841::apply(&mut state, seat, &a).unwrap();
-    }
-    state
-}
+mod common;
+use common::before_in;
 
 fn hexes(tokens: &[referee_engine::g1841::MapToken]) -> Vec<&str> {
     tokens.iter().map(|t| t.hex.as_str()).collect()

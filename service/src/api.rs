@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tonic::Status;
 use tracing::field::Empty;
@@ -20,9 +20,23 @@ use crate::telemetry;
 /// Open mode (no sealer): states travel in clear in `state` fields. Sealed mode: states travel
 /// only as `sealed_state` tokens the server sealed (see [`crate::seal`]); clear `state` fields
 /// are refused, and responses carry per-seat views in clear instead.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Api {
     sealer: Option<Arc<Sealer>>,
+    /// `--allow-arbiter-view`: arbiter views (and Playout in sealed mode) for every caller.
+    allow_arbiter: bool,
+    /// The server's request timeout: the longest deadline a Playout works to.
+    request_timeout: Duration,
+}
+
+impl Default for Api {
+    fn default() -> Self {
+        Self {
+            sealer: None,
+            allow_arbiter: false,
+            request_timeout: Duration::from_secs(30),
+        }
+    }
 }
 
 /// Which game a state or request names.
@@ -181,14 +195,34 @@ impl Call {
 impl Api {
     /// Creates the service logic in open mode.
     pub fn new() -> Self {
-        Self { sealer: None }
+        Self::default()
     }
 
     /// Creates the service logic in sealed mode with these keys.
     pub fn sealed(sealer: Sealer) -> Self {
         Self {
             sealer: Some(Arc::new(sealer)),
+            ..Self::default()
         }
+    }
+
+    /// Allows (or not) arbiter views for every caller (`--allow-arbiter-view`).
+    pub fn with_arbiter_view(mut self, allow: bool) -> Self {
+        self.allow_arbiter = allow;
+        self
+    }
+
+    /// The server's request timeout, the longest a Playout works (default 30 s).
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// Whether a View may be an arbiter's: `--allow-arbiter-view`, or in sealed mode a
+    /// request carrying one of the sealing keys.
+    fn arbiter_allowed(&self, key: &str) -> bool {
+        self.allow_arbiter
+            || (!key.is_empty() && self.sealer.as_ref().is_some_and(|s| s.is_key(key)))
     }
 
     /// ListGames: every game this build knows. Never fails.
@@ -334,11 +368,48 @@ impl Api {
             )
             .and_then(|gs| {
                 game = gs.game.clone();
-                dispatch!(game_id(&gs.game, "state.game")?, view(&gs, req.seat))
+                let viewer = self.viewer(req)?;
+                dispatch!(game_id(&gs.game, "state.game")?, view_for(&gs, viewer))
             })
         });
         call.finish(&game, &mut result, None);
         result
+    }
+
+    /// Who a View is for: `viewer` and `seat` (see `ViewRequest.viewer`). Errors:
+    /// INVALID_ARGUMENT (inconsistent fields), PERMISSION_DENIED (arbiter not allowed).
+    fn viewer(&self, req: &pb::ViewRequest) -> Result<referee_engine::Viewer, Status> {
+        use referee_engine::Viewer;
+        match pb::ViewerRole::try_from(req.viewer) {
+            Ok(pb::ViewerRole::Unspecified) => Ok(req.seat.map_or(Viewer::Spectator, Viewer::Seat)),
+            Ok(pb::ViewerRole::Seat) => req
+                .seat
+                .map(Viewer::Seat)
+                .ok_or_else(|| Status::invalid_argument("seat: required with VIEWER_ROLE_SEAT")),
+            Ok(pb::ViewerRole::Spectator) => match req.seat {
+                Some(_) => Err(Status::invalid_argument(
+                    "seat: must be unset for VIEWER_ROLE_SPECTATOR",
+                )),
+                None => Ok(Viewer::Spectator),
+            },
+            Ok(pb::ViewerRole::Arbiter) => {
+                if req.seat.is_some() {
+                    return Err(Status::invalid_argument(
+                        "seat: must be unset for VIEWER_ROLE_ARBITER",
+                    ));
+                }
+                if !self.arbiter_allowed(&req.arbiter_key) {
+                    return Err(Status::permission_denied(
+                        "viewer: arbiter views need a server started with --allow-arbiter-view, or (sealed mode) one of its sealing keys in `arbiter_key`",
+                    ));
+                }
+                Ok(Viewer::Arbiter)
+            }
+            Err(_) => Err(Status::invalid_argument(format!(
+                "viewer: unknown value {}",
+                req.viewer
+            ))),
+        }
     }
 
     /// Replay. A refused action ends the replay: `failure` says which and why.
@@ -420,6 +491,158 @@ impl Api {
             _ => None,
         };
         call.finish(&game, &mut result, outcome);
+        result
+    }
+}
+
+/// Beyond Apply (issue #9).
+impl Api {
+    /// ApplyBatch: the actions in order until the first refused one
+    /// ([`games::apply_batch`]); the final state sealed in sealed mode. Errors as Apply.
+    pub fn apply_batch(
+        &self,
+        req: &pb::ApplyBatchRequest,
+    ) -> Result<pb::ApplyBatchResponse, Status> {
+        let call = Call::start("ApplyBatch");
+        let mut game = String::new();
+        let sealer = self.sealer.as_deref();
+        let mut result = guarded(|| {
+            let gs = request_state(sealer, req.state.as_ref(), &req.sealed_state)?;
+            game = gs.game.clone();
+            let mut resp = dispatch!(game_id(&gs.game, "state.game")?, apply_batch(&gs, req))?;
+            (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
+            Ok(resp)
+        });
+        let outcome = match &result {
+            Ok(r) if r.failure.is_some() => Some("rejected"),
+            Ok(_) => Some("accepted"),
+            Err(_) => None,
+        };
+        call.finish(&game, &mut result, outcome);
+        result
+    }
+
+    /// StreamReplay: hands every message to `emit` as it is made (sealed per message in
+    /// sealed mode); `emit` returns `false` when the receiver is gone. Errors before the
+    /// first message: as Replay.
+    pub fn stream_replay(
+        &self,
+        req: &pb::StreamReplayRequest,
+        emit: &mut dyn FnMut(pb::StreamReplayResponse) -> bool,
+    ) -> Result<(), Status> {
+        let call = Call::start("StreamReplay");
+        let sealer = self.sealer.as_deref();
+        let game = req
+            .game
+            .as_ref()
+            .map(|g| g.game.clone())
+            .unwrap_or_default();
+        let mut result = guarded(|| {
+            let mut seal_and_emit = |mut frame: pb::StreamReplayResponse| {
+                (frame.state, frame.sealed_state, frame.seat_views) =
+                    outgoing(sealer, frame.state.take())?;
+                Ok(emit(frame))
+            };
+            dispatch!(
+                game_id(&game, "game.game")?,
+                stream_replay(req, &mut seal_and_emit)
+            )
+        });
+        call.finish(&game, &mut result, None);
+        result
+    }
+
+    /// Playout: games played on from the request's state ([`games::playout`]) until the
+    /// deadline: the smaller of `client_timeout` (gRPC `grpc-timeout`) and the server's
+    /// request timeout, less 10 % for the answer to travel. Sealed mode needs
+    /// `--allow-arbiter-view` (PERMISSION_DENIED otherwise).
+    pub fn playout(
+        &self,
+        req: &pb::PlayoutRequest,
+        client_timeout: Option<Duration>,
+    ) -> Result<pb::PlayoutResponse, Status> {
+        let call = Call::start("Playout");
+        let limit = client_timeout.map_or(self.request_timeout, |t| t.min(self.request_timeout));
+        let deadline = Instant::now() + limit.mul_f64(0.9);
+        let mut game = String::new();
+        let sealer = self.sealer.as_deref();
+        let mut result = guarded(|| {
+            if sealer.is_some() && !self.allow_arbiter {
+                return Err(Status::permission_denied(
+                    "Playout in sealed mode needs a server started with --allow-arbiter-view (the results depend on hidden information)",
+                ));
+            }
+            let gs = request_state(sealer, req.state.as_ref(), &req.sealed_state)?;
+            game = gs.game.clone();
+            dispatch!(
+                game_id(&gs.game, "state.game")?,
+                playout(&gs, req, deadline)
+            )
+        });
+        let outcome = match &result {
+            Ok(r) if r.partial => Some("partial"),
+            _ => None,
+        };
+        call.finish(&game, &mut result, outcome);
+        result
+    }
+
+    /// SuggestRoutes (1841): [`games::g1841::suggest_routes`].
+    pub fn suggest_routes(
+        &self,
+        req: &pb::SuggestRoutesRequest,
+    ) -> Result<pb::SuggestRoutesResponse, Status> {
+        let call = Call::start("SuggestRoutes");
+        let mut game = String::new();
+        let mut result = guarded(|| {
+            let gs = request_state(
+                self.sealer.as_deref(),
+                req.state.as_ref(),
+                &req.sealed_state,
+            )?;
+            game = gs.game.clone();
+            games::g1841::suggest_routes(&gs, req)
+        });
+        call.finish(&game, &mut result, None);
+        result
+    }
+
+    /// DefaultAction: [`games::default_action`].
+    pub fn default_action(
+        &self,
+        req: &pb::DefaultActionRequest,
+    ) -> Result<pb::DefaultActionResponse, Status> {
+        let call = Call::start("DefaultAction");
+        call.span.record("seat", req.seat);
+        let mut game = String::new();
+        let mut result = guarded(|| {
+            let gs = request_state(
+                self.sealer.as_deref(),
+                req.state.as_ref(),
+                &req.sealed_state,
+            )?;
+            game = gs.game.clone();
+            dispatch!(game_id(&gs.game, "state.game")?, default_action(&gs, req))
+        });
+        call.finish(&game, &mut result, None);
+        result
+    }
+
+    /// Describe: [`games::describe`].
+    pub fn describe(&self, req: &pb::DescribeRequest) -> Result<pb::DescribeResponse, Status> {
+        let call = Call::start("Describe");
+        call.span.record("seat", req.seat);
+        let mut game = String::new();
+        let mut result = guarded(|| {
+            let gs = request_state(
+                self.sealer.as_deref(),
+                req.state.as_ref(),
+                &req.sealed_state,
+            )?;
+            game = gs.game.clone();
+            dispatch!(game_id(&gs.game, "state.game")?, describe(&gs, req))
+        });
+        call.finish(&game, &mut result, None);
         result
     }
 }

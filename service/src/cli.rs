@@ -46,8 +46,8 @@ pub struct Replay18xxArgs {
     #[arg(long)]
     pub check: bool,
     /// Stop after the actions whose id is at most ID (the state 18xx.games shows at
-    /// `?action=ID`).
-    #[arg(long, value_name = "ID")]
+    /// `?action=ID`; 0 stops before the first action).
+    #[arg(long, value_name = "ID", value_parser = clap::value_parser!(i64).range(0..))]
     pub stop_at: Option<i64>,
 }
 
@@ -158,6 +158,11 @@ pub struct ServeArgs {
     /// digits); the first key seals, every key opens (rotation). Without keys: open mode.
     #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
     pub seal_key_file: Option<std::path::PathBuf>,
+    /// Grant arbiter views (everything, secrets included) to every caller, and Playout in
+    /// sealed mode. Off by default: then only a sealed-mode caller presenting a sealing key
+    /// gets an arbiter view.
+    #[arg(long, env = "REFEREE_ALLOW_ARBITER_VIEW")]
+    pub allow_arbiter_view: bool,
 }
 
 impl ServeArgs {
@@ -188,6 +193,7 @@ impl ServeArgs {
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
             seal_keys,
             body_timeout: Duration::from_millis(self.body_timeout_ms.max(1)),
+            allow_arbiter_view: self.allow_arbiter_view,
         })
     }
 }

@@ -100,9 +100,15 @@ fn check_to_pb(d: Option<&Difference>) -> pb::ImportCheck {
 }
 
 /// ImportGame in open mode (the caller seals `state`). Errors: INVALID_ARGUMENT for an
-/// unknown `format`; everything about the recorded game is in the response.
+/// unknown `format` or a negative `stop_at_action_id`; everything about the recorded game is in the response.
 pub fn import_game(req: &pb::ImportGameRequest) -> Result<pb::ImportGameResponse, Status> {
     check_format(req.format)?;
+    if let Some(id) = req.stop_at_action_id.filter(|id| *id < 0) {
+        return Err(Status::invalid_argument(format!(
+            "stop_at_action_id: {id} is not an 18xx.games action id (ids start at 1; 0 stops \
+             before the first action)"
+        )));
+    }
     let replayed = import18xx::replay(
         &req.export_json,
         &ReplaySettings {
@@ -262,4 +268,25 @@ pub fn export_game(req: &pb::ExportGameRequest) -> Result<pb::ExportGameResponse
         actions_exported: written.actions_exported as u64,
         failure,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A negative `stop_at_action_id` is refused before any work (18xx.games ids start at 1).
+    #[test]
+    fn negative_stop_at_is_invalid_argument() {
+        let req = pb::ImportGameRequest {
+            export_json: "{}".into(),
+            stop_at_action_id: Some(-1),
+            ..Default::default()
+        };
+        let e = import_game(&req).unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument);
+        assert_eq!(
+            e.message(),
+            "stop_at_action_id: -1 is not an 18xx.games action id (ids start at 1; 0 stops before the first action)"
+        );
+    }
 }

@@ -1,5 +1,8 @@
 //! The gRPC face: the generated `referee.v1.Referee` service delegating to [`Api`].
 
+use std::time::Duration;
+
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::api::Api;
@@ -26,8 +29,106 @@ impl GrpcReferee {
     }
 }
 
+/// The caller's deadline from the `grpc-timeout` header (gRPC over HTTP/2: digits and a unit
+/// `H`, `M`, `S`, `m`, `u`, `n`), `None` when absent or unreadable.
+pub fn grpc_timeout(metadata: &tonic::metadata::MetadataMap) -> Option<Duration> {
+    parse_grpc_timeout(metadata.get("grpc-timeout")?.to_str().ok()?)
+}
+
+/// Parses a `grpc-timeout` value (`100m`, `5S`).
+pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
+    let v = v.trim();
+    let unit = v.chars().last()?;
+    let n: u64 = v.get(..v.len() - unit.len_utf8())?.parse().ok()?;
+    Some(match unit {
+        'H' => Duration::from_secs(n.saturating_mul(3600)),
+        'M' => Duration::from_secs(n.saturating_mul(60)),
+        'S' => Duration::from_secs(n),
+        'm' => Duration::from_millis(n),
+        'u' => Duration::from_micros(n),
+        'n' => Duration::from_nanos(n),
+        _ => return None,
+    })
+}
+
+/// Runs `f` on the blocking thread pool (whole games, playouts: off the async workers so the
+/// request timeout and other connections keep working).
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, Status> + Send + 'static,
+) -> Result<Response<T>, Status> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Status::internal(format!("task failed: {e}")))?
+        .map(Response::new)
+}
+
 #[tonic::async_trait]
 impl Referee for GrpcReferee {
+    type StreamReplayStream = ReceiverStream<Result<pb::StreamReplayResponse, Status>>;
+
+    async fn apply_batch(
+        &self,
+        request: Request<pb::ApplyBatchRequest>,
+    ) -> Result<Response<pb::ApplyBatchResponse>, Status> {
+        let api = self.api.clone();
+        let request = request.into_inner();
+        blocking(move || api.apply_batch(&request)).await
+    }
+
+    async fn stream_replay(
+        &self,
+        request: Request<pb::StreamReplayRequest>,
+    ) -> Result<Response<Self::StreamReplayStream>, Status> {
+        let api = self.api.clone();
+        let request = request.into_inner();
+        // Bounded: the replay waits while the client reads slowly, and stops when it leaves.
+        let (tx, rx) = tokio::sync::mpsc::channel(16);
+        tokio::task::spawn_blocking(move || {
+            let frames = tx.clone();
+            if let Err(status) =
+                api.stream_replay(&request, &mut |f| frames.blocking_send(Ok(f)).is_ok())
+            {
+                let _ = tx.blocking_send(Err(status));
+            }
+        });
+        Ok(Response::new(ReceiverStream::new(rx)))
+    }
+
+    async fn playout(
+        &self,
+        request: Request<pb::PlayoutRequest>,
+    ) -> Result<Response<pb::PlayoutResponse>, Status> {
+        let api = self.api.clone();
+        let timeout = grpc_timeout(request.metadata());
+        let request = request.into_inner();
+        blocking(move || api.playout(&request, timeout)).await
+    }
+
+    async fn suggest_routes(
+        &self,
+        request: Request<pb::SuggestRoutesRequest>,
+    ) -> Result<Response<pb::SuggestRoutesResponse>, Status> {
+        let api = self.api.clone();
+        let request = request.into_inner();
+        blocking(move || api.suggest_routes(&request)).await
+    }
+
+    async fn default_action(
+        &self,
+        request: Request<pb::DefaultActionRequest>,
+    ) -> Result<Response<pb::DefaultActionResponse>, Status> {
+        self.api
+            .default_action(request.get_ref())
+            .map(Response::new)
+    }
+
+    async fn describe(
+        &self,
+        request: Request<pb::DescribeRequest>,
+    ) -> Result<Response<pb::DescribeResponse>, Status> {
+        self.api.describe(request.get_ref()).map(Response::new)
+    }
+
     async fn list_games(
         &self,
         request: Request<pb::ListGamesRequest>,

@@ -7,7 +7,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
@@ -94,10 +94,20 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, Status> {
     } else {
         body
     };
-    serde_json::from_slice(body).map_err(|e| {
-        Status::invalid_argument(format!(
-            "request body is not valid proto3 JSON for this method: {e}"
-        ))
+    let mut de = serde_json::Deserializer::from_slice(body);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        // The field path (`action.g1841.bid.price`) makes a wrong value easy to find.
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path.is_empty() || path == "." || path == "?" {
+            Status::invalid_argument(format!(
+                "request body is not valid proto3 JSON for this method: {inner}"
+            ))
+        } else {
+            Status::invalid_argument(format!(
+                "request body is not valid proto3 JSON for this method: field `{path}`: {inner}"
+            ))
+        }
     })
 }
 
@@ -131,12 +141,63 @@ async fn list_games_get(State(api): State<Api>) -> Response {
 }
 
 async fn call_list_games(state: State<Api>, body: Result<Bytes, BytesRejection>) -> Response {
-    call(state, Path("ListGames".to_string()), body).await
+    call(state, Path("ListGames".to_string()), HeaderMap::new(), body).await
+}
+
+/// StreamReplay over HTTP/JSON: every message of the stream as one line of JSON
+/// (`application/x-ndjson`), in order; an error before the first message is the usual JSON
+/// error, one after it ends the body with a `{"code", "message"}` line.
+async fn stream_replay_ndjson(api: Api, body: Bytes) -> Response {
+    let result = tokio::task::spawn_blocking(move || {
+        let req: crate::pb::v1::StreamReplayRequest = parse(&body)?;
+        let mut lines = String::new();
+        let mut encode_error = None;
+        let r = api.stream_replay(&req, &mut |frame| match serde_json::to_string(&frame) {
+            Ok(line) => {
+                lines.push_str(&line);
+                lines.push('\n');
+                true
+            }
+            Err(e) => {
+                encode_error = Some(e.to_string());
+                false
+            }
+        });
+        if let Some(e) = encode_error {
+            return Err(Status::internal(format!(
+                "could not encode the response: {e}"
+            )));
+        }
+        match r {
+            Ok(()) => Ok(lines),
+            Err(status) if lines.is_empty() => Err(status),
+            Err(status) => {
+                let code = to_screaming_snake(&format!("{:?}", status.code()));
+                lines.push_str(
+                    &serde_json::json!({"code": code, "message": status.message()}).to_string(),
+                );
+                lines.push('\n');
+                Ok(lines)
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|e| Err(Status::internal(format!("task failed: {e}"))));
+    match result {
+        Ok(lines) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/x-ndjson")],
+            lines,
+        )
+            .into_response(),
+        Err(status) => error_response(&status),
+    }
 }
 
 async fn call(
     State(api): State<Api>,
     Path(method): Path<String>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let body = match body {
@@ -161,12 +222,63 @@ async fn call(
         "Replay" => run_blocking(body, move |r| api.replay(r)).await,
         "ImportGame" => run_blocking(body, move |r| api.import_game(r)).await,
         "ExportGame" => run_blocking(body, move |r| api.export_game(r)).await,
+        "ApplyBatch" => run_blocking(body, move |r| api.apply_batch(r)).await,
+        "StreamReplay" => stream_replay_ndjson(api, body).await,
+        "Playout" => {
+            // The deadline: a `grpc-timeout` header if the caller sends one (as gRPC does),
+            // else the server's request timeout.
+            let timeout = headers
+                .get("grpc-timeout")
+                .and_then(|v| v.to_str().ok())
+                .and_then(crate::grpc::parse_grpc_timeout);
+            run_blocking(body, move |r| api.playout(r, timeout)).await
+        }
+        "SuggestRoutes" => run_blocking(body, move |r| api.suggest_routes(r)).await,
+        "DefaultAction" => run(&body, |r| api.default_action(r)),
+        "Describe" => run(&body, |r| api.describe(r)),
         other => error_with(
             StatusCode::NOT_FOUND,
             Code::NotFound,
             &format!(
-                "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay, ImportGame, ExportGame"
+                "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay, ImportGame, ExportGame, ApplyBatch, StreamReplay, Playout, SuggestRoutes, DefaultAction, Describe"
             ),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pb::v1;
+
+    /// A wrong value names its field path, so a negative seat or price is easy to find.
+    #[test]
+    fn bad_values_name_their_field() {
+        let e = parse::<v1::ApplyRequest>(br#"{"seat": -1}"#).unwrap_err();
+        assert_eq!(e.code(), Code::InvalidArgument);
+        assert!(
+            e.message().starts_with(
+                "request body is not valid proto3 JSON for this method: field `seat`: "
+            ),
+            "{}",
+            e.message()
+        );
+        let e = parse::<v1::ApplyRequest>(
+            br#"{"seat": 0, "action": {"g1841": {"bid": {"concession": "SFTG", "price": "x"}}}}"#,
+        )
+        .unwrap_err();
+        assert!(
+            e.message().contains("field `action.g1841.bid.price`: "),
+            "{}",
+            e.message()
+        );
+        let e = parse::<v1::ApplyRequest>(b"{").unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("request body is not valid proto3 JSON for this method: EOF"),
+            "{}",
+            e.message()
+        );
+        assert!(parse::<v1::ApplyRequest>(b"  ").is_ok());
     }
 }

@@ -72,7 +72,8 @@ pub struct Played {
     pub actions: u64,
 }
 
-fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+/// A uniform index below `n` from `rng` (0 when `n` is 0).
+pub fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
     if n == 0 {
         0
     } else {
@@ -98,9 +99,44 @@ pub fn play_one<G: Game>(
         }
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    play_from::<G>(
+        &mut state,
+        &mut rng,
+        max_actions,
+        rare,
+        Policy::Random,
+        None,
+        None,
+    )
+}
+
+/// How [`play_from`] chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// A seat of `to_act` and one of its legal actions at random ([`pick`]'s rare rule).
+    Random,
+    /// The first seat of `to_act` and its first legal action.
+    First,
+}
+
+/// Why [`play_from`] stopped early because of its deadline.
+pub const DEADLINE_REASON: &str = "the call's deadline passed";
+
+/// Plays `state` on with `policy` until it has an outcome, `max_actions` actions were applied,
+/// or `deadline` passed (then `Ending::Unfinished(DEADLINE_REASON)`). Every applied action is
+/// pushed to `record` when given. The Playout RPC and `referee playout` share it.
+pub fn play_from<G: Game>(
+    state: &mut G::State,
+    rng: &mut ChaCha8Rng,
+    max_actions: u64,
+    rare: fn(&G::Action) -> bool,
+    policy: Policy,
+    deadline: Option<Instant>,
+    mut record: Option<&mut Vec<(referee_engine::Seat, G::Action)>>,
+) -> Played {
     let mut actions = 0u64;
     loop {
-        if let Some(o) = G::outcome(&state) {
+        if let Some(o) = G::outcome(state) {
             return Played {
                 ending: Ending::Finished(o.scores, o.end_reason),
                 actions,
@@ -114,15 +150,24 @@ pub fn play_one<G: Game>(
                 actions,
             };
         }
-        let to_act = G::to_act(&state);
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Played {
+                ending: Ending::Unfinished(DEADLINE_REASON.into()),
+                actions,
+            };
+        }
+        let to_act = G::to_act(state);
         if to_act.is_empty() {
             return Played {
                 ending: Ending::Unfinished("no seat can act and the game has no result".into()),
                 actions,
             };
         }
-        let seat = to_act[below(&mut rng, to_act.len())];
-        let legal = G::legal_actions(&state, seat);
+        let seat = match policy {
+            Policy::Random => to_act[below(rng, to_act.len())],
+            Policy::First => to_act[0],
+        };
+        let mut legal = G::legal_actions(state, seat);
         if legal.is_empty() {
             // The engine cannot go on (1841 today: the operating round is not implemented).
             return Played {
@@ -132,9 +177,17 @@ pub fn play_one<G: Game>(
                 actions,
             };
         }
-        let pick = pick(legal, rare, &mut rng);
-        match G::apply(&mut state, seat, &pick) {
-            Ok(_) => actions += 1,
+        let pick = match policy {
+            Policy::Random => pick(legal, rare, rng),
+            Policy::First => legal.swap_remove(0),
+        };
+        match G::apply(state, seat, &pick) {
+            Ok(_) => {
+                actions += 1;
+                if let Some(r) = record.as_deref_mut() {
+                    r.push((seat, pick));
+                }
+            }
             Err(r) if r.code == RejectionCode::Unsupported => {
                 return Played {
                     ending: Ending::Unfinished(format!(
@@ -158,7 +211,7 @@ pub fn play_one<G: Game>(
 
 /// The random policy: a common action with probability 7/8 (when there is one), else any
 /// legal action, uniformly. Takes the chosen action out of `legal` (no copy).
-fn pick<A>(mut legal: Vec<A>, rare: fn(&A) -> bool, rng: &mut ChaCha8Rng) -> A {
+pub fn pick<A>(mut legal: Vec<A>, rare: fn(&A) -> bool, rng: &mut ChaCha8Rng) -> A {
     let common = legal.iter().filter(|a| !rare(a)).count();
     let index = if common > 0 && below(rng, 8) != 0 {
         let k = below(rng, common);

@@ -22,6 +22,8 @@ const NONCE_LEN: usize = 24;
 /// The keys of a server in sealed mode.
 pub struct Sealer {
     keys: Vec<(String, XChaCha20Poly1305)>,
+    /// The raw keys by id, only to recognise an arbiter presenting one ([`Sealer::is_key`]).
+    raw: Vec<(String, Vec<u8>)>,
 }
 
 impl std::fmt::Debug for Sealer {
@@ -36,6 +38,7 @@ impl Sealer {
     /// without echoing key material.
     pub fn parse(text: &str) -> anyhow::Result<Self> {
         let mut keys = Vec::new();
+        let mut raw = Vec::new();
         for (i, entry) in text
             .split(['\n', ','])
             .map(|l| l.split('#').next().unwrap_or("").trim())
@@ -71,11 +74,32 @@ impl Sealer {
             let cipher = XChaCha20Poly1305::new_from_slice(&bytes)
                 .map_err(|_| anyhow::anyhow!("seal key `{id}`: invalid length"))?;
             keys.push((id.to_string(), cipher));
+            raw.push((id.to_string(), bytes));
         }
         if keys.is_empty() {
             anyhow::bail!("no seal key given");
         }
-        Ok(Self { keys })
+        Ok(Self { keys, raw })
+    }
+
+    /// Whether `entry` (`KEY_ID:HEX`, as in the key file) is one of these keys. The key bytes
+    /// are compared in constant time.
+    pub fn is_key(&self, entry: &str) -> bool {
+        let Some((id, hex_key)) = entry.trim().split_once(':') else {
+            return false;
+        };
+        let Ok(bytes) = hex::decode(hex_key.trim()) else {
+            return false;
+        };
+        self.raw.iter().any(|(k, raw)| {
+            k == id.trim()
+                && raw.len() == bytes.len()
+                && raw
+                    .iter()
+                    .zip(&bytes)
+                    .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                    == 0
+        })
     }
 
     /// Id of the key that seals new states.

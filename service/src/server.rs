@@ -52,6 +52,9 @@ pub struct ServeConfig {
     /// Longest time a request body may take to arrive. Bodies are read completely before a
     /// request takes a concurrency slot, so slow senders cannot hold slots.
     pub body_timeout: Duration,
+    /// `--allow-arbiter-view`: arbiter views (ViewRequest.viewer = ARBITER) for every caller,
+    /// and Playout in sealed mode.
+    pub allow_arbiter_view: bool,
 }
 
 impl Default for ServeConfig {
@@ -65,6 +68,7 @@ impl Default for ServeConfig {
             shutdown_grace: Duration::from_secs(30),
             seal_keys: None,
             body_timeout: Duration::from_secs(10),
+            allow_arbiter_view: false,
         }
     }
 }
@@ -225,7 +229,9 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
             );
             Api::sealed(sealer)
         }
-    };
+    }
+    .with_arbiter_view(cfg.allow_arbiter_view)
+    .with_request_timeout(cfg.request_timeout);
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health_reporter
         .set_serving::<pb::v1::referee_server::RefereeServer<GrpcReferee>>()

@@ -182,6 +182,7 @@ macro_rules! play_concession_round_piece {
                 state: Some(after.clone()),
                 seat: None,
                 sealed_state: vec![],
+                ..Default::default()
             })
             .await
             .expect("View")
@@ -399,6 +400,7 @@ async fn bad_input_gives_typed_errors_and_the_server_keeps_serving() {
             state: Some(state),
             seat: Some(0),
             sealed_state: vec![],
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -521,6 +523,7 @@ async fn sigterm_lets_in_flight_calls_finish_then_exits() {
                 state: Some(st),
                 seat: Some(i % 4),
                 sealed_state: vec![],
+                ..Default::default()
             })
             .await
         }));

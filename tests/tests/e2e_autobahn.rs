@@ -98,6 +98,7 @@ async fn view(client: &mut Client, state: &pb::GameState, seat: Option<u32>) -> 
             state: Some(state.clone()),
             seat,
             sealed_state: vec![],
+            ..Default::default()
         })
         .await
         .expect("View")
@@ -272,8 +273,9 @@ async fn full_two_player_game_through_the_server() {
         Some(ab::phase::Phase::Over(_))
     ));
     assert!(vs.result.is_some());
-    // Hidden piles travel as counts only in views.
-    assert!(vs.card_deck.is_empty());
+    // Once the game has ended everything is revealed to every viewer (issue #9): the view
+    // carries the real piles, not only their counts.
+    assert_eq!(vs.card_deck, typed(&end).card_deck);
     assert_eq!(vs.card_deck_count, typed(&end).card_deck_count);
     // After the end every action is refused.
     let r = apply(
@@ -460,6 +462,7 @@ async fn malformed_state_is_invalid_argument_naming_the_field() {
             state: Some(wrong),
             seat: None,
             sealed_state: vec![],
+            ..Default::default()
         })
         .await
         .unwrap_err();

@@ -342,6 +342,7 @@ async fn sealed_mode_seals_the_imported_state() {
             sealed_state: r.sealed_state,
             seat: Some(0),
             state: None,
+            ..Default::default()
         })
         .await
         .expect("View of the sealed import")

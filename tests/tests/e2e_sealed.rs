@@ -105,6 +105,7 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
             sealed_state: after.clone(),
             seat: Some(2),
             state: None,
+            ..Default::default()
         })
         .await
         .expect("View")
@@ -147,6 +148,7 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
                 sealed_state: forged,
                 seat: Some(0),
                 state: None,
+                ..Default::default()
             })
             .await
             .expect_err("tampered token accepted");
@@ -157,6 +159,7 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
             sealed_state: after[..after.len() - 3].to_vec(),
             seat: Some(0),
             state: None,
+            ..Default::default()
         })
         .await
         .expect_err("truncated token accepted");
@@ -171,6 +174,7 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
             state: Some(clear),
             seat: Some(0),
             sealed_state: vec![],
+            ..Default::default()
         })
         .await
         .expect_err("clear state accepted in sealed mode");
@@ -185,6 +189,7 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
             sealed_state: after.clone(),
             seat: Some(0),
             state: None,
+            ..Default::default()
         })
         .await
         .expect_err("foreign key accepted");
@@ -197,6 +202,7 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
             sealed_state: after.clone(),
             seat: Some(0),
             state: None,
+            ..Default::default()
         })
         .await
         .expect("old token opens after rotation")
@@ -211,6 +217,7 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
             sealed_state: after,
             seat: Some(0),
             state: None,
+            ..Default::default()
         })
         .await
         .expect_err("open mode accepted a sealed token");

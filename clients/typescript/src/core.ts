@@ -4,13 +4,22 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import {
   ActionSchema,
+  DefaultActionPolicy,
   GameRecordFormat,
+  PlayoutPolicy,
   Referee,
   RejectionCode,
   RejectionSchema,
+  ViewerRole,
   type Action,
+  type ApplyBatchResponse,
+  type DefaultActionResponse,
+  type DescribeResponse,
   type Event,
   type ExportGameResponse,
+  type PlayoutResponse,
+  type StreamReplayResponse,
+  type SuggestRoutesResponse,
   type GameInfo,
   type GameState,
   type ImportGameResponse,
@@ -52,6 +61,35 @@ export interface ExportGameOptions {
   /** The description written. */
   description?: string;
 }
+
+/** Options of `streamReplay`. */
+export interface StreamReplayOptions {
+  /** NewGame options of the game. */
+  options?: GameOptions;
+  /** NewGame seed. */
+  seed?: number | bigint;
+  /** A state every `every` actions (0 or 1 = every action; the last one always). */
+  every?: number;
+  /** Only events; the final state only. */
+  eventsOnly?: boolean;
+}
+
+/** Options of `playout`. */
+export interface PlayoutOptions {
+  /** Games to play (1–1,000; default 1). */
+  games?: number;
+  /** Actions per game before it is given up (default 20,000, or 2,000,000 ÷ games when less; at most 50,000; games × this ≤ 2,000,000). */
+  maxActions?: number;
+  /** `random` (seeded, default) or `first` legal action. */
+  policy?: "random" | "first";
+  /** Game k uses `seed + k`. */
+  seed?: number | bigint;
+  /** Return every game's actions (`played`). */
+  includeActions?: boolean;
+}
+
+/** Who looks, for `view`: a seat number, `"spectator"`, or `{ arbiter: true, key? }`. */
+export type Viewer = number | "spectator" | { arbiter: true; key?: string };
 
 /** The answer of Apply: a discriminated union on `accepted` / `rejected`. */
 export type ApplyResult =
@@ -104,6 +142,44 @@ export interface RefereeClient {
     actions: SeatActionInit[],
     options?: ExportGameOptions,
   ): Promise<ExportGameResponse>;
+  /**
+   * Applies `{ seat, action }`s in order: `state` after the last applied one, `actionsApplied`,
+   * `applied[i].events`; `failure` (`index`, `rejection`) at the first refused action (nothing
+   * after it applied).
+   */
+  applyBatch(state: GameState, actions: SeatActionInit[]): Promise<ApplyBatchResponse>;
+  /**
+   * Replays a game and yields its messages as they arrive: the setup (`actionCount` 0), then
+   * one per action (`events`, and `state` every `every` actions); the last has `last`, and
+   * `failure` when an action was refused.
+   */
+  streamReplay(
+    game: string,
+    seats: number,
+    actions: SeatActionInit[],
+    options?: StreamReplayOptions,
+  ): AsyncIterable<StreamReplayResponse>;
+  /**
+   * Plays games on from `state`: per seat `wins`, `meanScore`, `scoreStddev`; `partial` when
+   * the call's deadline cut it short.
+   */
+  playout(state: GameState, options?: PlayoutOptions): Promise<PlayoutResponse>;
+  /** 1841: the route optimizer's best routes for `corporation` (default: the operating one). */
+  suggestRoutes(state: GameState, corporation?: string, workBudget?: number | bigint): Promise<SuggestRoutesResponse>;
+  /**
+   * The move to play for `seat` when its clock runs out (`action`, `isPass`, `description`):
+   * `pass_or_minimal` (default) or `random` (seeded).
+   */
+  defaultAction(
+    state: GameState,
+    seat: number,
+    policy?: "pass_or_minimal" | "random",
+    seed?: number | bigint,
+  ): Promise<DefaultActionResponse>;
+  /** One English line for `action` by `seat` (`text`), whether it is `legal`, else `rejection`. */
+  describe(state: GameState, seat: number, action: ActionInit): Promise<DescribeResponse>;
+  /** The state as a seat, a spectator or an arbiter sees it (see `Viewer`). */
+  viewAs(state: GameState, viewer: Viewer): Promise<ViewResponse>;
 }
 
 /** Wraps a Connect transport (any: gRPC, gRPC-Web, Connect) into a RefereeClient. */
@@ -172,6 +248,51 @@ export function createRefereeClientFromTransport(transport: Transport): RefereeC
         description: options.description ?? "",
       });
     },
+    async applyBatch(state, actions) {
+      return raw.applyBatch({ state, actions });
+    },
+    async *streamReplay(game, seats, actions, options = {}) {
+      yield* raw.streamReplay({
+        game: {
+          game,
+          seats,
+          options: Object.fromEntries(Object.entries(options.options ?? {}).map(([k, v]) => [k, String(v)])),
+          seed: BigInt(options.seed ?? 0),
+          actions,
+        },
+        every: options.every ?? 0,
+        eventsOnly: options.eventsOnly ?? false,
+      });
+    },
+    async playout(state, options = {}) {
+      return raw.playout({
+        state,
+        games: options.games ?? 1,
+        maxActions: options.maxActions ?? 0,
+        policy: options.policy === "first" ? PlayoutPolicy.FIRST_LEGAL : PlayoutPolicy.RANDOM_LEGAL,
+        seed: BigInt(options.seed ?? 0),
+        includeActions: options.includeActions ?? false,
+      });
+    },
+    async suggestRoutes(state, corporation = "", workBudget = 0) {
+      return raw.suggestRoutes({ state, corporation, workBudget: BigInt(workBudget) });
+    },
+    async defaultAction(state, seat, policy = "pass_or_minimal", seed = 0) {
+      return raw.defaultAction({
+        state,
+        seat,
+        policy: policy === "random" ? DefaultActionPolicy.RANDOM_LEGAL : DefaultActionPolicy.PASS_OR_MINIMAL,
+        seed: BigInt(seed),
+      });
+    },
+    async describe(state, seat, action) {
+      return raw.describe({ state, seat, action: create(ActionSchema, action as MessageInitShape<typeof ActionSchema>) });
+    },
+    async viewAs(state, viewer) {
+      if (typeof viewer === "number") return raw.view({ state, seat: viewer, viewer: ViewerRole.SEAT });
+      if (viewer === "spectator") return raw.view({ state, viewer: ViewerRole.SPECTATOR });
+      return raw.view({ state, viewer: ViewerRole.ARBITER, arbiterKey: viewer.key ?? "" });
+    },
   };
 }
 
@@ -191,6 +312,12 @@ export const g1841 = {
   /** Pass a nomination turn, drop out of an auction, or pass in a stock round. */
   pass(): Action {
     return create(ActionSchema, { action: { case: "g1841", value: { action: { case: "pass", value: {} } } } });
+  },
+  /** Lay or upgrade a tile (1841 §9.1): tile number on a hex, rotation 0–5. */
+  layTile(hex: string, tile: string, rotation: number): Action {
+    return create(ActionSchema, {
+      action: { case: "g1841", value: { action: { case: "layTile", value: { hex, tile, rotation } } } },
+    });
   },
   /** Sealed bids, one per concession in order (Version 1). */
   blindBid(amounts: Array<number | bigint>): Action {

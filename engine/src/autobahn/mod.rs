@@ -15,6 +15,7 @@
 //! route cards, scoring), [`autobot`], [`legal`], [`view`].
 
 pub mod action;
+pub mod assist;
 pub mod autobot;
 pub mod board;
 pub mod build;

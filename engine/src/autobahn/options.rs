@@ -67,11 +67,10 @@ impl Options {
                 self.autobot_level = n;
             }
             "strict_budget_connection" => {
-                self.strict_budget_connection = match value {
-                    "true" => true,
-                    "false" => false,
-                    other => return Err(bad(format!("expected true or false, got `{other}`"))),
-                }
+                // `default` / empty: the default, off (autobahn §0.2).
+                self.strict_budget_connection = crate::catalog::parse_switch(value)
+                    .map_err(bad)?
+                    .unwrap_or(false);
             }
             other => return Err(SetupError::UnknownOption(other.to_string())),
         }
@@ -101,4 +100,31 @@ pub fn option_infos() -> Vec<OptionInfo> {
             description: "Construction budget counts only cities joined to the pre-built road through complete links (autobahn §6 step 2 alternative).",
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `strict_budget_connection` reads its value like every switch (`catalog::parse_switch`);
+    /// `default` / empty is off (autobahn §0.2).
+    #[test]
+    fn strict_budget_connection_values() {
+        for (value, on) in [
+            ("true", true),
+            ("YES", true),
+            ("0", false),
+            ("default", false),
+            ("", false),
+        ] {
+            let mut o = Options::default();
+            o.set("strict_budget_connection", value).unwrap();
+            assert_eq!(o.strict_budget_connection, on, "`{value}`");
+        }
+        let mut o = Options::default();
+        assert!(matches!(
+            o.set("strict_budget_connection", "perhaps"),
+            Err(SetupError::BadOption { .. })
+        ));
+    }
 }

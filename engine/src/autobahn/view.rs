@@ -13,11 +13,22 @@ use crate::Viewer;
 pub struct View {
     /// The redacted state.
     pub state: State,
+    /// Nothing is hidden (an arbiter's view, or the game has ended): the piles and the RNG
+    /// are the real ones.
+    #[serde(default)]
+    pub complete: bool,
 }
 
-/// Redacts `state` for `viewer` (nothing in Autobahn is secret to one seat only).
-pub fn view(state: &State, _viewer: Viewer) -> View {
+/// Redacts `state` for `viewer` (nothing in Autobahn is secret to one seat only). An arbiter
+/// sees everything, and so does everybody once the game has ended.
+pub fn view(state: &State, viewer: Viewer) -> View {
     let mut s = state.clone();
+    if viewer == Viewer::Arbiter || state.result.is_some() {
+        return View {
+            state: s,
+            complete: true,
+        };
+    }
     let hide = |v: &mut Vec<String>| v.iter_mut().for_each(|x| *x = "?".into());
     hide(&mut s.card_deck);
     hide(&mut s.delivery_tile_stack);
@@ -32,5 +43,8 @@ pub fn view(state: &State, _viewer: Viewer) -> View {
     }
     s.rng.seed = 0;
     s.rng.word_pos = 0;
-    View { state: s }
+    View {
+        state: s,
+        complete: false,
+    }
 }

@@ -200,6 +200,19 @@ fn round_mut(state: &mut State) -> Option<&mut ConcessionRound> {
     }
 }
 
+/// Refusal of an action that belongs to another round (stock or operating round) while the
+/// concession round is on (1841 §4): `WRONG_STEP`, naming the action and what is possible.
+fn not_in_concession_round(action: &Action, rule: &str, possible: &str) -> Rejection {
+    reject(
+        RejectionCode::WrongStep,
+        rule,
+        format!(
+            "`{}` is not possible in the concession round: {possible}.",
+            action.kind_name()
+        ),
+    )
+}
+
 /// Internal invariant broken (should be unreachable); reported as a rejection, never a panic.
 fn corrupt(what: &str) -> Rejection {
     reject(
@@ -329,10 +342,10 @@ fn nomination_action(
         | Action::DeclareBankruptcy { .. }
         | Action::OfferPurchase { .. }
         | Action::AnswerOffer { .. }
-        | Action::BuyTrain { .. } => Err(reject(
-            RejectionCode::WrongStep,
+        | Action::BuyTrain { .. } => Err(not_in_concession_round(
+            action,
             RULE_V2,
-            "Stock-round actions are not accepted in the concession round.",
+            "nominate a concession with a bid, or pass",
         )),
         Action::BlindBid { .. } => Err(reject(
             RejectionCode::WrongStep,
@@ -447,10 +460,10 @@ fn auction_action(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<
         | Action::OfferPurchase { .. }
         | Action::AnswerOffer { .. }
         | Action::BuyTrain { .. } => {
-            return Err(reject(
-                RejectionCode::WrongStep,
+            return Err(not_in_concession_round(
+                action,
                 rule,
-                "Stock-round actions are not accepted in the concession round.",
+                "raise the bid on the concession being auctioned, or pass",
             ));
         }
         Action::BlindBid { .. } => {

@@ -321,6 +321,32 @@ fn seat_of(players: &[ExportPlayer], player_id: &str) -> Option<Seat> {
 }
 
 impl ImportedAction {
+    /// A whole amount of lire in field `field` (`price`), told apart: missing, or present but
+    /// not a whole number within ±10^15 (a tampered or corrupt export).
+    fn amount(&self, field: &str) -> Result<i64, ImportError> {
+        let bad = |reason: String| ImportError::BadAction {
+            id: self.id,
+            field: field.to_string(),
+            reason,
+        };
+        match self.raw.get(field) {
+            None | Some(Value::Null) => Err(bad(format!("{} without `{field}`", self.kind))),
+            Some(v) => as_whole_number(v).ok_or_else(|| {
+                let mut text = v.to_string();
+                if text.len() > 40 {
+                    text.truncate(40);
+                    text.push('…');
+                }
+                bad(format!(
+                    "{}'s `{field}` is {text}, not a whole number of lire (at most 10^15)",
+                    self.kind
+                ))
+            }),
+        }
+    }
+}
+
+impl ImportedAction {
     /// The action as a concession-round action of this engine, with the acting seat:
     /// `bid` → [`Action::Bid`] (`company`, `price`), `pass` → [`Action::Pass`],
     /// `blind_bid` → [`Action::BlindBid`] (`bids`). `Ok(None)` for other types or
@@ -345,11 +371,7 @@ impl ImportedAction {
                     .and_then(Value::as_str)
                     .ok_or_else(|| bad("company", "bid without `company`"))?
                     .to_string(),
-                price: self
-                    .raw
-                    .get("price")
-                    .and_then(as_whole_number)
-                    .ok_or_else(|| bad("price", "bid without a whole-number `price`"))?,
+                price: self.amount("price")?,
             },
             "blind_bid" => Action::BlindBid {
                 amounts: self
@@ -580,11 +602,7 @@ impl ImportedAction {
                 Action::BuyTrain {
                     train,
                     from,
-                    price: self
-                        .raw
-                        .get("price")
-                        .and_then(as_whole_number)
-                        .ok_or_else(|| bad("price", "buy_train without `price`".into()))?,
+                    price: self.amount("price")?,
                 }
             }
             "run_routes" => {
@@ -684,11 +702,7 @@ impl ImportedAction {
                     hex,
                     city: index,
                     seller,
-                    price: self
-                        .raw
-                        .get("price")
-                        .and_then(as_whole_number)
-                        .ok_or_else(|| bad("price", "buy_token without `price`".into()))?,
+                    price: self.amount("price")?,
                 }
             }
             _ => return Ok(None),
@@ -1619,10 +1633,27 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         Err(e) => Err(ImportFailure::from_error(&e)),
         Ok(options) => {
             let seats = u32::try_from(export.players.len()).unwrap_or(u32::MAX);
-            G1841::setup(&options, seats, 0).map_err(|e| ImportFailure {
-                field: Some("players".into()),
-                ..ImportFailure::new(FailureKind::Setup, e.to_string())
-            })
+            // Seats are found by player id: two players with one id cannot be told apart.
+            let duplicate = export.players.iter().enumerate().find_map(|(i, p)| {
+                let first = export.players.iter().position(|q| q.id == p.id)?;
+                (first < i).then(|| (first, i, p.id.clone()))
+            });
+            match duplicate {
+                Some((first, i, id)) => Err(ImportFailure {
+                    field: Some(format!("players[{i}].id")),
+                    ..ImportFailure::new(
+                        FailureKind::Setup,
+                        format!(
+                            "players[{i}] has the id `{id}` of players[{first}]; every player needs \
+                             its own id (actions name their player by id)"
+                        ),
+                    )
+                }),
+                None => G1841::setup(&options, seats, 0).map_err(|e| ImportFailure {
+                    field: Some("players".into()),
+                    ..ImportFailure::new(FailureKind::Setup, e.to_string())
+                }),
+            }
         }
     };
     let mut state = match setup {

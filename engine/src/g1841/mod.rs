@@ -30,6 +30,7 @@
 //! (writer of the same format).
 
 pub mod action;
+pub mod assist;
 pub mod concession;
 pub mod concession_round;
 pub mod corporation;

@@ -323,23 +323,17 @@ impl Options {
         self.effective(self.no_cross_border_corporate_shares, false)
     }
 
-    /// Sets option `name` from its text value: `true`, `false`, or `default` (a FAQ option
-    /// back to its version default; a plain switch off).
+    /// Sets option `name` from its text value, read by [`crate::catalog::parse_switch`]:
+    /// `true`, `false` (or `1`/`0`, `yes`/`no`, `on`/`off`, any case), or `default` / empty (a
+    /// FAQ option back to its version default; a plain switch off).
     ///
     /// Errors: [`SetupError::UnknownOption`] for a name not in [`all_option_names`],
-    /// [`SetupError::BadOption`] for a value that is not `true`, `false` or `default`.
+    /// [`SetupError::BadOption`] for any other value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), SetupError> {
-        let flag = match value {
-            "true" => Some(true),
-            "false" => Some(false),
-            "default" => None,
-            other => {
-                return Err(SetupError::BadOption {
-                    name: name.to_string(),
-                    reason: format!("expected true, false or default, got `{other}`"),
-                });
-            }
-        };
+        let flag = crate::catalog::parse_switch(value).map_err(|reason| SetupError::BadOption {
+            name: name.to_string(),
+            reason,
+        })?;
         if let Some(field) = self.faq_field_mut(name) {
             *field = flag;
             return Ok(());
@@ -419,11 +413,46 @@ mod tests {
             Err(SetupError::UnknownOption("double_dip".into()))
         );
         let mut o = Options::default();
-        assert!(matches!(
-            o.set("lite", "yes"),
-            Err(SetupError::BadOption { .. })
-        ));
+        assert_eq!(
+            o.set("lite", "maybe"),
+            Err(SetupError::BadOption {
+                name: "lite".into(),
+                reason: "expected true, false or default (also 1/0, yes/no, on/off), got `maybe`"
+                    .into()
+            })
+        );
         assert_eq!(o, Options::default());
+    }
+
+    /// Every switch reads its value the same way (`catalog::parse_switch`): case and spaces
+    /// ignored, 1/0, yes/no, on/off; `default` or empty is the default (off for a plain switch,
+    /// the version default for a FAQ option).
+    #[test]
+    fn switch_values_are_read_alike_for_every_option() {
+        for (value, on) in [
+            ("true", true),
+            (" TRUE ", true),
+            ("1", true),
+            ("yes", true),
+            ("On", true),
+            ("false", false),
+            ("0", false),
+            ("no", false),
+            ("off", false),
+            ("default", false),
+            ("", false),
+        ] {
+            let mut o = Options::default();
+            o.set("p2p_purchases", value).unwrap();
+            assert_eq!(o.p2p_purchases, on, "`{value}`");
+            let mut f = Options::default();
+            f.set("immediate_game_end", value).unwrap();
+            let expected = match value.trim().to_ascii_lowercase().as_str() {
+                "default" | "" => None,
+                _ => Some(on),
+            };
+            assert_eq!(f.immediate_game_end, expected, "`{value}`");
+        }
     }
 
     #[test]

@@ -90,6 +90,37 @@ pub fn non_historical_startable(state: &State, sym: &str) -> bool {
         && !home_cities_up_to(state, sym, None, 1).is_empty()
 }
 
+/// The non-historical corporations that may be started now, in corporation order: those for
+/// which [`non_historical_startable`] holds. The home-city search (which depends only on the
+/// corporation's kind) is made once per kind instead of once per corporation.
+pub fn startable_non_historical(state: &State) -> Vec<&str> {
+    let rules = data::ruleset(&state.options);
+    let nh = &rules.non_historical_corporations;
+    if phase_number(state) < 3 {
+        return Vec::new();
+    }
+    // Whether a home city is free, per kind: [minor, major].
+    let mut home: [Option<bool>; 2] = [None, None];
+    let mut out = Vec::new();
+    for c in &state.corporations {
+        if c.historical
+            || c.started()
+            || !nh
+                .majors
+                .iter()
+                .chain(nh.minors.iter())
+                .any(|s| *s == c.sym)
+        {
+            continue;
+        }
+        let k = usize::from(c.kind == CorporationKind::Major);
+        if *home[k].get_or_insert_with(|| !home_cities_up_to(state, &c.sym, None, 1).is_empty()) {
+            out.push(c.sym.as_str());
+        }
+    }
+    out
+}
+
 /// The single IPO shares the starter of `sym` may still buy in step `BuyShares` (1841 §5.4
 /// step 2: until it holds 40%). A player pays from his cash within his certificate and 60%
 /// limits (§2, §7.3); a corporation from its treasury, within its 5 certificates of others

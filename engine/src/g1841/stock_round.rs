@@ -18,8 +18,8 @@ use super::market;
 use super::p2p;
 use super::start;
 use super::state::{
-    CorporationStart, PurchaseItem, PurchaseOffer, Round, ShareOwner, SoldShares, StartStep, State,
-    StockRound,
+    Corporation, CorporationStart, PurchaseItem, PurchaseOffer, Round, ShareOwner, SoldShares,
+    StartStep, State, StockRound,
 };
 use crate::{Rejection, RejectionCode, Seat};
 
@@ -168,11 +168,7 @@ fn par_options(state: &State, seat: Seat) -> Vec<Action> {
             }
         }
     }
-    for corp in &state.corporations {
-        if start::non_historical_startable(state, &corp.sym) {
-            candidates.push(&corp.sym);
-        }
-    }
+    candidates.extend(start::startable_non_historical(state));
     for sym in candidates {
         let Some(corp) = state.corporation(sym) else {
             continue;
@@ -272,12 +268,14 @@ fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
             // FAQ-R1: no sale that puts corporations under mutual control (1841 §7.4).
             // Only a president's sale can hand the presidency to a corporation.
             let percent = p;
-            let corporate_holders = corp
-                .certificates
-                .iter()
-                .any(|c| matches!(c.owner, ShareOwner::Corporation(_)));
+            // The sale can only create a loop when the presidency may pass to a
+            // corporation: one holding at least what the seller keeps (a presidency that
+            // stays, or goes to a player, leaves every controller but this one's unchanged).
+            // Only then is the sale simulated on a copy.
+            let kept = held.saturating_sub(percent);
+            let corporation_may_take_over = corporate_holdings(corp).any(|(_, p)| p >= kept);
             let looping = is_president
-                && corporate_holders
+                && corporation_may_take_over
                 && super::corporation::creates_circular_control(state, |s| {
                     let _ = sell(s, seat, &corp.sym, percent, &mut Vec::new());
                 });
@@ -291,6 +289,17 @@ fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
         }
     }
     out
+}
+
+/// Percent of `corp` held by each corporation that holds some of it, in certificate order
+/// (a holder may appear once per certificate; amounts are per holder).
+fn corporate_holdings(corp: &Corporation) -> impl Iterator<Item = (&str, u32)> {
+    corp.certificates
+        .iter()
+        .filter_map(move |c| match &c.owner {
+            ShareOwner::Corporation(s) => Some((s.as_str(), corp.percent_of(&c.owner))),
+            _ => None,
+        })
 }
 
 /// What `seat` may do in its turn apart from passing.

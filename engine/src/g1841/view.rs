@@ -15,9 +15,12 @@ pub struct View {
 /// Redacts `state` for `viewer` (1841 §4.2 step 1: sealed bids are secret until every seat
 /// has bid). Until then a seat sees only its own amounts and a spectator sees none; the
 /// `submitted` flags stay visible to everybody. Nothing else in the implemented rounds is
-/// secret.
+/// secret. An arbiter sees everything, and so does everybody once the game has ended.
 pub fn view(state: &State, viewer: Viewer) -> View {
     let mut state = state.clone();
+    if viewer == Viewer::Arbiter || super::game_end::outcome(&state).is_some() {
+        return View { state };
+    }
     if let Round::ConcessionRound(round) = &mut state.round {
         let revealed = round.sealed_bids.iter().all(|b| b.submitted);
         if !revealed {

@@ -24,7 +24,7 @@ use referee_engine::autobahn::{self as eng, Autobahn, Board};
 use referee_engine::{Game, Rejection, RejectionCode, Seat};
 use tonic::Status;
 
-use super::{WireGame, parse_bool_option, wrong_game};
+use super::{WireGame, wrong_game};
 use crate::pb::{autobahn as pb, v1};
 
 /// The Autobahn wire mapping.
@@ -1042,15 +1042,6 @@ impl WireGame for WireAutobahn {
             ..eng::Options::default()
         };
         for (name, value) in options {
-            let value = if name == "strict_budget_connection" {
-                if parse_bool_option(name, value)? {
-                    "true"
-                } else {
-                    "false"
-                }
-            } else {
-                value.as_str()
-            };
             o.set(name, value)
                 .map_err(|e| Status::invalid_argument(format!("options[{name}]: {e}")))?;
         }
@@ -1081,6 +1072,26 @@ impl WireGame for WireAutobahn {
         v1::Action {
             action: Some(v1::action::Action::Autobahn(action_to_pb_inner(action))),
         }
+    }
+
+    fn describe(
+        state: &eng::State,
+        seat: referee_engine::Seat,
+        action: &eng::Action,
+    ) -> (String, Result<(), referee_engine::Rejection>) {
+        referee_engine::autobahn::assist::describe(state, seat, action)
+    }
+
+    fn default_action(state: &eng::State, seat: referee_engine::Seat) -> Option<eng::Action> {
+        referee_engine::autobahn::assist::default_action(state, seat)
+    }
+
+    fn is_pass(action: &eng::Action) -> bool {
+        referee_engine::autobahn::assist::is_pass(action)
+    }
+
+    fn rare(action: &eng::Action) -> bool {
+        crate::playout::autobahn_rare(action)
     }
 
     fn action_kind(action: &eng::Action) -> &'static str {
@@ -1126,7 +1137,11 @@ impl WireGame for WireAutobahn {
 
     fn view_to_pb(view: &eng::View) -> v1::view_response::View {
         v1::view_response::View::Autobahn(pb::View {
-            state: Some(view_state_to_pb(&view.state)),
+            state: Some(if view.complete {
+                state_to_pb(&view.state)
+            } else {
+                view_state_to_pb(&view.state)
+            }),
         })
     }
 

@@ -16,7 +16,7 @@ use referee_engine::g1841::{self as eng, Concession, G1841};
 use referee_engine::{Rejection, RejectionCode, Seat};
 use tonic::Status;
 
-use super::{WireGame, parse_bool_option, wrong_game};
+use super::{WireGame, wrong_game};
 use crate::pb::{g1841 as pb, v1};
 
 /// The 1841 wire mapping.
@@ -1403,19 +1403,9 @@ impl WireGame for Wire1841 {
     fn options_from_pb(options: &BTreeMap<String, String>) -> Result<eng::Options, Status> {
         let mut o = eng::Options::default();
         for (name, value) in options {
-            // A FAQ option's empty value (the catalog default) or `default` leaves it unset:
-            // the version default (docs/games/1841.md, Options).
-            let text = value.trim().to_ascii_lowercase();
-            let setting = if (text.is_empty() || text == "default")
-                && eng::options::FAQ_OPTIONS.iter().any(|f| f.name == name)
-            {
-                "default"
-            } else if parse_bool_option(name, value)? {
-                "true"
-            } else {
-                "false"
-            };
-            o.set(name, setting)
+            // Every value is read by `referee_engine::catalog::parse_switch`: true/false,
+            // 1/0, yes/no, on/off, or `default`/empty for the version default.
+            o.set(name, value)
                 .map_err(|e| Status::invalid_argument(format!("options[{name}]: {e}")))?;
         }
         Ok(o)
@@ -1572,6 +1562,26 @@ impl WireGame for Wire1841 {
         v1::Action {
             action: Some(v1::action::Action::G1841(action_to_pb_inner(action))),
         }
+    }
+
+    fn describe(
+        state: &eng::State,
+        seat: referee_engine::Seat,
+        action: &eng::Action,
+    ) -> (String, Result<(), referee_engine::Rejection>) {
+        referee_engine::g1841::assist::describe(state, seat, action)
+    }
+
+    fn default_action(state: &eng::State, seat: referee_engine::Seat) -> Option<eng::Action> {
+        referee_engine::g1841::assist::default_action(state, seat)
+    }
+
+    fn is_pass(action: &eng::Action) -> bool {
+        referee_engine::g1841::assist::is_pass(action)
+    }
+
+    fn rare(action: &eng::Action) -> bool {
+        crate::playout::g1841_rare(action)
     }
 
     fn action_kind(action: &eng::Action) -> &'static str {
@@ -2055,6 +2065,62 @@ impl WireGame for Wire1841 {
     fn seat_count(state: &eng::State) -> u32 {
         u32::try_from(state.players.len()).unwrap_or(u32::MAX)
     }
+}
+
+/// Largest work budget SuggestRoutes accepts (4 × the optimizer's default).
+pub const SUGGEST_ROUTES_MAX_BUDGET: u64 = 20_000_000;
+
+/// SuggestRoutes (1841 §9.3): the route optimizer's best route set
+/// ([`referee_engine::g1841::operating_round::best_routes`]) for `corporation` (empty: the
+/// one operating now) within `work_budget` units (0: the default 5,000,000). Errors:
+/// INVALID_ARGUMENT (not an 1841 state, unknown corporation, budget above
+/// [`SUGGEST_ROUTES_MAX_BUDGET`]), FAILED_PRECONDITION (no corporation named and none is
+/// operating).
+pub fn suggest_routes(
+    gs: &v1::GameState,
+    req: &v1::SuggestRoutesRequest,
+) -> Result<v1::SuggestRoutesResponse, Status> {
+    use referee_engine::g1841::operating_round::{DEFAULT_BUDGET, best_routes, current};
+    if gs.game != Wire1841::ID {
+        return Err(Status::invalid_argument(format!(
+            "state.game: SuggestRoutes is for 1841 states, got `{}`",
+            gs.game
+        )));
+    }
+    let state = crate::games::decode_state::<Wire1841>(gs)?;
+    let sym = if req.corporation.is_empty() {
+        current(&state).ok_or_else(|| {
+            Status::failed_precondition(
+                "corporation: no corporation is operating now; name one in `corporation`",
+            )
+        })?
+    } else {
+        if !state.corporations.iter().any(|c| c.sym == req.corporation) {
+            return Err(Status::invalid_argument(format!(
+                "corporation: `{}` is not a corporation of this game",
+                req.corporation
+            )));
+        }
+        req.corporation.clone()
+    };
+    let budget = match req.work_budget {
+        0 => DEFAULT_BUDGET,
+        b if b > SUGGEST_ROUTES_MAX_BUDGET => {
+            return Err(Status::invalid_argument(format!(
+                "work_budget: at most {SUGGEST_ROUTES_MAX_BUDGET} units, got {b}"
+            )));
+        }
+        b => b,
+    };
+    let best = best_routes(&state, &sym, budget);
+    Ok(v1::SuggestRoutesResponse {
+        corporation: sym,
+        routes: best.routes.iter().map(route_to_pb).collect(),
+        revenues: best.revenues,
+        revenue: best.revenue,
+        proven_optimal: best.proven_optimal,
+        work: best.work,
+    })
 }
 
 #[cfg(test)]
@@ -2594,8 +2660,10 @@ mod tests {
             Wire1841::options_from_pb(&map(&[("half_price_round_down", "maybe")])).unwrap_err();
         assert_eq!(err.code(), tonic::Code::InvalidArgument);
         assert!(err.message().contains("half_price_round_down"), "{err:?}");
-        // `default` is for the FAQ options only: a plain switch refuses it.
-        assert!(Wire1841::options_from_pb(&map(&[("lite", "default")])).is_err());
+        // `default` on a plain switch is its default, off (catalog::parse_switch).
+        let plain =
+            Wire1841::options_from_pb(&map(&[("lite", "default"), ("version_1", "YES")])).unwrap();
+        assert!(!plain.lite && plain.version_1);
 
         let (_, mut played) = replay_fixture_on_the_wire("132002");
         played.options.price_drops_lowest_first = Some(true);

@@ -61,6 +61,23 @@ pub trait WireGame {
     fn check_encodable(_state: &<Self::G as Game>::State) -> Result<(), Rejection> {
         Ok(())
     }
+
+    /// One English line describing an action, and whether Apply would accept it
+    /// (the engine's `assist::describe`).
+    fn describe(
+        state: &<Self::G as Game>::State,
+        seat: Seat,
+        action: &<Self::G as Game>::Action,
+    ) -> (String, Result<(), Rejection>);
+    /// The timeout move "pass or minimal" (the engine's `assist::default_action`).
+    fn default_action(
+        state: &<Self::G as Game>::State,
+        seat: Seat,
+    ) -> Option<<Self::G as Game>::Action>;
+    /// Whether an action is a pass (the engine's `assist::is_pass`).
+    fn is_pass(action: &<Self::G as Game>::Action) -> bool;
+    /// Actions the random policy picks rarely ([`crate::playout`]).
+    fn rare(action: &<Self::G as Game>::Action) -> bool;
 }
 
 /// Longest error or rejection message sent back, in characters. Caller input echoed in a
@@ -277,14 +294,24 @@ pub fn view<W: WireGame>(
     gs: &pb::GameState,
     seat: Option<Seat>,
 ) -> Result<pb::ViewResponse, Status> {
+    view_for::<W>(
+        gs,
+        match seat {
+            Some(s) => Viewer::Seat(s),
+            None => Viewer::Spectator,
+        },
+    )
+}
+
+/// View for game `W` as `viewer` (the caller checked that an arbiter may look).
+pub fn view_for<W: WireGame>(
+    gs: &pb::GameState,
+    viewer: Viewer,
+) -> Result<pb::ViewResponse, Status> {
     let state = decode_state::<W>(gs)?;
-    let viewer = match seat {
-        Some(s) => {
-            check_seat::<W>(&state, s)?;
-            Viewer::Seat(s)
-        }
-        None => Viewer::Spectator,
-    };
+    if let Viewer::Seat(s) = viewer {
+        check_seat::<W>(&state, s)?;
+    }
     Ok(pb::ViewResponse {
         to_act: W::G::to_act(&state),
         outcome: W::G::outcome(&state).map(|o| pb::Outcome {
@@ -348,6 +375,407 @@ pub fn replay<W: WireGame>(req: &pb::ReplayRequest) -> Result<pb::ReplayResponse
     })
 }
 
+// ---- Beyond Apply (issue #9) -------------------------------------------------------------
+
+/// A rejection answering a list entry that carries no action.
+fn no_action() -> Rejection {
+    Rejection::new(
+        RejectionCode::InvalidArgument,
+        "",
+        "The entry carries no action.",
+    )
+}
+
+/// Applies one list entry to `state` (transactionally: on a rejection `state` is unchanged).
+/// A seat not at the table is a rejection here (INVALID_ARGUMENT), so that a batch keeps
+/// the results before it.
+fn apply_entry<W: WireGame>(
+    state: &mut <W::G as Game>::State,
+    sa: &pb::SeatAction,
+) -> Result<Vec<<W::G as Game>::Event>, Rejection> {
+    let n = W::seat_count(state);
+    if sa.seat >= n {
+        return Err(Rejection::new(
+            RejectionCode::InvalidArgument,
+            "",
+            format!("Seat {} is not a seat of this {n}-player game.", sa.seat),
+        ));
+    }
+    let action = W::action_from_pb(sa.action.as_ref().ok_or_else(no_action)?)?;
+    let mut next = state.clone();
+    let events = W::G::apply(&mut next, sa.seat, &action)?;
+    W::check_encodable(&next)?;
+    *state = next;
+    Ok(events)
+}
+
+fn failure_at(index: usize, r: &Rejection) -> pb::ReplayFailure {
+    pb::ReplayFailure {
+        index: u32::try_from(index).unwrap_or(u32::MAX),
+        rejection: Some(rejection_to_pb(r)),
+    }
+}
+
+/// ApplyBatch for game `W`: the actions in order until the first rejection; the state and
+/// events of everything applied before it. Stale-state checks as in [`apply`] (a mismatch
+/// is a failure at index 0). Errors: as Apply (malformed state, bad hash length).
+pub fn apply_batch<W: WireGame>(
+    gs: &pb::GameState,
+    req: &pb::ApplyBatchRequest,
+) -> Result<pb::ApplyBatchResponse, Status> {
+    let mut state = decode_state::<W>(gs)?;
+    let mut failure = None;
+    if let Some(expected) = req.expected_action_count
+        && expected != gs.action_count
+    {
+        failure = Some(failure_at(
+            0,
+            &Rejection::new(
+                RejectionCode::StaleState,
+                "",
+                format!(
+                    "The state has {} actions but the caller expected {}; reload the game.",
+                    gs.action_count, expected
+                ),
+            ),
+        ));
+    }
+    if !req.expected_state_hash.is_empty() {
+        if req.expected_state_hash.len() != 32 {
+            return Err(Status::invalid_argument(
+                "expected_state_hash: must be 32 bytes (SHA-256) or empty",
+            ));
+        }
+        if failure.is_none() && state_hash(gs)[..] != req.expected_state_hash[..] {
+            failure = Some(failure_at(
+                0,
+                &Rejection::new(
+                    RejectionCode::StaleState,
+                    "",
+                    "The state differs from the one the caller expected (hash mismatch); reload the game.",
+                ),
+            ));
+        }
+    }
+    let mut applied = Vec::new();
+    if failure.is_none() {
+        for (index, sa) in req.actions.iter().enumerate() {
+            match apply_entry::<W>(&mut state, sa) {
+                Ok(events) => applied.push(pb::AppliedAction {
+                    events: events.iter().map(W::event_to_pb).collect(),
+                }),
+                Err(r) => {
+                    failure = Some(failure_at(index, &r));
+                    break;
+                }
+            }
+        }
+    }
+    let n = applied.len() as u64;
+    Ok(pb::ApplyBatchResponse {
+        state: Some(encode_state::<W>(&state, gs.action_count.saturating_add(n))),
+        sealed_state: Vec::new(),
+        seat_views: Vec::new(),
+        actions_applied: n,
+        failure,
+        applied,
+    })
+}
+
+/// StreamReplay for game `W`: setup, then every action in order until the first rejection,
+/// handing each message to `emit` as soon as it is made (`emit` returns `false` to stop:
+/// the receiver is gone). The setup message first; a state on every `every`-th action, on
+/// the last one and at a failure (only there with `events_only`). Errors: as Replay
+/// (unknown options, seat count).
+pub fn stream_replay<W: WireGame>(
+    req: &pb::StreamReplayRequest,
+    emit: &mut dyn FnMut(pb::StreamReplayResponse) -> Result<bool, Status>,
+) -> Result<(), Status> {
+    let game = req
+        .game
+        .as_ref()
+        .ok_or_else(|| Status::invalid_argument("game: missing"))?;
+    let options = W::options_from_pb(&game.options)?;
+    let mut state = W::G::setup(&options, game.seats, game.seed)
+        .map_err(|e| Status::invalid_argument(format!("{e}")))?;
+    let every = u64::from(req.every.max(1));
+    let total = game.actions.len();
+    let setup_last = total == 0;
+    let frame = pb::StreamReplayResponse {
+        action_count: 0,
+        index: None,
+        events: Vec::new(),
+        state: (!req.events_only || setup_last).then(|| encode_state::<W>(&state, 0)),
+        sealed_state: Vec::new(),
+        seat_views: Vec::new(),
+        failure: None,
+        last: setup_last,
+    };
+    if !emit(frame)? || setup_last {
+        return Ok(());
+    }
+    let mut applied: u64 = 0;
+    for (index, sa) in game.actions.iter().enumerate() {
+        let idx = Some(u32::try_from(index).unwrap_or(u32::MAX));
+        match apply_entry::<W>(&mut state, sa) {
+            Ok(events) => {
+                applied += 1;
+                let last = index + 1 == total;
+                let with_state = last || (!req.events_only && applied.is_multiple_of(every));
+                let frame = pb::StreamReplayResponse {
+                    action_count: applied,
+                    index: idx,
+                    events: events.iter().map(W::event_to_pb).collect(),
+                    state: with_state.then(|| encode_state::<W>(&state, applied)),
+                    sealed_state: Vec::new(),
+                    seat_views: Vec::new(),
+                    failure: None,
+                    last,
+                };
+                if !emit(frame)? {
+                    return Ok(());
+                }
+            }
+            Err(r) => {
+                emit(pb::StreamReplayResponse {
+                    action_count: applied,
+                    index: idx,
+                    events: Vec::new(),
+                    state: Some(encode_state::<W>(&state, applied)),
+                    sealed_state: Vec::new(),
+                    seat_views: Vec::new(),
+                    failure: Some(failure_at(index, &r)),
+                    last: true,
+                })?;
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Most games in one Playout.
+pub const PLAYOUT_MAX_GAMES: u32 = 1_000;
+/// Most actions per game in one Playout.
+pub const PLAYOUT_MAX_ACTIONS: u32 = 50_000;
+/// Default actions per game of a Playout (less when `games × 20,000` would exceed
+/// [`PLAYOUT_MAX_WORK`]).
+pub const PLAYOUT_DEFAULT_ACTIONS: u32 = 20_000;
+/// Most `games × max_actions` of one Playout (the server-side cap on its work).
+pub const PLAYOUT_MAX_WORK: u64 = 2_000_000;
+
+/// Playout for game `W` from `gs`: `games` games with the policy, each given up after
+/// `max_actions`; statistics per seat over the finished ones. When `deadline` passes the
+/// games done so far are reported with `partial`. Errors: INVALID_ARGUMENT for limits above
+/// the caps ([`PLAYOUT_MAX_GAMES`], [`PLAYOUT_MAX_ACTIONS`], [`PLAYOUT_MAX_WORK`]);
+/// INTERNAL when a legal action is refused (an engine bug).
+pub fn playout<W: WireGame>(
+    gs: &pb::GameState,
+    req: &pb::PlayoutRequest,
+    deadline: std::time::Instant,
+) -> Result<pb::PlayoutResponse, Status> {
+    use crate::playout::{DEADLINE_REASON, Ending, Policy, play_from};
+    use rand_core::SeedableRng;
+    let start = decode_state::<W>(gs)?;
+    let games = if req.games == 0 { 1 } else { req.games };
+    // Unset: 20,000, or less so that the default always fits the work cap.
+    let max_actions = if req.max_actions == 0 {
+        PLAYOUT_DEFAULT_ACTIONS.min((PLAYOUT_MAX_WORK / u64::from(games)) as u32)
+    } else {
+        req.max_actions
+    };
+    if games > PLAYOUT_MAX_GAMES {
+        return Err(Status::invalid_argument(format!(
+            "games: at most {PLAYOUT_MAX_GAMES} per call, got {games}"
+        )));
+    }
+    if max_actions > PLAYOUT_MAX_ACTIONS {
+        return Err(Status::invalid_argument(format!(
+            "max_actions: at most {PLAYOUT_MAX_ACTIONS}, got {max_actions}"
+        )));
+    }
+    if u64::from(games) * u64::from(max_actions) > PLAYOUT_MAX_WORK {
+        return Err(Status::invalid_argument(format!(
+            "games × max_actions: at most {PLAYOUT_MAX_WORK} per call, got {}",
+            u64::from(games) * u64::from(max_actions)
+        )));
+    }
+    let policy = match pb::PlayoutPolicy::try_from(req.policy) {
+        Ok(pb::PlayoutPolicy::Unspecified | pb::PlayoutPolicy::RandomLegal) => Policy::Random,
+        Ok(pb::PlayoutPolicy::FirstLegal) => Policy::First,
+        Err(_) => {
+            return Err(Status::invalid_argument(format!(
+                "policy: unknown value {}",
+                req.policy
+            )));
+        }
+    };
+    let seats = W::seat_count(&start) as usize;
+    let mut scores: Vec<Vec<i64>> = vec![Vec::new(); seats];
+    let mut wins = vec![0u32; seats];
+    let mut resp = pb::PlayoutResponse::default();
+    for k in 0..games {
+        let seed = req.seed.wrapping_add(u64::from(k));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut state = start.clone();
+        let mut record = Vec::new();
+        let played = play_from::<W::G>(
+            &mut state,
+            &mut rng,
+            u64::from(max_actions),
+            W::rare,
+            policy,
+            Some(deadline),
+            req.include_actions.then_some(&mut record),
+        );
+        let mut game = pb::PlayedGame {
+            seed,
+            actions: record
+                .iter()
+                .map(|(seat, a)| pb::SeatAction {
+                    seat: *seat,
+                    action: Some(W::action_to_pb(a)),
+                })
+                .collect(),
+            outcome: None,
+            unfinished_reason: String::new(),
+        };
+        match played.ending {
+            Ending::Unfinished(reason) if reason == DEADLINE_REASON => {
+                resp.partial = true;
+                break;
+            }
+            Ending::Finished(..) => {
+                let Some(o) = W::G::outcome(&state) else {
+                    return Err(Status::internal("a finished game has no outcome"));
+                };
+                resp.finished += 1;
+                *resp.end_reasons.entry(o.end_reason.clone()).or_insert(0) += 1;
+                for (i, s) in o.scores.iter().enumerate().take(seats) {
+                    scores[i].push(*s);
+                }
+                for (i, r) in o.ranks.iter().enumerate().take(seats) {
+                    if *r == 1 {
+                        wins[i] += 1;
+                    }
+                }
+                game.outcome = Some(pb::Outcome {
+                    scores: o.scores,
+                    ranks: o.ranks,
+                    end_reason: o.end_reason,
+                });
+            }
+            Ending::Unfinished(reason) => {
+                resp.unfinished += 1;
+                game.unfinished_reason = reason;
+            }
+            Ending::Error(message) => {
+                return Err(Status::internal(format!(
+                    "playout game {k} (seed {seed}): {message} (an engine bug: please report the request)"
+                )));
+            }
+        }
+        resp.games_played += 1;
+        resp.actions += played.actions;
+        if req.include_actions {
+            resp.played.push(game);
+        }
+    }
+    resp.seats = (0..seats)
+        .map(|i| {
+            let v = &scores[i];
+            let n = v.len() as f64;
+            let mean = if v.is_empty() {
+                0.0
+            } else {
+                v.iter().map(|x| *x as f64).sum::<f64>() / n
+            };
+            let var = if v.is_empty() {
+                0.0
+            } else {
+                v.iter().map(|x| (*x as f64 - mean).powi(2)).sum::<f64>() / n
+            };
+            pb::SeatPlayoutStats {
+                seat: i as u32,
+                wins: wins[i],
+                mean_score: mean,
+                score_stddev: var.sqrt(),
+                min_score: v.iter().copied().min().unwrap_or(0),
+                max_score: v.iter().copied().max().unwrap_or(0),
+            }
+        })
+        .collect();
+    Ok(resp)
+}
+
+/// DefaultAction for game `W`. Errors: INVALID_ARGUMENT (seat not at the table, unknown
+/// policy), FAILED_PRECONDITION (the seat need not act now, or has no legal action).
+pub fn default_action<W: WireGame>(
+    gs: &pb::GameState,
+    req: &pb::DefaultActionRequest,
+) -> Result<pb::DefaultActionResponse, Status> {
+    use rand_core::SeedableRng;
+    let state = decode_state::<W>(gs)?;
+    check_seat::<W>(&state, req.seat)?;
+    if !W::G::to_act(&state).contains(&req.seat) {
+        return Err(Status::failed_precondition(format!(
+            "seat: seat {} need not act now (to act: {:?})",
+            req.seat,
+            W::G::to_act(&state)
+        )));
+    }
+    let action = match pb::DefaultActionPolicy::try_from(req.policy) {
+        Ok(pb::DefaultActionPolicy::Unspecified | pb::DefaultActionPolicy::PassOrMinimal) => {
+            W::default_action(&state, req.seat)
+        }
+        Ok(pb::DefaultActionPolicy::RandomLegal) => {
+            let legal = W::G::legal_actions(&state, req.seat);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(req.seed);
+            (!legal.is_empty()).then(|| crate::playout::pick(legal, W::rare, &mut rng))
+        }
+        Err(_) => {
+            return Err(Status::invalid_argument(format!(
+                "policy: unknown value {}",
+                req.policy
+            )));
+        }
+    };
+    let action = action.ok_or_else(|| {
+        Status::failed_precondition(format!(
+            "seat: seat {} must act but has no legal action in this build",
+            req.seat
+        ))
+    })?;
+    let (description, _) = W::describe(&state, req.seat, &action);
+    Ok(pb::DefaultActionResponse {
+        is_pass: W::is_pass(&action),
+        action: Some(W::action_to_pb(&action)),
+        description,
+    })
+}
+
+/// Describe for game `W`. Errors: INVALID_ARGUMENT (seat not at the table, no action, an
+/// action that is not one of this game's or cannot be read).
+pub fn describe<W: WireGame>(
+    gs: &pb::GameState,
+    req: &pb::DescribeRequest,
+) -> Result<pb::DescribeResponse, Status> {
+    let state = decode_state::<W>(gs)?;
+    check_seat::<W>(&state, req.seat)?;
+    let action = req
+        .action
+        .as_ref()
+        .ok_or_else(|| Status::invalid_argument("action: missing"))?;
+    let action = W::action_from_pb(action)
+        .map_err(|r| Status::invalid_argument(format!("action: {}", r.message)))?;
+    let (text, result) = W::describe(&state, req.seat, &action);
+    Ok(pb::DescribeResponse {
+        text,
+        legal: result.is_ok(),
+        rejection: result.err().map(|r| rejection_to_pb(&r)),
+    })
+}
+
 fn check_seat<W: WireGame>(state: &<W::G as Game>::State, seat: Seat) -> Result<(), Status> {
     let n = W::seat_count(state);
     if seat >= n {
@@ -357,17 +785,6 @@ fn check_seat<W: WireGame>(state: &<W::G as Game>::State, seat: Seat) -> Result<
         )));
     }
     Ok(())
-}
-
-/// Parses a boolean option value (`true`/`false`, also `1`/`0`).
-pub fn parse_bool_option(name: &str, value: &str) -> Result<bool, Status> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" | "on" => Ok(true),
-        "false" | "0" | "no" | "off" | "" => Ok(false),
-        _ => Err(Status::invalid_argument(format!(
-            "options[{name}]: `{value}` is not a boolean (use true or false)"
-        ))),
-    }
 }
 
 #[cfg(test)]

@@ -26,14 +26,16 @@ created in).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
 import grpc
 from grpc import aio
 
 from .client import (DEFAULT_TARGET, ActionLike, Applied, ExportLike, OptionValue, StateLike, _applied,
-                     _export_request, _import_request, _options, _replay_request, _state_fields, to_action)
+                     _batch_request, _default_action_request, _export_request, _import_request, _options,
+                     _playout_request, _replay_request, _state_fields, _stream_replay_request, _view_request,
+                     to_action)
 from .pb import referee_pb2, referee_pb2_grpc
 
 
@@ -134,13 +136,11 @@ class AsyncReferee:
         return await self.stub.LegalActions(referee_pb2.LegalActionsRequest(seat=seat, **_state_fields(state)),
                                             timeout=self._t(timeout))
 
-    async def view(self, state: StateLike, seat: int | None = None, *,
-                   timeout: float | None = None) -> "referee_pb2.ViewResponse":
-        """The state as ``seat`` sees it (``None`` = spectator)."""
-        req = referee_pb2.ViewRequest(**_state_fields(state))
-        if seat is not None:
-            req.seat = seat
-        return await self.stub.View(req, timeout=self._t(timeout))
+    async def view(self, state: StateLike, seat: int | None = None, *, viewer: str | None = None,
+                   arbiter_key: str = "", timeout: float | None = None) -> "referee_pb2.ViewResponse":
+        """The state as ``seat`` sees it (``None`` = spectator); ``viewer`` and ``arbiter_key``
+        as in :meth:`Referee.view`."""
+        return await self.stub.View(_view_request(state, seat, viewer, arbiter_key), timeout=self._t(timeout))
 
     async def replay(self, game: str, seats: int, actions: Iterable, options: Mapping[str, OptionValue] | None = None,
                      seed: int = 0, *, timeout: float | None = None) -> "referee_pb2.ReplayResponse":
@@ -162,6 +162,52 @@ class AsyncReferee:
         """Write a game as an 18xx.games export; see :meth:`Referee.export_game`."""
         req = _export_request(game, seats, actions, options, seed, players, source_game_id, description)
         return await self.stub.ExportGame(req, timeout=self._t(timeout))
+
+
+    # -- issue #9 ---------------------------------------------------------------------------
+
+    async def apply_batch(self, state: StateLike, actions: Iterable, *, expected_action_count: int | None = None,
+                          expected_state_hash: bytes = b"",
+                          timeout: float | None = None) -> "referee_pb2.ApplyBatchResponse":
+        """Apply ``(seat, action)`` pairs in order; see :meth:`Referee.apply_batch`."""
+        return await self.stub.ApplyBatch(_batch_request(state, actions, expected_action_count,
+                                                         expected_state_hash), timeout=self._t(timeout))
+
+    async def stream_replay(self, game: str, seats: int, actions: Iterable,
+                            options: Mapping[str, OptionValue] | None = None, seed: int = 0, *, every: int = 0,
+                            events_only: bool = False,
+                            timeout: float | None = None) -> AsyncIterator["referee_pb2.StreamReplayResponse"]:
+        """Replay a game, yielding its messages as they come (``async for``); see
+        :meth:`Referee.stream_replay`."""
+        req = _stream_replay_request(game, seats, actions, options, seed, every, events_only)
+        async for message in self.stub.StreamReplay(req, timeout=self._t(timeout)):
+            yield message
+
+    async def playout(self, state: StateLike, games: int = 1, *, max_actions: int = 0,
+                      policy: str | int = "random", seed: int = 0, include_actions: bool = False,
+                      timeout: float | None = None) -> "referee_pb2.PlayoutResponse":
+        """Play games on from ``state`` and return the statistics; see :meth:`Referee.playout`."""
+        req = _playout_request(state, games, max_actions, policy, seed, include_actions)
+        return await self.stub.Playout(req, timeout=self._t(timeout))
+
+    async def suggest_routes(self, state: StateLike, corporation: str = "", *, work_budget: int = 0,
+                             timeout: float | None = None) -> "referee_pb2.SuggestRoutesResponse":
+        """1841: the optimizer's best routes; see :meth:`Referee.suggest_routes`."""
+        req = referee_pb2.SuggestRoutesRequest(corporation=corporation, work_budget=work_budget,
+                                               **_state_fields(state))
+        return await self.stub.SuggestRoutes(req, timeout=self._t(timeout))
+
+    async def default_action(self, state: StateLike, seat: int, *, policy: str | int = "pass_or_minimal",
+                             seed: int = 0, timeout: float | None = None) -> "referee_pb2.DefaultActionResponse":
+        """The timeout move for ``seat``; see :meth:`Referee.default_action`."""
+        return await self.stub.DefaultAction(_default_action_request(state, seat, policy, seed),
+                                             timeout=self._t(timeout))
+
+    async def describe(self, state: StateLike, seat: int, action: ActionLike, *,
+                       timeout: float | None = None) -> "referee_pb2.DescribeResponse":
+        """One English line for an action; see :meth:`Referee.describe`."""
+        req = referee_pb2.DescribeRequest(seat=seat, action=to_action(action), **_state_fields(state))
+        return await self.stub.Describe(req, timeout=self._t(timeout))
 
 
 __all__ = ["AsyncReferee"]

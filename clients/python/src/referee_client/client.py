@@ -19,7 +19,7 @@ Example::
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -74,7 +74,8 @@ def _applied(state: StateLike, resp: "referee_pb2.ApplyResponse") -> Applied:
     return Applied(state=new_state, events=list(acc.events), response=resp)
 
 
-def _replay_request(game, seats, actions, options, seed) -> "referee_pb2.ReplayRequest":
+def _seat_actions(actions: Iterable) -> list:
+    """``(seat, action)`` pairs or ``SeatAction`` messages as ``SeatAction`` messages."""
     seat_actions = []
     for a in actions:
         if isinstance(a, referee_pb2.SeatAction):
@@ -82,8 +83,72 @@ def _replay_request(game, seats, actions, options, seed) -> "referee_pb2.ReplayR
         else:
             seat, act = a
             seat_actions.append(referee_pb2.SeatAction(seat=seat, action=to_action(act)))
+    return seat_actions
+
+
+def _replay_request(game, seats, actions, options, seed) -> "referee_pb2.ReplayRequest":
     return referee_pb2.ReplayRequest(game=game, seats=seats, options=_options(options), seed=seed,
-                                     actions=seat_actions)
+                                     actions=_seat_actions(actions))
+
+
+# -- issue #9: batch, stream, playout, routes, default moves, descriptions, viewer roles -------
+
+_PLAYOUT_POLICIES = {
+    "random": referee_pb2.PLAYOUT_POLICY_RANDOM_LEGAL,
+    "first": referee_pb2.PLAYOUT_POLICY_FIRST_LEGAL,
+}
+_DEFAULT_POLICIES = {
+    "pass_or_minimal": referee_pb2.DEFAULT_ACTION_POLICY_PASS_OR_MINIMAL,
+    "random": referee_pb2.DEFAULT_ACTION_POLICY_RANDOM_LEGAL,
+}
+_VIEWERS = {
+    None: referee_pb2.VIEWER_ROLE_UNSPECIFIED,
+    "seat": referee_pb2.VIEWER_ROLE_SEAT,
+    "spectator": referee_pb2.VIEWER_ROLE_SPECTATOR,
+    "arbiter": referee_pb2.VIEWER_ROLE_ARBITER,
+}
+
+
+def _enum(table: dict, value, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    try:
+        return table[value]
+    except KeyError:
+        raise ValueError(f"{what}: {value!r} is not one of {sorted(k for k in table if k)}") from None
+
+
+def _batch_request(state, actions, expected_action_count, expected_state_hash) -> "referee_pb2.ApplyBatchRequest":
+    req = referee_pb2.ApplyBatchRequest(actions=_seat_actions(actions), expected_state_hash=expected_state_hash,
+                                        **_state_fields(state))
+    if expected_action_count is not None:
+        req.expected_action_count = expected_action_count
+    return req
+
+
+def _stream_replay_request(game, seats, actions, options, seed, every,
+                           events_only) -> "referee_pb2.StreamReplayRequest":
+    return referee_pb2.StreamReplayRequest(game=_replay_request(game, seats, actions, options, seed), every=every,
+                                           events_only=events_only)
+
+
+def _playout_request(state, games, max_actions, policy, seed, include_actions) -> "referee_pb2.PlayoutRequest":
+    return referee_pb2.PlayoutRequest(games=games, max_actions=max_actions,
+                                      policy=_enum(_PLAYOUT_POLICIES, policy, "policy"), seed=seed,
+                                      include_actions=include_actions, **_state_fields(state))
+
+
+def _default_action_request(state, seat, policy, seed) -> "referee_pb2.DefaultActionRequest":
+    return referee_pb2.DefaultActionRequest(seat=seat, policy=_enum(_DEFAULT_POLICIES, policy, "policy"), seed=seed,
+                                            **_state_fields(state))
+
+
+def _view_request(state, seat, viewer, arbiter_key) -> "referee_pb2.ViewRequest":
+    req = referee_pb2.ViewRequest(viewer=_enum(_VIEWERS, viewer, "viewer"), arbiter_key=arbiter_key,
+                                  **_state_fields(state))
+    if seat is not None:
+        req.seat = seat
+    return req
 
 
 #: A recorded game for :meth:`Referee.import_game`: the export as text, bytes (UTF-8) or an
@@ -255,16 +320,17 @@ class Referee:
         return self.stub.LegalActions(referee_pb2.LegalActionsRequest(seat=seat, **_state_fields(state)),
                                       timeout=self._t(timeout))
 
-    def view(self, state: StateLike, seat: int | None = None, *,
-             timeout: float | None = None) -> "referee_pb2.ViewResponse":
+    def view(self, state: StateLike, seat: int | None = None, *, viewer: str | None = None,
+             arbiter_key: str = "", timeout: float | None = None) -> "referee_pb2.ViewResponse":
         """The state as ``seat`` sees it (``None`` = spectator, public information only).
+        ``viewer="spectator"`` asks for the public view explicitly; ``viewer="arbiter"`` for
+        everything, secrets included (PERMISSION_DENIED unless the server runs with
+        ``--allow-arbiter-view`` or, sealed, ``arbiter_key`` is one of its keys ``ID:HEX``).
+        After the game has ended every viewer sees everything.
 
         Example: ``ref.view(state).g1841.state.bank_cash``; ``ref.view(state, 2).to_act``.
         """
-        req = referee_pb2.ViewRequest(**_state_fields(state))
-        if seat is not None:
-            req.seat = seat
-        return self.stub.View(req, timeout=self._t(timeout))
+        return self.stub.View(_view_request(state, seat, viewer, arbiter_key), timeout=self._t(timeout))
 
     def replay(self, game: str, seats: int, actions: Iterable, options: Mapping[str, OptionValue] | None = None,
                seed: int = 0, *, timeout: float | None = None) -> "referee_pb2.ReplayResponse":
@@ -318,6 +384,81 @@ class Referee:
         """
         req = _export_request(game, seats, actions, options, seed, players, source_game_id, description)
         return self.stub.ExportGame(req, timeout=self._t(timeout))
+
+
+    # -- issue #9 ---------------------------------------------------------------------------
+
+    def apply_batch(self, state: StateLike, actions: Iterable, *, expected_action_count: int | None = None,
+                    expected_state_hash: bytes = b"", timeout: float | None = None) -> "referee_pb2.ApplyBatchResponse":
+        """Apply ``(seat, action)`` pairs (or ``SeatAction``s) in order. Returns the
+        ``ApplyBatchResponse``: ``state`` (``sealed_state`` when sealed) after the last applied
+        action, ``actions_applied``, ``applied[i].events``; ``resp.HasField("failure")`` when an
+        action was refused (``failure.index``, ``failure.rejection``; nothing after it applied).
+
+        Example::
+
+            resp = ref.apply_batch(state, [(0, g1841.pass_()), (1, g1841.pass_())])
+            state = resp.state
+        """
+        return self.stub.ApplyBatch(_batch_request(state, actions, expected_action_count, expected_state_hash),
+                                    timeout=self._t(timeout))
+
+    def stream_replay(self, game: str, seats: int, actions: Iterable, options: Mapping[str, OptionValue] | None = None,
+                      seed: int = 0, *, every: int = 0, events_only: bool = False,
+                      timeout: float | None = None) -> Iterator["referee_pb2.StreamReplayResponse"]:
+        """Replay a game and yield the ``StreamReplayResponse`` messages as they come: the setup
+        (``action_count`` 0), then one per action with its ``events`` and, every ``every``
+        actions (0 = each), its ``state``; ``events_only`` sends only the final state. The last
+        message has ``last`` set, and ``failure`` when an action was refused.
+
+        Example: ``for m in ref.stream_replay("1841", 4, actions, every=10): show(m.state)``.
+        """
+        req = _stream_replay_request(game, seats, actions, options, seed, every, events_only)
+        yield from self.stub.StreamReplay(req, timeout=self._t(timeout))
+
+    def playout(self, state: StateLike, games: int = 1, *, max_actions: int = 0, policy: str | int = "random",
+                seed: int = 0, include_actions: bool = False,
+                timeout: float | None = None) -> "referee_pb2.PlayoutResponse":
+        """Play ``games`` games on from ``state`` (``policy`` ``"random"`` or ``"first"``; game k
+        seeded ``seed + k``) and return the ``PlayoutResponse``: ``seats[i].wins``,
+        ``mean_score``, ``score_stddev``, ``finished``, ``end_reasons``, with
+        ``include_actions`` the games' actions (``played``). At most 1,000 games, 50,000
+        actions each and 2,000,000 in all; when the deadline (``timeout``) passes the games done
+        so far come back with ``partial`` set.
+
+        Example: ``[s.wins for s in ref.playout(state, 20, seed=7).seats]``.
+        """
+        req = _playout_request(state, games, max_actions, policy, seed, include_actions)
+        return self.stub.Playout(req, timeout=self._t(timeout))
+
+    def suggest_routes(self, state: StateLike, corporation: str = "", *, work_budget: int = 0,
+                       timeout: float | None = None) -> "referee_pb2.SuggestRoutesResponse":
+        """1841: the route optimizer's best routes for ``corporation`` (default: the one
+        operating): ``routes``, ``revenues``, ``revenue`` (L.), ``proven_optimal`` within
+        ``work_budget`` units (0 = 5,000,000). Ready for ``g1841.run_routes(resp.routes)``.
+        """
+        req = referee_pb2.SuggestRoutesRequest(corporation=corporation, work_budget=work_budget,
+                                               **_state_fields(state))
+        return self.stub.SuggestRoutes(req, timeout=self._t(timeout))
+
+    def default_action(self, state: StateLike, seat: int, *, policy: str | int = "pass_or_minimal", seed: int = 0,
+                       timeout: float | None = None) -> "referee_pb2.DefaultActionResponse":
+        """The move to play for ``seat`` when its clock runs out: ``resp.action`` (Apply accepts
+        it), ``resp.is_pass``, ``resp.description``. ``policy``: ``"pass_or_minimal"`` (pass
+        where legal, else a documented safe choice) or ``"random"`` (seeded).
+
+        Example: ``state = ref.apply(state, seat, ref.default_action(state, seat).action).state``.
+        """
+        return self.stub.DefaultAction(_default_action_request(state, seat, policy, seed), timeout=self._t(timeout))
+
+    def describe(self, state: StateLike, seat: int, action: ActionLike, *,
+                 timeout: float | None = None) -> "referee_pb2.DescribeResponse":
+        """One English line for ``action`` by ``seat`` in ``state``: ``resp.text`` (e.g.
+        ``"IRSFF lays tile 202 on E9 (Bergamo), rotation 5, for L.0"``), ``resp.legal`` and,
+        when Apply would refuse it, ``resp.rejection``.
+        """
+        req = referee_pb2.DescribeRequest(seat=seat, action=to_action(action), **_state_fields(state))
+        return self.stub.Describe(req, timeout=self._t(timeout))
 
 
 __all__ = ["Applied", "DEFAULT_TARGET", "ExportLike", "Referee", "to_action"]

@@ -53,6 +53,12 @@ def run_routes(routes: Iterable["g1841_pb2.Route"] = ()) -> "referee_pb2.Action"
     return wrap(g1841_pb2.Action(run_routes=g1841_pb2.RunRoutes(routes=list(routes))))
 
 
+def lay_tile(hex: str, tile: str, rotation: int) -> "referee_pb2.Action":
+    """Lay or upgrade a tile (1841 §9.1): tile number on a hex with a rotation 0–5,
+    e.g. ``lay_tile("E9", "202", 5)``."""
+    return wrap(g1841_pb2.Action(lay_tile=g1841_pb2.LayTile(hex=hex, tile=tile, rotation=rotation)))
+
+
 def dividend(payout: bool) -> "referee_pb2.Action":
     """Pay the revenue out (``True``) or withhold it (``False``)."""
     return wrap(g1841_pb2.Action(dividend=g1841_pb2.Dividend(payout=payout)))
@@ -65,4 +71,4 @@ def state(game_state: "referee_pb2.GameState") -> "g1841_pb2.State":
     return game_state.g1841
 
 
-__all__ = ["GAME", "bid", "blind_bid", "dividend", "pass_", "run_routes", "state", "wrap"]
+__all__ = ["GAME", "bid", "blind_bid", "dividend", "lay_tile", "pass_", "run_routes", "state", "wrap"]

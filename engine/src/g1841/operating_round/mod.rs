@@ -23,6 +23,7 @@ use crate::{Rejection, RejectionCode, Seat};
 mod dividends;
 mod emergency;
 pub mod events;
+mod explain;
 mod optimizer;
 mod routes;
 mod shares;
@@ -301,8 +302,12 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             format!("Seat {seat} does not control {sym}, which is operating."),
         ));
     }
-    // The track step's lays, listed once for both the legality test and the lay itself.
-    let lays = (r.step == OperatingStep::Track && r.start.is_none()).then(|| legal_lays(state));
+    // The track step's lays, listed once for both the legality test and the lay itself: those
+    // on the action's hex only (a pass needs none); a refusal lists them all (`why_not`).
+    let lays = (r.step == OperatingStep::Track && r.start.is_none()).then(|| match action {
+        Action::LayTile { hex, .. } => legal_lays_on(state, hex),
+        _ => Vec::new(),
+    });
     let legal = legal_with_lays(state, seat, lays.as_deref());
     let mut events = Vec::new();
     let listed = legal.actions.contains(action);
@@ -545,14 +550,13 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                     ),
                 )
             } else {
-                reject(
-                    RejectionCode::IllegalMove,
-                    rule_of(r.step),
-                    format!(
-                        "`{}` is not a legal action of {sym} now.",
-                        action.kind_name()
-                    ),
-                )
+                // `legal` lists the lays of one hex only (above): list them all here.
+                let all = if r.step == OperatingStep::Track {
+                    legal_with_lays(state, seat, None)
+                } else {
+                    legal
+                };
+                explain::why_not(state, &sym, r.step, action, &all)
             });
         }
     }
@@ -724,11 +728,7 @@ fn shares_step_open(state: &State, sym: &str) -> bool {
         .chain(market::par_prices(state, CorporationKind::Major))
         .min()
         .unwrap_or(i64::MAX);
-    c.cash >= lowest
-        && state
-            .corporations
-            .iter()
-            .any(|x| super::start::non_historical_startable(state, &x.sym))
+    c.cash >= lowest && !super::start::startable_non_historical(state).is_empty()
 }
 
 /// Ends the current corporation's turn and starts the next one (or ends the round).

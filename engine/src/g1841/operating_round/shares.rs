@@ -244,10 +244,10 @@ pub(super) fn share_options(state: &State) -> Vec<Action> {
     }
     // 1841 §3.4, §9.7: start a non-historical corporation — the president's certificate at
     // 2× par from the treasury.
-    for corp in &state.corporations {
-        if !super::super::start::non_historical_startable(state, &corp.sym) {
+    for sym in super::super::start::startable_non_historical(state) {
+        let Some(corp) = state.corporation(sym) else {
             continue;
-        }
+        };
         for price in market::par_prices(state, corp.kind) {
             if price.saturating_mul(2) <= buyer.cash {
                 out.push(Action::Par {

@@ -42,16 +42,22 @@ pub struct Lay {
 
 /// Every legal tile lay of the operating corporation now (1841 §9.1).
 pub fn legal_lays(state: &State) -> Vec<Lay> {
-    lays_up_to(state, usize::MAX)
+    lays_up_to(state, usize::MAX, None)
+}
+
+/// The lays of [`legal_lays`] on `hex` only, in its order (what `apply` needs to judge a lay
+/// there, without testing the candidates of every other hex).
+pub(super) fn legal_lays_on(state: &State, hex: &str) -> Vec<Lay> {
+    lays_up_to(state, usize::MAX, Some(hex))
 }
 
 /// Whether the operating corporation has a legal tile lay now (`legal_lays` is not empty).
 pub(super) fn has_legal_lay(state: &State) -> bool {
-    !lays_up_to(state, 1).is_empty()
+    !lays_up_to(state, 1, None).is_empty()
 }
 
-/// The first `limit` lays of [`legal_lays`], in its order.
-fn lays_up_to(state: &State, limit: usize) -> Vec<Lay> {
+/// The first `limit` lays of [`legal_lays`], in its order; on `only` alone when given.
+fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
     let Some(r) = round(state) else {
         return Vec::new();
     };
@@ -90,7 +96,7 @@ fn lays_up_to(state: &State, limit: usize) -> Vec<Lay> {
         }
         let reach = track::reach(state, &sym, &[(bhex.clone(), bnode)], border.as_deref());
         for (hex, edges) in &reach.edges {
-            if r.laid_hexes.contains(hex) {
+            if only.is_some_and(|h| h != hex) || r.laid_hexes.contains(hex) {
                 continue;
             }
             // (The static map's own key: the `seen` set borrows it instead of copying.)

@@ -1,0 +1,43 @@
+//! Helpers shared by the 1841 integration tests: the recorded games in `tests/fixtures/1841`
+//! and the states they pass through. Each test crate uses a part of them.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use referee_engine::Game;
+use referee_engine::g1841::import18xx::parse_export;
+use referee_engine::g1841::{G1841, State};
+
+/// The text of `tests/fixtures/1841/<rel>` (a recorded game or a snapshot).
+pub fn fixture(rel: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "fixtures",
+        "1841",
+        rel,
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The state of recorded game `name` (`132002`, `1841_game_end_bank`) just before action
+/// `id`: every earlier effective action applied, with the importer's mapping.
+pub fn before_in(name: &str, id: i64) -> State {
+    let export = parse_export(&fixture(&format!("{name}.json"))).unwrap();
+    let options = export.options().unwrap();
+    let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
+    for action in &export.actions {
+        if action.id.is_some_and(|a| a >= id) {
+            break;
+        }
+        if action.kind == "destination_connection" || action.kind.starts_with("program") {
+            continue;
+        }
+        let (seat, a) = action.to_action(&state).unwrap().unwrap();
+        G1841::apply(&mut state, seat, &a).unwrap();
+    }
+    state
+}
