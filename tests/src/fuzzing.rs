@@ -104,11 +104,6 @@ pub fn round_trip<W: WireGame>(state: &<W::G as Game>::State, what: &str) {
     }
 }
 
-/// Seats of a state that may act now.
-pub fn to_act<G: Game>(state: &G::State) -> Vec<Seat> {
-    G::to_act(state)
-}
-
 /// Plays on from `state`: each step either applies a legal action of a seat to act (it must be
 /// accepted) or a malformed one: a legal action's wire encoding with bytes overwritten, or
 /// arbitrary bytes decoded as an action, by any seat. A rejection must leave the state unchanged;
