@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test suite of Referee on a fresh machine: Rust (format, lint, unit, property and
 # end-to-end tests), proto lint + breaking-change check, the Python client and the TypeScript
-# client against the real server. Installs what it needs (npm packages, a Python venv).
+# client against the real server, and the fuzz targets for 60 s each. Installs what it needs
+# (npm packages, a Python venv, the nightly toolchain and cargo-fuzz for fuzzing).
 # Usage: ./scripts/test-all.sh        (from anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,8 @@ suite "rust: random 1841 games (release)" env G1841_GAMES=48 cargo test --locked
 suite "proto: lint+breaking" ./scripts/proto-check.sh
 suite "python client"    ./clients/python/scripts/test.sh
 suite "typescript client" ./clients/typescript/scripts/test.sh
+# cargo-fuzz targets, 60 s each (docs/FUZZING.md); installs nightly + cargo-fuzz when missing.
+suite "fuzz (60 s per target)" ./scripts/fuzz.sh 60
 
 echo
 echo "==== summary (seconds per suite) ===="

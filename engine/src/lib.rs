@@ -19,9 +19,11 @@
 pub mod autobahn;
 pub mod catalog;
 pub mod g1841;
+pub mod invariants;
 pub mod rejection;
 
 pub use catalog::{GameInfo, GameStage, OptionInfo, OptionKind};
+pub use invariants::InvariantViolation;
 pub use rejection::{Rejection, RejectionCode};
 
 /// A seat at the table, numbered from 0 in setup order.
@@ -101,7 +103,9 @@ pub trait Game {
     /// Errors: [`SetupError`] for a seat count outside the player range.
     fn setup(options: &Self::Options, seats: u32, seed: u64) -> Result<Self::State, SetupError>;
 
-    /// Applies `action` by `seat`. On `Err` the state is unchanged.
+    /// Applies `action` by `seat`. On `Err` the state is unchanged. In debug builds every
+    /// accepted action is followed by a `debug_assert!` of the game's invariant checker
+    /// ([`invariants`]).
     fn apply(
         state: &mut Self::State,
         seat: Seat,

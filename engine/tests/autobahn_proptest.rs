@@ -10,8 +10,6 @@
 
 use proptest::prelude::*;
 use referee_engine::autobahn::action::Id;
-use referee_engine::autobahn::board::GOODS;
-use referee_engine::autobahn::state::{TruckAt, employees_total};
 use referee_engine::autobahn::{Action, Autobahn, Options, State};
 use referee_engine::{Game, Seat};
 
@@ -32,59 +30,11 @@ impl Rng {
     }
 }
 
+/// The engine's invariant checker (`autobahn::check_invariants`: employees, trucks, goods and
+/// road sections conserved, DM never negative, offices within capacity, every id known).
 fn check_invariants(s: &State) {
-    let b = &s.board.def;
-    for i in 0..s.players.len() as u32 {
-        assert_eq!(
-            employees_total(s, i),
-            b.components.per_player.employees,
-            "employees of player {i}"
-        );
-        assert!(s.players[i as usize].dm >= 0, "money of player {i}");
-        assert_eq!(
-            s.players[i as usize].trucks.len() as u32,
-            b.components.per_player.trucks
-        );
-        for t in &s.players[i as usize].trucks {
-            assert_eq!(
-                t.at == TruckAt::Reserve,
-                t.goods.is_none(),
-                "a truck is on the map iff loaded"
-            );
-        }
-    }
-    for (gi, g) in GOODS.iter().enumerate() {
-        let on_trucks = s
-            .players
-            .iter()
-            .flat_map(|p| &p.trucks)
-            .filter(|t| t.goods.as_deref() == Some(*g))
-            .count() as u32;
-        assert_eq!(
-            s.goods_supply[gi] + on_trucks,
-            b.components.goods_tokens_per_type,
-            "goods {g}"
-        );
-    }
-    let prebuilt = b
-        .links
-        .iter()
-        .flat_map(|l| &l.sections)
-        .filter(|x| x.prebuilt)
-        .count() as u32;
-    let built = s
-        .sections
-        .iter()
-        .filter(|x| x.road != referee_engine::autobahn::state::Road::Unbuilt)
-        .count() as u32;
-    let supply: u32 = s.era_supply.iter().sum();
-    assert_eq!(
-        built + supply,
-        prebuilt + b.era_supply.by_era.iter().sum::<u32>(),
-        "road sections conserved"
-    );
-    for o in &s.offices {
-        assert!(o.seats.len() as u32 <= o.capacity);
+    if let Err(v) = referee_engine::autobahn::check_invariants(s) {
+        panic!("invariant broken: {v}");
     }
 }
 

@@ -22,11 +22,27 @@ fn sec(s: &State, id: &str) -> usize {
     s.board.map.section_index[id]
 }
 
+/// Builds sections by hand, each newly built one taken from the current era's supply, so road
+/// sections stay conserved (the invariant checker runs after every apply in debug builds).
 fn build_road(s: &mut State, ids: &[&str], road: Road) {
     for id in ids {
         let i = sec(s, id);
+        if s.sections[i].road == Road::Unbuilt {
+            let era = (s.era as usize)
+                .saturating_sub(1)
+                .min(s.era_supply.len() - 1);
+            s.era_supply[era] -= 1;
+        }
         s.sections[i].road = road;
     }
+}
+
+/// Leaves `left` sections in the era-1 supply; the others go to the era-2 supply, so road
+/// sections stay conserved.
+fn shrink_era_1_supply(s: &mut State, left: u32) {
+    let moved = s.era_supply[0] - left;
+    s.era_supply[0] = left;
+    s.era_supply[1] += moved;
 }
 
 #[test]
@@ -375,7 +391,7 @@ fn setup_gives_six_cards_and_starting_money() {
 #[test]
 fn era_end_last_builder_promotion_and_subsidy_return() {
     let mut s = started(2);
-    s.era_supply[0] = 1;
+    shrink_era_1_supply(&mut s, 1);
     s.players[0].subsidy_used = true;
     s.players[0].reserve -= 1;
     s.players[0].lobby += 1;
@@ -407,7 +423,7 @@ fn era_end_last_builder_promotion_and_subsidy_return() {
     assert_eq!(s.players[0].departments[0][0], 1);
     // with nobody in the Lobby a promotion is lost (autobahn §5.11 [L])
     let mut t = started(2);
-    t.era_supply[0] = 1;
+    shrink_era_1_supply(&mut t, 1);
     let ev = Autobahn::apply(&mut t, 0, &play).unwrap();
     assert!(t.pending.is_empty());
     assert!(

@@ -19,7 +19,7 @@
 //! set); CI runs more in release (`scripts/test-all.sh`).
 
 use referee_engine::g1841::{
-    Action, Event, G1841, Options, ShareOwner, game_end, validate::validate,
+    Action, Event, G1841, Options, ShareOwner, check_invariants, game_end,
 };
 use referee_engine::{Game, RejectionCode};
 
@@ -129,7 +129,7 @@ fn play(options: Options, players: u32, seed: u64) -> (usize, String, usize, usi
             sold as usize, held,
             "seed {seed} step {step}: trains conserved"
         );
-        assert_eq!(validate(&state), Ok(()), "seed {seed} step {step}");
+        assert_eq!(check_invariants(&state), Ok(()), "seed {seed} step {step}");
     }
     panic!("seed {seed}, {players} players: no result after 20,000 actions");
 }

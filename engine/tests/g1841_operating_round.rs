@@ -426,7 +426,12 @@ fn s9_6_excess_trains_are_discarded_after_a_phase_change() {
     let mut s = before(326);
     s.phase = "5".into();
     for (t, n) in [("2", 8), ("3", 6), ("4", 4), ("5", 3)] {
-        s.operations.depot_sold.insert(t.into(), n);
+        // Trains sold on top of the recorded ones are set aside as rusted, so trains stay
+        // conserved (the invariant checker runs after every apply in debug builds).
+        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
+        s.operations
+            .rusted
+            .extend((sold..n).map(|i| format!("{t}-{i}")));
     }
     s.bank_cash -= 500;
     s.corporations
@@ -686,7 +691,12 @@ fn s14_emergency_sales_at_half_price_only_as_needed() {
 fn s14_bankruptcy_with_a_loan() {
     let mut s = ifai_short(0, 0, 0);
     for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
-        s.operations.depot_sold.insert(t.into(), n);
+        // Trains sold on top of the recorded ones are set aside as rusted, so trains stay
+        // conserved (the invariant checker runs after every apply in debug builds).
+        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
+        s.operations
+            .rusted
+            .extend((sold..n).map(|i| format!("{t}-{i}")));
     }
     let seat = G1841::to_act(&s)[0];
     assert!(operating_round::in_emergency(&s));

@@ -7,10 +7,10 @@
 
 use proptest::prelude::*;
 use referee_engine::g1841::Event;
+use referee_engine::g1841::check_invariants;
 use referee_engine::g1841::corporation::{
     certificate_count, certificate_limit, controlled_percent,
 };
-use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
     Action, Concession, G1841, LegalActions, Options, PurchaseItem, Round, Route, ShareOwner, Stop,
     setup::concessions_of,
@@ -467,7 +467,7 @@ fn play(options: Options, players: u32, seed: u64) -> Stats {
                 assert!(controlled_percent(&state, seat, &c.sym) <= 60, "60% limit");
             }
         }
-        assert_eq!(validate(&state), Ok(()));
+        assert_eq!(check_invariants(&state), Ok(()));
         // Trains conserved: every train sold by the depot is owned, in the pool or rusted.
         let ops = &state.operations;
         let sold: u32 = ops.depot_sold.values().sum();

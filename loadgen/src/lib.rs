@@ -19,6 +19,8 @@
 //! before the load), so on a small machine the client takes as little CPU as possible from
 //! the server.
 
+pub mod soak;
+
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -281,7 +283,7 @@ impl Decoder for RawDecoder {
 }
 
 /// One raw unary call; `Ok` with the answer's size, or the status.
-async fn call(channel: Channel, p: &Prepared) -> Result<usize, Status> {
+pub(crate) async fn call(channel: Channel, p: &Prepared) -> Result<usize, Status> {
     let mut grpc = tonic::client::Grpc::new(channel);
     grpc.ready()
         .await

@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use tonic::Status;
@@ -128,6 +129,17 @@ fn outgoing(
     }
 }
 
+/// Calls answered by the service logic since the process started (every RPC of [`Api`] that
+/// ran to an answer, OK or error; calls shed by the concurrency limiter never get here).
+/// Logged when the server stops, so a soak test can check that every call the server answered
+/// reached its caller (`scripts/soak.sh`).
+static CALLS_ANSWERED: AtomicU64 = AtomicU64::new(0);
+
+/// Number of calls answered by the service logic so far (see [`CALLS_ANSWERED`]).
+pub fn calls_answered() -> u64 {
+    CALLS_ANSWERED.load(Ordering::Relaxed)
+}
+
 /// Measures one RPC: records outcome on the span and the latency histogram.
 struct Call {
     rpc: &'static str,
@@ -160,6 +172,7 @@ impl Call {
         let game = games::clip(game);
         let game = game.as_ref();
         let result = &*result;
+        CALLS_ANSWERED.fetch_add(1, Ordering::Relaxed);
         let outcome = match (result, outcome) {
             (Err(s), _) => format!("error:{:?}", s.code()),
             (Ok(_), Some(o)) => o.to_string(),

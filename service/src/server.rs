@@ -320,10 +320,10 @@ pub async fn serve(
     tokio::select! {
         result = server => {
             result?;
-            tracing::info!("referee stopped");
+            tracing::info!(calls_answered = crate::api::calls_answered(), "referee stopped");
         }
         () = deadline => {
-            tracing::warn!(grace_ms = grace.as_millis() as u64, "shutdown grace period over: closing the remaining connections");
+            tracing::warn!(grace_ms = grace.as_millis() as u64, calls_answered = crate::api::calls_answered(), "shutdown grace period over: closing the remaining connections");
         }
     }
     Ok(())

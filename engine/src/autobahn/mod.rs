@@ -40,6 +40,20 @@ pub use view::View;
 use crate::catalog::{GameInfo, GameStage};
 use crate::{Game, Outcome, Rejection, Seat, SetupError, Viewer};
 
+/// The invariant checker of Autobahn ([`crate::invariants`]): seats (1–4, solo = one seat
+/// plus the Autobot), 25 employees per player all somewhere (player board, offices, hand
+/// areas), trucks and goods conserved (supply + loaded trucks = the board's count per type),
+/// DM never negative, road sections conserved (built + era supplies = prebuilt + the era
+/// supplies of the board), offices within their capacity with seats that are player indices,
+/// every card, tile and space id one of the board's, and the phase consistent. See
+/// [`validate::validate`].
+///
+/// Errors: the first [`InvariantViolation`](crate::InvariantViolation) found, with its path
+/// relative to the state.
+pub fn check_invariants(state: &State) -> Result<(), crate::InvariantViolation> {
+    validate::validate(state)
+}
+
 /// The game Autobahn. Implements [`Game`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Autobahn;
@@ -71,7 +85,12 @@ impl Game for Autobahn {
 
     /// See [`turn::apply`].
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
-        turn::apply(state, seat, action)
+        let events = turn::apply(state, seat, action)?;
+        #[cfg(debug_assertions)]
+        if let Err(v) = check_invariants(state) {
+            panic!("Autobahn: {action:?} by seat {seat} broke an invariant: {v}");
+        }
+        Ok(events)
     }
 
     /// See [`legal::legal_actions`].

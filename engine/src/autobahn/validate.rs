@@ -4,20 +4,16 @@
 
 use super::board::{AUTOBAHNS, DEPARTMENTS, GOODS};
 use super::state::{Phase, Road, State, TruckAt, employees_total};
+use crate::invariants::InvariantViolation;
 
 /// Largest amount of DM a state may hold: far beyond any game, small enough that no
 /// arithmetic on it can overflow.
 pub const MAX_DM: i64 = 1_000_000_000;
 
-/// The first problem found: a field path relative to the state (`players[1].dm`) and what is
-/// wrong with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Invalid {
-    /// Field path, e.g. `players[1].trucks[0].at`.
-    pub path: String,
-    /// What is wrong.
-    pub message: String,
-}
+/// The first problem found: a field path relative to the state (`players[1].dm`,
+/// `players[1].trucks[0].at`) and what is wrong with it. The shared [`InvariantViolation`] of
+/// every game.
+pub type Invalid = InvariantViolation;
 
 fn bad<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, Invalid> {
     Err(Invalid {

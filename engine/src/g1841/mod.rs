@@ -69,6 +69,18 @@ pub use view::View;
 use crate::catalog::{GameInfo, GameStage};
 use crate::{Game, Outcome, Rejection, Seat, SetupError, Viewer};
 
+/// The invariant checker of 1841 ([`crate::invariants`]): player seats and order, money
+/// conserved (bank + players + corporations = the bank total of 1841 §1), concessions held at
+/// most once (§3.2), certificates of each corporation exactly its roster with one owner each
+/// (100% per corporation, §3.3–§3.4), tokens within `tokens_total` on existing cities within
+/// their slots, trains sold by the depot each held once (owned, pool or rusted), tiles within
+/// the manifest, and the consistency of the current round. See [`validate::validate`].
+///
+/// Errors: the first [`InvariantViolation`] found, with its path relative to the state.
+pub fn check_invariants(state: &State) -> Result<(), crate::InvariantViolation> {
+    validate::validate(state)
+}
+
 /// The game 1841. Implements [`Game`]; see the module documentation for coverage.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct G1841;
@@ -107,7 +119,12 @@ impl Game for G1841 {
 
     /// See [`concession_round::apply`] and [`stock_round::apply`].
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
-        concession_round::apply(state, seat, action)
+        let events = concession_round::apply(state, seat, action)?;
+        #[cfg(debug_assertions)]
+        if let Err(v) = check_invariants(state) {
+            panic!("1841: {action:?} by seat {seat} broke an invariant: {v}");
+        }
+        Ok(events)
     }
 
     /// One concrete accepted action per legal choice: `Pass`, a bid at the minimum price per

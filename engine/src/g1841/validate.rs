@@ -3,7 +3,7 @@
 //! any risk of a panic; a state that fails is refused with the path of the first bad field.
 //!
 //! Checked: player count and seats (1841 §2), player order, cash never negative, money
-//! conserved (bank + players = the bank total of 1841 §1), each concession of the ruleset held
+//! conserved (bank + players + corporations = the bank total of 1841 §1), each concession of the ruleset held
 //! at most once (players, bank, still for sale — 1841 §3.2), and the consistency of the
 //! concession round (auction participants, sealed bids).
 
@@ -20,19 +20,15 @@ use super::state::{
     StockRound,
 };
 use super::track;
+use crate::invariants::InvariantViolation;
 
 /// Largest `next_market_arrival` accepted: far beyond any real game (one arrival per price
 /// move), small enough that counting on can never overflow.
 pub const MAX_MARKET_ARRIVAL: u64 = 1 << 40;
 
-/// The first problem found: `path` is relative to the 1841 state (`players[2].seat`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StateError {
-    /// Field path, e.g. `concession_round.auction.to_act`.
-    pub path: String,
-    /// What is wrong, in one sentence.
-    pub message: String,
-}
+/// The first problem found: `path` is relative to the 1841 state (`players[2].seat`), e.g.
+/// `concession_round.auction.to_act`. The shared [`InvariantViolation`] of every game.
+pub type StateError = InvariantViolation;
 
 fn err(path: impl Into<String>, message: impl Into<String>) -> StateError {
     StateError {

@@ -681,7 +681,8 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
             end_reason: r.end_reason.clone(),
         }),
     };
-    eng::validate::validate(&state).map_err(|e| bad(&e.path, &e.message))?;
+    // The engine's invariant checker (conservation, indices), with its field path.
+    eng::check_invariants(&state).map_err(|e| bad(&e.path, &e.message))?;
     Ok(state)
 }
 

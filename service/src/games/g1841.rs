@@ -1191,7 +1191,8 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
             })
             .unwrap_or_default(),
     };
-    eng::validate::validate(&state).map_err(|e| {
+    // The engine's invariant checker (conservation, indices); its paths become wire paths.
+    eng::check_invariants(&state).map_err(|e| {
         bad(
             wire_path(&e.path, &state, &wire_corporations, &ops_index),
             &e.message,

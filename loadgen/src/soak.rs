@@ -1,0 +1,210 @@
+//! Soak test client (`referee-soak`, run by `scripts/soak.sh`; docs/PERFORMANCE.md).
+//!
+//! Keeps a server saturated for a while with a mix of every loaded RPC of both games
+//! (`apply`, `legal`, `view` × `1841`, `autobahn`), samples the server's resident memory
+//! (`VmRSS` from `/proc/PID/status`) every sample period, then sends the server SIGTERM while
+//! the load goes on and keeps calling for a few seconds. Every call is counted by its answer:
+//! OK, or a gRPC code. Load shedding (`RESOURCE_EXHAUSTED` from the concurrency limiter,
+//! `UNAVAILABLE` when a connection or stream is refused) is expected, and after SIGTERM also
+//! `CANCELLED` for a call the client's connection dropped unsent because the server had closed
+//! it; any other code is an error. The script then compares the OK count with the server's own count of answered calls
+//! (logged on exit): equal means no call the server accepted was lost.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tonic::Code;
+
+use crate::{Config, call, connect, position_1841, position_autobahn, prepare, rss_kib};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct SoakConfig {
+    /// Server address, `HOST:PORT`.
+    pub addr: String,
+    /// HTTP/2 connections.
+    pub connections: usize,
+    /// Requests in flight.
+    pub concurrency: usize,
+    /// Time under load before the shutdown signal.
+    pub duration: Duration,
+    /// Memory sampling period (one minute in `scripts/soak.sh`).
+    pub sample_every: Duration,
+    /// The server process (memory samples, SIGTERM).
+    pub server_pid: u32,
+    /// Send SIGTERM after `duration` and keep calling for `after_term`.
+    pub sigterm: bool,
+    /// Load kept up after the signal.
+    pub after_term: Duration,
+}
+
+/// The scenarios of the mix, all answered OK by a healthy server.
+pub const SOAK_MIX: [&str; 6] = [
+    "apply-1841",
+    "apply-autobahn",
+    "legal-1841",
+    "legal-autobahn",
+    "view-1841",
+    "view-autobahn",
+];
+
+#[derive(Default)]
+struct Counts {
+    ok: AtomicU64,
+    /// `(phase, code) → count`; phase `load` or `shutdown` (call started after SIGTERM).
+    errors: Mutex<BTreeMap<(String, String), u64>>,
+}
+
+/// Runs the soak and returns its JSON report (see the module docs); `passed` is false when an
+/// unexpected code was seen or memory grew by 10 % or more from the first sample to the last.
+pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
+    let p1841 = position_1841()?;
+    let pab = position_autobahn()?;
+    let mix = SOAK_MIX
+        .iter()
+        .map(|n| prepare(n, &p1841, &pab))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let channels = connect(&Config {
+        addr: cfg.addr.clone(),
+        connections: cfg.connections,
+        concurrency: cfg.concurrency,
+        duration: cfg.duration,
+        warmup: Duration::ZERO,
+        scenarios: Vec::new(),
+        max_requests: None,
+        server_pid: Some(cfg.server_pid),
+    })
+    .await?;
+    let counts = Arc::new(Counts::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let termed = Arc::new(AtomicBool::new(false));
+    let mut tasks = Vec::new();
+    for i in 0..cfg.concurrency.max(1) {
+        let channel = channels[i % channels.len()].clone();
+        let mix = mix.clone();
+        let (counts, stop, termed) = (counts.clone(), stop.clone(), termed.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut k = i;
+            while !stop.load(Ordering::Relaxed) {
+                let p = &mix[k % mix.len()];
+                k += 1;
+                let after = termed.load(Ordering::Relaxed);
+                match call(channel.clone(), p).await {
+                    Ok(_) => {
+                        counts.ok.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(s) => {
+                        let phase = if after { "shutdown" } else { "load" };
+                        {
+                            let mut e = counts.errors.lock().unwrap_or_else(|p| p.into_inner());
+                            *e.entry((phase.to_string(), format!("{:?}", s.code())))
+                                .or_default() += 1;
+                        }
+                        if s.code() == Code::Unavailable {
+                            // A closed server refuses at once: do not spin.
+                            tokio::time::sleep(Duration::from_millis(20)).await;
+                        }
+                    }
+                }
+            }
+        }));
+    }
+    let start = Instant::now();
+    let mut samples = Vec::new();
+    let mut next = start + cfg.sample_every;
+    let end = start + cfg.duration;
+    loop {
+        let wake = next.min(end);
+        tokio::time::sleep_until(wake.into()).await;
+        let now = Instant::now();
+        let rss = rss_kib(cfg.server_pid).map(|(rss, _)| rss);
+        let ok = counts.ok.load(Ordering::Relaxed);
+        let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+        let load1 = load.split_whitespace().next().unwrap_or("?").to_string();
+        eprintln!(
+            "soak: {:>6.1} s  rss {} KiB  ok {ok}  machine load {load1}",
+            (now - start).as_secs_f64(),
+            rss.map_or("?".to_string(), |r| r.to_string()),
+        );
+        samples.push(json!({
+            "seconds": (now - start).as_secs_f64(),
+            "rss_kib": rss,
+            "ok": ok,
+            "loadavg_1m": load1,
+        }));
+        if now >= end {
+            break;
+        }
+        next += cfg.sample_every;
+    }
+    let ok_before_term = counts.ok.load(Ordering::Relaxed);
+    if cfg.sigterm {
+        termed.store(true, Ordering::Relaxed);
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &cfg.server_pid.to_string()])
+            .status()?;
+        anyhow::ensure!(status.success(), "kill -TERM {} failed", cfg.server_pid);
+        eprintln!("soak: SIGTERM sent to {}, load continues", cfg.server_pid);
+        tokio::time::sleep(cfg.after_term).await;
+    }
+    stop.store(true, Ordering::Relaxed);
+    for t in tasks {
+        t.await?;
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let ok = counts.ok.load(Ordering::Relaxed);
+    let errors = counts
+        .errors
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    // Refused before being accepted: shed by the concurrency limiter (RESOURCE_EXHAUSTED), a
+    // refused stream or connection (UNAVAILABLE), and, once the server is shutting down, a call
+    // the client's HTTP/2 connection cancelled before sending it because the server had closed
+    // the connection (CANCELLED: hyper's "request canceled", never sent). Whether any accepted
+    // call was lost is decided by comparing the OK count with the server's `calls_answered`.
+    let refused = |phase: &str, code: &str| {
+        code == "ResourceExhausted"
+            || code == "Unavailable"
+            || (phase == "shutdown" && code == "Cancelled")
+    };
+    let unexpected: u64 = errors
+        .iter()
+        .filter(|((phase, code), _)| !refused(phase, code))
+        .map(|(_, n)| n)
+        .sum();
+    let rss: Vec<u64> = samples
+        .iter()
+        .filter_map(|s| s["rss_kib"].as_u64())
+        .collect();
+    let growth = match (rss.first(), rss.last()) {
+        (Some(&first), Some(&last)) if first > 0 => {
+            Some((last as f64 - first as f64) / first as f64 * 100.0)
+        }
+        _ => None,
+    };
+    let passed = unexpected == 0 && growth.is_some_and(|g| g < 10.0);
+    Ok(json!({
+        "addr": cfg.addr,
+        "connections": cfg.connections,
+        "concurrency": cfg.concurrency,
+        "mix": SOAK_MIX,
+        "load_seconds": cfg.duration.as_secs_f64(),
+        "elapsed_seconds": elapsed,
+        "ok": ok,
+        "ok_before_sigterm": ok_before_term,
+        "rps_under_load": ok_before_term as f64 / cfg.duration.as_secs_f64().max(1e-9),
+        "errors": errors
+            .iter()
+            .map(|((phase, code), n)| json!({"phase": phase, "code": code, "count": n}))
+            .collect::<Vec<_>>(),
+        "unexpected_errors": unexpected,
+        "rss_samples": samples,
+        "rss_growth_percent_first_to_last": growth,
+        "passed": passed,
+    }))
+}
