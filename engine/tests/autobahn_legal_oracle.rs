@@ -15,22 +15,8 @@ use referee_engine::autobahn::legal::{candidates, legal_actions, legal_actions_b
 use referee_engine::autobahn::{Action, Autobahn, Options, State};
 use referee_engine::{Game, Seat};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
+mod common;
+use common::Rng;
 
 /// Checks the generator against the oracle on `s` for `seat`.
 fn check(s: &State, seat: Seat, what: &str) {

@@ -14,6 +14,9 @@ use referee_engine::g1841::{Action, G1841, Options};
 use referee_engine::{Game, RejectionCode, Seat};
 use serde_json::Value;
 
+mod common;
+use common::Rng;
+
 fn fixture(name: &str) -> String {
     let path: PathBuf = [
         env!("CARGO_MANIFEST_DIR"),
@@ -152,26 +155,6 @@ fn loose(a: &Value) -> Value {
         }
     }
     a
-}
-
-/// The random policy of `g1841_full_games` (rare withholding, other corporations' trains and
-/// bankruptcy; routes from the optimizer).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
 }
 
 fn rare(a: &Action) -> bool {

@@ -18,7 +18,7 @@ use referee_engine::g1841::{
 use referee_engine::{Game, RejectionCode, Seat};
 
 mod common;
-use common::before_in;
+use common::{Rng, before_in};
 
 const P1: Seat = 0;
 const P2: Seat = 1;
@@ -958,18 +958,6 @@ fn faq_c16_merger_holders_in_share_value_order() {
 }
 
 // ----- FAQ-R3: ferdinandea_unexchanged_payout (Version 1) ------------------------------------
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1) as u64) as usize
-    }
-}
 
 /// A `version_1` game of 4 players played at random (seeded, the policy of the random
 /// full-game tests: rare withholding, no bankruptcy, no trains from other corporations) up to

@@ -23,27 +23,11 @@ use referee_service::games::autobahn::WireAutobahn;
 use referee_service::games::g1841::Wire1841;
 use referee_service::games::{WireGame, encode_state};
 use referee_service::pb::v1 as pb;
+use referee_tests::Rng;
 use sha2::{Digest, Sha256};
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("golden")
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
 }
 
 /// Rare 1841 choices (bankruptcy, offers, withholding, trains from other corporations) are

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use referee_tests::Rng;
 use referee_tests::fuzzing::{fuzz_apply, fuzz_decode, fuzz_import};
 
 fn dir(rel: &str) -> PathBuf {
@@ -65,24 +66,11 @@ fn the_seed_corpus_passes_every_target() {
     fuzz_import(&std::fs::read(first).expect("fixture"));
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
-
 #[test]
 fn seeded_random_inputs_pass_every_target() {
     let mut rng = Rng(0x5EED_F022);
     for i in 0..300 {
-        let len = 1 + (rng.next() % 400) as usize;
+        let len = 1 + (rng.next_u64() % 400) as usize;
         let data = rng.bytes(len);
         fuzz_apply(&data);
         fuzz_decode(&data);
@@ -100,9 +88,9 @@ fn seeded_random_inputs_pass_every_target() {
         }
         for _ in 0..5 {
             let mut data = orig.clone();
-            for _ in 0..1 + rng.next() % 4 {
-                let at = (rng.next() as usize) % data.len();
-                data[at] = rng.next() as u8;
+            for _ in 0..1 + rng.next_u64() % 4 {
+                let at = (rng.next_u64() as usize) % data.len();
+                data[at] = rng.next_u64() as u8;
             }
             fuzz_decode(&data);
         }
