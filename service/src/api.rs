@@ -592,19 +592,13 @@ impl Api {
         &self,
         req: &pb::SuggestRoutesRequest,
     ) -> Result<pb::SuggestRoutesResponse, Status> {
-        let call = Call::start("SuggestRoutes");
-        let mut game = String::new();
-        let mut result = guarded(|| {
-            let gs = request_state(
-                self.sealer.as_deref(),
-                req.state.as_ref(),
-                &req.sealed_state,
-            )?;
-            game = gs.game.clone();
-            games::g1841::suggest_routes(&gs, req)
-        });
-        call.finish(&game, &mut result, None);
-        result
+        self.on_state(
+            "SuggestRoutes",
+            None,
+            req.state.as_ref(),
+            &req.sealed_state,
+            |gs| games::g1841::suggest_routes(gs, req),
+        )
     }
 
     /// DefaultAction: [`games::default_action`].
@@ -612,35 +606,40 @@ impl Api {
         &self,
         req: &pb::DefaultActionRequest,
     ) -> Result<pb::DefaultActionResponse, Status> {
-        let call = Call::start("DefaultAction");
-        call.span.record("seat", req.seat);
-        let mut game = String::new();
-        let mut result = guarded(|| {
-            let gs = request_state(
-                self.sealer.as_deref(),
-                req.state.as_ref(),
-                &req.sealed_state,
-            )?;
-            game = gs.game.clone();
-            dispatch!(game_id(&gs.game, "state.game")?, default_action(&gs, req))
-        });
-        call.finish(&game, &mut result, None);
-        result
+        let (state, sealed) = (req.state.as_ref(), &req.sealed_state);
+        self.on_state("DefaultAction", Some(req.seat), state, sealed, |gs| {
+            dispatch!(game_id(&gs.game, "state.game")?, default_action(gs, req))
+        })
     }
 
     /// Describe: [`games::describe`].
     pub fn describe(&self, req: &pb::DescribeRequest) -> Result<pb::DescribeResponse, Status> {
-        let call = Call::start("Describe");
-        call.span.record("seat", req.seat);
+        let (state, sealed) = (req.state.as_ref(), &req.sealed_state);
+        self.on_state("Describe", Some(req.seat), state, sealed, |gs| {
+            dispatch!(game_id(&gs.game, "state.game")?, describe(gs, req))
+        })
+    }
+
+    /// A call that answers from one state, open (`state`) or sealed (`sealed`): the call's
+    /// span (with `seat` and the state's game), the state read as the server's mode wants,
+    /// panics in the engine turned into `INTERNAL` ([`guarded`]).
+    fn on_state<T>(
+        &self,
+        rpc: &'static str,
+        seat: Option<u32>,
+        state: Option<&pb::GameState>,
+        sealed: &[u8],
+        answer: impl FnOnce(&pb::GameState) -> Result<T, Status>,
+    ) -> Result<T, Status> {
+        let call = Call::start(rpc);
+        if let Some(seat) = seat {
+            call.span.record("seat", seat);
+        }
         let mut game = String::new();
         let mut result = guarded(|| {
-            let gs = request_state(
-                self.sealer.as_deref(),
-                req.state.as_ref(),
-                &req.sealed_state,
-            )?;
+            let gs = request_state(self.sealer.as_deref(), state, sealed)?;
             game = gs.game.clone();
-            dispatch!(game_id(&gs.game, "state.game")?, describe(&gs, req))
+            answer(&gs)
         });
         call.finish(&game, &mut result, None);
         result
