@@ -293,17 +293,7 @@ fn faq_c13_emergency_sales_ignore_operated_pool_limit_and_presidency() {
 #[test]
 fn faq_c13_corporation_chooses_between_others_shares_and_its_ipo() {
     let mut base = ifai_short(10, 0, 0);
-    let sftn = base
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == "SFTN")
-        .unwrap();
-    let k = sftn
-        .certificates
-        .iter_mut()
-        .find(|c| c.owner == ShareOwner::Pool)
-        .unwrap();
-    k.owner = corp("IFAI");
+    pool_share_to(&mut base, "SFTN", "IFAI");
     assert_eq!(validate(&base), Ok(()));
     for on in [false, true] {
         let s = with(&base, "emergency_sales_unrestricted", on);
@@ -317,6 +307,20 @@ fn faq_c13_corporation_chooses_between_others_shares_and_its_ipo() {
     }
 }
 
+/// Moves one pool certificate of `corporation` to corporation `holder` (a test set-up).
+fn pool_share_to(state: &mut State, corporation: &str, holder: &str) {
+    let certificate = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == corporation)
+        .unwrap()
+        .certificates
+        .iter_mut()
+        .find(|c| c.owner == ShareOwner::Pool)
+        .unwrap();
+    certificate.owner = corp(holder);
+}
+
 // ----- FAQ-R5: no_corporate_rebuy_after_sale ------------------------------------------------
 
 /// FAQ-R5: "CTS must buy a train, and in emergency money raising sells its 10% of CFCC. In its
@@ -328,17 +332,7 @@ fn faq_c13_corporation_chooses_between_others_shares_and_its_ipo() {
 #[test]
 fn faq_r5_no_buy_back_after_an_emergency_sale_in_the_same_turn() {
     let mut base = ifai_short(190, 0, 0);
-    let sftn = base
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == "SFTN")
-        .unwrap();
-    let k = sftn
-        .certificates
-        .iter_mut()
-        .find(|c| c.owner == ShareOwner::Pool)
-        .unwrap();
-    k.owner = corp("IFAI");
+    pool_share_to(&mut base, "SFTN", "IFAI");
     for on in [false, true] {
         let mut s = with(&base, "no_corporate_rebuy_after_sale", on);
         let seat = G1841::to_act(&s)[0];
@@ -399,17 +393,7 @@ fn faq_r5_no_buy_back_later_in_the_operating_round() {
             p(P2),
         ],
     );
-    let sftn = base
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == "SFTN")
-        .unwrap();
-    let k = sftn
-        .certificates
-        .iter_mut()
-        .find(|c| c.owner == ShareOwner::Pool)
-        .unwrap();
-    k.owner = corp("SFTG");
+    pool_share_to(&mut base, "SFTN", "SFTG");
     for on in [false, true] {
         let mut s = with(&base, "no_corporate_rebuy_after_sale", on);
         let seat = G1841::to_act(&s)[0];
