@@ -111,9 +111,8 @@ pub fn record_offboards(state: &mut State, sym: &str) {
             continue;
         }
         let reached = reach
-            .nodes
-            .iter()
-            .any(|(hex, _)| group.hexes_with_track.contains(hex));
+            .nodes()
+            .any(|(hex, _)| group.hexes_with_track.iter().any(|h| h == hex));
         if reached {
             state.game_end.connected_offboards.push(name.clone());
         }

@@ -86,7 +86,8 @@ fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
     };
     let mut out: Vec<Lay> = Vec::new();
     let mut seen = BTreeSet::new();
-    for (bhex, bnode, bcity) in track::bases(state, &sym) {
+    let board = track::Board::new(state);
+    for (bhex, bnode, bcity) in board.bases(&sym) {
         let base = MapToken {
             hex: bhex.clone(),
             city: bcity,
@@ -94,20 +95,18 @@ fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
         if r.used_bases.contains(&base) {
             continue;
         }
-        let reach = track::reach(state, &sym, &[(bhex.clone(), bnode)], border.as_deref());
-        for (hex, edges) in &reach.edges {
+        let reach = board.reach(&sym, &[(bhex.clone(), bnode)], border.as_deref());
+        for (i, reached) in reach.edges() {
+            let hex = &m.hex_ids[i];
             if only.is_some_and(|h| h != hex) || r.laid_hexes.contains(hex) {
                 continue;
             }
-            // (The static map's own key: the `seen` set borrows it instead of copying.)
-            let Some((hex_id, printed)) = m.hexes.get_key_value(hex) else {
-                continue;
-            };
-            let Some(view) = track::hex_view(state, hex) else {
+            let printed = &m.hex_list[i];
+            let Some(view) = board.view(i) else {
                 continue;
             };
             let (candidates, cost) = match state.operations.tiles.get(hex) {
-                Some(p) => match m.tiles.get(&p.tile) {
+                Some(p) => match m.tile(&p.tile) {
                     Some(t) => (&t.upgrades_to, t.upgrade_cost),
                     None => continue,
                 },
@@ -117,10 +116,10 @@ fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
                 continue;
             }
             let old = track::Shape::of(view.nodes, view.paths);
-            let reached = edges.iter().fold(0u32, |m, e| m | 1 << e);
+            let reached = u32::from(reached);
             let neighbors = printed.neighbors.keys().fold(0u32, |m, e| m | 1 << e);
             for tile_id in candidates {
-                let Some(tile) = m.tiles.get(tile_id) else {
+                let Some(tile) = m.tile(tile_id) else {
                     continue;
                 };
                 if !colors.contains(&tile.color) || available(tile_id) == 0 {
@@ -148,7 +147,7 @@ fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
                     {
                         continue;
                     }
-                    if seen.insert((hex_id.as_str(), tile_id.as_str(), rotation)) {
+                    if seen.insert((hex.as_str(), tile_id.as_str(), rotation)) {
                         out.push(Lay {
                             hex: hex.clone(),
                             tile: tile_id.clone(),

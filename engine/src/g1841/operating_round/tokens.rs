@@ -87,12 +87,14 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
     if corp.tokens.len() as u32 >= corp.tokens_total {
         return Vec::new();
     }
-    let starts: Vec<(String, usize)> = track::bases(state, &sym)
+    let board = track::Board::new(state);
+    let starts: Vec<(String, usize)> = board
+        .bases(&sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
         .collect();
     let border = token_border_set(state);
-    let reach = track::reach(state, &sym, &starts, border.as_deref());
+    let reach = board.reach(&sym, &starts, border.as_deref());
     let firenze_locked = !state.options.lite
         && !state.options.version_1
         && phase_number(state) < 4
@@ -100,7 +102,7 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
     let mut out = Vec::new();
     for ReachedCity {
         hex, city, slots, ..
-    } in reached_cities(state, &reach)
+    } in reached_cities(&board, &reach)
     {
         let hex = &hex;
         if corp.tokens.iter().any(|t| &t.hex == hex) {
@@ -174,15 +176,17 @@ pub fn token_purchases(state: &State) -> Vec<TokenPurchaseRange> {
     if buyer.cash < 1 {
         return out;
     }
-    let starts: Vec<(String, usize)> = track::bases(state, &sym)
+    let board = track::Board::new(state);
+    let starts: Vec<(String, usize)> = board
+        .bases(&sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
         .collect();
     let border = token_border_set(state);
-    let reach = track::reach(state, &sym, &starts, border.as_deref());
+    let reach = board.reach(&sym, &starts, border.as_deref());
     for ReachedCity {
         hex, city, kind, ..
-    } in reached_cities(state, &reach)
+    } in reached_cities(&board, &reach)
     {
         let hex = &hex;
         if buyer.tokens.iter().any(|t| &t.hex == hex) {
@@ -254,23 +258,23 @@ pub(super) struct ReachedCity {
 }
 
 /// The cities among the reached nodes, in hex order.
-pub(super) fn reached_cities(state: &State, reach: &track::Reach) -> Vec<ReachedCity> {
+pub(super) fn reached_cities(board: &track::Board, reach: &track::Reach) -> Vec<ReachedCity> {
     let mut out = Vec::new();
-    for (hex, node) in &reach.nodes {
-        let Some(v) = track::hex_view(state, hex) else {
+    for &(i, node) in reach.node_indices() {
+        let Some(v) = board.view(i) else {
             continue;
         };
-        let Some(n) = v.nodes.get(*node) else {
+        let Some(n) = v.nodes.get(node) else {
             continue;
         };
         if !n.is_city() {
             continue;
         }
-        let Some(city) = track::node_city(v.nodes, *node) else {
+        let Some(city) = track::node_city(v.nodes, node) else {
             continue;
         };
         out.push(ReachedCity {
-            hex: hex.clone(),
+            hex: board.map.hex_ids[i].clone(),
             city,
             slots: n.slots,
             kind: n.kind,
