@@ -241,6 +241,8 @@ fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
     let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
     let mut out = Vec::new();
     let me = ShareOwner::Player(seat);
+    // The corporations under circular control now, once for every simulated sale.
+    let mut circular_now: Option<Vec<String>> = None;
     for corp in &state.corporations {
         if !corp.operated || !corp.started() {
             continue;
@@ -271,14 +273,17 @@ fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
             // The sale can only create a loop when the presidency may pass to a
             // corporation: one holding at least what the seller keeps (a presidency that
             // stays, or goes to a player, leaves every controller but this one's unchanged).
-            // Only then is the sale simulated on a copy.
+            // Only then is the new presidency worked out.
             let kept = held.saturating_sub(percent);
             let corporation_may_take_over = corporate_holdings(corp).any(|(_, p)| p >= kept);
             let looping = is_president
                 && corporation_may_take_over
-                && super::corporation::creates_circular_control(state, |s| {
-                    let _ = sell(s, seat, &corp.sym, percent, &mut Vec::new());
-                });
+                && super::corporation::presidency_creates_circular_control(
+                    state,
+                    &corp.sym,
+                    &president_after_sale(state, seat, corp, percent),
+                    circular_now.get_or_insert_with(|| super::corporation::circular_set(state)),
+                );
             if !looping {
                 out.push(Action::SellShares {
                     corporation: corp.sym.clone(),
@@ -289,6 +294,56 @@ fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
         }
     }
     out
+}
+
+/// The president of `corp` after its president in `seat` sells `percent` of it ([`sell`]:
+/// the dump to the successor when he sells part of his president's certificate, the
+/// certificates to the pool, then the presidency rule), worked out without changing the
+/// state; only `corp`'s certificates change in a sale.
+fn president_after_sale(state: &State, seat: Seat, corp: &Corporation, percent: u32) -> ShareOwner {
+    let me = ShareOwner::Player(seat);
+    let mut after = Corporation {
+        sym: corp.sym.clone(),
+        kind: corp.kind,
+        historical: corp.historical,
+        share_price: corp.share_price,
+        par_price: corp.par_price,
+        cash: corp.cash,
+        certificates: corp.certificates.clone(),
+        tokens_total: corp.tokens_total,
+        tokens: Vec::new(),
+        operated: corp.operated,
+        closed: corp.closed,
+    };
+    let normal: u32 = corp
+        .certificates
+        .iter()
+        .filter(|c| c.owner == me && !c.president)
+        .map(|c| c.percent)
+        .sum();
+    if percent > normal {
+        let Some((new, _)) = successor(state, &corp.sym, seat) else {
+            // `sell` refuses before any change.
+            return me;
+        };
+        super::corporation::swap_presidency_of(&mut after, &me, &new);
+    }
+    let mut moved = 0;
+    for c in after.certificates.iter_mut() {
+        if moved >= percent {
+            break;
+        }
+        if c.owner == me && !c.president {
+            c.owner = ShareOwner::Pool;
+            moved += c.percent;
+        }
+    }
+    let president = after.president().cloned().unwrap_or(me);
+    if moved != percent {
+        // `sell` refuses here, after the dump.
+        return president;
+    }
+    super::corporation::presidency_taker(state, &after, Some(seat)).unwrap_or(president)
 }
 
 /// Percent of `corp` held by each corporation that holds some of it, in certificate order
