@@ -84,6 +84,40 @@ pub fn initial_corporations(options: &Options) -> Vec<Corporation> {
     out
 }
 
+/// The corporations at setup ([`initial_corporations`]), built once per ruleset: the roster
+/// depends only on `data::ruleset`. A valid state lists exactly these, in this order.
+pub fn roster(options: &Options) -> &'static [Corporation] {
+    &roster_data(options).0
+}
+
+/// The index of `sym` in the [`roster`] (where a valid state has it).
+pub fn roster_index(options: &Options, sym: &str) -> Option<usize> {
+    roster_data(options).1.get(sym)
+}
+
+type Roster = (Vec<Corporation>, super::ids::IdIndex);
+
+fn roster_data(options: &Options) -> &'static Roster {
+    static ROSTERS: [std::sync::OnceLock<Roster>; 3] = [const { std::sync::OnceLock::new() }; 3];
+    let rules = data::ruleset(options);
+    let slot = if std::ptr::eq(rules, data::lite()) {
+        2
+    } else if std::ptr::eq(rules, data::v1()) {
+        1
+    } else {
+        0
+    };
+    ROSTERS[slot].get_or_init(|| {
+        let corporations = initial_corporations(options);
+        let index = corporations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.sym.as_str(), i))
+            .collect();
+        (corporations, index)
+    })
+}
+
 /// The data of the historical corporation `sym` for these options.
 pub fn historical_data(
     options: &Options,
@@ -488,7 +522,7 @@ pub fn may_hold_more(state: &State, holder: &ShareOwner, sym: &str, percent: u32
 /// ordinary certificates worth as much (1841 §5.3, §7.5). With `old` = the pool this is the
 /// unfreezing swap of §7.4.
 pub fn swap_presidency(state: &mut State, sym: &str, old: &ShareOwner, new: &ShareOwner) {
-    if let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    if let Some(corp) = state.corporation_mut(sym) {
         swap_presidency_of(corp, old, new);
     }
 }

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-use rustc_hash::FxHashMap;
+use super::ids::IdIndex;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -244,11 +244,11 @@ pub struct Map {
     /// The hexes of `hexes` by index (`hex_ids` order), for look-ups without a key search.
     pub hex_list: Vec<Hex>,
     /// Hex index by coordinate (the hot look-up of track searches: a hash, not a key search).
-    pub hex_lookup: FxHashMap<String, usize>,
+    pub hex_lookup: IdIndex,
     /// The tiles of `tiles` by index (tile-number order).
     pub tile_list: Vec<Tile>,
     /// Tile index by number.
-    pub tile_lookup: FxHashMap<String, usize>,
+    pub tile_lookup: IdIndex,
     /// By hex index: the province border sides of each set, as edge masks
     /// (`border_edges` by index; set names as in `borders`).
     pub border_masks: Vec<(String, Vec<u8>)>,
@@ -370,13 +370,13 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
     let hex_lookup = hex_ids
         .iter()
         .enumerate()
-        .map(|(i, h)| (h.clone(), i))
+        .map(|(i, h)| (h.as_str(), i))
         .collect();
     let tile_list: Vec<Tile> = tiles.values().cloned().collect();
     let tile_lookup = tile_list
         .iter()
         .enumerate()
-        .map(|(i, t)| (t.id.clone(), i))
+        .map(|(i, t)| (t.id.as_str(), i))
         .collect();
     let border_masks = border_edges
         .iter()
@@ -430,14 +430,14 @@ impl Map {
 
     /// The index of `hex` in `hex_ids`.
     pub fn hex_index(&self, hex: &str) -> Option<usize> {
-        self.hex_lookup.get(hex).copied()
+        self.hex_lookup.get(hex)
     }
 
     /// The tile numbered `tile` (`tiles[tile]` by a hash look-up).
     pub fn tile(&self, tile: &str) -> Option<&Tile> {
         self.tile_lookup
             .get(tile)
-            .and_then(|&i| self.tile_list.get(i))
+            .and_then(|i| self.tile_list.get(i))
     }
 
     /// The province border sides of set `set` by hex index (bit `e` for edge `e`), `None`

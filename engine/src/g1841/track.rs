@@ -50,13 +50,13 @@ fn view_of(m: &'static map::Map, i: usize, placed: Option<&PlacedTile>) -> Optio
 /// The map of a state as the track searches read it, by hex index ([`map::Map::hex_ids`]):
 /// what each hex shows and which corporations have tokens in which city. Built once from the
 /// state (one pass over the laid tiles and the tokens) and shared by the searches of one
-/// decision, so a search never looks a hex or a token up by name.
-#[derive(Clone, Debug)]
-pub struct Board<'s> {
+/// decision, so a search never looks a hex or a token up by name. It holds no reference to
+/// the state: it stays true while the state's tiles, tokens and corporation list do not
+/// change ([`Board::is_current`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
     /// The ruleset's map.
     pub map: &'static map::Map,
-    /// The state read.
-    pub state: &'s State,
     /// By hex index: what the hex shows (`None`: a laid tile the manifest lacks).
     views: Vec<Option<HexView>>,
     /// Tokens on the map as (hex index, city, corporation index in `state.corporations`),
@@ -64,13 +64,54 @@ pub struct Board<'s> {
     tokens: Vec<(usize, u32, usize)>,
 }
 
-impl<'s> Board<'s> {
+/// A [`Board`] made when first needed, for code where most paths need none. The caller keeps
+/// it with the state it was made from (it holds no reference to it).
+#[derive(Debug, Default)]
+pub struct LazyBoard(std::cell::OnceCell<Board>);
+
+impl LazyBoard {
+    /// No board yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The board of `state`, made now if not yet made.
+    pub fn get(&self, state: &State) -> &Board {
+        self.0.get_or_init(|| Board::new(state))
+    }
+
+    /// The board if it has been made.
+    pub fn made(&self) -> Option<&Board> {
+        self.0.get()
+    }
+}
+
+/// By hex index: what every hex of `m` shows with no tile laid (where a [`Board`] starts),
+/// made once per map.
+fn printed_views(m: &'static map::Map) -> &'static [Option<HexView>] {
+    static VIEWS: [std::sync::OnceLock<Vec<Option<HexView>>>; 3] =
+        [const { std::sync::OnceLock::new() }; 3];
+    let slot = match m.ruleset {
+        "lite" => 2,
+        "v1" => 1,
+        _ => 0,
+    };
+    VIEWS[slot].get_or_init(|| (0..m.hex_list.len()).map(|i| view_of(m, i, None)).collect())
+}
+
+impl PartialEq for HexView {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.nodes, other.nodes)
+            && std::ptr::eq(self.paths, other.paths)
+            && self.tile == other.tile
+    }
+}
+
+impl Board {
     /// Reads the tiles and tokens of `state`.
-    pub fn new(state: &'s State) -> Self {
+    pub fn new(state: &State) -> Self {
         let m = map::map(&state.options);
-        let mut views: Vec<Option<HexView>> = (0..m.hex_list.len())
-            .map(|i| view_of(m, i, None))
-            .collect();
+        let mut views = printed_views(m).to_vec();
         for (hex, placed) in &state.operations.tiles {
             if let Some(i) = m.hex_index(hex) {
                 views[i] = view_of(m, i, Some(placed));
@@ -88,10 +129,15 @@ impl<'s> Board<'s> {
         tokens.dedup();
         Board {
             map: m,
-            state,
             views,
             tokens,
         }
+    }
+
+    /// Whether the board still shows `state` (what a fresh [`Board::new`] would give): for
+    /// debug checks of a board kept across changes.
+    pub fn is_current(&self, state: &State) -> bool {
+        *self == Board::new(state)
     }
 
     /// What hex `i` shows now ([`hex_view`] by index).
@@ -111,8 +157,8 @@ impl<'s> Board<'s> {
 
     /// The corporation's bases ([`bases`]): its tokens in non-pass cities, as (hex, node,
     /// city), in token order.
-    pub fn bases(&self, corp: &str) -> Vec<(String, usize, u32)> {
-        let Some(c) = self.state.corporation(corp) else {
+    pub fn bases(&self, state: &State, corp: &str) -> Vec<(String, usize, u32)> {
+        let Some(c) = state.corporation(corp) else {
             return Vec::new();
         };
         c.tokens
@@ -126,8 +172,14 @@ impl<'s> Board<'s> {
     }
 
     /// [`reach`] on this board.
-    pub fn reach(&self, corp: &str, starts: &[(String, usize)], border_set: Option<&str>) -> Reach {
-        reach_on(self, corp, starts, border_set)
+    pub fn reach(
+        &self,
+        state: &State,
+        corp: &str,
+        starts: &[(String, usize)],
+        border_set: Option<&str>,
+    ) -> Reach {
+        reach_on(self, state, corp, starts, border_set)
     }
 }
 
@@ -261,14 +313,20 @@ pub fn reach(
     starts: &[(String, usize)],
     border_set: Option<&str>,
 ) -> Reach {
-    reach_on(&Board::new(state), corp, starts, border_set)
+    reach_on(&Board::new(state), state, corp, starts, border_set)
 }
 
 /// Positions of the search on one hex, as bits of a `u64`: edge `e` is bit `e`, node `n`
 /// entered normally bit `8 + n`, node `n` entered through a terminal stub bit `32 + n`.
 const NODE_BITS: usize = 24;
 
-fn reach_on(board: &Board, corp: &str, starts: &[(String, usize)], border_set: Option<&str>) -> Reach {
+fn reach_on(
+    board: &Board,
+    state: &State,
+    corp: &str,
+    starts: &[(String, usize)],
+    border_set: Option<&str>,
+) -> Reach {
     #[derive(Clone, Copy)]
     enum Pos {
         Node(usize, usize, bool),
@@ -276,7 +334,7 @@ fn reach_on(board: &Board, corp: &str, starts: &[(String, usize)], border_set: O
     }
     let m = board.map;
     let hexes = m.hex_ids.len();
-    let corp_index = board.state.corporations.iter().position(|c| c.sym == corp);
+    let corp_index = state.corporations.iter().position(|c| c.sym == corp);
     let borders = border_set.and_then(|s| m.border_mask(s));
     let on_border = |i: usize, e: u8| {
         e < 8 && borders.is_some_and(|b| b.get(i).is_some_and(|mask| mask & (1 << e) != 0))

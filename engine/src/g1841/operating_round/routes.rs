@@ -6,9 +6,14 @@ use super::*;
 /// tokens its track graph (borders ignored) reaches two nodes counting toward the two-stop
 /// minimum, its own city included.
 pub fn route_available(state: &State, sym: &str) -> bool {
-    let board = track::Board::new(state);
-    board.bases(sym).into_iter().any(|(h, n, _)| {
-        let reach = board.reach(sym, &[(h, n)], None);
+    route_available_with(state, &track::LazyBoard::new(), sym)
+}
+
+/// [`route_available`] on a board of the state.
+pub(super) fn route_available_with(state: &State, board: &track::LazyBoard, sym: &str) -> bool {
+    let board = board.get(state);
+    board.bases(state, sym).into_iter().any(|(h, n, _)| {
+        let reach = board.reach(state, sym, &[(h, n)], None);
         reach
             .node_indices()
             .iter()

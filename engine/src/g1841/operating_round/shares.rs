@@ -101,7 +101,7 @@ pub(super) fn sell_share(
     } else {
         ShareOwner::Corporation(seller.to_string())
     };
-    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+    let Some(t) = state.corporation_mut(target) else {
         return;
     };
     let Some(price) = t.price() else { return };
@@ -116,7 +116,7 @@ pub(super) fn sell_share(
     }
     let proceeds = price.saturating_mul(i64::from(units - left));
     state.bank_cash -= proceeds;
-    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+    if let Some(s) = state.corporation_mut(seller) {
         s.cash += proceeds;
     }
     events.push(Event::CorporationSoldShares {
@@ -156,7 +156,7 @@ pub(super) fn sell_share(
 /// presidency rule.
 pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &mut Vec<Event>) {
     let holder = ShareOwner::Corporation(seller.to_string());
-    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+    let Some(t) = state.corporation_mut(target) else {
         return;
     };
     let Some(price) = t.price() else { return };
@@ -169,7 +169,7 @@ pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &m
     let units = percent / unit;
     let proceeds = price.saturating_mul(i64::from(units));
     state.bank_cash -= proceeds;
-    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+    if let Some(s) = state.corporation_mut(seller) {
         s.cash += proceeds;
     }
     events.push(Event::CorporationSoldShares {
@@ -327,7 +327,7 @@ pub(super) fn buy_share(
     } else {
         ShareOwner::Ipo
     };
-    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+    let Some(t) = state.corporation_mut(target) else {
         return;
     };
     let Some(price) = t.price() else { return };
@@ -350,7 +350,7 @@ pub(super) fn buy_share(
     } else {
         t.cash += cost;
     }
-    if let Some(b) = state.corporations.iter_mut().find(|c| c.sym == buyer) {
+    if let Some(b) = state.corporation_mut(buyer) {
         b.cash -= cost;
     }
     events.push(Event::CorporationBoughtShares {
@@ -386,11 +386,11 @@ pub(super) fn start_corporation(
         return;
     };
     let cost = price.saturating_mul(2);
-    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == starter) {
+    if let Some(s) = state.corporation_mut(starter) {
         s.cash -= cost;
     }
     market::set_cell(state, target, row, col);
-    if let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) {
+    if let Some(t) = state.corporation_mut(target) {
         t.cash += cost;
         t.par_price = price;
         for c in t.certificates.iter_mut().filter(|c| c.president) {

@@ -42,22 +42,27 @@ pub struct Lay {
 
 /// Every legal tile lay of the operating corporation now (1841 §9.1).
 pub fn legal_lays(state: &State) -> Vec<Lay> {
-    lays_up_to(state, usize::MAX, None)
+    lays_up_to(state, &track::LazyBoard::new(), usize::MAX, None)
+}
+
+/// [`legal_lays`] on a board of the state.
+pub(super) fn legal_lays_with(state: &State, board: &track::LazyBoard) -> Vec<Lay> {
+    lays_up_to(state, board, usize::MAX, None)
 }
 
 /// The lays of [`legal_lays`] on `hex` only, in its order (what `apply` needs to judge a lay
 /// there, without testing the candidates of every other hex).
-pub(super) fn legal_lays_on(state: &State, hex: &str) -> Vec<Lay> {
-    lays_up_to(state, usize::MAX, Some(hex))
+pub(super) fn legal_lays_on(state: &State, board: &track::LazyBoard, hex: &str) -> Vec<Lay> {
+    lays_up_to(state, board, usize::MAX, Some(hex))
 }
 
 /// Whether the operating corporation has a legal tile lay now (`legal_lays` is not empty).
-pub(super) fn has_legal_lay(state: &State) -> bool {
-    !lays_up_to(state, 1, None).is_empty()
+pub(super) fn has_legal_lay(state: &State, board: &track::LazyBoard) -> bool {
+    !lays_up_to(state, board, 1, None).is_empty()
 }
 
 /// The first `limit` lays of [`legal_lays`], in its order; on `only` alone when given.
-fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
+fn lays_up_to(state: &State, board: &track::LazyBoard, limit: usize, only: Option<&str>) -> Vec<Lay> {
     let Some(r) = round(state) else {
         return Vec::new();
     };
@@ -86,8 +91,8 @@ fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
     };
     let mut out: Vec<Lay> = Vec::new();
     let mut seen = BTreeSet::new();
-    let board = track::Board::new(state);
-    for (bhex, bnode, bcity) in board.bases(&sym) {
+    let board = board.get(state);
+    for (bhex, bnode, bcity) in board.bases(state, &sym) {
         let base = MapToken {
             hex: bhex.clone(),
             city: bcity,
@@ -95,7 +100,7 @@ fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
         if r.used_bases.contains(&base) {
             continue;
         }
-        let reach = board.reach(&sym, &[(bhex.clone(), bnode)], border.as_deref());
+        let reach = board.reach(state, &sym, &[(bhex.clone(), bnode)], border.as_deref());
         for (i, reached) in reach.edges() {
             let hex = &m.hex_ids[i];
             if only.is_some_and(|h| h != hex) || r.laid_hexes.contains(hex) {
@@ -176,7 +181,7 @@ pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec
             rotation: lay.rotation,
         },
     );
-    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    if let Some(c) = state.corporation_mut(sym) {
         c.cash -= lay.cost;
     }
     state.bank_cash += lay.cost;

@@ -72,6 +72,11 @@ pub fn across_border(state: &State, a: &str, b: &str) -> bool {
 
 /// Cities where the operating corporation may place a token now (1841 §9.2).
 pub fn legal_tokens(state: &State) -> Vec<MapToken> {
+    legal_tokens_with(state, &track::LazyBoard::new())
+}
+
+/// [`legal_tokens`] on a board of the state.
+pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<MapToken> {
     let Some(r) = round(state) else {
         return Vec::new();
     };
@@ -87,14 +92,14 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
     if corp.tokens.len() as u32 >= corp.tokens_total {
         return Vec::new();
     }
-    let board = track::Board::new(state);
+    let board = board.get(state);
     let starts: Vec<(String, usize)> = board
-        .bases(&sym)
+        .bases(state, &sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
         .collect();
     let border = token_border_set(state);
-    let reach = board.reach(&sym, &starts, border.as_deref());
+    let reach = board.reach(state, &sym, &starts, border.as_deref());
     let firenze_locked = !state.options.lite
         && !state.options.version_1
         && phase_number(state) < 4
@@ -102,7 +107,7 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
     let mut out = Vec::new();
     for ReachedCity {
         hex, city, slots, ..
-    } in reached_cities(&board, &reach)
+    } in reached_cities(board, &reach)
     {
         let hex = &hex;
         if corp.tokens.iter().any(|t| &t.hex == hex) {
@@ -162,6 +167,11 @@ pub(super) fn has_unplaced_token(state: &State, sym: &str) -> bool {
 /// seller has a controlling player and keeps at least one non-pass token on the map (a token
 /// in a pass can always be sold); price L.1 up to the buyer's treasury.
 pub fn token_purchases(state: &State) -> Vec<TokenPurchaseRange> {
+    token_purchases_with(state, &track::LazyBoard::new())
+}
+
+/// [`token_purchases`] on a board of the state.
+pub(super) fn token_purchases_with(state: &State, board: &track::LazyBoard) -> Vec<TokenPurchaseRange> {
     let mut out = Vec::new();
     let Some(r) = round(state) else { return out };
     let Some(sym) = r.current.clone() else {
@@ -176,17 +186,17 @@ pub fn token_purchases(state: &State) -> Vec<TokenPurchaseRange> {
     if buyer.cash < 1 {
         return out;
     }
-    let board = track::Board::new(state);
+    let board = board.get(state);
     let starts: Vec<(String, usize)> = board
-        .bases(&sym)
+        .bases(state, &sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
         .collect();
     let border = token_border_set(state);
-    let reach = board.reach(&sym, &starts, border.as_deref());
+    let reach = board.reach(state, &sym, &starts, border.as_deref());
     for ReachedCity {
         hex, city, kind, ..
-    } in reached_cities(&board, &reach)
+    } in reached_cities(board, &reach)
     {
         let hex = &hex;
         if buyer.tokens.iter().any(|t| &t.hex == hex) {
@@ -223,13 +233,13 @@ pub(super) fn buy_token(
     price: i64,
     events: &mut Vec<Event>,
 ) {
-    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+    if let Some(s) = state.corporation_mut(seller) {
         if let Some(i) = s.tokens.iter().position(|t| t.hex == hex && t.city == city) {
             s.tokens.remove(i);
         }
         s.cash += price;
     }
-    if let Some(b) = state.corporations.iter_mut().find(|c| c.sym == buyer) {
+    if let Some(b) = state.corporation_mut(buyer) {
         b.cash -= price;
         b.tokens.push(MapToken {
             hex: hex.to_string(),
