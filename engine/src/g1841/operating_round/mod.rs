@@ -683,26 +683,31 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
                 }
                 advance(state, events);
             }
-            OperatingStep::Trains | OperatingStep::Shares => {
-                let l = legal_with_lays(state, seat, None, &board);
+            // The shares step without a listing: the first option found is enough.
+            OperatingStep::Shares => {
                 // I35: 18xx plays the share step (a pass is recorded) while the treasury
                 // holds the lowest par price and a corporation may be started, even when the
                 // president's certificate (twice that) is out of reach (lite action 721:
                 // IFAI with L.97).
-                let shares_open = r.step == OperatingStep::Shares && shares_step_open(state, &sym);
-                if l.actions.iter().all(|a| *a == Action::Pass)
-                    && l.train_purchases.is_empty()
-                    && !shares_open
+                if sell_options(state).is_empty()
+                    && !has_share_option(state)
+                    && !shares_step_open(state, &sym)
                 {
+                    events.push(Event::Passed {
+                        seat,
+                        automatic: true,
+                    });
+                    advance(state, events);
+                } else {
+                    return;
+                }
+            }
+            OperatingStep::Trains => {
+                let l = legal_with_lays(state, seat, None, &board);
+                if l.actions.iter().all(|a| *a == Action::Pass) && l.train_purchases.is_empty() {
                     if l.actions.is_empty() {
                         // Must buy but cannot: emergency money raising (not implemented).
                         return;
-                    }
-                    if r.step == OperatingStep::Shares {
-                        events.push(Event::Passed {
-                            seat,
-                            automatic: true,
-                        });
                     }
                     advance(state, events);
                 } else {

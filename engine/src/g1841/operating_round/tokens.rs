@@ -136,20 +136,19 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
 /// Whether city `city` of `hex` is the home of a historical corporation not yet started and
 /// not closed (1841 §3.3, §5.4; the reservation disappears when it closes, §11 step 2).
 pub fn reserved_home(state: &State, hex: &str, city: u32) -> bool {
+    // (The hex is compared first: most corporations have no home there.)
     data::ruleset(&state.options)
         .historical_corporations
         .iter()
-        .filter(|h| {
-            !state
+        .any(|h| {
+            h.homes.iter().any(|home| {
+                home.hex == hex
+                    && home
+                        .city_index
+                        .is_none_or(|i| track::current_city(state, hex, i) == city)
+            }) && !state
                 .corporation(&h.sym)
                 .is_some_and(|c| c.started() || c.closed)
-        })
-        .flat_map(|h| h.homes.iter())
-        .any(|home| {
-            home.hex == hex
-                && home
-                    .city_index
-                    .is_none_or(|i| track::current_city(state, hex, i) == city)
         })
 }
 
