@@ -315,7 +315,22 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         Action::LayTile { hex, .. } => legal_lays_on(state, &board, hex),
         _ => Vec::new(),
     });
-    let legal = legal_with_lays(state, seat, lays.as_deref(), &board);
+    // A pass in a step that always lists one needs no listing.
+    let legal = if *action == Action::Pass && r.start.is_none() && pass_always_listed(r.step) {
+        debug_assert!(
+            legal_with_lays(state, seat, None, &board)
+                .actions
+                .contains(&Action::Pass),
+            "a pass is listed in the {:?} step",
+            r.step
+        );
+        LegalActions {
+            actions: vec![Action::Pass],
+            ..LegalActions::default()
+        }
+    } else {
+        legal_with_lays(state, seat, lays.as_deref(), &board)
+    };
     let mut events = Vec::new();
     let listed = legal.actions.contains(action);
     if let Some(start) = r.start.clone() {
@@ -565,6 +580,20 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     }
     settle(state, &mut events);
     Ok(events)
+}
+
+/// Whether [`legal`] lists a pass in `step` whatever the state (no start in progress, the
+/// operating corporation's controller asking).
+fn pass_always_listed(step: OperatingStep) -> bool {
+    matches!(
+        step,
+        OperatingStep::Track
+            | OperatingStep::Token
+            | OperatingStep::BuyToken
+            | OperatingStep::Shares
+            | OperatingStep::Merge
+            | OperatingStep::Transform
+    )
 }
 
 fn rule_of(step: OperatingStep) -> &'static str {
