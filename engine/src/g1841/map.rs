@@ -249,6 +249,8 @@ pub struct Map {
     pub tile_list: Vec<Tile>,
     /// Tile index by number.
     pub tile_lookup: IdIndex,
+    /// By tile index: copies in this ruleset's manifest ([`Map::tile_count`]).
+    pub tile_manifest: Vec<u32>,
     /// By hex index: the province border sides of each set, as edge masks
     /// (`border_edges` by index; set names as in `borders`).
     pub border_masks: Vec<(String, Vec<u8>)>,
@@ -373,6 +375,10 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         .map(|(i, h)| (h.as_str(), i))
         .collect();
     let tile_list: Vec<Tile> = tiles.values().cloned().collect();
+    let tile_manifest = tile_list
+        .iter()
+        .map(|t| t.counts.get(ruleset).copied().unwrap_or(0))
+        .collect();
     let tile_lookup = tile_list
         .iter()
         .enumerate()
@@ -400,6 +406,7 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         hex_lookup,
         tile_list,
         tile_lookup,
+        tile_manifest,
         border_masks,
     }
 }
@@ -421,9 +428,9 @@ pub fn map(options: &Options) -> &'static Map {
 impl Map {
     /// Copies of `tile` in this ruleset's manifest.
     pub fn tile_count(&self, tile: &str) -> u32 {
-        self.tiles
+        self.tile_lookup
             .get(tile)
-            .and_then(|t| t.counts.get(self.ruleset))
+            .and_then(|i| self.tile_manifest.get(i))
             .copied()
             .unwrap_or(0)
     }

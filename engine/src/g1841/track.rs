@@ -62,6 +62,10 @@ pub struct Board {
     /// Tokens on the map as (hex index, city, corporation index in `state.corporations`),
     /// sorted, one entry per corporation and city; tokens on hexes off the map are left out.
     tokens: Vec<(usize, u32, usize)>,
+    /// By hex index: the laid tile as (tile index in [`map::Map::tile_list`], rotation).
+    laid: Vec<Option<(usize, u8)>>,
+    /// By tile index: copies on the map.
+    used: Vec<u32>,
 }
 
 /// A [`Board`] made when first needed, for code where most paths need none. The caller keeps
@@ -84,6 +88,33 @@ impl LazyBoard {
     pub fn made(&self) -> Option<&Board> {
         self.0.get()
     }
+}
+
+/// The [`Shape`]s of a map's track, made once per map: by tile index and rotation, and of
+/// every printed hex by hex index.
+pub struct Shapes {
+    /// By tile index, by rotation 0–5.
+    pub tiles: Vec<[Shape; 6]>,
+    /// By hex index: the printed track.
+    pub hexes: Vec<Shape>,
+}
+
+/// The shapes of `m`'s tiles and printed hexes.
+pub fn shapes(m: &'static map::Map) -> &'static Shapes {
+    static SHAPES: [std::sync::OnceLock<Shapes>; 3] = [const { std::sync::OnceLock::new() }; 3];
+    let slot = match m.ruleset {
+        "lite" => 2,
+        "v1" => 1,
+        _ => 0,
+    };
+    SHAPES[slot].get_or_init(|| Shapes {
+        tiles: m
+            .tile_list
+            .iter()
+            .map(|t| [0usize, 1, 2, 3, 4, 5].map(|r| Shape::of(&t.nodes, &t.rotations[r])))
+            .collect(),
+        hexes: m.hex_list.iter().map(|h| Shape::of(&h.nodes, &h.paths)).collect(),
+    })
 }
 
 /// By hex index: what every hex of `m` shows with no tile laid (where a [`Board`] starts),
@@ -112,9 +143,23 @@ impl Board {
     pub fn new(state: &State) -> Self {
         let m = map::map(&state.options);
         let mut views = printed_views(m).to_vec();
+        let mut laid = vec![None; views.len()];
+        let mut used = vec![0u32; m.tile_list.len()];
         for (hex, placed) in &state.operations.tiles {
+            let tile = m.tile_lookup.get(&placed.tile);
+            if let Some(t) = tile {
+                used[t] += 1;
+            }
             if let Some(i) = m.hex_index(hex) {
-                views[i] = view_of(m, i, Some(placed));
+                views[i] = tile.map(|t| {
+                    let tile = &m.tile_list[t];
+                    HexView {
+                        nodes: &tile.nodes,
+                        paths: &tile.rotations[usize::from(placed.rotation % 6)],
+                        tile: Some(&tile.id),
+                    }
+                });
+                laid[i] = tile.map(|t| (t, placed.rotation % 6));
             }
         }
         let mut tokens = Vec::new();
@@ -131,6 +176,30 @@ impl Board {
             map: m,
             views,
             tokens,
+            laid,
+            used,
+        }
+    }
+
+    /// The tile laid on hex `i` as (tile index, rotation 0–5), `None` for the printed hex.
+    pub fn laid(&self, i: usize) -> Option<(usize, u8)> {
+        self.laid.get(i).copied().flatten()
+    }
+
+    /// Copies of tile `t` (an index) still in the supply: the manifest count minus those on
+    /// the map ([`tiles_available`] by index).
+    pub fn available(&self, t: usize) -> u32 {
+        let manifest = self.map.tile_manifest.get(t).copied().unwrap_or(0);
+        manifest.saturating_sub(self.used.get(t).copied().unwrap_or(0))
+    }
+
+    /// The track of hex `i` as [`Shape`]s: of the laid tile or the printed hex (made once per
+    /// map).
+    pub fn shape(&self, i: usize) -> Option<&'static Shape> {
+        let shapes = shapes(self.map);
+        match self.laid(i) {
+            Some((t, r)) => shapes.tiles.get(t).map(|s| &s[usize::from(r)]),
+            None => shapes.hexes.get(i),
         }
     }
 

@@ -76,19 +76,10 @@ fn lays_up_to(state: &State, board: &track::LazyBoard, limit: usize, only: Optio
         return Vec::new();
     };
     let m = map::map(&state.options);
-    let colors = phase_data(state)
-        .map(|p| p.tile_colors.clone())
-        .unwrap_or_default();
+    let colors: &[String] = phase_data(state).map_or(&[], |p| p.tile_colors.as_slice());
     let border = track_border_set(state);
-    // Copies of each tile on the map (`track::tiles_available` for every candidate at once).
-    let mut on_map: std::collections::BTreeMap<&str, u32> = Default::default();
-    for p in state.operations.tiles.values() {
-        *on_map.entry(p.tile.as_str()).or_default() += 1;
-    }
-    let available = |tile: &str| {
-        m.tile_count(tile)
-            .saturating_sub(on_map.get(tile).copied().unwrap_or(0))
-    };
+    let border_mask = border.as_deref().and_then(|set| m.border_mask(set));
+    let shapes = track::shapes(m);
     let mut out: Vec<Lay> = Vec::new();
     let mut seen = BTreeSet::new();
     let board = board.get(state);
@@ -107,27 +98,32 @@ fn lays_up_to(state: &State, board: &track::LazyBoard, limit: usize, only: Optio
                 continue;
             }
             let printed = &m.hex_list[i];
-            let Some(view) = board.view(i) else {
+            if board.view(i).is_none() {
                 continue;
-            };
-            let (candidates, cost) = match state.operations.tiles.get(hex) {
-                Some(p) => match m.tile(&p.tile) {
-                    Some(t) => (&t.upgrades_to, t.upgrade_cost),
-                    None => continue,
-                },
+            }
+            let (candidates, cost) = match board.laid(i) {
+                Some((t, _)) => {
+                    let t = &m.tile_list[t];
+                    (&t.upgrades_to, t.upgrade_cost)
+                }
                 None => (&printed.first_tiles, printed.terrain_cost),
             };
             if cost > corp.cash {
                 continue;
             }
-            let old = track::Shape::of(view.nodes, view.paths);
+            let Some(old) = board.shape(i) else {
+                continue;
+            };
             let reached = u32::from(reached);
             let neighbors = printed.neighbors.keys().fold(0u32, |m, e| m | 1 << e);
+            // 1841 §9.1: phase 2 — no new track across an active province border.
+            let border_edges = border_mask.map_or(0, |b| u32::from(b.get(i).copied().unwrap_or(0)));
             for tile_id in candidates {
-                let Some(tile) = m.tile(tile_id) else {
+                let Some(t) = m.tile_lookup.get(tile_id) else {
                     continue;
                 };
-                if !colors.contains(&tile.color) || available(tile_id) == 0 {
+                let tile = &m.tile_list[t];
+                if !colors.contains(&tile.color) || board.available(t) == 0 {
                     continue;
                 }
                 for rotation in 0..6u8 {
@@ -135,21 +131,17 @@ fn lays_up_to(state: &State, board: &track::LazyBoard, limit: usize, only: Optio
                     if tile_id == "601" && rotation != 0 {
                         continue;
                     }
-                    let paths = &tile.rotations[usize::from(rotation)];
-                    let new = track::Shape::of(&tile.nodes, paths);
+                    let new = &shapes.tiles[t][usize::from(rotation)];
                     // Every exit leads to a neighbour, one exit touches the track reached,
                     // and the old track is kept.
                     if new.exits & !neighbors != 0
                         || new.exits & reached == 0
-                        || !old.preserved_by(&new)
+                        || !old.preserved_by(new)
                     {
                         continue;
                     }
-                    // 1841 §9.1: phase 2 — no new track across an active province border.
                     let added = new.exits & !old.exits;
-                    if let Some(set) = &border
-                        && (0..6u8).any(|e| added & (1 << e) != 0 && m.on_border(set, hex, e))
-                    {
+                    if added & border_edges & 0x3f != 0 {
                         continue;
                     }
                     if seen.insert((hex.as_str(), tile_id.as_str(), rotation)) {
