@@ -103,8 +103,8 @@ fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
 }
 
 /// Every share purchase `seat` may make now (1841 §5.2): one per corporation, source and
-/// certificate size; of corporation `only` alone when given.
-fn buy_options(state: &State, seat: Seat, only: Option<&str>) -> Vec<Action> {
+/// certificate size; of corporation `only` alone when given; the first `limit` only.
+fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
     let mut out = Vec::new();
     let cash = cash(state, seat);
     for corp in &state.corporations {
@@ -143,6 +143,9 @@ fn buy_options(state: &State, seat: Seat, only: Option<&str>) -> Vec<Action> {
                         from_pool,
                         percent,
                     });
+                    if out.len() >= limit {
+                        return out;
+                    }
                 }
             }
         }
@@ -251,8 +254,8 @@ pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOw
 
 /// Every sale `seat` may make (1841 §5.3): corporations that have operated, pool at most
 /// 50%, no president's certificate of a locked corporation, a dump only if another player
-/// can take the presidency. Of corporation `only` alone when given.
-fn sell_options(state: &State, seat: Seat, only: Option<&str>) -> Vec<Action> {
+/// can take the presidency. Of corporation `only` alone when given; the first `limit` only.
+fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
     let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
     let mut out = Vec::new();
     let me = ShareOwner::Player(seat);
@@ -304,6 +307,9 @@ fn sell_options(state: &State, seat: Seat, only: Option<&str>) -> Vec<Action> {
                     corporation: corp.sym.clone(),
                     percent: p,
                 });
+                if out.len() >= limit {
+                    return out;
+                }
             }
             p += unit;
         }
@@ -374,22 +380,22 @@ fn corporate_holdings(corp: &Corporation) -> impl Iterator<Item = (&str, u32)> {
 
 /// What `seat` may do in its turn apart from passing.
 fn turn_options(state: &State, seat: Seat) -> Vec<Action> {
-    let sells = sell_options(state, seat, None);
+    let sells = sell_options(state, seat, None, usize::MAX);
     // 1841 §5.1, FAQ-Q9: over a limit → sell first, if anything can be sold.
     if !sells.is_empty() && over_limits(state, seat) {
         return sells;
     }
     let mut out = sells;
     out.extend(par_options(state, seat, None));
-    out.extend(buy_options(state, seat, None));
+    out.extend(buy_options(state, seat, None, usize::MAX));
     out.extend(concession_options(state, seat));
     out
 }
 
 /// Whether [`turn_options`] is not empty, stopping at the first kind of action found.
 fn has_turn_option(state: &State, seat: Seat) -> bool {
-    !sell_options(state, seat, None).is_empty()
-        || !buy_options(state, seat, None).is_empty()
+    !sell_options(state, seat, None, 1).is_empty()
+        || !buy_options(state, seat, None, 1).is_empty()
         || !concession_options(state, seat).is_empty()
         || !par_options(state, seat, None).is_empty()
 }
@@ -445,10 +451,10 @@ fn allows(state: &State, seat: Seat, action: &Action) -> bool {
     let forced = || forced_to_sell(state, seat);
     match action {
         Action::SellShares { corporation, .. } => {
-            sell_options(state, seat, Some(corporation)).contains(action)
+            sell_options(state, seat, Some(corporation), usize::MAX).contains(action)
         }
         Action::BuyShares { corporation, .. } => {
-            !forced() && buy_options(state, seat, Some(corporation)).contains(action)
+            !forced() && buy_options(state, seat, Some(corporation), usize::MAX).contains(action)
         }
         Action::Par { corporation, .. } => {
             !forced() && par_options(state, seat, Some(corporation)).contains(action)
@@ -466,7 +472,7 @@ fn allows(state: &State, seat: Seat, action: &Action) -> bool {
 /// Whether `seat` must sell before anything else (1841 §5.1, FAQ-Q9): over a limit with
 /// something to sell.
 fn forced_to_sell(state: &State, seat: Seat) -> bool {
-    over_limits(state, seat) && !sell_options(state, seat, None).is_empty()
+    over_limits(state, seat) && !sell_options(state, seat, None, 1).is_empty()
 }
 
 /// The purchases the seat on turn may offer to other players now, with price ranges

@@ -655,7 +655,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             board.made().is_none_or(|b| b.is_current(state)),
             "settle: the board changed"
         );
-        let Some(r) = round(state).cloned() else {
+        let Some(r) = round(state) else {
             return;
         };
         let Some(sym) = r.current.clone() else { return };
@@ -666,12 +666,13 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
         {
             return;
         }
+        let step = r.step;
         let Some(seat) = controller(state, &sym) else {
             // Frozen mid-turn (cannot happen in the implemented steps): end the turn.
             end_turn(state, events);
             continue;
         };
-        match r.step {
+        match step {
             OperatingStep::Track => {
                 if !has_legal_lay(state, &board) {
                     advance(state, events);
