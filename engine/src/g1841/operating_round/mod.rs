@@ -219,6 +219,16 @@ fn legal_with_lays(
     out
 }
 
+/// The parts of the operating round that [`apply`] judges an action by.
+struct TurnNow {
+    event: bool,
+    current: Option<String>,
+    crowded: Option<String>,
+    step: OperatingStep,
+    start: Option<super::state::CorporationStart>,
+    revenue: i64,
+}
+
 /// Applies an operating-round action in place. Every refusal happens before the first
 /// change (the legality of the action is settled first, then it is carried out; the corporate
 /// events likewise), so on `Err` the state is unchanged and the caller needs no copy.
@@ -227,7 +237,15 @@ fn legal_with_lays(
 /// (routes/dividends with trains, the first 4-train, emergency money raising), `WRONG_STEP`
 /// (an action of another step), `ILLEGAL_MOVE` (anything else not in [`legal`]).
 pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
-    let Some(r) = round(state).cloned() else {
+    // What the action is judged by (copied: the state changes below).
+    let Some(r) = round(state).map(|r| TurnNow {
+        event: r.event.is_some(),
+        current: r.current.clone(),
+        crowded: r.crowded.first().cloned(),
+        step: r.step,
+        start: r.start.clone(),
+        revenue: r.revenue,
+    }) else {
         return Err(reject(
             RejectionCode::WrongStep,
             RULE,
@@ -254,7 +272,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             )
         });
     }
-    if r.event.is_some() {
+    if r.event {
         return events::apply(state, seat, action);
     }
     let Some(sym) = r.current.clone() else {
@@ -264,7 +282,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             "No corporation is operating.",
         ));
     };
-    if let Some(crowded) = r.crowded.first().cloned() {
+    if let Some(crowded) = r.crowded.clone() {
         if controller(state, &crowded) != Some(seat) {
             return Err(reject(
                 RejectionCode::NotYourTurn,
