@@ -50,7 +50,7 @@ fn table_key(id: &[u8]) -> Option<usize> {
 /// `id` packed into a `u64` (bytes, then the length in the last byte); `None` when longer
 /// than 7 bytes.
 #[inline]
-fn pack(id: &[u8]) -> Option<u64> {
+pub fn pack(id: &[u8]) -> Option<u64> {
     if id.len() > 7 {
         return None;
     }

@@ -53,7 +53,11 @@ fn view_of(m: &'static map::Map, i: usize, placed: Option<&PlacedTile>) -> Optio
 /// decision, so a search never looks a hex or a token up by name. It holds no reference to
 /// the state: it stays true while the state's tiles, tokens and corporation list do not
 /// change ([`Board::is_current`]).
-#[derive(Clone, Debug, PartialEq)]
+///
+/// [`Board::shared`] hands out the board of the last states read on this thread when their
+/// tiles and tokens are the same, so consecutive decisions of a game share one board and the
+/// searches it remembers ([`Board::reach`]).
+#[derive(Clone, Debug)]
 pub struct Board {
     /// The ruleset's map.
     pub map: &'static map::Map,
@@ -66,12 +70,112 @@ pub struct Board {
     laid: Vec<Option<(usize, u8)>>,
     /// By tile index: copies on the map.
     used: Vec<u32>,
+    /// The searches made on this board so far, with what they were asked
+    /// ([`Board::reach`]): a search depends only on the board, the tracing corporation, the
+    /// start nodes and the border set.
+    reaches: std::cell::RefCell<Vec<(ReachQuestion, std::rc::Rc<Reach>)>>,
 }
 
-/// A [`Board`] made when first needed, for code where most paths need none. The caller keeps
-/// it with the state it was made from (it holds no reference to it).
+/// What a search was asked: the tracing corporation, the start nodes and the border set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ReachQuestion {
+    corp: String,
+    starts: Vec<(String, usize)>,
+    border_set: Option<String>,
+}
+
+impl PartialEq for Board {
+    /// The same map, views, tokens and tiles (the searches remembered are left out).
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.map, other.map)
+            && self.views == other.views
+            && self.tokens == other.tokens
+            && self.laid == other.laid
+            && self.used == other.used
+    }
+}
+
+/// What a [`Board`] is made from, with identifiers packed into integers
+/// ([`super::ids::pack`]): the map, each laid tile as (hex, tile, rotation) in the state's
+/// order, and each token as (corporation index, corporation symbol, hex, city). It is
+/// compared with a state without building anything ([`BoardKey::matches`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct BoardKey {
+    map: usize,
+    tiles: Vec<(u64, u64, u8)>,
+    tokens: Vec<(u32, u64, u64, u32)>,
+}
+
+impl BoardKey {
+    /// The key of `state`; `None` when an identifier is too long to pack (such a state is
+    /// never shared).
+    fn of(state: &State) -> Option<BoardKey> {
+        let map = map::map(&state.options) as *const map::Map as usize;
+        let pack = |s: &str| super::ids::pack(s.as_bytes());
+        let mut tiles = Vec::with_capacity(state.operations.tiles.len());
+        for (hex, p) in &state.operations.tiles {
+            tiles.push((pack(hex)?, pack(&p.tile)?, p.rotation));
+        }
+        let mut tokens = Vec::new();
+        for (c, corp) in state.corporations.iter().enumerate() {
+            let sym = pack(&corp.sym)?;
+            for t in &corp.tokens {
+                tokens.push((c as u32, sym, pack(&t.hex)?, t.city));
+            }
+        }
+        Some(BoardKey { map, tiles, tokens })
+    }
+
+    /// Whether `state` has exactly these tiles and tokens (on the same map).
+    fn matches(&self, state: &State) -> bool {
+        let pack = |s: &str| super::ids::pack(s.as_bytes());
+        if self.map != map::map(&state.options) as *const map::Map as usize
+            || self.tiles.len() != state.operations.tiles.len()
+        {
+            return false;
+        }
+        let tiles_same = self
+            .tiles
+            .iter()
+            .zip(&state.operations.tiles)
+            .all(|(&(h, t, r), (hex, p))| {
+                Some(h) == pack(hex) && Some(t) == pack(&p.tile) && r == p.rotation
+            });
+        if !tiles_same {
+            return false;
+        }
+        let mut key = self.tokens.iter();
+        for (c, corp) in state.corporations.iter().enumerate() {
+            if corp.tokens.is_empty() {
+                continue;
+            }
+            let Some(sym) = pack(&corp.sym) else {
+                return false;
+            };
+            for t in &corp.tokens {
+                match key.next() {
+                    Some(&(kc, ks, kh, kcity))
+                        if kc == c as u32 && ks == sym && Some(kh) == pack(&t.hex) && kcity == t.city => {}
+                    _ => return false,
+                }
+            }
+        }
+        key.next().is_none()
+    }
+}
+
+thread_local! {
+    /// The boards of the last two states read on this thread, by their keys
+    /// ([`Board::shared`]); the most recent first.
+    static SHARED_BOARDS: std::cell::RefCell<Vec<(BoardKey, std::rc::Rc<Board>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A [`Board`] made (or shared, [`Board::shared`]) when first needed, for code where most
+/// paths need none. The caller keeps it with the state it was made from (it holds no
+/// reference to it).
 #[derive(Debug, Default)]
-pub struct LazyBoard(std::cell::OnceCell<Board>);
+pub struct LazyBoard(std::cell::OnceCell<std::rc::Rc<Board>>);
 
 impl LazyBoard {
     /// No board yet.
@@ -81,12 +185,12 @@ impl LazyBoard {
 
     /// The board of `state`, made now if not yet made.
     pub fn get(&self, state: &State) -> &Board {
-        self.0.get_or_init(|| Board::new(state))
+        self.0.get_or_init(|| Board::shared(state))
     }
 
     /// The board if it has been made.
     pub fn made(&self) -> Option<&Board> {
-        self.0.get()
+        self.0.get().map(|b| &**b)
     }
 }
 
@@ -178,7 +282,35 @@ impl Board {
             tokens,
             laid,
             used,
+            reaches: Default::default(),
         }
+    }
+
+    /// The board of `state`: the one made for the last states read on this thread when their
+    /// tiles and tokens are exactly those of `state` ([`BoardKey`]), else a new one (kept for
+    /// the next call). Shared boards keep the searches made on them ([`Board::reach`]).
+    pub fn shared(state: &State) -> std::rc::Rc<Board> {
+        let found = SHARED_BOARDS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let at = cache.iter().position(|(k, _)| k.matches(state))?;
+            let entry = cache.remove(at);
+            let board = entry.1.clone();
+            cache.insert(0, entry);
+            Some(board)
+        });
+        if let Some(board) = found {
+            debug_assert!(board.is_current(state), "a shared board shows its state");
+            return board;
+        }
+        let board = std::rc::Rc::new(Board::new(state));
+        if let Some(key) = BoardKey::of(state) {
+            SHARED_BOARDS.with(|cache| {
+                let mut cache = cache.borrow_mut();
+                cache.insert(0, (key, board.clone()));
+                cache.truncate(2);
+            });
+        }
+        board
     }
 
     /// The tile laid on hex `i` as (tile index, rotation 0–5), `None` for the printed hex.
@@ -240,15 +372,32 @@ impl Board {
             .collect()
     }
 
-    /// [`reach`] on this board.
+    /// [`reach`] on this board; a search asked before on this board is answered from
+    /// memory.
     pub fn reach(
         &self,
         state: &State,
         corp: &str,
         starts: &[(String, usize)],
         border_set: Option<&str>,
-    ) -> Reach {
-        reach_on(self, state, corp, starts, border_set)
+    ) -> std::rc::Rc<Reach> {
+        let known = self.reaches.borrow().iter().find_map(|(q, r)| {
+            (q.corp == corp && q.starts == starts && q.border_set.as_deref() == border_set)
+                .then(|| r.clone())
+        });
+        if let Some(r) = known {
+            return r;
+        }
+        let r = std::rc::Rc::new(reach_on(self, state, corp, starts, border_set));
+        self.reaches.borrow_mut().push((
+            ReachQuestion {
+                corp: corp.to_string(),
+                starts: starts.to_vec(),
+                border_set: border_set.map(str::to_string),
+            },
+            r.clone(),
+        ));
+        r
     }
 }
 
@@ -382,7 +531,7 @@ pub fn reach(
     starts: &[(String, usize)],
     border_set: Option<&str>,
 ) -> Reach {
-    reach_on(&Board::new(state), state, corp, starts, border_set)
+    reach_on(&Board::shared(state), state, corp, starts, border_set)
 }
 
 /// Positions of the search on one hex, as bits of a `u64`: edge `e` is bit `e`, node `n`
