@@ -77,7 +77,8 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
         .corporation(sym)
         .ok_or_else(|| bad(format!("{sym} does not exist")))?;
     let mut trains_used = BTreeSet::new();
-    let mut segments: BTreeSet<(String, usize)> = BTreeSet::new();
+    // Track segments used by the routes so far, as (hex index, path index).
+    let mut segments: Vec<(usize, usize)> = Vec::new();
     let mut milano_routes = 0;
     let mut out = Vec::new();
     for (ri, route) in routes.iter().enumerate() {
@@ -96,32 +97,31 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                 "route {ri}: needs at least two stops and one hex chain between each pair"
             )));
         }
-        let mut nodes = Vec::new();
+        let mut nodes: Vec<(track::HexView, &map::Node)> = Vec::with_capacity(n);
         for st in &route.stops {
             let v = track::hex_view(state, &st.hex)
                 .ok_or_else(|| bad(format!("route {ri}: no hex {}", st.hex)))?;
             let node = v
                 .nodes
                 .get(st.node as usize)
-                .cloned()
                 .ok_or_else(|| bad(format!("route {ri}: no node {}-{}", st.hex, st.node)))?;
             nodes.push((v, node));
         }
-        let mut seen = BTreeSet::new();
-        let mut groups = BTreeSet::new();
-        for st in &route.stops {
-            if !seen.insert(st.clone()) {
+        for (i, st) in route.stops.iter().enumerate() {
+            if route.stops[..i].contains(st) {
                 return Err(bad(format!(
                     "route {ri}: {}-{} visited twice",
                     st.hex, st.node
                 )));
             }
         }
+        let mut groups: Vec<&str> = Vec::new();
         for (_, node) in &nodes {
             for g in &node.groups {
-                if !groups.insert(g.clone()) {
+                if groups.contains(&g.as_str()) {
                     return Err(bad(format!("route {ri}: off-board group {g} twice")));
                 }
+                groups.push(g);
             }
         }
         let uses_yellow_milano = route
@@ -160,11 +160,13 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                     a.hex, b.hex
                 )));
             }
-            let mut used = Vec::new();
+            // Segments of this chain as (hex index, path index, terminal).
+            let mut used: Vec<(usize, usize, bool)> = Vec::new();
             if chain.len() == 1 {
                 let v = &nodes[ci].0;
+                let ai = m.hex_index(&a.hex).unwrap_or(usize::MAX);
                 let idx = v.paths.iter().enumerate().position(|(pi, p)| {
-                    !segments.contains(&(a.hex.clone(), pi))
+                    !segments.contains(&(ai, pi))
                         && ((p.a == End::Node(a.node as usize)
                             && p.b == End::Node(b.node as usize))
                             || (p.b == End::Node(a.node as usize)
@@ -176,13 +178,17 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                         a.hex
                     ))
                 })?;
-                used.push((a.hex.clone(), idx, v.paths[idx].terminal));
+                used.push((ai, idx, v.paths[idx].terminal));
             } else {
                 let mut from = End::Node(a.node as usize);
                 for (hi, hex) in chain.iter().enumerate() {
                     let v = track::hex_view(state, hex)
                         .ok_or_else(|| bad(format!("route {ri}: no hex {hex}")))?;
-                    let printed = &m.hexes[hex];
+                    // (`hex_view` found the hex: it is on the map.)
+                    let hi_index = m.hex_index(hex).unwrap_or(usize::MAX);
+                    let Some(printed) = m.hex_list.get(hi_index) else {
+                        return Err(bad(format!("route {ri}: no hex {hex}")));
+                    };
                     let to: Option<u8> = chain.get(hi + 1).and_then(|next| {
                         printed
                             .neighbors
@@ -201,14 +207,14 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                         }
                     };
                     let idx = v.paths.iter().enumerate().position(|(pi, p)| {
-                        !segments.contains(&(hex.clone(), pi))
-                            && !used.iter().any(|(h, i, _)| h == hex && *i == pi)
+                        !segments.contains(&(hi_index, pi))
+                            && !used.iter().any(|(h, i, _)| *h == hi_index && *i == pi)
                             && ((p.a == from && p.b == target) || (p.b == from && p.a == target))
                     });
                     let idx = idx.ok_or_else(|| {
                         bad(format!("route {ri}: no track in {hex} for hex chain {ci}"))
                     })?;
-                    used.push((hex.clone(), idx, v.paths[idx].terminal));
+                    used.push((hi_index, idx, v.paths[idx].terminal));
                     if let End::Edge(e) = target {
                         from = End::Edge((e + 3) % 6);
                     }
@@ -223,9 +229,10 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                 )));
             }
             for (h, i, _) in used {
-                if !segments.insert((h, i)) {
+                if segments.contains(&(h, i)) {
                     return Err(bad(format!("route {ri}: track used twice")));
                 }
+                segments.push((h, i));
             }
         }
         // Token, two-stop minimum, capacity, revenue.
