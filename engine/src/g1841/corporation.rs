@@ -592,7 +592,11 @@ pub fn update_presidency(
 /// (`None`: it stays). `corp` may differ from the state's corporation of that symbol (a
 /// what-if): its certificates and president are read from `corp`, everything else from
 /// `state`.
-pub fn presidency_taker(state: &State, corp: &Corporation, acting: Option<Seat>) -> Option<ShareOwner> {
+pub fn presidency_taker(
+    state: &State,
+    corp: &Corporation,
+    acting: Option<Seat>,
+) -> Option<ShareOwner> {
     if !corp.started() || !presidency_may_change(state, corp) {
         return None;
     }

@@ -115,13 +115,21 @@ pub fn record_offboards(state: &mut State, sym: &str) {
         return;
     }
     let reach = track::reach(state, sym, &starts, None);
+    let m = super::map::map(&state.options);
     for (name, group) in &rules.game_end.offboard_groups {
         if state.game_end.connected_offboards.contains(name) {
             continue;
         }
-        let reached = reach
-            .nodes()
-            .any(|(hex, _)| group.hexes_with_track.iter().any(|h| h == hex));
+        // A node reached on one of the group's hexes (looked up by index; a hex off the
+        // map is never reached).
+        let reached = group.hexes_with_track.iter().any(|h| match m.hex_index(h) {
+            Some(i) => {
+                let nodes = reach.node_indices();
+                let at = nodes.partition_point(|&(hi, _)| hi < i);
+                nodes.get(at).is_some_and(|&(hi, _)| hi == i)
+            }
+            None => reach.nodes().any(|(hex, _)| hex == h.as_str()),
+        });
         if reached {
             state.game_end.connected_offboards.push(name.clone());
         }

@@ -116,8 +116,28 @@ mod tests {
     #[test]
     fn every_shape_of_identifier_is_distinct() {
         let ids = [
-            "F8", "F", "F80", "F08", "f8", "", "8", "08", "202", "0202", "9999", "10000", "Z99",
-            "z99", "Z100", "SFTG", "Holding", "Marseille", "Marseilles", "a\0", "X1", "601",
+            "F8",
+            "F",
+            "F80",
+            "F08",
+            "f8",
+            "",
+            "8",
+            "08",
+            "202",
+            "0202",
+            "9999",
+            "10000",
+            "Z99",
+            "z99",
+            "Z100",
+            "SFTG",
+            "Holding",
+            "Marseille",
+            "Marseilles",
+            "a\0",
+            "X1",
+            "601",
         ];
         let index: IdIndex = ids.iter().enumerate().map(|(i, s)| (*s, i)).collect();
         for (i, s) in ids.iter().enumerate() {

@@ -1090,8 +1090,7 @@ fn par(
     let corp = state
         .corporation(sym)
         .ok_or_else(|| corrupt("unknown corporation"))?;
-    let (row, col) =
-        market::par_cell(price, corp.kind).ok_or_else(|| corrupt("no par cell"))?;
+    let (row, col) = market::par_cell(price, corp.kind).ok_or_else(|| corrupt("no par cell"))?;
     if !corp.certificates.iter().any(|c| c.president) {
         return Err(corrupt("no president's certificate"));
     }

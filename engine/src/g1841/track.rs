@@ -134,13 +134,13 @@ impl BoardKey {
         {
             return false;
         }
-        let tiles_same = self
-            .tiles
-            .iter()
-            .zip(&state.operations.tiles)
-            .all(|(&(h, t, r), (hex, p))| {
-                Some(h) == pack(hex) && Some(t) == pack(&p.tile) && r == p.rotation
-            });
+        let tiles_same =
+            self.tiles
+                .iter()
+                .zip(&state.operations.tiles)
+                .all(|(&(h, t, r), (hex, p))| {
+                    Some(h) == pack(hex) && Some(t) == pack(&p.tile) && r == p.rotation
+                });
         if !tiles_same {
             return false;
         }
@@ -155,7 +155,10 @@ impl BoardKey {
             for t in &corp.tokens {
                 match key.next() {
                     Some(&(kc, ks, kh, kcity))
-                        if kc == c as u32 && ks == sym && Some(kh) == pack(&t.hex) && kcity == t.city => {}
+                        if kc == c as u32
+                            && ks == sym
+                            && Some(kh) == pack(&t.hex)
+                            && kcity == t.city => {}
                     _ => return false,
                 }
             }
@@ -217,7 +220,11 @@ pub fn shapes(m: &'static map::Map) -> &'static Shapes {
             .iter()
             .map(|t| [0usize, 1, 2, 3, 4, 5].map(|r| Shape::of(&t.nodes, &t.rotations[r])))
             .collect(),
-        hexes: m.hex_list.iter().map(|h| Shape::of(&h.nodes, &h.paths)).collect(),
+        hexes: m
+            .hex_list
+            .iter()
+            .map(|h| Shape::of(&h.nodes, &h.paths))
+            .collect(),
     })
 }
 
@@ -488,7 +495,11 @@ impl Reach {
             .iter()
             .map(|&(i, n)| (self.map.hex_ids[i].as_str(), n))
             .peekable();
-        let mut outside = self.outside.iter().map(|(h, n)| (h.as_str(), *n)).peekable();
+        let mut outside = self
+            .outside
+            .iter()
+            .map(|(h, n)| (h.as_str(), *n))
+            .peekable();
         std::iter::from_fn(move || match (on_map.peek(), outside.peek()) {
             (Some(a), Some(b)) if b < a => outside.next(),
             (Some(_), _) => on_map.next(),

@@ -409,7 +409,11 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         Action::Pass if r.step == OperatingStep::Trains => {
             return Err(reject(
                 RejectionCode::IllegalMove,
-                if in_emergency_with(state, &board) { "1841 §14" } else { "1841 §9.6" },
+                if in_emergency_with(state, &board) {
+                    "1841 §14"
+                } else {
+                    "1841 §9.6"
+                },
                 format!(
                     "{sym} has a route but no train: it must buy one{}.",
                     if in_emergency_with(state, &board) {
@@ -706,9 +710,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
                 }
             }
             OperatingStep::Routes => {
-                if trains_of(state, &sym).is_empty()
-                    || !route_available_with(state, &board, &sym)
-                {
+                if trains_of(state, &sym).is_empty() || !route_available_with(state, &board, &sym) {
                     // 1841 §9.4: a corporation that runs nothing withholds 0 and moves left.
                     events.push(Event::DidNotRun {
                         corporation: sym.clone(),

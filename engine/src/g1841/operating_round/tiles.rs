@@ -62,7 +62,12 @@ pub(super) fn has_legal_lay(state: &State, board: &track::LazyBoard) -> bool {
 }
 
 /// The first `limit` lays of [`legal_lays`], in its order; on `only` alone when given.
-fn lays_up_to(state: &State, board: &track::LazyBoard, limit: usize, only: Option<&str>) -> Vec<Lay> {
+fn lays_up_to(
+    state: &State,
+    board: &track::LazyBoard,
+    limit: usize,
+    only: Option<&str>,
+) -> Vec<Lay> {
     let Some(r) = round(state) else {
         return Vec::new();
     };

@@ -170,7 +170,10 @@ pub fn token_purchases(state: &State) -> Vec<TokenPurchaseRange> {
 }
 
 /// [`token_purchases`] on a board of the state.
-pub(super) fn token_purchases_with(state: &State, board: &track::LazyBoard) -> Vec<TokenPurchaseRange> {
+pub(super) fn token_purchases_with(
+    state: &State,
+    board: &track::LazyBoard,
+) -> Vec<TokenPurchaseRange> {
     let mut out = Vec::new();
     let Some(r) = round(state) else { return out };
     let Some(sym) = r.current.clone() else {
