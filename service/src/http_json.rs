@@ -3,8 +3,10 @@
 //! also works. Errors are `{"code": "INVALID_ARGUMENT", "message": "..."}` with the HTTP
 //! status of the gRPC code (400, 404, 412, 413, 429, 501, 504, ...).
 
+use std::time::Duration;
+
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -12,9 +14,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use tokio_stream::StreamExt;
 use tonic::{Code, Status};
 
 use crate::api::Api;
+use crate::work::Cancel;
 
 /// Routes of the JSON surface, limited to `max_request_bytes` per body.
 pub fn router(api: Api, max_request_bytes: usize) -> Router {
@@ -49,16 +53,19 @@ pub fn error_response(status: &Status) -> Response {
     error_with(http_status(status.code()), status.code(), status.message())
 }
 
-fn error_with(http: StatusCode, code: Code, message: &str) -> Response {
-    let name = format!("{code:?}");
-    let body = serde_json::json!({
-        "code": to_screaming_snake(&name),
+/// The JSON error object `{"code", "message"}` of a status.
+fn error_json(code: Code, message: &str) -> serde_json::Value {
+    serde_json::json!({
+        "code": to_screaming_snake(&format!("{code:?}")),
         "message": crate::games::clip(message),
-    });
+    })
+}
+
+fn error_with(http: StatusCode, code: Code, message: &str) -> Response {
     (
         http,
         [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
+        error_json(code, message).to_string(),
     )
         .into_response()
 }
@@ -122,18 +129,19 @@ where
     }
 }
 
-/// [`run`] on the blocking thread pool.
+/// [`run`] on the blocking thread pool; when the caller goes away first, `f`'s [`Cancel`]
+/// is set and the work stops ([`crate::work::blocking`]).
 async fn run_blocking<Req, Resp>(
     body: Bytes,
-    f: impl FnOnce(&Req) -> Result<Resp, Status> + Send + 'static,
+    f: impl FnOnce(&Req, &Cancel) -> Result<Resp, Status> + Send + 'static,
 ) -> Response
 where
     Req: DeserializeOwned,
     Resp: Serialize,
 {
-    tokio::task::spawn_blocking(move || run(&body, f))
+    crate::work::blocking(move |cancel| run(&body, |req| f(req, cancel)))
         .await
-        .unwrap_or_else(|e| error_response(&Status::internal(format!("task failed: {e}"))))
+        .unwrap_or_else(|status| error_response(&status))
 }
 
 async fn list_games_get(State(api): State<Api>) -> Response {
@@ -144,54 +152,164 @@ async fn call_list_games(state: State<Api>, body: Result<Bytes, BytesRejection>)
     call(state, Path("ListGames".to_string()), HeaderMap::new(), body).await
 }
 
+/// One NDJSON line: the JSON of `value` and a newline.
+fn ndjson_line<T: Serialize>(value: &T) -> Result<Bytes, Status> {
+    let mut line = serde_json::to_vec(value)
+        .map_err(|e| Status::internal(format!("could not encode the response: {e}")))?;
+    line.push(b'\n');
+    Ok(Bytes::from(line))
+}
+
 /// StreamReplay over HTTP/JSON: every message of the stream as one line of JSON
-/// (`application/x-ndjson`), in order; an error before the first message is the usual JSON
-/// error, one after it ends the body with a `{"code", "message"}` line.
-async fn stream_replay_ndjson(api: Api, body: Bytes) -> Response {
-    let result = tokio::task::spawn_blocking(move || {
+/// (`application/x-ndjson`), in order, sent as it is made ([`crate::work::stream`]: the
+/// replay waits while the client reads slowly and stops when it goes away). An error before
+/// the first message is the usual JSON error answer; one after it (a refused action is
+/// not an error: it is a message with `failure`) ends the body with a `{"code", "message"}`
+/// line — among them DEADLINE_EXCEEDED when the stream outlasts the call's deadline.
+async fn stream_replay_ndjson(api: Api, timeout: Option<Duration>, body: Bytes) -> Response {
+    let deadline = api.deadline(timeout);
+    let mut lines = crate::work::stream(deadline, move |send| {
         let req: crate::pb::v1::StreamReplayRequest = parse(&body)?;
-        let mut lines = String::new();
-        let mut encode_error = None;
-        let r = api.stream_replay(&req, &mut |frame| match serde_json::to_string(&frame) {
-            Ok(line) => {
-                lines.push_str(&line);
-                lines.push('\n');
-                true
-            }
-            Err(e) => {
-                encode_error = Some(e.to_string());
-                false
+        drop(body); // up to --max-request-bytes, not needed while the replay streams
+        let mut batch = LineBatch::default();
+        let result = api.stream_replay(&req, &mut |frame| {
+            batch.lines.extend_from_slice(&ndjson_line(&frame)?);
+            match batch.due() {
+                Some(lines) => send(lines),
+                None => Ok(()),
             }
         });
-        if let Some(e) = encode_error {
-            return Err(Status::internal(format!(
-                "could not encode the response: {e}"
-            )));
-        }
-        match r {
-            Ok(()) => Ok(lines),
-            Err(status) if lines.is_empty() => Err(status),
-            Err(status) => {
-                let code = to_screaming_snake(&format!("{:?}", status.code()));
-                lines.push_str(
-                    &serde_json::json!({"code": code, "message": status.message()}).to_string(),
-                );
-                lines.push('\n');
-                Ok(lines)
+        // The lines made before the end (or before a failure, which follows them).
+        let rest = batch.take();
+        if !rest.is_empty() {
+            let flushed = send(rest);
+            if result.is_ok() {
+                flushed?;
             }
         }
-    })
-    .await
-    .unwrap_or_else(|e| Err(Status::internal(format!("task failed: {e}"))));
-    match result {
-        Ok(lines) => (
-            StatusCode::OK,
-            [(header::CONTENT_TYPE, "application/x-ndjson")],
-            lines,
-        )
-            .into_response(),
-        Err(status) => error_response(&status),
+        result
+    });
+    let first = match lines.next().await {
+        Some(Ok(first)) => first,
+        Some(Err(status)) => return error_response(&status),
+        None => {
+            return error_response(&Status::internal(
+                "the replay ended without a message (a bug: please report the request)",
+            ));
+        }
+    };
+    let body = NdjsonBody {
+        first: Some(first),
+        lines: lines.into_inner(),
+        done: false,
+    };
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(body),
+    )
+        .into_response()
+}
+
+/// Lines made while the last batch went out are sent together once they are this long...
+const LINE_BATCH_BYTES: usize = 32 * 1024;
+/// ... or this old: a replay makes thousands of small lines a second, and one message per
+/// line through the channel and the connection cost more than making the lines (twice the
+/// CPU of the whole replay for 80,000 passes with `events_only`).
+const LINE_BATCH_AGE: Duration = Duration::from_millis(20);
+
+/// NDJSON lines waiting to be sent as one message of the stream. The first line goes out
+/// alone at once (the reader sees the stream start without waiting).
+#[derive(Default)]
+struct LineBatch {
+    lines: Vec<u8>,
+    /// When the last batch went out (`None`: nothing sent yet).
+    sent: Option<std::time::Instant>,
+}
+
+impl LineBatch {
+    /// The lines to send now, if it is time.
+    fn due(&mut self) -> Option<Bytes> {
+        let due = match self.sent {
+            None => true,
+            Some(at) => self.lines.len() >= LINE_BATCH_BYTES || at.elapsed() >= LINE_BATCH_AGE,
+        };
+        due.then(|| self.take())
     }
+
+    fn take(&mut self) -> Bytes {
+        self.sent = Some(std::time::Instant::now());
+        Bytes::from(std::mem::take(&mut self.lines))
+    }
+}
+
+/// Largest chunk of the NDJSON body made of lines that are already waiting.
+const NDJSON_CHUNK_BYTES: usize = 64 * 1024;
+
+/// The body of a streamed NDJSON answer: the lines as they come, an error as a last
+/// `{"code", "message"}` line. Each chunk is the next line plus every line already waiting
+/// behind it (up to [`NDJSON_CHUNK_BYTES`]): a reader that keeps up gets every line at once,
+/// and one that falls behind gets fewer, larger writes.
+struct NdjsonBody {
+    first: Option<Bytes>,
+    lines: tokio::sync::mpsc::Receiver<Result<Bytes, Status>>,
+    done: bool,
+}
+
+impl NdjsonBody {
+    fn push(&mut self, chunk: &mut Vec<u8>, line: Result<Bytes, Status>) {
+        match line {
+            Ok(line) => chunk.extend_from_slice(&line),
+            Err(status) => {
+                chunk.extend_from_slice(
+                    error_json(status.code(), status.message())
+                        .to_string()
+                        .as_bytes(),
+                );
+                chunk.push(b'\n');
+                self.done = true;
+            }
+        }
+    }
+}
+
+impl tokio_stream::Stream for NdjsonBody {
+    type Item = Result<Bytes, std::convert::Infallible>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use std::task::Poll;
+        if self.done {
+            return Poll::Ready(None);
+        }
+        let mut chunk = Vec::new();
+        if let Some(first) = self.first.take() {
+            chunk.extend_from_slice(&first);
+        } else {
+            match self.lines.poll_recv(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Ready(Some(line)) => self.push(&mut chunk, line),
+            }
+        }
+        while !self.done && chunk.len() < NDJSON_CHUNK_BYTES {
+            match self.lines.try_recv() {
+                Ok(line) => self.push(&mut chunk, line),
+                Err(_) => break,
+            }
+        }
+        Poll::Ready(Some(Ok(Bytes::from(chunk))))
+    }
+}
+
+/// The caller's `grpc-timeout` header, as gRPC sends it (`None`: absent or unreadable).
+fn header_timeout(headers: &HeaderMap) -> Option<Duration> {
+    headers
+        .get("grpc-timeout")
+        .and_then(|v| v.to_str().ok())
+        .and_then(crate::grpc::parse_grpc_timeout)
 }
 
 async fn call(
@@ -219,21 +337,18 @@ async fn call(
         "LegalActions" => run(&body, |r| api.legal_actions(r)),
         "View" => run(&body, |r| api.view(r)),
         // Whole games take a while: off the async workers, as over gRPC.
-        "Replay" => run_blocking(body, move |r| api.replay(r)).await,
-        "ImportGame" => run_blocking(body, move |r| api.import_game(r)).await,
-        "ExportGame" => run_blocking(body, move |r| api.export_game(r)).await,
-        "ApplyBatch" => run_blocking(body, move |r| api.apply_batch(r)).await,
-        "StreamReplay" => stream_replay_ndjson(api, body).await,
+        "Replay" => run_blocking(body, move |r, cancel| api.replay(r, cancel)).await,
+        "ImportGame" => run_blocking(body, move |r, _| api.import_game(r)).await,
+        "ExportGame" => run_blocking(body, move |r, _| api.export_game(r)).await,
+        "ApplyBatch" => run_blocking(body, move |r, cancel| api.apply_batch(r, cancel)).await,
+        "StreamReplay" => stream_replay_ndjson(api, header_timeout(&headers), body).await,
         "Playout" => {
             // The deadline: a `grpc-timeout` header if the caller sends one (as gRPC does),
             // else the server's request timeout.
-            let timeout = headers
-                .get("grpc-timeout")
-                .and_then(|v| v.to_str().ok())
-                .and_then(crate::grpc::parse_grpc_timeout);
-            run_blocking(body, move |r| api.playout(r, timeout)).await
+            let timeout = header_timeout(&headers);
+            run_blocking(body, move |r, cancel| api.playout(r, timeout, cancel)).await
         }
-        "SuggestRoutes" => run_blocking(body, move |r| api.suggest_routes(r)).await,
+        "SuggestRoutes" => run_blocking(body, move |r, _| api.suggest_routes(r)).await,
         "DefaultAction" => run(&body, |r| api.default_action(r)),
         "Describe" => run(&body, |r| api.describe(r)),
         other => error_with(

@@ -18,6 +18,7 @@ use referee_service::games::g1841::Wire1841;
 use referee_service::games::{WireGame, decode_state, encode_state};
 use referee_service::pb::v1 as pb;
 use referee_service::playout;
+use referee_service::work::Cancel;
 
 fn fixture(name: &str) -> String {
     let path: PathBuf = [
@@ -90,11 +91,14 @@ fn apply_batch_over_a_recorded_game_equals_one_by_one() {
         0,
     );
     let batch = api
-        .apply_batch(&pb::ApplyBatchRequest {
-            state: Some(start.clone()),
-            actions: game.actions.clone(),
-            ..Default::default()
-        })
+        .apply_batch(
+            &pb::ApplyBatchRequest {
+                state: Some(start.clone()),
+                actions: game.actions.clone(),
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
         .unwrap();
     assert!(batch.failure.is_none(), "{:?}", batch.failure);
     assert_eq!(batch.actions_applied as usize, game.actions.len());
@@ -124,11 +128,14 @@ fn apply_batch_over_a_recorded_game_equals_one_by_one() {
     let mut actions: Vec<pb::SeatAction> = game.actions[..60].to_vec();
     actions[k] = actions[k - 1].clone(); // the same action again is refused
     let cut = api
-        .apply_batch(&pb::ApplyBatchRequest {
-            state: Some(start.clone()),
-            actions,
-            ..Default::default()
-        })
+        .apply_batch(
+            &pb::ApplyBatchRequest {
+                state: Some(start.clone()),
+                actions,
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
         .unwrap();
     let failure = cut.failure.expect("refused");
     assert_eq!(failure.index, k as u32);
@@ -142,12 +149,15 @@ fn apply_batch_over_a_recorded_game_equals_one_by_one() {
 
     // A stale state: nothing applied, failure at index 0.
     let stale = api
-        .apply_batch(&pb::ApplyBatchRequest {
-            state: Some(start.clone()),
-            actions: game.actions[..3].to_vec(),
-            expected_action_count: Some(7),
-            ..Default::default()
-        })
+        .apply_batch(
+            &pb::ApplyBatchRequest {
+                state: Some(start.clone()),
+                actions: game.actions[..3].to_vec(),
+                expected_action_count: Some(7),
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
         .unwrap();
     assert_eq!(stale.actions_applied, 0);
     assert_eq!(
@@ -172,7 +182,7 @@ fn stream_replay_sends_every_state_every_nth_or_only_events() {
             },
             &mut |f| {
                 frames.push(f);
-                true
+                Ok(())
             },
         )
         .unwrap();
@@ -184,7 +194,7 @@ fn stream_replay_sends_every_state_every_nth_or_only_events() {
     assert_eq!(all[0].index, None);
     assert_eq!(all[50].index, Some(49));
     assert!(all[50].last && !all[49].last);
-    let replay = api.replay(&game).unwrap();
+    let replay = api.replay(&game, &Cancel::new()).unwrap();
     assert_eq!(all[50].state, replay.state);
     let tenth = collect(10, false);
     let with_state: Vec<u64> = tenth
@@ -214,7 +224,7 @@ fn stream_replay_sends_every_state_every_nth_or_only_events() {
         },
         &mut |f| {
             frames.push(f);
-            true
+            Ok(())
         },
     )
     .unwrap();
@@ -223,21 +233,27 @@ fn stream_replay_sends_every_state_every_nth_or_only_events() {
     assert_eq!(last.failure.as_ref().unwrap().index, 20);
     assert_eq!(last.state, all[20].state);
     assert_eq!(frames.len(), 22);
-    // The receiver leaving stops the replay.
+    // The receiver leaving stops the replay with the receiver's error.
     let mut n = 0;
-    api.stream_replay(
-        &pb::StreamReplayRequest {
-            game: Some(game.clone()),
-            every: 0,
-            events_only: false,
-        },
-        &mut |_| {
-            n += 1;
-            n < 3
-        },
-    )
-    .unwrap();
+    let err = api
+        .stream_replay(
+            &pb::StreamReplayRequest {
+                game: Some(game.clone()),
+                every: 0,
+                events_only: false,
+            },
+            &mut |_| {
+                n += 1;
+                if n < 3 {
+                    Ok(())
+                } else {
+                    Err(Cancel::stopped("streaming"))
+                }
+            },
+        )
+        .unwrap_err();
     assert_eq!(n, 3);
+    assert_eq!(err.code(), tonic::Code::Cancelled);
     drop(imported);
 }
 
@@ -259,6 +275,7 @@ fn playout(
             ..Default::default()
         },
         None,
+        &Cancel::new(),
     )
     .unwrap()
 }
@@ -336,6 +353,7 @@ fn playout_caps_and_deadline() {
                 ..Default::default()
             },
             None,
+            &Cancel::new(),
         )
         .unwrap_err();
     assert_eq!(err.code(), tonic::Code::InvalidArgument);
@@ -349,6 +367,7 @@ fn playout_caps_and_deadline() {
                 ..Default::default()
             },
             Some(std::time::Duration::from_millis(1)),
+            &Cancel::new(),
         )
         .unwrap();
     assert!(r.partial);
@@ -517,10 +536,13 @@ fn describe_names_the_issue_example_and_every_recorded_action() {
     let api = Api::new();
     let (game, _) = recorded("132002.json");
     let replay = |n: usize| {
-        api.replay(&pb::ReplayRequest {
-            actions: game.actions[..n].to_vec(),
-            ..game.clone()
-        })
+        api.replay(
+            &pb::ReplayRequest {
+                actions: game.actions[..n].to_vec(),
+                ..game.clone()
+            },
+            &Cancel::new(),
+        )
         .unwrap()
         .state
         .unwrap()
@@ -721,11 +743,14 @@ fn views_hide_autobahn_deck_orders_until_the_end() {
     // Once the game has ended, a spectator sees everything.
     let r = playout(&api, &start, pb::PlayoutPolicy::RandomLegal, 5, 1);
     let end = api
-        .apply_batch(&pb::ApplyBatchRequest {
-            state: Some(start),
-            actions: r.played[0].actions.clone(),
-            ..Default::default()
-        })
+        .apply_batch(
+            &pb::ApplyBatchRequest {
+                state: Some(start),
+                actions: r.played[0].actions.clone(),
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
         .unwrap()
         .state
         .unwrap();
@@ -780,6 +805,7 @@ fn sealed_mode_arbiter_key() {
                 ..Default::default()
             },
             None,
+            &Cancel::new(),
         )
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::PermissionDenied);
