@@ -9,7 +9,7 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
@@ -20,13 +20,46 @@ use tonic::{Code, Status};
 use crate::api::Api;
 use crate::work::Cancel;
 
+/// What the JSON routes share: the service logic and the body limit (for its message).
+#[derive(Clone, Debug)]
+struct Json {
+    api: Api,
+    max_request_bytes: usize,
+}
+
 /// Routes of the JSON surface, limited to `max_request_bytes` per body.
 pub fn router(api: Api, max_request_bytes: usize) -> Router {
     Router::new()
         .route("/v1/{method}", post(call))
         .route("/v1/ListGames", get(list_games_get).post(call_list_games))
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_request_bytes))
-        .with_state(api)
+        .with_state(Json {
+            api,
+            max_request_bytes,
+        })
+}
+
+/// The message of a request body over `--max-request-bytes` (the same for every transport).
+pub fn too_large_message(max_request_bytes: usize) -> String {
+    format!(
+        "the request body is larger than this server accepts: at most {max_request_bytes} bytes (--max-request-bytes)"
+    )
+}
+
+/// A wrong HTTP method on a JSON route: 405 with the usual JSON error (the `Allow` header
+/// names the methods the route takes).
+async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    let allowed = if uri.path() == "/v1/ListGames" {
+        "GET or POST"
+    } else {
+        "POST"
+    };
+    error_with(
+        StatusCode::METHOD_NOT_ALLOWED,
+        Code::Unimplemented,
+        &format!("{} {}: use {allowed}", method, uri.path()),
+    )
 }
 
 /// HTTP status for a gRPC code (Google's HTTP mapping).
@@ -104,18 +137,79 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, Status> {
     let mut de = serde_json::Deserializer::from_slice(body);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         // The field path (`action.g1841.bid.price`) makes a wrong value easy to find.
-        let path = e.path().to_string();
+        let path = e.path().clone();
+        let shown = path.to_string();
         let inner = e.into_inner();
-        if path.is_empty() || path == "." || path == "?" {
+        let what = number_problem(body, &path, &inner).unwrap_or_else(|| inner.to_string());
+        if shown.is_empty() || shown == "." || shown == "?" {
             Status::invalid_argument(format!(
-                "request body is not valid proto3 JSON for this method: {inner}"
+                "request body is not valid proto3 JSON for this method: {what}"
             ))
         } else {
             Status::invalid_argument(format!(
-                "request body is not valid proto3 JSON for this method: field `{path}`: {inner}"
+                "request body is not valid proto3 JSON for this method: field `{shown}`: {what}"
             ))
         }
     })
+}
+
+/// pbjson reads an integer field as "a string or a number" (an untagged enum), so any value
+/// that is neither — a negative number for an unsigned field, `null`, `1.5` — fails with
+/// serde's "data did not match any variant of untagged enum Content", which says nothing
+/// useful. For that error this looks at the value the caller sent at `path` and says what
+/// is wrong with it instead (`None`: another error, keep serde's message).
+fn number_problem(
+    body: &[u8],
+    path: &serde_path_to_error::Path,
+    err: &serde_json::Error,
+) -> Option<String> {
+    use serde_json::Value;
+    if !err
+        .to_string()
+        .starts_with("data did not match any variant of untagged enum")
+    {
+        return None;
+    }
+    let root: Value = serde_json::from_slice(body).ok()?;
+    let mut value = &root;
+    for segment in path.iter() {
+        value = match segment {
+            serde_path_to_error::Segment::Map { key } => value.get(key)?,
+            serde_path_to_error::Segment::Seq { index } => value.get(index)?,
+            _ => return None,
+        };
+    }
+    let at = format!("(line {}, column {})", err.line(), err.column());
+    let problem = match value {
+        Value::Null => {
+            "expected a number, got null (leave the field out for its default, 0)".to_string()
+        }
+        Value::Bool(b) => format!("expected a number, got {b}"),
+        Value::Array(_) => "expected a number, got a list".to_string(),
+        Value::Object(_) => "expected a number, got an object".to_string(),
+        Value::String(_) => return None,
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64().filter(|i| *i < 0) {
+                if i >= i64::from(i32::MIN) {
+                    format!("expected a non-negative integer, got {i}")
+                } else {
+                    format!("the integer {i} is out of range for this field")
+                }
+            } else if let Some(u) = n.as_u64() {
+                format!("the integer {u} is out of range for this field")
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                if f.fract() == 0.0 && f.abs() < 9.0e15 {
+                    format!("expected an integer without a decimal point or exponent, got {n}")
+                } else if f.fract() == 0.0 {
+                    format!("the number {n} is out of range for this field")
+                } else {
+                    format!("expected an integer, got {n}")
+                }
+            }
+        }
+    };
+    Some(format!("{problem} {at}"))
 }
 
 fn run<Req, Resp>(body: &[u8], f: impl FnOnce(&Req) -> Result<Resp, Status>) -> Response
@@ -144,11 +238,11 @@ where
         .unwrap_or_else(|status| error_response(&status))
 }
 
-async fn list_games_get(State(api): State<Api>) -> Response {
-    run(b"{}", |r| api.list_games(r))
+async fn list_games_get(State(json): State<Json>) -> Response {
+    run(b"{}", |r| json.api.list_games(r))
 }
 
-async fn call_list_games(state: State<Api>, body: Result<Bytes, BytesRejection>) -> Response {
+async fn call_list_games(state: State<Json>, body: Result<Bytes, BytesRejection>) -> Response {
     call(state, Path("ListGames".to_string()), HeaderMap::new(), body).await
 }
 
@@ -313,7 +407,7 @@ fn header_timeout(headers: &HeaderMap) -> Option<Duration> {
 }
 
 async fn call(
-    State(api): State<Api>,
+    State(json): State<Json>,
     Path(method): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
@@ -322,14 +416,17 @@ async fn call(
         Ok(b) => b,
         Err(rejection) => {
             let http = rejection.status();
-            let code = if http == StatusCode::PAYLOAD_TOO_LARGE {
-                Code::OutOfRange
-            } else {
-                Code::InvalidArgument
-            };
-            return error_with(http, code, &rejection.body_text());
+            if http == StatusCode::PAYLOAD_TOO_LARGE {
+                return error_with(
+                    http,
+                    Code::OutOfRange,
+                    &too_large_message(json.max_request_bytes),
+                );
+            }
+            return error_with(http, Code::InvalidArgument, &rejection.body_text());
         }
     };
+    let api = json.api;
     match method.as_str() {
         "ListGames" => run(&body, |r| api.list_games(r)),
         "NewGame" => run(&body, |r| api.new_game(r)),
@@ -395,5 +492,117 @@ mod tests {
             e.message()
         );
         assert!(parse::<v1::ApplyRequest>(b"  ").is_ok());
+    }
+}
+
+#[cfg(test)]
+mod plain_message_tests {
+    use super::*;
+    use crate::pb::v1;
+    use tower::ServiceExt;
+
+    fn message<T: DeserializeOwned + std::fmt::Debug>(body: &str) -> String {
+        parse::<T>(body.as_bytes())
+            .unwrap_err()
+            .message()
+            .to_string()
+    }
+
+    /// A number pbjson cannot read (negative for an unsigned field, null, a fraction, too
+    /// large) gets a plain message naming the field and the value, not serde's "did not
+    /// match any variant of untagged enum Content".
+    #[test]
+    fn unreadable_numbers_say_what_is_wrong() {
+        let p = "request body is not valid proto3 JSON for this method: ";
+        assert_eq!(
+            message::<v1::ApplyRequest>(r#"{"seat": -1}"#),
+            format!("{p}field `seat`: expected a non-negative integer, got -1 (line 1, column 12)")
+        );
+        assert_eq!(
+            message::<v1::ApplyRequest>(r#"{"seat": null}"#),
+            format!(
+                "{p}field `seat`: expected a number, got null (leave the field out for its default, 0) (line 1, column 14)"
+            )
+        );
+        assert_eq!(
+            message::<v1::PlayoutRequest>(r#"{"games": 1.5}"#),
+            format!("{p}field `games`: expected an integer, got 1.5 (line 1, column 14)")
+        );
+        assert_eq!(
+            message::<v1::NewGameRequest>(r#"{"seats": 99999999999}"#),
+            format!(
+                "{p}field `seats`: the integer 99999999999 is out of range for this field (line 1, column 22)"
+            )
+        );
+        assert_eq!(
+            message::<v1::NewGameRequest>(r#"{"seed": true}"#),
+            format!("{p}field `seed`: expected a number, got true (line 1, column 14)")
+        );
+        assert_eq!(
+            message::<v1::ApplyRequest>(
+                r#"{"action": {"g1841": {"bid": {"concession": "SFTG", "price": null}}}}"#
+            ),
+            format!(
+                "{p}field `action.g1841.bid.price`: expected a number, got null (leave the field out for its default, 0) (line 1, column 66)"
+            )
+        );
+        assert_eq!(
+            message::<v1::ReplayRequest>(
+                r#"{"game": "1841", "actions": [{"seat": 1}, {"seat": -3}]}"#
+            ),
+            format!(
+                "{p}field `actions[1].seat`: expected a non-negative integer, got -3 (line 1, column 54)"
+            )
+        );
+        // Other errors keep serde's message.
+        assert_eq!(
+            message::<v1::ApplyRequest>(r#"{"seat": "x"}"#),
+            format!("{p}field `seat`: invalid digit found in string at line 1 column 13")
+        );
+    }
+
+    /// A wrong HTTP method gets the JSON error body (and the `Allow` header), like every
+    /// other error of the JSON surface.
+    #[tokio::test]
+    async fn a_wrong_method_gets_a_json_error() {
+        for (method, path, allow, use_) in [
+            ("GET", "/v1/Apply", "POST", "POST"),
+            ("PUT", "/v1/ListGames", "GET,HEAD,POST", "GET or POST"),
+        ] {
+            let req = axum::http::Request::builder()
+                .method(method)
+                .uri(path)
+                .body(Body::empty())
+                .unwrap();
+            let resp = router(Api::new(), 1000).oneshot(req).await.unwrap();
+            assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+            assert_eq!(resp.headers()[header::ALLOW], allow);
+            assert_eq!(resp.headers()[header::CONTENT_TYPE], "application/json");
+            let body = axum::body::to_bytes(resp.into_body(), 10_000)
+                .await
+                .unwrap();
+            let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            assert_eq!(v["code"], "UNIMPLEMENTED");
+            assert_eq!(v["message"], format!("{method} {path}: use {use_}"));
+        }
+    }
+
+    /// A body over the limit names the limit (`--max-request-bytes`), not another number.
+    #[tokio::test]
+    async fn an_oversized_body_names_the_limit() {
+        let req = axum::http::Request::post("/v1/Apply")
+            .body(Body::from(vec![b' '; 1001]))
+            .unwrap();
+        let resp = router(Api::new(), 1000).oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        let body = axum::body::to_bytes(resp.into_body(), 10_000)
+            .await
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["code"], "OUT_OF_RANGE");
+        assert_eq!(
+            v["message"],
+            "the request body is larger than this server accepts: at most 1000 bytes (--max-request-bytes)"
+        );
     }
 }

@@ -192,7 +192,11 @@ async fn deadline(State(request_timeout): State<Duration>, req: Request, next: N
 /// Limits applied while a request body arrives, before the request takes a concurrency slot.
 #[derive(Clone, Copy, Debug)]
 struct BodyLimits {
-    max_bytes: usize,
+    /// `--max-request-bytes`: the limit of a JSON body, and the limit quoted in messages.
+    max_request_bytes: usize,
+    /// The limit of a gRPC or gRPC-Web body: room for the framing and for gRPC-Web text
+    /// (base64), so that tonic's precise limit on the decoded message decides.
+    max_grpc_bytes: usize,
     timeout: Duration,
 }
 
@@ -207,7 +211,11 @@ async fn buffer_body(State(limits): State<BodyLimits>, req: Request, next: Next)
         return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
-    match tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, limits.max_bytes)).await {
+    let max_bytes = match call_kind(&parts.headers) {
+        CallKind::Json => limits.max_request_bytes,
+        CallKind::Grpc | CallKind::GrpcWeb => limits.max_grpc_bytes,
+    };
+    match tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, max_bytes)).await {
         Err(_) => status_response(
             &parts.headers,
             Status::deadline_exceeded(format!(
@@ -222,10 +230,7 @@ async fn buffer_body(State(limits): State<BodyLimits>, req: Request, next: Next)
             if too_large {
                 status_response(
                     &parts.headers,
-                    Status::out_of_range(format!(
-                        "the request is larger than this server accepts ({} bytes)",
-                        limits.max_bytes
-                    )),
+                    Status::out_of_range(http_json::too_large_message(limits.max_request_bytes)),
                     Some(StatusCode::PAYLOAD_TOO_LARGE),
                 )
             } else {
@@ -317,10 +322,11 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
                 )),
         );
     // Outside the limits: the body is read before the request takes a concurrency slot. The
-    // bound leaves room for gRPC framing and gRPC-Web text (base64) so that the precise
-    // per-surface limits inside still decide.
+    // bound of gRPC bodies leaves room for gRPC framing and gRPC-Web text (base64) so that
+    // tonic's precise limit on the decoded message still decides.
     let body_limits = BodyLimits {
-        max_bytes: cfg
+        max_request_bytes: cfg.max_request_bytes,
+        max_grpc_bytes: cfg
             .max_request_bytes
             .saturating_add(cfg.max_request_bytes / 3)
             .saturating_add(1024),
