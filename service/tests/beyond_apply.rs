@@ -811,3 +811,63 @@ fn sealed_mode_arbiter_key() {
     assert_eq!(e.code(), tonic::Code::PermissionDenied);
     let _ = WireAutobahn::ID;
 }
+
+/// An action of the other game (or one that cannot be read) is described as Apply would
+/// judge it: `legal: false` with Apply's rejection, not an error (docs/API.md, Describe).
+#[test]
+fn describe_judges_an_unreadable_action_as_apply_does() {
+    let api = Api::new();
+    let state = new_game(&api, "1841", 4, &BTreeMap::new(), 0);
+    let autobahn_action = referee_service::games::autobahn::WireAutobahn::action_to_pb(
+        &referee_engine::autobahn::Action::EndTurn,
+    );
+    let empty_1841 = pb::Action {
+        action: Some(pb::action::Action::G1841(
+            referee_service::pb::g1841::Action::default(),
+        )),
+    };
+    for (action, text) in [
+        (
+            autobahn_action,
+            "Seat 0: the action is not an action of 1841",
+        ),
+        (empty_1841, "Seat 0: the 1841 action is empty"),
+    ] {
+        let d = api
+            .describe(&pb::DescribeRequest {
+                state: Some(state.clone()),
+                seat: 0,
+                action: Some(action.clone()),
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(!d.legal);
+        assert_eq!(d.text, text);
+        let applied = api
+            .apply(&pb::ApplyRequest {
+                state: Some(state.clone()),
+                seat: 0,
+                action: Some(action),
+                ..Default::default()
+            })
+            .unwrap();
+        let Some(pb::apply_response::Result::Rejected(r)) = applied.result else {
+            panic!("Apply accepted it");
+        };
+        assert_eq!(d.rejection, r.rejection);
+        assert_eq!(
+            d.rejection.unwrap().code(),
+            pb::RejectionCode::InvalidArgument
+        );
+    }
+    // No action at all stays a malformed request.
+    let e = api
+        .describe(&pb::DescribeRequest {
+            state: Some(state),
+            seat: 0,
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::InvalidArgument);
+    assert_eq!(e.message(), "action: missing");
+}

@@ -780,8 +780,10 @@ pub fn default_action<W: WireGame>(
     })
 }
 
-/// Describe for game `W`. Errors: INVALID_ARGUMENT (seat not at the table, no action, an
-/// action that is not one of this game's or cannot be read).
+/// Describe for game `W`. An action Apply would refuse is described with `legal: false` and
+/// Apply's rejection — also one that is not an action of this game or cannot be read (then
+/// the text says so: `Seat 0: the action is not an action of 1841`). Errors:
+/// INVALID_ARGUMENT (seat not at the table, no action at all).
 pub fn describe<W: WireGame>(
     gs: &pb::GameState,
     req: &pb::DescribeRequest,
@@ -792,8 +794,22 @@ pub fn describe<W: WireGame>(
         .action
         .as_ref()
         .ok_or_else(|| Status::invalid_argument("action: missing"))?;
-    let action = W::action_from_pb(action)
-        .map_err(|r| Status::invalid_argument(format!("action: {}", r.message)))?;
+    let action = match W::action_from_pb(action) {
+        Ok(action) => action,
+        Err(r) => {
+            // Apply refuses it with this rejection; say what is wrong in the line too.
+            let mut what = r.message.trim_end_matches('.').to_string();
+            if let Some(first) = what.get(..1) {
+                let lower = first.to_lowercase();
+                what.replace_range(..1, &lower);
+            }
+            return Ok(pb::DescribeResponse {
+                text: clip(&format!("Seat {}: {what}", req.seat)).into_owned(),
+                legal: false,
+                rejection: Some(rejection_to_pb(&r)),
+            });
+        }
+    };
     let (text, result) = W::describe(&state, req.seat, &action);
     Ok(pb::DescribeResponse {
         text,
