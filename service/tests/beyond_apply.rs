@@ -871,3 +871,46 @@ fn describe_judges_an_unreadable_action_as_apply_does() {
     assert_eq!(e.code(), tonic::Code::InvalidArgument);
     assert_eq!(e.message(), "action: missing");
 }
+
+/// A Playout game given up at its action limit names the request field, `max_actions`
+/// (`referee playout` keeps naming its flag, `--max-actions`).
+#[test]
+fn playout_names_the_request_field_of_the_action_limit() {
+    let api = Api::new();
+    let start = new_game(&api, "1841", 4, &BTreeMap::new(), 0);
+    let r = api
+        .playout(
+            &pb::PlayoutRequest {
+                state: Some(start),
+                policy: pb::PlayoutPolicy::FirstLegal as i32,
+                games: 2,
+                max_actions: 10,
+                include_actions: true,
+                ..Default::default()
+            },
+            None,
+            &Cancel::new(),
+        )
+        .unwrap();
+    assert_eq!(r.unfinished, 2);
+    for g in &r.played {
+        assert_eq!(
+            g.unfinished_reason,
+            "no result after 10 actions (max_actions)"
+        );
+        assert_eq!(g.actions.len(), 10);
+    }
+    let plan = playout::Plan {
+        players: 4,
+        games: 1,
+        seed: 0,
+        max_actions: 10,
+        options: BTreeMap::new(),
+    };
+    let (report, ok) = playout::run::<Wire1841>(&plan, playout::g1841_rare).unwrap();
+    assert!(!ok);
+    assert_eq!(
+        report["unfinished_details"][0]["reason"],
+        "no result after 10 actions (--max-actions)"
+    );
+}

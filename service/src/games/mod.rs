@@ -669,7 +669,7 @@ pub fn playout<W: WireGame>(
             Ending::ActionLimit => {
                 resp.unfinished += 1;
                 game.unfinished_reason =
-                    format!("no result after {max_actions} actions (--max-actions)");
+                    format!("no result after {max_actions} actions (max_actions)");
             }
             Ending::Finished(..) => {
                 let Some(o) = W::G::outcome(&state) else {
