@@ -914,3 +914,52 @@ fn playout_names_the_request_field_of_the_action_limit() {
         "no result after 10 actions (--max-actions)"
     );
 }
+
+/// SuggestRoutes' `work` is what the search spent, as documented on the field: at least the
+/// budget when the search was cut (`proven_optimal: false`), the full search's work when it
+/// was not (which can be over the budget: the greedy completion), and with a budget of 1
+/// (no route found yet) exactly one unit per train over it.
+#[test]
+fn suggest_routes_work_is_the_budget_plus_the_greedy_completion() {
+    let api = Api::new();
+    let imported = api
+        .import_game(&pb::ImportGameRequest {
+            export_json: fixture("132002.json"),
+            stop_at_action_id: Some(250),
+            ..Default::default()
+        })
+        .unwrap();
+    let gs = imported.state.unwrap();
+    let state = decode_state::<Wire1841>(&gs).unwrap();
+    let suggest = |budget: u64| {
+        api.suggest_routes(&pb::SuggestRoutesRequest {
+            state: Some(gs.clone()),
+            work_budget: budget,
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let full = suggest(0);
+    assert_eq!(full.corporation, "IRSFF");
+    assert!(full.proven_optimal && full.revenue == 190, "{full:?}");
+    let trains = state.operations.trains["IRSFF"].len() as u64;
+    assert_eq!(trains, 2);
+    let one = suggest(1);
+    assert!(!one.proven_optimal && one.routes.is_empty(), "{one:?}");
+    assert_eq!(one.work, 1 + trains);
+    for budget in 1..=full.work + 5 {
+        let r = suggest(budget);
+        if r.proven_optimal {
+            // The greedy completion may end over the budget even when nothing else is left
+            // to search (budget 30 here: work 34, proven optimal).
+            assert_eq!(
+                (r.work, r.revenue),
+                (full.work, full.revenue),
+                "budget {budget}"
+            );
+        } else {
+            assert!(r.work >= budget, "budget {budget}: {r:?}");
+            assert!(budget < full.work, "budget {budget}: {r:?}");
+        }
+    }
+}
