@@ -142,12 +142,12 @@ static CALLS_ANSWERED: AtomicU64 = AtomicU64::new(0);
 /// [`crate::work::Cancel`]. Logged when the server stops.
 static CALLS_CANCELLED: AtomicU64 = AtomicU64::new(0);
 
-/// Number of calls answered by the service logic so far (see [`CALLS_ANSWERED`]).
+/// Number of calls answered by the service logic so far (see `CALLS_ANSWERED`).
 pub fn calls_answered() -> u64 {
     CALLS_ANSWERED.load(Ordering::Relaxed)
 }
 
-/// Number of calls stopped because their caller went away (see [`CALLS_CANCELLED`]).
+/// Number of calls stopped because their caller went away (see `CALLS_CANCELLED`).
 pub fn calls_cancelled() -> u64 {
     CALLS_CANCELLED.load(Ordering::Relaxed)
 }

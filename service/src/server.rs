@@ -8,9 +8,10 @@
 //! deadline end with `DEADLINE_EXCEEDED` (HTTP 504), in the caller's protocol. Request bodies
 //! over `max_request_bytes` are refused (`OUT_OF_RANGE`, HTTP 413).
 //!
-//! Connections are served by hyper directly ([`serve`]), not by tonic's transport server:
-//! tonic's server applies gRPC's `grpc-timeout` to every route and answers in gRPC even a
-//! JSON call, so the deadline is ours ([`deadline`]) and answers each protocol in its form.
+//! Connections are served by hyper directly (`serve_connections`), not by tonic's transport
+//! server: tonic's server applies gRPC's `grpc-timeout` to every route and answers in gRPC
+//! even a JSON call, so the deadline is ours (`deadline`) and answers each protocol in its
+//! form.
 
 use std::future::Future;
 use std::net::SocketAddr;
