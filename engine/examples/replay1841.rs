@@ -13,6 +13,10 @@
 
 use std::time::Instant;
 
+/// The allocator of the `referee` binary, so the figures are the service's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use referee_engine::Game;
 use referee_engine::g1841::G1841;
 use referee_engine::g1841::import18xx::parse_export;

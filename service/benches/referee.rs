@@ -28,6 +28,10 @@ use rand_core::{RngCore, SeedableRng};
 use referee_engine::autobahn::{self, Autobahn};
 use referee_engine::g1841::{self, G1841, import18xx::parse_export};
 use referee_engine::{Game, Seat};
+
+/// The allocator of the `referee` binary, so the figures are the service's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use referee_service::games::g1841::Wire1841;
 use referee_service::games::{WireGame, autobahn::WireAutobahn, decode_state, encode_state};
 use referee_service::pb::v1 as pb;

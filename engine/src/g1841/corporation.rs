@@ -84,6 +84,40 @@ pub fn initial_corporations(options: &Options) -> Vec<Corporation> {
     out
 }
 
+/// The corporations at setup ([`initial_corporations`]), built once per ruleset: the roster
+/// depends only on `data::ruleset`. A valid state lists exactly these, in this order.
+pub fn roster(options: &Options) -> &'static [Corporation] {
+    &roster_data(options).0
+}
+
+/// The index of `sym` in the [`roster`] (where a valid state has it).
+pub fn roster_index(options: &Options, sym: &str) -> Option<usize> {
+    roster_data(options).1.get(sym)
+}
+
+type Roster = (Vec<Corporation>, super::ids::IdIndex);
+
+fn roster_data(options: &Options) -> &'static Roster {
+    static ROSTERS: [std::sync::OnceLock<Roster>; 3] = [const { std::sync::OnceLock::new() }; 3];
+    let rules = data::ruleset(options);
+    let slot = if std::ptr::eq(rules, data::lite()) {
+        2
+    } else if std::ptr::eq(rules, data::v1()) {
+        1
+    } else {
+        0
+    };
+    ROSTERS[slot].get_or_init(|| {
+        let corporations = initial_corporations(options);
+        let index = corporations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.sym.as_str(), i))
+            .collect();
+        (corporations, index)
+    })
+}
+
 /// The data of the historical corporation `sym` for these options.
 pub fn historical_data(
     options: &Options,
@@ -171,13 +205,35 @@ impl Corporation {
     }
 }
 
+/// One presidency changed, the rest as in the state: corporation `.0` with president `.1`
+/// (what-if questions about control without copying the state).
+pub type PresidentOverride<'a> = Option<(&'a str, &'a ShareOwner)>;
+
+/// The president of `sym`, with `over` applied.
+fn president_with<'a>(
+    state: &'a State,
+    over: PresidentOverride<'a>,
+    sym: &str,
+) -> Option<&'a ShareOwner> {
+    match over {
+        Some((s, p)) if s == sym => Some(p),
+        _ => state.corporation(sym)?.president(),
+    }
+}
+
 /// The player at the end of the chain of control of `sym` (1841 §7.2): the owner of its
 /// president's certificate, that owner's president, … `None` if the chain ends in the IPO or
 /// pool, or loops (frozen, §7.4).
 pub fn controller(state: &State, sym: &str) -> Option<Seat> {
+    controller_with(state, None, sym)
+}
+
+/// [`controller`] with one presidency changed.
+fn controller_with(state: &State, over: PresidentOverride, sym: &str) -> Option<Seat> {
     let mut current = sym;
     for _ in 0..=state.corporations.len() {
-        match state.corporation(current)?.president()? {
+        state.corporation(current)?;
+        match president_with(state, over, current)? {
             ShareOwner::Player(s) => return Some(*s),
             ShareOwner::Corporation(c) => current = c,
             ShareOwner::Ipo | ShareOwner::Pool => return None,
@@ -238,10 +294,18 @@ pub fn phase_number(state: &State) -> u32 {
 /// certificate, that one's president, … while presidents are corporations; stops before a
 /// repetition.
 pub fn chain(state: &State, sym: &str) -> Vec<String> {
+    chain_with(state, None, sym)
+}
+
+/// [`chain`] with one presidency changed.
+fn chain_with(state: &State, over: PresidentOverride, sym: &str) -> Vec<String> {
     let mut out = vec![sym.to_string()];
     let mut current = sym.to_string();
     for _ in 0..=state.corporations.len() {
-        match state.corporation(&current).and_then(|c| c.president()) {
+        if state.corporation(&current).is_none() {
+            break;
+        }
+        match president_with(state, over, &current) {
             Some(ShareOwner::Corporation(c)) if !out.contains(c) => {
                 out.push(c.clone());
                 current = c.clone();
@@ -255,10 +319,18 @@ pub fn chain(state: &State, sym: &str) -> Vec<String> {
 /// Whether the chain of control of `sym` loops back on itself (circular control, 1841 §7.4):
 /// it reaches a corporation already in the chain.
 pub fn circular(state: &State, sym: &str) -> bool {
-    let c = chain(state, sym);
+    circular_with(state, None, sym)
+}
+
+/// [`circular`] with one presidency changed.
+fn circular_with(state: &State, over: PresidentOverride, sym: &str) -> bool {
+    let c = chain_with(state, over, sym);
     let Some(last) = c.last() else { return false };
+    if state.corporation(last).is_none() {
+        return false;
+    }
     matches!(
-        state.corporation(last).and_then(|x| x.president()),
+        president_with(state, over, last),
         Some(ShareOwner::Corporation(p)) if c.contains(p)
     )
 }
@@ -271,6 +343,23 @@ pub fn circular_set(state: &State) -> Vec<String> {
         .filter(|c| c.started() && circular(state, &c.sym))
         .map(|c| c.sym.clone())
         .collect()
+}
+
+/// Whether making `president` the president of `sym`, nothing else changed, would put a
+/// started corporation under circular control that is not in `before` (the
+/// [`circular_set`] of `state`) (1841 §7.4, FAQ-R1): [`creates_circular_control`] for a
+/// change of one presidency, without copying the state.
+pub fn presidency_creates_circular_control(
+    state: &State,
+    sym: &str,
+    president: &ShareOwner,
+    before: &[String],
+) -> bool {
+    state.corporations.iter().any(|c| {
+        c.started()
+            && !before.contains(&c.sym)
+            && circular_with(state, Some((sym, president)), &c.sym)
+    })
 }
 
 /// Whether a started corporation has no controlling player (1841 §7.4: its president's
@@ -433,9 +522,13 @@ pub fn may_hold_more(state: &State, holder: &ShareOwner, sym: &str, percent: u32
 /// ordinary certificates worth as much (1841 §5.3, §7.5). With `old` = the pool this is the
 /// unfreezing swap of §7.4.
 pub fn swap_presidency(state: &mut State, sym: &str, old: &ShareOwner, new: &ShareOwner) {
-    let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) else {
-        return;
-    };
+    if let Some(corp) = state.corporation_mut(sym) {
+        swap_presidency_of(corp, old, new);
+    }
+}
+
+/// [`swap_presidency`] on the corporation itself.
+pub fn swap_presidency_of(corp: &mut Corporation, old: &ShareOwner, new: &ShareOwner) {
     let pres_percent = 2 * corp.unit_percent();
     let mut given = 0;
     for c in corp.certificates.iter_mut() {
@@ -467,46 +560,12 @@ pub fn update_presidency(
     let Some(corp) = state.corporation(sym) else {
         return;
     };
-    if !corp.started() || !presidency_may_change(state, corp) {
-        return;
-    }
     let Some(current) = corp.president().cloned() else {
         return;
     };
-    let pres_percent = 2 * corp.unit_percent();
-    let start = match &current {
-        ShareOwner::Player(s) => Some(*s),
-        ShareOwner::Corporation(c) => controller(state, c),
-        _ => None,
-    }
-    .or(acting)
-    .or_else(|| state.player_order.first().copied())
-    .unwrap_or(0);
-    let mut candidates: Vec<ShareOwner> = players_from(state, start)
-        .into_iter()
-        .map(ShareOwner::Player)
-        .collect();
-    candidates.extend(
-        state
-            .corporations
-            .iter()
-            .filter(|c| c.sym != sym)
-            .map(|c| ShareOwner::Corporation(c.sym.clone())),
-    );
-    candidates.retain(|c| *c != current);
-    let current_percent = if current == ShareOwner::Pool {
-        pres_percent - 1
-    } else {
-        corp.percent_of(&current)
+    let Some(new) = presidency_taker(state, corp, acting) else {
+        return;
     };
-    let mut best: Option<(ShareOwner, u32)> = None;
-    for c in candidates {
-        let p = corp.percent_of(&c);
-        if p > current_percent && best.as_ref().is_none_or(|(_, b)| p > *b) {
-            best = Some((c, p));
-        }
-    }
-    let Some((new, _)) = best else { return };
     let was_frozen = frozen(state, sym);
     swap_presidency(state, sym, &current, &new);
     if let ShareOwner::Player(seat) = new {
@@ -527,6 +586,52 @@ pub fn update_presidency(
             frozen: now_frozen,
         });
     }
+}
+
+/// Who takes the presidency of `corp` under the presidency rule of [`update_presidency`]
+/// (`None`: it stays). `corp` may differ from the state's corporation of that symbol (a
+/// what-if): its certificates and president are read from `corp`, everything else from
+/// `state`.
+pub fn presidency_taker(state: &State, corp: &Corporation, acting: Option<Seat>) -> Option<ShareOwner> {
+    if !corp.started() || !presidency_may_change(state, corp) {
+        return None;
+    }
+    let current = corp.president()?;
+    let sym = corp.sym.as_str();
+    let pres_percent = 2 * corp.unit_percent();
+    let start = match current {
+        ShareOwner::Player(s) => Some(*s),
+        ShareOwner::Corporation(c) => controller_with(state, Some((sym, current)), c),
+        _ => None,
+    }
+    .or(acting)
+    .or_else(|| state.player_order.first().copied())
+    .unwrap_or(0);
+    let mut candidates: Vec<ShareOwner> = players_from(state, start)
+        .into_iter()
+        .map(ShareOwner::Player)
+        .collect();
+    candidates.extend(
+        state
+            .corporations
+            .iter()
+            .filter(|c| c.sym != sym)
+            .map(|c| ShareOwner::Corporation(c.sym.clone())),
+    );
+    candidates.retain(|c| c != current);
+    let current_percent = if *current == ShareOwner::Pool {
+        pres_percent - 1
+    } else {
+        corp.percent_of(current)
+    };
+    let mut best: Option<(ShareOwner, u32)> = None;
+    for c in candidates {
+        let p = corp.percent_of(&c);
+        if p > current_percent && best.as_ref().is_none_or(|(_, b)| p > *b) {
+            best = Some((c, p));
+        }
+    }
+    best.map(|(new, _)| new)
 }
 
 #[cfg(test)]

@@ -98,6 +98,15 @@ fn trigger_now(state: &State) -> Option<&'static str> {
 /// each of its tile lays; the track graph from its tokens, province borders ignored).
 pub fn record_offboards(state: &mut State, sym: &str) {
     let rules = data::ruleset(&state.options);
+    // Nothing to trace once every group is connected.
+    if rules
+        .game_end
+        .offboard_groups
+        .keys()
+        .all(|g| state.game_end.connected_offboards.contains(g))
+    {
+        return;
+    }
     let starts: Vec<(String, usize)> = track::bases(state, sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
@@ -111,9 +120,8 @@ pub fn record_offboards(state: &mut State, sym: &str) {
             continue;
         }
         let reached = reach
-            .nodes
-            .iter()
-            .any(|(hex, _)| group.hexes_with_track.contains(hex));
+            .nodes()
+            .any(|(hex, _)| group.hexes_with_track.iter().any(|h| h == hex));
         if reached {
             state.game_end.connected_offboards.push(name.clone());
         }

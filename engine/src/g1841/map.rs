@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
+use super::ids::IdIndex;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -240,6 +241,19 @@ pub struct Map {
     pub hex_ids: Vec<String>,
     /// By hex index: the neighbour's index across each edge 0–5 (`neighbors` as indices).
     pub neighbor_index: Vec<[Option<usize>; 6]>,
+    /// The hexes of `hexes` by index (`hex_ids` order), for look-ups without a key search.
+    pub hex_list: Vec<Hex>,
+    /// Hex index by coordinate (the hot look-up of track searches: a hash, not a key search).
+    pub hex_lookup: IdIndex,
+    /// The tiles of `tiles` by index (tile-number order).
+    pub tile_list: Vec<Tile>,
+    /// Tile index by number.
+    pub tile_lookup: IdIndex,
+    /// By tile index: copies in this ruleset's manifest ([`Map::tile_count`]).
+    pub tile_manifest: Vec<u32>,
+    /// By hex index: the province border sides of each set, as edge masks
+    /// (`border_edges` by index; set names as in `borders`).
+    pub border_masks: Vec<(String, Vec<u8>)>,
 }
 
 fn load(ruleset: &'static str, map_json: &str) -> Map {
@@ -279,7 +293,7 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         })
         .collect();
     let raw_tiles: RawTiles = serde_json::from_str(TILES).expect("embedded 1841 tiles parse");
-    let tiles = raw_tiles
+    let tiles: BTreeMap<String, Tile> = raw_tiles
         .tiles
         .into_iter()
         .map(|t| {
@@ -331,7 +345,7 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
                 .collect()
         })
         .unwrap_or_default();
-    let border_edges = borders
+    let border_edges: BTreeMap<String, BTreeMap<String, u8>> = borders
         .iter()
         .map(|(set, sides)| {
             let mut by_hex: BTreeMap<String, u8> = BTreeMap::new();
@@ -354,6 +368,32 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
             out
         })
         .collect();
+    let hex_list: Vec<Hex> = hexes.values().cloned().collect();
+    let hex_lookup = hex_ids
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (h.as_str(), i))
+        .collect();
+    let tile_list: Vec<Tile> = tiles.values().cloned().collect();
+    let tile_manifest = tile_list
+        .iter()
+        .map(|t| t.counts.get(ruleset).copied().unwrap_or(0))
+        .collect();
+    let tile_lookup = tile_list
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.as_str(), i))
+        .collect();
+    let border_masks = border_edges
+        .iter()
+        .map(|(set, by_hex)| {
+            let masks = hex_ids
+                .iter()
+                .map(|h| by_hex.get(h).copied().unwrap_or(0))
+                .collect();
+            (set.clone(), masks)
+        })
+        .collect();
     Map {
         ruleset,
         hexes,
@@ -362,6 +402,12 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         border_edges,
         hex_ids,
         neighbor_index,
+        hex_list,
+        hex_lookup,
+        tile_list,
+        tile_lookup,
+        tile_manifest,
+        border_masks,
     }
 }
 
@@ -382,16 +428,32 @@ pub fn map(options: &Options) -> &'static Map {
 impl Map {
     /// Copies of `tile` in this ruleset's manifest.
     pub fn tile_count(&self, tile: &str) -> u32 {
-        self.tiles
+        self.tile_lookup
             .get(tile)
-            .and_then(|t| t.counts.get(self.ruleset))
+            .and_then(|i| self.tile_manifest.get(i))
             .copied()
             .unwrap_or(0)
     }
 
     /// The index of `hex` in `hex_ids`.
     pub fn hex_index(&self, hex: &str) -> Option<usize> {
-        self.hex_ids.binary_search_by(|h| h.as_str().cmp(hex)).ok()
+        self.hex_lookup.get(hex)
+    }
+
+    /// The tile numbered `tile` (`tiles[tile]` by a hash look-up).
+    pub fn tile(&self, tile: &str) -> Option<&Tile> {
+        self.tile_lookup
+            .get(tile)
+            .and_then(|i| self.tile_list.get(i))
+    }
+
+    /// The province border sides of set `set` by hex index (bit `e` for edge `e`), `None`
+    /// for a set the map does not have.
+    pub fn border_mask(&self, set: &str) -> Option<&[u8]> {
+        self.border_masks
+            .iter()
+            .find(|(s, _)| s == set)
+            .map(|(_, m)| m.as_slice())
     }
 
     /// Whether edge `edge` of `hex` lies on a border of set `set`.
@@ -498,12 +560,27 @@ mod tests {
             for (i, (id, h)) in m.hexes.iter().enumerate() {
                 assert_eq!(m.hex_ids[i], *id);
                 assert_eq!(m.hex_index(id), Some(i));
+                assert_eq!(&m.hex_list[i], h);
+                for (set, sides) in &m.borders {
+                    for e in 0..6u8 {
+                        assert_eq!(
+                            m.border_mask(set).unwrap()[i] & (1 << e) != 0,
+                            sides.contains(&(id.clone(), e)),
+                            "{id} edge {e} set {set}"
+                        );
+                    }
+                }
                 for (e, n) in &h.neighbors {
                     assert!(*e < 6, "{id} edge {e}");
                     let j = m.neighbor_index[i][usize::from(*e)];
                     assert_eq!(j.map(|j| m.hex_ids[j].as_str()), Some(n.as_str()));
                 }
             }
+            assert_eq!(m.hex_index("Z99"), None);
+            for (id, t) in &m.tiles {
+                assert_eq!(m.tile(id), Some(t));
+            }
+            assert_eq!(m.tile("9999"), None);
         }
     }
 

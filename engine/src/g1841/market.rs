@@ -88,7 +88,7 @@ pub fn left(row: u32, col: u32) -> (u32, u32) {
 /// Moves corporation `sym` to (`row`, `col`); a real move makes it the latest arrival there.
 pub fn set_cell(state: &mut State, sym: &str, row: u32, col: u32) {
     let arrival = state.next_market_arrival;
-    let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) else {
+    let Some(corp) = state.corporation_mut(sym) else {
         return;
     };
     if let Some(p) = corp.share_price

@@ -25,7 +25,7 @@
 //! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`], [`p2p`]
 //! (purchases between players), [`game_end`] (end triggers and scores), [`map`] (map, tiles,
 //! borders), [`track`]
-//! (track graph), [`operating_round`], [`validate`], [`view`], [`import18xx`] (reader for
+//! (track graph), [`ids`] (fast look-up of identifiers), [`operating_round`], [`validate`], [`view`], [`import18xx`] (reader for
 //! 18xx.games exports, the replay shared by the CLI and `ImportGame`) and [`export18xx`]
 //! (writer of the same format).
 
@@ -37,6 +37,7 @@ pub mod corporation;
 pub mod data;
 pub mod export18xx;
 pub mod game_end;
+pub mod ids;
 pub mod import18xx;
 pub mod map;
 pub mod market;

@@ -366,7 +366,7 @@ fn transfer_shares(
         .map(|c| c.percent)
         .sum();
     if percent <= ordinary {
-        if let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+        if let Some(corp) = state.corporation_mut(sym) {
             let mut moved = 0;
             for c in corp.certificates.iter_mut() {
                 if moved >= percent {
@@ -426,7 +426,7 @@ fn transfer_shares(
     }
     targets.push((new.clone(), (new_post - pres) / unit));
     let was_frozen = frozen(state, sym);
-    if let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    if let Some(corp) = state.corporation_mut(sym) {
         // Holders over their target give certificates to holders under it.
         let mut have: Vec<u32> = targets
             .iter()

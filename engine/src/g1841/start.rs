@@ -343,7 +343,7 @@ fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize
 pub fn place(state: &mut State, sym: &str, hex: &str, city: u32, events: &mut Vec<Event>) {
     // 1841 §9.1: a printed city that an upgrade merged into one city is that city now.
     let city = track::current_city(state, hex, city);
-    if let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    if let Some(corp) = state.corporation_mut(sym) {
         corp.tokens.push(MapToken {
             hex: hex.to_string(),
             city,
@@ -508,7 +508,7 @@ pub fn buy_tokens(state: &mut State, sym: &str, count: u32, events: &mut Vec<Eve
     if cost > cash {
         raise_by_ipo_sale(state, sym, cost - cash, events);
     }
-    if let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    if let Some(corp) = state.corporation_mut(sym) {
         corp.cash -= cost;
         corp.tokens_total = count;
     }
@@ -541,7 +541,7 @@ fn raise_by_ipo_sale(state: &mut State, sym: &str, shortfall: i64, events: &mut 
         return;
     }
     let proceeds = half_price_proceeds(&state.options, units, price);
-    let Some(corp) = state.corporations.iter_mut().find(|c| c.sym == sym) else {
+    let Some(corp) = state.corporation_mut(sym) else {
         return;
     };
     let mut left = units;

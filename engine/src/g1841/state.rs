@@ -673,9 +673,29 @@ impl State {
         }
     }
 
-    /// The corporation `sym`, `None` if the ruleset has none of that name.
+    /// The corporation `sym`, `None` if the ruleset has none of that name. Found at its
+    /// roster position (where a valid state has it) by a hash look-up, else by a search.
     pub fn corporation(&self, sym: &str) -> Option<&Corporation> {
-        self.corporations.iter().find(|c| c.sym == sym)
+        match self.corporation_index(sym) {
+            Some(i) => self.corporations.get(i),
+            None => None,
+        }
+    }
+
+    /// The corporation `sym`, to change it ([`State::corporation`]).
+    pub fn corporation_mut(&mut self, sym: &str) -> Option<&mut Corporation> {
+        let i = self.corporation_index(sym)?;
+        self.corporations.get_mut(i)
+    }
+
+    /// The index of corporation `sym` in [`State::corporations`].
+    pub fn corporation_index(&self, sym: &str) -> Option<usize> {
+        if let Some(i) = super::corporation::roster_index(&self.options, sym)
+            && self.corporations.get(i).is_some_and(|c| c.sym == sym)
+        {
+            return Some(i);
+        }
+        self.corporations.iter().position(|c| c.sym == sym)
     }
 
     /// The player in `seat`, `None` for a seat out of range.

@@ -103,11 +103,14 @@ fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
 }
 
 /// Every share purchase `seat` may make now (1841 §5.2): one per corporation, source and
-/// certificate size.
-fn buy_options(state: &State, seat: Seat) -> Vec<Action> {
+/// certificate size; of corporation `only` alone when given; the first `limit` only.
+fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
     let mut out = Vec::new();
     let cash = cash(state, seat);
     for corp in &state.corporations {
+        if only.is_some_and(|o| o != corp.sym) {
+            continue;
+        }
         let Some(price) = corp.price() else { continue };
         if sold_this_round(state, seat, &corp.sym) {
             continue;
@@ -140,6 +143,9 @@ fn buy_options(state: &State, seat: Seat) -> Vec<Action> {
                         from_pool,
                         percent,
                     });
+                    if out.len() >= limit {
+                        return out;
+                    }
                 }
             }
         }
@@ -149,8 +155,9 @@ fn buy_options(state: &State, seat: Seat) -> Vec<Action> {
 
 /// Every par `seat` may make (1841 §5.4, §3.4): historical corporations whose concession he
 /// holds, phases 2–3; non-historical corporations from phase 3 with a legal home city; one
-/// action per par price he can pay twice, below his certificate limit.
-fn par_options(state: &State, seat: Seat) -> Vec<Action> {
+/// action per par price he can pay twice, below his certificate limit. Of corporation `only`
+/// alone when given.
+fn par_options(state: &State, seat: Seat, only: Option<&str>) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(player) = state.player(seat) else {
         return out;
@@ -162,13 +169,24 @@ fn par_options(state: &State, seat: Seat) -> Vec<Action> {
     if phase_number(state) < 4 {
         for &c in &player.concessions {
             if let Some(sym) = corporation_of_concession(&state.options, c)
+                && only.is_none_or(|o| o == sym)
                 && state.corporation(sym).is_some_and(|corp| !corp.started())
             {
                 candidates.push(sym);
             }
         }
     }
-    candidates.extend(start::startable_non_historical(state));
+    match only {
+        // (The home-city search depends only on the kind: the same answer as the list.)
+        Some(o) => {
+            if let Some(c) = state.corporation(o)
+                && start::non_historical_startable(state, o)
+            {
+                candidates.push(c.sym.as_str());
+            }
+        }
+        None => candidates.extend(start::startable_non_historical(state)),
+    }
     for sym in candidates {
         let Some(corp) = state.corporation(sym) else {
             continue;
@@ -236,13 +254,15 @@ pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOw
 
 /// Every sale `seat` may make (1841 §5.3): corporations that have operated, pool at most
 /// 50%, no president's certificate of a locked corporation, a dump only if another player
-/// can take the presidency.
-fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
+/// can take the presidency. Of corporation `only` alone when given; the first `limit` only.
+fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
     let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
     let mut out = Vec::new();
     let me = ShareOwner::Player(seat);
+    // The corporations under circular control now, once for every simulated sale.
+    let mut circular_now: Option<Vec<String>> = None;
     for corp in &state.corporations {
-        if !corp.operated || !corp.started() {
+        if !corp.operated || !corp.started() || only.is_some_and(|o| o != corp.sym) {
             continue;
         }
         let unit = corp.unit_percent();
@@ -271,24 +291,80 @@ fn sell_options(state: &State, seat: Seat) -> Vec<Action> {
             // The sale can only create a loop when the presidency may pass to a
             // corporation: one holding at least what the seller keeps (a presidency that
             // stays, or goes to a player, leaves every controller but this one's unchanged).
-            // Only then is the sale simulated on a copy.
+            // Only then is the new presidency worked out.
             let kept = held.saturating_sub(percent);
             let corporation_may_take_over = corporate_holdings(corp).any(|(_, p)| p >= kept);
             let looping = is_president
                 && corporation_may_take_over
-                && super::corporation::creates_circular_control(state, |s| {
-                    let _ = sell(s, seat, &corp.sym, percent, &mut Vec::new());
-                });
+                && super::corporation::presidency_creates_circular_control(
+                    state,
+                    &corp.sym,
+                    &president_after_sale(state, seat, corp, percent),
+                    circular_now.get_or_insert_with(|| super::corporation::circular_set(state)),
+                );
             if !looping {
                 out.push(Action::SellShares {
                     corporation: corp.sym.clone(),
                     percent: p,
                 });
+                if out.len() >= limit {
+                    return out;
+                }
             }
             p += unit;
         }
     }
     out
+}
+
+/// The president of `corp` after its president in `seat` sells `percent` of it ([`sell`]:
+/// the dump to the successor when he sells part of his president's certificate, the
+/// certificates to the pool, then the presidency rule), worked out without changing the
+/// state; only `corp`'s certificates change in a sale.
+fn president_after_sale(state: &State, seat: Seat, corp: &Corporation, percent: u32) -> ShareOwner {
+    let me = ShareOwner::Player(seat);
+    let mut after = Corporation {
+        sym: corp.sym.clone(),
+        kind: corp.kind,
+        historical: corp.historical,
+        share_price: corp.share_price,
+        par_price: corp.par_price,
+        cash: corp.cash,
+        certificates: corp.certificates.clone(),
+        tokens_total: corp.tokens_total,
+        tokens: Vec::new(),
+        operated: corp.operated,
+        closed: corp.closed,
+    };
+    let normal: u32 = corp
+        .certificates
+        .iter()
+        .filter(|c| c.owner == me && !c.president)
+        .map(|c| c.percent)
+        .sum();
+    if percent > normal {
+        let Some((new, _)) = successor(state, &corp.sym, seat) else {
+            // `sell` refuses before any change.
+            return me;
+        };
+        super::corporation::swap_presidency_of(&mut after, &me, &new);
+    }
+    let mut moved = 0;
+    for c in after.certificates.iter_mut() {
+        if moved >= percent {
+            break;
+        }
+        if c.owner == me && !c.president {
+            c.owner = ShareOwner::Pool;
+            moved += c.percent;
+        }
+    }
+    let president = after.president().cloned().unwrap_or(me);
+    if moved != percent {
+        // `sell` refuses here, after the dump.
+        return president;
+    }
+    super::corporation::presidency_taker(state, &after, Some(seat)).unwrap_or(president)
 }
 
 /// Percent of `corp` held by each corporation that holds some of it, in certificate order
@@ -304,24 +380,24 @@ fn corporate_holdings(corp: &Corporation) -> impl Iterator<Item = (&str, u32)> {
 
 /// What `seat` may do in its turn apart from passing.
 fn turn_options(state: &State, seat: Seat) -> Vec<Action> {
-    let sells = sell_options(state, seat);
+    let sells = sell_options(state, seat, None, usize::MAX);
     // 1841 §5.1, FAQ-Q9: over a limit → sell first, if anything can be sold.
     if !sells.is_empty() && over_limits(state, seat) {
         return sells;
     }
     let mut out = sells;
-    out.extend(par_options(state, seat));
-    out.extend(buy_options(state, seat));
+    out.extend(par_options(state, seat, None));
+    out.extend(buy_options(state, seat, None, usize::MAX));
     out.extend(concession_options(state, seat));
     out
 }
 
 /// Whether [`turn_options`] is not empty, stopping at the first kind of action found.
 fn has_turn_option(state: &State, seat: Seat) -> bool {
-    !sell_options(state, seat).is_empty()
-        || !buy_options(state, seat).is_empty()
+    !sell_options(state, seat, None, 1).is_empty()
+        || !buy_options(state, seat, None, 1).is_empty()
         || !concession_options(state, seat).is_empty()
-        || !par_options(state, seat).is_empty()
+        || !par_options(state, seat, None).is_empty()
 }
 
 /// Every action `seat` may take now in the stock round (listed completely).
@@ -356,10 +432,47 @@ pub fn legal(state: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
+/// Whether `action` is one of [`legal`]`(state, seat)` (the seat on turn, no offer waiting),
+/// found without listing every action: only the options of the action's kind and
+/// corporation are listed.
+fn allows(state: &State, seat: Seat, action: &Action) -> bool {
+    let Some(sr) = round(state) else {
+        return false;
+    };
+    if sr.offer.is_some() || sr.current_seat != seat || state.player(seat).is_none() {
+        return false;
+    }
+    if let Some(start) = &sr.start {
+        return start_legal(state, start).contains(action);
+    }
+    // `turn_options` lists only the sales when the seat is over a limit and can sell
+    // (1841 §5.1, FAQ-Q9); `legal` adds a pass unless so forced, when the seat has an
+    // option or an offer to make.
+    let forced = || forced_to_sell(state, seat);
+    match action {
+        Action::SellShares { corporation, .. } => {
+            sell_options(state, seat, Some(corporation), usize::MAX).contains(action)
+        }
+        Action::BuyShares { corporation, .. } => {
+            !forced() && buy_options(state, seat, Some(corporation), usize::MAX).contains(action)
+        }
+        Action::Par { corporation, .. } => {
+            !forced() && par_options(state, seat, Some(corporation)).contains(action)
+        }
+        Action::BuyConcession { .. } => {
+            !forced() && concession_options(state, seat).contains(action)
+        }
+        Action::Pass => {
+            !forced() && (has_turn_option(state, seat) || !offers(state, seat).is_empty())
+        }
+        _ => false,
+    }
+}
+
 /// Whether `seat` must sell before anything else (1841 §5.1, FAQ-Q9): over a limit with
 /// something to sell.
 fn forced_to_sell(state: &State, seat: Seat) -> bool {
-    over_limits(state, seat) && !sell_options(state, seat).is_empty()
+    over_limits(state, seat) && !sell_options(state, seat, None, 1).is_empty()
 }
 
 /// The purchases the seat on turn may offer to other players now, with price ranges
@@ -466,38 +579,60 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     {
         return offer_purchase(state, seat, *seller, item, *price);
     }
-    let legal = legal(state, seat);
-    if !legal.contains(action) {
+    if !allows(state, seat, action) {
         return Err(explain(state, seat, action));
     }
-    let mut next = state.clone();
-    let mut events = Vec::new();
-    let start = sr.start.clone();
     // FAQ-Q2 (`price_drops_lowest_first`): the seller's selling ends with anything but
-    // another sale; the pending price drops are made first.
-    if !matches!(action, Action::SellShares { .. }) {
+    // another sale; the pending price drops are made first. Every refusal of `carry_out`
+    // comes before its first change, so it works in place — but for pending drops, which
+    // are made before it: then on a copy.
+    let drops_first = !matches!(action, Action::SellShares { .. }) && !sr.pending_drops.is_empty();
+    if drops_first {
+        let mut next = state.clone();
+        let mut events = Vec::new();
         apply_pending_drops(&mut next, &mut events);
+        carry_out(&mut next, seat, action, &mut events)?;
+        *state = next;
+        Ok(events)
+    } else {
+        let mut events = Vec::new();
+        carry_out(state, seat, action, &mut events)?;
+        Ok(events)
     }
+}
+
+/// Carries out a listed action of the seat on turn (the body of [`apply`]); every refusal
+/// (an inconsistent state only) comes before the first change.
+fn carry_out(
+    state: &mut State,
+    seat: Seat,
+    action: &Action,
+    events: &mut Vec<Event>,
+) -> Result<(), Rejection> {
+    let start = round(state)
+        .ok_or_else(|| corrupt("not a stock round"))?
+        .start
+        .clone();
     match (action, start) {
         (Action::Pass | Action::PlaceToken { .. } | Action::BuyTokens { .. }, Some(start)) => {
-            if apply_start(&mut next, &start, action, &mut events) {
-                end_turn(&mut next, &mut events)?;
+            if apply_start(state, &start, action, events) {
+                end_turn(state, events);
             }
         }
         (Action::Pass, None) => {
-            let acted = round(&next).is_some_and(|r| r.acted_this_turn);
-            if !acted && let Some(r) = round_mut(&mut next) {
+            let acted = round(state).is_some_and(|r| r.acted_this_turn);
+            if !acted && let Some(r) = round_mut(state) {
                 r.consecutive_passes = r.consecutive_passes.saturating_add(1);
             }
             events.push(Event::Passed {
                 seat,
                 automatic: false,
             });
-            end_turn(&mut next, &mut events)?;
+            end_turn(state, events);
         }
         (Action::Par { corporation, price }, None) => {
-            par(&mut next, seat, corporation, *price, &mut events)?;
-            start::after_buy(&mut next, corporation, &mut events);
+            par(state, seat, corporation, *price, events)?;
+            start::after_buy(state, corporation, events);
         }
         (
             Action::BuyShares {
@@ -507,18 +642,11 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             },
             start,
         ) => {
-            buy(
-                &mut next,
-                seat,
-                corporation,
-                *from_pool,
-                *percent,
-                &mut events,
-            )?;
+            buy(state, seat, corporation, *from_pool, *percent, events)?;
             if start.is_some() {
-                start::after_buy(&mut next, corporation, &mut events);
+                start::after_buy(state, corporation, events);
             } else {
-                end_turn(&mut next, &mut events)?;
+                end_turn(state, events);
             }
         }
         (
@@ -528,19 +656,18 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             },
             None,
         ) => {
-            sell(&mut next, seat, corporation, *percent, &mut events)?;
-            if !can_act(&next, seat) {
-                end_turn(&mut next, &mut events)?;
+            sell(state, seat, corporation, *percent, events)?;
+            if !can_act(state, seat) {
+                end_turn(state, events);
             }
         }
         (Action::BuyConcession { concession }, None) => {
-            buy_concession(&mut next, seat, concession, &mut events)?;
-            end_turn(&mut next, &mut events)?;
+            buy_concession(state, seat, concession, events)?;
+            end_turn(state, events);
         }
         _ => return Err(corrupt("legal action without a handler")),
     }
-    *state = next;
-    Ok(events)
+    Ok(())
 }
 
 /// The seat on turn offers to buy `item` from `seller` for `price` (1841 §5.2, §15.3): it
@@ -629,7 +756,7 @@ fn answer_offer(
     let (offer, accepted) = p2p::answer(&mut next, *accept, &mut events)?;
     if accepted {
         mark_acted(&mut next, offer.buyer);
-        end_turn(&mut next, &mut events)?;
+        end_turn(&mut next, &mut events);
     } else if !can_act(&next, offer.buyer) {
         let acted = round(&next).is_some_and(|r| r.acted_this_turn);
         if !acted && let Some(r) = round_mut(&mut next) {
@@ -639,7 +766,7 @@ fn answer_offer(
             seat: offer.buyer,
             automatic: true,
         });
-        end_turn(&mut next, &mut events)?;
+        end_turn(&mut next, &mut events);
     }
     *state = next;
     Ok(events)
@@ -959,31 +1086,29 @@ fn par(
     price: i64,
     events: &mut Vec<Event>,
 ) -> Result<(), Rejection> {
-    let kind = state
+    // Every check before the first change.
+    let corp = state
         .corporation(sym)
-        .ok_or_else(|| corrupt("unknown corporation"))?
-        .kind;
-    let (row, col) = market::par_cell(price, kind).ok_or_else(|| corrupt("no par cell"))?;
-    let cost = price.saturating_mul(2);
+        .ok_or_else(|| corrupt("unknown corporation"))?;
+    let (row, col) =
+        market::par_cell(price, corp.kind).ok_or_else(|| corrupt("no par cell"))?;
+    if !corp.certificates.iter().any(|c| c.president) {
+        return Err(corrupt("no president's certificate"));
+    }
     let player = state
         .players
         .get_mut(seat as usize)
         .ok_or_else(|| corrupt("seat"))?;
+    let cost = price.saturating_mul(2);
     player.cash -= cost;
     market::set_cell(state, sym, row, col);
-    let corp = state
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == sym)
-        .ok_or_else(|| corrupt("unknown corporation"))?;
-    corp.cash += cost;
-    corp.par_price = price;
-    let cert = corp
-        .certificates
-        .iter_mut()
-        .find(|c| c.president)
-        .ok_or_else(|| corrupt("no president's certificate"))?;
-    cert.owner = ShareOwner::Player(seat);
+    if let Some(corp) = state.corporation_mut(sym) {
+        corp.cash += cost;
+        corp.par_price = price;
+        for cert in corp.certificates.iter_mut().filter(|c| c.president).take(1) {
+            cert.owner = ShareOwner::Player(seat);
+        }
+    }
     mark_acted(state, seat);
     if let Some(r) = round_mut(state) {
         r.start = Some(CorporationStart {
@@ -1015,10 +1140,12 @@ fn buy(
     } else {
         ShareOwner::Ipo
     };
+    // Every check before the first change.
+    if state.player(seat).is_none() {
+        return Err(corrupt("seat"));
+    }
     let corp = state
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == sym)
+        .corporation_mut(sym)
         .ok_or_else(|| corrupt("unknown corporation"))?;
     let price = corp.price().ok_or_else(|| corrupt("no share price"))?;
     let cost = price.saturating_mul(i64::from(percent / corp.unit_percent()));
@@ -1041,11 +1168,9 @@ fn buy(
     } else {
         corp.cash += cost;
     }
-    let player = state
-        .players
-        .get_mut(seat as usize)
-        .ok_or_else(|| corrupt("seat"))?;
-    player.cash -= cost;
+    if let Some(player) = state.players.get_mut(seat as usize) {
+        player.cash -= cost;
+    }
     mark_acted(state, seat);
     events.push(Event::SharesBought {
         seat,
@@ -1111,9 +1236,30 @@ fn sell(
         .filter(|c| c.owner == me && !c.president)
         .map(|c| c.percent)
         .sum();
-    if percent > normal {
+    // The certificates after the sale, worked out on a copy of this corporation so that
+    // every check comes before the first change: the dump first, then the sold ones.
+    let mut after = corp.clone();
+    let dump = if percent > normal {
         let (new, _) = successor(state, sym, seat).ok_or_else(|| corrupt("no successor"))?;
-        super::corporation::swap_presidency(state, sym, &me, &new);
+        super::corporation::swap_presidency_of(&mut after, &me, &new);
+        Some(new)
+    } else {
+        None
+    };
+    let mut moved = 0;
+    for c in after.certificates.iter_mut() {
+        if moved >= percent {
+            break;
+        }
+        if c.owner == me && !c.president {
+            c.owner = ShareOwner::Pool;
+            moved += c.percent;
+        }
+    }
+    if moved != percent {
+        return Err(corrupt("sale does not match the holdings"));
+    }
+    if let Some(new) = dump {
         events.push(match &new {
             ShareOwner::Player(s) => Event::PresidentChanged {
                 corporation: sym.to_string(),
@@ -1125,23 +1271,8 @@ fn sell(
             },
         });
     }
-    let corp = state
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == sym)
-        .ok_or_else(|| corrupt("unknown corporation"))?;
-    let mut moved = 0;
-    for c in corp.certificates.iter_mut() {
-        if moved >= percent {
-            break;
-        }
-        if c.owner == me && !c.president {
-            c.owner = ShareOwner::Pool;
-            moved += c.percent;
-        }
-    }
-    if moved != percent {
-        return Err(corrupt("sale does not match the holdings"));
+    if let Some(corp) = state.corporation_mut(sym) {
+        corp.certificates = after.certificates;
     }
     let units = percent / unit;
     let proceeds = price.saturating_mul(i64::from(units));
@@ -1206,7 +1337,6 @@ fn buy_concession(
 ) -> Result<(), Rejection> {
     let c: Concession = text.parse().map_err(|_| corrupt("unknown concession"))?;
     let price = data::ruleset(&state.options).concession_round.face_value;
-    state.bank_concessions.retain(|b| *b != c);
     let player = state
         .players
         .get_mut(seat as usize)
@@ -1214,6 +1344,7 @@ fn buy_concession(
     player.cash -= price;
     player.concessions.push(c);
     player.concessions.sort();
+    state.bank_concessions.retain(|b| *b != c);
     state.bank_cash += price;
     mark_acted(state, seat);
     events.push(Event::ConcessionBought {
@@ -1227,11 +1358,11 @@ fn buy_concession(
 /// Ends the current turn and moves to the next seat that can act; seats without a legal
 /// action pass automatically (18xx "has no valid actions and passes"). The round ends when
 /// every player has passed in a row (1841 §5.1).
-fn end_turn(state: &mut State, events: &mut Vec<Event>) -> Result<(), Rejection> {
+fn end_turn(state: &mut State, events: &mut Vec<Event>) {
+    let Some(current) = round(state).map(|r| r.current_seat) else {
+        return;
+    };
     apply_pending_drops(state, events);
-    let current = round(state)
-        .ok_or_else(|| corrupt("not a stock round"))?
-        .current_seat;
     let next = next_in_order(state, current);
     if let Some(r) = round_mut(state) {
         r.start = None;
@@ -1241,7 +1372,6 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) -> Result<(), Rejection>
         r.declined_offers.clear();
     }
     settle(state, events);
-    Ok(())
 }
 
 /// From the current seat on: auto-pass seats with nothing to do, end the round after a full

@@ -1,7 +1,7 @@
 //! Track and token reachability (1841 §9.1, §9.2): the tiles on the map, the track graph
 //! traced from a corporation's tokens, and the legality of tile lays.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 use super::map::{self, End, Node, NodeKind, Path};
 use super::state::{PlacedTile, State};
@@ -21,21 +21,234 @@ pub struct HexView {
 /// The current content of `hex` (`None` for a hex not on the map).
 pub fn hex_view(state: &State, hex: &str) -> Option<HexView> {
     let m = map::map(&state.options);
-    let printed = m.hexes.get(hex)?;
-    match state.operations.tiles.get(hex) {
+    let i = m.hex_index(hex)?;
+    view_of(m, i, state.operations.tiles.get(hex))
+}
+
+/// What hex `i` of `m` shows with `placed` on it (`None`: a tile the manifest lacks).
+fn view_of(m: &'static map::Map, i: usize, placed: Option<&PlacedTile>) -> Option<HexView> {
+    match placed {
         Some(PlacedTile { tile, rotation }) => {
-            let t = m.tiles.get(tile)?;
+            let t = m.tile(tile)?;
             Some(HexView {
                 nodes: &t.nodes,
                 paths: &t.rotations[usize::from(*rotation % 6)],
                 tile: Some(&t.id),
             })
         }
-        None => Some(HexView {
-            nodes: &printed.nodes,
-            paths: &printed.paths,
-            tile: None,
-        }),
+        None => {
+            let printed = m.hex_list.get(i)?;
+            Some(HexView {
+                nodes: &printed.nodes,
+                paths: &printed.paths,
+                tile: None,
+            })
+        }
+    }
+}
+
+/// The map of a state as the track searches read it, by hex index ([`map::Map::hex_ids`]):
+/// what each hex shows and which corporations have tokens in which city. Built once from the
+/// state (one pass over the laid tiles and the tokens) and shared by the searches of one
+/// decision, so a search never looks a hex or a token up by name. It holds no reference to
+/// the state: it stays true while the state's tiles, tokens and corporation list do not
+/// change ([`Board::is_current`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    /// The ruleset's map.
+    pub map: &'static map::Map,
+    /// By hex index: what the hex shows (`None`: a laid tile the manifest lacks).
+    views: Vec<Option<HexView>>,
+    /// Tokens on the map as (hex index, city, corporation index in `state.corporations`),
+    /// sorted, one entry per corporation and city; tokens on hexes off the map are left out.
+    tokens: Vec<(usize, u32, usize)>,
+    /// By hex index: the laid tile as (tile index in [`map::Map::tile_list`], rotation).
+    laid: Vec<Option<(usize, u8)>>,
+    /// By tile index: copies on the map.
+    used: Vec<u32>,
+}
+
+/// A [`Board`] made when first needed, for code where most paths need none. The caller keeps
+/// it with the state it was made from (it holds no reference to it).
+#[derive(Debug, Default)]
+pub struct LazyBoard(std::cell::OnceCell<Board>);
+
+impl LazyBoard {
+    /// No board yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The board of `state`, made now if not yet made.
+    pub fn get(&self, state: &State) -> &Board {
+        self.0.get_or_init(|| Board::new(state))
+    }
+
+    /// The board if it has been made.
+    pub fn made(&self) -> Option<&Board> {
+        self.0.get()
+    }
+}
+
+/// The [`Shape`]s of a map's track, made once per map: by tile index and rotation, and of
+/// every printed hex by hex index.
+pub struct Shapes {
+    /// By tile index, by rotation 0–5.
+    pub tiles: Vec<[Shape; 6]>,
+    /// By hex index: the printed track.
+    pub hexes: Vec<Shape>,
+}
+
+/// The shapes of `m`'s tiles and printed hexes.
+pub fn shapes(m: &'static map::Map) -> &'static Shapes {
+    static SHAPES: [std::sync::OnceLock<Shapes>; 3] = [const { std::sync::OnceLock::new() }; 3];
+    let slot = match m.ruleset {
+        "lite" => 2,
+        "v1" => 1,
+        _ => 0,
+    };
+    SHAPES[slot].get_or_init(|| Shapes {
+        tiles: m
+            .tile_list
+            .iter()
+            .map(|t| [0usize, 1, 2, 3, 4, 5].map(|r| Shape::of(&t.nodes, &t.rotations[r])))
+            .collect(),
+        hexes: m.hex_list.iter().map(|h| Shape::of(&h.nodes, &h.paths)).collect(),
+    })
+}
+
+/// By hex index: what every hex of `m` shows with no tile laid (where a [`Board`] starts),
+/// made once per map.
+fn printed_views(m: &'static map::Map) -> &'static [Option<HexView>] {
+    static VIEWS: [std::sync::OnceLock<Vec<Option<HexView>>>; 3] =
+        [const { std::sync::OnceLock::new() }; 3];
+    let slot = match m.ruleset {
+        "lite" => 2,
+        "v1" => 1,
+        _ => 0,
+    };
+    VIEWS[slot].get_or_init(|| (0..m.hex_list.len()).map(|i| view_of(m, i, None)).collect())
+}
+
+impl PartialEq for HexView {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.nodes, other.nodes)
+            && std::ptr::eq(self.paths, other.paths)
+            && self.tile == other.tile
+    }
+}
+
+impl Board {
+    /// Reads the tiles and tokens of `state`.
+    pub fn new(state: &State) -> Self {
+        let m = map::map(&state.options);
+        let mut views = printed_views(m).to_vec();
+        let mut laid = vec![None; views.len()];
+        let mut used = vec![0u32; m.tile_list.len()];
+        for (hex, placed) in &state.operations.tiles {
+            let tile = m.tile_lookup.get(&placed.tile);
+            if let Some(t) = tile {
+                used[t] += 1;
+            }
+            if let Some(i) = m.hex_index(hex) {
+                views[i] = tile.map(|t| {
+                    let tile = &m.tile_list[t];
+                    HexView {
+                        nodes: &tile.nodes,
+                        paths: &tile.rotations[usize::from(placed.rotation % 6)],
+                        tile: Some(&tile.id),
+                    }
+                });
+                laid[i] = tile.map(|t| (t, placed.rotation % 6));
+            }
+        }
+        let mut tokens = Vec::new();
+        for (c, corp) in state.corporations.iter().enumerate() {
+            for t in &corp.tokens {
+                if let Some(i) = m.hex_index(&t.hex) {
+                    tokens.push((i, t.city, c));
+                }
+            }
+        }
+        tokens.sort_unstable();
+        tokens.dedup();
+        Board {
+            map: m,
+            views,
+            tokens,
+            laid,
+            used,
+        }
+    }
+
+    /// The tile laid on hex `i` as (tile index, rotation 0–5), `None` for the printed hex.
+    pub fn laid(&self, i: usize) -> Option<(usize, u8)> {
+        self.laid.get(i).copied().flatten()
+    }
+
+    /// Copies of tile `t` (an index) still in the supply: the manifest count minus those on
+    /// the map ([`tiles_available`] by index).
+    pub fn available(&self, t: usize) -> u32 {
+        let manifest = self.map.tile_manifest.get(t).copied().unwrap_or(0);
+        manifest.saturating_sub(self.used.get(t).copied().unwrap_or(0))
+    }
+
+    /// The track of hex `i` as [`Shape`]s: of the laid tile or the printed hex (made once per
+    /// map).
+    pub fn shape(&self, i: usize) -> Option<&'static Shape> {
+        let shapes = shapes(self.map);
+        match self.laid(i) {
+            Some((t, r)) => shapes.tiles.get(t).map(|s| &s[usize::from(r)]),
+            None => shapes.hexes.get(i),
+        }
+    }
+
+    /// Whether the board still shows `state` (what a fresh [`Board::new`] would give): for
+    /// debug checks of a board kept across changes.
+    pub fn is_current(&self, state: &State) -> bool {
+        *self == Board::new(state)
+    }
+
+    /// What hex `i` shows now ([`hex_view`] by index).
+    pub fn view(&self, i: usize) -> Option<HexView> {
+        self.views.get(i).copied().flatten()
+    }
+
+    /// Indices (in `state.corporations`) of the corporations with a token in city `city` of
+    /// hex `i`, in index order.
+    pub fn tokens_in(&self, i: usize, city: u32) -> impl Iterator<Item = usize> + '_ {
+        let from = self.tokens.partition_point(|&(h, c, _)| (h, c) < (i, city));
+        self.tokens[from..]
+            .iter()
+            .take_while(move |&&(h, c, _)| h == i && c == city)
+            .map(|&(_, _, corp)| corp)
+    }
+
+    /// The corporation's bases ([`bases`]): its tokens in non-pass cities, as (hex, node,
+    /// city), in token order.
+    pub fn bases(&self, state: &State, corp: &str) -> Vec<(String, usize, u32)> {
+        let Some(c) = state.corporation(corp) else {
+            return Vec::new();
+        };
+        c.tokens
+            .iter()
+            .filter_map(|t| {
+                let v = self.view(self.map.hex_index(&t.hex)?)?;
+                let n = city_node(v.nodes, t.city)?;
+                (v.nodes[n].kind == NodeKind::City).then(|| (t.hex.clone(), n, t.city))
+            })
+            .collect()
+    }
+
+    /// [`reach`] on this board.
+    pub fn reach(
+        &self,
+        state: &State,
+        corp: &str,
+        starts: &[(String, usize)],
+        border_set: Option<&str>,
+    ) -> Reach {
+        reach_on(self, state, corp, starts, border_set)
     }
 }
 
@@ -103,56 +316,113 @@ pub fn tokens_at(state: &State, hex: &str, city: u32) -> Vec<String> {
         .collect()
 }
 
-/// The track graph reached from some start nodes.
-#[derive(Clone, Debug, Default)]
+/// The track graph reached from some start nodes ([`reach`]): the nodes and the hex edges
+/// reached, by hex index.
+#[derive(Clone, Debug)]
 pub struct Reach {
-    /// Nodes reached, as (hex, node index).
-    pub nodes: BTreeSet<(String, usize)>,
-    /// Hex edges reached, by hex (18xx `connected_hexes`).
-    pub edges: BTreeMap<String, BTreeSet<u8>>,
+    map: &'static map::Map,
+    /// Nodes reached as (hex index, node index), sorted (hex index order is coordinate
+    /// order), each once.
+    nodes: Vec<(usize, usize)>,
+    /// Start nodes on hexes that are not on the map (reached, nothing beyond them).
+    outside: Vec<(String, usize)>,
+    /// By hex index: the edges reached (bit `e` for edge `e`); `None` for a hex not reached
+    /// at all (18xx `connected_hexes`).
+    edges: Vec<Option<u8>>,
+}
+
+impl Reach {
+    /// The nodes reached as (hex, node index), in (hex, node) order.
+    pub fn nodes(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
+        let mut on_map = self
+            .nodes
+            .iter()
+            .map(|&(i, n)| (self.map.hex_ids[i].as_str(), n))
+            .peekable();
+        let mut outside = self.outside.iter().map(|(h, n)| (h.as_str(), *n)).peekable();
+        std::iter::from_fn(move || match (on_map.peek(), outside.peek()) {
+            (Some(a), Some(b)) if b < a => outside.next(),
+            (Some(_), _) => on_map.next(),
+            (None, _) => outside.next(),
+        })
+    }
+
+    /// The nodes reached on the map as (hex index, node index), sorted.
+    pub fn node_indices(&self) -> &[(usize, usize)] {
+        &self.nodes
+    }
+
+    /// Whether node `node` of `hex` is reached.
+    pub fn contains(&self, hex: &str, node: usize) -> bool {
+        match self.map.hex_index(hex) {
+            Some(i) => self.nodes.binary_search(&(i, node)).is_ok(),
+            None => self.outside.iter().any(|(h, n)| h == hex && *n == node),
+        }
+    }
+
+    /// The hexes reached with the edges reached on each (bit `e` for edge `e`), as (hex
+    /// index, mask), in hex order.
+    pub fn edges(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        self.edges
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| m.map(|m| (i, m)))
+    }
 }
 
 /// Traces `corp`'s track graph from `starts` (hex, node) (1841 §9.1, §9.2; FAQ: tracing from
 /// own tokens, cities filled by other corporations block, off-boards end a trace, yellow
 /// Milano's terminal stubs cannot be passed through). Every traversable edge of a start hex
 /// counts as reached (a tile may be laid on a token's hex). With `border_set`, edges on that
-/// province border set are not crossed.
+/// province border set are not crossed. Several searches on one state share a [`Board`]
+/// ([`Board::reach`]).
 pub fn reach(
     state: &State,
     corp: &str,
     starts: &[(String, usize)],
     border_set: Option<&str>,
 ) -> Reach {
-    let m = map::map(&state.options);
-    let mut out = Reach::default();
-    // The search works on hex indices (`Map::hex_ids`): each hex's view is looked up once,
-    // positions and reached edges are plain numbers, and the reached sets are named at the
-    // end.
-    #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    reach_on(&Board::new(state), state, corp, starts, border_set)
+}
+
+/// Positions of the search on one hex, as bits of a `u64`: edge `e` is bit `e`, node `n`
+/// entered normally bit `8 + n`, node `n` entered through a terminal stub bit `32 + n`.
+const NODE_BITS: usize = 24;
+
+fn reach_on(
+    board: &Board,
+    state: &State,
+    corp: &str,
+    starts: &[(String, usize)],
+    border_set: Option<&str>,
+) -> Reach {
+    #[derive(Clone, Copy)]
     enum Pos {
         Node(usize, usize, bool),
         Edge(usize, u8),
     }
+    let m = board.map;
     let hexes = m.hex_ids.len();
-    let mut views: Vec<Option<Option<HexView>>> = vec![None; hexes];
-    let mut view = |i: usize| -> Option<HexView> {
-        *views[i].get_or_insert_with(|| hex_view(state, &m.hex_ids[i]))
+    let corp_index = state.corporations.iter().position(|c| c.sym == corp);
+    let borders = border_set.and_then(|s| m.border_mask(s));
+    let on_border = |i: usize, e: u8| {
+        e < 8 && borders.is_some_and(|b| b.get(i).is_some_and(|mask| mask & (1 << e) != 0))
     };
     // Reached edges by hex index (`None`: the hex has no entry).
     let mut edges: Vec<Option<u8>> = vec![None; hexes];
-    let mut nodes: BTreeSet<(usize, usize)> = BTreeSet::new();
-    let on_border = |i: usize, e: u8| border_set.is_some_and(|s| m.on_border(s, &m.hex_ids[i], e));
-    let mut queue = VecDeque::new();
-    let mut seen = BTreeSet::new();
+    let mut nodes: Vec<(usize, usize)> = Vec::new();
+    let mut outside = Vec::new();
+    let mut seen: Vec<u64> = vec![0; hexes];
+    let mut queue = std::collections::VecDeque::new();
     for (h, n) in starts {
         let Some(i) = m.hex_index(h) else {
             // Not a hex of the map: reached, and nothing beyond it.
-            out.nodes.insert((h.clone(), *n));
+            outside.push((h.clone(), *n));
             continue;
         };
-        nodes.insert((i, *n));
+        nodes.push((i, *n));
         let mask = edges[i].get_or_insert(0);
-        for e in m.hexes[h].neighbors.keys() {
+        for e in m.hex_list[i].neighbors.keys() {
             if !on_border(i, *e) {
                 *mask |= 1 << e;
             }
@@ -172,75 +442,64 @@ pub fn reach(
         Some(Pos::Edge(nb, back))
     };
     while let Some((pos, first)) = queue.pop_front() {
-        if !seen.insert(pos) {
+        let (i, bit) = match pos {
+            Pos::Node(i, n, via_terminal) if n < NODE_BITS => {
+                (i, if via_terminal { 32 + n } else { 8 + n })
+            }
+            Pos::Edge(i, e) if e < 8 => (i, usize::from(e)),
+            // No tile has that many nodes or edges: nothing to trace.
+            _ => continue,
+        };
+        if seen[i] & (1 << bit) != 0 {
             continue;
         }
-        match pos {
-            Pos::Node(i, n, via_terminal) => {
-                nodes.insert((i, n));
-                let Some(v) = view(i) else { continue };
-                if !first && (via_terminal || blocked(state, corp, &m.hex_ids[i], &v, n)) {
+        seen[i] |= 1 << bit;
+        if let Pos::Node(_, n, _) = pos {
+            nodes.push((i, n));
+        }
+        let Some(v) = board.view(i) else { continue };
+        let here = match pos {
+            Pos::Node(_, n, via_terminal) => {
+                if !first && (via_terminal || blocked(board, corp_index, i, &v, n)) {
                     continue;
                 }
-                for p in v.paths {
-                    let other = if p.a == End::Node(n) {
-                        p.b
-                    } else if p.b == End::Node(n) {
-                        p.a
-                    } else {
-                        continue;
-                    };
-                    match other {
-                        End::Node(o) => queue.push_back((Pos::Node(i, o, p.terminal), false)),
-                        End::Edge(e) => {
-                            if let Some(next) = exit(&mut edges, i, e) {
-                                queue.push_back((next, false));
-                            }
-                        }
-                    }
-                }
+                End::Node(n)
             }
-            Pos::Edge(i, e) => {
-                let Some(v) = view(i) else { continue };
-                for p in v.paths {
-                    let other = if p.a == End::Edge(e) {
-                        p.b
-                    } else if p.b == End::Edge(e) {
-                        p.a
-                    } else {
-                        continue;
-                    };
-                    match other {
-                        End::Node(o) => queue.push_back((Pos::Node(i, o, p.terminal), false)),
-                        End::Edge(f) => {
-                            if let Some(next) = exit(&mut edges, i, f) {
-                                queue.push_back((next, false));
-                            }
-                        }
+            Pos::Edge(_, e) => End::Edge(e),
+        };
+        for p in v.paths {
+            let other = if p.a == here {
+                p.b
+            } else if p.b == here {
+                p.a
+            } else {
+                continue;
+            };
+            match other {
+                End::Node(o) => queue.push_back((Pos::Node(i, o, p.terminal), false)),
+                End::Edge(f) => {
+                    if let Some(next) = exit(&mut edges, i, f) {
+                        queue.push_back((next, false));
                     }
                 }
             }
         }
     }
-    out.nodes
-        .extend(nodes.into_iter().map(|(i, n)| (m.hex_ids[i].clone(), n)));
-    out.edges = edges
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, mask)| {
-            let mask = mask?;
-            Some((
-                m.hex_ids[i].clone(),
-                (0..8u8).filter(|e| mask & (1 << e) != 0).collect(),
-            ))
-        })
-        .collect();
-    out
+    nodes.sort_unstable();
+    nodes.dedup();
+    outside.sort();
+    outside.dedup();
+    Reach {
+        map: m,
+        nodes,
+        outside,
+        edges,
+    }
 }
 
 /// A city/pass whose slots are all taken by other corporations, or an off-board, cannot be
-/// traced through (1841 §9.1, §9.2).
-fn blocked(state: &State, corp: &str, hex: &str, v: &HexView, node: usize) -> bool {
+/// traced through (1841 §9.1, §9.2). `corp`: the tracing corporation's index.
+fn blocked(board: &Board, corp: Option<usize>, i: usize, v: &HexView, node: usize) -> bool {
     let Some(n) = v.nodes.get(node) else {
         return true;
     };
@@ -250,18 +509,14 @@ fn blocked(state: &State, corp: &str, hex: &str, v: &HexView, node: usize) -> bo
             let Some(city) = node_city(v.nodes, node) else {
                 return true;
             };
-            let mut here = state
-                .corporations
-                .iter()
-                .filter(|c| c.tokens.iter().any(|t| t.hex == hex && t.city == city));
             let mut count = 0u32;
-            if here.any(|c| {
+            for c in board.tokens_in(i, city) {
+                if Some(c) == corp {
+                    return false;
+                }
                 count += 1;
-                c.sym == corp
-            }) {
-                return false;
             }
-            count + here.count() as u32 >= n.slots
+            count >= n.slots
         }
         _ => false,
     }

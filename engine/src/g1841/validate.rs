@@ -8,9 +8,7 @@
 //! concession round (auction participants, sealed bids).
 
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
 
-use super::corporation::initial_corporations;
 use super::data;
 use super::map;
 use super::market;
@@ -658,23 +656,8 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
     Ok(())
 }
 
-/// The corporations at setup ([`initial_corporations`]), built once per ruleset: the roster
-/// depends only on `data::ruleset`.
-fn roster(options: &super::options::Options) -> &'static [super::state::Corporation] {
-    static ROSTERS: [OnceLock<Vec<super::state::Corporation>>; 3] = [const { OnceLock::new() }; 3];
-    let rules = data::ruleset(options);
-    let slot = if std::ptr::eq(rules, data::lite()) {
-        2
-    } else if std::ptr::eq(rules, data::v1()) {
-        1
-    } else {
-        0
-    };
-    ROSTERS[slot].get_or_init(|| initial_corporations(options))
-}
-
 fn check_corporations(state: &State) -> Result<(), StateError> {
-    let roster = roster(&state.options);
+    let roster = super::corporation::roster(&state.options);
     if state.corporations.len() != roster.len() {
         return Err(err(
             "corporations",

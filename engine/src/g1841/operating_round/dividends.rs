@@ -35,7 +35,7 @@ pub(super) fn pay_dividend(
     };
     if !payout {
         state.bank_cash -= revenue;
-        if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+        if let Some(c) = state.corporation_mut(sym) {
             c.cash += revenue;
         }
         events.push(Event::Withheld {
@@ -69,13 +69,13 @@ pub(super) fn pay_dividend(
                 }
             }
             ShareOwner::Corporation(holder) => {
-                if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == holder) {
+                if let Some(c) = state.corporation_mut(&holder) {
                     c.cash += amount;
                 }
             }
             ShareOwner::Ipo => {
                 to_treasury += amount;
-                if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+                if let Some(c) = state.corporation_mut(sym) {
                     c.cash += amount;
                 }
             }

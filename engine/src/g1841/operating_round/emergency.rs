@@ -40,11 +40,19 @@ pub(super) fn cheapest_train(state: &State) -> Option<(String, String, i64)> {
 /// train step it must buy a train and cannot pay the cheapest depot/pool train from its
 /// treasury, or it has already made an emergency sale this turn and not yet bought.
 pub fn in_emergency(state: &State) -> bool {
+    in_emergency_with(state, &track::LazyBoard::new())
+}
+
+/// [`in_emergency`] on a board of the state.
+pub(super) fn in_emergency_with(state: &State, board: &track::LazyBoard) -> bool {
     let Some(r) = round(state) else { return false };
     let Some(sym) = r.current.as_deref() else {
         return false;
     };
-    if r.step != OperatingStep::Trains || r.start.is_some() || !must_buy_train(state, sym) {
+    if r.step != OperatingStep::Trains
+        || r.start.is_some()
+        || !must_buy_train_with(state, board, sym)
+    {
         return false;
     }
     let cash = state.corporation(sym).map_or(0, |c| c.cash);
@@ -369,7 +377,7 @@ pub(super) fn emergency_sell(
             },
         });
     }
-    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+    let Some(t) = state.corporation_mut(target) else {
         return;
     };
     let mut left = units;
@@ -540,7 +548,7 @@ pub(super) fn declare_bankruptcy(
         state.bank_concessions.extend(held);
         state.bank_concessions.sort();
     }
-    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    if let Some(c) = state.corporation_mut(&sym) {
         c.cash += cash;
     }
     // 5. Resign or loan.

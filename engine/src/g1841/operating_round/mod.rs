@@ -92,12 +92,17 @@ fn phase_data(state: &State) -> Option<&'static data::PhaseData> {
 
 /// Everything `seat` may do now in the operating round.
 pub fn legal(state: &State, seat: Seat) -> LegalActions {
-    legal_with_lays(state, seat, None)
+    legal_with_lays(state, seat, None, &track::LazyBoard::new())
 }
 
-/// [`legal`], with the track step's lays when the caller has already listed them
-/// (`legal_lays` of the same state).
-fn legal_with_lays(state: &State, seat: Seat, lays: Option<&[Lay]>) -> LegalActions {
+/// [`legal`] on a board of the state, with the track step's lays when the caller has already
+/// listed them (`legal_lays` of the same state).
+fn legal_with_lays(
+    state: &State,
+    seat: Seat,
+    lays: Option<&[Lay]>,
+    board: &track::LazyBoard,
+) -> LegalActions {
     let mut out = LegalActions::default();
     let Some(r) = round(state) else { return out };
     if r.event.is_some() {
@@ -125,7 +130,7 @@ fn legal_with_lays(state: &State, seat: Seat, lays: Option<&[Lay]>) -> LegalActi
             let lays = match lays {
                 Some(l) => l,
                 None => {
-                    listed = legal_lays(state);
+                    listed = legal_lays_with(state, board);
                     &listed
                 }
             };
@@ -140,7 +145,7 @@ fn legal_with_lays(state: &State, seat: Seat, lays: Option<&[Lay]>) -> LegalActi
             out.actions.push(Action::Pass);
         }
         OperatingStep::Token => {
-            out.actions = legal_tokens(state)
+            out.actions = legal_tokens_with(state, board)
                 .into_iter()
                 .map(|t| Action::PlaceToken {
                     hex: t.hex,
@@ -157,10 +162,10 @@ fn legal_with_lays(state: &State, seat: Seat, lays: Option<&[Lay]>) -> LegalActi
             ];
         }
         OperatingStep::BuyToken => {
-            out.token_purchases = token_purchases(state);
+            out.token_purchases = token_purchases_with(state, board);
             out.actions = vec![Action::Pass];
         }
-        OperatingStep::Trains if in_emergency(state) => {
+        OperatingStep::Trains if in_emergency_with(state, board) => {
             // 1841 §14: emergency money raising.
             out.actions = emergency_sales(state);
             out.actions.extend(emergency_buys(state));
@@ -176,7 +181,7 @@ fn legal_with_lays(state: &State, seat: Seat, lays: Option<&[Lay]>) -> LegalActi
             let (actions, ranges) = train_options(state);
             out.actions = actions;
             out.train_purchases = ranges;
-            if !must_buy_train(state, &sym) {
+            if !must_buy_train_with(state, board, &sym) {
                 out.actions.push(Action::Pass);
             }
         }
@@ -214,6 +219,16 @@ fn legal_with_lays(state: &State, seat: Seat, lays: Option<&[Lay]>) -> LegalActi
     out
 }
 
+/// The parts of the operating round that [`apply`] judges an action by.
+struct TurnNow {
+    event: bool,
+    current: Option<String>,
+    crowded: Option<String>,
+    step: OperatingStep,
+    start: Option<super::state::CorporationStart>,
+    revenue: i64,
+}
+
 /// Applies an operating-round action in place. Every refusal happens before the first
 /// change (the legality of the action is settled first, then it is carried out; the corporate
 /// events likewise), so on `Err` the state is unchanged and the caller needs no copy.
@@ -222,7 +237,15 @@ fn legal_with_lays(state: &State, seat: Seat, lays: Option<&[Lay]>) -> LegalActi
 /// (routes/dividends with trains, the first 4-train, emergency money raising), `WRONG_STEP`
 /// (an action of another step), `ILLEGAL_MOVE` (anything else not in [`legal`]).
 pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
-    let Some(r) = round(state).cloned() else {
+    // What the action is judged by (copied: the state changes below).
+    let Some(r) = round(state).map(|r| TurnNow {
+        event: r.event.is_some(),
+        current: r.current.clone(),
+        crowded: r.crowded.first().cloned(),
+        step: r.step,
+        start: r.start.clone(),
+        revenue: r.revenue,
+    }) else {
         return Err(reject(
             RejectionCode::WrongStep,
             RULE,
@@ -249,7 +272,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             )
         });
     }
-    if r.event.is_some() {
+    if r.event {
         return events::apply(state, seat, action);
     }
     let Some(sym) = r.current.clone() else {
@@ -259,7 +282,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             "No corporation is operating.",
         ));
     };
-    if let Some(crowded) = r.crowded.first().cloned() {
+    if let Some(crowded) = r.crowded.clone() {
         if controller(state, &crowded) != Some(seat) {
             return Err(reject(
                 RejectionCode::NotYourTurn,
@@ -302,13 +325,30 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             format!("Seat {seat} does not control {sym}, which is operating."),
         ));
     }
-    // The track step's lays, listed once for both the legality test and the lay itself: those
-    // on the action's hex only (a pass needs none); a refusal lists them all (`why_not`).
+    // One board of the state before the action for every search of the legality test. The
+    // track step's lays, listed once for both the legality test and the lay itself: those on
+    // the action's hex only (a pass needs none); a refusal lists them all (`why_not`).
+    let board = track::LazyBoard::new();
     let lays = (r.step == OperatingStep::Track && r.start.is_none()).then(|| match action {
-        Action::LayTile { hex, .. } => legal_lays_on(state, hex),
+        Action::LayTile { hex, .. } => legal_lays_on(state, &board, hex),
         _ => Vec::new(),
     });
-    let legal = legal_with_lays(state, seat, lays.as_deref());
+    // A pass in a step that always lists one needs no listing.
+    let legal = if *action == Action::Pass && r.start.is_none() && pass_always_listed(r.step) {
+        debug_assert!(
+            legal_with_lays(state, seat, None, &board)
+                .actions
+                .contains(&Action::Pass),
+            "a pass is listed in the {:?} step",
+            r.step
+        );
+        LegalActions {
+            actions: vec![Action::Pass],
+            ..LegalActions::default()
+        }
+    } else {
+        legal_with_lays(state, seat, lays.as_deref(), &board)
+    };
     let mut events = Vec::new();
     let listed = legal.actions.contains(action);
     if let Some(start) = r.start.clone() {
@@ -369,14 +409,10 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         Action::Pass if r.step == OperatingStep::Trains => {
             return Err(reject(
                 RejectionCode::IllegalMove,
-                if in_emergency(state) {
-                    "1841 §14"
-                } else {
-                    "1841 §9.6"
-                },
+                if in_emergency_with(state, &board) { "1841 §14" } else { "1841 §9.6" },
                 format!(
                     "{sym} has a route but no train: it must buy one{}.",
-                    if in_emergency(state) {
+                    if in_emergency_with(state, &board) {
                         " (emergency money raising)"
                     } else {
                         ""
@@ -397,7 +433,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             lay_tile(state, &sym, &lay, &mut events);
         }
         Action::PlaceToken { hex, city } if listed => {
-            if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+            if let Some(c) = state.corporation_mut(&sym) {
                 c.tokens.push(MapToken {
                     hex: hex.clone(),
                     city: *city,
@@ -410,7 +446,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             });
             advance(state, &mut events);
         }
-        Action::BuyTrain { train, from, price } if listed && in_emergency(state) => {
+        Action::BuyTrain { train, from, price } if listed && in_emergency_with(state, &board) => {
             contribute(state, &sym, *price, &mut events);
             buy_train(state, &sym, train, from, *price, &mut events);
         }
@@ -552,7 +588,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             } else {
                 // `legal` lists the lays of one hex only (above): list them all here.
                 let all = if r.step == OperatingStep::Track {
-                    legal_with_lays(state, seat, None)
+                    legal_with_lays(state, seat, None, &board)
                 } else {
                     legal
                 };
@@ -562,6 +598,20 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     }
     settle(state, &mut events);
     Ok(events)
+}
+
+/// Whether [`legal`] lists a pass in `step` whatever the state (no start in progress, the
+/// operating corporation's controller asking).
+fn pass_always_listed(step: OperatingStep) -> bool {
+    matches!(
+        step,
+        OperatingStep::Track
+            | OperatingStep::Token
+            | OperatingStep::BuyToken
+            | OperatingStep::Shares
+            | OperatingStep::Merge
+            | OperatingStep::Transform
+    )
 }
 
 fn rule_of(step: OperatingStep) -> &'static str {
@@ -615,8 +665,15 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
         events::run(state, events);
         return;
     }
+    // Skipping steps, ending turns and rounds moves no tile and no token: one board, made
+    // when first needed, serves every check of the loop.
+    let board = track::LazyBoard::new();
     for _ in 0..10_000 {
-        let Some(r) = round(state).cloned() else {
+        debug_assert!(
+            board.made().is_none_or(|b| b.is_current(state)),
+            "settle: the board changed"
+        );
+        let Some(r) = round(state) else {
             return;
         };
         let Some(sym) = r.current.clone() else { return };
@@ -627,28 +684,31 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
         {
             return;
         }
+        let step = r.step;
         let Some(seat) = controller(state, &sym) else {
             // Frozen mid-turn (cannot happen in the implemented steps): end the turn.
             end_turn(state, events);
             continue;
         };
-        match r.step {
+        match step {
             OperatingStep::Track => {
-                if !has_legal_lay(state) {
+                if !has_legal_lay(state, &board) {
                     advance(state, events);
                 } else {
                     return;
                 }
             }
             OperatingStep::Token => {
-                if legal_tokens(state).is_empty() {
+                if legal_tokens_with(state, &board).is_empty() {
                     advance(state, events);
                 } else {
                     return;
                 }
             }
             OperatingStep::Routes => {
-                if trains_of(state, &sym).is_empty() || !route_available(state, &sym) {
+                if trains_of(state, &sym).is_empty()
+                    || !route_available_with(state, &board, &sym)
+                {
                     // 1841 §9.4: a corporation that runs nothing withholds 0 and moves left.
                     events.push(Event::DidNotRun {
                         corporation: sym.clone(),
@@ -671,26 +731,31 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
                 }
                 advance(state, events);
             }
-            OperatingStep::Trains | OperatingStep::Shares => {
-                let l = legal(state, seat);
+            // The shares step without a listing: the first option found is enough.
+            OperatingStep::Shares => {
                 // I35: 18xx plays the share step (a pass is recorded) while the treasury
                 // holds the lowest par price and a corporation may be started, even when the
                 // president's certificate (twice that) is out of reach (lite action 721:
                 // IFAI with L.97).
-                let shares_open = r.step == OperatingStep::Shares && shares_step_open(state, &sym);
-                if l.actions.iter().all(|a| *a == Action::Pass)
-                    && l.train_purchases.is_empty()
-                    && !shares_open
+                if sell_options(state).is_empty()
+                    && !has_share_option(state)
+                    && !shares_step_open(state, &sym)
                 {
+                    events.push(Event::Passed {
+                        seat,
+                        automatic: true,
+                    });
+                    advance(state, events);
+                } else {
+                    return;
+                }
+            }
+            OperatingStep::Trains => {
+                let l = legal_with_lays(state, seat, None, &board);
+                if l.actions.iter().all(|a| *a == Action::Pass) && l.train_purchases.is_empty() {
                     if l.actions.is_empty() {
                         // Must buy but cannot: emergency money raising (not implemented).
                         return;
-                    }
-                    if r.step == OperatingStep::Shares {
-                        events.push(Event::Passed {
-                            seat,
-                            automatic: true,
-                        });
                     }
                     advance(state, events);
                 } else {
@@ -736,7 +801,7 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     apply_pending_drops(state, events);
     let Some(sym) = current(state) else { return };
     let started = state.corporation(&sym).is_some_and(|c| c.started());
-    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym)
+    if let Some(c) = state.corporation_mut(&sym)
         && started
     {
         c.operated = true;
@@ -809,7 +874,7 @@ fn frozen_turn(state: &mut State, sym: &str, events: &mut Vec<Event>) {
             }
         }
     }
-    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    if let Some(c) = state.corporation_mut(sym) {
         c.operated = true;
     }
     if let Some(r) = round_mut(state) {

@@ -6,14 +6,21 @@ use super::*;
 /// tokens its track graph (borders ignored) reaches two nodes counting toward the two-stop
 /// minimum, its own city included.
 pub fn route_available(state: &State, sym: &str) -> bool {
-    track::bases(state, sym).into_iter().any(|(h, n, _)| {
-        let reach = track::reach(state, sym, &[(h, n)], None);
+    route_available_with(state, &track::LazyBoard::new(), sym)
+}
+
+/// [`route_available`] on a board of the state.
+pub(super) fn route_available_with(state: &State, board: &track::LazyBoard, sym: &str) -> bool {
+    let board = board.get(state);
+    board.bases(state, sym).into_iter().any(|(h, n, _)| {
+        let reach = board.reach(state, sym, &[(h, n)], None);
         reach
-            .nodes
+            .node_indices()
             .iter()
-            .filter(|(hex, node)| {
-                track::hex_view(state, hex)
-                    .and_then(|v| v.nodes.get(*node).cloned())
+            .filter(|&&(i, node)| {
+                board
+                    .view(i)
+                    .and_then(|v| v.nodes.get(node))
                     .is_some_and(|n| n.counts_toward_two_stop_minimum)
             })
             .count()

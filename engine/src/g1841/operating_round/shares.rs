@@ -101,7 +101,7 @@ pub(super) fn sell_share(
     } else {
         ShareOwner::Corporation(seller.to_string())
     };
-    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+    let Some(t) = state.corporation_mut(target) else {
         return;
     };
     let Some(price) = t.price() else { return };
@@ -116,7 +116,7 @@ pub(super) fn sell_share(
     }
     let proceeds = price.saturating_mul(i64::from(units - left));
     state.bank_cash -= proceeds;
-    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+    if let Some(s) = state.corporation_mut(seller) {
         s.cash += proceeds;
     }
     events.push(Event::CorporationSoldShares {
@@ -156,7 +156,7 @@ pub(super) fn sell_share(
 /// presidency rule.
 pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &mut Vec<Event>) {
     let holder = ShareOwner::Corporation(seller.to_string());
-    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+    let Some(t) = state.corporation_mut(target) else {
         return;
     };
     let Some(price) = t.price() else { return };
@@ -169,7 +169,7 @@ pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &m
     let units = percent / unit;
     let proceeds = price.saturating_mul(i64::from(units));
     state.bank_cash -= proceeds;
-    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+    if let Some(s) = state.corporation_mut(seller) {
         s.cash += proceeds;
     }
     events.push(Event::CorporationSoldShares {
@@ -205,6 +205,17 @@ pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &m
 /// `no_cross_border_corporate_shares` (FAQ-V3) not a corporation with a token across an
 /// active border from one of its own ([`across_border_in`]).
 pub(super) fn share_options(state: &State) -> Vec<Action> {
+    share_options_up_to(state, usize::MAX, false)
+}
+
+/// Whether [`share_options`] lists anything (the cheaper purchases are looked at first).
+pub(super) fn has_share_option(state: &State) -> bool {
+    !share_options_up_to(state, 1, true).is_empty()
+}
+
+/// The first `limit` of [`share_options`], in its order — or, with `purchases_first`, the
+/// purchases of certificates before the starts (for [`has_share_option`]).
+fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(r) = round(state) else { return out };
     let Some(sym) = r.current.clone() else {
@@ -230,83 +241,104 @@ pub(super) fn share_options(state: &State) -> Vec<Action> {
     if held >= rules.corporation_max_certificates_of_other_corporations {
         return out;
     }
-    // The chain of control above the buyer.
-    let mut chain = vec![sym.clone()];
-    let mut cur = sym.clone();
-    for _ in 0..state.corporations.len() {
-        match state.corporation(&cur).and_then(|c| c.president()) {
-            Some(ShareOwner::Corporation(c)) if !chain.contains(c) => {
-                chain.push(c.clone());
-                cur = c.clone();
-            }
-            _ => break,
-        }
-    }
     // 1841 §3.4, §9.7: start a non-historical corporation — the president's certificate at
     // 2× par from the treasury.
-    for sym in super::super::start::startable_non_historical(state) {
-        let Some(corp) = state.corporation(sym) else {
-            continue;
-        };
-        for price in market::par_prices(state, corp.kind) {
-            if price.saturating_mul(2) <= buyer.cash {
-                out.push(Action::Par {
-                    corporation: corp.sym.clone(),
-                    price,
-                });
-            }
-        }
-    }
-    let regions = state
-        .options
-        .no_cross_border_corporate_shares()
-        .then(|| border_regions(state));
-    for target in market::operating_order(state) {
-        if chain.contains(&target)
-            || r.sold.contains(&target)
-            || sold_this_operating_round(state, &sym, &target)
-            || regions
-                .as_ref()
-                .is_some_and(|g| across_border_in(g, state, &sym, &target))
-        {
-            continue;
-        }
-        let Some(t) = state.corporation(&target) else {
-            continue;
-        };
-        let Some(price) = t.price() else { continue };
-        for from_pool in [false, true] {
-            let owner = if from_pool {
-                ShareOwner::Pool
-            } else {
-                ShareOwner::Ipo
+    let starts = |out: &mut Vec<Action>| {
+        for sym in super::super::start::startable_non_historical(state) {
+            let Some(corp) = state.corporation(sym) else {
+                continue;
             };
-            let mut sizes = BTreeSet::new();
-            for c in &t.certificates {
-                if c.owner != owner {
-                    continue;
+            for price in market::par_prices(state, corp.kind) {
+                if price.saturating_mul(2) <= buyer.cash {
+                    out.push(Action::Par {
+                        corporation: corp.sym.clone(),
+                        price,
+                    });
+                    if out.len() >= limit {
+                        return;
+                    }
                 }
-                if c.president && (!from_pool || (t.historical && phase_number(state) < 4)) {
-                    continue;
-                }
-                sizes.insert(c.percent);
             }
-            for percent in sizes {
-                let cost = price.saturating_mul(i64::from(percent / t.unit_percent()));
-                if cost > buyer.cash {
-                    continue;
+        }
+    };
+    let purchases = |out: &mut Vec<Action>| {
+        // The chain of control above the buyer.
+        let mut chain = vec![sym.clone()];
+        let mut cur = sym.clone();
+        for _ in 0..state.corporations.len() {
+            match state.corporation(&cur).and_then(|c| c.president()) {
+                Some(ShareOwner::Corporation(c)) if !chain.contains(c) => {
+                    chain.push(c.clone());
+                    cur = c.clone();
                 }
-                if controlled_percent(state, seat, &target) + percent
-                    > rules.max_percent_controlled_by_one_player
-                {
-                    continue;
-                }
-                out.push(Action::BuyShares {
-                    corporation: target.clone(),
-                    from_pool,
-                    percent,
-                });
+                _ => break,
             }
+        }
+        let regions = state
+            .options
+            .no_cross_border_corporate_shares()
+            .then(|| border_regions(state));
+        for target in market::operating_order(state) {
+            if chain.contains(&target)
+                || r.sold.contains(&target)
+                || sold_this_operating_round(state, &sym, &target)
+                || regions
+                    .as_ref()
+                    .is_some_and(|g| across_border_in(g, state, &sym, &target))
+            {
+                continue;
+            }
+            let Some(t) = state.corporation(&target) else {
+                continue;
+            };
+            let Some(price) = t.price() else { continue };
+            for from_pool in [false, true] {
+                let owner = if from_pool {
+                    ShareOwner::Pool
+                } else {
+                    ShareOwner::Ipo
+                };
+                let mut sizes = BTreeSet::new();
+                for c in &t.certificates {
+                    if c.owner != owner {
+                        continue;
+                    }
+                    if c.president && (!from_pool || (t.historical && phase_number(state) < 4)) {
+                        continue;
+                    }
+                    sizes.insert(c.percent);
+                }
+                for percent in sizes {
+                    let cost = price.saturating_mul(i64::from(percent / t.unit_percent()));
+                    if cost > buyer.cash {
+                        continue;
+                    }
+                    if controlled_percent(state, seat, &target) + percent
+                        > rules.max_percent_controlled_by_one_player
+                    {
+                        continue;
+                    }
+                    out.push(Action::BuyShares {
+                        corporation: target.clone(),
+                        from_pool,
+                        percent,
+                    });
+                    if out.len() >= limit {
+                        return;
+                    }
+                }
+            }
+        }
+    };
+    if purchases_first {
+        purchases(&mut out);
+        if out.len() < limit {
+            starts(&mut out);
+        }
+    } else {
+        starts(&mut out);
+        if out.len() < limit {
+            purchases(&mut out);
         }
     }
     out
@@ -327,7 +359,7 @@ pub(super) fn buy_share(
     } else {
         ShareOwner::Ipo
     };
-    let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) else {
+    let Some(t) = state.corporation_mut(target) else {
         return;
     };
     let Some(price) = t.price() else { return };
@@ -350,7 +382,7 @@ pub(super) fn buy_share(
     } else {
         t.cash += cost;
     }
-    if let Some(b) = state.corporations.iter_mut().find(|c| c.sym == buyer) {
+    if let Some(b) = state.corporation_mut(buyer) {
         b.cash -= cost;
     }
     events.push(Event::CorporationBoughtShares {
@@ -386,11 +418,11 @@ pub(super) fn start_corporation(
         return;
     };
     let cost = price.saturating_mul(2);
-    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == starter) {
+    if let Some(s) = state.corporation_mut(starter) {
         s.cash -= cost;
     }
     market::set_cell(state, target, row, col);
-    if let Some(t) = state.corporations.iter_mut().find(|c| c.sym == target) {
+    if let Some(t) = state.corporation_mut(target) {
         t.cash += cost;
         t.par_price = price;
         for c in t.certificates.iter_mut().filter(|c| c.president) {

@@ -42,22 +42,27 @@ pub struct Lay {
 
 /// Every legal tile lay of the operating corporation now (1841 §9.1).
 pub fn legal_lays(state: &State) -> Vec<Lay> {
-    lays_up_to(state, usize::MAX, None)
+    lays_up_to(state, &track::LazyBoard::new(), usize::MAX, None)
+}
+
+/// [`legal_lays`] on a board of the state.
+pub(super) fn legal_lays_with(state: &State, board: &track::LazyBoard) -> Vec<Lay> {
+    lays_up_to(state, board, usize::MAX, None)
 }
 
 /// The lays of [`legal_lays`] on `hex` only, in its order (what `apply` needs to judge a lay
 /// there, without testing the candidates of every other hex).
-pub(super) fn legal_lays_on(state: &State, hex: &str) -> Vec<Lay> {
-    lays_up_to(state, usize::MAX, Some(hex))
+pub(super) fn legal_lays_on(state: &State, board: &track::LazyBoard, hex: &str) -> Vec<Lay> {
+    lays_up_to(state, board, usize::MAX, Some(hex))
 }
 
 /// Whether the operating corporation has a legal tile lay now (`legal_lays` is not empty).
-pub(super) fn has_legal_lay(state: &State) -> bool {
-    !lays_up_to(state, 1, None).is_empty()
+pub(super) fn has_legal_lay(state: &State, board: &track::LazyBoard) -> bool {
+    !lays_up_to(state, board, 1, None).is_empty()
 }
 
 /// The first `limit` lays of [`legal_lays`], in its order; on `only` alone when given.
-fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
+fn lays_up_to(state: &State, board: &track::LazyBoard, limit: usize, only: Option<&str>) -> Vec<Lay> {
     let Some(r) = round(state) else {
         return Vec::new();
     };
@@ -71,22 +76,14 @@ fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
         return Vec::new();
     };
     let m = map::map(&state.options);
-    let colors = phase_data(state)
-        .map(|p| p.tile_colors.clone())
-        .unwrap_or_default();
+    let colors: &[String] = phase_data(state).map_or(&[], |p| p.tile_colors.as_slice());
     let border = track_border_set(state);
-    // Copies of each tile on the map (`track::tiles_available` for every candidate at once).
-    let mut on_map: std::collections::BTreeMap<&str, u32> = Default::default();
-    for p in state.operations.tiles.values() {
-        *on_map.entry(p.tile.as_str()).or_default() += 1;
-    }
-    let available = |tile: &str| {
-        m.tile_count(tile)
-            .saturating_sub(on_map.get(tile).copied().unwrap_or(0))
-    };
+    let border_mask = border.as_deref().and_then(|set| m.border_mask(set));
+    let shapes = track::shapes(m);
     let mut out: Vec<Lay> = Vec::new();
     let mut seen = BTreeSet::new();
-    for (bhex, bnode, bcity) in track::bases(state, &sym) {
+    let board = board.get(state);
+    for (bhex, bnode, bcity) in board.bases(state, &sym) {
         let base = MapToken {
             hex: bhex.clone(),
             city: bcity,
@@ -94,36 +91,39 @@ fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
         if r.used_bases.contains(&base) {
             continue;
         }
-        let reach = track::reach(state, &sym, &[(bhex.clone(), bnode)], border.as_deref());
-        for (hex, edges) in &reach.edges {
+        let reach = board.reach(state, &sym, &[(bhex.clone(), bnode)], border.as_deref());
+        for (i, reached) in reach.edges() {
+            let hex = &m.hex_ids[i];
             if only.is_some_and(|h| h != hex) || r.laid_hexes.contains(hex) {
                 continue;
             }
-            // (The static map's own key: the `seen` set borrows it instead of copying.)
-            let Some((hex_id, printed)) = m.hexes.get_key_value(hex) else {
+            let printed = &m.hex_list[i];
+            if board.view(i).is_none() {
                 continue;
-            };
-            let Some(view) = track::hex_view(state, hex) else {
-                continue;
-            };
-            let (candidates, cost) = match state.operations.tiles.get(hex) {
-                Some(p) => match m.tiles.get(&p.tile) {
-                    Some(t) => (&t.upgrades_to, t.upgrade_cost),
-                    None => continue,
-                },
+            }
+            let (candidates, cost) = match board.laid(i) {
+                Some((t, _)) => {
+                    let t = &m.tile_list[t];
+                    (&t.upgrades_to, t.upgrade_cost)
+                }
                 None => (&printed.first_tiles, printed.terrain_cost),
             };
             if cost > corp.cash {
                 continue;
             }
-            let old = track::Shape::of(view.nodes, view.paths);
-            let reached = edges.iter().fold(0u32, |m, e| m | 1 << e);
+            let Some(old) = board.shape(i) else {
+                continue;
+            };
+            let reached = u32::from(reached);
             let neighbors = printed.neighbors.keys().fold(0u32, |m, e| m | 1 << e);
+            // 1841 §9.1: phase 2 — no new track across an active province border.
+            let border_edges = border_mask.map_or(0, |b| u32::from(b.get(i).copied().unwrap_or(0)));
             for tile_id in candidates {
-                let Some(tile) = m.tiles.get(tile_id) else {
+                let Some(t) = m.tile_lookup.get(tile_id) else {
                     continue;
                 };
-                if !colors.contains(&tile.color) || available(tile_id) == 0 {
+                let tile = &m.tile_list[t];
+                if !colors.contains(&tile.color) || board.available(t) == 0 {
                     continue;
                 }
                 for rotation in 0..6u8 {
@@ -131,24 +131,20 @@ fn lays_up_to(state: &State, limit: usize, only: Option<&str>) -> Vec<Lay> {
                     if tile_id == "601" && rotation != 0 {
                         continue;
                     }
-                    let paths = &tile.rotations[usize::from(rotation)];
-                    let new = track::Shape::of(&tile.nodes, paths);
+                    let new = &shapes.tiles[t][usize::from(rotation)];
                     // Every exit leads to a neighbour, one exit touches the track reached,
                     // and the old track is kept.
                     if new.exits & !neighbors != 0
                         || new.exits & reached == 0
-                        || !old.preserved_by(&new)
+                        || !old.preserved_by(new)
                     {
                         continue;
                     }
-                    // 1841 §9.1: phase 2 — no new track across an active province border.
                     let added = new.exits & !old.exits;
-                    if let Some(set) = &border
-                        && (0..6u8).any(|e| added & (1 << e) != 0 && m.on_border(set, hex, e))
-                    {
+                    if added & border_edges & 0x3f != 0 {
                         continue;
                     }
-                    if seen.insert((hex_id.as_str(), tile_id.as_str(), rotation)) {
+                    if seen.insert((hex.as_str(), tile_id.as_str(), rotation)) {
                         out.push(Lay {
                             hex: hex.clone(),
                             tile: tile_id.clone(),
@@ -177,7 +173,7 @@ pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec
             rotation: lay.rotation,
         },
     );
-    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    if let Some(c) = state.corporation_mut(sym) {
         c.cash -= lay.cost;
     }
     state.bank_cash += lay.cost;

@@ -72,6 +72,11 @@ pub fn across_border(state: &State, a: &str, b: &str) -> bool {
 
 /// Cities where the operating corporation may place a token now (1841 §9.2).
 pub fn legal_tokens(state: &State) -> Vec<MapToken> {
+    legal_tokens_with(state, &track::LazyBoard::new())
+}
+
+/// [`legal_tokens`] on a board of the state.
+pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<MapToken> {
     let Some(r) = round(state) else {
         return Vec::new();
     };
@@ -87,12 +92,14 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
     if corp.tokens.len() as u32 >= corp.tokens_total {
         return Vec::new();
     }
-    let starts: Vec<(String, usize)> = track::bases(state, &sym)
+    let board = board.get(state);
+    let starts: Vec<(String, usize)> = board
+        .bases(state, &sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
         .collect();
     let border = token_border_set(state);
-    let reach = track::reach(state, &sym, &starts, border.as_deref());
+    let reach = board.reach(state, &sym, &starts, border.as_deref());
     let firenze_locked = !state.options.lite
         && !state.options.version_1
         && phase_number(state) < 4
@@ -100,7 +107,7 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
     let mut out = Vec::new();
     for ReachedCity {
         hex, city, slots, ..
-    } in reached_cities(state, &reach)
+    } in reached_cities(board, &reach)
     {
         let hex = &hex;
         if corp.tokens.iter().any(|t| &t.hex == hex) {
@@ -129,20 +136,19 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
 /// Whether city `city` of `hex` is the home of a historical corporation not yet started and
 /// not closed (1841 §3.3, §5.4; the reservation disappears when it closes, §11 step 2).
 pub fn reserved_home(state: &State, hex: &str, city: u32) -> bool {
+    // (The hex is compared first: most corporations have no home there.)
     data::ruleset(&state.options)
         .historical_corporations
         .iter()
-        .filter(|h| {
-            !state
+        .any(|h| {
+            h.homes.iter().any(|home| {
+                home.hex == hex
+                    && home
+                        .city_index
+                        .is_none_or(|i| track::current_city(state, hex, i) == city)
+            }) && !state
                 .corporation(&h.sym)
                 .is_some_and(|c| c.started() || c.closed)
-        })
-        .flat_map(|h| h.homes.iter())
-        .any(|home| {
-            home.hex == hex
-                && home
-                    .city_index
-                    .is_none_or(|i| track::current_city(state, hex, i) == city)
         })
 }
 
@@ -160,6 +166,11 @@ pub(super) fn has_unplaced_token(state: &State, sym: &str) -> bool {
 /// seller has a controlling player and keeps at least one non-pass token on the map (a token
 /// in a pass can always be sold); price L.1 up to the buyer's treasury.
 pub fn token_purchases(state: &State) -> Vec<TokenPurchaseRange> {
+    token_purchases_with(state, &track::LazyBoard::new())
+}
+
+/// [`token_purchases`] on a board of the state.
+pub(super) fn token_purchases_with(state: &State, board: &track::LazyBoard) -> Vec<TokenPurchaseRange> {
     let mut out = Vec::new();
     let Some(r) = round(state) else { return out };
     let Some(sym) = r.current.clone() else {
@@ -174,15 +185,17 @@ pub fn token_purchases(state: &State) -> Vec<TokenPurchaseRange> {
     if buyer.cash < 1 {
         return out;
     }
-    let starts: Vec<(String, usize)> = track::bases(state, &sym)
+    let board = board.get(state);
+    let starts: Vec<(String, usize)> = board
+        .bases(state, &sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
         .collect();
     let border = token_border_set(state);
-    let reach = track::reach(state, &sym, &starts, border.as_deref());
+    let reach = board.reach(state, &sym, &starts, border.as_deref());
     for ReachedCity {
         hex, city, kind, ..
-    } in reached_cities(state, &reach)
+    } in reached_cities(board, &reach)
     {
         let hex = &hex;
         if buyer.tokens.iter().any(|t| &t.hex == hex) {
@@ -219,13 +232,13 @@ pub(super) fn buy_token(
     price: i64,
     events: &mut Vec<Event>,
 ) {
-    if let Some(s) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+    if let Some(s) = state.corporation_mut(seller) {
         if let Some(i) = s.tokens.iter().position(|t| t.hex == hex && t.city == city) {
             s.tokens.remove(i);
         }
         s.cash += price;
     }
-    if let Some(b) = state.corporations.iter_mut().find(|c| c.sym == buyer) {
+    if let Some(b) = state.corporation_mut(buyer) {
         b.cash -= price;
         b.tokens.push(MapToken {
             hex: hex.to_string(),
@@ -254,23 +267,23 @@ pub(super) struct ReachedCity {
 }
 
 /// The cities among the reached nodes, in hex order.
-pub(super) fn reached_cities(state: &State, reach: &track::Reach) -> Vec<ReachedCity> {
+pub(super) fn reached_cities(board: &track::Board, reach: &track::Reach) -> Vec<ReachedCity> {
     let mut out = Vec::new();
-    for (hex, node) in &reach.nodes {
-        let Some(v) = track::hex_view(state, hex) else {
+    for &(i, node) in reach.node_indices() {
+        let Some(v) = board.view(i) else {
             continue;
         };
-        let Some(n) = v.nodes.get(*node) else {
+        let Some(n) = v.nodes.get(node) else {
             continue;
         };
         if !n.is_city() {
             continue;
         }
-        let Some(city) = track::node_city(v.nodes, *node) else {
+        let Some(city) = track::node_city(v.nodes, node) else {
             continue;
         };
         out.push(ReachedCity {
-            hex: hex.clone(),
+            hex: board.map.hex_ids[i].clone(),
             city,
             slots: n.slots,
             kind: n.kind,

@@ -168,11 +168,12 @@ pub(super) fn train_options(state: &State) -> (Vec<Action>, Vec<TrainPurchaseRan
 }
 
 /// Whether the operating corporation must buy a train before passing (1841 §9.6: no train
-/// and a route available, while the obligation lasts: [`train_obligation_lasts`]).
-pub(super) fn must_buy_train(state: &State, sym: &str) -> bool {
+/// and a route available, while the obligation lasts: [`train_obligation_lasts`]); `board`
+/// shows the state.
+pub(super) fn must_buy_train_with(state: &State, board: &track::LazyBoard, sym: &str) -> bool {
     !round(state).is_some_and(|r| r.train_obligation_released)
         && trains_of(state, sym).is_empty()
-        && route_available(state, sym)
+        && route_available_with(state, board, sym)
         && train_obligation_lasts(state)
 }
 
@@ -231,12 +232,12 @@ pub(super) fn buy_train(
             if let Some(list) = state.operations.trains.get_mut(seller) {
                 list.retain(|x| x != train);
             }
-            if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == seller) {
+            if let Some(c) = state.corporation_mut(seller) {
                 c.cash += price;
             }
         }
     }
-    if let Some(c) = state.corporations.iter_mut().find(|c| c.sym == sym) {
+    if let Some(c) = state.corporation_mut(sym) {
         c.cash -= price;
     }
     state

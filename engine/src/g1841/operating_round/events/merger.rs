@@ -91,7 +91,7 @@ fn reach_of(state: &State, sym: &str) -> Option<track::Reach> {
 fn reaches(state: &State, reach: &track::Reach, partner: &str) -> bool {
     track::bases(state, partner)
         .into_iter()
-        .any(|(h, n, _)| reach.nodes.contains(&(h, n)))
+        .any(|(h, n, _)| reach.contains(&h, n))
 }
 
 /// Whether the merge step is played by `sym` (18xx records a pass there): it may merge itself

@@ -229,7 +229,7 @@ pub(super) fn first_train_events(state: &mut State, t: &str, events: &mut Vec<Ev
 // ----- shared helpers -------------------------------------------------------------------
 
 fn corp_mut<'a>(state: &'a mut State, sym: &str) -> Option<&'a mut Corporation> {
-    state.corporations.iter_mut().find(|c| c.sym == sym)
+    state.corporation_mut(sym)
 }
 
 fn price_of(state: &State, sym: &str) -> i64 {

@@ -66,7 +66,7 @@ pub fn milano_venezia_connected(state: &State) -> bool {
                 continue;
             };
             let reach = track::reach(state, &corp.sym, &[(t.hex.clone(), node)], None);
-            if reach.nodes.contains(&milano) && reach.nodes.contains(&venezia) {
+            if reach.contains(&milano.0, milano.1) && reach.contains(&venezia.0, venezia.1) {
                 return true;
             }
         }
