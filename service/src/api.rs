@@ -14,6 +14,7 @@ use crate::games::{self, WireGame, autobahn::WireAutobahn, g1841::Wire1841};
 use crate::pb::v1 as pb;
 use crate::seal::Sealer;
 use crate::telemetry;
+use crate::work::Cancel;
 
 /// The service logic shared by every transport. Cheap to clone.
 ///
@@ -130,14 +131,25 @@ fn outgoing(
 }
 
 /// Calls answered by the service logic since the process started (every RPC of [`Api`] that
-/// ran to an answer, OK or error; calls shed by the concurrency limiter never get here).
+/// ran to an answer, OK or error; calls shed by the concurrency limiter never get here, nor
+/// calls whose work was stopped because the caller went away: [`CALLS_CANCELLED`]).
 /// Logged when the server stops, so a soak test can check that every call the server answered
 /// reached its caller (`scripts/soak.sh`).
 static CALLS_ANSWERED: AtomicU64 = AtomicU64::new(0);
 
-/// Number of calls answered by the service logic so far (see [`CALLS_ANSWERED`]).
+/// Calls whose work was stopped because nobody waited for the answer any more (the caller
+/// disconnected or cancelled, or the call's deadline passed): `CANCELLED` from
+/// [`crate::work::Cancel`]. Logged when the server stops.
+static CALLS_CANCELLED: AtomicU64 = AtomicU64::new(0);
+
+/// Number of calls answered by the service logic so far (see `CALLS_ANSWERED`).
 pub fn calls_answered() -> u64 {
     CALLS_ANSWERED.load(Ordering::Relaxed)
+}
+
+/// Number of calls stopped because their caller went away (see `CALLS_CANCELLED`).
+pub fn calls_cancelled() -> u64 {
+    CALLS_CANCELLED.load(Ordering::Relaxed)
 }
 
 /// Measures one RPC: records outcome on the span and the latency histogram.
@@ -172,8 +184,14 @@ impl Call {
         let game = games::clip(game);
         let game = game.as_ref();
         let result = &*result;
-        CALLS_ANSWERED.fetch_add(1, Ordering::Relaxed);
+        let cancelled = matches!(result, Err(s) if s.code() == tonic::Code::Cancelled);
+        if cancelled {
+            CALLS_CANCELLED.fetch_add(1, Ordering::Relaxed);
+        } else {
+            CALLS_ANSWERED.fetch_add(1, Ordering::Relaxed);
+        }
         let outcome = match (result, outcome) {
+            (Err(_), _) if cancelled => "cancelled".to_string(),
             (Err(s), _) => format!("error:{:?}", s.code()),
             (Ok(_), Some(o)) => o.to_string(),
             (Ok(_), None) => "ok".to_string(),
@@ -184,6 +202,13 @@ impl Call {
         telemetry::record_rpc(self.rpc, game, &outcome, elapsed);
         let _g = self.span.enter();
         match result {
+            Err(s) if cancelled => {
+                tracing::info!(
+                    reason = s.message(),
+                    micros = elapsed.as_micros() as u64,
+                    "rpc cancelled: work stopped"
+                )
+            }
             Err(s) => {
                 tracing::info!(code = ?s.code(), message = s.message(), micros = elapsed.as_micros() as u64, "rpc refused")
             }
@@ -216,6 +241,14 @@ impl Api {
     pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
         self
+    }
+
+    /// When a call that started now must be done: after the caller's `grpc-timeout`
+    /// (`client_timeout`), at most the server's request timeout. StreamReplay ends its
+    /// stream there ([`crate::work::stream`]).
+    pub fn deadline(&self, client_timeout: Option<Duration>) -> Instant {
+        let limit = client_timeout.map_or(self.request_timeout, |t| t.min(self.request_timeout));
+        Instant::now() + limit
     }
 
     /// Whether a View may be an arbiter's: `--allow-arbiter-view`, or in sealed mode a
@@ -412,13 +445,18 @@ impl Api {
         }
     }
 
-    /// Replay. A refused action ends the replay: `failure` says which and why.
-    pub fn replay(&self, req: &pb::ReplayRequest) -> Result<pb::ReplayResponse, Status> {
+    /// Replay. A refused action ends the replay: `failure` says which and why. CANCELLED
+    /// (work stopped) once `cancel` is set.
+    pub fn replay(
+        &self,
+        req: &pb::ReplayRequest,
+        cancel: &Cancel,
+    ) -> Result<pb::ReplayResponse, Status> {
         let call = Call::start("Replay");
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
             game_id(&req.game, "game")
-                .and_then(|g| dispatch!(g, replay(req)))
+                .and_then(|g| dispatch!(g, replay(req, cancel)))
                 .and_then(|mut resp| {
                     (resp.state, resp.sealed_state, resp.seat_views) =
                         outgoing(sealer, resp.state)?;
@@ -498,10 +536,12 @@ impl Api {
 /// Beyond Apply (issue #9).
 impl Api {
     /// ApplyBatch: the actions in order until the first refused one
-    /// ([`games::apply_batch`]); the final state sealed in sealed mode. Errors as Apply.
+    /// ([`games::apply_batch`]); the final state sealed in sealed mode. Errors as Apply;
+    /// CANCELLED (work stopped) once `cancel` is set.
     pub fn apply_batch(
         &self,
         req: &pb::ApplyBatchRequest,
+        cancel: &Cancel,
     ) -> Result<pb::ApplyBatchResponse, Status> {
         let call = Call::start("ApplyBatch");
         let mut game = String::new();
@@ -509,7 +549,10 @@ impl Api {
         let mut result = guarded(|| {
             let gs = request_state(sealer, req.state.as_ref(), &req.sealed_state)?;
             game = gs.game.clone();
-            let mut resp = dispatch!(game_id(&gs.game, "state.game")?, apply_batch(&gs, req))?;
+            let mut resp = dispatch!(
+                game_id(&gs.game, "state.game")?,
+                apply_batch(&gs, req, cancel)
+            )?;
             (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
             Ok(resp)
         });
@@ -523,12 +566,13 @@ impl Api {
     }
 
     /// StreamReplay: hands every message to `emit` as it is made (sealed per message in
-    /// sealed mode); `emit` returns `false` when the receiver is gone. Errors before the
-    /// first message: as Replay.
+    /// sealed mode); an error from `emit` (the receiver is gone: CANCELLED, the deadline
+    /// passed: DEADLINE_EXCEEDED) ends the replay with it ([`crate::work::stream`]). Errors
+    /// before the first message: as Replay.
     pub fn stream_replay(
         &self,
         req: &pb::StreamReplayRequest,
-        emit: &mut dyn FnMut(pb::StreamReplayResponse) -> bool,
+        emit: &mut dyn FnMut(pb::StreamReplayResponse) -> Result<(), Status>,
     ) -> Result<(), Status> {
         let call = Call::start("StreamReplay");
         let sealer = self.sealer.as_deref();
@@ -541,7 +585,7 @@ impl Api {
             let mut seal_and_emit = |mut frame: pb::StreamReplayResponse| {
                 (frame.state, frame.sealed_state, frame.seat_views) =
                     outgoing(sealer, frame.state.take())?;
-                Ok(emit(frame))
+                emit(frame)
             };
             dispatch!(
                 game_id(&game, "game.game")?,
@@ -555,11 +599,13 @@ impl Api {
     /// Playout: games played on from the request's state ([`games::playout`]) until the
     /// deadline: the smaller of `client_timeout` (gRPC `grpc-timeout`) and the server's
     /// request timeout, less 10 % for the answer to travel. Sealed mode needs
-    /// `--allow-arbiter-view` (PERMISSION_DENIED otherwise).
+    /// `--allow-arbiter-view` (PERMISSION_DENIED otherwise). CANCELLED (work stopped) once
+    /// `cancel` is set.
     pub fn playout(
         &self,
         req: &pb::PlayoutRequest,
         client_timeout: Option<Duration>,
+        cancel: &Cancel,
     ) -> Result<pb::PlayoutResponse, Status> {
         let call = Call::start("Playout");
         let limit = client_timeout.map_or(self.request_timeout, |t| t.min(self.request_timeout));
@@ -576,7 +622,7 @@ impl Api {
             game = gs.game.clone();
             dispatch!(
                 game_id(&gs.game, "state.game")?,
-                playout(&gs, req, deadline)
+                playout(&gs, req, deadline, cancel)
             )
         });
         let outcome = match &result {

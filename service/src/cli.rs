@@ -137,7 +137,8 @@ pub struct ServeArgs {
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "REFEREE_MAX_REQUEST_BYTES", default_value_t = 4 * 1024 * 1024)]
     pub max_request_bytes: usize,
-    /// Longest time one request may take, in milliseconds.
+    /// Longest time one request may take, in milliseconds (a caller's shorter `grpc-timeout`,
+    /// on any transport, is its deadline instead).
     #[arg(long, env = "REFEREE_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]
     pub request_timeout_ms: u64,
     /// Requests processed at once; further requests are refused with RESOURCE_EXHAUSTED.

@@ -184,9 +184,31 @@ pub fn import_game(req: &pb::ImportGameRequest) -> Result<pb::ImportGameResponse
     })
 }
 
+/// Refuses two players with the same 18xx.games id (an export names players by id, so it
+/// could not say who acted). Ids are compared as the export writes them: digits as a number
+/// (`7` and `07` are the same player), anything else as text. INVALID_ARGUMENT names the
+/// second one (`players[2].id`).
+fn check_player_ids(players: &[pb::ExternalPlayer]) -> Result<(), Status> {
+    let key = |id: &str| {
+        id.parse::<i64>()
+            .map_or_else(|_| id.to_string(), |n| n.to_string())
+    };
+    let mut seen = BTreeMap::new();
+    for (i, p) in players.iter().enumerate() {
+        if let Some(first) = seen.insert(key(&p.id), i) {
+            return Err(Status::invalid_argument(format!(
+                "players[{i}].id: `{}` is already the id of players[{first}]; every player needs a different id",
+                crate::games::clip(&p.id)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// ExportGame. Errors: INVALID_ARGUMENT for an unknown `format`, a missing `game`, options or
 /// seats NewGame would refuse, or `players` not one per seat; NOT_FOUND / UNIMPLEMENTED for a
-/// game other than 1841 (Autobahn has no external format). A refused action is `failure`.
+/// game other than 1841 (Autobahn has no external format), two players with one id. A refused
+/// action is `failure`.
 pub fn export_game(req: &pb::ExportGameRequest) -> Result<pb::ExportGameResponse, Status> {
     check_format(req.format)?;
     let game = req
@@ -233,6 +255,7 @@ pub fn export_game(req: &pb::ExportGameRequest) -> Result<pb::ExportGameResponse
             }
         }
     }
+    check_player_ids(&req.players)?;
     let settings = ExportSettings {
         id: (req.source_game_id != 0).then_some(req.source_game_id),
         players: req
@@ -248,7 +271,8 @@ pub fn export_game(req: &pb::ExportGameRequest) -> Result<pb::ExportGameResponse
     let written = export18xx::export(&options, game.seats, &actions, &settings).map_err(|e| {
         Status::invalid_argument(match e {
             ExportError::Setup(e) => format!("game.seats: {e}"),
-            ExportError::Players { .. } => format!("players: {e}"),
+            // Its message names the field already (`players: 3 listed for 4 seats`).
+            ExportError::Players { .. } => e.to_string(),
         })
     })?;
     if let Some(f) = written.failure {
@@ -273,6 +297,62 @@ pub fn export_game(req: &pb::ExportGameRequest) -> Result<pb::ExportGameResponse
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn export_with(seats: u32, ids: &[&str]) -> Result<pb::ExportGameResponse, Status> {
+        export_game(&pb::ExportGameRequest {
+            game: Some(pb::ReplayRequest {
+                game: "1841".into(),
+                seats,
+                actions: vec![pb::SeatAction {
+                    seat: 0,
+                    action: Some(crate::games::g1841::Wire1841::action_to_pb(
+                        &referee_engine::g1841::Action::Pass,
+                    )),
+                }],
+                ..Default::default()
+            }),
+            players: ids
+                .iter()
+                .enumerate()
+                .map(|(i, id)| pb::ExternalPlayer {
+                    id: id.to_string(),
+                    name: format!("P{i}"),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        })
+    }
+
+    /// Two players with one id are refused naming the field (`players[i].id`), also when
+    /// the export would write them as the same number (`7`, `07`); distinct ids export.
+    #[test]
+    fn duplicate_player_ids_name_the_field() {
+        let e = export_with(3, &["7", "8", "7"]).unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument);
+        assert_eq!(
+            e.message(),
+            "players[2].id: `7` is already the id of players[0]; every player needs a different id"
+        );
+        let e = export_with(3, &["5", "07", "7"]).unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("players[2].id: `7` is already the id of players[1]"),
+            "{}",
+            e.message()
+        );
+        let ok = export_with(3, &["5", "alice", "7"]).unwrap();
+        assert_eq!(ok.failure, None);
+        assert_eq!(ok.actions_exported, 1);
+    }
+
+    /// A player list of the wrong length says `players:` once.
+    #[test]
+    fn a_short_player_list_names_the_field_once() {
+        let e = export_with(4, &["1", "2", "3"]).unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument);
+        assert_eq!(e.message(), "players: 3 listed for 4 seats");
+    }
 
     /// A negative `stop_at_action_id` is refused before any work (18xx.games ids start at 1).
     #[test]

@@ -8,6 +8,7 @@ use tonic::{Request, Response, Status};
 use crate::api::Api;
 use crate::pb::v1 as pb;
 use crate::pb::v1::referee_server::{Referee, RefereeServer};
+use crate::work::Cancel;
 
 /// gRPC adapter over [`Api`].
 #[derive(Clone, Debug, Default)]
@@ -52,14 +53,12 @@ pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
 }
 
 /// Runs `f` on the blocking thread pool (whole games, playouts: off the async workers so the
-/// request timeout and other connections keep working).
+/// request timeout and other connections keep working); when the call goes away first, `f`'s
+/// [`Cancel`] is set and the work stops ([`crate::work::blocking`]).
 async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, Status> + Send + 'static,
+    f: impl FnOnce(&Cancel) -> Result<T, Status> + Send + 'static,
 ) -> Result<Response<T>, Status> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| Status::internal(format!("task failed: {e}")))?
-        .map(Response::new)
+    crate::work::blocking(f).await?.map(Response::new)
 }
 
 #[tonic::async_trait]
@@ -72,7 +71,7 @@ impl Referee for GrpcReferee {
     ) -> Result<Response<pb::ApplyBatchResponse>, Status> {
         let api = self.api.clone();
         let request = request.into_inner();
-        blocking(move || api.apply_batch(&request)).await
+        blocking(move |cancel| api.apply_batch(&request, cancel)).await
     }
 
     async fn stream_replay(
@@ -80,18 +79,13 @@ impl Referee for GrpcReferee {
         request: Request<pb::StreamReplayRequest>,
     ) -> Result<Response<Self::StreamReplayStream>, Status> {
         let api = self.api.clone();
+        let deadline = api.deadline(grpc_timeout(request.metadata()));
         let request = request.into_inner();
-        // Bounded: the replay waits while the client reads slowly, and stops when it leaves.
-        let (tx, rx) = tokio::sync::mpsc::channel(16);
-        tokio::task::spawn_blocking(move || {
-            let frames = tx.clone();
-            if let Err(status) =
-                api.stream_replay(&request, &mut |f| frames.blocking_send(Ok(f)).is_ok())
-            {
-                let _ = tx.blocking_send(Err(status));
-            }
-        });
-        Ok(Response::new(ReceiverStream::new(rx)))
+        // Bounded: the replay waits while the client reads slowly, stops when it leaves, and
+        // ends with DEADLINE_EXCEEDED at the call's deadline.
+        Ok(Response::new(crate::work::stream(deadline, move |send| {
+            api.stream_replay(&request, send)
+        })))
     }
 
     async fn playout(
@@ -101,7 +95,7 @@ impl Referee for GrpcReferee {
         let api = self.api.clone();
         let timeout = grpc_timeout(request.metadata());
         let request = request.into_inner();
-        blocking(move || api.playout(&request, timeout)).await
+        blocking(move |cancel| api.playout(&request, timeout, cancel)).await
     }
 
     async fn suggest_routes(
@@ -110,7 +104,7 @@ impl Referee for GrpcReferee {
     ) -> Result<Response<pb::SuggestRoutesResponse>, Status> {
         let api = self.api.clone();
         let request = request.into_inner();
-        blocking(move || api.suggest_routes(&request)).await
+        blocking(move |_| api.suggest_routes(&request)).await
     }
 
     async fn default_action(
@@ -172,23 +166,18 @@ impl Referee for GrpcReferee {
         // other connections keep working while it computes.
         let api = self.api.clone();
         let request = request.into_inner();
-        tokio::task::spawn_blocking(move || api.replay(&request))
-            .await
-            .map_err(|e| Status::internal(format!("replay task failed: {e}")))?
-            .map(Response::new)
+        blocking(move |cancel| api.replay(&request, cancel)).await
     }
 
     async fn import_game(
         &self,
         request: Request<pb::ImportGameRequest>,
     ) -> Result<Response<pb::ImportGameResponse>, Status> {
-        // A whole recorded game takes a while: off the async workers, as Replay.
+        // A whole recorded game takes a while: off the async workers, as Replay. (The
+        // engine's import cannot be stopped halfway; it is bounded by the request size.)
         let api = self.api.clone();
         let request = request.into_inner();
-        tokio::task::spawn_blocking(move || api.import_game(&request))
-            .await
-            .map_err(|e| Status::internal(format!("import task failed: {e}")))?
-            .map(Response::new)
+        blocking(move |_| api.import_game(&request)).await
     }
 
     async fn export_game(
@@ -197,9 +186,6 @@ impl Referee for GrpcReferee {
     ) -> Result<Response<pb::ExportGameResponse>, Status> {
         let api = self.api.clone();
         let request = request.into_inner();
-        tokio::task::spawn_blocking(move || api.export_game(&request))
-            .await
-            .map_err(|e| Status::internal(format!("export task failed: {e}")))?
-            .map(Response::new)
+        blocking(move |_| api.export_game(&request)).await
     }
 }

@@ -3,26 +3,63 @@
 //! also works. Errors are `{"code": "INVALID_ARGUMENT", "message": "..."}` with the HTTP
 //! status of the gRPC code (400, 404, 412, 413, 429, 501, 504, ...).
 
+use std::time::Duration;
+
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use tokio_stream::StreamExt;
 use tonic::{Code, Status};
 
 use crate::api::Api;
+use crate::work::Cancel;
+
+/// What the JSON routes share: the service logic and the body limit (for its message).
+#[derive(Clone, Debug)]
+struct Json {
+    api: Api,
+    max_request_bytes: usize,
+}
 
 /// Routes of the JSON surface, limited to `max_request_bytes` per body.
 pub fn router(api: Api, max_request_bytes: usize) -> Router {
     Router::new()
         .route("/v1/{method}", post(call))
         .route("/v1/ListGames", get(list_games_get).post(call_list_games))
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_request_bytes))
-        .with_state(api)
+        .with_state(Json {
+            api,
+            max_request_bytes,
+        })
+}
+
+/// The message of a request body over `--max-request-bytes` (the same for every transport).
+pub fn too_large_message(max_request_bytes: usize) -> String {
+    format!(
+        "the request body is larger than this server accepts: at most {max_request_bytes} bytes (--max-request-bytes)"
+    )
+}
+
+/// A wrong HTTP method on a JSON route: 405 with the usual JSON error (the `Allow` header
+/// names the methods the route takes).
+async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    let allowed = if uri.path() == "/v1/ListGames" {
+        "GET or POST"
+    } else {
+        "POST"
+    };
+    error_with(
+        StatusCode::METHOD_NOT_ALLOWED,
+        Code::Unimplemented,
+        &format!("{} {}: use {allowed}", method, uri.path()),
+    )
 }
 
 /// HTTP status for a gRPC code (Google's HTTP mapping).
@@ -49,16 +86,19 @@ pub fn error_response(status: &Status) -> Response {
     error_with(http_status(status.code()), status.code(), status.message())
 }
 
-fn error_with(http: StatusCode, code: Code, message: &str) -> Response {
-    let name = format!("{code:?}");
-    let body = serde_json::json!({
-        "code": to_screaming_snake(&name),
+/// The JSON error object `{"code", "message"}` of a status.
+fn error_json(code: Code, message: &str) -> serde_json::Value {
+    serde_json::json!({
+        "code": to_screaming_snake(&format!("{code:?}")),
         "message": crate::games::clip(message),
-    });
+    })
+}
+
+fn error_with(http: StatusCode, code: Code, message: &str) -> Response {
     (
         http,
         [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
+        error_json(code, message).to_string(),
     )
         .into_response()
 }
@@ -97,18 +137,79 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, Status> {
     let mut de = serde_json::Deserializer::from_slice(body);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         // The field path (`action.g1841.bid.price`) makes a wrong value easy to find.
-        let path = e.path().to_string();
+        let path = e.path().clone();
+        let shown = path.to_string();
         let inner = e.into_inner();
-        if path.is_empty() || path == "." || path == "?" {
+        let what = number_problem(body, &path, &inner).unwrap_or_else(|| inner.to_string());
+        if shown.is_empty() || shown == "." || shown == "?" {
             Status::invalid_argument(format!(
-                "request body is not valid proto3 JSON for this method: {inner}"
+                "request body is not valid proto3 JSON for this method: {what}"
             ))
         } else {
             Status::invalid_argument(format!(
-                "request body is not valid proto3 JSON for this method: field `{path}`: {inner}"
+                "request body is not valid proto3 JSON for this method: field `{shown}`: {what}"
             ))
         }
     })
+}
+
+/// pbjson reads an integer field as "a string or a number" (an untagged enum), so any value
+/// that is neither — a negative number for an unsigned field, `null`, `1.5` — fails with
+/// serde's "data did not match any variant of untagged enum Content", which says nothing
+/// useful. For that error this looks at the value the caller sent at `path` and says what
+/// is wrong with it instead (`None`: another error, keep serde's message).
+fn number_problem(
+    body: &[u8],
+    path: &serde_path_to_error::Path,
+    err: &serde_json::Error,
+) -> Option<String> {
+    use serde_json::Value;
+    if !err
+        .to_string()
+        .starts_with("data did not match any variant of untagged enum")
+    {
+        return None;
+    }
+    let root: Value = serde_json::from_slice(body).ok()?;
+    let mut value = &root;
+    for segment in path.iter() {
+        value = match segment {
+            serde_path_to_error::Segment::Map { key } => value.get(key)?,
+            serde_path_to_error::Segment::Seq { index } => value.get(index)?,
+            _ => return None,
+        };
+    }
+    let at = format!("(line {}, column {})", err.line(), err.column());
+    let problem = match value {
+        Value::Null => {
+            "expected a number, got null (leave the field out for its default, 0)".to_string()
+        }
+        Value::Bool(b) => format!("expected a number, got {b}"),
+        Value::Array(_) => "expected a number, got a list".to_string(),
+        Value::Object(_) => "expected a number, got an object".to_string(),
+        Value::String(_) => return None,
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64().filter(|i| *i < 0) {
+                if i >= i64::from(i32::MIN) {
+                    format!("expected a non-negative integer, got {i}")
+                } else {
+                    format!("the integer {i} is out of range for this field")
+                }
+            } else if let Some(u) = n.as_u64() {
+                format!("the integer {u} is out of range for this field")
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                if f.fract() == 0.0 && f.abs() < 9.0e15 {
+                    format!("expected an integer without a decimal point or exponent, got {n}")
+                } else if f.fract() == 0.0 {
+                    format!("the number {n} is out of range for this field")
+                } else {
+                    format!("expected an integer, got {n}")
+                }
+            }
+        }
+    };
+    Some(format!("{problem} {at}"))
 }
 
 fn run<Req, Resp>(body: &[u8], f: impl FnOnce(&Req) -> Result<Resp, Status>) -> Response
@@ -122,80 +223,191 @@ where
     }
 }
 
-/// [`run`] on the blocking thread pool.
+/// [`run`] on the blocking thread pool; when the caller goes away first, `f`'s [`Cancel`]
+/// is set and the work stops ([`crate::work::blocking`]).
 async fn run_blocking<Req, Resp>(
     body: Bytes,
-    f: impl FnOnce(&Req) -> Result<Resp, Status> + Send + 'static,
+    f: impl FnOnce(&Req, &Cancel) -> Result<Resp, Status> + Send + 'static,
 ) -> Response
 where
     Req: DeserializeOwned,
     Resp: Serialize,
 {
-    tokio::task::spawn_blocking(move || run(&body, f))
+    crate::work::blocking(move |cancel| run(&body, |req| f(req, cancel)))
         .await
-        .unwrap_or_else(|e| error_response(&Status::internal(format!("task failed: {e}"))))
+        .unwrap_or_else(|status| error_response(&status))
 }
 
-async fn list_games_get(State(api): State<Api>) -> Response {
-    run(b"{}", |r| api.list_games(r))
+async fn list_games_get(State(json): State<Json>) -> Response {
+    run(b"{}", |r| json.api.list_games(r))
 }
 
-async fn call_list_games(state: State<Api>, body: Result<Bytes, BytesRejection>) -> Response {
+async fn call_list_games(state: State<Json>, body: Result<Bytes, BytesRejection>) -> Response {
     call(state, Path("ListGames".to_string()), HeaderMap::new(), body).await
 }
 
+/// One NDJSON line: the JSON of `value` and a newline.
+fn ndjson_line<T: Serialize>(value: &T) -> Result<Bytes, Status> {
+    let mut line = serde_json::to_vec(value)
+        .map_err(|e| Status::internal(format!("could not encode the response: {e}")))?;
+    line.push(b'\n');
+    Ok(Bytes::from(line))
+}
+
 /// StreamReplay over HTTP/JSON: every message of the stream as one line of JSON
-/// (`application/x-ndjson`), in order; an error before the first message is the usual JSON
-/// error, one after it ends the body with a `{"code", "message"}` line.
-async fn stream_replay_ndjson(api: Api, body: Bytes) -> Response {
-    let result = tokio::task::spawn_blocking(move || {
+/// (`application/x-ndjson`), in order, sent as it is made ([`crate::work::stream`]: the
+/// replay waits while the client reads slowly and stops when it goes away). An error before
+/// the first message is the usual JSON error answer; one after it (a refused action is
+/// not an error: it is a message with `failure`) ends the body with a `{"code", "message"}`
+/// line — among them DEADLINE_EXCEEDED when the stream outlasts the call's deadline.
+async fn stream_replay_ndjson(api: Api, timeout: Option<Duration>, body: Bytes) -> Response {
+    let deadline = api.deadline(timeout);
+    let mut lines = crate::work::stream(deadline, move |send| {
         let req: crate::pb::v1::StreamReplayRequest = parse(&body)?;
-        let mut lines = String::new();
-        let mut encode_error = None;
-        let r = api.stream_replay(&req, &mut |frame| match serde_json::to_string(&frame) {
-            Ok(line) => {
-                lines.push_str(&line);
-                lines.push('\n');
-                true
-            }
-            Err(e) => {
-                encode_error = Some(e.to_string());
-                false
+        drop(body); // up to --max-request-bytes, not needed while the replay streams
+        let mut batch = LineBatch::default();
+        let result = api.stream_replay(&req, &mut |frame| {
+            batch.lines.extend_from_slice(&ndjson_line(&frame)?);
+            match batch.due() {
+                Some(lines) => send(lines),
+                None => Ok(()),
             }
         });
-        if let Some(e) = encode_error {
-            return Err(Status::internal(format!(
-                "could not encode the response: {e}"
-            )));
-        }
-        match r {
-            Ok(()) => Ok(lines),
-            Err(status) if lines.is_empty() => Err(status),
-            Err(status) => {
-                let code = to_screaming_snake(&format!("{:?}", status.code()));
-                lines.push_str(
-                    &serde_json::json!({"code": code, "message": status.message()}).to_string(),
-                );
-                lines.push('\n');
-                Ok(lines)
+        // The lines made before the end (or before a failure, which follows them).
+        let rest = batch.take();
+        if !rest.is_empty() {
+            let flushed = send(rest);
+            if result.is_ok() {
+                flushed?;
             }
         }
-    })
-    .await
-    .unwrap_or_else(|e| Err(Status::internal(format!("task failed: {e}"))));
-    match result {
-        Ok(lines) => (
-            StatusCode::OK,
-            [(header::CONTENT_TYPE, "application/x-ndjson")],
-            lines,
-        )
-            .into_response(),
-        Err(status) => error_response(&status),
+        result
+    });
+    let first = match lines.next().await {
+        Some(Ok(first)) => first,
+        Some(Err(status)) => return error_response(&status),
+        None => {
+            return error_response(&Status::internal(
+                "the replay ended without a message (a bug: please report the request)",
+            ));
+        }
+    };
+    let body = NdjsonBody {
+        first: Some(first),
+        lines: lines.into_inner(),
+        done: false,
+    };
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(body),
+    )
+        .into_response()
+}
+
+/// Lines made while the last batch went out are sent together once they are this long...
+const LINE_BATCH_BYTES: usize = 32 * 1024;
+/// ... or this old: a replay makes thousands of small lines a second, and one message per
+/// line through the channel and the connection cost more than making the lines (twice the
+/// CPU of the whole replay for 80,000 passes with `events_only`).
+const LINE_BATCH_AGE: Duration = Duration::from_millis(20);
+
+/// NDJSON lines waiting to be sent as one message of the stream. The first line goes out
+/// alone at once (the reader sees the stream start without waiting).
+#[derive(Default)]
+struct LineBatch {
+    lines: Vec<u8>,
+    /// When the last batch went out (`None`: nothing sent yet).
+    sent: Option<std::time::Instant>,
+}
+
+impl LineBatch {
+    /// The lines to send now, if it is time.
+    fn due(&mut self) -> Option<Bytes> {
+        let due = match self.sent {
+            None => true,
+            Some(at) => self.lines.len() >= LINE_BATCH_BYTES || at.elapsed() >= LINE_BATCH_AGE,
+        };
+        due.then(|| self.take())
+    }
+
+    fn take(&mut self) -> Bytes {
+        self.sent = Some(std::time::Instant::now());
+        Bytes::from(std::mem::take(&mut self.lines))
     }
 }
 
+/// Largest chunk of the NDJSON body made of lines that are already waiting.
+const NDJSON_CHUNK_BYTES: usize = 64 * 1024;
+
+/// The body of a streamed NDJSON answer: the lines as they come, an error as a last
+/// `{"code", "message"}` line. Each chunk is the next line plus every line already waiting
+/// behind it (up to [`NDJSON_CHUNK_BYTES`]): a reader that keeps up gets every line at once,
+/// and one that falls behind gets fewer, larger writes.
+struct NdjsonBody {
+    first: Option<Bytes>,
+    lines: tokio::sync::mpsc::Receiver<Result<Bytes, Status>>,
+    done: bool,
+}
+
+impl NdjsonBody {
+    fn push(&mut self, chunk: &mut Vec<u8>, line: Result<Bytes, Status>) {
+        match line {
+            Ok(line) => chunk.extend_from_slice(&line),
+            Err(status) => {
+                chunk.extend_from_slice(
+                    error_json(status.code(), status.message())
+                        .to_string()
+                        .as_bytes(),
+                );
+                chunk.push(b'\n');
+                self.done = true;
+            }
+        }
+    }
+}
+
+impl tokio_stream::Stream for NdjsonBody {
+    type Item = Result<Bytes, std::convert::Infallible>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use std::task::Poll;
+        if self.done {
+            return Poll::Ready(None);
+        }
+        let mut chunk = Vec::new();
+        if let Some(first) = self.first.take() {
+            chunk.extend_from_slice(&first);
+        } else {
+            match self.lines.poll_recv(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Ready(Some(line)) => self.push(&mut chunk, line),
+            }
+        }
+        while !self.done && chunk.len() < NDJSON_CHUNK_BYTES {
+            match self.lines.try_recv() {
+                Ok(line) => self.push(&mut chunk, line),
+                Err(_) => break,
+            }
+        }
+        Poll::Ready(Some(Ok(Bytes::from(chunk))))
+    }
+}
+
+/// The caller's `grpc-timeout` header, as gRPC sends it (`None`: absent or unreadable).
+fn header_timeout(headers: &HeaderMap) -> Option<Duration> {
+    headers
+        .get("grpc-timeout")
+        .and_then(|v| v.to_str().ok())
+        .and_then(crate::grpc::parse_grpc_timeout)
+}
+
 async fn call(
-    State(api): State<Api>,
+    State(json): State<Json>,
     Path(method): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
@@ -204,14 +416,17 @@ async fn call(
         Ok(b) => b,
         Err(rejection) => {
             let http = rejection.status();
-            let code = if http == StatusCode::PAYLOAD_TOO_LARGE {
-                Code::OutOfRange
-            } else {
-                Code::InvalidArgument
-            };
-            return error_with(http, code, &rejection.body_text());
+            if http == StatusCode::PAYLOAD_TOO_LARGE {
+                return error_with(
+                    http,
+                    Code::OutOfRange,
+                    &too_large_message(json.max_request_bytes),
+                );
+            }
+            return error_with(http, Code::InvalidArgument, &rejection.body_text());
         }
     };
+    let api = json.api;
     match method.as_str() {
         "ListGames" => run(&body, |r| api.list_games(r)),
         "NewGame" => run(&body, |r| api.new_game(r)),
@@ -219,21 +434,18 @@ async fn call(
         "LegalActions" => run(&body, |r| api.legal_actions(r)),
         "View" => run(&body, |r| api.view(r)),
         // Whole games take a while: off the async workers, as over gRPC.
-        "Replay" => run_blocking(body, move |r| api.replay(r)).await,
-        "ImportGame" => run_blocking(body, move |r| api.import_game(r)).await,
-        "ExportGame" => run_blocking(body, move |r| api.export_game(r)).await,
-        "ApplyBatch" => run_blocking(body, move |r| api.apply_batch(r)).await,
-        "StreamReplay" => stream_replay_ndjson(api, body).await,
+        "Replay" => run_blocking(body, move |r, cancel| api.replay(r, cancel)).await,
+        "ImportGame" => run_blocking(body, move |r, _| api.import_game(r)).await,
+        "ExportGame" => run_blocking(body, move |r, _| api.export_game(r)).await,
+        "ApplyBatch" => run_blocking(body, move |r, cancel| api.apply_batch(r, cancel)).await,
+        "StreamReplay" => stream_replay_ndjson(api, header_timeout(&headers), body).await,
         "Playout" => {
             // The deadline: a `grpc-timeout` header if the caller sends one (as gRPC does),
             // else the server's request timeout.
-            let timeout = headers
-                .get("grpc-timeout")
-                .and_then(|v| v.to_str().ok())
-                .and_then(crate::grpc::parse_grpc_timeout);
-            run_blocking(body, move |r| api.playout(r, timeout)).await
+            let timeout = header_timeout(&headers);
+            run_blocking(body, move |r, cancel| api.playout(r, timeout, cancel)).await
         }
-        "SuggestRoutes" => run_blocking(body, move |r| api.suggest_routes(r)).await,
+        "SuggestRoutes" => run_blocking(body, move |r, _| api.suggest_routes(r)).await,
         "DefaultAction" => run(&body, |r| api.default_action(r)),
         "Describe" => run(&body, |r| api.describe(r)),
         other => error_with(
@@ -280,5 +492,117 @@ mod tests {
             e.message()
         );
         assert!(parse::<v1::ApplyRequest>(b"  ").is_ok());
+    }
+}
+
+#[cfg(test)]
+mod plain_message_tests {
+    use super::*;
+    use crate::pb::v1;
+    use tower::ServiceExt;
+
+    fn message<T: DeserializeOwned + std::fmt::Debug>(body: &str) -> String {
+        parse::<T>(body.as_bytes())
+            .unwrap_err()
+            .message()
+            .to_string()
+    }
+
+    /// A number pbjson cannot read (negative for an unsigned field, null, a fraction, too
+    /// large) gets a plain message naming the field and the value, not serde's "did not
+    /// match any variant of untagged enum Content".
+    #[test]
+    fn unreadable_numbers_say_what_is_wrong() {
+        let p = "request body is not valid proto3 JSON for this method: ";
+        assert_eq!(
+            message::<v1::ApplyRequest>(r#"{"seat": -1}"#),
+            format!("{p}field `seat`: expected a non-negative integer, got -1 (line 1, column 12)")
+        );
+        assert_eq!(
+            message::<v1::ApplyRequest>(r#"{"seat": null}"#),
+            format!(
+                "{p}field `seat`: expected a number, got null (leave the field out for its default, 0) (line 1, column 14)"
+            )
+        );
+        assert_eq!(
+            message::<v1::PlayoutRequest>(r#"{"games": 1.5}"#),
+            format!("{p}field `games`: expected an integer, got 1.5 (line 1, column 14)")
+        );
+        assert_eq!(
+            message::<v1::NewGameRequest>(r#"{"seats": 99999999999}"#),
+            format!(
+                "{p}field `seats`: the integer 99999999999 is out of range for this field (line 1, column 22)"
+            )
+        );
+        assert_eq!(
+            message::<v1::NewGameRequest>(r#"{"seed": true}"#),
+            format!("{p}field `seed`: expected a number, got true (line 1, column 14)")
+        );
+        assert_eq!(
+            message::<v1::ApplyRequest>(
+                r#"{"action": {"g1841": {"bid": {"concession": "SFTG", "price": null}}}}"#
+            ),
+            format!(
+                "{p}field `action.g1841.bid.price`: expected a number, got null (leave the field out for its default, 0) (line 1, column 66)"
+            )
+        );
+        assert_eq!(
+            message::<v1::ReplayRequest>(
+                r#"{"game": "1841", "actions": [{"seat": 1}, {"seat": -3}]}"#
+            ),
+            format!(
+                "{p}field `actions[1].seat`: expected a non-negative integer, got -3 (line 1, column 54)"
+            )
+        );
+        // Other errors keep serde's message.
+        assert_eq!(
+            message::<v1::ApplyRequest>(r#"{"seat": "x"}"#),
+            format!("{p}field `seat`: invalid digit found in string at line 1 column 13")
+        );
+    }
+
+    /// A wrong HTTP method gets the JSON error body (and the `Allow` header), like every
+    /// other error of the JSON surface.
+    #[tokio::test]
+    async fn a_wrong_method_gets_a_json_error() {
+        for (method, path, allow, use_) in [
+            ("GET", "/v1/Apply", "POST", "POST"),
+            ("PUT", "/v1/ListGames", "GET,HEAD,POST", "GET or POST"),
+        ] {
+            let req = axum::http::Request::builder()
+                .method(method)
+                .uri(path)
+                .body(Body::empty())
+                .unwrap();
+            let resp = router(Api::new(), 1000).oneshot(req).await.unwrap();
+            assert_eq!(resp.status(), StatusCode::METHOD_NOT_ALLOWED);
+            assert_eq!(resp.headers()[header::ALLOW], allow);
+            assert_eq!(resp.headers()[header::CONTENT_TYPE], "application/json");
+            let body = axum::body::to_bytes(resp.into_body(), 10_000)
+                .await
+                .unwrap();
+            let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            assert_eq!(v["code"], "UNIMPLEMENTED");
+            assert_eq!(v["message"], format!("{method} {path}: use {use_}"));
+        }
+    }
+
+    /// A body over the limit names the limit (`--max-request-bytes`), not another number.
+    #[tokio::test]
+    async fn an_oversized_body_names_the_limit() {
+        let req = axum::http::Request::post("/v1/Apply")
+            .body(Body::from(vec![b' '; 1001]))
+            .unwrap();
+        let resp = router(Api::new(), 1000).oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        let body = axum::body::to_bytes(resp.into_body(), 10_000)
+            .await
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["code"], "OUT_OF_RANGE");
+        assert_eq!(
+            v["message"],
+            "the request body is larger than this server accepts: at most 1000 bytes (--max-request-bytes)"
+        );
     }
 }

@@ -22,6 +22,7 @@ pub mod replay18xx;
 pub mod seal;
 pub mod server;
 pub mod telemetry;
+pub mod work;
 
 /// Schema version of the typed states this build writes and the newest it reads.
 /// States with a larger `schema_version` are refused with `FAILED_PRECONDITION`.

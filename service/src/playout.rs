@@ -35,6 +35,7 @@ use crate::cli::{PlayoutArgs, PlayoutGame};
 use crate::games::WireGame;
 use crate::games::autobahn::WireAutobahn;
 use crate::games::g1841::Wire1841;
+use crate::work::Cancel;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -57,7 +58,13 @@ pub enum Ending {
     /// The game has an outcome: scores per seat and the game's end reason (1841: `bank`,
     /// `stock_market`, `bankruptcy`, …; Autobahn: its own vocabulary).
     Finished(Vec<i64>, String),
-    /// The game stopped without an outcome (limit, nobody to act, unsupported rules).
+    /// `max_actions` actions were applied and the game has no outcome yet.
+    ActionLimit,
+    /// The deadline of [`Stop`] passed before the game ended.
+    Deadline,
+    /// The [`Cancel`] of [`Stop`] was set (the caller of the Playout RPC went away).
+    Cancelled,
+    /// The game stopped without an outcome (nobody to act, unsupported rules).
     Unfinished(String),
     /// A failure of the engine (or of the game's contract).
     Error(String),
@@ -105,7 +112,7 @@ pub fn play_one<G: Game>(
         max_actions,
         rare,
         Policy::Random,
-        None,
+        Stop::default(),
         None,
     )
 }
@@ -119,19 +126,27 @@ pub enum Policy {
     First,
 }
 
-/// Why [`play_from`] stopped early because of its deadline.
-pub const DEADLINE_REASON: &str = "the call's deadline passed";
+/// When [`play_from`] stops early, checked before every action: the Playout RPC's deadline
+/// and the [`Cancel`] of its call. `referee playout` sets neither.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stop<'a> {
+    /// Stop with [`Ending::Deadline`] once this instant has passed.
+    pub deadline: Option<Instant>,
+    /// Stop with [`Ending::Cancelled`] once this is set.
+    pub cancel: Option<&'a Cancel>,
+}
 
-/// Plays `state` on with `policy` until it has an outcome, `max_actions` actions were applied,
-/// or `deadline` passed (then `Ending::Unfinished(DEADLINE_REASON)`). Every applied action is
-/// pushed to `record` when given. The Playout RPC and `referee playout` share it.
+/// Plays `state` on with `policy` until it has an outcome, `max_actions` actions were applied
+/// ([`Ending::ActionLimit`]), or `stop` says so ([`Ending::Deadline`], [`Ending::Cancelled`]).
+/// Every applied action is pushed to `record` when given. The Playout RPC and
+/// `referee playout` share it.
 pub fn play_from<G: Game>(
     state: &mut G::State,
     rng: &mut ChaCha8Rng,
     max_actions: u64,
     rare: fn(&G::Action) -> bool,
     policy: Policy,
-    deadline: Option<Instant>,
+    stop: Stop<'_>,
     mut record: Option<&mut Vec<(referee_engine::Seat, G::Action)>>,
 ) -> Played {
     let mut actions = 0u64;
@@ -144,15 +159,19 @@ pub fn play_from<G: Game>(
         }
         if actions >= max_actions {
             return Played {
-                ending: Ending::Unfinished(format!(
-                    "no result after {max_actions} actions (--max-actions)"
-                )),
+                ending: Ending::ActionLimit,
                 actions,
             };
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if stop.cancel.is_some_and(Cancel::is_cancelled) {
             return Played {
-                ending: Ending::Unfinished(DEADLINE_REASON.into()),
+                ending: Ending::Cancelled,
+                actions,
+            };
+        }
+        if stop.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Played {
+                ending: Ending::Deadline,
                 actions,
             };
         }
@@ -264,6 +283,14 @@ pub fn run<W: WireGame>(
                 scores.push(s);
                 *end_reasons.entry(reason).or_insert(0u32) += 1;
             }
+            Ending::ActionLimit => unfinished.push(json!({
+                "game": k, "seed": seed, "actions": played.actions,
+                "reason": format!("no result after {} actions (--max-actions)", plan.max_actions),
+            })),
+            // No deadline and no cancel flag here; kept apart for completeness.
+            Ending::Deadline | Ending::Cancelled => unfinished.push(json!({
+                "game": k, "seed": seed, "actions": played.actions, "reason": "stopped early",
+            })),
             Ending::Unfinished(reason) => unfinished.push(json!({
                 "game": k, "seed": seed, "actions": played.actions, "reason": reason,
             })),

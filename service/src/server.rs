@@ -1,12 +1,17 @@
 //! Wiring of the server: one TCP port serving gRPC (HTTP/2), gRPC-Web (HTTP/1.1 or 2) and
 //! HTTP/JSON, plus gRPC health and reflection.
 //!
-//! Layers, outermost first: CORS (when configured) → error handling → load shedding →
-//! global concurrency limit → per-request timeout → routes (the gRPC routes behind gRPC-Web
-//! translation). Requests over
-//! the concurrency limit are refused at once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON);
-//! requests over the timeout end with `DEADLINE_EXCEEDED` (HTTP 504). Request bodies over
-//! `max_request_bytes` are refused (gRPC `OUT_OF_RANGE` from tonic's decoder, HTTP 413).
+//! Layers, outermost first: CORS (when configured) → the request body read in full →
+//! error handling → load shedding → global concurrency limit → the call's deadline → routes
+//! (the gRPC routes behind gRPC-Web translation). Requests over the concurrency limit are
+//! refused at once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON); calls not answered by their
+//! deadline end with `DEADLINE_EXCEEDED` (HTTP 504), in the caller's protocol. Request bodies
+//! over `max_request_bytes` are refused (`OUT_OF_RANGE`, HTTP 413).
+//!
+//! Connections are served by hyper directly (`serve_connections`), not by tonic's transport
+//! server: tonic's server applies gRPC's `grpc-timeout` to every route and answers in gRPC
+//! even a JSON call, so the deadline is ours (`deadline`) and answers each protocol in its
+//! form.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -17,13 +22,13 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tonic::Status;
-use tonic::transport::server::TcpIncoming;
 use tower::ServiceBuilder;
 use tower::limit::GlobalConcurrencyLimitLayer;
 use tower::load_shed::LoadShedLayer;
-use tower::timeout::TimeoutLayer;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::api::Api;
@@ -122,22 +127,77 @@ fn status_response(
     }
 }
 
-/// Turns a middleware error (overload, timeout) into a gRPC status or a JSON error.
+/// Turns a middleware error (overload) into a gRPC status or a JSON error.
 async fn handle_layer_error(headers: HeaderMap, err: tower::BoxError) -> Response {
     let status = if err.is::<tower::load_shed::error::Overloaded>() {
         Status::resource_exhausted("the server is at its concurrency limit; retry later")
-    } else if err.is::<tower::timeout::error::Elapsed>() {
-        Status::deadline_exceeded("the request took longer than the server's request timeout")
     } else {
         Status::internal("unhandled middleware error")
     };
     status_response(&headers, status, None)
 }
 
+/// Calls that keep the caller's deadline themselves: Playout answers the games played so far
+/// (`partial`) at 90 % of it, StreamReplay ends its stream with `DEADLINE_EXCEEDED` (the
+/// deadline covers the whole stream, not only its first message). For them [`deadline`]
+/// applies only the server's request timeout, as a safety net.
+fn keeps_own_deadline(path: &str) -> bool {
+    matches!(
+        path,
+        "/v1/Playout"
+            | "/v1/StreamReplay"
+            | "/referee.v1.Referee/Playout"
+            | "/referee.v1.Referee/StreamReplay"
+    )
+}
+
+/// The call's deadline, for every protocol alike: the caller's `grpc-timeout` header (sent
+/// by gRPC and gRPC-Web clients; honoured on HTTP/JSON calls too), at most the server's
+/// request timeout. A call not answered by then gets `DEADLINE_EXCEEDED` in its own protocol
+/// (a gRPC status, or the JSON error with HTTP 504), and its work is dropped, which stops it
+/// ([`crate::work`]). Counted from the moment the request body has been read.
+async fn deadline(State(request_timeout): State<Duration>, req: Request, next: Next) -> Response {
+    let header = req
+        .headers()
+        .get("grpc-timeout")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let client = header.as_deref().and_then(crate::grpc::parse_grpc_timeout);
+    let mut kind = HeaderMap::new();
+    if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
+        kind.insert(header::CONTENT_TYPE, ct.clone());
+    }
+    let by_client =
+        client.filter(|c| *c < request_timeout && !keeps_own_deadline(req.uri().path()));
+    let limit = by_client.unwrap_or(request_timeout);
+    let started = tokio::time::Instant::now();
+    match tokio::time::timeout(limit, next.run(req)).await {
+        // An answer made after the deadline is not sent either (the timer's granularity is
+        // 1 ms, so `grpc-timeout: 1n` would otherwise depend on the timing).
+        Ok(resp) if started.elapsed() < limit => resp,
+        _ => {
+            let message = match (by_client, header) {
+                (Some(_), Some(h)) => {
+                    format!("the call was not answered within its deadline (grpc-timeout: {h})")
+                }
+                _ => format!(
+                    "the call was not answered within the server's request timeout ({} ms)",
+                    request_timeout.as_millis()
+                ),
+            };
+            status_response(&kind, Status::deadline_exceeded(message), None)
+        }
+    }
+}
+
 /// Limits applied while a request body arrives, before the request takes a concurrency slot.
 #[derive(Clone, Copy, Debug)]
 struct BodyLimits {
-    max_bytes: usize,
+    /// `--max-request-bytes`: the limit of a JSON body, and the limit quoted in messages.
+    max_request_bytes: usize,
+    /// The limit of a gRPC or gRPC-Web body: room for the framing and for gRPC-Web text
+    /// (base64), so that tonic's precise limit on the decoded message decides.
+    max_grpc_bytes: usize,
     timeout: Duration,
 }
 
@@ -152,7 +212,11 @@ async fn buffer_body(State(limits): State<BodyLimits>, req: Request, next: Next)
         return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
-    match tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, limits.max_bytes)).await {
+    let max_bytes = match call_kind(&parts.headers) {
+        CallKind::Json => limits.max_request_bytes,
+        CallKind::Grpc | CallKind::GrpcWeb => limits.max_grpc_bytes,
+    };
+    match tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, max_bytes)).await {
         Err(_) => status_response(
             &parts.headers,
             Status::deadline_exceeded(format!(
@@ -167,10 +231,7 @@ async fn buffer_body(State(limits): State<BodyLimits>, req: Request, next: Next)
             if too_large {
                 status_response(
                     &parts.headers,
-                    Status::out_of_range(format!(
-                        "the request is larger than this server accepts ({} bytes)",
-                        limits.max_bytes
-                    )),
+                    Status::out_of_range(http_json::too_large_message(limits.max_request_bytes)),
                     Some(StatusCode::PAYLOAD_TOO_LARGE),
                 )
             } else {
@@ -256,13 +317,17 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
                 .layer(HandleErrorLayer::new(handle_layer_error))
                 .layer(LoadShedLayer::new())
                 .layer(GlobalConcurrencyLimitLayer::new(cfg.max_concurrency.max(1)))
-                .layer(TimeoutLayer::new(cfg.request_timeout)),
+                .layer(axum::middleware::from_fn_with_state(
+                    cfg.request_timeout,
+                    deadline,
+                )),
         );
     // Outside the limits: the body is read before the request takes a concurrency slot. The
-    // bound leaves room for gRPC framing and gRPC-Web text (base64) so that the precise
-    // per-surface limits inside still decide.
+    // bound of gRPC bodies leaves room for gRPC framing and gRPC-Web text (base64) so that
+    // tonic's precise limit on the decoded message still decides.
     let body_limits = BodyLimits {
-        max_bytes: cfg
+        max_request_bytes: cfg.max_request_bytes,
+        max_grpc_bytes: cfg
             .max_request_bytes
             .saturating_add(cfg.max_request_bytes / 3)
             .saturating_add(1024),
@@ -303,12 +368,7 @@ pub async fn serve(
         shutdown.await;
         let _ = signalled_tx.send(());
     };
-    let server = tonic::transport::Server::builder()
-        .accept_http1(true)
-        .add_routes(tonic::service::Routes::from(routes))
-        // TCP_NODELAY: small responses (View, ListGames) otherwise wait ~40 ms for the
-        // client's delayed ACK (Nagle's algorithm).
-        .serve_with_incoming_shutdown(TcpIncoming::from(listener).with_nodelay(Some(true)), signal);
+    let server = serve_connections(listener, routes, signal);
     let grace = cfg.shutdown_grace;
     let deadline = async move {
         if signalled_rx.await.is_ok() {
@@ -320,12 +380,66 @@ pub async fn serve(
     tokio::select! {
         result = server => {
             result?;
-            tracing::info!(calls_answered = crate::api::calls_answered(), "referee stopped");
+            tracing::info!(calls_answered = crate::api::calls_answered(), calls_cancelled = crate::api::calls_cancelled(), "referee stopped");
         }
         () = deadline => {
-            tracing::warn!(grace_ms = grace.as_millis() as u64, calls_answered = crate::api::calls_answered(), "shutdown grace period over: closing the remaining connections");
+            tracing::warn!(grace_ms = grace.as_millis() as u64, calls_answered = crate::api::calls_answered(), calls_cancelled = crate::api::calls_cancelled(), "shutdown grace period over: closing the remaining connections");
         }
     }
+    Ok(())
+}
+
+/// Accepts connections on `listener` and serves `app` on each — HTTP/1.1 and HTTP/2 (gRPC
+/// with prior knowledge) on the same port — until `shutdown` completes; then stops accepting,
+/// asks every connection to finish (HTTP/2 GOAWAY, HTTP/1.1 closes after the answer in
+/// flight) and waits for them. The HTTP settings are tonic's server's: no limit on concurrent
+/// HTTP/2 streams per connection, hyper's 30 s limit for reading HTTP/1.1 request headers.
+async fn serve_connections(
+    listener: TcpListener,
+    app: axum::Router,
+    shutdown: impl Future<Output = ()>,
+) -> anyhow::Result<()> {
+    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    builder.http1().timer(TokioTimer::new());
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_concurrent_streams(None);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let tcp = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((tcp, _)) => tcp,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a little, go on serving.
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        // TCP_NODELAY: small responses (View, ListGames) otherwise wait ~40 ms for the
+        // client's delayed ACK (Nagle's algorithm).
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not set TCP_NODELAY");
+        }
+        let service = TowerToHyperService::new(app.clone());
+        let conn = graceful.watch(
+            builder
+                .serve_connection(TokioIo::new(tcp), service)
+                .into_owned(),
+        );
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!(error = %e, "connection ended with an error");
+            }
+        });
+    }
+    // Closing the listening socket now: new clients are refused at once instead of waiting.
+    drop(listener);
+    graceful.shutdown().await;
     Ok(())
 }
 

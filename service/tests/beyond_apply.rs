@@ -18,6 +18,7 @@ use referee_service::games::g1841::Wire1841;
 use referee_service::games::{WireGame, decode_state, encode_state};
 use referee_service::pb::v1 as pb;
 use referee_service::playout;
+use referee_service::work::Cancel;
 
 fn fixture(name: &str) -> String {
     let path: PathBuf = [
@@ -90,11 +91,14 @@ fn apply_batch_over_a_recorded_game_equals_one_by_one() {
         0,
     );
     let batch = api
-        .apply_batch(&pb::ApplyBatchRequest {
-            state: Some(start.clone()),
-            actions: game.actions.clone(),
-            ..Default::default()
-        })
+        .apply_batch(
+            &pb::ApplyBatchRequest {
+                state: Some(start.clone()),
+                actions: game.actions.clone(),
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
         .unwrap();
     assert!(batch.failure.is_none(), "{:?}", batch.failure);
     assert_eq!(batch.actions_applied as usize, game.actions.len());
@@ -124,11 +128,14 @@ fn apply_batch_over_a_recorded_game_equals_one_by_one() {
     let mut actions: Vec<pb::SeatAction> = game.actions[..60].to_vec();
     actions[k] = actions[k - 1].clone(); // the same action again is refused
     let cut = api
-        .apply_batch(&pb::ApplyBatchRequest {
-            state: Some(start.clone()),
-            actions,
-            ..Default::default()
-        })
+        .apply_batch(
+            &pb::ApplyBatchRequest {
+                state: Some(start.clone()),
+                actions,
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
         .unwrap();
     let failure = cut.failure.expect("refused");
     assert_eq!(failure.index, k as u32);
@@ -142,12 +149,15 @@ fn apply_batch_over_a_recorded_game_equals_one_by_one() {
 
     // A stale state: nothing applied, failure at index 0.
     let stale = api
-        .apply_batch(&pb::ApplyBatchRequest {
-            state: Some(start.clone()),
-            actions: game.actions[..3].to_vec(),
-            expected_action_count: Some(7),
-            ..Default::default()
-        })
+        .apply_batch(
+            &pb::ApplyBatchRequest {
+                state: Some(start.clone()),
+                actions: game.actions[..3].to_vec(),
+                expected_action_count: Some(7),
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
         .unwrap();
     assert_eq!(stale.actions_applied, 0);
     assert_eq!(
@@ -172,7 +182,7 @@ fn stream_replay_sends_every_state_every_nth_or_only_events() {
             },
             &mut |f| {
                 frames.push(f);
-                true
+                Ok(())
             },
         )
         .unwrap();
@@ -184,7 +194,7 @@ fn stream_replay_sends_every_state_every_nth_or_only_events() {
     assert_eq!(all[0].index, None);
     assert_eq!(all[50].index, Some(49));
     assert!(all[50].last && !all[49].last);
-    let replay = api.replay(&game).unwrap();
+    let replay = api.replay(&game, &Cancel::new()).unwrap();
     assert_eq!(all[50].state, replay.state);
     let tenth = collect(10, false);
     let with_state: Vec<u64> = tenth
@@ -214,7 +224,7 @@ fn stream_replay_sends_every_state_every_nth_or_only_events() {
         },
         &mut |f| {
             frames.push(f);
-            true
+            Ok(())
         },
     )
     .unwrap();
@@ -223,21 +233,27 @@ fn stream_replay_sends_every_state_every_nth_or_only_events() {
     assert_eq!(last.failure.as_ref().unwrap().index, 20);
     assert_eq!(last.state, all[20].state);
     assert_eq!(frames.len(), 22);
-    // The receiver leaving stops the replay.
+    // The receiver leaving stops the replay with the receiver's error.
     let mut n = 0;
-    api.stream_replay(
-        &pb::StreamReplayRequest {
-            game: Some(game.clone()),
-            every: 0,
-            events_only: false,
-        },
-        &mut |_| {
-            n += 1;
-            n < 3
-        },
-    )
-    .unwrap();
+    let err = api
+        .stream_replay(
+            &pb::StreamReplayRequest {
+                game: Some(game.clone()),
+                every: 0,
+                events_only: false,
+            },
+            &mut |_| {
+                n += 1;
+                if n < 3 {
+                    Ok(())
+                } else {
+                    Err(Cancel::stopped("streaming"))
+                }
+            },
+        )
+        .unwrap_err();
     assert_eq!(n, 3);
+    assert_eq!(err.code(), tonic::Code::Cancelled);
     drop(imported);
 }
 
@@ -259,6 +275,7 @@ fn playout(
             ..Default::default()
         },
         None,
+        &Cancel::new(),
     )
     .unwrap()
 }
@@ -336,6 +353,7 @@ fn playout_caps_and_deadline() {
                 ..Default::default()
             },
             None,
+            &Cancel::new(),
         )
         .unwrap_err();
     assert_eq!(err.code(), tonic::Code::InvalidArgument);
@@ -349,6 +367,7 @@ fn playout_caps_and_deadline() {
                 ..Default::default()
             },
             Some(std::time::Duration::from_millis(1)),
+            &Cancel::new(),
         )
         .unwrap();
     assert!(r.partial);
@@ -517,10 +536,13 @@ fn describe_names_the_issue_example_and_every_recorded_action() {
     let api = Api::new();
     let (game, _) = recorded("132002.json");
     let replay = |n: usize| {
-        api.replay(&pb::ReplayRequest {
-            actions: game.actions[..n].to_vec(),
-            ..game.clone()
-        })
+        api.replay(
+            &pb::ReplayRequest {
+                actions: game.actions[..n].to_vec(),
+                ..game.clone()
+            },
+            &Cancel::new(),
+        )
         .unwrap()
         .state
         .unwrap()
@@ -721,11 +743,14 @@ fn views_hide_autobahn_deck_orders_until_the_end() {
     // Once the game has ended, a spectator sees everything.
     let r = playout(&api, &start, pb::PlayoutPolicy::RandomLegal, 5, 1);
     let end = api
-        .apply_batch(&pb::ApplyBatchRequest {
-            state: Some(start),
-            actions: r.played[0].actions.clone(),
-            ..Default::default()
-        })
+        .apply_batch(
+            &pb::ApplyBatchRequest {
+                state: Some(start),
+                actions: r.played[0].actions.clone(),
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
         .unwrap()
         .state
         .unwrap();
@@ -780,8 +805,161 @@ fn sealed_mode_arbiter_key() {
                 ..Default::default()
             },
             None,
+            &Cancel::new(),
         )
         .unwrap_err();
     assert_eq!(e.code(), tonic::Code::PermissionDenied);
     let _ = WireAutobahn::ID;
+}
+
+/// An action of the other game (or one that cannot be read) is described as Apply would
+/// judge it: `legal: false` with Apply's rejection, not an error (docs/API.md, Describe).
+#[test]
+fn describe_judges_an_unreadable_action_as_apply_does() {
+    let api = Api::new();
+    let state = new_game(&api, "1841", 4, &BTreeMap::new(), 0);
+    let autobahn_action = referee_service::games::autobahn::WireAutobahn::action_to_pb(
+        &referee_engine::autobahn::Action::EndTurn,
+    );
+    let empty_1841 = pb::Action {
+        action: Some(pb::action::Action::G1841(
+            referee_service::pb::g1841::Action::default(),
+        )),
+    };
+    for (action, text) in [
+        (
+            autobahn_action,
+            "Seat 0: the action is not an action of 1841",
+        ),
+        (empty_1841, "Seat 0: the 1841 action is empty"),
+    ] {
+        let d = api
+            .describe(&pb::DescribeRequest {
+                state: Some(state.clone()),
+                seat: 0,
+                action: Some(action.clone()),
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(!d.legal);
+        assert_eq!(d.text, text);
+        let applied = api
+            .apply(&pb::ApplyRequest {
+                state: Some(state.clone()),
+                seat: 0,
+                action: Some(action),
+                ..Default::default()
+            })
+            .unwrap();
+        let Some(pb::apply_response::Result::Rejected(r)) = applied.result else {
+            panic!("Apply accepted it");
+        };
+        assert_eq!(d.rejection, r.rejection);
+        assert_eq!(
+            d.rejection.unwrap().code(),
+            pb::RejectionCode::InvalidArgument
+        );
+    }
+    // No action at all stays a malformed request.
+    let e = api
+        .describe(&pb::DescribeRequest {
+            state: Some(state),
+            seat: 0,
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(e.code(), tonic::Code::InvalidArgument);
+    assert_eq!(e.message(), "action: missing");
+}
+
+/// A Playout game given up at its action limit names the request field, `max_actions`
+/// (`referee playout` keeps naming its flag, `--max-actions`).
+#[test]
+fn playout_names_the_request_field_of_the_action_limit() {
+    let api = Api::new();
+    let start = new_game(&api, "1841", 4, &BTreeMap::new(), 0);
+    let r = api
+        .playout(
+            &pb::PlayoutRequest {
+                state: Some(start),
+                policy: pb::PlayoutPolicy::FirstLegal as i32,
+                games: 2,
+                max_actions: 10,
+                include_actions: true,
+                ..Default::default()
+            },
+            None,
+            &Cancel::new(),
+        )
+        .unwrap();
+    assert_eq!(r.unfinished, 2);
+    for g in &r.played {
+        assert_eq!(
+            g.unfinished_reason,
+            "no result after 10 actions (max_actions)"
+        );
+        assert_eq!(g.actions.len(), 10);
+    }
+    let plan = playout::Plan {
+        players: 4,
+        games: 1,
+        seed: 0,
+        max_actions: 10,
+        options: BTreeMap::new(),
+    };
+    let (report, ok) = playout::run::<Wire1841>(&plan, playout::g1841_rare).unwrap();
+    assert!(!ok);
+    assert_eq!(
+        report["unfinished_details"][0]["reason"],
+        "no result after 10 actions (--max-actions)"
+    );
+}
+
+/// SuggestRoutes' `work` is what the search spent, as documented on the field: at least the
+/// budget when the search was cut (`proven_optimal: false`), the full search's work when it
+/// was not (which can be over the budget: the greedy completion), and with a budget of 1
+/// (no route found yet) exactly one unit per train over it.
+#[test]
+fn suggest_routes_work_is_the_budget_plus_the_greedy_completion() {
+    let api = Api::new();
+    let imported = api
+        .import_game(&pb::ImportGameRequest {
+            export_json: fixture("132002.json"),
+            stop_at_action_id: Some(250),
+            ..Default::default()
+        })
+        .unwrap();
+    let gs = imported.state.unwrap();
+    let state = decode_state::<Wire1841>(&gs).unwrap();
+    let suggest = |budget: u64| {
+        api.suggest_routes(&pb::SuggestRoutesRequest {
+            state: Some(gs.clone()),
+            work_budget: budget,
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let full = suggest(0);
+    assert_eq!(full.corporation, "IRSFF");
+    assert!(full.proven_optimal && full.revenue == 190, "{full:?}");
+    let trains = state.operations.trains["IRSFF"].len() as u64;
+    assert_eq!(trains, 2);
+    let one = suggest(1);
+    assert!(!one.proven_optimal && one.routes.is_empty(), "{one:?}");
+    assert_eq!(one.work, 1 + trains);
+    for budget in 1..=full.work + 5 {
+        let r = suggest(budget);
+        if r.proven_optimal {
+            // The greedy completion may end over the budget even when nothing else is left
+            // to search (budget 30 here: work 34, proven optimal).
+            assert_eq!(
+                (r.work, r.revenue),
+                (full.work, full.revenue),
+                "budget {budget}"
+            );
+        } else {
+            assert!(r.work >= budget, "budget {budget}: {r:?}");
+            assert!(budget < full.work, "budget {budget}: {r:?}");
+        }
+    }
 }

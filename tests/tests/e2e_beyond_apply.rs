@@ -284,6 +284,24 @@ async fn beyond_apply_over_http_json() {
     .await;
     assert_eq!(status, 200, "{desc}");
     assert_eq!(desc["legal"], true, "{desc}");
+    // An action of the other game is described as Apply judges it: not legal, not an error.
+    let (status, other) = post_json(
+        &server,
+        "Describe",
+        json!({"state": state, "seat": 0, "action": {"autobahn": {"endTurn": {}}}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{other}");
+    assert_eq!(
+        other["legal"],
+        Value::Null,
+        "legal: false is left out: {other}"
+    );
+    assert_eq!(other["text"], "Seat 0: the action is not an action of 1841");
+    assert_eq!(
+        other["rejection"]["code"], "REJECTION_CODE_INVALID_ARGUMENT",
+        "{other}"
+    );
     let action = json!({"seat": 0, "action": d["action"]});
     let (status, b) = post_json(
         &server,

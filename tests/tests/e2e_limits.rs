@@ -176,3 +176,65 @@ async fn stalled_request_bodies_do_not_hold_concurrency_slots() {
         assert_eq!(&head, b"HTTP/1.1 408", "{}", String::from_utf8_lossy(&head));
     }
 }
+
+/// A request body over `--max-request-bytes` is refused quoting that limit (not the larger
+/// bound the server reads gRPC bodies with), in JSON and in gRPC-Web alike; a wrong HTTP
+/// method on a JSON route gets the JSON error body (405).
+#[tokio::test]
+async fn oversized_bodies_and_wrong_methods_get_the_documented_errors() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+
+    let server = Server::start(&["--max-request-bytes", "1000"]);
+    let http = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let send = |method: &str, path: &str, ct: &str, body: Vec<u8>| {
+        let req = http::Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", server.url()))
+            .header("content-type", ct)
+            .body(Full::new(Bytes::from(body)))
+            .unwrap();
+        let http = http.clone();
+        async move {
+            let resp = http.request(req).await.expect("http request");
+            let status = resp.status().as_u16();
+            let headers = resp.headers().clone();
+            let body = resp.into_body().collect().await.expect("body").to_bytes();
+            (status, headers, body)
+        }
+    };
+    let expected = "the request body is larger than this server accepts: at most 1000 bytes (--max-request-bytes)";
+    // 1,500 bytes: over the limit; 5,000: over the bound gRPC bodies are read with too.
+    for size in [1_500, 5_000] {
+        let (status, headers, body) =
+            send("POST", "/v1/Apply", "application/json", vec![b' '; size]).await;
+        assert_eq!(status, 413, "{size}");
+        assert_eq!(headers["content-type"], "application/json");
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["code"], "OUT_OF_RANGE");
+        assert_eq!(v["message"], expected, "{size}");
+    }
+    let (status, headers, _) = send(
+        "POST",
+        "/referee.v1.Referee/Apply",
+        "application/grpc-web+proto",
+        vec![0; 5_000],
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["grpc-status"], "11", "OUT_OF_RANGE: {headers:?}");
+    let message = headers["grpc-message"]
+        .to_str()
+        .unwrap()
+        .replace("%20", " ");
+    assert!(message.contains("at most 1000 bytes"), "{message}");
+    // A wrong method: 405 with the JSON error and `Allow`.
+    let (status, headers, body) = send("GET", "/v1/Apply", "application/json", Vec::new()).await;
+    assert_eq!(status, 405);
+    assert_eq!(headers["allow"], "POST");
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["code"], "UNIMPLEMENTED");
+    assert_eq!(v["message"], "GET /v1/Apply: use POST");
+}

@@ -15,6 +15,7 @@ use tonic::Status;
 
 use crate::SCHEMA_VERSION;
 use crate::pb::v1 as pb;
+use crate::work::Cancel;
 
 /// A game the service can serve: its engine type plus the conversions to and from protobuf.
 ///
@@ -334,13 +335,19 @@ pub fn seat_views<W: WireGame>(gs: &pb::GameState) -> Result<Vec<pb::ViewRespons
 }
 
 /// Replay for game `W`: setup, then every action in order until the first rejection.
-pub fn replay<W: WireGame>(req: &pb::ReplayRequest) -> Result<pb::ReplayResponse, Status> {
+/// Errors: as NewGame; CANCELLED when `cancel` is set (checked before every action).
+pub fn replay<W: WireGame>(
+    req: &pb::ReplayRequest,
+    cancel: &Cancel,
+) -> Result<pb::ReplayResponse, Status> {
     let options = W::options_from_pb(&req.options)?;
     let mut state = W::G::setup(&options, req.seats, req.seed)
         .map_err(|e| Status::invalid_argument(format!("{e}")))?;
     let mut applied: u64 = 0;
     let mut failure = None;
+    let total = req.actions.len();
     for (index, sa) in req.actions.iter().enumerate() {
+        cancel.check(|| format!("after {index} of {total} actions"))?;
         let result = match sa.action.as_ref() {
             None => Err(Rejection::new(
                 RejectionCode::InvalidArgument,
@@ -418,10 +425,12 @@ fn failure_at(index: usize, r: &Rejection) -> pb::ReplayFailure {
 
 /// ApplyBatch for game `W`: the actions in order until the first rejection; the state and
 /// events of everything applied before it. Stale-state checks as in [`apply`] (a mismatch
-/// is a failure at index 0). Errors: as Apply (malformed state, bad hash length).
+/// is a failure at index 0). Errors: as Apply (malformed state, bad hash length); CANCELLED
+/// when `cancel` is set (checked before every action).
 pub fn apply_batch<W: WireGame>(
     gs: &pb::GameState,
     req: &pb::ApplyBatchRequest,
+    cancel: &Cancel,
 ) -> Result<pb::ApplyBatchResponse, Status> {
     let mut state = decode_state::<W>(gs)?;
     let mut failure = None;
@@ -459,7 +468,9 @@ pub fn apply_batch<W: WireGame>(
     }
     let mut applied = Vec::new();
     if failure.is_none() {
+        let total = req.actions.len();
         for (index, sa) in req.actions.iter().enumerate() {
+            cancel.check(|| format!("after {index} of {total} actions"))?;
             match apply_entry::<W>(&mut state, sa) {
                 Ok(events) => applied.push(pb::AppliedAction {
                     events: events.iter().map(W::event_to_pb).collect(),
@@ -483,13 +494,13 @@ pub fn apply_batch<W: WireGame>(
 }
 
 /// StreamReplay for game `W`: setup, then every action in order until the first rejection,
-/// handing each message to `emit` as soon as it is made (`emit` returns `false` to stop:
-/// the receiver is gone). The setup message first; a state on every `every`-th action, on
-/// the last one and at a failure (only there with `events_only`). Errors: as Replay
-/// (unknown options, seat count).
+/// handing each message to `emit` as soon as it is made (an error from `emit` — the
+/// receiver is gone, the deadline passed — ends the replay with that error). The setup
+/// message first; a state on every `every`-th action, on the last one and at a failure
+/// (only there with `events_only`). Errors: as Replay (unknown options, seat count).
 pub fn stream_replay<W: WireGame>(
     req: &pb::StreamReplayRequest,
-    emit: &mut dyn FnMut(pb::StreamReplayResponse) -> Result<bool, Status>,
+    emit: &mut dyn FnMut(pb::StreamReplayResponse) -> Result<(), Status>,
 ) -> Result<(), Status> {
     let game = req
         .game
@@ -511,7 +522,8 @@ pub fn stream_replay<W: WireGame>(
         failure: None,
         last: setup_last,
     };
-    if !emit(frame)? || setup_last {
+    emit(frame)?;
+    if setup_last {
         return Ok(());
     }
     let mut applied: u64 = 0;
@@ -532,9 +544,7 @@ pub fn stream_replay<W: WireGame>(
                     failure: None,
                     last,
                 };
-                if !emit(frame)? {
-                    return Ok(());
-                }
+                emit(frame)?;
             }
             Err(r) => {
                 emit(pb::StreamReplayResponse {
@@ -568,13 +578,15 @@ pub const PLAYOUT_MAX_WORK: u64 = 2_000_000;
 /// `max_actions`; statistics per seat over the finished ones. When `deadline` passes the
 /// games done so far are reported with `partial`. Errors: INVALID_ARGUMENT for limits above
 /// the caps ([`PLAYOUT_MAX_GAMES`], [`PLAYOUT_MAX_ACTIONS`], [`PLAYOUT_MAX_WORK`]);
-/// INTERNAL when a legal action is refused (an engine bug).
+/// INTERNAL when a legal action is refused (an engine bug); CANCELLED when `cancel` is set
+/// (checked before every action).
 pub fn playout<W: WireGame>(
     gs: &pb::GameState,
     req: &pb::PlayoutRequest,
     deadline: std::time::Instant,
+    cancel: &Cancel,
 ) -> Result<pb::PlayoutResponse, Status> {
-    use crate::playout::{DEADLINE_REASON, Ending, Policy, play_from};
+    use crate::playout::{Ending, Policy, Stop, play_from};
     use rand_core::SeedableRng;
     let start = decode_state::<W>(gs)?;
     let games = if req.games == 0 { 1 } else { req.games };
@@ -625,7 +637,10 @@ pub fn playout<W: WireGame>(
             u64::from(max_actions),
             W::rare,
             policy,
-            Some(deadline),
+            Stop {
+                deadline: Some(deadline),
+                cancel: Some(cancel),
+            },
             req.include_actions.then_some(&mut record),
         );
         let mut game = pb::PlayedGame {
@@ -641,9 +656,20 @@ pub fn playout<W: WireGame>(
             unfinished_reason: String::new(),
         };
         match played.ending {
-            Ending::Unfinished(reason) if reason == DEADLINE_REASON => {
+            Ending::Deadline => {
                 resp.partial = true;
                 break;
+            }
+            Ending::Cancelled => {
+                return Err(Cancel::stopped(&format!(
+                    "after {} of {games} games",
+                    resp.games_played
+                )));
+            }
+            Ending::ActionLimit => {
+                resp.unfinished += 1;
+                game.unfinished_reason =
+                    format!("no result after {max_actions} actions (max_actions)");
             }
             Ending::Finished(..) => {
                 let Some(o) = W::G::outcome(&state) else {
@@ -754,8 +780,10 @@ pub fn default_action<W: WireGame>(
     })
 }
 
-/// Describe for game `W`. Errors: INVALID_ARGUMENT (seat not at the table, no action, an
-/// action that is not one of this game's or cannot be read).
+/// Describe for game `W`. An action Apply would refuse is described with `legal: false` and
+/// Apply's rejection — also one that is not an action of this game or cannot be read (then
+/// the text says so: `Seat 0: the action is not an action of 1841`). Errors:
+/// INVALID_ARGUMENT (seat not at the table, no action at all).
 pub fn describe<W: WireGame>(
     gs: &pb::GameState,
     req: &pb::DescribeRequest,
@@ -766,8 +794,22 @@ pub fn describe<W: WireGame>(
         .action
         .as_ref()
         .ok_or_else(|| Status::invalid_argument("action: missing"))?;
-    let action = W::action_from_pb(action)
-        .map_err(|r| Status::invalid_argument(format!("action: {}", r.message)))?;
+    let action = match W::action_from_pb(action) {
+        Ok(action) => action,
+        Err(r) => {
+            // Apply refuses it with this rejection; say what is wrong in the line too.
+            let mut what = r.message.trim_end_matches('.').to_string();
+            if let Some(first) = what.get(..1) {
+                let lower = first.to_lowercase();
+                what.replace_range(..1, &lower);
+            }
+            return Ok(pb::DescribeResponse {
+                text: clip(&format!("Seat {}: {what}", req.seat)).into_owned(),
+                legal: false,
+                rejection: Some(rejection_to_pb(&r)),
+            });
+        }
+    };
     let (text, result) = W::describe(&state, req.seat, &action);
     Ok(pb::DescribeResponse {
         text,

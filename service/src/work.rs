@@ -1,0 +1,227 @@
+//! Long work off the async workers, stopped when nobody waits for it any more.
+//!
+//! Whole games (Replay, ApplyBatch, StreamReplay, Playout) run on tokio's blocking pool. The
+//! caller can go away before the answer — it disconnects, cancels the call, or the call's
+//! deadline passes and the server has already answered `DEADLINE_EXCEEDED` — and then the
+//! request future is dropped. [`blocking`] ties a [`Cancel`] flag to that future: dropping
+//! the future sets the flag, and the work checks it between actions (or games) and stops
+//! with [`Cancel::stopped`] (`CANCELLED`), so an abandoned call does not keep a core busy.
+//!
+//! [`stream`] does the same for server-streaming calls: the work sends its messages through
+//! a bounded channel (it waits while the reader is slow), stops when the reader is gone, and
+//! ends the stream with `DEADLINE_EXCEEDED` when the call's deadline passes.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Code, Status};
+
+/// Set when the caller of some blocking work went away. Cheap to clone (one shared flag).
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag nobody has set yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the flag: the work should stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the work should stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// `Err(CANCELLED)` naming how far the work got (`progress`, e.g. `after 12 of 80000
+    /// actions`) when the flag is set.
+    pub fn check(&self, progress: impl FnOnce() -> String) -> Result<(), Status> {
+        if self.is_cancelled() {
+            Err(Self::stopped(&progress()))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The status of work stopped because its caller went away.
+    pub fn stopped(progress: &str) -> Status {
+        Status::cancelled(format!(
+            "stopped {progress}: the caller went away (disconnected, cancelled, or its deadline passed)"
+        ))
+    }
+}
+
+/// Sets its [`Cancel`] when dropped, unless disarmed first.
+struct CancelOnDrop(Option<Cancel>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(cancel) = self.0.take() {
+            cancel.cancel();
+        }
+    }
+}
+
+/// Runs `work` on the blocking pool and waits for it. When the returned future is dropped
+/// before `work` is done (the caller went away), `work`'s [`Cancel`] is set.
+///
+/// Errors: INTERNAL when the task itself failed (it panicked outside the engine's guard).
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce(&Cancel) -> T + Send + 'static,
+) -> Result<T, Status> {
+    let cancel = Cancel::new();
+    let mut guard = CancelOnDrop(Some(cancel.clone()));
+    let result = tokio::task::spawn_blocking(move || work(&cancel)).await;
+    guard.0 = None;
+    result.map_err(|e| Status::internal(format!("task failed: {e}")))
+}
+
+/// Messages a stream buffers while its reader is slow (the work waits when they are full).
+pub const STREAM_BUFFER: usize = 16;
+
+/// The status of a stream whose deadline passed.
+pub fn stream_deadline_exceeded() -> Status {
+    Status::deadline_exceeded(
+        "the stream did not finish within the call's deadline (grpc-timeout, at most the server's request timeout)",
+    )
+}
+
+/// Runs `produce` on the blocking pool as the source of a stream: every message it hands to
+/// its `send` goes through a channel of [`STREAM_BUFFER`] messages (`send` waits while the
+/// channel is full). `send` fails — and `produce` should return that error — with
+/// `CANCELLED` once the reader has gone away, and with `DEADLINE_EXCEEDED` once `deadline`
+/// has passed (checked before every message, and while waiting for room).
+///
+/// The stream ends after the last message; when `produce` fails, with its error as the last
+/// item (room for it is kept aside, so it arrives even behind a full buffer), except for a
+/// reader that has gone away.
+pub fn stream<T: Send + 'static>(
+    deadline: Instant,
+    produce: impl FnOnce(&mut dyn FnMut(T) -> Result<(), Status>) -> Result<(), Status> + Send + 'static,
+) -> ReceiverStream<Result<T, Status>> {
+    let (tx, rx) = mpsc::channel(STREAM_BUFFER + 1);
+    // A fresh channel has room: this cannot fail. The permit keeps one slot for the error.
+    let last = tx.clone().try_reserve_owned().ok();
+    let handle = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let deadline_at = tokio::time::Instant::from_std(deadline);
+        let mut send = |item: T| -> Result<(), Status> {
+            if Instant::now() >= deadline {
+                return Err(stream_deadline_exceeded());
+            }
+            // Room in the buffer (the usual case): no waiting, no timer.
+            let item = match tx.try_send(Ok(item)) {
+                Ok(()) => return Ok(()),
+                Err(mpsc::error::TrySendError::Closed(_)) => {
+                    return Err(Cancel::stopped("streaming"));
+                }
+                Err(mpsc::error::TrySendError::Full(item)) => item,
+            };
+            match handle.block_on(tokio::time::timeout_at(deadline_at, tx.send(item))) {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(_)) => Err(Cancel::stopped("streaming")),
+                Err(_) => Err(stream_deadline_exceeded()),
+            }
+        };
+        if let Err(status) = produce(&mut send)
+            && status.code() != Code::Cancelled
+            && let Some(last) = last
+        {
+            last.send(Err(status));
+        }
+    });
+    ReceiverStream::new(rx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+    use tokio_stream::StreamExt;
+
+    /// Dropping the future of `blocking` (the caller went away) sets the flag the work sees;
+    /// a future that runs to its end leaves it unset.
+    #[tokio::test]
+    async fn dropping_the_call_cancels_its_work() {
+        let (seen_tx, seen_rx) = std::sync::mpsc::channel();
+        let (started_tx, started_rx) = tokio::sync::oneshot::channel();
+        let call = tokio::spawn(blocking(move |cancel| {
+            let _ = started_tx.send(());
+            let mut spins = 0u64;
+            while !cancel.is_cancelled() && spins < 50_000 {
+                std::thread::sleep(Duration::from_millis(1));
+                spins += 1;
+            }
+            let _ = seen_tx.send(cancel.is_cancelled());
+        }));
+        started_rx.await.unwrap();
+        call.abort();
+        let cancelled = tokio::task::spawn_blocking(move || seen_rx.recv().unwrap())
+            .await
+            .unwrap();
+        assert!(cancelled, "the work ran to its end after its caller left");
+
+        let kept = blocking(|cancel| cancel.clone()).await.unwrap();
+        assert!(!kept.is_cancelled());
+    }
+
+    /// A stream delivers its messages in order; a failure after the first is the last item,
+    /// even when the reader let the buffer fill up.
+    #[tokio::test]
+    async fn a_failure_ends_the_stream_behind_a_full_buffer() {
+        let far = Instant::now() + Duration::from_secs(60);
+        let mut s = stream(far, |send| {
+            for i in 0..(STREAM_BUFFER as u32) {
+                send(i)?;
+            }
+            Err(Status::invalid_argument("entry 16 is bad"))
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let mut got = Vec::new();
+        while let Some(item) = s.next().await {
+            got.push(item);
+        }
+        assert_eq!(got.len(), STREAM_BUFFER + 1);
+        for (i, item) in got.iter().take(STREAM_BUFFER).enumerate() {
+            assert_eq!(item.as_ref().ok(), Some(&(i as u32)));
+        }
+        let last = got.last().unwrap().as_ref().unwrap_err();
+        assert_eq!(last.code(), Code::InvalidArgument);
+        assert_eq!(last.message(), "entry 16 is bad");
+    }
+
+    /// A reader that goes away stops the producer (its `send` fails with CANCELLED); a
+    /// deadline that passed fails `send` with DEADLINE_EXCEEDED, before the first message.
+    #[tokio::test]
+    async fn a_stream_stops_when_its_reader_leaves_or_its_deadline_passes() {
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+        let far = Instant::now() + Duration::from_secs(60);
+        let mut s = stream(far, move |send| {
+            let mut sent = 0u64;
+            let r = loop {
+                if let Err(e) = send(sent) {
+                    break e;
+                }
+                sent += 1;
+            };
+            let _ = done_tx.send((sent, r.code()));
+            Err(r)
+        });
+        assert_eq!(s.next().await.unwrap().unwrap(), 0);
+        drop(s);
+        let (sent, code) = done_rx.await.unwrap();
+        assert_eq!(code, Code::Cancelled);
+        assert!(sent <= STREAM_BUFFER as u64 + 2, "sent {sent}");
+
+        let mut s = stream(Instant::now(), |send| send(1u8));
+        let only = s.next().await.unwrap().unwrap_err();
+        assert_eq!(only.code(), Code::DeadlineExceeded);
+        assert!(s.next().await.is_none());
+    }
+}

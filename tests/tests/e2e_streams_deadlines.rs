@@ -1,0 +1,464 @@
+//! End to end (issue #9 follow-ups): StreamReplay over HTTP/JSON is streamed with
+//! back-pressure and ends with an NDJSON error line on a mid-stream failure; a `grpc-timeout`
+//! header on an HTTP/JSON call is honoured and answered in JSON; and work whose caller went
+//! away (disconnected, cancelled, deadline passed) is stopped, over gRPC and HTTP/JSON.
+//!
+//! Observations are deterministic: what the server logs (`rpc done` when a call's work ended,
+//! `rpc cancelled` when it was stopped), and what a reader that stops reading receives, not
+//! how long something took.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Logs, Server};
+use referee_service::pb::v1 as pb;
+use referee_service::pb::v1::referee_client::RefereeClient;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+/// A game of 1841 for 4 seats: `n` passes in turn (the concession round goes round and
+/// round), as a ReplayRequest in proto3 JSON.
+fn passes(n: usize) -> Value {
+    let actions: Vec<Value> = (0..n)
+        .map(|i| json!({"seat": i % 4, "action": {"g1841": {"pass": {}}}}))
+        .collect();
+    json!({"game": "1841", "seats": 4, "actions": actions})
+}
+
+/// Sends `POST path` with `body` on a fresh connection whose receive buffer is small (so
+/// that a reader that stops reading soon stops the sender) and returns the connection.
+async fn send_post(server: &Server, path: &str, extra_headers: &str, body: &[u8]) -> TcpStream {
+    send_post_as(server, path, "application/json", extra_headers, body).await
+}
+
+/// [`send_post`] with another content type.
+async fn send_post_as(
+    server: &Server,
+    path: &str,
+    content_type: &str,
+    extra_headers: &str,
+    body: &[u8],
+) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut conn = socket.connect(server.addr.parse().unwrap()).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: referee\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n{extra_headers}\r\n",
+        body.len()
+    );
+    conn.write_all(head.as_bytes()).await.unwrap();
+    conn.write_all(body).await.unwrap();
+    conn
+}
+
+/// An HTTP/1.1 response read by hand: status, headers, then the body's lines (chunked or
+/// not), only as far as the test asks.
+struct RawResponse {
+    conn: BufReader<TcpStream>,
+    status: u16,
+    headers: Vec<(String, String)>,
+    chunked: bool,
+    /// Body bytes not yet returned as lines.
+    pending: Vec<u8>,
+    ended: bool,
+}
+
+impl RawResponse {
+    async fn read(conn: TcpStream) -> RawResponse {
+        let mut conn = BufReader::new(conn);
+        let mut line = String::new();
+        conn.read_line(&mut line).await.unwrap();
+        let status = line
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("status line {line:?}"));
+        let mut headers = Vec::new();
+        loop {
+            line.clear();
+            conn.read_line(&mut line).await.unwrap();
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            let (k, v) = l.split_once(':').unwrap();
+            headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+        let chunked = headers
+            .iter()
+            .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+        let mut resp = RawResponse {
+            conn,
+            status,
+            headers,
+            chunked,
+            pending: Vec::new(),
+            ended: false,
+        };
+        if !chunked {
+            let len: usize = resp.header("content-length").parse().unwrap();
+            let mut body = vec![0; len];
+            resp.conn.read_exact(&mut body).await.unwrap();
+            resp.pending = body;
+            resp.ended = true;
+        }
+        resp
+    }
+
+    fn header(&self, name: &str) -> String {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+
+    /// The next line of the body (without its newline), `None` at its end.
+    async fn next_line(&mut self) -> Option<String> {
+        loop {
+            if let Some(i) = self.pending.iter().position(|b| *b == b'\n') {
+                let rest = self.pending.split_off(i + 1);
+                let mut line = std::mem::replace(&mut self.pending, rest);
+                line.pop();
+                return Some(String::from_utf8(line).unwrap());
+            }
+            if self.ended {
+                return (!self.pending.is_empty())
+                    .then(|| String::from_utf8(std::mem::take(&mut self.pending)).unwrap());
+            }
+            let mut size = String::new();
+            self.conn.read_line(&mut size).await.unwrap();
+            let size = usize::from_str_radix(size.trim(), 16)
+                .unwrap_or_else(|_| panic!("chunk size {size:?}"));
+            let mut data = vec![0; size + 2];
+            self.conn.read_exact(&mut data).await.unwrap();
+            data.truncate(size);
+            if size == 0 {
+                self.ended = true;
+            }
+            self.pending.extend_from_slice(&data);
+        }
+    }
+}
+
+/// Whether the server logged the end of a `rpc` call's work (`rpc done` at debug level,
+/// `rpc refused`, `rpc cancelled`).
+fn call_ended(logs: &Logs, rpc: &str) -> Option<String> {
+    let span = format!("\"rpc\":\"{rpc}\"");
+    logs.lines().into_iter().find(|l| {
+        l.contains(&span)
+            && (l.contains("rpc done") || l.contains("rpc refused") || l.contains("rpc cancelled"))
+    })
+}
+
+/// StreamReplay over HTTP/JSON sends each line as it is made: the first line arrives while
+/// the replay is still running, and a reader that stops reading stops the replay
+/// (back-pressure: 10,001 lines of about 0.5 KB each, far more than the buffers between
+/// server and reader hold). When the reader reads on, every line arrives, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_replay_over_http_json_streams_with_back_pressure() {
+    let (server, logs) = Server::start_logged(&[], "warn,referee_service::api=debug");
+    let body = json!({"game": passes(10_000)}).to_string();
+    let conn = send_post(&server, "/v1/StreamReplay", "", body.as_bytes()).await;
+    let mut resp = RawResponse::read(conn).await;
+    assert_eq!(resp.status, 200);
+    assert_eq!(resp.header("content-type"), "application/x-ndjson");
+    assert!(
+        resp.chunked,
+        "a streamed body has no length known in advance"
+    );
+    let first: Value = serde_json::from_str(&resp.next_line().await.unwrap()).unwrap();
+    assert_eq!(
+        first["state"]["actionCount"],
+        Value::Null,
+        "the setup: 0 actions"
+    );
+    assert!(first.get("index").is_none(), "{first}");
+    // The reader pauses: the replay must wait for it, not run to its end.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        call_ended(&logs, "StreamReplay"),
+        None,
+        "the replay ran to its end while its reader read nothing"
+    );
+    let mut n = 1u64;
+    let mut last = Value::Null;
+    while let Some(line) = resp.next_line().await {
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["actionCount"], json!(n.to_string()), "{line}");
+        n += 1;
+        last = v;
+    }
+    assert_eq!(n, 10_001);
+    assert_eq!(last["last"], true);
+    assert_eq!(last["index"], 9_999);
+    assert!(
+        logs.wait_for(
+            &["rpc done", "\"rpc\":\"StreamReplay\""],
+            Duration::from_secs(10)
+        )
+        .is_some()
+    );
+}
+
+/// A failure after the first line (here: the call's deadline, `grpc-timeout: 3S`, passes
+/// while the reader is slow) ends the NDJSON body with a `{"code", "message"}` line, as
+/// documented, after the lines made before it; no line says `last`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mid_stream_failure_is_the_last_ndjson_line() {
+    let server = Server::start(&[]);
+    let body = json!({"game": passes(10_000)}).to_string();
+    let conn = send_post(
+        &server,
+        "/v1/StreamReplay",
+        "grpc-timeout: 3S\r\n",
+        body.as_bytes(),
+    )
+    .await;
+    let mut resp = RawResponse::read(conn).await;
+    assert_eq!(resp.status, 200);
+    let first: Value = serde_json::from_str(&resp.next_line().await.unwrap()).unwrap();
+    assert!(first.get("index").is_none(), "{first}");
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let mut lines = Vec::new();
+    while let Some(line) = resp.next_line().await {
+        lines.push(serde_json::from_str::<Value>(&line).unwrap());
+    }
+    let (error, frames) = lines.split_last().expect("lines after the first");
+    assert_eq!(error["code"], "DEADLINE_EXCEEDED", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not finish within the call's deadline"),
+        "{error}"
+    );
+    assert!(
+        !frames.is_empty() && frames.len() < 10_000,
+        "{}",
+        frames.len()
+    );
+    for (i, f) in frames.iter().enumerate() {
+        assert_eq!(f["actionCount"], json!((i + 1).to_string()));
+        assert!(f.get("last").is_none(), "{f}");
+    }
+}
+
+/// A `grpc-timeout` header on an HTTP/JSON call is the call's deadline, answered in JSON:
+/// a call not answered within it is `DEADLINE_EXCEEDED` with HTTP 504 (`0S` and `1n` are
+/// always too short), Playout answers the games played so far (`partial`), and a deadline
+/// that leaves time changes nothing. Over gRPC the same header gives the gRPC status.
+#[tokio::test]
+async fn grpc_timeout_on_http_json_calls_is_a_json_deadline() {
+    let server = Server::start(&[]);
+    let http = reqwest_like::Http::new(&server);
+    let (_, new) = http
+        .post("NewGame", &json!({"game": "1841", "seats": 4}), None)
+        .await;
+    let state = new["state"].clone();
+    let batch =
+        json!({"state": state, "actions": [{"seat": 0, "action": {"g1841": {"pass": {}}}}]});
+    let calls = [
+        ("ApplyBatch", batch.clone()),
+        ("Replay", passes(10)),
+        ("StreamReplay", json!({"game": passes(10)})),
+        (
+            "SuggestRoutes",
+            json!({"state": state, "corporation": "SFTG"}),
+        ),
+        ("Apply", json!({"state": state, "seat": 0})),
+    ];
+    for timeout in ["0S", "1n"] {
+        for (method, body) in &calls {
+            let (status, ct, v) = http.post_raw(method, body, Some(timeout)).await;
+            assert_eq!(status, 504, "{method} {timeout}: {v}");
+            assert_eq!(ct, "application/json", "{method} {timeout}");
+            assert_eq!(v["code"], "DEADLINE_EXCEEDED", "{method} {timeout}: {v}");
+        }
+        let (status, ct, p) = http
+            .post_raw(
+                "Playout",
+                &json!({"state": state, "games": 5}),
+                Some(timeout),
+            )
+            .await;
+        assert_eq!((status, ct.as_str()), (200, "application/json"), "{p}");
+        assert_eq!(p["partial"], true, "{p}");
+        assert_eq!(
+            p.get("gamesPlayed"),
+            None,
+            "no game fits a deadline of {timeout}"
+        );
+    }
+    // Time enough: the ordinary answers.
+    let (status, b) = http.post("ApplyBatch", &batch, Some("30S")).await;
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(b["actionsApplied"], "1");
+    let (status, p) = http
+        .post(
+            "Playout",
+            &json!({"state": state, "games": 1, "maxActions": 20, "policy": "PLAYOUT_POLICY_FIRST_LEGAL"}),
+            Some("30S"),
+        )
+        .await;
+    assert_eq!(status, 200, "{p}");
+    assert_eq!(p["gamesPlayed"], 1);
+    assert_eq!(p.get("partial"), None);
+    // gRPC-Web, by hand (a gRPC client would stop at its own deadline first): the server's
+    // answer is the gRPC status DEADLINE_EXCEEDED (4), in gRPC-Web form.
+    let start: pb::GameState = serde_json::from_value(state).unwrap();
+    let message = prost::Message::encode_to_vec(&pb::ApplyBatchRequest {
+        state: Some(start),
+        ..Default::default()
+    });
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    frame.extend_from_slice(&message);
+    let conn = send_post_as(
+        &server,
+        "/referee.v1.Referee/ApplyBatch",
+        "application/grpc-web+proto",
+        "grpc-timeout: 1n\r\n",
+        &frame,
+    )
+    .await;
+    let resp = RawResponse::read(conn).await;
+    assert_eq!(resp.status, 200);
+    assert_eq!(resp.header("content-type"), "application/grpc-web+proto");
+    assert_eq!(resp.header("grpc-status"), "4", "{:?}", resp.headers);
+    assert!(
+        resp.header("grpc-message").contains("grpc-timeout"),
+        "{:?}",
+        resp.headers
+    );
+}
+
+/// Abandoned work stops: a Playout whose HTTP/JSON client disconnected, an ApplyBatch whose
+/// gRPC client cancelled, and an ApplyBatch whose deadline passed (504 to the caller) are
+/// each stopped by the server, which logs `rpc cancelled` with how far the work got —
+/// long before they could have finished (200 whole games; 80,000 actions).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn work_stops_when_its_caller_goes_away() {
+    let (server, logs) = Server::start_logged(&[], "warn,referee_service=info");
+    let http = reqwest_like::Http::new(&server);
+    let (_, new) = http
+        .post("NewGame", &json!({"game": "1841", "seats": 4}), None)
+        .await;
+    let state = new["state"].clone();
+    // The reason of the first `rpc cancelled` of `rpc` logged from the `from`-th line on.
+    let cancelled = |from: usize, rpc: &str| {
+        let line = logs
+            .wait_for_from(
+                from,
+                &["rpc cancelled", &format!("\"rpc\":\"{rpc}\"")],
+                Duration::from_secs(60),
+            )
+            .unwrap_or_else(|| panic!("{rpc}: the server did not stop the abandoned work"));
+        let v: Value = serde_json::from_str(&line).unwrap();
+        v["fields"]["reason"].as_str().unwrap().to_string()
+    };
+
+    // HTTP/JSON: the client disconnects.
+    let body = json!({"state": state, "games": 200}).to_string();
+    let conn = send_post(&server, "/v1/Playout", "", body.as_bytes()).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(conn);
+    let reason = cancelled(0, "Playout");
+    let played: u32 = reason
+        .strip_prefix("stopped after ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{reason}"));
+    assert!(reason.contains(" of 200 games"), "{reason}");
+    assert!(played < 200, "{reason}");
+
+    // gRPC: the client gives up (its call is dropped: the stream is reset).
+    let mut c = RefereeClient::connect(server.url()).await.unwrap();
+    let game: pb::ReplayRequest = serde_json::from_value(passes(80_000)).unwrap();
+    let start: pb::GameState = serde_json::from_value(state.clone()).unwrap();
+    let batch = pb::ApplyBatchRequest {
+        state: Some(start),
+        actions: game.actions,
+        ..Default::default()
+    };
+    let from = logs.count();
+    let gave_up = tokio::time::timeout(Duration::from_millis(1500), c.apply_batch(batch.clone()));
+    assert!(gave_up.await.is_err(), "80,000 actions within 1.5 s");
+    let reason = cancelled(from, "ApplyBatch");
+    assert!(reason.contains(" of 80000 actions"), "{reason}");
+
+    // HTTP/JSON: the deadline passes; the caller gets 504 and the work stops.
+    let from = logs.count();
+    let body = serde_json::to_value(&batch).unwrap();
+    let (status, _, v) = http.post_raw("ApplyBatch", &body, Some("500m")).await;
+    assert_eq!(status, 504, "{v}");
+    assert_eq!(v["code"], "DEADLINE_EXCEEDED");
+    let reason = cancelled(from, "ApplyBatch");
+    assert!(reason.contains(" of 80000 actions"), "{reason}");
+}
+
+/// A tiny HTTP/1.1 JSON client for these tests (hyper's).
+mod reqwest_like {
+    use super::*;
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::client::legacy::connect::HttpConnector;
+    use hyper_util::rt::TokioExecutor;
+
+    pub struct Http {
+        client: Client<HttpConnector, Full<Bytes>>,
+        url: String,
+    }
+
+    impl Http {
+        pub fn new(server: &Server) -> Http {
+            Http {
+                client: Client::builder(TokioExecutor::new()).build_http(),
+                url: server.url(),
+            }
+        }
+
+        /// `POST /v1/METHOD` with `body`, and `grpc-timeout` when given: status,
+        /// content type, the body as JSON.
+        pub async fn post_raw(
+            &self,
+            method: &str,
+            body: &Value,
+            timeout: Option<&str>,
+        ) -> (u16, String, Value) {
+            let mut req = http::Request::post(format!("{}/v1/{method}", self.url))
+                .header("content-type", "application/json");
+            if let Some(t) = timeout {
+                req = req.header("grpc-timeout", t);
+            }
+            let req = req.body(Full::new(Bytes::from(body.to_string()))).unwrap();
+            let resp = self.client.request(req).await.expect("http request");
+            let status = resp.status().as_u16();
+            let ct = resp
+                .headers()
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+            let text = String::from_utf8_lossy(&bytes).to_string();
+            let first_line = text.lines().next().unwrap_or("");
+            let value = serde_json::from_str(first_line)
+                .unwrap_or_else(|e| panic!("{method}: not JSON ({e}): {text:?}"));
+            (status, ct, value)
+        }
+
+        pub async fn post(
+            &self,
+            method: &str,
+            body: &Value,
+            timeout: Option<&str>,
+        ) -> (u16, Value) {
+            let (status, _, v) = self.post_raw(method, body, timeout).await;
+            (status, v)
+        }
+    }
+}
