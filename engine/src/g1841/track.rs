@@ -561,6 +561,17 @@ fn reach_on(
         Node(usize, usize, bool),
         Edge(usize, u8),
     }
+    /// The bit of a position in its hex's word of `seen`; `None` for a node or edge no
+    /// tile has (nothing to trace there).
+    fn bit(pos: Pos) -> Option<(usize, u64)> {
+        match pos {
+            Pos::Node(i, n, via_terminal) if n < NODE_BITS => {
+                Some((i, 1 << if via_terminal { 32 + n } else { 8 + n }))
+            }
+            Pos::Edge(i, e) if e < 8 => Some((i, 1 << e)),
+            _ => None,
+        }
+    }
     let m = board.map;
     let hexes = m.hex_ids.len();
     let corp_index = state.corporations.iter().position(|c| c.sym == corp);
@@ -572,8 +583,18 @@ fn reach_on(
     let mut edges: Vec<Option<u8>> = vec![None; hexes];
     let mut nodes: Vec<(usize, usize)> = Vec::new();
     let mut outside = Vec::new();
+    // Positions queued so far (a position is queued once: the search is breadth-first from
+    // the starts, which are queued first).
     let mut seen: Vec<u64> = vec![0; hexes];
-    let mut queue = std::collections::VecDeque::new();
+    let mut queue: Vec<(Pos, bool)> = Vec::with_capacity(64);
+    let push = |seen: &mut Vec<u64>, queue: &mut Vec<(Pos, bool)>, pos: Pos, first: bool| {
+        if let Some((i, b)) = bit(pos)
+            && seen[i] & b == 0
+        {
+            seen[i] |= b;
+            queue.push((pos, first));
+        }
+    };
     for (h, n) in starts {
         let Some(i) = m.hex_index(h) else {
             // Not a hex of the map: reached, and nothing beyond it.
@@ -587,7 +608,7 @@ fn reach_on(
                 *mask |= 1 << e;
             }
         }
-        queue.push_back((Pos::Node(i, *n, false), true));
+        push(&mut seen, &mut queue, Pos::Node(i, *n, false), true);
     }
     // Crossing edge `e` of hex `i`: both sides are reached; the neighbour is entered unless a
     // border of the set lies there.
@@ -601,22 +622,16 @@ fn reach_on(
         *edges[nb].get_or_insert(0) |= 1 << back;
         Some(Pos::Edge(nb, back))
     };
-    while let Some((pos, first)) = queue.pop_front() {
-        let (i, bit) = match pos {
-            Pos::Node(i, n, via_terminal) if n < NODE_BITS => {
-                (i, if via_terminal { 32 + n } else { 8 + n })
+    let mut head = 0;
+    while let Some(&(pos, first)) = queue.get(head) {
+        head += 1;
+        let i = match pos {
+            Pos::Node(i, n, _) => {
+                nodes.push((i, n));
+                i
             }
-            Pos::Edge(i, e) if e < 8 => (i, usize::from(e)),
-            // No tile has that many nodes or edges: nothing to trace.
-            _ => continue,
+            Pos::Edge(i, _) => i,
         };
-        if seen[i] & (1 << bit) != 0 {
-            continue;
-        }
-        seen[i] |= 1 << bit;
-        if let Pos::Node(_, n, _) = pos {
-            nodes.push((i, n));
-        }
         let Some(v) = board.view(i) else { continue };
         let here = match pos {
             Pos::Node(_, n, via_terminal) => {
@@ -636,10 +651,10 @@ fn reach_on(
                 continue;
             };
             match other {
-                End::Node(o) => queue.push_back((Pos::Node(i, o, p.terminal), false)),
+                End::Node(o) => push(&mut seen, &mut queue, Pos::Node(i, o, p.terminal), false),
                 End::Edge(f) => {
                     if let Some(next) = exit(&mut edges, i, f) {
-                        queue.push_back((next, false));
+                        push(&mut seen, &mut queue, next, false);
                     }
                 }
             }
