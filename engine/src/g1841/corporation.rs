@@ -245,9 +245,14 @@ fn controller_with(state: &State, over: PresidentOverride, sym: &str) -> Option<
 /// Percent of `sym` that `seat` controls: his own certificates plus those held by every
 /// corporation he controls (1841 §7.3, FAQ-Q11; 18xx `player_controlled_percentage`).
 pub fn controlled_percent(state: &State, seat: Seat, sym: &str) -> u32 {
-    let Some(corp) = state.corporation(sym) else {
-        return 0;
-    };
+    match state.corporation(sym) {
+        Some(corp) => controlled_percent_of(state, seat, corp),
+        None => 0,
+    }
+}
+
+/// [`controlled_percent`] of the corporation `corp` (of `state`).
+pub fn controlled_percent_of(state: &State, seat: Seat, corp: &Corporation) -> u32 {
     corp.certificates
         .iter()
         .filter(|c| match &c.owner {

@@ -334,9 +334,17 @@ impl Ruleset {
 
     /// Certificate limit per player for `players` seats (1841 §2), `None` outside the range.
     pub fn cert_limit(&self, players: u32) -> Option<u32> {
+        // (Keys are player counts as text: the one written as `players` in decimal is found
+        // without formatting it.)
+        let canonical = |k: &str| {
+            k.bytes().all(|b| b.is_ascii_digit())
+                && !(k.len() > 1 && k.starts_with('0'))
+                && k.parse::<u32>().ok() == Some(players)
+        };
         self.cert_limit_by_player_count
-            .get(&players.to_string())
-            .copied()
+            .iter()
+            .find(|(k, _)| canonical(k))
+            .map(|(_, v)| *v)
     }
 
     /// The train type `name`, if the ruleset has it.

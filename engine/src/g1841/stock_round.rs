@@ -83,7 +83,7 @@ fn over_limits(state: &State, seat: Seat) -> bool {
         || state
             .corporations
             .iter()
-            .any(|c| controlled_percent(state, seat, &c.sym) > max)
+            .any(|c| super::corporation::controlled_percent_of(state, seat, c) > max)
 }
 
 /// Whether `seat` may buy one more certificate of `sym` of `percent` (limits only, 1841 §2,

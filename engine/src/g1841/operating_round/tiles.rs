@@ -12,8 +12,11 @@ pub fn tile_actions(state: &State, sym: &str) -> u32 {
     match corp.kind {
         CorporationKind::Minor => p.tile_actions_minor,
         CorporationKind::Major => {
-            let n = track::bases(state, sym).len() as u32;
-            let n = if p.tile_actions_major.per_base { n } else { 1 };
+            let n = if p.tile_actions_major.per_base {
+                track::bases(state, sym).len() as u32
+            } else {
+                1
+            };
             p.tile_actions_major.max.map_or(n, |m| n.min(m))
         }
     }
