@@ -604,6 +604,11 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     Ok(events)
 }
 
+/// Whether a listing holds a pass and nothing else (the step is skipped then).
+fn only_a_pass(l: &LegalActions) -> bool {
+    l.actions == [Action::Pass] && l.train_purchases.is_empty() && l.token_purchases.is_empty()
+}
+
 /// Whether [`legal`] lists a pass in `step` whatever the state (no start in progress, the
 /// operating corporation's controller asking).
 fn pass_always_listed(step: OperatingStep) -> bool {
@@ -739,10 +744,13 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
                 // holds the lowest par price and a corporation may be started, even when the
                 // president's certificate (twice that) is out of reach (lite action 721:
                 // IFAI with L.97).
-                if sell_options(state).is_empty()
-                    && !has_share_option(state)
-                    && !shares_step_open(state, &sym)
-                {
+                let skip = sell_options(state).is_empty() && !has_share_option(state);
+                debug_assert_eq!(
+                    skip,
+                    only_a_pass(&legal_with_lays(state, seat, None, &board)),
+                    "the share step's skipping agrees with its listing"
+                );
+                if skip && !shares_step_open(state, &sym) {
                     events.push(Event::Passed {
                         seat,
                         automatic: true,
@@ -752,17 +760,20 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
                     return;
                 }
             }
+            // The train step is skipped when its listing would be a pass alone, found without
+            // listing: an emergency (1841 §14) never lists a pass, a corporation that must buy
+            // lists none unless it can buy, otherwise a pass is listed beside the purchases.
             OperatingStep::Trains => {
-                let l = legal_with_lays(state, seat, None, &board);
-                if l.actions.iter().all(|a| *a == Action::Pass) && l.train_purchases.is_empty() {
-                    if l.actions.is_empty() {
-                        // Must buy but cannot: emergency money raising (not implemented).
-                        return;
-                    }
-                    advance(state, events);
-                } else {
+                let stay = has_train_option(state) || must_buy_train_with(state, &board, &sym);
+                debug_assert_eq!(
+                    stay,
+                    !only_a_pass(&legal_with_lays(state, seat, None, &board)),
+                    "the train step's skipping agrees with its listing"
+                );
+                if stay {
                     return;
                 }
+                advance(state, events);
             }
             OperatingStep::Merge => {
                 // 18xx offers the step (a pass is recorded) whenever the corporation itself

@@ -167,6 +167,46 @@ pub(super) fn train_options(state: &State) -> (Vec<Action>, Vec<TrainPurchaseRan
     (actions, ranges)
 }
 
+/// Whether [`train_options`] lists anything (an action or a range), found without listing.
+pub(super) fn has_train_option(state: &State) -> bool {
+    let Some(r) = round(state) else { return false };
+    let Some(sym) = r.current.as_deref() else {
+        return false;
+    };
+    if r.step != OperatingStep::Trains {
+        return false;
+    }
+    let Some(corp) = state.corporation(sym) else {
+        return false;
+    };
+    let owned = state.operations.trains.get(sym).map_or(0, Vec::len);
+    if owned as u32 >= train_limit(state, sym) {
+        return false;
+    }
+    // The next depot train, without naming it.
+    let depot = data::ruleset(&state.options).trains.iter().find_map(|t| {
+        let sold = state
+            .operations
+            .depot_sold
+            .get(&t.name)
+            .copied()
+            .unwrap_or(0);
+        (sold < t.count).then_some(t.price)
+    });
+    depot.is_some_and(|price| price <= corp.cash)
+        || state
+            .operations
+            .pool_trains
+            .iter()
+            .any(|id| train_price(state, id) <= corp.cash)
+        || (corp.cash >= 1
+            && state
+                .operations
+                .trains
+                .iter()
+                .any(|(other, trains)| other != sym && !trains.is_empty()))
+}
+
 /// Whether the operating corporation must buy a train before passing (1841 §9.6: no train
 /// and a route available, while the obligation lasts: [`train_obligation_lasts`]); `board`
 /// shows the state.
