@@ -393,6 +393,40 @@ pub fn creates_circular_control(state: &State, change: impl FnOnce(&mut State)) 
     circular_set(&after).iter().any(|c| !before.contains(c))
 }
 
+/// The holders of `corp` that could take its presidency, with their holdings: each player
+/// or other corporation (not the IPO, the pool or `corp` itself) holding some of it, once,
+/// as (rank, holder, percent). The rank orders them as the presidency rules do: the players
+/// from `first` round the table (player order), then the corporations in list order. A
+/// holder the state does not know (no such seat in the player order, no such corporation)
+/// is left out.
+pub fn ranked_holders<'a>(
+    state: &State,
+    corp: &'a Corporation,
+    first: Seat,
+) -> smallvec::SmallVec<[(usize, &'a ShareOwner, u32); 9]> {
+    let order = &state.player_order;
+    let start = order.iter().position(|s| *s == first).unwrap_or(0);
+    let mut out: smallvec::SmallVec<[(usize, &ShareOwner, u32); 9]> = smallvec::SmallVec::new();
+    for c in &corp.certificates {
+        let rank = match &c.owner {
+            ShareOwner::Player(s) => order
+                .iter()
+                .position(|x| x == s)
+                .map(|at| (at + order.len() - start) % order.len()),
+            ShareOwner::Corporation(sym) if *sym != corp.sym => {
+                state.corporation_index(sym).map(|i| order.len() + i)
+            }
+            _ => None,
+        };
+        let Some(rank) = rank else { continue };
+        match out.iter_mut().find(|(r, _, _)| *r == rank) {
+            Some(entry) => entry.2 += c.percent,
+            None => out.push((rank, &c.owner, c.percent)),
+        }
+    }
+    out
+}
+
 /// Players in player order starting with `first` (1841 §12.1: "starting with the
 /// initiator's president and going round the table").
 pub fn players_from(state: &State, first: Seat) -> Vec<Seat> {
@@ -606,41 +640,32 @@ pub fn presidency_taker(
         return None;
     }
     let current = corp.president()?;
-    let sym = corp.sym.as_str();
     let pres_percent = 2 * corp.unit_percent();
     let start = match current {
         ShareOwner::Player(s) => Some(*s),
-        ShareOwner::Corporation(c) => controller_with(state, Some((sym, current)), c),
+        ShareOwner::Corporation(c) => controller_with(state, Some((&corp.sym, current)), c),
         _ => None,
     }
     .or(acting)
     .or_else(|| state.player_order.first().copied())
     .unwrap_or(0);
-    let mut candidates: Vec<ShareOwner> = players_from(state, start)
-        .into_iter()
-        .map(ShareOwner::Player)
-        .collect();
-    candidates.extend(
-        state
-            .corporations
-            .iter()
-            .filter(|c| c.sym != sym)
-            .map(|c| ShareOwner::Corporation(c.sym.clone())),
-    );
-    candidates.retain(|c| c != current);
     let current_percent = if *current == ShareOwner::Pool {
         pres_percent - 1
     } else {
         corp.percent_of(current)
     };
-    let mut best: Option<(ShareOwner, u32)> = None;
-    for c in candidates {
-        let p = corp.percent_of(&c);
-        if p > current_percent && best.as_ref().is_none_or(|(_, b)| p > *b) {
-            best = Some((c, p));
+    // The largest holding above the president's, ties to the first in rank (players from
+    // `start` round the table, then corporations); the president is no candidate.
+    let mut best: Option<(usize, &ShareOwner, u32)> = None;
+    for (rank, holder, p) in ranked_holders(state, corp, start) {
+        if holder != current
+            && p > current_percent
+            && best.is_none_or(|(r, _, b)| p > b || (p == b && rank < r))
+        {
+            best = Some((rank, holder, p));
         }
     }
-    best.map(|(new, _)| new)
+    best.map(|(_, holder, _)| holder.clone())
 }
 
 #[cfg(test)]

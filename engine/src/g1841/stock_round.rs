@@ -231,25 +231,31 @@ fn concession_options(state: &State, seat: Seat) -> Vec<Action> {
 /// 18xx ranks them; ties to the first).
 pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOwner, u32)> {
     let corp = state.corporation(sym)?;
-    let mut best: Option<(ShareOwner, u32)> = None;
-    let others = super::corporation::players_from(state, seat)
+    // The largest holding, ties to the first in rank; `seat` himself is no candidate.
+    let me = ShareOwner::Player(seat);
+    let mut best: Option<(usize, &ShareOwner, u32)> = None;
+    for (rank, holder, p) in super::corporation::ranked_holders(state, corp, seat) {
+        if *holder != me && best.is_none_or(|(r, _, b)| p > b || (p == b && rank < r)) {
+            best = Some((rank, holder, p));
+        }
+    }
+    if let Some((_, holder, p)) = best {
+        return Some((holder.clone(), p));
+    }
+    // Nobody else holds any: the first candidate, with nothing.
+    let order = super::corporation::players_from(state, seat);
+    order
         .into_iter()
-        .filter(|s| *s != seat)
+        .find(|s| *s != seat)
         .map(ShareOwner::Player)
-        .chain(
+        .or_else(|| {
             state
                 .corporations
                 .iter()
-                .filter(|c| c.sym != sym)
-                .map(|c| ShareOwner::Corporation(c.sym.clone())),
-        );
-    for h in others {
-        let p = corp.percent_of(&h);
-        if best.as_ref().is_none_or(|(_, b)| p > *b) {
-            best = Some((h, p));
-        }
-    }
-    best
+                .find(|c| c.sym != sym)
+                .map(|c| ShareOwner::Corporation(c.sym.clone()))
+        })
+        .map(|h| (h, 0))
 }
 
 /// Every sale `seat` may make (1841 §5.3): corporations that have operated, pool at most
