@@ -2,9 +2,8 @@
 //! (1841 §4.1), the Version 1 sealed bids and tie auctions (1841 §4.2, FAQ-C1) and the end of
 //! the round (1841 §4.3).
 //!
-//! Every function here that changes the state works on a clone inside [`apply`] (the stock
-//! round on its own copy, the operating round in place after every check), so a rejection
-//! never leaves a half-applied action behind.
+//! Every function here that changes the state refuses before its first change (as the stock
+//! and operating rounds do), so a rejection never leaves a half-applied action behind.
 
 use super::action::{Action, BidRange, BlindBidRange, Event, LegalActions};
 use super::concession::Concession;
@@ -90,16 +89,14 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     };
     let sealed_phase = round.auction.is_none() && state.options.sealed_bids();
     let auction_open = round.auction.is_some();
-    let mut next = state.clone();
-    let events = if auction_open {
-        auction_action(&mut next, seat, action)?
+    // Each of these refuses before its first change: no copy.
+    if auction_open {
+        auction_action(state, seat, action)
     } else if sealed_phase {
-        sealed_bid_action(&mut next, seat, action)?
+        sealed_bid_action(state, seat, action)
     } else {
-        nomination_action(&mut next, seat, action)?
-    };
-    *state = next;
-    Ok(events)
+        nomination_action(state, seat, action)
+    }
 }
 
 /// The seats that must act now, in order: the nominating seat (Version 2), the seat that must

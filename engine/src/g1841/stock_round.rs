@@ -4,7 +4,8 @@
 //! the round (§5.5: price movements, Bayard's income, return of unused concessions, priority)
 //! and the step into Operating Round 1 (§8, not playable yet).
 //!
-//! [`apply`] works on a clone, so a rejection never leaves a half-applied action behind.
+//! [`apply`] refuses before its first change (a copy only while FAQ-Q2 price drops are pending), so
+//! a rejection never leaves a half-applied action behind.
 
 use super::action::OfferRange;
 use super::action::{Action, Event};
