@@ -106,14 +106,19 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
         && !state.corporation("SFMA").is_some_and(|c| c.started());
     let mut out = Vec::new();
     for ReachedCity {
-        hex, city, slots, ..
+        hex,
+        index,
+        city,
+        slots,
+        ..
     } in reached_cities(board, &reach)
     {
         let hex = &hex;
         if corp.tokens.iter().any(|t| &t.hex == hex) {
             continue;
         }
-        if track::tokens_at(state, hex, city).len() as u32 >= slots {
+        // (`track::tokens_at`, counted on the board.)
+        if board.tokens_in(index, city).count() as u32 >= slots {
             continue;
         }
         // 1841 §9.2: no token in Firenze before SFMA starts or phase 4 (V2).
@@ -261,6 +266,8 @@ pub(super) fn buy_token(
 pub(super) struct ReachedCity {
     /// Hex, e.g. `F8`.
     hex: String,
+    /// Its index on the map.
+    index: usize,
     /// City index on the hex's tile.
     city: u32,
     /// Token slots of that city.
@@ -287,6 +294,7 @@ pub(super) fn reached_cities(board: &track::Board, reach: &track::Reach) -> Vec<
         };
         out.push(ReachedCity {
             hex: board.map.hex_ids[i].clone(),
+            index: i,
             city,
             slots: n.slots,
             kind: n.kind,
