@@ -326,11 +326,17 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         ));
     }
     // One board of the state before the action for every search of the legality test. The
-    // track step's lays, listed once for both the legality test and the lay itself: those on
-    // the action's hex only (a pass needs none); a refusal lists them all (`why_not`).
+    // track step's lays, found once for both the legality test and the lay itself: the
+    // action's lay alone, if legal (a pass needs none); a refusal lists them all (`why_not`).
     let board = track::LazyBoard::new();
     let lays = (r.step == OperatingStep::Track && r.start.is_none()).then(|| match action {
-        Action::LayTile { hex, .. } => legal_lays_on(state, &board, hex),
+        Action::LayTile {
+            hex,
+            tile,
+            rotation,
+        } => legal_lay(state, &board, hex, tile, *rotation)
+            .into_iter()
+            .collect(),
         _ => Vec::new(),
     });
     // A pass in a step that always lists one needs no listing.

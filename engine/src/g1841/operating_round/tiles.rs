@@ -45,31 +45,40 @@ pub struct Lay {
 
 /// Every legal tile lay of the operating corporation now (1841 §9.1).
 pub fn legal_lays(state: &State) -> Vec<Lay> {
-    lays_up_to(state, &track::LazyBoard::new(), usize::MAX, None)
+    lays_up_to(state, &track::LazyBoard::new(), usize::MAX, None, None)
 }
 
 /// [`legal_lays`] on a board of the state.
 pub(super) fn legal_lays_with(state: &State, board: &track::LazyBoard) -> Vec<Lay> {
-    lays_up_to(state, board, usize::MAX, None)
-}
-
-/// The lays of [`legal_lays`] on `hex` only, in its order (what `apply` needs to judge a lay
-/// there, without testing the candidates of every other hex).
-pub(super) fn legal_lays_on(state: &State, board: &track::LazyBoard, hex: &str) -> Vec<Lay> {
-    lays_up_to(state, board, usize::MAX, Some(hex))
+    lays_up_to(state, board, usize::MAX, None, None)
 }
 
 /// Whether the operating corporation has a legal tile lay now (`legal_lays` is not empty).
 pub(super) fn has_legal_lay(state: &State, board: &track::LazyBoard) -> bool {
-    !lays_up_to(state, board, 1, None).is_empty()
+    !lays_up_to(state, board, 1, None, None).is_empty()
 }
 
-/// The first `limit` lays of [`legal_lays`], in its order; on `only` alone when given.
+/// The lay of tile `tile` in rotation `rotation` on `hex` if it is legal now: the first such
+/// lay of [`legal_lays`] (traced to the first base that allows it). Only the bases up to that
+/// one are traced.
+pub(super) fn legal_lay(
+    state: &State,
+    board: &track::LazyBoard,
+    hex: &str,
+    tile: &str,
+    rotation: u32,
+) -> Option<Lay> {
+    lays_up_to(state, board, 1, Some(hex), Some((tile, rotation))).pop()
+}
+
+/// The first `limit` lays of [`legal_lays`], in its order; on `only` alone when given, of
+/// the tile and rotation `want` alone when given.
 fn lays_up_to(
     state: &State,
     board: &track::LazyBoard,
     limit: usize,
     only: Option<&str>,
+    want: Option<(&str, u32)>,
 ) -> Vec<Lay> {
     let Some(r) = round(state) else {
         return Vec::new();
@@ -127,6 +136,9 @@ fn lays_up_to(
             // 1841 §9.1: phase 2 — no new track across an active province border.
             let border_edges = border_mask.map_or(0, |b| u32::from(b.get(i).copied().unwrap_or(0)));
             for tile_id in candidates {
+                if want.is_some_and(|(w, _)| w != tile_id) {
+                    continue;
+                }
                 let Some(t) = m.tile_lookup.get(tile_id) else {
                     continue;
                 };
@@ -136,7 +148,9 @@ fn lays_up_to(
                 }
                 for rotation in 0..6u8 {
                     // 1841 §9.1: tile 601 (yellow Venezia) only in rotation 0.
-                    if tile_id == "601" && rotation != 0 {
+                    if (tile_id == "601" && rotation != 0)
+                        || want.is_some_and(|(_, r)| r != u32::from(rotation))
+                    {
                         continue;
                     }
                     let new = &shapes.tiles[t][usize::from(rotation)];
