@@ -339,21 +339,20 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             .collect(),
         _ => Vec::new(),
     });
-    // A pass in a step that always lists one needs no listing.
-    let legal = if *action == Action::Pass && r.start.is_none() && pass_always_listed(r.step) {
-        debug_assert!(
-            legal_with_lays(state, seat, None, &board)
-                .actions
-                .contains(&Action::Pass),
-            "a pass is listed in the {:?} step",
-            r.step
-        );
-        LegalActions {
-            actions: vec![Action::Pass],
-            ..LegalActions::default()
+    // Some actions are judged without listing the step ([`known_listing`]).
+    let legal = match known_listing(r.step, r.start.is_some(), action) {
+        Some(known) => {
+            debug_assert_eq!(
+                known.actions.contains(action),
+                legal_with_lays(state, seat, None, &board)
+                    .actions
+                    .contains(action),
+                "{action:?} in the {:?} step is judged as the listing does",
+                r.step
+            );
+            known
         }
-    } else {
-        legal_with_lays(state, seat, lays.as_deref(), &board)
+        None => legal_with_lays(state, seat, lays.as_deref(), &board),
     };
     let mut events = Vec::new();
     let listed = legal.actions.contains(action);
@@ -613,6 +612,30 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
 /// Whether a listing holds a pass and nothing else (the step is skipped then).
 fn only_a_pass(l: &LegalActions) -> bool {
     l.actions == [Action::Pass] && l.train_purchases.is_empty() && l.token_purchases.is_empty()
+}
+
+/// For the actions whose legality does not depend on the state beyond the step, what `apply`
+/// needs of [`legal`] (no start in progress, the operating corporation's controller asking):
+/// a pass where one is always listed ([`pass_always_listed`]); the two dividend choices in
+/// the dividend step; nothing for routes in the routes step (the routes are checked by
+/// [`check_routes`], the listing only names the trains). `None`: list the step.
+fn known_listing(step: OperatingStep, starting: bool, action: &Action) -> Option<LegalActions> {
+    if starting {
+        return None;
+    }
+    let actions = match (action, step) {
+        (Action::Pass, s) if pass_always_listed(s) => vec![Action::Pass],
+        (Action::Dividend { .. }, OperatingStep::Dividend) => vec![
+            Action::Dividend { payout: true },
+            Action::Dividend { payout: false },
+        ],
+        (Action::RunRoutes { .. }, OperatingStep::Routes) => Vec::new(),
+        _ => return None,
+    };
+    Some(LegalActions {
+        actions,
+        ..LegalActions::default()
+    })
 }
 
 /// Whether [`legal`] lists a pass in `step` whatever the state (no start in progress, the
