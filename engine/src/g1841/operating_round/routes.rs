@@ -76,6 +76,9 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
     let corp = state
         .corporation(sym)
         .ok_or_else(|| bad(format!("{sym} does not exist")))?;
+    // Hexes read by index from the board of the state (shared with the other searches).
+    let board = track::Board::shared(state);
+    let view = |hex: &str| m.hex_index(hex).and_then(|i| Some((i, board.view(i)?)));
     let mut trains_used = BTreeSet::new();
     // Track segments used by the routes so far, as (hex index, path index).
     let mut segments: Vec<(usize, usize)> = Vec::new();
@@ -98,9 +101,11 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
             )));
         }
         let mut nodes: Vec<(track::HexView, &map::Node)> = Vec::with_capacity(n);
+        let mut stop_hexes: Vec<usize> = Vec::with_capacity(n);
         for st in &route.stops {
-            let v = track::hex_view(state, &st.hex)
-                .ok_or_else(|| bad(format!("route {ri}: no hex {}", st.hex)))?;
+            let (i, v) =
+                view(&st.hex).ok_or_else(|| bad(format!("route {ri}: no hex {}", st.hex)))?;
+            stop_hexes.push(i);
             let node = v
                 .nodes
                 .get(st.node as usize)
@@ -132,13 +137,27 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
             milano_routes += 1;
         }
         // Intermediate stops must be passable.
-        for (st, (v, node)) in route.stops.iter().zip(&nodes).take(n - 1).skip(1) {
+        let corp_index = state.corporations.iter().position(|c| c.sym == sym);
+        for ((st, (v, node)), &hi) in route
+            .stops
+            .iter()
+            .zip(&nodes)
+            .zip(&stop_hexes)
+            .take(n - 1)
+            .skip(1)
+        {
             let passable = match node.kind {
                 NodeKind::Offboard => false,
                 NodeKind::City | NodeKind::Pass => {
+                    // (`track::tokens_at`, read on the board.)
                     let city = track::node_city(v.nodes, st.node as usize).unwrap_or(0);
-                    let here = track::tokens_at(state, &st.hex, city);
-                    here.iter().any(|s| s == sym) || (here.len() as u32) < node.slots
+                    let mut count = 0u32;
+                    let mut own = false;
+                    for c in board.tokens_in(hi, city) {
+                        count += 1;
+                        own |= Some(c) == corp_index;
+                    }
+                    own || count < node.slots
                 }
                 _ => true,
             };
@@ -164,7 +183,7 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
             let mut used: Vec<(usize, usize, bool)> = Vec::new();
             if chain.len() == 1 {
                 let v = &nodes[ci].0;
-                let ai = m.hex_index(&a.hex).unwrap_or(usize::MAX);
+                let ai = stop_hexes[ci];
                 let idx = v.paths.iter().enumerate().position(|(pi, p)| {
                     !segments.contains(&(ai, pi))
                         && ((p.a == End::Node(a.node as usize)
@@ -182,13 +201,9 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
             } else {
                 let mut from = End::Node(a.node as usize);
                 for (hi, hex) in chain.iter().enumerate() {
-                    let v = track::hex_view(state, hex)
-                        .ok_or_else(|| bad(format!("route {ri}: no hex {hex}")))?;
-                    // (`hex_view` found the hex: it is on the map.)
-                    let hi_index = m.hex_index(hex).unwrap_or(usize::MAX);
-                    let Some(printed) = m.hex_list.get(hi_index) else {
-                        return Err(bad(format!("route {ri}: no hex {hex}")));
-                    };
+                    let (hi_index, v) =
+                        view(hex).ok_or_else(|| bad(format!("route {ri}: no hex {hex}")))?;
+                    let printed = &m.hex_list[hi_index];
                     let to: Option<u8> = chain.get(hi + 1).and_then(|next| {
                         printed
                             .neighbors
