@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use super::action::{Action, Event, LegalActions, Route, TokenPurchaseRange, TrainPurchaseRange};
-use super::corporation::{controlled_percent, controller, phase_number};
+use super::corporation::{controller, phase_number};
 use super::data;
 use super::map::{self, End, NodeKind};
 use super::market;

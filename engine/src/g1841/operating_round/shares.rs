@@ -298,7 +298,8 @@ fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Ve
                 } else {
                     ShareOwner::Ipo
                 };
-                let mut sizes = BTreeSet::new();
+                // The certificate sizes on offer, ascending, each once.
+                let mut sizes: smallvec::SmallVec<[u32; 4]> = smallvec::SmallVec::new();
                 for c in &t.certificates {
                     if c.owner != owner {
                         continue;
@@ -306,16 +307,20 @@ fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Ve
                     if c.president && (!from_pool || (t.historical && phase_number(state) < 4)) {
                         continue;
                     }
-                    sizes.insert(c.percent);
+                    if let Err(at) = sizes.binary_search(&c.percent) {
+                        sizes.insert(at, c.percent);
+                    }
                 }
+                let mut controlled = None;
                 for percent in sizes {
                     let cost = price.saturating_mul(i64::from(percent / t.unit_percent()));
                     if cost > buyer.cash {
                         continue;
                     }
-                    if controlled_percent(state, seat, &target) + percent
-                        > rules.max_percent_controlled_by_one_player
-                    {
+                    let controlled = *controlled.get_or_insert_with(|| {
+                        super::super::corporation::controlled_percent_of(state, seat, t)
+                    });
+                    if controlled + percent > rules.max_percent_controlled_by_one_player {
                         continue;
                     }
                     out.push(Action::BuyShares {
