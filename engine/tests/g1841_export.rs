@@ -114,7 +114,7 @@ fn s18_recorded_games_export_and_reimport_to_the_identical_state() {
             .actions
             .iter()
             .filter(|a| !is_ignored(&a.kind))
-            .map(|a| essence(&a.raw))
+            .map(|a| essence(a.raw()))
             .collect();
         let ours: Vec<Value> = written.json["actions"]
             .as_array()
@@ -631,7 +631,7 @@ fn s18_mutated_actions_never_panic() {
         let own: Vec<&str> = fields
             .iter()
             .copied()
-            .filter(|k| a.raw.get(k).is_some())
+            .filter(|k| a.raw().get(k).is_some())
             .collect();
         let field = if !own.is_empty() && rng.below(4) != 0 {
             own[rng.below(own.len())]
@@ -642,7 +642,9 @@ fn s18_mutated_actions_never_panic() {
         if field == "type" {
             a.kind = value.as_str().unwrap_or("bid").to_string();
         }
-        a.raw[field] = value;
+        let mut raw = a.raw().clone();
+        raw[field] = value;
+        a.set_raw(raw);
         match a.to_action(&before[i]) {
             Ok(Some((seat, action))) => {
                 mapped += 1;

@@ -405,7 +405,7 @@ fn apply_recorded(state: &mut State, action: &referee_engine::g1841::import18xx:
         )
     });
     if action.kind == "run_routes" {
-        let recorded: Vec<i64> = action.raw["routes"]
+        let recorded: Vec<i64> = action.raw()["routes"]
             .as_array()
             .unwrap()
             .iter()
@@ -622,7 +622,7 @@ fn fixtures_replay_to_the_first_4_train() {
             .find(|a| a.id.is_some_and(|id| id >= first_4_train))
             .unwrap();
         assert_eq!(next.id, Some(first_4_train));
-        assert_eq!(next.raw["train"], "4-0", "{name}");
+        assert_eq!(next.raw()["train"], "4-0", "{name}");
         assert!(matches!(state.round, Round::OperatingRound(_)), "{name}");
     }
 }
@@ -706,7 +706,7 @@ fn s13_connected_offboards_match_the_recorded_destination_connections() {
             .iter()
             .take_while(|a| a.id.is_none_or(|id| id < first_4_train))
             .filter(|a| a.kind == "destination_connection")
-            .flat_map(|a| a.raw["hexes"].as_array().cloned().unwrap_or_default())
+            .flat_map(|a| a.raw()["hexes"].as_array().cloned().unwrap_or_default())
             .map(|h| groups(h.as_str().unwrap()))
             .collect();
         recorded.sort();

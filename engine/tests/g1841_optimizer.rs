@@ -292,7 +292,7 @@ fn shadow_turns(name: &'static str) -> (Vec<Turn>, usize) {
         if action.kind == "destination_connection" || action.kind.starts_with("program") {
             continue;
         }
-        let raw = &action.raw;
+        let raw = action.raw();
         let entity = raw["entity"].as_str().unwrap_or_default().to_string();
         if action.kind == "lay_tile" {
             instances.insert(

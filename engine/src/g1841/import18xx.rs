@@ -12,10 +12,12 @@
 //! Player ids are mapped to seats by the order of the top-level `players` array.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, OnceLock};
 
+use compact_str::CompactString;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-use serde::Serialize;
+use smallvec::SmallVec;
 
 use super::G1841;
 use super::action::{Action, OddShareChoice, Route, Stop};
@@ -231,7 +233,11 @@ pub enum Entity {
 }
 
 /// One effective action of the export.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// The action as recorded is [`ImportedAction::raw`]; the mapping reads its fields from a
+/// typed copy made when the export is read (tamper with them through
+/// [`ImportedAction::set_raw`]).
+#[derive(Clone)]
 pub struct ImportedAction {
     /// The action id (`None` for generated `auto_actions` without one).
     pub id: Option<i64>,
@@ -241,8 +247,10 @@ pub struct ImportedAction {
     pub entity: Entity,
     /// Whether it came from the `auto_actions` of the previous action.
     pub auto: bool,
-    /// The action as recorded.
-    pub raw: Value,
+    /// The recorded fields the mapping reads.
+    fields: Fields,
+    /// Where the action as recorded is kept.
+    recorded: Recorded,
     /// For `buy_shares`: whether the first certificate bought (`shares[0]`) lay in the bank
     /// pool, by following every recorded share id into and out of the pool from the start
     /// (`sell_shares` puts the ids listed in the pool, `buy_shares` takes them out). `None`
@@ -256,6 +264,36 @@ pub struct ImportedAction {
     /// the player who held its first share (`shares[0]`) according to the record, when it
     /// was another player — a purchase from that player. `None` otherwise.
     pub from_player: Option<Seat>,
+}
+
+impl std::fmt::Debug for ImportedAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImportedAction")
+            .field("id", &self.id)
+            .field("kind", &self.kind)
+            .field("entity", &self.entity)
+            .field("auto", &self.auto)
+            .field("raw", self.raw())
+            .field("from_pool", &self.from_pool)
+            .field("tile_hex", &self.tile_hex)
+            .field("from_player", &self.from_player)
+            .finish()
+    }
+}
+
+/// Equal when every public field and the recorded action are (the fields the mapping reads
+/// come from the recorded action).
+impl PartialEq for ImportedAction {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.kind == other.kind
+            && self.entity == other.entity
+            && self.auto == other.auto
+            && self.from_pool == other.from_pool
+            && self.tile_hex == other.tile_hex
+            && self.from_player == other.from_player
+            && self.recorded == other.recorded
+    }
 }
 
 /// A parsed export.
@@ -321,6 +359,28 @@ fn seat_of(players: &[ExportPlayer], player_id: &str) -> Option<Seat> {
 }
 
 impl ImportedAction {
+    /// The action as recorded in the export (with its `auto_actions`; for an action of
+    /// `auto_actions`, that element), or as last given to [`ImportedAction::set_raw`].
+    pub fn raw(&self) -> &Value {
+        self.recorded.value()
+    }
+
+    /// Replaces the recorded action by `raw`: the mapping reads its fields (`price`,
+    /// `shares`, `routes`, …) from `raw` from now on. [`ImportedAction::id`], `kind`,
+    /// `entity`, `auto` and the record-derived marks (`from_pool`, `tile_hex`,
+    /// `from_player`) are left as they are.
+    pub fn set_raw(&mut self, raw: Value) {
+        self.fields = Record::from_value(&raw).fields;
+        self.fields.take_auto_actions();
+        self.recorded = Recorded::Value(Arc::new(raw));
+    }
+
+    /// The recorded field `name`, as [`Value::get`] on the recorded action would give it,
+    /// for the fields the mapping reads (`None` for the others).
+    fn field(&self, name: &str) -> Option<&Value> {
+        self.fields.get(name)
+    }
+
     /// A whole amount of lire in field `field` (`price`), told apart: missing, or present but
     /// not a whole number within ±10^15 (a tampered or corrupt export).
     fn amount(&self, field: &str) -> Result<i64, ImportError> {
@@ -329,7 +389,7 @@ impl ImportedAction {
             field: field.to_string(),
             reason,
         };
-        match self.raw.get(field) {
+        match self.field(field) {
             None | Some(Value::Null) => Err(bad(format!("{} without `{field}`", self.kind))),
             Some(v) => as_whole_number(v).ok_or_else(|| {
                 let mut text = v.to_string();
@@ -366,8 +426,7 @@ impl ImportedAction {
             "pass" => Action::Pass,
             "bid" => Action::Bid {
                 concession: self
-                    .raw
-                    .get("company")
+                    .field("company")
                     .and_then(Value::as_str)
                     .ok_or_else(|| bad("company", "bid without `company`"))?
                     .to_string(),
@@ -375,8 +434,7 @@ impl ImportedAction {
             },
             "blind_bid" => Action::BlindBid {
                 amounts: self
-                    .raw
-                    .get("bids")
+                    .field("bids")
                     .and_then(Value::as_array)
                     .ok_or_else(|| bad("bids", "blind_bid without `bids`"))?
                     .iter()
@@ -430,8 +488,7 @@ impl ImportedAction {
             reason,
         };
         let str_field = |name: &str| {
-            self.raw
-                .get(name)
+            self.field(name)
                 .and_then(Value::as_str)
                 .ok_or_else(|| bad(name, format!("{} without `{name}`", self.kind)))
         };
@@ -447,19 +504,15 @@ impl ImportedAction {
         };
         let first_share = || -> Result<(String, usize), ImportError> {
             let id = self
-                .raw
-                .get("shares")
-                .and_then(Value::as_array)
-                .and_then(|a| a.first())
-                .and_then(Value::as_str)
+                .fields
+                .first_share()
                 .ok_or_else(|| bad("shares", format!("{} without `shares`", self.kind)))?;
             let (sym, index) = notation::parse_share_id(id)
                 .ok_or_else(|| bad("shares", format!("share id `{id}` is not `<CORP>_<n>`")))?;
             Ok((sym.to_string(), index))
         };
         let percent = || {
-            self.raw
-                .get("percent")
+            self.field("percent")
                 .and_then(Value::as_u64)
                 .and_then(|p| u32::try_from(p).ok())
                 .ok_or_else(|| bad("percent", format!("{} without `percent`", self.kind)))
@@ -509,7 +562,7 @@ impl ImportedAction {
                 percent: percent()?,
             },
             "bankrupt" => Action::DeclareBankruptcy {
-                loan: self.raw.get("option").and_then(as_whole_number) == Some(1),
+                loan: self.field("option").and_then(as_whole_number) == Some(1),
             },
             "choose" => self.choose_action(state)?,
             "merge" => {
@@ -580,8 +633,7 @@ impl ImportedAction {
                     hex: str_field("hex")?.to_string(),
                     tile: notation::tile_number(tile).to_string(),
                     rotation: self
-                        .raw
-                        .get("rotation")
+                        .field("rotation")
                         .and_then(as_whole_number)
                         .and_then(|r| u32::try_from(r).ok())
                         .ok_or_else(|| bad("rotation", "lay_tile without `rotation`".into()))?,
@@ -607,24 +659,25 @@ impl ImportedAction {
             }
             "run_routes" => {
                 let routes = self
-                    .raw
-                    .get("routes")
-                    .and_then(Value::as_array)
+                    .fields
+                    .routes()
                     .ok_or_else(|| bad("routes", "run_routes without `routes`".into()))?;
                 let mut out = Vec::new();
                 for r in routes {
                     let train = r
-                        .get("train")
-                        .and_then(Value::as_str)
+                        .train
+                        .0
+                        .as_ref()
                         .ok_or_else(|| bad("routes[].train", "route without `train`".into()))?
                         .to_string();
                     let stops: Vec<Stop> = r
-                        .get("nodes")
-                        .and_then(Value::as_array)
+                        .nodes
+                        .0
+                        .as_ref()
                         .ok_or_else(|| bad("routes[].nodes", "route without `nodes`".into()))?
                         .iter()
                         .map(|n| {
-                            let t = n.as_str().unwrap_or_default();
+                            let t = n.0.as_deref().unwrap_or_default();
                             let (hex, node) = notation::parse_node_id(t).ok_or_else(|| {
                                 bad("routes[].nodes", format!("node `{t}` is not `<hex>-<n>`"))
                             })?;
@@ -635,20 +688,18 @@ impl ImportedAction {
                         })
                         .collect::<Result<Vec<_>, ImportError>>()?;
                     let mut connections: Vec<Vec<String>> = r
-                        .get("connections")
-                        .and_then(Value::as_array)
+                        .connections
+                        .0
+                        .as_ref()
                         .ok_or_else(|| {
                             bad("routes[].connections", "route without `connections`".into())
                         })?
                         .iter()
                         .map(|c| {
-                            c.as_array()
-                                .map(|hs| {
-                                    hs.iter()
-                                        .filter_map(|h| h.as_str().map(str::to_string))
-                                        .collect()
-                                })
-                                .unwrap_or_default()
+                            c.0.iter()
+                                .flatten()
+                                .filter_map(|h| h.0.as_ref().map(|h| h.to_string()))
+                                .collect()
                         })
                         .collect();
                     let stops = in_route_order(stops, &connections);
@@ -684,8 +735,7 @@ impl ImportedAction {
                     .filter(|c| Some(c) != buyer.as_ref())
                     .collect();
                 let slot = self
-                    .raw
-                    .get("slot")
+                    .field("slot")
                     .and_then(as_whole_number)
                     .and_then(|s| usize::try_from(s).ok())
                     .unwrap_or(0);
@@ -728,7 +778,7 @@ impl ImportedAction {
         if let Some((buyer, seller, item)) = self.player_purchase(state)? {
             let price = ["total_price", "price"]
                 .iter()
-                .find_map(|k| self.raw.get(*k).and_then(as_whole_number))
+                .find_map(|k| self.field(k).and_then(as_whole_number))
                 .ok_or_else(|| ImportError::BadAction {
                     id: self.id,
                     field: "total_price".into(),
@@ -772,11 +822,8 @@ impl ImportedAction {
         match self.kind.as_str() {
             "buy_shares" => {
                 let id = self
-                    .raw
-                    .get("shares")
-                    .and_then(Value::as_array)
-                    .and_then(|a| a.first())
-                    .and_then(Value::as_str)
+                    .fields
+                    .first_share()
                     .ok_or_else(|| bad("shares", "buy_shares without `shares`".into()))?;
                 let (sym, index) = id
                     .rsplit_once('_')
@@ -799,8 +846,7 @@ impl ImportedAction {
                     return Ok(None);
                 };
                 let percent = self
-                    .raw
-                    .get("percent")
+                    .field("percent")
                     .and_then(Value::as_u64)
                     .and_then(|p| u32::try_from(p).ok())
                     .ok_or_else(|| bad("percent", "buy_shares without `percent`".into()))?;
@@ -815,8 +861,7 @@ impl ImportedAction {
             }
             "buy_company" => {
                 let company = self
-                    .raw
-                    .get("company")
+                    .field("company")
                     .and_then(Value::as_str)
                     .ok_or_else(|| bad("company", "buy_company without `company`".into()))?;
                 let Ok(c) = company.parse::<super::concession::Concession>() else {
@@ -853,8 +898,7 @@ impl ImportedAction {
             reason,
         };
         let raw = self
-            .raw
-            .get("choice")
+            .field("choice")
             .ok_or_else(|| bad("choice", "choose without `choice`".into()))?;
         let number = as_whole_number(raw)
             .or_else(|| raw.as_str().and_then(|t| t.parse().ok()))
@@ -1014,28 +1058,46 @@ fn id_text(v: &Value) -> Option<String> {
 ///
 /// Errors: [`ImportError::UndoTargetMissing`] for an `undo` to an id that is not effective.
 pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
-    Ok(effective_indices(actions)?
+    fn head(a: &Value) -> Head<'_> {
+        Head {
+            kind: a.get("type").and_then(Value::as_str).unwrap_or_default(),
+            action_id: a.get("action_id").and_then(Value::as_i64),
+            id: a.get("id").and_then(Value::as_i64),
+        }
+    }
+    Ok(effective_indices(actions, head)?
         .into_iter()
-        .map(|i| actions[i].clone())
+        .filter_map(|i| actions.get(i).cloned())
         .collect())
 }
 
-/// [`filter_actions`] as indices into `actions` (no action is copied).
-fn effective_indices(actions: &[Value]) -> Result<Vec<usize>, ImportError> {
+/// What the undo/redo filter reads of a recorded action: `type` (empty when it is not a
+/// text), `action_id` and `id` (when integers).
+struct Head<'a> {
+    kind: &'a str,
+    action_id: Option<i64>,
+    id: Option<i64>,
+}
+
+/// [`filter_actions`] as indices into `actions` (no action is copied), reading each action
+/// through `head`.
+fn effective_indices<T>(
+    actions: &[T],
+    head: impl Fn(&T) -> Head<'_>,
+) -> Result<Vec<usize>, ImportError> {
     let mut active: Vec<usize> = Vec::new();
     let mut undone: Vec<Vec<usize>> = Vec::new();
     for (index, action) in actions.iter().enumerate() {
-        match action.get("type").and_then(Value::as_str) {
-            Some("message") => {}
-            Some("undo") => {
-                let keep = match action.get("action_id").and_then(Value::as_i64) {
+        let action = head(action);
+        match action.kind {
+            "message" => {}
+            "undo" => {
+                let keep = match action.action_id {
                     Some(0) => 0,
                     Some(target) => {
                         active
                             .iter()
-                            .rposition(|&a| {
-                                actions[a].get("id").and_then(Value::as_i64) == Some(target)
-                            })
+                            .rposition(|&a| actions.get(a).and_then(|a| head(a).id) == Some(target))
                             .ok_or(ImportError::UndoTargetMissing(target))?
                             + 1
                     }
@@ -1043,7 +1105,7 @@ fn effective_indices(actions: &[Value]) -> Result<Vec<usize>, ImportError> {
                 };
                 undone.push(active.split_off(keep));
             }
-            Some("redo") => {
+            "redo" => {
                 if let Some(restored) = undone.pop() {
                     active.extend(restored);
                 }
@@ -1063,9 +1125,10 @@ fn effective_indices(actions: &[Value]) -> Result<Vec<usize>, ImportError> {
 /// `players` or `actions` is missing, [`ImportError::UndoTargetMissing`] (see
 /// [`filter_actions`]).
 pub fn parse_export(json: &str) -> Result<Export, ImportError> {
-    let mut root: Value = serde_json::from_str(json).map_err(|e| ImportError::json(&e))?;
+    let root: reader::Root = serde_json::from_str(json).map_err(|e| ImportError::json(&e))?;
     let players = root
-        .get("players")
+        .players
+        .as_ref()
         .and_then(Value::as_array)
         .ok_or_else(|| ImportError::Field("players".into()))?
         .iter()
@@ -1084,7 +1147,8 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
         })
         .collect::<Result<Vec<_>, ImportError>>()?;
     let optional_rules = root
-        .get("settings")
+        .settings
+        .as_ref()
         .and_then(|s| s.get("optional_rules"))
         .and_then(Value::as_array)
         .map(|a| {
@@ -1094,7 +1158,8 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
         })
         .unwrap_or_default();
     let faq_options = root
-        .get("settings")
+        .settings
+        .as_ref()
         .and_then(|s| s.get(FAQ_OPTIONS_SETTING))
         .and_then(Value::as_object)
         .map(|m| {
@@ -1103,15 +1168,14 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
                 .collect()
         })
         .unwrap_or_default();
-    // The actions are moved out of the parsed document, not copied.
-    let mut raw = match root.get_mut("actions").map(Value::take) {
-        Some(Value::Array(a)) => a,
-        _ => return Err(ImportError::Field("actions".into())),
+    let Some(mut records) = root.actions.0 else {
+        return Err(ImportError::Field("actions".into()));
     };
     let mut export = Export {
-        id: root.get("id").and_then(Value::as_i64),
+        id: root.id.as_ref().and_then(Value::as_i64),
         title: root
-            .get("title")
+            .title
+            .as_ref()
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string(),
@@ -1120,7 +1184,8 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
         faq_options,
         actions: Vec::new(),
         result: root
-            .get("result")
+            .result
+            .as_ref()
             .and_then(Value::as_object)
             .map(|m| {
                 m.iter()
@@ -1129,26 +1194,50 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
             })
             .unwrap_or_default(),
         game_end_reason: root
-            .get("game_end_reason")
+            .game_end_reason
+            .as_ref()
             .and_then(Value::as_str)
             .map(str::to_string),
         referee_export: root
-            .get(EXPORTED_BY)
+            .exported_by
+            .as_ref()
             .and_then(Value::as_str)
             .is_some_and(|s| s.starts_with("referee")),
     };
-    for index in effective_indices(&raw)? {
-        // Each index is effective at most once: move the action out.
-        let action = raw.get_mut(index).map(Value::take).unwrap_or_default();
-        let autos: Vec<Value> = action
-            .get("auto_actions")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let first = imported(&export.players, action, false);
+    fn head(r: &Record) -> Head<'_> {
+        Head {
+            kind: &r.kind,
+            action_id: r.fields.action_id(),
+            id: r.id,
+        }
+    }
+    let effective = effective_indices(&records, head)?;
+    // The text is kept once for `ImportedAction::raw`, which reads it only when asked.
+    let source = Arc::new(Source {
+        text: json.into(),
+        root: OnceLock::new(),
+    });
+    let count: usize = effective
+        .iter()
+        .filter_map(|&i| records.get(i))
+        .map(|r| 1 + r.fields.auto_actions())
+        .sum();
+    export.actions.reserve_exact(count);
+    for index in effective {
+        // Each index is effective at most once: move the record out.
+        let Some(mut record) = records.get_mut(index).map(std::mem::take) else {
+            continue;
+        };
+        let autos = record.fields.take_auto_actions();
+        let recorded = |auto| Recorded::Export {
+            source: Arc::clone(&source),
+            index,
+            auto,
+        };
+        let first = from_record(&export.players, record, false, recorded(None));
         export.actions.push(first);
-        for auto in autos {
-            let a = imported(&export.players, auto, true);
+        for (j, auto) in autos.into_iter().enumerate() {
+            let a = from_record(&export.players, auto, true, recorded(Some(j)));
             export.actions.push(a);
         }
     }
@@ -1199,27 +1288,630 @@ pub const POOL_PURCHASES_AFTER_EXCHANGES: &[(i64, i64)] = &[
 /// One recorded action as read: type, id and entity (a player id mapped to its seat by
 /// `players`); the record-derived marks (`from_pool`, `tile_hex`) are left `None`.
 pub(super) fn imported(players: &[ExportPlayer], raw: Value, auto: bool) -> ImportedAction {
-    let entity_type = raw.get("entity_type").and_then(Value::as_str);
-    let entity_text = raw.get("entity").and_then(id_text).unwrap_or_default();
-    let entity = match entity_type {
-        Some("player") => seat_of(players, &entity_text)
-            .map_or_else(|| Entity::Other(entity_text.clone()), Entity::Player),
-        Some("corporation") => Entity::Corporation(entity_text),
-        _ => Entity::Other(entity_text),
+    let mut record = Record::from_value(&raw);
+    record.fields.take_auto_actions();
+    from_record(players, record, auto, Recorded::Value(Arc::new(raw)))
+}
+
+/// [`imported`] from a record read from the export text.
+fn from_record(
+    players: &[ExportPlayer],
+    record: Record,
+    auto: bool,
+    recorded: Recorded,
+) -> ImportedAction {
+    let entity_text = record.entity.unwrap_or_default();
+    let entity = match record.entity_type {
+        EntityType::Player => match seat_of(players, &entity_text) {
+            Some(seat) => Entity::Player(seat),
+            None => Entity::Other(entity_text.into_string()),
+        },
+        EntityType::Corporation => Entity::Corporation(entity_text.into_string()),
+        EntityType::Other => Entity::Other(entity_text.into_string()),
     };
     ImportedAction {
-        id: raw.get("id").and_then(Value::as_i64),
-        kind: raw
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string(),
+        id: record.id,
+        kind: record.kind,
         entity,
         auto,
-        raw,
+        fields: record.fields,
+        recorded,
         from_pool: None,
         tile_hex: None,
         from_player: None,
+    }
+}
+
+/// Where an [`ImportedAction`]'s recorded JSON is: in the text of its export (parsed into a
+/// [`Value`] the first time [`ImportedAction::raw`] is called), or given as a value.
+#[derive(Clone)]
+enum Recorded {
+    /// Element `index` of the export's `actions`; for an automatic action, element `auto` of
+    /// that action's `auto_actions`.
+    Export {
+        source: Arc<Source>,
+        index: usize,
+        auto: Option<usize>,
+    },
+    /// Given as a value ([`imported`], [`ImportedAction::set_raw`]).
+    Value(Arc<Value>),
+}
+
+/// The text of an export, shared by its actions, and that text as a [`Value`] once asked for.
+struct Source {
+    text: Box<str>,
+    root: OnceLock<Value>,
+}
+
+impl Recorded {
+    fn value(&self) -> &Value {
+        match self {
+            Recorded::Value(v) => v,
+            Recorded::Export {
+                source,
+                index,
+                auto,
+            } => {
+                // The text was read as JSON already (`parse_export`), exactly as a `Value` is
+                // read: this parse cannot fail (it would give `null`).
+                let root = source
+                    .root
+                    .get_or_init(|| serde_json::from_str(&source.text).unwrap_or(Value::Null));
+                let action = &root["actions"][*index];
+                match auto {
+                    Some(j) => &action["auto_actions"][*j],
+                    None => action,
+                }
+            }
+        }
+    }
+}
+
+impl PartialEq for Recorded {
+    fn eq(&self, other: &Self) -> bool {
+        if let (
+            Recorded::Export {
+                source: a,
+                index: i,
+                auto: x,
+            },
+            Recorded::Export {
+                source: b,
+                index: j,
+                auto: y,
+            },
+        ) = (self, other)
+            && Arc::ptr_eq(a, b)
+            && (i, x) == (j, y)
+        {
+            return true;
+        }
+        self.value() == other.value()
+    }
+}
+
+/// Declares [`Field`], the scalar fields the mapping reads, with their JSON keys (`shares`,
+/// `routes`, `action_id` and `auto_actions` are typed in [`FieldData`]).
+macro_rules! fields {
+    ($($name:ident: $key:literal),* $(,)?) => {
+        /// A field the mapping reads.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        enum Field {
+            $($name,)*
+        }
+
+        impl Field {
+            /// The field named `key`, if the mapping reads it.
+            fn named(key: &str) -> Option<Field> {
+                match key {
+                    $($key => Some(Field::$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+/// What a record holds besides its type, id and entity: the fields the mapping reads (most
+/// actions, a `pass`, have none: kept out of line so that records stay small).
+#[derive(Clone, Default)]
+struct Fields(Option<Box<FieldData>>);
+
+#[derive(Clone, Default)]
+struct FieldData {
+    /// Each field present once (the last one recorded, as in a [`Value`]); most actions
+    /// have at most three.
+    values: SmallVec<[(Field, Value); 3]>,
+    /// `shares` when a list: its texts (another value reads as `None`).
+    shares: reader::Few<[reader::Text; 2]>,
+    /// `routes` when a list.
+    routes: reader::List<reader::RouteRecord>,
+    /// `action_id` (of an `undo`) when an integer.
+    action_id: Option<i64>,
+    /// `auto_actions` when a list (taken out when the export is read).
+    auto_actions: reader::List<Record>,
+}
+
+impl Fields {
+    fn data(&mut self) -> &mut FieldData {
+        self.0.get_or_insert_with(Box::default)
+    }
+
+    /// Field `key`, as recorded.
+    fn get(&self, key: &str) -> Option<&Value> {
+        let field = Field::named(key)?;
+        self.0
+            .as_ref()?
+            .values
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, v)| v)
+    }
+
+    /// Sets `field` (a field recorded twice counts once, the last one).
+    fn set(&mut self, field: Field, value: Value) {
+        let values = &mut self.data().values;
+        match values.iter_mut().find(|(f, _)| *f == field) {
+            Some(slot) => slot.1 = value,
+            None => values.push((field, value)),
+        }
+    }
+
+    /// `shares[0]` when a text.
+    fn first_share(&self) -> Option<&str> {
+        self.0.as_ref()?.shares.0.as_ref()?.first()?.0.as_deref()
+    }
+
+    /// The texts among `shares`, in order.
+    fn share_ids(&self) -> impl Iterator<Item = &str> {
+        self.0
+            .iter()
+            .flat_map(|d| d.shares.0.iter().flatten())
+            .filter_map(|id| id.0.as_deref())
+    }
+
+    /// `routes` when a list.
+    fn routes(&self) -> Option<&[reader::RouteRecord]> {
+        self.0.as_ref()?.routes.0.as_deref()
+    }
+
+    fn action_id(&self) -> Option<i64> {
+        self.0.as_ref()?.action_id
+    }
+
+    /// Takes `auto_actions` out (empty when not a list).
+    fn take_auto_actions(&mut self) -> Vec<Record> {
+        self.0
+            .as_mut()
+            .and_then(|d| d.auto_actions.0.take())
+            .unwrap_or_default()
+    }
+
+    fn auto_actions(&self) -> usize {
+        self.0
+            .as_ref()
+            .and_then(|d| d.auto_actions.0.as_ref())
+            .map_or(0, Vec::len)
+    }
+}
+
+fields! {
+    Bids: "bids",
+    Choice: "choice",
+    City: "city",
+    Company: "company",
+    Corporation: "corporation",
+    DividendKind: "kind",
+    Hex: "hex",
+    Option: "option",
+    Percent: "percent",
+    Price: "price",
+    Rotation: "rotation",
+    SharePrice: "share_price",
+    Slot: "slot",
+    Tile: "tile",
+    TotalPrice: "total_price",
+    Train: "train",
+}
+
+/// The kind of an action's entity (`entity_type`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum EntityType {
+    Player,
+    Corporation,
+    /// Another text, another type, or none.
+    #[default]
+    Other,
+}
+
+/// One recorded action, as the importer reads it.
+#[derive(Clone, Default)]
+struct Record {
+    /// `type` when a text, else empty.
+    kind: String,
+    /// `id` when an integer.
+    id: Option<i64>,
+    /// `entity` when a text or a number (as text: [`id_text`]).
+    entity: Option<CompactString>,
+    entity_type: EntityType,
+    fields: Fields,
+}
+
+impl Record {
+    /// The record of an action given as a value.
+    fn from_value(raw: &Value) -> Self {
+        Record::deserialize(raw).unwrap_or_default()
+    }
+}
+
+/// Typed reading of an export: the fields the importer reads, straight from the JSON text
+/// without building a [`Value`] of the whole document. Every reader is lenient as the
+/// [`Value`] accessors the importer used are (`as_str`, `as_array`, `get`): a value of
+/// another type reads as absent, never as an error, so a document reads without error exactly
+/// when it reads as a [`Value`] — every value, the ones skipped too, is checked as serde_json
+/// checks a [`Value`] (numbers in range, escapes, nesting depth), with the same error and
+/// position. A key given twice counts once, the last one, as in a [`Value`].
+mod reader {
+    use std::borrow::Cow;
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    use compact_str::{CompactString, ToCompactString};
+    use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Number, Value};
+    use smallvec::SmallVec;
+
+    use super::{EXPORTED_BY, EntityType, Field, Record};
+
+    /// How a reader takes a JSON value: the shapes it expects it reads; any other value it
+    /// consumes (checked as in a [`Value`], nothing kept) and reads as `Default`.
+    trait Lenient<'de>: Default {
+        fn text(text: &str) -> Self {
+            let _ = text;
+            Self::default()
+        }
+
+        /// A number, as a [`Value`] holds it.
+        fn number(number: Number) -> Self {
+            let _ = number;
+            Self::default()
+        }
+
+        fn list<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            while seq.next_element::<Skip>()?.is_some() {}
+            Ok(Self::default())
+        }
+
+        fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+            while map.next_key::<Skip>()?.is_some() {
+                map.next_value::<Skip>()?;
+            }
+            Ok(Self::default())
+        }
+    }
+
+    struct LenientVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: Lenient<'de>> Visitor<'de> for LenientVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<T, E> {
+            Ok(T::default())
+        }
+
+        fn visit_i64<E: de::Error>(self, n: i64) -> Result<T, E> {
+            Ok(T::number(n.into()))
+        }
+
+        fn visit_u64<E: de::Error>(self, n: u64) -> Result<T, E> {
+            Ok(T::number(n.into()))
+        }
+
+        fn visit_f64<E: de::Error>(self, n: f64) -> Result<T, E> {
+            // As serde_json reads a number into a `Value` (JSON has no other floats).
+            Ok(Number::from_f64(n).map_or_else(T::default, T::number))
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+            Ok(T::default())
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<T, E> {
+            Ok(T::default())
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+            d.deserialize_any(self)
+        }
+
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
+            Ok(T::text(text))
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+            T::list(seq)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::object(map)
+        }
+    }
+
+    macro_rules! deserialize_leniently {
+        ($($t:ty),*) => {$(
+            impl<'de> Deserialize<'de> for $t {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    d.deserialize_any(LenientVisitor(PhantomData))
+                }
+            }
+        )*};
+    }
+
+    deserialize_leniently!(
+        Skip,
+        Text,
+        Owned,
+        Int,
+        Id,
+        EntityType,
+        Record,
+        RouteRecord,
+        Root
+    );
+
+    /// Any value, checked and dropped.
+    #[derive(Default)]
+    struct Skip;
+
+    impl Lenient<'_> for Skip {}
+
+    /// A text (`None` for any other value).
+    #[derive(Clone, Default)]
+    pub(super) struct Text(pub(super) Option<CompactString>);
+
+    impl Lenient<'_> for Text {
+        fn text(text: &str) -> Self {
+            Text(Some(text.into()))
+        }
+    }
+
+    /// A text, as a `String` (`None` for any other value).
+    #[derive(Default)]
+    struct Owned(Option<String>);
+
+    impl Lenient<'_> for Owned {
+        fn text(text: &str) -> Self {
+            Owned(Some(text.to_string()))
+        }
+    }
+
+    /// An integer, as [`Value::as_i64`] reads it (`None` for any other value).
+    #[derive(Default)]
+    struct Int(Option<i64>);
+
+    impl Lenient<'_> for Int {
+        fn number(number: Number) -> Self {
+            Int(number.as_i64())
+        }
+    }
+
+    /// A player id or an entity: a text, or a number as text (as [`super::id_text`] reads
+    /// it; `None` for any other value). Player ids are integers in current exports and texts
+    /// in some older ones.
+    #[derive(Default)]
+    pub(super) struct Id(pub(super) Option<CompactString>);
+
+    impl Lenient<'_> for Id {
+        fn text(text: &str) -> Self {
+            Id(Some(text.into()))
+        }
+
+        fn number(number: Number) -> Self {
+            // `Number`'s text: the integer's digits, or the float as serde_json writes it.
+            let text = match (number.as_u64(), number.as_i64()) {
+                (Some(n), _) => n.to_compact_string(),
+                (None, Some(n)) => n.to_compact_string(),
+                (None, None) => number.to_string().into(),
+            };
+            Id(Some(text))
+        }
+    }
+
+    /// A list (`None` for any other value), made with room for `CAPACITY` items.
+    #[derive(Clone)]
+    pub(super) struct List<T, const CAPACITY: usize = 0>(pub(super) Option<Vec<T>>);
+
+    /// The actions of an export: room for a whole recorded game (800–850 actions) from the
+    /// start, not grown by copying.
+    pub(super) type Actions = List<Record, 1024>;
+
+    impl<T, const CAPACITY: usize> Default for List<T, CAPACITY> {
+        fn default() -> Self {
+            List(None)
+        }
+    }
+
+    impl<'de, T: Deserialize<'de>, const CAPACITY: usize> Lenient<'de> for List<T, CAPACITY> {
+        fn list<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut list = Vec::with_capacity(CAPACITY);
+            while let Some(item) = seq.next_element()? {
+                list.push(item);
+            }
+            Ok(List(Some(list)))
+        }
+    }
+
+    impl<'de, T: Deserialize<'de>, const CAPACITY: usize> Deserialize<'de> for List<T, CAPACITY> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(LenientVisitor(PhantomData))
+        }
+    }
+
+    /// A short list (`None` for any other value), kept inline up to the array's length.
+    pub(super) struct Few<A: smallvec::Array>(pub(super) Option<SmallVec<A>>);
+
+    impl<A: smallvec::Array> Clone for Few<A>
+    where
+        A::Item: Clone,
+    {
+        fn clone(&self) -> Self {
+            Few(self.0.clone())
+        }
+    }
+
+    impl<A: smallvec::Array> Default for Few<A> {
+        fn default() -> Self {
+            Few(None)
+        }
+    }
+
+    impl<'de, A: smallvec::Array> Lenient<'de> for Few<A>
+    where
+        A::Item: Deserialize<'de>,
+    {
+        fn list<S: SeqAccess<'de>>(mut seq: S) -> Result<Self, S::Error> {
+            let mut list = SmallVec::new();
+            while let Some(item) = seq.next_element()? {
+                list.push(item);
+            }
+            Ok(Few(Some(list)))
+        }
+    }
+
+    impl<'de, A: smallvec::Array> Deserialize<'de> for Few<A>
+    where
+        A::Item: Deserialize<'de>,
+    {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(LenientVisitor(PhantomData))
+        }
+    }
+
+    /// An object key, borrowed from the text when it has no escapes.
+    struct Key<'de>(Cow<'de, str>);
+
+    impl<'de> Deserialize<'de> for Key<'de> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct KeyVisitor;
+            impl<'de> Visitor<'de> for KeyVisitor {
+                type Value = Key<'de>;
+
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("an object key")
+                }
+
+                fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Key<'de>, E> {
+                    Ok(Key(Cow::Borrowed(key)))
+                }
+
+                fn visit_str<E: de::Error>(self, key: &str) -> Result<Key<'de>, E> {
+                    Ok(Key(Cow::Owned(key.to_string())))
+                }
+            }
+            d.deserialize_str(KeyVisitor)
+        }
+    }
+
+    impl Lenient<'_> for EntityType {
+        fn text(text: &str) -> Self {
+            match text {
+                "player" => EntityType::Player,
+                "corporation" => EntityType::Corporation,
+                _ => EntityType::Other,
+            }
+        }
+    }
+
+    impl<'de> Lenient<'de> for Record {
+        fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+            let mut r = Record::default();
+            while let Some(Key(key)) = map.next_key()? {
+                match &*key {
+                    "type" => r.kind = map.next_value::<Owned>()?.0.unwrap_or_default(),
+                    "id" => r.id = map.next_value::<Int>()?.0,
+                    "action_id" => r.fields.data().action_id = map.next_value::<Int>()?.0,
+                    "entity" => r.entity = map.next_value::<Id>()?.0,
+                    "entity_type" => r.entity_type = map.next_value()?,
+                    "auto_actions" => r.fields.data().auto_actions = map.next_value()?,
+                    "routes" => r.fields.data().routes = map.next_value()?,
+                    "shares" => r.fields.data().shares = map.next_value()?,
+                    other => match Field::named(other) {
+                        Some(field) => r.fields.set(field, map.next_value()?),
+                        None => map.next_value::<Skip>().map(drop)?,
+                    },
+                }
+            }
+            Ok(r)
+        }
+    }
+
+    /// One route of a `run_routes`: `train` (a text), `nodes` (texts; another value reads
+    /// as an empty text), `connections` (lists of hex texts; other values left out, a chain
+    /// that is not a list reads as empty).
+    #[derive(Clone, Default)]
+    pub(super) struct RouteRecord {
+        pub(super) train: Text,
+        pub(super) nodes: List<Text>,
+        pub(super) connections: List<Few<[Text; 4]>>,
+    }
+
+    impl<'de> Lenient<'de> for RouteRecord {
+        fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+            let mut r = RouteRecord::default();
+            while let Some(Key(key)) = map.next_key()? {
+                match &*key {
+                    "train" => r.train = map.next_value()?,
+                    "nodes" => r.nodes = map.next_value()?,
+                    "connections" => r.connections = map.next_value()?,
+                    _ => map.next_value::<Skip>().map(drop)?,
+                }
+            }
+            Ok(r)
+        }
+    }
+
+    /// The top level of an export: the small fields as recorded, the actions as records.
+    #[derive(Default)]
+    pub(super) struct Root {
+        pub(super) id: Option<Value>,
+        pub(super) title: Option<Value>,
+        pub(super) players: Option<Value>,
+        pub(super) settings: Option<Value>,
+        pub(super) result: Option<Value>,
+        pub(super) game_end_reason: Option<Value>,
+        pub(super) exported_by: Option<Value>,
+        pub(super) actions: Actions,
+    }
+
+    impl<'de> Lenient<'de> for Root {
+        fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+            let mut r = Root::default();
+            while let Some(Key(key)) = map.next_key()? {
+                let slot = match &*key {
+                    "actions" => {
+                        r.actions = map.next_value()?;
+                        continue;
+                    }
+                    "id" => &mut r.id,
+                    "title" => &mut r.title,
+                    "players" => &mut r.players,
+                    "settings" => &mut r.settings,
+                    "result" => &mut r.result,
+                    "game_end_reason" => &mut r.game_end_reason,
+                    EXPORTED_BY => &mut r.exported_by,
+                    _ => {
+                        map.next_value::<Skip>()?;
+                        continue;
+                    }
+                };
+                *slot = Some(map.next_value()?);
+            }
+            Ok(r)
+        }
     }
 }
 
@@ -1270,14 +1962,14 @@ fn mark_tile_hexes(actions: &mut [ImportedAction]) {
         match a.kind.as_str() {
             "lay_tile" => {
                 if let (Some(tile), Some(hex)) = (
-                    a.raw.get("tile").and_then(Value::as_str),
-                    a.raw.get("hex").and_then(Value::as_str),
+                    a.field("tile").and_then(Value::as_str),
+                    a.field("hex").and_then(Value::as_str),
                 ) {
                     at.insert(tile.to_string(), hex.to_string());
                 }
             }
             "place_token" | "remove_token" | "buy_token" => {
-                if let Some(city) = a.raw.get("city").and_then(Value::as_str)
+                if let Some(city) = a.field("city").and_then(Value::as_str)
                     && let Some((_, copy, _)) = notation::parse_city_id(city)
                 {
                     a.tile_hex = at.get(copy).cloned();
@@ -1303,43 +1995,38 @@ fn mark_player_purchases(actions: &mut [ImportedAction]) {
         held.retain(|id, _| !id.starts_with(&prefix));
     };
     for a in actions.iter_mut() {
-        let ids: Vec<String> = a
-            .raw
-            .get("shares")
-            .and_then(Value::as_array)
-            .map(|v| {
-                v.iter()
-                    .filter_map(Value::as_str)
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let text = |name: &str| a.raw.get(name).and_then(Value::as_str).map(String::from);
+        let corporation = a.field("corporation").and_then(Value::as_str);
         match (a.kind.as_str(), &a.entity) {
             ("par", Entity::Player(seat)) => {
-                if let Some(sym) = text("corporation") {
-                    forget(&mut held, &sym);
+                if let Some(sym) = corporation {
+                    forget(&mut held, sym);
                     held.insert(format!("{sym}_0"), *seat);
                 }
             }
             ("buy_shares", Entity::Player(seat)) => {
-                if let Some(owner) = ids.first().and_then(|id| held.get(id))
-                    && owner != seat
-                {
-                    a.from_player = Some(*owner);
+                let seat = *seat;
+                let owner = a
+                    .fields
+                    .share_ids()
+                    .next()
+                    .and_then(|id| held.get(id))
+                    .copied()
+                    .filter(|owner| *owner != seat);
+                for id in a.fields.share_ids() {
+                    held.insert(id.to_string(), seat);
                 }
-                for id in ids {
-                    held.insert(id, *seat);
+                if owner.is_some() {
+                    a.from_player = owner;
                 }
             }
             ("buy_shares" | "sell_shares", _) => {
-                for id in &ids {
+                for id in a.fields.share_ids() {
                     held.remove(id);
                 }
             }
             ("merge", entity) => {
-                if let Some(sym) = text("corporation") {
-                    forget(&mut held, &sym);
+                if let Some(sym) = corporation {
+                    forget(&mut held, sym);
                 }
                 if let Entity::Corporation(sym) = entity {
                     forget(&mut held, sym);
@@ -1357,24 +2044,18 @@ fn mark_player_purchases(actions: &mut [ImportedAction]) {
 fn mark_pool_purchases(actions: &mut [ImportedAction]) {
     let mut pool: BTreeSet<String> = BTreeSet::new();
     for a in actions.iter_mut() {
-        let ids: Vec<String> = a
-            .raw
-            .get("shares")
-            .and_then(Value::as_array)
-            .map(|v| {
-                v.iter()
-                    .filter_map(Value::as_str)
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default();
         match a.kind.as_str() {
-            "sell_shares" => pool.extend(ids),
+            "sell_shares" => pool.extend(a.fields.share_ids().map(String::from)),
             "buy_shares" => {
-                a.from_pool = Some(ids.first().is_some_and(|id| pool.contains(id)));
-                for id in &ids {
+                let from_pool = a
+                    .fields
+                    .share_ids()
+                    .next()
+                    .is_some_and(|id| pool.contains(id));
+                for id in a.fields.share_ids() {
                     pool.remove(id);
                 }
+                a.from_pool = Some(from_pool);
             }
             _ => {}
         }
@@ -1990,7 +2671,9 @@ mod tests {
         );
         // Without a price the purchase cannot be replayed.
         let mut no_price = e.actions[2].clone();
-        no_price.raw.as_object_mut().unwrap().remove("total_price");
+        let mut raw = no_price.raw().clone();
+        raw.as_object_mut().unwrap().remove("total_price");
+        no_price.set_raw(raw);
         let mut s2 = s.clone();
         if let Round::StockRound(r) = &mut s2.round {
             r.current_seat = 1;
@@ -2074,5 +2757,141 @@ mod tests {
             parse_export("{}"),
             Err(ImportError::Field("players".into()))
         );
+    }
+}
+
+#[cfg(test)]
+mod typed_reading_tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The error a `Value` parse of `text` gives: what `parse_export` answered when it read
+    /// the whole document as a `Value`.
+    fn value_error(text: &str) -> ImportError {
+        ImportError::json(&serde_json::from_str::<Value>(text).unwrap_err())
+    }
+
+    /// Every value is checked as a `Value` parse checks it, the ones the importer skips too:
+    /// the same error, message and position.
+    #[test]
+    fn s18_json_errors_are_those_of_a_value_parse() {
+        let action = |field: &str| {
+            format!(
+                r#"{{"players": [{{"id": 1}}], "actions": [{{"type": "pass", "id": 1, {field}}}]}}"#
+            )
+        };
+        let deep = format!("\"x\": {}1{}", "[".repeat(200), "]".repeat(200));
+        for text in [
+            action("\"created_at\": 1e400"),
+            action("\"created_at\": -1e400"),
+            action(&format!("\"created_at\": {}", "9".repeat(400))),
+            action("\"variant\": \"\\ud800\""),
+            action("\"variant\": \"\\udc00x\""),
+            action("\"variant\": \"\\x\""),
+            action("\"variant\": \"a\u{1}\""),
+            action("\"price\": 01"),
+            action("\"routes\": [{\"nodes\": [1e999]}]"),
+            action(&deep),
+            action("\"x\": [1,]"),
+            r#"{"players": [], "actions": [], "id": 1e400}"#.to_string(),
+            r#"{"players": [], "actions": []} x"#.to_string(),
+            r#"{"players": [], "actions": [{"type": "pass""#.to_string(),
+            "[1e400]".to_string(),
+        ] {
+            assert_eq!(parse_export(&text), Err(value_error(&text)), "{text}");
+        }
+        // What a `Value` parse accepts is read: a number in range, a surrogate pair, other
+        // types in any field, nesting up to the limit.
+        for field in [
+            "\"created_at\": 1e300",
+            "\"variant\": \"\\ud83d\\ude00\"",
+            "\"price\": {\"a\": [null, true]}",
+            "\"routes\": 5",
+            "\"auto_actions\": {}",
+        ] {
+            let text = action(field);
+            assert!(serde_json::from_str::<Value>(&text).is_ok());
+            assert!(parse_export(&text).is_ok(), "{text}");
+        }
+        for text in ["5", "[]", "null", "\"players\""] {
+            assert_eq!(
+                parse_export(text),
+                Err(ImportError::Field("players".into()))
+            );
+        }
+    }
+
+    /// A key given twice counts once, the last one, as in a `Value`; `raw` is the action as
+    /// recorded (with its `auto_actions`), an automatic action that element.
+    #[test]
+    fn s18_raw_is_the_recorded_action_and_the_last_key_wins() {
+        let text = r#"{"id": 5, "players": [{"id": 7}, {"id": "8"}], "title": "1841",
+            "actions": [
+              {"type": "bid", "entity": 7, "entity_type": "player", "id": 1,
+               "company": "X", "company": "SFTG", "price": 5, "price": 20.0},
+              {"type": "pass", "entity": "8", "entity_type": "player", "id": 2, "user": 3},
+              {"type": "undo", "entity": "8", "entity_type": "player", "id": 3},
+              {"type": "pass", "type": "pass", "entity": 8, "entity_type": "player", "id": 4,
+               "auto_actions": [{"type": "pass", "entity": 7, "entity_type": "player"}, 3]},
+              "odd"
+            ]}"#;
+        let e = parse_export(text).unwrap();
+        let root: Value = serde_json::from_str(text).unwrap();
+        let recorded = &root["actions"];
+        let raws: Vec<&Value> = e.actions.iter().map(ImportedAction::raw).collect();
+        assert_eq!(
+            raws,
+            [
+                &recorded[0],
+                &recorded[3],
+                &recorded[3]["auto_actions"][0],
+                &recorded[3]["auto_actions"][1],
+                &recorded[4],
+            ]
+        );
+        let summary: Vec<_> = e
+            .actions
+            .iter()
+            .map(|a| (a.id, a.kind.as_str(), a.entity.clone(), a.auto))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                (Some(1), "bid", Entity::Player(0), false),
+                (Some(4), "pass", Entity::Player(1), false),
+                (None, "pass", Entity::Player(0), true),
+                (None, "", Entity::Other(String::new()), true),
+                (None, "", Entity::Other(String::new()), false),
+            ]
+        );
+        assert_eq!(
+            e.actions[0].concession_round_action(),
+            Ok(Some((
+                0,
+                Action::Bid {
+                    concession: "SFTG".into(),
+                    price: 20
+                }
+            )))
+        );
+        // Read from a value, the same action.
+        let again = imported(&e.players, recorded[0].clone(), false);
+        assert_eq!(again, e.actions[0]);
+        assert_eq!(again.raw(), &recorded[0]);
+        // `set_raw` replaces the fields the mapping reads, nothing else.
+        let mut changed = e.actions[0].clone();
+        changed.set_raw(json!({"type": "pass", "company": "IRSFF", "price": 30}));
+        assert_eq!((changed.id, changed.kind.as_str()), (Some(1), "bid"));
+        assert_eq!(
+            changed.concession_round_action(),
+            Ok(Some((
+                0,
+                Action::Bid {
+                    concession: "IRSFF".into(),
+                    price: 30
+                }
+            )))
+        );
+        assert_ne!(changed, e.actions[0]);
     }
 }
