@@ -358,6 +358,8 @@ fn play(options: Options, players: u32, seed: u64) -> Stats {
     let money = state.total_money();
     let all = concessions_of(&options);
     let mut steps = 0;
+    // Whether a player has gone bankrupt in this game (1841 §14).
+    let mut bankruptcy = false;
     loop {
         let stop = match &state.round {
             Round::ConcessionRound(_) => false,
@@ -430,6 +432,8 @@ fn play(options: Options, players: u32, seed: u64) -> Stats {
             stats.tie_auctions += 1;
         }
         stats.steps += 1;
+        let last = format!("{action:?} by seat {seat}: {events:?}");
+        bankruptcy |= events.iter().any(|e| matches!(e, Event::Bankrupt { .. }));
         stats.events.extend(events);
         assert_eq!(state.total_money(), money, "money not conserved");
         assert!(
@@ -451,12 +455,14 @@ fn play(options: Options, players: u32, seed: u64) -> Stats {
                 c.sym
             );
             if c.started() {
+                // A bankrupt player's presidencies may end in the pool (1841 §14); nothing
+                // else puts a president's certificate there.
                 assert!(
                     matches!(
                         c.president(),
                         Some(ShareOwner::Player(_) | ShareOwner::Corporation(_))
-                    ),
-                    "{} has a president",
+                    ) || (bankruptcy && c.president() == Some(&ShareOwner::Pool)),
+                    "{} has a president after {last}",
                     c.sym
                 );
             }
@@ -625,4 +631,22 @@ proptest! {
     fn s4_random_rounds_lite(players in 3u32..=6, version_1 in any::<bool>(), faq in any::<bool>(), p2p_purchases in any::<bool>(), seed in any::<u64>()) {
         play(with_faq(Options { version_1, lite: true, p2p_purchases, ..Options::default() }, faq), players, seed);
     }
+}
+
+/// The case CI's proptest found (8 players, version 1, every FAQ ruling): a started
+/// corporation must keep a president after every action.
+#[test]
+fn s4_regression_8_players_version_1_faq() {
+    play(
+        with_faq(
+            Options {
+                version_1: true,
+                p2p_purchases: false,
+                ..Options::default()
+            },
+            true,
+        ),
+        8,
+        14477602363791813544,
+    );
 }
