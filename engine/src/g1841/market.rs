@@ -155,12 +155,20 @@ pub fn apply_drops(state: &mut State, drops: Vec<PriceDrop>, events: &mut Vec<Ev
 /// Started corporations in operating order (1841 §6): higher price first, then further right,
 /// then higher row, then earlier arrival on the cell, then name.
 pub fn operating_order(state: &State) -> Vec<String> {
+    operating_order_of(state)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+}
+
+/// [`operating_order`], the symbols borrowed from the state.
+pub fn operating_order_of(state: &State) -> Vec<&str> {
     let mut corps: Vec<_> = state
         .corporations
         .iter()
         .filter_map(|c| {
             let p = c.share_price?;
-            Some((c.price().unwrap_or(0), p, c.sym.clone()))
+            Some((c.price().unwrap_or(0), p, c.sym.as_str()))
         })
         .collect();
     corps.sort_by(|a, b| {
@@ -168,7 +176,7 @@ pub fn operating_order(state: &State) -> Vec<String> {
             .then(b.1.col.cmp(&a.1.col))
             .then(a.1.row.cmp(&b.1.row))
             .then(a.1.arrival.cmp(&b.1.arrival))
-            .then(a.2.cmp(&b.2))
+            .then(a.2.cmp(b.2))
     });
     corps.into_iter().map(|c| c.2).collect()
 }

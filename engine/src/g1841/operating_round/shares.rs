@@ -278,17 +278,17 @@ fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Ve
             .options
             .no_cross_border_corporate_shares()
             .then(|| border_regions(state));
-        for target in market::operating_order(state) {
-            if chain.contains(&target)
-                || r.sold.contains(&target)
-                || sold_this_operating_round(state, &sym, &target)
+        for target in market::operating_order_of(state) {
+            if chain.iter().any(|c| c == target)
+                || r.sold.iter().any(|c| c == target)
+                || sold_this_operating_round(state, &sym, target)
                 || regions
                     .as_ref()
-                    .is_some_and(|g| across_border_in(g, state, &sym, &target))
+                    .is_some_and(|g| across_border_in(g, state, &sym, target))
             {
                 continue;
             }
-            let Some(t) = state.corporation(&target) else {
+            let Some(t) = state.corporation(target) else {
                 continue;
             };
             let Some(price) = t.price() else { continue };
@@ -324,7 +324,7 @@ fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Ve
                         continue;
                     }
                     out.push(Action::BuyShares {
-                        corporation: target.clone(),
+                        corporation: target.to_string(),
                         from_pool,
                         percent,
                     });

@@ -48,9 +48,10 @@ pub(super) fn train_price(state: &State, id: &str) -> i64 {
 
 /// Corporations over their train limit now, in operating order (1841 §9.6).
 pub fn over_limit(state: &State) -> Vec<String> {
-    market::operating_order(state)
+    market::operating_order_of(state)
         .into_iter()
         .filter(|s| trains_of(state, s).len() as u32 > train_limit(state, s))
+        .map(str::to_string)
         .collect()
 }
 
