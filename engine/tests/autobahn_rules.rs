@@ -454,3 +454,62 @@ fn solo_autobot_plays_inside_apply_reproducibly() {
     );
     assert_eq!(Autobahn::to_act(&s1), vec![0]);
 }
+
+/// Card conservation (autobahn §3.1 steps 6–7) in the validation of an incoming state: a
+/// duplicated improved card or basic card is refused with the path of the second copy; a
+/// card missing (discarded from the display) is not an error.
+#[test]
+fn validation_refuses_a_card_in_two_places() {
+    let s = started(3);
+    assert_eq!(referee_engine::autobahn::check_invariants(&s), Ok(()));
+
+    // An improved card of the deck copied onto the deck again.
+    let mut twice = s.clone();
+    let card = twice.card_deck[0].clone();
+    twice.card_deck.push(card.clone());
+    let last = twice.card_deck.len() - 1;
+    let v = referee_engine::autobahn::check_invariants(&twice).unwrap_err();
+    assert_eq!(v.path, format!("card_deck[{last}]"));
+    assert_eq!(
+        v.message,
+        format!(
+            "card `{card}` is also at card_deck[0]; each improved and advanced card exists once"
+        )
+    );
+
+    // A display card also in a player's hand.
+    let mut held = s.clone();
+    let shown = held.display[0].clone();
+    held.players[1].hand.push(shown.clone());
+    let v = referee_engine::autobahn::check_invariants(&held).unwrap_err();
+    assert_eq!(v.path, "display[0]");
+    assert!(
+        v.message
+            .contains(&format!("card `{shown}` is also at players[1].hand["))
+    );
+
+    // A second copy of a basic card in one player's hand.
+    let mut basic = s.clone();
+    let own = basic.players[2].hand[0].clone();
+    basic.players[2].hand.push(own.clone());
+    let n = basic.players[2].hand.len() - 1;
+    let v = referee_engine::autobahn::check_invariants(&basic).unwrap_err();
+    assert_eq!(v.path, format!("players[2].hand[{n}]"));
+    assert_eq!(
+        v.message,
+        format!(
+            "card `{own}` is also at players[2].hand[0]; each player has one copy of each basic card"
+        )
+    );
+
+    // A basic card on the deck.
+    let mut stray = s.clone();
+    stray.card_deck.push(own.clone());
+    let v = referee_engine::autobahn::check_invariants(&stray).unwrap_err();
+    assert_eq!(v.path, format!("card_deck[{}]", stray.card_deck.len() - 1));
+
+    // A card gone (as after a discard from the display) is fine.
+    let mut gone = s.clone();
+    gone.display.remove(0);
+    assert_eq!(referee_engine::autobahn::check_invariants(&gone), Ok(()));
+}

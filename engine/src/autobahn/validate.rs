@@ -481,5 +481,77 @@ pub fn validate(state: &State) -> Result<(), Invalid> {
     if state.options.autobot_level == 0 || state.options.autobot_level > 12 {
         return bad("options.autobot_level", "must be 1 to 12");
     }
+    cards_conserved(state)
+}
+
+/// No card is in two places (autobahn §3.1 steps 6–7): every player has one copy of each
+/// basic card (in hand, set aside or on an action space), and each improved or advanced card
+/// exists once in the game (deck, display, set aside for era 3, or with one player). A card
+/// may have left the game (a discarded display card), so a card missing is not an error; a
+/// card found twice is. Errors: the path of the second copy, naming the first.
+fn cards_conserved(state: &State) -> Result<(), Invalid> {
+    let d = &state.board.def;
+    let is_basic = |c: &str| d.basic_cards.iter().any(|b| b.id == c);
+    // Improved and advanced cards: card -> where the first copy is.
+    let mut shared: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+    for (i, p) in state.players.iter().enumerate() {
+        let mut own: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+        let places =
+            p.hand
+                .iter()
+                .enumerate()
+                .map(|(k, c)| (c, format!("players[{i}].hand[{k}]")))
+                .chain(
+                    p.set_aside
+                        .iter()
+                        .enumerate()
+                        .map(|(k, c)| (c, format!("players[{i}].set_aside[{k}]"))),
+                )
+                .chain(p.action_spaces.iter().enumerate().flat_map(|(k, a)| {
+                    a.cards.iter().enumerate().map(move |(m, c)| {
+                        (c, format!("players[{i}].action_spaces[{k}].cards[{m}]"))
+                    })
+                }));
+        for (card, path) in places {
+            let seen = if is_basic(card) {
+                &mut own
+            } else {
+                &mut shared
+            };
+            if let Some(first) = seen.get(card.as_str()) {
+                let whose = if is_basic(card) {
+                    "each player has one copy of each basic card"
+                } else {
+                    "each improved and advanced card exists once"
+                };
+                return bad(path, format!("card `{card}` is also at {first}; {whose}"));
+            }
+            seen.insert(card.as_str(), path);
+        }
+    }
+    for (list, name) in [
+        (&state.display, "display"),
+        (&state.card_deck, "card_deck"),
+        (&state.advanced_aside, "advanced_aside"),
+    ] {
+        for (k, card) in list.iter().enumerate() {
+            let path = format!("{name}[{k}]");
+            if is_basic(card) {
+                return bad(
+                    path,
+                    format!("`{card}` is a basic card; basic cards stay with their player"),
+                );
+            }
+            if let Some(first) = shared.get(card.as_str()) {
+                return bad(
+                    path,
+                    format!(
+                        "card `{card}` is also at {first}; each improved and advanced card exists once"
+                    ),
+                );
+            }
+            shared.insert(card.as_str(), path);
+        }
+    }
     Ok(())
 }
