@@ -455,6 +455,7 @@ impl Api {
         let call = Call::start("Replay");
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
+            games::check_action_count("actions", req.actions.len())?;
             game_id(&req.game, "game")
                 .and_then(|g| dispatch!(g, replay(req, cancel)))
                 .and_then(|mut resp| {
@@ -523,7 +524,11 @@ impl Api {
             .as_ref()
             .map(|g| g.game.clone())
             .unwrap_or_default();
-        let mut result = guarded(|| crate::game_records::export_game(req));
+        let mut result = guarded(|| {
+            let actions = req.game.as_ref().map_or(0, |g| g.actions.len());
+            games::check_action_count("game.actions", actions)?;
+            crate::game_records::export_game(req)
+        });
         let outcome = match &result {
             Ok(r) if r.failure.is_some() => Some("rejected"),
             _ => None,
@@ -547,6 +552,7 @@ impl Api {
         let mut game = String::new();
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
+            games::check_action_count("actions", req.actions.len())?;
             let gs = request_state(sealer, req.state.as_ref(), &req.sealed_state)?;
             game = gs.game.clone();
             let mut resp = dispatch!(
@@ -582,6 +588,8 @@ impl Api {
             .map(|g| g.game.clone())
             .unwrap_or_default();
         let mut result = guarded(|| {
+            let actions = req.game.as_ref().map_or(0, |g| g.actions.len());
+            games::check_action_count("game.actions", actions)?;
             let mut seal_and_emit = |mut frame: pb::StreamReplayResponse| {
                 (frame.state, frame.sealed_state, frame.seat_views) =
                     outgoing(sealer, frame.state.take())?;

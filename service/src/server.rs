@@ -2,9 +2,10 @@
 //! HTTP/JSON, plus gRPC health and reflection.
 //!
 //! Layers, outermost first: CORS (when configured) → the request body read in full →
-//! error handling → load shedding → global concurrency limit → the call's deadline → routes
-//! (the gRPC routes behind gRPC-Web translation). Requests over the concurrency limit are
-//! refused at once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON); calls not answered by their
+//! global concurrency limit with load shedding → the call's deadline → routes (the gRPC
+//! routes behind gRPC-Web translation). Requests over the concurrency limit are refused at
+//! once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON); a streaming call keeps its slot until
+//! its stream ends (at most the request timeout); calls not answered by their
 //! deadline end with `DEADLINE_EXCEEDED` (HTTP 504), in the caller's protocol. Request bodies
 //! over `max_request_bytes` are refused (`OUT_OF_RANGE`, HTTP 413).
 //!
@@ -15,9 +16,9 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
-use axum::error_handling::HandleErrorLayer;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -25,10 +26,9 @@ use axum::response::Response;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tonic::Status;
 use tower::ServiceBuilder;
-use tower::limit::GlobalConcurrencyLimitLayer;
-use tower::load_shed::LoadShedLayer;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::api::Api;
@@ -127,14 +127,91 @@ fn status_response(
     }
 }
 
-/// Turns a middleware error (overload) into a gRPC status or a JSON error.
-async fn handle_layer_error(headers: HeaderMap, err: tower::BoxError) -> Response {
-    let status = if err.is::<tower::load_shed::error::Overloaded>() {
-        Status::resource_exhausted("the server is at its concurrency limit; retry later")
-    } else {
-        Status::internal("unhandled middleware error")
+/// The server-streaming calls: their answer is a stream that goes on after the response
+/// has started, so they keep their concurrency slot until it ends ([`concurrency_limit`]).
+fn is_stream(path: &str) -> bool {
+    matches!(
+        path,
+        "/v1/StreamReplay" | "/referee.v1.Referee/StreamReplay"
+    )
+}
+
+/// The `--max-concurrency` slots, and how long a stream may keep one.
+#[derive(Clone, Debug)]
+struct Slots {
+    semaphore: Arc<Semaphore>,
+    /// The longest a streaming answer keeps its slot: the server's request timeout, the
+    /// longest a stream's work runs (it ends with DEADLINE_EXCEEDED then).
+    stream_hold: Duration,
+}
+
+/// The global concurrency limit with load shedding: a request that finds every slot taken is
+/// refused at once with RESOURCE_EXHAUSTED (HTTP 429) instead of waiting. A call gives its
+/// slot back when its response is ready — a server-streaming call ([`is_stream`]) only when
+/// its stream ends (the last message sent, or the reader gone), and at the latest after
+/// [`Slots::stream_hold`], so that a reader that stops reading cannot keep a slot forever.
+///
+/// (tower's `GlobalConcurrencyLimit` gives the slot back when the response future resolves,
+/// which for a stream is when its first message is ready.)
+async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next) -> Response {
+    let Ok(permit) = slots.semaphore.clone().try_acquire_owned() else {
+        return status_response(
+            req.headers(),
+            Status::resource_exhausted("the server is at its concurrency limit; retry later"),
+            None,
+        );
     };
-    status_response(&headers, status, None)
+    if !is_stream(req.uri().path()) {
+        let resp = next.run(req).await;
+        drop(permit);
+        return resp;
+    }
+    let resp = next.run(req).await;
+    // The permit goes back when the body ends or is dropped (the sender below is dropped
+    // with it), or after `stream_hold`, whichever comes first.
+    let (ended, ended_rx) = tokio::sync::oneshot::channel::<()>();
+    let hold = slots.stream_hold;
+    tokio::spawn(async move {
+        let _ = tokio::time::timeout(hold, ended_rx).await;
+        drop(permit);
+    });
+    resp.map(|body| {
+        axum::body::Body::new(UntilEnd {
+            body,
+            ended: Some(ended),
+        })
+    })
+}
+
+/// A response body that drops `ended` once the body has ended (or failed), or when the body
+/// itself is dropped (the connection or stream went away).
+struct UntilEnd {
+    body: axum::body::Body,
+    ended: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl http_body::Body for UntilEnd {
+    type Data = bytes::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let polled = std::pin::Pin::new(&mut self.body).poll_frame(cx);
+        if matches!(polled, std::task::Poll::Ready(None | Some(Err(_)))) {
+            self.ended = None;
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
 }
 
 /// Calls that keep the caller's deadline themselves: Playout answers the games played so far
@@ -314,9 +391,13 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
         .merge(http_json::router(api, cfg.max_request_bytes))
         .layer(
             ServiceBuilder::new()
-                .layer(HandleErrorLayer::new(handle_layer_error))
-                .layer(LoadShedLayer::new())
-                .layer(GlobalConcurrencyLimitLayer::new(cfg.max_concurrency.max(1)))
+                .layer(axum::middleware::from_fn_with_state(
+                    Slots {
+                        semaphore: Arc::new(Semaphore::new(cfg.max_concurrency.max(1))),
+                        stream_hold: cfg.request_timeout,
+                    },
+                    concurrency_limit,
+                ))
                 .layer(axum::middleware::from_fn_with_state(
                     cfg.request_timeout,
                     deadline,

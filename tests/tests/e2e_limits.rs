@@ -238,3 +238,158 @@ async fn oversized_bodies_and_wrong_methods_get_the_documented_errors() {
     assert_eq!(v["code"], "UNIMPLEMENTED");
     assert_eq!(v["message"], "GET /v1/Apply: use POST");
 }
+
+/// `n` passes of a 4-seat 1841 game, the first by `first_seat` (9: a seat not at the table,
+/// refused at once) and the others in turn.
+fn passes(n: usize, first_seat: u32) -> Vec<pb::SeatAction> {
+    (0..n)
+        .map(|i| pb::SeatAction {
+            seat: if i == 0 { first_seat } else { (i % 4) as u32 },
+            action: Some(pb::Action {
+                action: Some(pb::action::Action::G1841(
+                    referee_service::pb::g1841::Action {
+                        action: Some(referee_service::pb::g1841::action::Action::Pass(
+                            Default::default(),
+                        )),
+                    },
+                )),
+            }),
+        })
+        .collect()
+}
+
+/// Every request carrying a list of actions (ApplyBatch, Replay, StreamReplay, ExportGame)
+/// may carry at most 100,000 of them: one more is INVALID_ARGUMENT naming the limit (HTTP
+/// 400 with the JSON error), counted before any action is decoded or applied; exactly
+/// 100,000 are taken (here the first is refused, so the answer comes at once).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn action_lists_are_limited_to_100000_actions() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+
+    // Large enough for 100,001 actions in JSON (about 45 bytes each).
+    let server = Server::start(&["--max-request-bytes", "16777216"]);
+    let mut c = client(&server).await;
+    let state = c
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .expect("NewGame")
+        .into_inner()
+        .state;
+    let replay = |actions: Vec<pb::SeatAction>| pb::ReplayRequest {
+        game: "1841".into(),
+        seats: 4,
+        actions,
+        ..Default::default()
+    };
+    let too_many = passes(100_001, 0);
+    let limit = |field: &str| {
+        format!(
+            "{field}: at most 100000 actions per request, got 100001 (split the list: ApplyBatch continues from the state the previous call returned)"
+        )
+    };
+
+    let batch = pb::ApplyBatchRequest {
+        state: state.clone(),
+        actions: too_many.clone(),
+        ..Default::default()
+    };
+    let err = c.apply_batch(batch.clone()).await.expect_err("ApplyBatch");
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, limit("actions").as_str())
+    );
+    let err = c
+        .replay(replay(too_many.clone()))
+        .await
+        .expect_err("Replay");
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, limit("actions").as_str())
+    );
+    let stream = pb::StreamReplayRequest {
+        game: Some(replay(too_many.clone())),
+        ..Default::default()
+    };
+    let err = match c.stream_replay(stream.clone()).await {
+        Err(status) => status,
+        Ok(resp) => resp.into_inner().message().await.expect_err("StreamReplay"),
+    };
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, limit("game.actions").as_str())
+    );
+    let err = c
+        .export_game(pb::ExportGameRequest {
+            game: Some(replay(too_many.clone())),
+            ..Default::default()
+        })
+        .await
+        .expect_err("ExportGame");
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, limit("game.actions").as_str())
+    );
+
+    // HTTP/JSON: 400 with the JSON error.
+    let http = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    for (method, body, field) in [
+        ("ApplyBatch", serde_json::to_vec(&batch).unwrap(), "actions"),
+        (
+            "StreamReplay",
+            serde_json::to_vec(&stream).unwrap(),
+            "game.actions",
+        ),
+    ] {
+        let req = http::Request::post(format!("{}/v1/{method}", server.url()))
+            .header("content-type", "application/json")
+            .body(Full::new(Bytes::from(body)))
+            .unwrap();
+        let resp = http.request(req).await.expect("http request");
+        assert_eq!(resp.status(), 400, "{method}");
+        let body = resp.into_body().collect().await.unwrap().to_bytes();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["code"], "INVALID_ARGUMENT", "{method}");
+        assert_eq!(v["message"], limit(field), "{method}");
+    }
+
+    // Exactly 100,000: taken (the first action is refused, so nothing else is applied).
+    let at_limit = passes(100_000, 9);
+    let r = c
+        .apply_batch(pb::ApplyBatchRequest {
+            state,
+            actions: at_limit.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("ApplyBatch of 100,000")
+        .into_inner();
+    assert_eq!(r.actions_applied, 0);
+    assert_eq!(r.failure.map(|f| f.index), Some(0));
+    let r = c
+        .replay(replay(at_limit.clone()))
+        .await
+        .expect("Replay of 100,000")
+        .into_inner();
+    assert_eq!(r.actions_applied, 0);
+    assert_eq!(r.failure.map(|f| f.index), Some(0));
+    let mut s = c
+        .stream_replay(pb::StreamReplayRequest {
+            game: Some(replay(at_limit)),
+            ..Default::default()
+        })
+        .await
+        .expect("StreamReplay of 100,000")
+        .into_inner();
+    let setup = s.message().await.unwrap().unwrap();
+    assert_eq!(setup.action_count, 0);
+    let failed = s.message().await.unwrap().unwrap();
+    assert!(failed.last);
+    assert_eq!(failed.failure.map(|f| f.index), Some(0));
+}

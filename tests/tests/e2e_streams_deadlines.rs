@@ -462,3 +462,85 @@ mod reqwest_like {
         }
     }
 }
+
+/// A streaming call keeps its concurrency slot until its stream ends, not only until its
+/// first message: with `--max-concurrency 1`, a call made while a StreamReplay is still being
+/// read is shed (RESOURCE_EXHAUSTED), over HTTP/JSON and gRPC alike, and served again once
+/// the stream has been read to its end. A reader that stops reading holds the slot at most
+/// for the request timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_keeps_its_concurrency_slot_until_it_ends() {
+    let server = Server::start(&["--max-concurrency", "1"]);
+    let http = reqwest_like::Http::new(&server);
+    // Polls ListGames until it is served (the slot comes back as the server drops the body
+    // it has finished sending, right after the reader saw its end).
+    async fn served_again(http: &reqwest_like::Http) {
+        for _ in 0..100 {
+            let (status, _) = http.post("ListGames", &json!({}), None).await;
+            if status == 200 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("the slot of a finished stream did not come back");
+    }
+
+    // HTTP/JSON (NDJSON).
+    let body = json!({"game": passes(10_000)}).to_string();
+    let conn = send_post(&server, "/v1/StreamReplay", "", body.as_bytes()).await;
+    let mut resp = RawResponse::read(conn).await;
+    assert_eq!(resp.status, 200);
+    assert!(resp.next_line().await.is_some());
+    let (status, v) = http.post("ListGames", &json!({}), None).await;
+    assert_eq!(status, 429, "{v}");
+    assert_eq!(v["code"], "RESOURCE_EXHAUSTED");
+    let mut lines = 1;
+    while resp.next_line().await.is_some() {
+        lines += 1;
+    }
+    assert_eq!(lines, 10_001);
+    served_again(&http).await;
+
+    // gRPC.
+    let mut c = RefereeClient::connect(server.url()).await.unwrap();
+    let game: pb::ReplayRequest = serde_json::from_value(passes(10_000)).unwrap();
+    let mut stream = c
+        .stream_replay(pb::StreamReplayRequest {
+            game: Some(game),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let first = stream.message().await.unwrap().unwrap();
+    assert_eq!(first.action_count, 0);
+    let mut other = RefereeClient::connect(server.url()).await.unwrap();
+    let shed = other
+        .list_games(pb::ListGamesRequest {})
+        .await
+        .expect_err("served while the stream holds the only slot");
+    assert_eq!(shed.code(), tonic::Code::ResourceExhausted, "{shed:?}");
+    let mut n = 1;
+    while let Some(m) = stream.message().await.unwrap() {
+        n += 1;
+        if m.last {
+            break;
+        }
+    }
+    assert_eq!(n, 10_001);
+    drop(stream);
+    served_again(&http).await;
+
+    // A reader that stops reading gives the slot back after the request timeout (1.5 s).
+    let server = Server::start(&["--max-concurrency", "1", "--request-timeout-ms", "1500"]);
+    let http = reqwest_like::Http::new(&server);
+    let conn = send_post(&server, "/v1/StreamReplay", "", body.as_bytes()).await;
+    let mut stalled = RawResponse::read(conn).await;
+    assert!(stalled.next_line().await.is_some());
+    let (status, _) = http.post("ListGames", &json!({}), None).await;
+    assert_eq!(status, 429);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (status, v) = http.post("ListGames", &json!({}), None).await;
+    assert_eq!(status, 200, "{v}");
+    drop(stalled);
+}

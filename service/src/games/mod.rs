@@ -86,6 +86,24 @@ pub trait WireGame {
 /// response headers or flood the logs.
 pub const MAX_MESSAGE_CHARS: usize = 512;
 
+/// Most actions one request may carry in its action list (ApplyBatch `actions`, Replay
+/// `actions`, StreamReplay and ExportGame `game.actions`). Counted before any action is
+/// decoded or applied ([`check_action_count`]); a protobuf pass is about 10 bytes, so the
+/// request size limit alone would let a 4 MiB request carry 400,000 of them.
+pub const MAX_REQUEST_ACTIONS: usize = 100_000;
+
+/// `INVALID_ARGUMENT` naming the limit when the list `field` holds more than
+/// [`MAX_REQUEST_ACTIONS`] actions (`n`).
+pub fn check_action_count(field: &str, n: usize) -> Result<(), Status> {
+    if n > MAX_REQUEST_ACTIONS {
+        return Err(Status::invalid_argument(format!(
+            "{field}: at most {MAX_REQUEST_ACTIONS} actions per request, got {n} (split the list: \
+             ApplyBatch continues from the state the previous call returned)"
+        )));
+    }
+    Ok(())
+}
+
 /// `message` cut to [`MAX_MESSAGE_CHARS`] (with a marker), or unchanged when short enough.
 pub fn clip(message: &str) -> std::borrow::Cow<'_, str> {
     match message.char_indices().nth(MAX_MESSAGE_CHARS) {
