@@ -393,3 +393,65 @@ async fn action_lists_are_limited_to_100000_actions() {
     assert!(failed.last);
     assert_eq!(failed.failure.map(|f| f.index), Some(0));
 }
+
+/// Playout with `include_actions` returns every action, so games × max_actions is capped at
+/// 100,000 (INVALID_ARGUMENT naming the limit, HTTP 400 with the JSON error); at the cap the
+/// call is taken (here cut short by its deadline: `partial`).
+#[tokio::test]
+async fn playout_with_actions_is_capped_at_100000_returned_actions() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+
+    let server = Server::start(&[]);
+    let mut c = client(&server).await;
+    let state = c
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .expect("NewGame")
+        .into_inner()
+        .state;
+    let playout = |games, max_actions| pb::PlayoutRequest {
+        state: state.clone(),
+        games,
+        max_actions,
+        include_actions: true,
+        ..Default::default()
+    };
+    let expected = "games × max_actions: at most 100000 with include_actions (every action is returned), got 100010";
+    let err = c
+        .playout(playout(10, 10_001))
+        .await
+        .expect_err("over the cap");
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, expected)
+    );
+    let http = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let body = serde_json::to_vec(&playout(10, 10_001)).unwrap();
+    let req = http::Request::post(format!("{}/v1/Playout", server.url()))
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(body)))
+        .unwrap();
+    let resp = http.request(req).await.expect("http request");
+    assert_eq!(resp.status(), 400);
+    let body = resp.into_body().collect().await.unwrap().to_bytes();
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["code"], "INVALID_ARGUMENT");
+    assert_eq!(v["message"], expected);
+    // Without include_actions the same numbers are within the work cap.
+    for (games, max_actions, include_actions) in [(10, 10_000, true), (10, 10_001, false)] {
+        let mut req = tonic::Request::new(pb::PlayoutRequest {
+            include_actions,
+            ..playout(games, max_actions)
+        });
+        req.set_timeout(std::time::Duration::from_secs(1));
+        let p = c.playout(req).await.expect("within the caps").into_inner();
+        assert!(p.partial, "{p:?}");
+    }
+}
