@@ -606,18 +606,21 @@ impl Api {
 
     /// Playout: games played on from the request's state ([`games::playout`]) until the
     /// deadline: the smaller of `client_timeout` (gRPC `grpc-timeout`) and the server's
-    /// request timeout, less 10 % for the answer to travel. Sealed mode needs
-    /// `--allow-arbiter-view` (PERMISSION_DENIED otherwise). CANCELLED (work stopped) once
-    /// `cancel` is set.
+    /// request timeout, less 10 % for the answer to travel, counted from `arrived` (when the
+    /// request arrived, [`crate::work::Arrival`]: the time its body took to arrive and the
+    /// time it waited for a worker count; `None`: now). When the deadline passes, the games
+    /// finished so far are the answer (`partial`). Sealed mode needs `--allow-arbiter-view`
+    /// (PERMISSION_DENIED otherwise). CANCELLED (work stopped) once `cancel` is set.
     pub fn playout(
         &self,
         req: &pb::PlayoutRequest,
         client_timeout: Option<Duration>,
+        arrived: Option<Instant>,
         cancel: &Cancel,
     ) -> Result<pb::PlayoutResponse, Status> {
         let call = Call::start("Playout");
         let limit = client_timeout.map_or(self.request_timeout, |t| t.min(self.request_timeout));
-        let deadline = Instant::now() + limit.mul_f64(0.9);
+        let deadline = arrived.unwrap_or_else(Instant::now) + limit.mul_f64(0.9);
         let mut game = String::new();
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {

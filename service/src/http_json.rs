@@ -18,7 +18,7 @@ use tokio_stream::StreamExt;
 use tonic::{Code, Status};
 
 use crate::api::Api;
-use crate::work::Cancel;
+use crate::work::{Arrival, Cancel};
 
 /// What the JSON routes share: the service logic and the body limit (for its message).
 #[derive(Clone, Debug)]
@@ -243,7 +243,14 @@ async fn list_games_get(State(json): State<Json>) -> Response {
 }
 
 async fn call_list_games(state: State<Json>, body: Result<Bytes, BytesRejection>) -> Response {
-    call(state, Path("ListGames".to_string()), HeaderMap::new(), body).await
+    call(
+        state,
+        Path("ListGames".to_string()),
+        None,
+        HeaderMap::new(),
+        body,
+    )
+    .await
 }
 
 /// One NDJSON line: the JSON of `value` and a newline.
@@ -409,6 +416,7 @@ fn header_timeout(headers: &HeaderMap) -> Option<Duration> {
 async fn call(
     State(json): State<Json>,
     Path(method): Path<String>,
+    arrival: Option<axum::Extension<Arrival>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -441,9 +449,13 @@ async fn call(
         "StreamReplay" => stream_replay_ndjson(api, header_timeout(&headers), body).await,
         "Playout" => {
             // The deadline: a `grpc-timeout` header if the caller sends one (as gRPC does),
-            // else the server's request timeout.
+            // else the server's request timeout; counted from the request's arrival.
             let timeout = header_timeout(&headers);
-            run_blocking(body, move |r, cancel| api.playout(r, timeout, cancel)).await
+            let arrived = arrival.map(|a| a.0.0);
+            run_blocking(body, move |r, cancel| {
+                api.playout(r, timeout, arrived, cancel)
+            })
+            .await
         }
         "SuggestRoutes" => run_blocking(body, move |r, _| api.suggest_routes(r)).await,
         "DefaultAction" => run(&body, |r| api.default_action(r)),

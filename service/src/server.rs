@@ -215,7 +215,8 @@ impl http_body::Body for UntilEnd {
 }
 
 /// Calls that keep the caller's deadline themselves: Playout answers the games played so far
-/// (`partial`) at 90 % of it, StreamReplay ends its stream with `DEADLINE_EXCEEDED` (the
+/// (`partial`) at 90 % of it, counted from the request's arrival (so always before the
+/// safety net below, which counts from the body's end), StreamReplay ends its stream with `DEADLINE_EXCEEDED` (the
 /// deadline covers the whole stream, not only its first message). For them [`deadline`]
 /// applies only the server's request timeout, as a safety net.
 fn keeps_own_deadline(path: &str) -> bool {
@@ -279,12 +280,16 @@ struct BodyLimits {
 }
 
 /// Reads the whole request body (bounded in size and time) before passing the request on, so
-/// a slow or stalled sender never holds one of the `--max-concurrency` slots.
+/// a slow or stalled sender never holds one of the `--max-concurrency` slots. Marks the
+/// request with its [`crate::work::Arrival`] first.
 ///
 /// Server reflection (`/grpc.reflection.*`) is a bidirectional stream whose request body ends
 /// only when the client is done, so it is passed on unbuffered (its messages are small and it
 /// is still bounded by the request timeout and the concurrency limit).
-async fn buffer_body(State(limits): State<BodyLimits>, req: Request, next: Next) -> Response {
+async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: Next) -> Response {
+    // The outermost of the server's own layers: the request has just arrived.
+    req.extensions_mut()
+        .insert(crate::work::Arrival(std::time::Instant::now()));
     if req.uri().path().starts_with("/grpc.reflection.") {
         return next.run(req).await;
     }

@@ -275,6 +275,7 @@ fn playout(
             ..Default::default()
         },
         None,
+        None,
         &Cancel::new(),
     )
     .unwrap()
@@ -353,6 +354,7 @@ fn playout_caps_and_deadline() {
                 ..Default::default()
             },
             None,
+            None,
             &Cancel::new(),
         )
         .unwrap_err();
@@ -367,6 +369,7 @@ fn playout_caps_and_deadline() {
                 ..Default::default()
             },
             Some(std::time::Duration::from_millis(1)),
+            None,
             &Cancel::new(),
         )
         .unwrap();
@@ -805,6 +808,7 @@ fn sealed_mode_arbiter_key() {
                 ..Default::default()
             },
             None,
+            None,
             &Cancel::new(),
         )
         .unwrap_err();
@@ -888,6 +892,7 @@ fn playout_names_the_request_field_of_the_action_limit() {
                 include_actions: true,
                 ..Default::default()
             },
+            None,
             None,
             &Cancel::new(),
         )

@@ -128,18 +128,31 @@ impl RawResponse {
                 return (!self.pending.is_empty())
                     .then(|| String::from_utf8(std::mem::take(&mut self.pending)).unwrap());
             }
-            let mut size = String::new();
-            self.conn.read_line(&mut size).await.unwrap();
-            let size = usize::from_str_radix(size.trim(), 16)
-                .unwrap_or_else(|_| panic!("chunk size {size:?}"));
-            let mut data = vec![0; size + 2];
-            self.conn.read_exact(&mut data).await.unwrap();
-            data.truncate(size);
-            if size == 0 {
-                self.ended = true;
-            }
-            self.pending.extend_from_slice(&data);
+            self.read_chunk().await;
         }
+    }
+
+    /// Reads the next chunk of a chunked body into `pending`.
+    async fn read_chunk(&mut self) {
+        let mut size = String::new();
+        self.conn.read_line(&mut size).await.unwrap();
+        let size = usize::from_str_radix(size.trim(), 16)
+            .unwrap_or_else(|_| panic!("chunk size {size:?}"));
+        let mut data = vec![0; size + 2];
+        self.conn.read_exact(&mut data).await.unwrap();
+        data.truncate(size);
+        if size == 0 {
+            self.ended = true;
+        }
+        self.pending.extend_from_slice(&data);
+    }
+
+    /// The rest of the body.
+    async fn read_to_end(&mut self) -> Vec<u8> {
+        while !self.ended {
+            self.read_chunk().await;
+        }
+        std::mem::take(&mut self.pending)
     }
 }
 
@@ -543,4 +556,76 @@ async fn a_stream_keeps_its_concurrency_slot_until_it_ends() {
     let (status, v) = http.post("ListGames", &json!({}), None).await;
     assert_eq!(status, 200, "{v}");
     drop(stalled);
+}
+
+/// Playout's time budget counts from the request's arrival, not from when its work starts:
+/// a request whose body takes 2 s to arrive, with `grpc-timeout: 3S`, is answered within the
+/// caller's 3 s — with the games finished so far (`partial`), not DEADLINE_EXCEEDED — over
+/// HTTP/JSON and gRPC-Web (the gRPC handler) alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn playout_deadline_counts_from_the_requests_arrival() {
+    let server = Server::start(&[]);
+    let http = reqwest_like::Http::new(&server);
+    let (_, new) = http
+        .post("NewGame", &json!({"game": "1841", "seats": 4}), None)
+        .await;
+    let json_body = json!({"state": new["state"], "games": 200})
+        .to_string()
+        .into_bytes();
+    let start: pb::GameState = serde_json::from_value(new["state"].clone()).unwrap();
+    let message = prost::Message::encode_to_vec(&pb::PlayoutRequest {
+        state: Some(start),
+        games: 200,
+        ..Default::default()
+    });
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    frame.extend_from_slice(&message);
+    for (path, content_type, body) in [
+        ("/v1/Playout", "application/json", json_body),
+        (
+            "/referee.v1.Referee/Playout",
+            "application/grpc-web+proto",
+            frame,
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        let mut conn = TcpStream::connect(&server.addr).await.unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: referee\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\ngrpc-timeout: 3S\r\n\r\n",
+            body.len()
+        );
+        conn.write_all(head.as_bytes()).await.unwrap();
+        let half = body.len() / 2;
+        conn.write_all(&body[..half]).await.unwrap();
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        conn.write_all(&body[half..]).await.unwrap();
+        let mut resp = RawResponse::read(conn).await;
+        let answer = resp.read_to_end().await;
+        let elapsed = started.elapsed();
+        assert_eq!(resp.status, 200, "{path}");
+        assert!(
+            elapsed < Duration::from_secs(3),
+            "{path}: answered {elapsed:?} after the request arrived, past the caller's 3 s"
+        );
+        let partial = if content_type == "application/json" {
+            let v: Value = serde_json::from_slice(&answer).unwrap();
+            let played = v["gamesPlayed"].as_u64().unwrap_or(0);
+            assert!(played < 200, "{v}");
+            v["partial"] == true
+        } else {
+            assert_eq!(
+                answer.first(),
+                Some(&0u8),
+                "a message frame first: {answer:?}"
+            );
+            let len = u32::from_be_bytes(answer[1..5].try_into().unwrap()) as usize;
+            let p: pb::PlayoutResponse = prost::Message::decode(&answer[5..5 + len]).unwrap();
+            let trailers = String::from_utf8_lossy(&answer[5 + len..]).to_string();
+            assert!(trailers.contains("grpc-status:0"), "{trailers:?}");
+            assert!(p.games_played < 200, "{p:?}");
+            p.partial
+        };
+        assert!(partial, "{path}: not partial");
+    }
 }
