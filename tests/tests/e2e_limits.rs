@@ -455,3 +455,109 @@ async fn playout_with_actions_is_capped_at_100000_returned_actions() {
         assert!(p.partial, "{p:?}");
     }
 }
+
+/// Slow or idle connections (slowloris) are closed: a connection that sends nothing, half an
+/// HTTP/1.1 request header, half the HTTP/2 preface, or the preface without any request is
+/// closed `--header-read-timeout-ms` after it was opened; an idle HTTP/1.1 keep-alive
+/// connection is closed as long after its last answer. Calls in flight are not cut by
+/// these timeouts, and a gRPC client whose idle connection was closed (`--idle-timeout-ms`,
+/// GOAWAY) goes on calling.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_or_idle_connections_are_closed() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+
+    let (server, logs) = Server::start_logged(
+        &[
+            "--header-read-timeout-ms",
+            "500",
+            "--idle-timeout-ms",
+            "1000",
+        ],
+        "warn,referee_service::server=debug",
+    );
+    // Reads until the server closes the connection; how long after `since` that was (None:
+    // still open after 5 s), and what was read.
+    fn closed_after(s: &mut std::net::TcpStream, since: Instant) -> (Option<Duration>, Vec<u8>) {
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) => return (Some(since.elapsed()), got),
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                    return (Some(since.elapsed()), got);
+                }
+                Err(_) => return (None, got),
+            }
+        }
+    }
+    const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    let empty_settings: &[u8] = &[0, 0, 0, 4, 0, 0, 0, 0, 0];
+    let cases: [(&str, Vec<u8>); 4] = [
+        ("nothing", Vec::new()),
+        (
+            "half an HTTP/1.1 header",
+            b"POST /v1/ListGames HTTP/1.1\r\nHost: x\r\nContent-Type: appl".to_vec(),
+        ),
+        ("half the HTTP/2 preface", H2_PREFACE[..12].to_vec()),
+        (
+            "the HTTP/2 preface and no request",
+            [H2_PREFACE, empty_settings].concat(),
+        ),
+    ];
+    for (what, sent) in cases {
+        let since = Instant::now();
+        let mut s = std::net::TcpStream::connect(&server.addr).expect("connect");
+        s.write_all(&sent).unwrap();
+        let (closed, got) = closed_after(&mut s, since);
+        let closed = closed.unwrap_or_else(|| panic!("{what}: still open after 5 s"));
+        assert!(
+            closed >= Duration::from_millis(400) && closed < Duration::from_millis(2500),
+            "{what}: closed after {closed:?}"
+        );
+        assert!(
+            !String::from_utf8_lossy(&got).contains("200 OK"),
+            "{what}: {got:?}"
+        );
+    }
+    // HTTP/1.1 keep-alive: answered, then closed once idle for the header timeout.
+    let mut s = std::net::TcpStream::connect(&server.addr).expect("connect");
+    s.write_all(b"GET /v1/ListGames HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut head = [0u8; 15];
+    s.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200 OK");
+    let since = Instant::now();
+    let (closed, _) = closed_after(&mut s, since);
+    let closed = closed.expect("an idle keep-alive connection still open after 5 s");
+    assert!(closed < Duration::from_millis(2500), "{closed:?}");
+
+    // A call longer than both timeouts is not cut (Playout: partial at its 2 s deadline),
+    // and the client goes on calling after its idle connection was closed.
+    let mut c = client(&server).await;
+    let state = c
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .expect("NewGame")
+        .into_inner()
+        .state;
+    let mut req = tonic::Request::new(pb::PlayoutRequest {
+        state,
+        games: 200,
+        ..Default::default()
+    });
+    req.set_timeout(Duration::from_secs(2));
+    let p = c.playout(req).await.expect("a long call").into_inner();
+    assert!(p.partial);
+    let idle = logs.wait_for(&["closing an idle connection"], Duration::from_secs(5));
+    assert!(idle.is_some(), "the idle gRPC connection was not closed");
+    c.list_games(pb::ListGamesRequest {})
+        .await
+        .expect("a call after the idle connection was closed");
+}
