@@ -209,8 +209,12 @@ impl Call {
                     "rpc cancelled: work stopped"
                 )
             }
+            // The status message quotes caller input (an unknown game id, an option value):
+            // it is a field value, escaped by the log format (text: quoted with `\n` etc.;
+            // JSON: a JSON string), never the event's own message, so a caller cannot forge
+            // log lines. (A field named `message` would be written raw by the text format.)
             Err(s) => {
-                tracing::info!(code = ?s.code(), message = s.message(), micros = elapsed.as_micros() as u64, "rpc refused")
+                tracing::info!(code = ?s.code(), detail = s.message(), micros = elapsed.as_micros() as u64, "rpc refused")
             }
             Ok(_) => tracing::debug!(micros = elapsed.as_micros() as u64, "rpc done"),
         }

@@ -561,3 +561,60 @@ async fn slow_or_idle_connections_are_closed() {
         .await
         .expect("a call after the idle connection was closed");
 }
+
+/// Text a caller sends (a game id, an option name quoted in an error) cannot forge log lines:
+/// in the text format it is quoted with its newlines escaped, in JSON it is a JSON string,
+/// and the error's message is the field `detail`, never a second `message`.
+#[tokio::test]
+async fn caller_text_in_logs_is_escaped() {
+    let forged = "x\n2026-01-01T00:00:00.000000Z ERROR referee_service: FORGED\r\u{1b}[31m";
+    let call = |server: &Server| {
+        let url = server.url();
+        async move {
+            let mut c = RefereeClient::connect(url).await.expect("connect");
+            let err = c
+                .new_game(pb::NewGameRequest {
+                    game: forged.into(),
+                    seats: 4,
+                    ..Default::default()
+                })
+                .await
+                .expect_err("unknown game");
+            assert_eq!(err.code(), Code::NotFound);
+        }
+    };
+    let refused = |logs: &common::Logs| {
+        logs.wait_for(&["rpc refused"], std::time::Duration::from_secs(5))
+            .expect("the refusal is logged")
+    };
+
+    let (server, logs) = Server::start_logged_text(&[], "warn,referee_service::api=info");
+    call(&server).await;
+    let line = refused(&logs);
+    assert!(
+        line.contains(r#"detail="game: unknown game `x\n2026-01-01T00:00:00.000000Z ERROR referee_service: FORGED\r\u{1b}[31m` (ListGames lists the games this server knows)""#),
+        "{line}"
+    );
+    assert!(
+        line.contains(
+            r#"game="x\n2026-01-01T00:00:00.000000Z ERROR referee_service: FORGED\r\u{1b}[31m""#
+        ),
+        "{line}"
+    );
+    for l in logs.lines() {
+        assert!(!l.contains("FORGED") || l.contains("rpc refused"), "{l}");
+        assert!(!l.contains('\u{1b}') && !l.contains('\r'), "{l:?}");
+    }
+
+    let (server, logs) = Server::start_logged(&[], "warn,referee_service::api=info");
+    call(&server).await;
+    let line = refused(&logs);
+    let v: serde_json::Value = serde_json::from_str(&line).expect("one JSON object per line");
+    assert_eq!(v["fields"]["message"], "rpc refused");
+    assert_eq!(
+        v["fields"]["detail"],
+        format!("game: unknown game `{forged}` (ListGames lists the games this server knows)")
+    );
+    assert_eq!(v["span"]["game"], forged);
+    assert_eq!(line.matches("\"message\"").count(), 1, "{line}");
+}
