@@ -139,6 +139,26 @@ fn status_response(
     }
 }
 
+/// A path no route serves: JSON callers get the JSON error (404 `NOT_FOUND`), gRPC and
+/// gRPC-Web callers `UNIMPLEMENTED` in their protocol, as for an unknown gRPC method.
+async fn no_route(
+    method: axum::http::Method,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> Response {
+    let path = uri.path();
+    let status = match call_kind(&headers) {
+        CallKind::Json => Status::not_found(format!(
+            "no route for {method} {path}: the JSON API is POST /v1/<Method> (e.g. /v1/NewGame; \
+             GET /v1/ListGames), gRPC is /referee.v1.Referee/<Method>"
+        )),
+        CallKind::Grpc | CallKind::GrpcWeb => {
+            Status::unimplemented(format!("no service or method at {path}"))
+        }
+    };
+    status_response(&headers, status, None)
+}
+
 /// The server-streaming calls: their answer is a stream that goes on after the response
 /// has started, so they keep their concurrency slot until it ends ([`concurrency_limit`]).
 fn is_stream(path: &str) -> bool {
@@ -410,6 +430,7 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
     .layer(tonic_web::GrpcWebLayer::new());
     let mut app = grpc
         .merge(http_json::router(api, cfg.max_request_bytes))
+        .fallback(no_route)
         .layer(
             ServiceBuilder::new()
                 .layer(axum::middleware::from_fn_with_state(

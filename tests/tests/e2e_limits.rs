@@ -179,7 +179,8 @@ async fn stalled_request_bodies_do_not_hold_concurrency_slots() {
 
 /// A request body over `--max-request-bytes` is refused quoting that limit (not the larger
 /// bound the server reads gRPC bodies with), in JSON and in gRPC-Web alike; a wrong HTTP
-/// method on a JSON route gets the JSON error body (405).
+/// method on a JSON route gets the JSON error body (405), a path no route serves the JSON
+/// error with 404, a body with characters after its JSON object the JSON error with 400.
 #[tokio::test]
 async fn oversized_bodies_and_wrong_methods_get_the_documented_errors() {
     use bytes::Bytes;
@@ -237,6 +238,44 @@ async fn oversized_bodies_and_wrong_methods_get_the_documented_errors() {
     let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(v["code"], "UNIMPLEMENTED");
     assert_eq!(v["message"], "GET /v1/Apply: use POST");
+    // A path no route serves: the JSON error with 404 (gRPC-Web callers: UNIMPLEMENTED).
+    for (method, path) in [("GET", "/nope"), ("POST", "/v1/Apply/extra"), ("POST", "/")] {
+        let (status, headers, body) = send(method, path, "application/json", b"{}".to_vec()).await;
+        assert_eq!(status, 404, "{method} {path}");
+        assert_eq!(headers["content-type"], "application/json");
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["code"], "NOT_FOUND");
+        assert_eq!(
+            v["message"],
+            format!(
+                "no route for {method} {path}: the JSON API is POST /v1/<Method> (e.g. /v1/NewGame; GET /v1/ListGames), gRPC is /referee.v1.Referee/<Method>"
+            )
+        );
+    }
+    let (status, headers, _) = send(
+        "POST",
+        "/nope.v1.Nothing/Call",
+        "application/grpc-web+proto",
+        vec![0; 5],
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["grpc-status"], "12", "UNIMPLEMENTED: {headers:?}");
+    // Trailing characters after the JSON object: 400 with the JSON error, not ignored.
+    let (status, _, body) = send(
+        "POST",
+        "/v1/ListGames",
+        "application/json",
+        b"{} garbage".to_vec(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["code"], "INVALID_ARGUMENT");
+    assert_eq!(
+        v["message"],
+        "request body is not valid proto3 JSON for this method: trailing characters at line 1 column 4 (after the JSON object)"
+    );
 }
 
 /// `n` passes of a 4-seat 1841 game, the first by `first_seat` (9: a seat not at the table,
