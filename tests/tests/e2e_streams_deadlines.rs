@@ -629,3 +629,86 @@ async fn playout_deadline_counts_from_the_requests_arrival() {
         assert!(partial, "{path}: not partial");
     }
 }
+
+/// StreamReplay logs exactly one line per call, like every RPC, however the call ends: `rpc
+/// done` (debug) for a stream read to its end, `rpc refused` for an error before the first
+/// message (an unknown option) and for the deadline passing mid-stream, `rpc cancelled` when
+/// the reader left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_replay_logs_one_line_per_call() {
+    let (server, logs) = Server::start_logged(&[], "warn,referee_service::api=debug");
+    let http = reqwest_like::Http::new(&server);
+    let span = "\"rpc\":\"StreamReplay\"";
+    let ended = |n: usize| {
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let lines: Vec<String> = logs
+                .lines()
+                .into_iter()
+                .filter(|l| l.contains(span))
+                .collect();
+            if lines.len() >= n || std::time::Instant::now() >= until {
+                return lines;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+
+    // Read to its end.
+    let (status, _) = http
+        .post("StreamReplay", &json!({"game": passes(10)}), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(ended(1).len(), 1);
+    // Refused before the first message.
+    let bad = json!({"game": {"game": "1841", "seats": 4, "options": {"nope": "1"}}});
+    let (status, v) = http.post("StreamReplay", &bad, None).await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(ended(2).len(), 2);
+    // The deadline passes while the reader waits.
+    let body = json!({"game": passes(10_000)}).to_string();
+    let conn = send_post(
+        &server,
+        "/v1/StreamReplay",
+        "grpc-timeout: 1S\r\n",
+        body.as_bytes(),
+    )
+    .await;
+    let mut resp = RawResponse::read(conn).await;
+    assert!(resp.next_line().await.is_some());
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    while resp.next_line().await.is_some() {}
+    assert_eq!(ended(3).len(), 3);
+    // The reader leaves.
+    let conn = send_post(&server, "/v1/StreamReplay", "", body.as_bytes()).await;
+    let mut resp = RawResponse::read(conn).await;
+    assert!(resp.next_line().await.is_some());
+    drop(resp);
+    let lines = ended(4);
+    // No second line for any of them.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let all = logs
+        .lines()
+        .into_iter()
+        .filter(|l| l.contains(span))
+        .count();
+    assert_eq!(all, 4, "{lines:#?}");
+    let outcomes: Vec<(String, String)> = lines
+        .iter()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                v["fields"]["message"].as_str().unwrap().to_string(),
+                v["span"]["outcome"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("rpc done", "ok"),
+        ("rpc refused", "error:InvalidArgument"),
+        ("rpc refused", "error:DeadlineExceeded"),
+        ("rpc cancelled: work stopped", "cancelled"),
+    ]
+    .map(|(m, o)| (m.to_string(), o.to_string()));
+    assert_eq!(outcomes, expected);
+}
