@@ -331,6 +331,21 @@ fn playout_is_reproducible_and_matches_direct_loops() {
     let first = playout(&api, &start, pb::PlayoutPolicy::FirstLegal, 0, 2);
     assert_eq!(first.played[0].actions.len(), n);
     assert_eq!(first.played[0].actions, first.played[1].actions);
+    // The seed does not matter for the first-legal policy: another seed plays the same games
+    // with the same statistics; only `played[].seed` differs (seed + k).
+    let other = playout(&api, &start, pb::PlayoutPolicy::FirstLegal, 12_345, 2);
+    assert_eq!(
+        other.played.iter().map(|g| g.seed).collect::<Vec<_>>(),
+        [12_345, 12_346]
+    );
+    let unseeded = |r: &pb::PlayoutResponse| {
+        let mut r = r.clone();
+        for g in &mut r.played {
+            g.seed = 0;
+        }
+        r
+    };
+    assert_eq!(unseeded(&other), unseeded(&first));
     match Autobahn::outcome(&s) {
         Some(o) => {
             assert_eq!(first.played[0].outcome.as_ref().unwrap().scores, o.scores);
