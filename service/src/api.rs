@@ -152,6 +152,16 @@ pub fn calls_cancelled() -> u64 {
     CALLS_CANCELLED.load(Ordering::Relaxed)
 }
 
+/// The `game` attribute of the latency metric: a game this server knows, `""` (no game),
+/// or `other`. The game id comes from the caller: each distinct value would be a new
+/// metric series kept in memory until the process ends.
+fn metric_game(game: &str) -> &str {
+    match game {
+        "" | Wire1841::ID | WireAutobahn::ID => game,
+        _ => "other",
+    }
+}
+
 /// Measures one RPC: records outcome on the span and the latency histogram.
 struct Call {
     rpc: &'static str,
@@ -199,7 +209,7 @@ impl Call {
         self.span.record("game", game);
         self.span.record("outcome", outcome.as_str());
         let elapsed = self.start.elapsed();
-        telemetry::record_rpc(self.rpc, game, &outcome, elapsed);
+        telemetry::record_rpc(self.rpc, metric_game(game), &outcome, elapsed);
         let _g = self.span.enter();
         match result {
             Err(s) if cancelled => {
@@ -710,6 +720,14 @@ impl Api {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_metric_names_only_known_games() {
+        assert_eq!(metric_game("1841"), "1841");
+        assert_eq!(metric_game("autobahn"), "autobahn");
+        assert_eq!(metric_game(""), "");
+        assert_eq!(metric_game("x\nanything a caller sends"), "other");
+    }
 
     #[test]
     fn a_panic_in_the_engine_becomes_internal_for_that_call() {

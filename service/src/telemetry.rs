@@ -154,7 +154,8 @@ fn rpc_duration() -> &'static Histogram<f64> {
     })
 }
 
-/// Records one RPC's latency with its name, game id and outcome.
+/// Records one RPC's latency with its name, game id (a known game, `""` or `other`) and
+/// outcome.
 pub fn record_rpc(rpc: &'static str, game: &str, outcome: &str, elapsed: Duration) {
     rpc_duration().record(
         elapsed.as_secs_f64(),
