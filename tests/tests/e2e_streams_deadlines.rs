@@ -559,9 +559,10 @@ async fn a_stream_keeps_its_concurrency_slot_until_it_ends() {
 }
 
 /// Playout's time budget counts from the request's arrival, not from when its work starts:
-/// a request whose body takes 2 s to arrive, with `grpc-timeout: 3S`, is answered within the
-/// caller's 3 s — with the games finished so far (`partial`), not DEADLINE_EXCEEDED — over
-/// HTTP/JSON and gRPC-Web (the gRPC handler) alike.
+/// a request whose body takes 2 s to arrive, with `grpc-timeout: 5S`, is answered within the
+/// caller's 5 s (at 90 % of it) — with the games finished so far (`partial`), not
+/// DEADLINE_EXCEEDED — over HTTP/JSON and gRPC-Web (the gRPC handler) alike. (Counted from
+/// the start of the work, the answer came 2 s later, after the caller had given up.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn playout_deadline_counts_from_the_requests_arrival() {
     let server = Server::start(&[]);
@@ -592,7 +593,7 @@ async fn playout_deadline_counts_from_the_requests_arrival() {
         let started = std::time::Instant::now();
         let mut conn = TcpStream::connect(&server.addr).await.unwrap();
         let head = format!(
-            "POST {path} HTTP/1.1\r\nHost: referee\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\ngrpc-timeout: 3S\r\n\r\n",
+            "POST {path} HTTP/1.1\r\nHost: referee\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\ngrpc-timeout: 5S\r\n\r\n",
             body.len()
         );
         conn.write_all(head.as_bytes()).await.unwrap();
@@ -605,8 +606,8 @@ async fn playout_deadline_counts_from_the_requests_arrival() {
         let elapsed = started.elapsed();
         assert_eq!(resp.status, 200, "{path}");
         assert!(
-            elapsed < Duration::from_secs(3),
-            "{path}: answered {elapsed:?} after the request arrived, past the caller's 3 s"
+            elapsed < Duration::from_secs(5),
+            "{path}: answered {elapsed:?} after the request arrived, past the caller's 5 s"
         );
         let partial = if content_type == "application/json" {
             let v: Value = serde_json::from_slice(&answer).unwrap();
