@@ -152,6 +152,16 @@ pub fn calls_cancelled() -> u64 {
     CALLS_CANCELLED.load(Ordering::Relaxed)
 }
 
+/// The `game` attribute of the latency metric: a game this server knows, `""` (no game),
+/// or `other`. The game id comes from the caller: each distinct value would be a new
+/// metric series kept in memory until the process ends.
+fn metric_game(game: &str) -> &str {
+    match game {
+        "" | Wire1841::ID | WireAutobahn::ID => game,
+        _ => "other",
+    }
+}
+
 /// Measures one RPC: records outcome on the span and the latency histogram.
 struct Call {
     rpc: &'static str,
@@ -199,7 +209,7 @@ impl Call {
         self.span.record("game", game);
         self.span.record("outcome", outcome.as_str());
         let elapsed = self.start.elapsed();
-        telemetry::record_rpc(self.rpc, game, &outcome, elapsed);
+        telemetry::record_rpc(self.rpc, metric_game(game), &outcome, elapsed);
         let _g = self.span.enter();
         match result {
             Err(s) if cancelled => {
@@ -209,8 +219,12 @@ impl Call {
                     "rpc cancelled: work stopped"
                 )
             }
+            // The status message quotes caller input (an unknown game id, an option value):
+            // it is a field value, escaped by the log format (text: quoted with `\n` etc.;
+            // JSON: a JSON string), never the event's own message, so a caller cannot forge
+            // log lines. (A field named `message` would be written raw by the text format.)
             Err(s) => {
-                tracing::info!(code = ?s.code(), message = s.message(), micros = elapsed.as_micros() as u64, "rpc refused")
+                tracing::info!(code = ?s.code(), detail = s.message(), micros = elapsed.as_micros() as u64, "rpc refused")
             }
             Ok(_) => tracing::debug!(micros = elapsed.as_micros() as u64, "rpc done"),
         }
@@ -455,6 +469,7 @@ impl Api {
         let call = Call::start("Replay");
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
+            games::check_action_count("actions", req.actions.len())?;
             game_id(&req.game, "game")
                 .and_then(|g| dispatch!(g, replay(req, cancel)))
                 .and_then(|mut resp| {
@@ -523,7 +538,11 @@ impl Api {
             .as_ref()
             .map(|g| g.game.clone())
             .unwrap_or_default();
-        let mut result = guarded(|| crate::game_records::export_game(req));
+        let mut result = guarded(|| {
+            let actions = req.game.as_ref().map_or(0, |g| g.actions.len());
+            games::check_action_count("game.actions", actions)?;
+            crate::game_records::export_game(req)
+        });
         let outcome = match &result {
             Ok(r) if r.failure.is_some() => Some("rejected"),
             _ => None,
@@ -547,6 +566,7 @@ impl Api {
         let mut game = String::new();
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
+            games::check_action_count("actions", req.actions.len())?;
             let gs = request_state(sealer, req.state.as_ref(), &req.sealed_state)?;
             game = gs.game.clone();
             let mut resp = dispatch!(
@@ -582,6 +602,8 @@ impl Api {
             .map(|g| g.game.clone())
             .unwrap_or_default();
         let mut result = guarded(|| {
+            let actions = req.game.as_ref().map_or(0, |g| g.actions.len());
+            games::check_action_count("game.actions", actions)?;
             let mut seal_and_emit = |mut frame: pb::StreamReplayResponse| {
                 (frame.state, frame.sealed_state, frame.seat_views) =
                     outgoing(sealer, frame.state.take())?;
@@ -598,18 +620,21 @@ impl Api {
 
     /// Playout: games played on from the request's state ([`games::playout`]) until the
     /// deadline: the smaller of `client_timeout` (gRPC `grpc-timeout`) and the server's
-    /// request timeout, less 10 % for the answer to travel. Sealed mode needs
-    /// `--allow-arbiter-view` (PERMISSION_DENIED otherwise). CANCELLED (work stopped) once
-    /// `cancel` is set.
+    /// request timeout, less 10 % for the answer to travel, counted from `arrived` (when the
+    /// request arrived, [`crate::work::Arrival`]: the time its body took to arrive and the
+    /// time it waited for a worker count; `None`: now). When the deadline passes, the games
+    /// finished so far are the answer (`partial`). Sealed mode needs `--allow-arbiter-view`
+    /// (PERMISSION_DENIED otherwise). CANCELLED (work stopped) once `cancel` is set.
     pub fn playout(
         &self,
         req: &pb::PlayoutRequest,
         client_timeout: Option<Duration>,
+        arrived: Option<Instant>,
         cancel: &Cancel,
     ) -> Result<pb::PlayoutResponse, Status> {
         let call = Call::start("Playout");
         let limit = client_timeout.map_or(self.request_timeout, |t| t.min(self.request_timeout));
-        let deadline = Instant::now() + limit.mul_f64(0.9);
+        let deadline = arrived.unwrap_or_else(Instant::now) + limit.mul_f64(0.9);
         let mut game = String::new();
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
@@ -695,6 +720,14 @@ impl Api {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_metric_names_only_known_games() {
+        assert_eq!(metric_game("1841"), "1841");
+        assert_eq!(metric_game("autobahn"), "autobahn");
+        assert_eq!(metric_game(""), "");
+        assert_eq!(metric_game("x\nanything a caller sends"), "other");
+    }
 
     #[test]
     fn a_panic_in_the_engine_becomes_internal_for_that_call() {

@@ -155,6 +155,17 @@ pub struct ServeArgs {
     /// a request takes a concurrency slot).
     #[arg(long, env = "REFEREE_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     pub body_timeout_ms: u64,
+    /// Longest time a connection may take to send a complete request header, in
+    /// milliseconds: the first from when the connection is accepted, each later HTTP/1.1 one
+    /// from the previous answer (so also how long an idle HTTP/1.1 connection stays open).
+    /// Slower connections are closed (slowloris).
+    #[arg(long, env = "REFEREE_HEADER_READ_TIMEOUT_MS", default_value_t = 10_000)]
+    pub header_read_timeout_ms: u64,
+    /// Longest time a connection with no call in flight stays open, in milliseconds (HTTP/2;
+    /// HTTP/1.1 waits for a next request only --header-read-timeout-ms). Then it is closed
+    /// gracefully (GOAWAY).
+    #[arg(long, env = "REFEREE_IDLE_TIMEOUT_MS", default_value_t = 60_000)]
+    pub idle_timeout_ms: u64,
     /// Sealed mode: file of sealing keys, one `KEY_ID:HEX` per line (32-byte keys, 64 hex
     /// digits); the first key seals, every key opens (rotation). Without keys: open mode.
     #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
@@ -195,6 +206,8 @@ impl ServeArgs {
             seal_keys,
             body_timeout: Duration::from_millis(self.body_timeout_ms.max(1)),
             allow_arbiter_view: self.allow_arbiter_view,
+            header_read_timeout: Duration::from_millis(self.header_read_timeout_ms.max(1)),
+            idle_timeout: Duration::from_millis(self.idle_timeout_ms.max(1)),
         })
     }
 }

@@ -8,7 +8,7 @@ use tonic::{Request, Response, Status};
 use crate::api::Api;
 use crate::pb::v1 as pb;
 use crate::pb::v1::referee_server::{Referee, RefereeServer};
-use crate::work::Cancel;
+use crate::work::{Arrival, Cancel};
 
 /// gRPC adapter over [`Api`].
 #[derive(Clone, Debug, Default)]
@@ -94,8 +94,9 @@ impl Referee for GrpcReferee {
     ) -> Result<Response<pb::PlayoutResponse>, Status> {
         let api = self.api.clone();
         let timeout = grpc_timeout(request.metadata());
+        let arrived = request.extensions().get::<Arrival>().map(|a| a.0);
         let request = request.into_inner();
-        blocking(move |cancel| api.playout(&request, timeout, cancel)).await
+        blocking(move |cancel| api.playout(&request, timeout, arrived, cancel)).await
     }
 
     async fn suggest_routes(

@@ -1,7 +1,9 @@
 //! The HTTP/JSON face: every RPC at `POST /v1/<Method>` (e.g. `/v1/NewGame`), request and
 //! response bodies in canonical proto3 JSON (the same messages as gRPC). `GET /v1/ListGames`
 //! also works. Errors are `{"code": "INVALID_ARGUMENT", "message": "..."}` with the HTTP
-//! status of the gRPC code (400, 404, 412, 413, 429, 501, 504, ...).
+//! status of the gRPC code (400, 403, 404, 412, 429, 500, 501, 504; 405 for a wrong method,
+//! 408 for a body slower than `--body-timeout-ms`, 413 for one over `--max-request-bytes`);
+//! a path no route serves is 404 with the same body (docs/API.md).
 
 use std::time::Duration;
 
@@ -18,7 +20,7 @@ use tokio_stream::StreamExt;
 use tonic::{Code, Status};
 
 use crate::api::Api;
-use crate::work::Cancel;
+use crate::work::{Arrival, Cancel};
 
 /// What the JSON routes share: the service logic and the body limit (for its message).
 #[derive(Clone, Debug)]
@@ -128,6 +130,16 @@ fn json_ok<T: Serialize>(value: &T) -> Response {
     }
 }
 
+/// serde's message for a value pbjson cannot read, without the doubled word of pbjson's
+/// generated enum visitors (`expected expected one of: [...]`: their `expecting` text starts
+/// with "expected", and serde writes "expected" before it).
+pub fn serde_message(e: &impl std::fmt::Display) -> String {
+    e.to_string()
+        .replace("expected expected one of", "expected one of")
+}
+
+/// Reads a request body: one JSON object (an empty body is `{}`) and nothing after it but
+/// whitespace. Errors: INVALID_ARGUMENT naming the field path and the problem.
 fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, Status> {
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}".as_slice()
@@ -135,12 +147,12 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, Status> {
         body
     };
     let mut de = serde_json::Deserializer::from_slice(body);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         // The field path (`action.g1841.bid.price`) makes a wrong value easy to find.
         let path = e.path().clone();
         let shown = path.to_string();
         let inner = e.into_inner();
-        let what = number_problem(body, &path, &inner).unwrap_or_else(|| inner.to_string());
+        let what = number_problem(body, &path, &inner).unwrap_or_else(|| serde_message(&inner));
         if shown.is_empty() || shown == "." || shown == "?" {
             Status::invalid_argument(format!(
                 "request body is not valid proto3 JSON for this method: {what}"
@@ -150,7 +162,14 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, Status> {
                 "request body is not valid proto3 JSON for this method: field `{shown}`: {what}"
             ))
         }
-    })
+    })?;
+    // Anything after the object (`{} garbage`, a second object) is refused, not ignored.
+    de.end().map_err(|e| {
+        Status::invalid_argument(format!(
+            "request body is not valid proto3 JSON for this method: {e} (after the JSON object)"
+        ))
+    })?;
+    Ok(value)
 }
 
 /// pbjson reads an integer field as "a string or a number" (an untagged enum), so any value
@@ -243,7 +262,14 @@ async fn list_games_get(State(json): State<Json>) -> Response {
 }
 
 async fn call_list_games(state: State<Json>, body: Result<Bytes, BytesRejection>) -> Response {
-    call(state, Path("ListGames".to_string()), HeaderMap::new(), body).await
+    call(
+        state,
+        Path("ListGames".to_string()),
+        None,
+        HeaderMap::new(),
+        body,
+    )
+    .await
 }
 
 /// One NDJSON line: the JSON of `value` and a newline.
@@ -409,6 +435,7 @@ fn header_timeout(headers: &HeaderMap) -> Option<Duration> {
 async fn call(
     State(json): State<Json>,
     Path(method): Path<String>,
+    arrival: Option<axum::Extension<Arrival>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -441,9 +468,13 @@ async fn call(
         "StreamReplay" => stream_replay_ndjson(api, header_timeout(&headers), body).await,
         "Playout" => {
             // The deadline: a `grpc-timeout` header if the caller sends one (as gRPC does),
-            // else the server's request timeout.
+            // else the server's request timeout; counted from the request's arrival.
             let timeout = header_timeout(&headers);
-            run_blocking(body, move |r, cancel| api.playout(r, timeout, cancel)).await
+            let arrived = arrival.map(|a| a.0.0);
+            run_blocking(body, move |r, cancel| {
+                api.playout(r, timeout, arrived, cancel)
+            })
+            .await
         }
         "SuggestRoutes" => run_blocking(body, move |r, _| api.suggest_routes(r)).await,
         "DefaultAction" => run(&body, |r| api.default_action(r)),
@@ -558,6 +589,40 @@ mod plain_message_tests {
         assert_eq!(
             message::<v1::ApplyRequest>(r#"{"seat": "x"}"#),
             format!("{p}field `seat`: invalid digit found in string at line 1 column 13")
+        );
+        // An enum value pbjson cannot read: "expected one of", not "expected expected one of".
+        let policies = r#"["PLAYOUT_POLICY_UNSPECIFIED", "PLAYOUT_POLICY_RANDOM_LEGAL", "PLAYOUT_POLICY_FIRST_LEGAL"]"#;
+        assert_eq!(
+            message::<v1::PlayoutRequest>(r#"{"policy": 99}"#),
+            format!(
+                "{p}field `policy`: invalid value: integer `99`, expected one of: {policies} at line 1 column 13"
+            )
+        );
+        assert_eq!(
+            message::<v1::PlayoutRequest>(r#"{"policy": true}"#),
+            format!(
+                "{p}field `policy`: invalid type: boolean `true`, expected one of: {policies} at line 1 column 15"
+            )
+        );
+    }
+
+    /// A body is one JSON object: anything after it but whitespace is refused, not ignored.
+    #[test]
+    fn trailing_characters_after_the_object_are_refused() {
+        let p = "request body is not valid proto3 JSON for this method: ";
+        assert_eq!(
+            message::<v1::ListGamesRequest>("{} garbage"),
+            format!("{p}trailing characters at line 1 column 4 (after the JSON object)")
+        );
+        assert_eq!(
+            message::<v1::ApplyRequest>("{\"seat\": 1}\n{\"seat\": 2}"),
+            format!("{p}trailing characters at line 2 column 1 (after the JSON object)")
+        );
+        assert_eq!(
+            parse::<v1::ApplyRequest>(b"{\"seat\": 1} \r\n")
+                .unwrap()
+                .seat,
+            1
         );
     }
 

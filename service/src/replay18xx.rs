@@ -138,11 +138,19 @@ pub fn main(path: &std::path::Path, check: bool, stop_at: Option<i64>) -> ExitCo
 pub fn export_request(text: &str) -> Result<pb::ExportGameRequest, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
     if value.get("game").is_some_and(Value::is_object) {
-        serde_json::from_value(value)
-            .map_err(|e| format!("not a valid ExportGameRequest (proto3 JSON): {e}"))
+        serde_json::from_value(value).map_err(|e| {
+            format!(
+                "not a valid ExportGameRequest (proto3 JSON): {}",
+                crate::http_json::serde_message(&e)
+            )
+        })
     } else {
-        let game: pb::ReplayRequest = serde_json::from_value(value)
-            .map_err(|e| format!("not a valid ReplayRequest (proto3 JSON): {e}"))?;
+        let game: pb::ReplayRequest = serde_json::from_value(value).map_err(|e| {
+            format!(
+                "not a valid ReplayRequest (proto3 JSON): {}",
+                crate::http_json::serde_message(&e)
+            )
+        })?;
         Ok(pb::ExportGameRequest {
             game: Some(game),
             ..Default::default()

@@ -2,9 +2,10 @@
 //! HTTP/JSON, plus gRPC health and reflection.
 //!
 //! Layers, outermost first: CORS (when configured) → the request body read in full →
-//! error handling → load shedding → global concurrency limit → the call's deadline → routes
-//! (the gRPC routes behind gRPC-Web translation). Requests over the concurrency limit are
-//! refused at once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON); calls not answered by their
+//! global concurrency limit with load shedding → the call's deadline → routes (the gRPC
+//! routes behind gRPC-Web translation). Requests over the concurrency limit are refused at
+//! once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON); a streaming call keeps its slot until
+//! its stream ends (at most the request timeout); calls not answered by their
 //! deadline end with `DEADLINE_EXCEEDED` (HTTP 504), in the caller's protocol. Request bodies
 //! over `max_request_bytes` are refused (`OUT_OF_RANGE`, HTTP 413).
 //!
@@ -15,9 +16,9 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
-use axum::error_handling::HandleErrorLayer;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -25,10 +26,9 @@ use axum::response::Response;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tonic::Status;
 use tower::ServiceBuilder;
-use tower::limit::GlobalConcurrencyLimitLayer;
-use tower::load_shed::LoadShedLayer;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 
 use crate::api::Api;
@@ -60,6 +60,16 @@ pub struct ServeConfig {
     /// `--allow-arbiter-view`: arbiter views (ViewRequest.viewer = ARBITER) for every caller,
     /// and Playout in sealed mode.
     pub allow_arbiter_view: bool,
+    /// Longest time a connection may take to send a complete request header: the first
+    /// request's from the moment the connection is accepted (HTTP/1.1 and HTTP/2, also while
+    /// the protocol is not known yet), and each later HTTP/1.1 request's from the end of the
+    /// previous answer (so also how long an idle HTTP/1.1 keep-alive connection stays open).
+    /// A connection over it is closed.
+    pub header_read_timeout: Duration,
+    /// Longest time a connection that has made requests may stay open with no call in flight
+    /// (HTTP/2 above all: HTTP/1.1 connections wait for their next request only
+    /// `header_read_timeout`). Then the server closes it gracefully (HTTP/2 GOAWAY).
+    pub idle_timeout: Duration,
 }
 
 impl Default for ServeConfig {
@@ -74,6 +84,8 @@ impl Default for ServeConfig {
             seal_keys: None,
             body_timeout: Duration::from_secs(10),
             allow_arbiter_view: false,
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -127,18 +139,120 @@ fn status_response(
     }
 }
 
-/// Turns a middleware error (overload) into a gRPC status or a JSON error.
-async fn handle_layer_error(headers: HeaderMap, err: tower::BoxError) -> Response {
-    let status = if err.is::<tower::load_shed::error::Overloaded>() {
-        Status::resource_exhausted("the server is at its concurrency limit; retry later")
-    } else {
-        Status::internal("unhandled middleware error")
+/// A path no route serves: JSON callers get the JSON error (404 `NOT_FOUND`), gRPC and
+/// gRPC-Web callers `UNIMPLEMENTED` in their protocol, as for an unknown gRPC method.
+async fn no_route(
+    method: axum::http::Method,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> Response {
+    let path = uri.path();
+    let status = match call_kind(&headers) {
+        CallKind::Json => Status::not_found(format!(
+            "no route for {method} {path}: the JSON API is POST /v1/<Method> (e.g. /v1/NewGame; \
+             GET /v1/ListGames), gRPC is /referee.v1.Referee/<Method>"
+        )),
+        CallKind::Grpc | CallKind::GrpcWeb => {
+            Status::unimplemented(format!("no service or method at {path}"))
+        }
     };
     status_response(&headers, status, None)
 }
 
+/// The server-streaming calls: their answer is a stream that goes on after the response
+/// has started, so they keep their concurrency slot until it ends ([`concurrency_limit`]).
+fn is_stream(path: &str) -> bool {
+    matches!(
+        path,
+        "/v1/StreamReplay" | "/referee.v1.Referee/StreamReplay"
+    )
+}
+
+/// The `--max-concurrency` slots, and how long a stream may keep one.
+#[derive(Clone, Debug)]
+struct Slots {
+    semaphore: Arc<Semaphore>,
+    /// The longest a streaming answer keeps its slot: the server's request timeout, the
+    /// longest a stream's work runs (it ends with DEADLINE_EXCEEDED then).
+    stream_hold: Duration,
+}
+
+/// The global concurrency limit with load shedding: a request that finds every slot taken is
+/// refused at once with RESOURCE_EXHAUSTED (HTTP 429) instead of waiting. A call gives its
+/// slot back when its response is ready — a server-streaming call ([`is_stream`]) only when
+/// its stream ends (the last message sent, or the reader gone), and at the latest after
+/// [`Slots::stream_hold`], so that a reader that stops reading cannot keep a slot forever.
+///
+/// (tower's `GlobalConcurrencyLimit` gives the slot back when the response future resolves,
+/// which for a stream is when its first message is ready.)
+async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next) -> Response {
+    let Ok(permit) = slots.semaphore.clone().try_acquire_owned() else {
+        return status_response(
+            req.headers(),
+            Status::resource_exhausted("the server is at its concurrency limit; retry later"),
+            None,
+        );
+    };
+    if !is_stream(req.uri().path()) {
+        let resp = next.run(req).await;
+        drop(permit);
+        return resp;
+    }
+    let resp = next.run(req).await;
+    // The permit goes back when the body ends or is dropped (the sender below is dropped
+    // with it), or after `stream_hold`, whichever comes first.
+    let (ended, ended_rx) = tokio::sync::oneshot::channel::<()>();
+    let hold = slots.stream_hold;
+    tokio::spawn(async move {
+        let _ = tokio::time::timeout(hold, ended_rx).await;
+        drop(permit);
+    });
+    resp.map(|body| axum::body::Body::new(Guarded::new(body, ended)))
+}
+
+/// A response body that holds `guard` until the body has ended (or failed), or until the
+/// body itself is dropped (the connection or stream went away), whichever comes first.
+struct Guarded<G> {
+    body: axum::body::Body,
+    guard: Option<G>,
+}
+
+impl<G> Guarded<G> {
+    fn new(body: axum::body::Body, guard: G) -> Self {
+        Self {
+            body,
+            guard: Some(guard),
+        }
+    }
+}
+
+impl<G: Unpin> http_body::Body for Guarded<G> {
+    type Data = bytes::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let polled = std::pin::Pin::new(&mut self.body).poll_frame(cx);
+        if matches!(polled, std::task::Poll::Ready(None | Some(Err(_)))) {
+            self.guard = None;
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
 /// Calls that keep the caller's deadline themselves: Playout answers the games played so far
-/// (`partial`) at 90 % of it, StreamReplay ends its stream with `DEADLINE_EXCEEDED` (the
+/// (`partial`) at 90 % of it, counted from the request's arrival (so always before the
+/// safety net below, which counts from the body's end), StreamReplay ends its stream with `DEADLINE_EXCEEDED` (the
 /// deadline covers the whole stream, not only its first message). For them [`deadline`]
 /// applies only the server's request timeout, as a safety net.
 fn keeps_own_deadline(path: &str) -> bool {
@@ -202,12 +316,16 @@ struct BodyLimits {
 }
 
 /// Reads the whole request body (bounded in size and time) before passing the request on, so
-/// a slow or stalled sender never holds one of the `--max-concurrency` slots.
+/// a slow or stalled sender never holds one of the `--max-concurrency` slots. Marks the
+/// request with its [`crate::work::Arrival`] first.
 ///
 /// Server reflection (`/grpc.reflection.*`) is a bidirectional stream whose request body ends
 /// only when the client is done, so it is passed on unbuffered (its messages are small and it
 /// is still bounded by the request timeout and the concurrency limit).
-async fn buffer_body(State(limits): State<BodyLimits>, req: Request, next: Next) -> Response {
+async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: Next) -> Response {
+    // The outermost of the server's own layers: the request has just arrived.
+    req.extensions_mut()
+        .insert(crate::work::Arrival(std::time::Instant::now()));
     if req.uri().path().starts_with("/grpc.reflection.") {
         return next.run(req).await;
     }
@@ -312,11 +430,16 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
     .layer(tonic_web::GrpcWebLayer::new());
     let mut app = grpc
         .merge(http_json::router(api, cfg.max_request_bytes))
+        .fallback(no_route)
         .layer(
             ServiceBuilder::new()
-                .layer(HandleErrorLayer::new(handle_layer_error))
-                .layer(LoadShedLayer::new())
-                .layer(GlobalConcurrencyLimitLayer::new(cfg.max_concurrency.max(1)))
+                .layer(axum::middleware::from_fn_with_state(
+                    Slots {
+                        semaphore: Arc::new(Semaphore::new(cfg.max_concurrency.max(1))),
+                        stream_hold: cfg.request_timeout,
+                    },
+                    concurrency_limit,
+                ))
                 .layer(axum::middleware::from_fn_with_state(
                     cfg.request_timeout,
                     deadline,
@@ -361,14 +484,20 @@ pub async fn serve(
         out.flush()?;
     }
     tracing::info!(%local, max_request_bytes = cfg.max_request_bytes, max_concurrency = cfg.max_concurrency,
-        request_timeout_ms = cfg.request_timeout.as_millis() as u64, cors = ?cfg.cors_origins,
+        request_timeout_ms = cfg.request_timeout.as_millis() as u64,
+        header_read_timeout_ms = cfg.header_read_timeout.as_millis() as u64,
+        idle_timeout_ms = cfg.idle_timeout.as_millis() as u64, cors = ?cfg.cors_origins,
         otlp = crate::telemetry::otlp_configured(), "referee listening");
     let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
     let signal = async move {
         shutdown.await;
         let _ = signalled_tx.send(());
     };
-    let server = serve_connections(listener, routes, signal);
+    let timeouts = ConnTimeouts {
+        header_read: cfg.header_read_timeout,
+        idle: cfg.idle_timeout,
+    };
+    let server = serve_connections(listener, routes, timeouts, signal);
     let grace = cfg.shutdown_grace;
     let deadline = async move {
         if signalled_rx.await.is_ok() {
@@ -389,23 +518,129 @@ pub async fn serve(
     Ok(())
 }
 
+/// The timeouts of one connection ([`ServeConfig::header_read_timeout`],
+/// [`ServeConfig::idle_timeout`]).
+#[derive(Clone, Copy, Debug)]
+struct ConnTimeouts {
+    header_read: Duration,
+    idle: Duration,
+}
+
+/// What one connection has done so far, for its timeouts: calls in flight (from the complete
+/// request header until the answer's body has been sent or dropped), calls made, and when
+/// the last one ended.
+#[derive(Debug)]
+struct Activity {
+    accepted: tokio::time::Instant,
+    state: std::sync::Mutex<ActivityState>,
+}
+
+#[derive(Debug)]
+struct ActivityState {
+    in_flight: usize,
+    requests: u64,
+    last_end: tokio::time::Instant,
+}
+
+/// One call in flight on a connection; dropped with the answer's body.
+struct InFlight(Arc<Activity>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut state = self.0.lock();
+        state.in_flight = state.in_flight.saturating_sub(1);
+        state.last_end = tokio::time::Instant::now();
+    }
+}
+
+impl Activity {
+    fn new() -> Self {
+        let now = tokio::time::Instant::now();
+        Self {
+            accepted: now,
+            state: std::sync::Mutex::new(ActivityState {
+                in_flight: 0,
+                requests: 0,
+                last_end: now,
+            }),
+        }
+    }
+
+    /// The state; a panic elsewhere while it was held leaves plain counters, still usable.
+    fn lock(&self) -> std::sync::MutexGuard<'_, ActivityState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A request header is complete: one more call in flight.
+    fn begin(self: &Arc<Self>) -> InFlight {
+        let mut state = self.lock();
+        state.in_flight += 1;
+        state.requests += 1;
+        InFlight(self.clone())
+    }
+
+    fn requests(&self) -> u64 {
+        self.lock().requests
+    }
+
+    /// When the connection will have waited too long if nothing happens before: for its
+    /// first request header `header_read` after it was accepted, later `idle` after its last
+    /// call ended; `None` while a call is in flight.
+    fn deadline(&self, t: ConnTimeouts) -> Option<tokio::time::Instant> {
+        let state = self.lock();
+        if state.in_flight > 0 {
+            None
+        } else if state.requests == 0 {
+            Some(self.accepted + t.header_read)
+        } else {
+            Some(state.last_end + t.idle)
+        }
+    }
+
+    /// Completes once the connection has waited too long ([`Activity::deadline`]).
+    async fn waited_too_long(&self, t: ConnTimeouts) {
+        loop {
+            match self.deadline(t) {
+                Some(at) if tokio::time::Instant::now() >= at => return,
+                Some(at) => tokio::time::sleep_until(at).await,
+                // A call in flight: look again later.
+                None => tokio::time::sleep(t.idle.min(t.header_read)).await,
+            }
+        }
+    }
+}
+
 /// Accepts connections on `listener` and serves `app` on each — HTTP/1.1 and HTTP/2 (gRPC
 /// with prior knowledge) on the same port — until `shutdown` completes; then stops accepting,
 /// asks every connection to finish (HTTP/2 GOAWAY, HTTP/1.1 closes after the answer in
-/// flight) and waits for them. The HTTP settings are tonic's server's: no limit on concurrent
-/// HTTP/2 streams per connection, hyper's 30 s limit for reading HTTP/1.1 request headers.
+/// flight) and waits for them. No limit on concurrent HTTP/2 streams per connection (as
+/// tonic's server).
+///
+/// Slow or idle clients (slowloris): a connection that has not sent a complete request
+/// header `timeouts.header_read` after it was accepted — nothing at all, half an HTTP/1.1
+/// header, half the HTTP/2 preface, an HTTP/2 connection without a complete HEADERS frame —
+/// is closed; later HTTP/1.1 request headers get the same time (hyper's
+/// `header_read_timeout`, which also closes idle keep-alive connections), and a connection
+/// with no call in flight for `timeouts.idle` is closed gracefully (HTTP/2 GOAWAY).
 async fn serve_connections(
     listener: TcpListener,
     app: axum::Router,
+    timeouts: ConnTimeouts,
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
-    builder.http1().timer(TokioTimer::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(timeouts.header_read);
     builder
         .http2()
         .timer(TokioTimer::new())
         .max_concurrent_streams(None);
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    // Every connection task holds a receiver: `closed()` completes when all have ended.
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let tcp = tokio::select! {
@@ -425,21 +660,66 @@ async fn serve_connections(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
-        let service = TowerToHyperService::new(app.clone());
-        let conn = graceful.watch(
-            builder
-                .serve_connection(TokioIo::new(tcp), service)
-                .into_owned(),
-        );
+        let activity = Arc::new(Activity::new());
+        let service = {
+            let activity = activity.clone();
+            let app = app.clone();
+            tower::service_fn(move |req: Request<hyper::body::Incoming>| {
+                let in_flight = activity.begin();
+                let app = app.clone();
+                async move {
+                    let resp =
+                        tower::ServiceExt::oneshot(app, req.map(axum::body::Body::new)).await?;
+                    Ok::<_, std::convert::Infallible>(
+                        resp.map(|body| Guarded::new(body, in_flight)),
+                    )
+                }
+            })
+        };
+        let conn = builder
+            .serve_connection(TokioIo::new(tcp), TowerToHyperService::new(service))
+            .into_owned();
+        let mut stop = stop_rx.clone();
         tokio::spawn(async move {
-            if let Err(e) = conn.await {
+            let mut conn = std::pin::pin!(conn);
+            let ended = tokio::select! {
+                result = conn.as_mut() => Some(result),
+                _ = stop.changed() => None,
+                () = activity.waited_too_long(timeouts) => {
+                    if activity.requests() == 0 {
+                        tracing::debug!(
+                            header_read_timeout_ms = timeouts.header_read.as_millis() as u64,
+                            "closing a connection that sent no complete request header in time"
+                        );
+                        return;
+                    }
+                    tracing::debug!(
+                        idle_timeout_ms = timeouts.idle.as_millis() as u64,
+                        "closing an idle connection"
+                    );
+                    None
+                }
+            };
+            let result = match ended {
+                Some(result) => result,
+                None => {
+                    // HTTP/2: GOAWAY, then the calls in flight finish; HTTP/1.1: closes after
+                    // the answer in flight.
+                    conn.as_mut().graceful_shutdown();
+                    conn.await
+                }
+            };
+            if let Err(e) = result {
                 tracing::debug!(error = %e, "connection ended with an error");
             }
+            drop(stop);
         });
     }
     // Closing the listening socket now: new clients are refused at once instead of waiting.
     drop(listener);
-    graceful.shutdown().await;
+    drop(stop_rx);
+    let _ = stop_tx.send(());
+    stop_tx.closed().await;
     Ok(())
 }
 

@@ -1,7 +1,10 @@
 //! Logs, traces and metrics.
 //!
 //! * Logs: structured `tracing` events on stderr, as text (default) or JSON (`--log-format json`);
-//!   the filter comes from `RUST_LOG` (default `info`).
+//!   the filter comes from `RUST_LOG` (default `info`). Text that comes from callers (game ids,
+//!   error messages quoting input, panic messages) is only ever a field value other than
+//!   `message`, which both formats escape (text: Rust string escapes in quotes; JSON: JSON
+//!   strings): one event is one line, and a caller cannot forge log lines.
 //! * Traces and metrics: exported over OTLP/gRPC when `OTEL_EXPORTER_OTLP_ENDPOINT` is set
 //!   (standard OpenTelemetry variables apply: `OTEL_SERVICE_NAME`, headers, ...), silent
 //!   otherwise. Every RPC is one span `rpc` (fields `rpc`, `game`, `seat`, `action_kind`,
@@ -82,6 +85,7 @@ pub fn init(format: LogFormat) -> anyhow::Result<TelemetryGuard> {
     } else {
         None
     };
+    log_panics();
     let registry = tracing_subscriber::registry().with(filter).with(otel_layer);
     match format {
         LogFormat::Text => registry
@@ -102,6 +106,43 @@ pub fn init(format: LogFormat) -> anyhow::Result<TelemetryGuard> {
     Ok(guard)
 }
 
+/// Panics (a bug in the engine, caught per call and answered INTERNAL) are logged as one
+/// `tracing` event whose panic message is an escaped field, instead of the default hook's raw
+/// line on stderr (the message can quote the data of the request). The backtrace is added
+/// when `RUST_BACKTRACE` asks for one.
+fn log_panics() {
+    std::panic::set_hook(Box::new(log_panic));
+}
+
+/// The panic hook of [`log_panics`].
+fn log_panic(info: &std::panic::PanicHookInfo<'_>) {
+    {
+        let payload = info.payload();
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let location = info.location().map(|l| l.to_string()).unwrap_or_default();
+        let backtrace = std::backtrace::Backtrace::capture();
+        if backtrace.status() == std::backtrace::BacktraceStatus::Captured {
+            let backtrace = backtrace.to_string();
+            tracing::error!(
+                panic = text.as_str(),
+                location = location.as_str(),
+                backtrace = backtrace.as_str(),
+                "a thread panicked"
+            );
+        } else {
+            tracing::error!(
+                panic = text.as_str(),
+                location = location.as_str(),
+                "a thread panicked"
+            );
+        }
+    }
+}
+
 fn rpc_duration() -> &'static Histogram<f64> {
     static H: OnceLock<Histogram<f64>> = OnceLock::new();
     H.get_or_init(|| {
@@ -113,7 +154,8 @@ fn rpc_duration() -> &'static Histogram<f64> {
     })
 }
 
-/// Records one RPC's latency with its name, game id and outcome.
+/// Records one RPC's latency with its name, game id (a known game, `""` or `other`) and
+/// outcome.
 pub fn record_rpc(rpc: &'static str, game: &str, outcome: &str, elapsed: Duration) {
     rpc_duration().record(
         elapsed.as_secs_f64(),
@@ -123,4 +165,45 @@ pub fn record_rpc(rpc: &'static str, game: &str, outcome: &str, elapsed: Duratio
             KeyValue::new("outcome", outcome.to_string()),
         ],
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    /// A panic is one escaped log event: its message (which can quote request data) cannot
+    /// start a line of its own.
+    #[test]
+    fn a_panic_is_logged_as_one_escaped_event() {
+        #[derive(Clone, Default)]
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let sink = Sink::default();
+        let writer = sink.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(super::log_panic));
+        let caught = tracing::subscriber::with_default(subscriber, || {
+            std::panic::catch_unwind(|| panic!("bad id `a\nFORGED LINE`"))
+        });
+        std::panic::set_hook(previous);
+        assert!(caught.is_err());
+        let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert!(
+            out.contains(r#"ERROR referee_service::telemetry: a thread panicked panic="bad id `a\nFORGED LINE`" location="#),
+            "{out}"
+        );
+    }
 }

@@ -19,6 +19,12 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Code, Status};
 
+/// When a request arrived: the moment the server had read its headers, before its body was
+/// read and before it waited for a worker. Set by the server as a request extension; a
+/// Playout counts its time budget from it.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival(pub Instant);
+
 /// Set when the caller of some blocking work went away. Cheap to clone (one shared flag).
 #[derive(Clone, Debug, Default)]
 pub struct Cancel(Arc<AtomicBool>);

@@ -275,6 +275,7 @@ fn playout(
             ..Default::default()
         },
         None,
+        None,
         &Cancel::new(),
     )
     .unwrap()
@@ -330,6 +331,21 @@ fn playout_is_reproducible_and_matches_direct_loops() {
     let first = playout(&api, &start, pb::PlayoutPolicy::FirstLegal, 0, 2);
     assert_eq!(first.played[0].actions.len(), n);
     assert_eq!(first.played[0].actions, first.played[1].actions);
+    // The seed does not matter for the first-legal policy: another seed plays the same games
+    // with the same statistics; only `played[].seed` differs (seed + k).
+    let other = playout(&api, &start, pb::PlayoutPolicy::FirstLegal, 12_345, 2);
+    assert_eq!(
+        other.played.iter().map(|g| g.seed).collect::<Vec<_>>(),
+        [12_345, 12_346]
+    );
+    let unseeded = |r: &pb::PlayoutResponse| {
+        let mut r = r.clone();
+        for g in &mut r.played {
+            g.seed = 0;
+        }
+        r
+    };
+    assert_eq!(unseeded(&other), unseeded(&first));
     match Autobahn::outcome(&s) {
         Some(o) => {
             assert_eq!(first.played[0].outcome.as_ref().unwrap().scores, o.scores);
@@ -353,6 +369,7 @@ fn playout_caps_and_deadline() {
                 ..Default::default()
             },
             None,
+            None,
             &Cancel::new(),
         )
         .unwrap_err();
@@ -367,6 +384,7 @@ fn playout_caps_and_deadline() {
                 ..Default::default()
             },
             Some(std::time::Duration::from_millis(1)),
+            None,
             &Cancel::new(),
         )
         .unwrap();
@@ -805,6 +823,7 @@ fn sealed_mode_arbiter_key() {
                 ..Default::default()
             },
             None,
+            None,
             &Cancel::new(),
         )
         .unwrap_err();
@@ -888,6 +907,7 @@ fn playout_names_the_request_field_of_the_action_limit() {
                 include_actions: true,
                 ..Default::default()
             },
+            None,
             None,
             &Cancel::new(),
         )

@@ -179,7 +179,8 @@ async fn stalled_request_bodies_do_not_hold_concurrency_slots() {
 
 /// A request body over `--max-request-bytes` is refused quoting that limit (not the larger
 /// bound the server reads gRPC bodies with), in JSON and in gRPC-Web alike; a wrong HTTP
-/// method on a JSON route gets the JSON error body (405).
+/// method on a JSON route gets the JSON error body (405), a path no route serves the JSON
+/// error with 404, a body with characters after its JSON object the JSON error with 400.
 #[tokio::test]
 async fn oversized_bodies_and_wrong_methods_get_the_documented_errors() {
     use bytes::Bytes;
@@ -237,4 +238,422 @@ async fn oversized_bodies_and_wrong_methods_get_the_documented_errors() {
     let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(v["code"], "UNIMPLEMENTED");
     assert_eq!(v["message"], "GET /v1/Apply: use POST");
+    // A path no route serves: the JSON error with 404 (gRPC-Web callers: UNIMPLEMENTED).
+    for (method, path) in [("GET", "/nope"), ("POST", "/v1/Apply/extra"), ("POST", "/")] {
+        let (status, headers, body) = send(method, path, "application/json", b"{}".to_vec()).await;
+        assert_eq!(status, 404, "{method} {path}");
+        assert_eq!(headers["content-type"], "application/json");
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["code"], "NOT_FOUND");
+        assert_eq!(
+            v["message"],
+            format!(
+                "no route for {method} {path}: the JSON API is POST /v1/<Method> (e.g. /v1/NewGame; GET /v1/ListGames), gRPC is /referee.v1.Referee/<Method>"
+            )
+        );
+    }
+    let (status, headers, _) = send(
+        "POST",
+        "/nope.v1.Nothing/Call",
+        "application/grpc-web+proto",
+        vec![0; 5],
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["grpc-status"], "12", "UNIMPLEMENTED: {headers:?}");
+    // Trailing characters after the JSON object: 400 with the JSON error, not ignored.
+    let (status, _, body) = send(
+        "POST",
+        "/v1/ListGames",
+        "application/json",
+        b"{} garbage".to_vec(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["code"], "INVALID_ARGUMENT");
+    assert_eq!(
+        v["message"],
+        "request body is not valid proto3 JSON for this method: trailing characters at line 1 column 4 (after the JSON object)"
+    );
+}
+
+/// `n` passes of a 4-seat 1841 game, the first by `first_seat` (9: a seat not at the table,
+/// refused at once) and the others in turn.
+fn passes(n: usize, first_seat: u32) -> Vec<pb::SeatAction> {
+    (0..n)
+        .map(|i| pb::SeatAction {
+            seat: if i == 0 { first_seat } else { (i % 4) as u32 },
+            action: Some(pb::Action {
+                action: Some(pb::action::Action::G1841(
+                    referee_service::pb::g1841::Action {
+                        action: Some(referee_service::pb::g1841::action::Action::Pass(
+                            Default::default(),
+                        )),
+                    },
+                )),
+            }),
+        })
+        .collect()
+}
+
+/// Every request carrying a list of actions (ApplyBatch, Replay, StreamReplay, ExportGame)
+/// may carry at most 100,000 of them: one more is INVALID_ARGUMENT naming the limit (HTTP
+/// 400 with the JSON error), counted before any action is decoded or applied; exactly
+/// 100,000 are taken (here the first is refused, so the answer comes at once).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn action_lists_are_limited_to_100000_actions() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+
+    // Large enough for 100,001 actions in JSON (about 45 bytes each).
+    let server = Server::start(&["--max-request-bytes", "16777216"]);
+    let mut c = client(&server).await;
+    let state = c
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .expect("NewGame")
+        .into_inner()
+        .state;
+    let replay = |actions: Vec<pb::SeatAction>| pb::ReplayRequest {
+        game: "1841".into(),
+        seats: 4,
+        actions,
+        ..Default::default()
+    };
+    let too_many = passes(100_001, 0);
+    let limit = |field: &str| {
+        format!(
+            "{field}: at most 100000 actions per request, got 100001 (split the list: ApplyBatch continues from the state the previous call returned)"
+        )
+    };
+
+    let batch = pb::ApplyBatchRequest {
+        state: state.clone(),
+        actions: too_many.clone(),
+        ..Default::default()
+    };
+    let err = c.apply_batch(batch.clone()).await.expect_err("ApplyBatch");
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, limit("actions").as_str())
+    );
+    let err = c
+        .replay(replay(too_many.clone()))
+        .await
+        .expect_err("Replay");
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, limit("actions").as_str())
+    );
+    let stream = pb::StreamReplayRequest {
+        game: Some(replay(too_many.clone())),
+        ..Default::default()
+    };
+    let err = match c.stream_replay(stream.clone()).await {
+        Err(status) => status,
+        Ok(resp) => resp.into_inner().message().await.expect_err("StreamReplay"),
+    };
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, limit("game.actions").as_str())
+    );
+    let err = c
+        .export_game(pb::ExportGameRequest {
+            game: Some(replay(too_many.clone())),
+            ..Default::default()
+        })
+        .await
+        .expect_err("ExportGame");
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, limit("game.actions").as_str())
+    );
+
+    // HTTP/JSON: 400 with the JSON error.
+    let http = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    for (method, body, field) in [
+        ("ApplyBatch", serde_json::to_vec(&batch).unwrap(), "actions"),
+        (
+            "StreamReplay",
+            serde_json::to_vec(&stream).unwrap(),
+            "game.actions",
+        ),
+    ] {
+        let req = http::Request::post(format!("{}/v1/{method}", server.url()))
+            .header("content-type", "application/json")
+            .body(Full::new(Bytes::from(body)))
+            .unwrap();
+        let resp = http.request(req).await.expect("http request");
+        assert_eq!(resp.status(), 400, "{method}");
+        let body = resp.into_body().collect().await.unwrap().to_bytes();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["code"], "INVALID_ARGUMENT", "{method}");
+        assert_eq!(v["message"], limit(field), "{method}");
+    }
+
+    // Exactly 100,000: taken (the first action is refused, so nothing else is applied).
+    let at_limit = passes(100_000, 9);
+    let r = c
+        .apply_batch(pb::ApplyBatchRequest {
+            state,
+            actions: at_limit.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("ApplyBatch of 100,000")
+        .into_inner();
+    assert_eq!(r.actions_applied, 0);
+    assert_eq!(r.failure.map(|f| f.index), Some(0));
+    let r = c
+        .replay(replay(at_limit.clone()))
+        .await
+        .expect("Replay of 100,000")
+        .into_inner();
+    assert_eq!(r.actions_applied, 0);
+    assert_eq!(r.failure.map(|f| f.index), Some(0));
+    let mut s = c
+        .stream_replay(pb::StreamReplayRequest {
+            game: Some(replay(at_limit)),
+            ..Default::default()
+        })
+        .await
+        .expect("StreamReplay of 100,000")
+        .into_inner();
+    let setup = s.message().await.unwrap().unwrap();
+    assert_eq!(setup.action_count, 0);
+    let failed = s.message().await.unwrap().unwrap();
+    assert!(failed.last);
+    assert_eq!(failed.failure.map(|f| f.index), Some(0));
+}
+
+/// Playout with `include_actions` returns every action, so games × max_actions is capped at
+/// 100,000 (INVALID_ARGUMENT naming the limit, HTTP 400 with the JSON error); at the cap the
+/// call is taken (here cut short by its deadline: `partial`).
+#[tokio::test]
+async fn playout_with_actions_is_capped_at_100000_returned_actions() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+
+    let server = Server::start(&[]);
+    let mut c = client(&server).await;
+    let state = c
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .expect("NewGame")
+        .into_inner()
+        .state;
+    let playout = |games, max_actions| pb::PlayoutRequest {
+        state: state.clone(),
+        games,
+        max_actions,
+        include_actions: true,
+        ..Default::default()
+    };
+    let expected = "games × max_actions: at most 100000 with include_actions (every action is returned), got 100010";
+    let err = c
+        .playout(playout(10, 10_001))
+        .await
+        .expect_err("over the cap");
+    assert_eq!(
+        (err.code(), err.message()),
+        (Code::InvalidArgument, expected)
+    );
+    let http = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let body = serde_json::to_vec(&playout(10, 10_001)).unwrap();
+    let req = http::Request::post(format!("{}/v1/Playout", server.url()))
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(body)))
+        .unwrap();
+    let resp = http.request(req).await.expect("http request");
+    assert_eq!(resp.status(), 400);
+    let body = resp.into_body().collect().await.unwrap().to_bytes();
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["code"], "INVALID_ARGUMENT");
+    assert_eq!(v["message"], expected);
+    // Without include_actions the same numbers are within the work cap.
+    for (games, max_actions, include_actions) in [(10, 10_000, true), (10, 10_001, false)] {
+        let mut req = tonic::Request::new(pb::PlayoutRequest {
+            include_actions,
+            ..playout(games, max_actions)
+        });
+        req.set_timeout(std::time::Duration::from_secs(1));
+        let p = c.playout(req).await.expect("within the caps").into_inner();
+        assert!(p.partial, "{p:?}");
+    }
+}
+
+/// Slow or idle connections (slowloris) are closed: a connection that sends nothing, half an
+/// HTTP/1.1 request header, half the HTTP/2 preface, or the preface without any request is
+/// closed `--header-read-timeout-ms` after it was opened; an idle HTTP/1.1 keep-alive
+/// connection is closed as long after its last answer. Calls in flight are not cut by
+/// these timeouts, and a gRPC client whose idle connection was closed (`--idle-timeout-ms`,
+/// GOAWAY) goes on calling.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_or_idle_connections_are_closed() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+
+    let (server, logs) = Server::start_logged(
+        &[
+            "--header-read-timeout-ms",
+            "500",
+            "--idle-timeout-ms",
+            "1000",
+        ],
+        "warn,referee_service::server=debug",
+    );
+    // Reads until the server closes the connection; how long after `since` that was (None:
+    // still open after 5 s), and what was read.
+    fn closed_after(s: &mut std::net::TcpStream, since: Instant) -> (Option<Duration>, Vec<u8>) {
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) => return (Some(since.elapsed()), got),
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                    return (Some(since.elapsed()), got);
+                }
+                Err(_) => return (None, got),
+            }
+        }
+    }
+    const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    let empty_settings: &[u8] = &[0, 0, 0, 4, 0, 0, 0, 0, 0];
+    let cases: [(&str, Vec<u8>); 4] = [
+        ("nothing", Vec::new()),
+        (
+            "half an HTTP/1.1 header",
+            b"POST /v1/ListGames HTTP/1.1\r\nHost: x\r\nContent-Type: appl".to_vec(),
+        ),
+        ("half the HTTP/2 preface", H2_PREFACE[..12].to_vec()),
+        (
+            "the HTTP/2 preface and no request",
+            [H2_PREFACE, empty_settings].concat(),
+        ),
+    ];
+    for (what, sent) in cases {
+        let since = Instant::now();
+        let mut s = std::net::TcpStream::connect(&server.addr).expect("connect");
+        s.write_all(&sent).unwrap();
+        let (closed, got) = closed_after(&mut s, since);
+        let closed = closed.unwrap_or_else(|| panic!("{what}: still open after 5 s"));
+        assert!(
+            closed >= Duration::from_millis(400) && closed < Duration::from_millis(2500),
+            "{what}: closed after {closed:?}"
+        );
+        assert!(
+            !String::from_utf8_lossy(&got).contains("200 OK"),
+            "{what}: {got:?}"
+        );
+    }
+    // HTTP/1.1 keep-alive: answered, then closed once idle for the header timeout.
+    let mut s = std::net::TcpStream::connect(&server.addr).expect("connect");
+    s.write_all(b"GET /v1/ListGames HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut head = [0u8; 15];
+    s.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200 OK");
+    let since = Instant::now();
+    let (closed, _) = closed_after(&mut s, since);
+    let closed = closed.expect("an idle keep-alive connection still open after 5 s");
+    assert!(closed < Duration::from_millis(2500), "{closed:?}");
+
+    // A call longer than both timeouts is not cut (Playout: partial at its 2 s deadline),
+    // and the client goes on calling after its idle connection was closed.
+    let mut c = client(&server).await;
+    let state = c
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .expect("NewGame")
+        .into_inner()
+        .state;
+    let mut req = tonic::Request::new(pb::PlayoutRequest {
+        state,
+        games: 200,
+        ..Default::default()
+    });
+    req.set_timeout(Duration::from_secs(2));
+    let p = c.playout(req).await.expect("a long call").into_inner();
+    assert!(p.partial);
+    let idle = logs.wait_for(&["closing an idle connection"], Duration::from_secs(5));
+    assert!(idle.is_some(), "the idle gRPC connection was not closed");
+    c.list_games(pb::ListGamesRequest {})
+        .await
+        .expect("a call after the idle connection was closed");
+}
+
+/// Text a caller sends (a game id, an option name quoted in an error) cannot forge log lines:
+/// in the text format it is quoted with its newlines escaped, in JSON it is a JSON string,
+/// and the error's message is the field `detail`, never a second `message`.
+#[tokio::test]
+async fn caller_text_in_logs_is_escaped() {
+    let forged = "x\n2026-01-01T00:00:00.000000Z ERROR referee_service: FORGED\r\u{1b}[31m";
+    let call = |server: &Server| {
+        let url = server.url();
+        async move {
+            let mut c = RefereeClient::connect(url).await.expect("connect");
+            let err = c
+                .new_game(pb::NewGameRequest {
+                    game: forged.into(),
+                    seats: 4,
+                    ..Default::default()
+                })
+                .await
+                .expect_err("unknown game");
+            assert_eq!(err.code(), Code::NotFound);
+        }
+    };
+    let refused = |logs: &common::Logs| {
+        logs.wait_for(&["rpc refused"], std::time::Duration::from_secs(5))
+            .expect("the refusal is logged")
+    };
+
+    let (server, logs) = Server::start_logged_text(&[], "warn,referee_service::api=info");
+    call(&server).await;
+    let line = refused(&logs);
+    assert!(
+        line.contains(r#"detail="game: unknown game `x\n2026-01-01T00:00:00.000000Z ERROR referee_service: FORGED\r\u{1b}[31m` (ListGames lists the games this server knows)""#),
+        "{line}"
+    );
+    assert!(
+        line.contains(
+            r#"game="x\n2026-01-01T00:00:00.000000Z ERROR referee_service: FORGED\r\u{1b}[31m""#
+        ),
+        "{line}"
+    );
+    for l in logs.lines() {
+        assert!(!l.contains("FORGED") || l.contains("rpc refused"), "{l}");
+        assert!(!l.contains('\u{1b}') && !l.contains('\r'), "{l:?}");
+    }
+
+    let (server, logs) = Server::start_logged(&[], "warn,referee_service::api=info");
+    call(&server).await;
+    let line = refused(&logs);
+    let v: serde_json::Value = serde_json::from_str(&line).expect("one JSON object per line");
+    assert_eq!(v["fields"]["message"], "rpc refused");
+    assert_eq!(
+        v["fields"]["detail"],
+        format!("game: unknown game `{forged}` (ListGames lists the games this server knows)")
+    );
+    assert_eq!(v["span"]["game"], forged);
+    assert_eq!(line.matches("\"message\"").count(), 1, "{line}");
 }

@@ -122,6 +122,41 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
         .into_inner();
     assert_eq!(legal.to_act, vec![1, 2, 3]);
 
+    // Describe and DefaultAction on the sealed state say that a sealed bid is made, never how
+    // much (the amounts are secret until every seat has bid; 1841 §4.2 step 1).
+    let mut amounts = vec![0; 8];
+    amounts[1] = 45;
+    amounts[5] = 170;
+    let described = c
+        .describe(pb::DescribeRequest {
+            sealed_state: after.clone(),
+            seat: 1,
+            action: Some(blind_bid(amounts)),
+            ..Default::default()
+        })
+        .await
+        .expect("Describe")
+        .into_inner();
+    assert!(described.legal, "{described:?}");
+    assert_eq!(
+        described.text,
+        "Seat 1 submits a sealed bid (amounts secret until every seat has bid)"
+    );
+    let default = c
+        .default_action(pb::DefaultActionRequest {
+            sealed_state: after.clone(),
+            seat: 2,
+            ..Default::default()
+        })
+        .await
+        .expect("DefaultAction")
+        .into_inner();
+    assert!(default.is_pass);
+    assert_eq!(
+        default.description,
+        "Seat 2 submits a sealed bid (amounts secret until every seat has bid)"
+    );
+
     // Stale: the caller believes the game is still at action 0.
     let stale = c
         .apply(pb::ApplyRequest {

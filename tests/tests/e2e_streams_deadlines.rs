@@ -128,18 +128,31 @@ impl RawResponse {
                 return (!self.pending.is_empty())
                     .then(|| String::from_utf8(std::mem::take(&mut self.pending)).unwrap());
             }
-            let mut size = String::new();
-            self.conn.read_line(&mut size).await.unwrap();
-            let size = usize::from_str_radix(size.trim(), 16)
-                .unwrap_or_else(|_| panic!("chunk size {size:?}"));
-            let mut data = vec![0; size + 2];
-            self.conn.read_exact(&mut data).await.unwrap();
-            data.truncate(size);
-            if size == 0 {
-                self.ended = true;
-            }
-            self.pending.extend_from_slice(&data);
+            self.read_chunk().await;
         }
+    }
+
+    /// Reads the next chunk of a chunked body into `pending`.
+    async fn read_chunk(&mut self) {
+        let mut size = String::new();
+        self.conn.read_line(&mut size).await.unwrap();
+        let size = usize::from_str_radix(size.trim(), 16)
+            .unwrap_or_else(|_| panic!("chunk size {size:?}"));
+        let mut data = vec![0; size + 2];
+        self.conn.read_exact(&mut data).await.unwrap();
+        data.truncate(size);
+        if size == 0 {
+            self.ended = true;
+        }
+        self.pending.extend_from_slice(&data);
+    }
+
+    /// The rest of the body.
+    async fn read_to_end(&mut self) -> Vec<u8> {
+        while !self.ended {
+            self.read_chunk().await;
+        }
+        std::mem::take(&mut self.pending)
     }
 }
 
@@ -461,4 +474,242 @@ mod reqwest_like {
             (status, v)
         }
     }
+}
+
+/// A streaming call keeps its concurrency slot until its stream ends, not only until its
+/// first message: with `--max-concurrency 1`, a call made while a StreamReplay is still being
+/// read is shed (RESOURCE_EXHAUSTED), over HTTP/JSON and gRPC alike, and served again once
+/// the stream has been read to its end. A reader that stops reading holds the slot at most
+/// for the request timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_keeps_its_concurrency_slot_until_it_ends() {
+    let server = Server::start(&["--max-concurrency", "1"]);
+    let http = reqwest_like::Http::new(&server);
+    // Polls ListGames until it is served (the slot comes back as the server drops the body
+    // it has finished sending, right after the reader saw its end).
+    async fn served_again(http: &reqwest_like::Http) {
+        for _ in 0..100 {
+            let (status, _) = http.post("ListGames", &json!({}), None).await;
+            if status == 200 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("the slot of a finished stream did not come back");
+    }
+
+    // HTTP/JSON (NDJSON).
+    let body = json!({"game": passes(10_000)}).to_string();
+    let conn = send_post(&server, "/v1/StreamReplay", "", body.as_bytes()).await;
+    let mut resp = RawResponse::read(conn).await;
+    assert_eq!(resp.status, 200);
+    assert!(resp.next_line().await.is_some());
+    let (status, v) = http.post("ListGames", &json!({}), None).await;
+    assert_eq!(status, 429, "{v}");
+    assert_eq!(v["code"], "RESOURCE_EXHAUSTED");
+    let mut lines = 1;
+    while resp.next_line().await.is_some() {
+        lines += 1;
+    }
+    assert_eq!(lines, 10_001);
+    served_again(&http).await;
+
+    // gRPC.
+    let mut c = RefereeClient::connect(server.url()).await.unwrap();
+    let game: pb::ReplayRequest = serde_json::from_value(passes(10_000)).unwrap();
+    let mut stream = c
+        .stream_replay(pb::StreamReplayRequest {
+            game: Some(game),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let first = stream.message().await.unwrap().unwrap();
+    assert_eq!(first.action_count, 0);
+    let mut other = RefereeClient::connect(server.url()).await.unwrap();
+    let shed = other
+        .list_games(pb::ListGamesRequest {})
+        .await
+        .expect_err("served while the stream holds the only slot");
+    assert_eq!(shed.code(), tonic::Code::ResourceExhausted, "{shed:?}");
+    let mut n = 1;
+    while let Some(m) = stream.message().await.unwrap() {
+        n += 1;
+        if m.last {
+            break;
+        }
+    }
+    assert_eq!(n, 10_001);
+    drop(stream);
+    served_again(&http).await;
+
+    // A reader that stops reading gives the slot back after the request timeout (1.5 s).
+    let server = Server::start(&["--max-concurrency", "1", "--request-timeout-ms", "1500"]);
+    let http = reqwest_like::Http::new(&server);
+    let conn = send_post(&server, "/v1/StreamReplay", "", body.as_bytes()).await;
+    let mut stalled = RawResponse::read(conn).await;
+    assert!(stalled.next_line().await.is_some());
+    let (status, _) = http.post("ListGames", &json!({}), None).await;
+    assert_eq!(status, 429);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (status, v) = http.post("ListGames", &json!({}), None).await;
+    assert_eq!(status, 200, "{v}");
+    drop(stalled);
+}
+
+/// Playout's time budget counts from the request's arrival, not from when its work starts:
+/// a request whose body takes 2 s to arrive, with `grpc-timeout: 5S`, is answered within the
+/// caller's 5 s (at 90 % of it) — with the games finished so far (`partial`), not
+/// DEADLINE_EXCEEDED — over HTTP/JSON and gRPC-Web (the gRPC handler) alike. (Counted from
+/// the start of the work, the answer came 2 s later, after the caller had given up.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn playout_deadline_counts_from_the_requests_arrival() {
+    let server = Server::start(&[]);
+    let http = reqwest_like::Http::new(&server);
+    let (_, new) = http
+        .post("NewGame", &json!({"game": "1841", "seats": 4}), None)
+        .await;
+    let json_body = json!({"state": new["state"], "games": 200})
+        .to_string()
+        .into_bytes();
+    let start: pb::GameState = serde_json::from_value(new["state"].clone()).unwrap();
+    let message = prost::Message::encode_to_vec(&pb::PlayoutRequest {
+        state: Some(start),
+        games: 200,
+        ..Default::default()
+    });
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    frame.extend_from_slice(&message);
+    for (path, content_type, body) in [
+        ("/v1/Playout", "application/json", json_body),
+        (
+            "/referee.v1.Referee/Playout",
+            "application/grpc-web+proto",
+            frame,
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        let mut conn = TcpStream::connect(&server.addr).await.unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: referee\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\ngrpc-timeout: 5S\r\n\r\n",
+            body.len()
+        );
+        conn.write_all(head.as_bytes()).await.unwrap();
+        let half = body.len() / 2;
+        conn.write_all(&body[..half]).await.unwrap();
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        conn.write_all(&body[half..]).await.unwrap();
+        let mut resp = RawResponse::read(conn).await;
+        let answer = resp.read_to_end().await;
+        let elapsed = started.elapsed();
+        assert_eq!(resp.status, 200, "{path}");
+        assert!(
+            elapsed < Duration::from_secs(5),
+            "{path}: answered {elapsed:?} after the request arrived, past the caller's 5 s"
+        );
+        let partial = if content_type == "application/json" {
+            let v: Value = serde_json::from_slice(&answer).unwrap();
+            let played = v["gamesPlayed"].as_u64().unwrap_or(0);
+            assert!(played < 200, "{v}");
+            v["partial"] == true
+        } else {
+            assert_eq!(
+                answer.first(),
+                Some(&0u8),
+                "a message frame first: {answer:?}"
+            );
+            let len = u32::from_be_bytes(answer[1..5].try_into().unwrap()) as usize;
+            let p: pb::PlayoutResponse = prost::Message::decode(&answer[5..5 + len]).unwrap();
+            let trailers = String::from_utf8_lossy(&answer[5 + len..]).to_string();
+            assert!(trailers.contains("grpc-status:0"), "{trailers:?}");
+            assert!(p.games_played < 200, "{p:?}");
+            p.partial
+        };
+        assert!(partial, "{path}: not partial");
+    }
+}
+
+/// StreamReplay logs exactly one line per call, like every RPC, however the call ends: `rpc
+/// done` (debug) for a stream read to its end, `rpc refused` for an error before the first
+/// message (an unknown option) and for the deadline passing mid-stream, `rpc cancelled` when
+/// the reader left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_replay_logs_one_line_per_call() {
+    let (server, logs) = Server::start_logged(&[], "warn,referee_service::api=debug");
+    let http = reqwest_like::Http::new(&server);
+    let span = "\"rpc\":\"StreamReplay\"";
+    let ended = |n: usize| {
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let lines: Vec<String> = logs
+                .lines()
+                .into_iter()
+                .filter(|l| l.contains(span))
+                .collect();
+            if lines.len() >= n || std::time::Instant::now() >= until {
+                return lines;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+
+    // Read to its end.
+    let (status, _) = http
+        .post("StreamReplay", &json!({"game": passes(10)}), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(ended(1).len(), 1);
+    // Refused before the first message.
+    let bad = json!({"game": {"game": "1841", "seats": 4, "options": {"nope": "1"}}});
+    let (status, v) = http.post("StreamReplay", &bad, None).await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(ended(2).len(), 2);
+    // The deadline passes while the reader waits.
+    let body = json!({"game": passes(10_000)}).to_string();
+    let conn = send_post(
+        &server,
+        "/v1/StreamReplay",
+        "grpc-timeout: 1S\r\n",
+        body.as_bytes(),
+    )
+    .await;
+    let mut resp = RawResponse::read(conn).await;
+    assert!(resp.next_line().await.is_some());
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    while resp.next_line().await.is_some() {}
+    assert_eq!(ended(3).len(), 3);
+    // The reader leaves.
+    let conn = send_post(&server, "/v1/StreamReplay", "", body.as_bytes()).await;
+    let mut resp = RawResponse::read(conn).await;
+    assert!(resp.next_line().await.is_some());
+    drop(resp);
+    let lines = ended(4);
+    // No second line for any of them.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let all = logs
+        .lines()
+        .into_iter()
+        .filter(|l| l.contains(span))
+        .count();
+    assert_eq!(all, 4, "{lines:#?}");
+    let outcomes: Vec<(String, String)> = lines
+        .iter()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                v["fields"]["message"].as_str().unwrap().to_string(),
+                v["span"]["outcome"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("rpc done", "ok"),
+        ("rpc refused", "error:InvalidArgument"),
+        ("rpc refused", "error:DeadlineExceeded"),
+        ("rpc cancelled: work stopped", "cancelled"),
+    ]
+    .map(|(m, o)| (m.to_string(), o.to_string()));
+    assert_eq!(outcomes, expected);
 }

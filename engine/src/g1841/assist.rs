@@ -57,12 +57,11 @@ pub fn describe(state: &State, seat: Seat, action: &Action) -> (String, Result<(
             Some(sym) => format!("{player} passes ({sym} operating)"),
             None => format!("{player} passes"),
         },
-        Action::BlindBid { amounts } => {
-            let total: i64 = amounts.iter().sum();
-            let bids = amounts.iter().filter(|a| **a > 0).count();
-            format!(
-                "{player} submits sealed bids ({bids} non-zero, L.{total} in all; amounts secret until every seat has bid)"
-            )
+        // The amounts are secret until every seat has bid (1841 §4.2 step 1): the line says
+        // that a bid is made, never how much, how many are non-zero or their total, since
+        // such lines end up in game logs that other players read (I9).
+        Action::BlindBid { .. } => {
+            format!("{player} submits a sealed bid (amounts secret until every seat has bid)")
         }
         Action::Par { corporation, price } => format!(
             "{player} starts {corporation} at par L.{price} (president's certificate for L.{})",

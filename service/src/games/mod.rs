@@ -86,6 +86,24 @@ pub trait WireGame {
 /// response headers or flood the logs.
 pub const MAX_MESSAGE_CHARS: usize = 512;
 
+/// Most actions one request may carry in its action list (ApplyBatch `actions`, Replay
+/// `actions`, StreamReplay and ExportGame `game.actions`). Counted before any action is
+/// decoded or applied ([`check_action_count`]); a protobuf pass is about 10 bytes, so the
+/// request size limit alone would let a 4 MiB request carry 400,000 of them.
+pub const MAX_REQUEST_ACTIONS: usize = 100_000;
+
+/// `INVALID_ARGUMENT` naming the limit when the list `field` holds more than
+/// [`MAX_REQUEST_ACTIONS`] actions (`n`).
+pub fn check_action_count(field: &str, n: usize) -> Result<(), Status> {
+    if n > MAX_REQUEST_ACTIONS {
+        return Err(Status::invalid_argument(format!(
+            "{field}: at most {MAX_REQUEST_ACTIONS} actions per request, got {n} (split the list: \
+             ApplyBatch continues from the state the previous call returned)"
+        )));
+    }
+    Ok(())
+}
+
 /// `message` cut to [`MAX_MESSAGE_CHARS`] (with a marker), or unchanged when short enough.
 pub fn clip(message: &str) -> std::borrow::Cow<'_, str> {
     match message.char_indices().nth(MAX_MESSAGE_CHARS) {
@@ -573,11 +591,61 @@ pub const PLAYOUT_MAX_ACTIONS: u32 = 50_000;
 pub const PLAYOUT_DEFAULT_ACTIONS: u32 = 20_000;
 /// Most `games × max_actions` of one Playout (the server-side cap on its work).
 pub const PLAYOUT_MAX_WORK: u64 = 2_000_000;
+/// Most `games × max_actions` of one Playout with `include_actions` (every action is
+/// returned: the cap on the answer's size).
+pub const PLAYOUT_MAX_RETURNED_ACTIONS: u64 = 100_000;
+
+/// The games and actions per game a Playout plays: `games` (0 = 1) and `max_actions`
+/// (0 = [`PLAYOUT_DEFAULT_ACTIONS`], or less so that the default fits the caps), checked
+/// against [`PLAYOUT_MAX_GAMES`], [`PLAYOUT_MAX_ACTIONS`], [`PLAYOUT_MAX_WORK`] and, with
+/// `include_actions`, [`PLAYOUT_MAX_RETURNED_ACTIONS`]. Errors: INVALID_ARGUMENT naming the
+/// limit.
+pub fn playout_limits(
+    games: u32,
+    max_actions: u32,
+    include_actions: bool,
+) -> Result<(u32, u32), Status> {
+    let games = games.max(1);
+    if games > PLAYOUT_MAX_GAMES {
+        return Err(Status::invalid_argument(format!(
+            "games: at most {PLAYOUT_MAX_GAMES} per call, got {games}"
+        )));
+    }
+    let cap = if include_actions {
+        PLAYOUT_MAX_RETURNED_ACTIONS
+    } else {
+        PLAYOUT_MAX_WORK
+    };
+    // Unset: 20,000, or less so that the default always fits the cap.
+    let max_actions = if max_actions == 0 {
+        PLAYOUT_DEFAULT_ACTIONS.min(u32::try_from(cap / u64::from(games)).unwrap_or(u32::MAX))
+    } else {
+        max_actions
+    };
+    if max_actions > PLAYOUT_MAX_ACTIONS {
+        return Err(Status::invalid_argument(format!(
+            "max_actions: at most {PLAYOUT_MAX_ACTIONS}, got {max_actions}"
+        )));
+    }
+    let work = u64::from(games) * u64::from(max_actions);
+    if work > PLAYOUT_MAX_WORK {
+        return Err(Status::invalid_argument(format!(
+            "games × max_actions: at most {PLAYOUT_MAX_WORK} per call, got {work}"
+        )));
+    }
+    if include_actions && work > PLAYOUT_MAX_RETURNED_ACTIONS {
+        return Err(Status::invalid_argument(format!(
+            "games × max_actions: at most {PLAYOUT_MAX_RETURNED_ACTIONS} with include_actions \
+             (every action is returned), got {work}"
+        )));
+    }
+    Ok((games, max_actions))
+}
 
 /// Playout for game `W` from `gs`: `games` games with the policy, each given up after
 /// `max_actions`; statistics per seat over the finished ones. When `deadline` passes the
 /// games done so far are reported with `partial`. Errors: INVALID_ARGUMENT for limits above
-/// the caps ([`PLAYOUT_MAX_GAMES`], [`PLAYOUT_MAX_ACTIONS`], [`PLAYOUT_MAX_WORK`]);
+/// the caps ([`playout_limits`], checked before the state is decoded);
 /// INTERNAL when a legal action is refused (an engine bug); CANCELLED when `cancel` is set
 /// (checked before every action).
 pub fn playout<W: WireGame>(
@@ -588,30 +656,8 @@ pub fn playout<W: WireGame>(
 ) -> Result<pb::PlayoutResponse, Status> {
     use crate::playout::{Ending, Policy, Stop, play_from};
     use rand_core::SeedableRng;
+    let (games, max_actions) = playout_limits(req.games, req.max_actions, req.include_actions)?;
     let start = decode_state::<W>(gs)?;
-    let games = if req.games == 0 { 1 } else { req.games };
-    // Unset: 20,000, or less so that the default always fits the work cap.
-    let max_actions = if req.max_actions == 0 {
-        PLAYOUT_DEFAULT_ACTIONS.min((PLAYOUT_MAX_WORK / u64::from(games)) as u32)
-    } else {
-        req.max_actions
-    };
-    if games > PLAYOUT_MAX_GAMES {
-        return Err(Status::invalid_argument(format!(
-            "games: at most {PLAYOUT_MAX_GAMES} per call, got {games}"
-        )));
-    }
-    if max_actions > PLAYOUT_MAX_ACTIONS {
-        return Err(Status::invalid_argument(format!(
-            "max_actions: at most {PLAYOUT_MAX_ACTIONS}, got {max_actions}"
-        )));
-    }
-    if u64::from(games) * u64::from(max_actions) > PLAYOUT_MAX_WORK {
-        return Err(Status::invalid_argument(format!(
-            "games × max_actions: at most {PLAYOUT_MAX_WORK} per call, got {}",
-            u64::from(games) * u64::from(max_actions)
-        )));
-    }
     let policy = match pb::PlayoutPolicy::try_from(req.policy) {
         Ok(pb::PlayoutPolicy::Unspecified | pb::PlayoutPolicy::RandomLegal) => Policy::Random,
         Ok(pb::PlayoutPolicy::FirstLegal) => Policy::First,
@@ -827,6 +873,42 @@ fn check_seat<W: WireGame>(state: &<W::G as Game>::State, seat: Seat) -> Result<
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod playout_limit_tests {
+    use super::*;
+
+    /// The defaults of `games` and `max_actions` fit the caps; with `include_actions` the
+    /// returned actions (games × max_actions) are capped at 100,000.
+    #[test]
+    fn playout_limits_and_defaults() {
+        assert_eq!(playout_limits(0, 0, false).unwrap(), (1, 20_000));
+        assert_eq!(playout_limits(200, 0, false).unwrap(), (200, 10_000));
+        assert_eq!(playout_limits(1_000, 0, false).unwrap(), (1_000, 2_000));
+        assert_eq!(playout_limits(1, 0, true).unwrap(), (1, 20_000));
+        assert_eq!(playout_limits(10, 0, true).unwrap(), (10, 10_000));
+        assert_eq!(playout_limits(1_000, 0, true).unwrap(), (1_000, 100));
+        assert_eq!(playout_limits(10, 10_000, true).unwrap(), (10, 10_000));
+        assert_eq!(playout_limits(40, 50_000, false).unwrap(), (40, 50_000));
+        let message = |g, m, i| playout_limits(g, m, i).unwrap_err().message().to_string();
+        assert_eq!(
+            message(10, 10_001, true),
+            "games × max_actions: at most 100000 with include_actions (every action is returned), got 100010"
+        );
+        assert_eq!(
+            message(41, 50_000, false),
+            "games × max_actions: at most 2000000 per call, got 2050000"
+        );
+        assert_eq!(
+            message(1_001, 0, false),
+            "games: at most 1000 per call, got 1001"
+        );
+        assert_eq!(
+            message(1, 50_001, true),
+            "max_actions: at most 50000, got 50001"
+        );
+    }
 }
 
 #[cfg(test)]

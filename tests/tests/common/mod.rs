@@ -82,7 +82,19 @@ impl Server {
         (server, logs.expect("logs"))
     }
 
+    /// As [`Server::start_logged`], with the default text logs (`--log-format text`).
+    pub fn start_logged_text(extra: &[&str], filter: &str) -> (Server, Logs) {
+        let mut args = vec!["--log-format", "text"];
+        args.extend_from_slice(extra);
+        let (server, logs) = Self::spawn_as(&args, Some(filter), false);
+        (server, logs.expect("logs"))
+    }
+
     fn spawn(extra: &[&str], log: Option<&str>) -> (Server, Option<Logs>) {
+        Self::spawn_as(extra, log, true)
+    }
+
+    fn spawn_as(extra: &[&str], log: Option<&str>, json: bool) -> (Server, Option<Logs>) {
         let bin = referee_bin();
         assert!(
             bin.exists(),
@@ -98,9 +110,10 @@ impl Server {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         if log.is_some() {
-            command
-                .args(["--log-format", "json"])
-                .stderr(Stdio::piped());
+            if json {
+                command.args(["--log-format", "json"]);
+            }
+            command.stderr(Stdio::piped());
         }
         let mut child = command.spawn().expect("spawn referee");
         let logs = child.stderr.take().map(|stderr| {
