@@ -469,7 +469,7 @@ impl Api {
         let call = Call::start("Replay");
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
-            games::check_action_count("actions", req.actions.len())?;
+            games::check_action_count("actions", req.actions.len(), false)?;
             game_id(&req.game, "game")
                 .and_then(|g| dispatch!(g, replay(req, cancel)))
                 .and_then(|mut resp| {
@@ -540,7 +540,7 @@ impl Api {
             .unwrap_or_default();
         let mut result = guarded(|| {
             let actions = req.game.as_ref().map_or(0, |g| g.actions.len());
-            games::check_action_count("game.actions", actions)?;
+            games::check_action_count("game.actions", actions, false)?;
             crate::game_records::export_game(req)
         });
         let outcome = match &result {
@@ -566,7 +566,7 @@ impl Api {
         let mut game = String::new();
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
-            games::check_action_count("actions", req.actions.len())?;
+            games::check_action_count("actions", req.actions.len(), true)?;
             let gs = request_state(sealer, req.state.as_ref(), &req.sealed_state)?;
             game = gs.game.clone();
             let mut resp = dispatch!(
@@ -603,7 +603,7 @@ impl Api {
             .unwrap_or_default();
         let mut result = guarded(|| {
             let actions = req.game.as_ref().map_or(0, |g| g.actions.len());
-            games::check_action_count("game.actions", actions)?;
+            games::check_action_count("game.actions", actions, false)?;
             let mut seal_and_emit = |mut frame: pb::StreamReplayResponse| {
                 (frame.state, frame.sealed_state, frame.seat_views) =
                     outgoing(sealer, frame.state.take())?;

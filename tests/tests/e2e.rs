@@ -636,3 +636,48 @@ async fn serves_with_otlp_export_configured_even_when_no_collector_listens() {
     let state = new_state(&mut client).await;
     assert_eq!(state.game, "1841");
 }
+
+/// Describe's line is safe to log: a caller's control characters come back escaped and a
+/// huge id is cut to 512 characters (docs/API.md, Describe).
+#[tokio::test]
+async fn describe_text_is_escaped_and_cut() {
+    let server = Server::start(&[]);
+    let mut client = RefereeClient::connect(server.url()).await.expect("connect");
+    let state = client
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .expect("NewGame")
+        .into_inner()
+        .state;
+    let describe = |concession: &str| pb::DescribeRequest {
+        state: state.clone(),
+        seat: 0,
+        action: Some(bid(concession, 20)),
+        ..Default::default()
+    };
+    let forged = client
+        .describe(describe("X\nINFO forged\u{1b}[2J"))
+        .await
+        .expect("Describe")
+        .into_inner();
+    assert_eq!(
+        forged.text,
+        "Seat 0 bids L.20 for the X\\nINFO forged\\u{1b}[2J concession"
+    );
+    assert!(!forged.legal);
+    let long = client
+        .describe(describe(&"A".repeat(10_000)))
+        .await
+        .expect("Describe")
+        .into_inner();
+    assert_eq!(
+        long.text.chars().count(),
+        512 + "… (truncated)".chars().count()
+    );
+    assert!(long.text.starts_with("Seat 0 bids L.20 for the AAAA"));
+    assert!(long.text.ends_with("A… (truncated)"));
+}

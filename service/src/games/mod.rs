@@ -93,15 +93,42 @@ pub const MAX_MESSAGE_CHARS: usize = 512;
 pub const MAX_REQUEST_ACTIONS: usize = 100_000;
 
 /// `INVALID_ARGUMENT` naming the limit when the list `field` holds more than
-/// [`MAX_REQUEST_ACTIONS`] actions (`n`).
-pub fn check_action_count(field: &str, n: usize) -> Result<(), Status> {
+/// [`MAX_REQUEST_ACTIONS`] actions (`n`); `batch`: the call is ApplyBatch, which can go on
+/// from a returned state (the message says so).
+pub fn check_action_count(field: &str, n: usize, batch: bool) -> Result<(), Status> {
     if n > MAX_REQUEST_ACTIONS {
         return Err(Status::invalid_argument(format!(
-            "{field}: at most {MAX_REQUEST_ACTIONS} actions per request, got {n} (split the list: \
-             ApplyBatch continues from the state the previous call returned)"
+            "{field}: at most {MAX_REQUEST_ACTIONS} actions per request, got {n}{}",
+            if batch {
+                " (split the list: ApplyBatch continues from the state the previous call returned)"
+            } else {
+                ""
+            }
         )));
     }
     Ok(())
+}
+
+/// A description for logs and confirmations (Describe `text`, DefaultAction `description`):
+/// control characters (newlines, escape sequences) written as escapes (`\n`, `\u{1b}`) so a
+/// caller's text cannot forge log lines or terminal output, then cut to
+/// [`MAX_MESSAGE_CHARS`] ([`clip`]).
+pub fn log_safe(text: &str) -> String {
+    let escaped: std::borrow::Cow<'_, str> = if text.chars().any(char::is_control) {
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().collect::<String>()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    };
+    clip(&escaped).into_owned()
 }
 
 /// `message` cut to [`MAX_MESSAGE_CHARS`] (with a marker), or unchanged when short enough.
@@ -819,6 +846,7 @@ pub fn default_action<W: WireGame>(
         ))
     })?;
     let (description, _) = W::describe(&state, req.seat, &action);
+    let description = log_safe(&description);
     Ok(pb::DefaultActionResponse {
         is_pass: W::is_pass(&action),
         action: Some(W::action_to_pb(&action)),
@@ -850,7 +878,7 @@ pub fn describe<W: WireGame>(
                 what.replace_range(..1, &lower);
             }
             return Ok(pb::DescribeResponse {
-                text: clip(&format!("Seat {}: {what}", req.seat)).into_owned(),
+                text: log_safe(&format!("Seat {}: {what}", req.seat)),
                 legal: false,
                 rejection: Some(rejection_to_pb(&r)),
             });
@@ -858,7 +886,7 @@ pub fn describe<W: WireGame>(
     };
     let (text, result) = W::describe(&state, req.seat, &action);
     Ok(pb::DescribeResponse {
-        text,
+        text: log_safe(&text),
         legal: result.is_ok(),
         rejection: result.err().map(|r| rejection_to_pb(&r)),
     })
