@@ -681,3 +681,49 @@ async fn describe_text_is_escaped_and_cut() {
     assert!(long.text.starts_with("Seat 0 bids L.20 for the AAAA"));
     assert!(long.text.ends_with("A… (truncated)"));
 }
+
+/// A state's action count is bounded (2^53 − 1), so the next state's count is always one
+/// more (docs/API.md, optimistic concurrency).
+#[tokio::test]
+async fn action_count_is_bounded() {
+    let server = Server::start(&[]);
+    let mut client = RefereeClient::connect(server.url()).await.expect("connect");
+    let mut state = client
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .expect("NewGame")
+        .into_inner()
+        .state
+        .expect("state");
+    let apply = |state: &pb::GameState| pb::ApplyRequest {
+        state: Some(state.clone()),
+        seat: 0,
+        action: Some(bid("SFTG", 20)),
+        ..Default::default()
+    };
+    state.action_count = (1 << 53) - 1;
+    let err = {
+        let mut over = state.clone();
+        over.action_count += 1;
+        client
+            .apply(apply(&over))
+            .await
+            .expect_err("over the bound")
+    };
+    assert_eq!(err.code(), Code::InvalidArgument);
+    assert_eq!(
+        err.message(),
+        "state.action_count: must be at most 9007199254740991, got 9007199254740992"
+    );
+    // At the bound itself the state is read (the bid is then judged by the rules).
+    let resp = client
+        .apply(apply(&state))
+        .await
+        .expect("at the bound")
+        .into_inner();
+    assert!(resp.result.is_some());
+}

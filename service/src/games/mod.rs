@@ -197,11 +197,22 @@ pub fn decode_state<W: WireGame>(gs: &pb::GameState) -> Result<<W::G as Game>::S
             gs.schema_version, SCHEMA_VERSION
         )));
     }
+    if gs.action_count > MAX_ACTION_COUNT {
+        return Err(Status::invalid_argument(format!(
+            "state.action_count: must be at most {MAX_ACTION_COUNT}, got {}",
+            gs.action_count
+        )));
+    }
     let typed = gs.state.as_ref().ok_or_else(|| {
         Status::invalid_argument(format!("state.{}: missing typed state", W::FIELD))
     })?;
     W::state_from_pb(typed)
 }
+
+/// Largest `action_count` a state may carry: 2^53 − 1, the largest integer every JSON reader
+/// (a JavaScript number) holds exactly, and far beyond any game; so the count after an action
+/// never saturates and stays the next one (docs/CLIENTS.md).
+pub const MAX_ACTION_COUNT: u64 = (1 << 53) - 1;
 
 /// Wraps a typed state into the envelope.
 pub fn encode_state<W: WireGame>(
