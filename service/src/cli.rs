@@ -163,7 +163,8 @@ pub struct ServeArgs {
     pub header_read_timeout_ms: u64,
     /// Longest time a connection with no call in flight stays open, in milliseconds (HTTP/2;
     /// HTTP/1.1 waits for a next request only --header-read-timeout-ms). Then it is closed
-    /// gracefully (GOAWAY).
+    /// gracefully (GOAWAY), and dropped if still open --header-read-timeout-ms later (a peer
+    /// that never acknowledges the server's PING).
     #[arg(long, env = "REFEREE_IDLE_TIMEOUT_MS", default_value_t = 60_000)]
     pub idle_timeout_ms: u64,
     /// Sealed mode: file of sealing keys, one `KEY_ID:HEX` per line (32-byte keys, 64 hex

@@ -7,7 +7,8 @@
 //! once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON); a streaming call keeps its slot until
 //! its stream ends (at most the request timeout); calls not answered by their
 //! deadline end with `DEADLINE_EXCEEDED` (HTTP 504), in the caller's protocol. Request bodies
-//! over `max_request_bytes` are refused (`OUT_OF_RANGE`, HTTP 413).
+//! over `max_request_bytes` are refused (`OUT_OF_RANGE`, HTTP 413), at once and unread when
+//! their `Content-Length` announces it.
 //!
 //! Connections are served by hyper directly (`serve_connections`), not by tonic's transport
 //! server: tonic's server applies gRPC's `grpc-timeout` to every route and answers in gRPC
@@ -68,7 +69,9 @@ pub struct ServeConfig {
     pub header_read_timeout: Duration,
     /// Longest time a connection that has made requests may stay open with no call in flight
     /// (HTTP/2 above all: HTTP/1.1 connections wait for their next request only
-    /// `header_read_timeout`). Then the server closes it gracefully (HTTP/2 GOAWAY).
+    /// `header_read_timeout`). Then the server closes it gracefully (HTTP/2 GOAWAY); a
+    /// connection still open `header_read_timeout` after any graceful close began (and no
+    /// call in flight) is dropped, whatever the peer does.
     pub idle_timeout: Duration,
 }
 
@@ -334,6 +337,22 @@ async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: N
         CallKind::Json => limits.max_request_bytes,
         CallKind::Grpc | CallKind::GrpcWeb => limits.max_grpc_bytes,
     };
+    // A body announced over the limit is refused before it is read: no waiting for it, and
+    // no `100 Continue` to an `Expect: 100-continue` client (hyper sends that only when the
+    // body is first polled).
+    let announced = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if announced.is_some_and(|n| n > max_bytes as u64) {
+        drop(body);
+        return status_response(
+            &parts.headers,
+            Status::out_of_range(http_json::too_large_message(limits.max_request_bytes)),
+            Some(StatusCode::PAYLOAD_TOO_LARGE),
+        );
+    }
     match tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, max_bytes)).await {
         Err(_) => status_response(
             &parts.headers,
@@ -599,6 +618,24 @@ impl Activity {
         }
     }
 
+    /// Completes `grace` after the connection's graceful shutdown began (the call) or after
+    /// its last call ended, whichever is later, and never while a call is in flight.
+    async fn drained(&self, grace: Duration) {
+        let began = tokio::time::Instant::now();
+        loop {
+            let at = {
+                let state = self.lock();
+                (state.in_flight == 0).then(|| began.max(state.last_end) + grace)
+            };
+            match at {
+                Some(at) if tokio::time::Instant::now() >= at => return,
+                Some(at) => tokio::time::sleep_until(at).await,
+                // A call in flight: look again later.
+                None => tokio::time::sleep(grace.min(Duration::from_millis(250))).await,
+            }
+        }
+    }
+
     /// Completes once the connection has waited too long ([`Activity::deadline`]).
     async fn waited_too_long(&self, t: ConnTimeouts) {
         loop {
@@ -623,7 +660,11 @@ impl Activity {
 /// header, half the HTTP/2 preface, an HTTP/2 connection without a complete HEADERS frame —
 /// is closed; later HTTP/1.1 request headers get the same time (hyper's
 /// `header_read_timeout`, which also closes idle keep-alive connections), and a connection
-/// with no call in flight for `timeouts.idle` is closed gracefully (HTTP/2 GOAWAY).
+/// with no call in flight for `timeouts.idle` is closed gracefully (HTTP/2 GOAWAY). A
+/// connection closing gracefully (idle, or the server shutting down) that has not ended
+/// `timeouts.header_read` after that began, or after its last call in flight ended, is
+/// dropped: hyper's HTTP/2 shutdown waits for the peer's PING acknowledgement, which a
+/// hostile peer never sends.
 async fn serve_connections(
     listener: TcpListener,
     app: axum::Router,
@@ -704,9 +745,21 @@ async fn serve_connections(
                 Some(result) => result,
                 None => {
                     // HTTP/2: GOAWAY, then the calls in flight finish; HTTP/1.1: closes after
-                    // the answer in flight.
+                    // the answer in flight. hyper's HTTP/2 shutdown also waits for the peer
+                    // to acknowledge a PING: a peer that never does would keep the connection
+                    // open forever, so once no call is in flight the connection gets
+                    // `timeouts.header_read` more and is then dropped (its socket closed).
                     conn.as_mut().graceful_shutdown();
-                    conn.await
+                    tokio::select! {
+                        result = conn.as_mut() => result,
+                        () = activity.drained(timeouts.header_read) => {
+                            tracing::debug!(
+                                grace_ms = timeouts.header_read.as_millis() as u64,
+                                "closing a connection that did not end after its graceful shutdown"
+                            );
+                            return;
+                        }
+                    }
                 }
             };
             if let Err(e) = result {

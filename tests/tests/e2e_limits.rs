@@ -521,24 +521,6 @@ async fn slow_or_idle_connections_are_closed() {
         ],
         "warn,referee_service::server=debug",
     );
-    // Reads until the server closes the connection; how long after `since` that was (None:
-    // still open after 5 s), and what was read.
-    fn closed_after(s: &mut std::net::TcpStream, since: Instant) -> (Option<Duration>, Vec<u8>) {
-        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-        let mut got = Vec::new();
-        let mut buf = [0u8; 4096];
-        loop {
-            match s.read(&mut buf) {
-                Ok(0) => return (Some(since.elapsed()), got),
-                Ok(n) => got.extend_from_slice(&buf[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
-                    return (Some(since.elapsed()), got);
-                }
-                Err(_) => return (None, got),
-            }
-        }
-    }
-    const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
     let empty_settings: &[u8] = &[0, 0, 0, 4, 0, 0, 0, 0, 0];
     let cases: [(&str, Vec<u8>); 4] = [
         ("nothing", Vec::new()),
@@ -605,6 +587,270 @@ async fn slow_or_idle_connections_are_closed() {
     c.list_games(pb::ListGamesRequest {})
         .await
         .expect("a call after the idle connection was closed");
+}
+
+/// Reads until the server closes the connection; how long after `since` that was (None:
+/// still open after 5 s), and what was read.
+fn closed_after(
+    s: &mut std::net::TcpStream,
+    since: std::time::Instant,
+) -> (Option<std::time::Duration>, Vec<u8>) {
+    use std::io::Read;
+    s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return (Some(since.elapsed()), got),
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return (Some(since.elapsed()), got);
+            }
+            Err(_) => return (None, got),
+        }
+    }
+}
+
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+/// One HTTP/2 frame: length, type, flags, stream id, payload.
+fn h2_frame(kind: u8, flags: u8, stream: u32, payload: &[u8]) -> Vec<u8> {
+    let len = payload.len() as u32;
+    let mut f = vec![(len >> 16) as u8, (len >> 8) as u8, len as u8, kind, flags];
+    f.extend_from_slice(&stream.to_be_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+/// A HEADERS frame (END_HEADERS; END_STREAM if `end_stream`) of stream 1 for `POST path`,
+/// every header an HPACK literal without indexing with a literal name.
+fn h2_post(path: &str, content_type: &str, end_stream: bool) -> Vec<u8> {
+    let mut block = Vec::new();
+    for (name, value) in [
+        (":method", "POST"),
+        (":scheme", "http"),
+        (":path", path),
+        (":authority", "x"),
+        ("content-type", content_type),
+    ] {
+        block.push(0x00);
+        block.push(name.len() as u8);
+        block.extend_from_slice(name.as_bytes());
+        block.push(value.len() as u8);
+        block.extend_from_slice(value.as_bytes());
+    }
+    h2_frame(1, 0x4 | u8::from(end_stream), 1, &block)
+}
+
+/// What a raw HTTP/2 client that acknowledges the server's SETTINGS but never a PING saw.
+#[derive(Default)]
+struct H2Seen {
+    /// When the answer on stream 1 ended (a frame with END_STREAM, or RST_STREAM).
+    answered: Option<std::time::Instant>,
+    /// The DATA of stream 1.
+    data: Vec<u8>,
+    goaway: bool,
+    ping: bool,
+    /// When the server closed the connection (None: still open after `within`).
+    closed: Option<std::time::Instant>,
+}
+
+impl std::fmt::Debug for H2Seen {
+    /// The events, and the answer's DATA cut to 200 characters.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let data = String::from_utf8_lossy(&self.data);
+        f.debug_struct("H2Seen")
+            .field("answered", &self.answered.is_some())
+            .field("data", &data.chars().take(200).collect::<String>())
+            .field("goaway", &self.goaway)
+            .field("ping", &self.ping)
+            .field("closed", &self.closed.is_some())
+            .finish()
+    }
+}
+
+/// Sends `frames` after the preface and an empty SETTINGS, then reads frames until the server
+/// closes the connection or `within` has passed, acknowledging SETTINGS and never PING.
+fn h2_never_acking_ping(addr: &str, frames: &[Vec<u8>], within: std::time::Duration) -> H2Seen {
+    use std::io::{Read, Write};
+    use std::time::Instant;
+    let until = Instant::now() + within;
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.write_all(&[H2_PREFACE.to_vec(), h2_frame(4, 0, 0, &[])].concat())
+        .unwrap();
+    for f in frames {
+        s.write_all(f).unwrap();
+    }
+    let mut seen = H2Seen::default();
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        // Every complete frame read so far.
+        while buf.len() >= 9 {
+            let len =
+                (usize::from(buf[0]) << 16) | (usize::from(buf[1]) << 8) | usize::from(buf[2]);
+            if buf.len() < 9 + len {
+                break;
+            }
+            let (kind, flags) = (buf[3], buf[4]);
+            let stream = u32::from_be_bytes([buf[5], buf[6], buf[7], buf[8]]) & 0x7fff_ffff;
+            let payload = buf[9..9 + len].to_vec();
+            buf.drain(..9 + len);
+            match kind {
+                0 if stream == 1 => seen.data.extend_from_slice(&payload),
+                4 if flags & 1 == 0 => s.write_all(&h2_frame(4, 1, 0, &[])).unwrap(),
+                6 => seen.ping = true,
+                7 => seen.goaway = true,
+                _ => {}
+            }
+            let ends = (stream == 1 && matches!(kind, 0 | 1) && flags & 1 == 1)
+                || (stream == 1 && kind == 3);
+            if ends && seen.answered.is_none() {
+                seen.answered = Some(Instant::now());
+            }
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return seen;
+        }
+        s.set_read_timeout(Some(left)).unwrap();
+        match s.read(&mut chunk) {
+            Ok(0) => {
+                seen.closed = Some(Instant::now());
+                return seen;
+            }
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                seen.closed = Some(Instant::now());
+                return seen;
+            }
+            Err(_) => return seen,
+        }
+    }
+}
+
+/// An HTTP/2 connection whose client never acknowledges a PING is still closed: hyper's
+/// graceful shutdown (GOAWAY, then a PING to learn which streams the peer has started) waits
+/// for that acknowledgement, so the server drops the connection `--header-read-timeout-ms`
+/// after the GOAWAY (once no call is in flight) whatever the peer does. Also after a request
+/// whose body never came (408 at `--body-timeout-ms`).
+#[test]
+fn http2_connections_that_never_ack_a_ping_are_closed() {
+    use std::time::Duration;
+    let server = Server::start(&[
+        "--header-read-timeout-ms",
+        "500",
+        "--idle-timeout-ms",
+        "1000",
+        "--body-timeout-ms",
+        "500",
+    ]);
+    // idle 1 s + grace 0.5 s after the answer; slack for a loaded machine.
+    let (at_least, at_most) = (Duration::from_millis(1000), Duration::from_millis(4000));
+    let within = Duration::from_secs(8);
+
+    // One complete request, answered.
+    let seen = h2_never_acking_ping(
+        &server.addr,
+        &[
+            h2_post("/v1/ListGames", "application/json", false),
+            h2_frame(0, 1, 1, b"{}"),
+        ],
+        within,
+    );
+    let answered = seen.answered.expect("ListGames not answered");
+    assert!(
+        String::from_utf8_lossy(&seen.data).contains("games"),
+        "{seen:?}"
+    );
+    assert!(seen.goaway && seen.ping, "no GOAWAY and PING: {seen:?}");
+    let closed = seen
+        .closed
+        .unwrap_or_else(|| panic!("still open {within:?} after the request: {seen:?}"))
+        - answered;
+    assert!(
+        closed >= at_least && closed < at_most,
+        "closed {closed:?} after the answer"
+    );
+
+    // A request whose body never comes: 408, then closed as above.
+    let seen = h2_never_acking_ping(
+        &server.addr,
+        &[h2_post("/v1/ListGames", "application/json", false)],
+        within,
+    );
+    let answered = seen.answered.expect("the stalled request not answered");
+    assert!(
+        String::from_utf8_lossy(&seen.data).contains("DEADLINE_EXCEEDED"),
+        "{seen:?}"
+    );
+    assert!(seen.goaway && seen.ping, "no GOAWAY and PING: {seen:?}");
+    let closed = seen
+        .closed
+        .unwrap_or_else(|| panic!("still open {within:?} after the request: {seen:?}"))
+        - answered;
+    assert!(
+        closed >= at_least && closed < at_most,
+        "closed {closed:?} after the 408"
+    );
+}
+
+/// A body whose `Content-Length` announces more than `--max-request-bytes` is refused at once
+/// with 413 (gRPC-Web: OUT_OF_RANGE), without waiting for the body (`--body-timeout-ms`) and
+/// without `100 Continue` to a client that asks for it.
+#[test]
+fn bodies_announced_over_the_limit_are_refused_before_they_are_read() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let server = Server::start(&["--max-request-bytes", "1000", "--body-timeout-ms", "5000"]);
+    let expected = "the request body is larger than this server accepts: at most 1000 bytes (--max-request-bytes)";
+    for expect in ["", "Expect: 100-continue\r\n"] {
+        for (path, ct) in [
+            ("/v1/Apply", "application/json"),
+            ("/referee.v1.Referee/Apply", "application/grpc-web+proto"),
+        ] {
+            let since = Instant::now();
+            let mut s = std::net::TcpStream::connect(&server.addr).expect("connect");
+            write!(
+                s,
+                "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {ct}\r\nContent-Length: 5000000\r\n{expect}\r\n"
+            )
+            .unwrap();
+            // The server closes the connection after the answer (the body was not read).
+            let (closed, got) = closed_after(&mut s, since);
+            let got = String::from_utf8_lossy(&got).to_string();
+            let elapsed = closed.unwrap_or_else(|| panic!("{path} {expect:?}: no close: {got}"));
+            assert!(
+                elapsed < Duration::from_millis(2500),
+                "{path} {expect:?}: {elapsed:?}"
+            );
+            assert!(!got.contains("100 Continue"), "{path} {expect:?}: {got}");
+            if ct == "application/json" {
+                assert!(got.starts_with("HTTP/1.1 413 "), "{expect:?}: {got}");
+                let body = got.split("\r\n\r\n").nth(1).unwrap_or_default();
+                let v: serde_json::Value = serde_json::from_str(body).expect(&got);
+                assert_eq!(v["code"], "OUT_OF_RANGE");
+                assert_eq!(v["message"], expected);
+            } else {
+                assert!(got.starts_with("HTTP/1.1 200 "), "{expect:?}: {got}");
+                assert!(got.contains("grpc-status: 11\r\n"), "{expect:?}: {got}");
+                assert!(
+                    got.replace("%20", " ").contains("at most 1000 bytes"),
+                    "{expect:?}: {got}"
+                );
+            }
+        }
+    }
+    // A body within the limit is still read (and answered) as before.
+    let mut s = std::net::TcpStream::connect(&server.addr).expect("connect");
+    s.write_all(
+        b"POST /v1/ListGames HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+    )
+    .unwrap();
+    let (_, got) = closed_after(&mut s, Instant::now());
+    let got = String::from_utf8_lossy(&got);
+    assert!(got.starts_with("HTTP/1.1 200 OK"), "{got}");
 }
 
 /// Text a caller sends (a game id, an option name quoted in an error) cannot forge log lines:
