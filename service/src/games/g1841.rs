@@ -430,27 +430,27 @@ fn queued_from_pb(path: &str, v: i32) -> Result<eng::QueuedEvent, Status> {
 }
 
 fn corporation_from_pb(
-    path: &str,
+    path: &dyn Fn() -> String,
     c: &pb::Corporation,
     n: u32,
 ) -> Result<eng::Corporation, Status> {
     let kind = match pb::CorporationKind::try_from(c.kind) {
         Ok(pb::CorporationKind::Major) => eng::CorporationKind::Major,
         Ok(pb::CorporationKind::Minor) => eng::CorporationKind::Minor,
-        _ => return Err(bad(format!("{path}.kind"), "must be MAJOR or MINOR")),
+        _ => return Err(bad(format!("{}.kind", path()), "must be MAJOR or MINOR")),
     };
     let share_price = match (&c.share_price, c.started) {
         (None, false) => None,
         (Some(p), true) => {
             let price = eng::market::price_at(p.row, p.col).ok_or_else(|| {
                 bad(
-                    format!("{path}.share_price"),
+                    format!("{}.share_price", path()),
                     format!("({}, {}) is not a cell of the stock market", p.row, p.col),
                 )
             })?;
             if price != p.price {
                 return Err(bad(
-                    format!("{path}.share_price.price"),
+                    format!("{}.share_price.price", path()),
                     format!("the cell ({}, {}) has price {price}", p.row, p.col),
                 ));
             }
@@ -462,7 +462,7 @@ fn corporation_from_pb(
         }
         _ => {
             return Err(bad(
-                format!("{path}.share_price"),
+                format!("{}.share_price", path()),
                 "set exactly when `started` is true",
             ));
         }
@@ -473,7 +473,7 @@ fn corporation_from_pb(
         .enumerate()
         .map(|(j, x)| {
             // The path is built only for an error.
-            let cpath = || format!("{path}.certificates[{j}]");
+            let cpath = || format!("{}.certificates[{j}]", path());
             let owner = match pb::ShareHolderKind::try_from(x.holder) {
                 Ok(pb::ShareHolderKind::Ipo) => eng::ShareOwner::Ipo,
                 Ok(pb::ShareHolderKind::Pool) => eng::ShareOwner::Pool,
@@ -841,7 +841,8 @@ fn operations_to_pb(o: &eng::Operations) -> pb::Operations {
 }
 
 /// Where the wire listed the keyed entries of `operations`, to name wire paths in the
-/// validator's errors (the engine keys them by hex, train type and symbol).
+/// validator's errors (the engine keys them by hex, train type and symbol). Built only for an
+/// error, from a decoded `operations` (no key is listed twice there).
 #[derive(Default)]
 struct OperationsIndex {
     tiles: BTreeMap<String, usize>,
@@ -849,9 +850,24 @@ struct OperationsIndex {
     trains: BTreeMap<String, usize>,
 }
 
-fn operations_from_pb(o: &pb::Operations) -> Result<(eng::Operations, OperationsIndex), Status> {
+impl OperationsIndex {
+    fn of(o: Option<&pb::Operations>) -> Self {
+        let Some(o) = o else {
+            return Self::default();
+        };
+        let index = |keys: &mut dyn Iterator<Item = &String>| {
+            keys.enumerate().map(|(i, k)| (k.clone(), i)).collect()
+        };
+        Self {
+            tiles: index(&mut o.tiles.iter().map(|t| &t.hex)),
+            depot_sold: index(&mut o.depot_sold.iter().map(|d| &d.train_type)),
+            trains: index(&mut o.trains.iter().map(|c| &c.corporation)),
+        }
+    }
+}
+
+fn operations_from_pb(o: &pb::Operations) -> Result<eng::Operations, Status> {
     let mut out = eng::Operations::default();
-    let mut index = OperationsIndex::default();
     for (i, t) in o.tiles.iter().enumerate() {
         // The path is built only for an error.
         let path = || format!("operations.tiles[{i}]");
@@ -865,41 +881,44 @@ fn operations_from_pb(o: &pb::Operations) -> Result<(eng::Operations, Operations
             .ok()
             .filter(|r| *r <= 5)
             .ok_or_else(|| bad(format!("{}.rotation", path()), "must be 0–5"))?;
-        if index.tiles.insert(t.hex.clone(), i).is_some() {
+        let placed = eng::PlacedTile {
+            tile: t.tile.clone(),
+            rotation,
+        };
+        if out.tiles.insert(t.hex.clone(), placed).is_some() {
             return Err(bad(
                 format!("{}.hex", path()),
                 format!("{} has a tile listed already", t.hex),
             ));
         }
-        out.tiles.insert(
-            t.hex.clone(),
-            eng::PlacedTile {
-                tile: t.tile.clone(),
-                rotation,
-            },
-        );
     }
     for (i, d) in o.depot_sold.iter().enumerate() {
-        if index.depot_sold.insert(d.train_type.clone(), i).is_some() {
+        if out
+            .depot_sold
+            .insert(d.train_type.clone(), d.sold)
+            .is_some()
+        {
             return Err(bad(
                 format!("operations.depot_sold[{i}].train_type"),
                 format!("train type `{}` listed twice", d.train_type),
             ));
         }
-        out.depot_sold.insert(d.train_type.clone(), d.sold);
     }
     for (i, c) in o.trains.iter().enumerate() {
-        if index.trains.insert(c.corporation.clone(), i).is_some() {
+        if out
+            .trains
+            .insert(c.corporation.clone(), c.trains.clone())
+            .is_some()
+        {
             return Err(bad(
                 format!("operations.trains[{i}].corporation"),
                 format!("`{}` listed twice", c.corporation),
             ));
         }
-        out.trains.insert(c.corporation.clone(), c.trains.clone());
     }
     out.pool_trains = o.pool_trains.clone();
     out.rusted = o.rusted.clone();
-    Ok((out, index))
+    Ok(out)
 }
 
 /// Splits `name[12]rest` into (12, rest).
@@ -1009,11 +1028,19 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
         corporations: {
             // Unstarted corporations equal to their fresh roster entry are left out; the
             // decoder fills them in (keeps concession-round states as small as before).
-            let roster = eng::corporation::initial_corporations(&s.options);
+            // A valid state has the roster's corporations in roster order, so a corporation
+            // is compared with the roster entry at its own index; only when that entry has
+            // another symbol is the whole roster searched (symbols are distinct, so no other
+            // entry can equal it otherwise).
+            let roster = eng::corporation::roster(&s.options);
             s.corporations
                 .iter()
-                .filter(|c| !roster.contains(c))
-                .map(corporation_to_pb)
+                .enumerate()
+                .filter(|&(i, c)| match roster.get(i) {
+                    Some(r) if r.sym == c.sym => r != c,
+                    _ => !roster.contains(c),
+                })
+                .map(|(_, c)| corporation_to_pb(c))
                 .collect()
         },
         next_market_arrival: s.next_market_arrival,
@@ -1122,30 +1149,35 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         }
     };
     // The wire lists only corporations that differ from their fresh roster entry (started
-    // ones, in roster order); every other corporation of the ruleset is unstarted.
-    let mut corporations = eng::corporation::initial_corporations(&options);
+    // ones, in roster order); every other corporation of the ruleset is unstarted (a copy of
+    // its roster entry).
+    let roster = eng::corporation::roster(&options);
+    let mut corporations: Vec<eng::Corporation> = Vec::with_capacity(roster.len());
     // Wire index of each roster entry (`None`: not listed, unstarted).
-    let mut wire_corporations = vec![None; corporations.len()];
+    let mut wire_corporations = vec![None; roster.len()];
     let mut last = None;
     for (i, c) in s.corporations.iter().enumerate() {
-        let path = format!("corporations[{i}]");
+        // The path is built only for an error.
+        let path = || format!("corporations[{i}]");
         let decoded = corporation_from_pb(&path, c, n)?;
-        let Some(at) = corporations.iter().position(|r| r.sym == decoded.sym) else {
+        let Some(at) = eng::corporation::roster_index(&options, &decoded.sym) else {
             return Err(bad(
-                format!("{path}.sym"),
+                format!("{}.sym", path()),
                 format!("`{}` is not a corporation of these rules", decoded.sym),
             ));
         };
         if last.is_some_and(|l| at <= l) {
             return Err(bad(
-                format!("{path}.sym"),
+                format!("{}.sym", path()),
                 "corporations must be listed once each, in roster order",
             ));
         }
         last = Some(at);
-        corporations[at] = decoded;
+        corporations.extend_from_slice(&roster[corporations.len()..at]);
+        corporations.push(decoded);
         wire_corporations[at] = Some(i);
     }
+    corporations.extend_from_slice(&roster[corporations.len()..]);
     // Turn progress the engine validator leaves alone: names must exist.
     if let eng::Round::OperatingRound(r) = &round {
         for (i, c) in r.sold.iter().enumerate() {
@@ -1166,7 +1198,7 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
             }
         }
     }
-    let (operations, ops_index) = match &s.operations {
+    let operations = match &s.operations {
         Some(o) => operations_from_pb(o)?,
         None => Default::default(),
     };
@@ -1194,7 +1226,12 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
     // The engine's invariant checker (conservation, indices); its paths become wire paths.
     eng::check_invariants(&state).map_err(|e| {
         bad(
-            wire_path(&e.path, &state, &wire_corporations, &ops_index),
+            wire_path(
+                &e.path,
+                &state,
+                &wire_corporations,
+                &OperationsIndex::of(s.operations.as_ref()),
+            ),
             &e.message,
         )
     })?;
@@ -2855,6 +2892,91 @@ mod tests {
             e.message().contains("state.g1841.corporations[0].sym"),
             "{}",
             e.message()
+        );
+    }
+
+    /// The options of the three rulesets (Version 2, Version 1, lite).
+    fn rulesets() -> [eng::Options; 3] {
+        [
+            eng::Options::default(),
+            eng::Options {
+                version_1: true,
+                ..Default::default()
+            },
+            eng::Options {
+                lite: true,
+                ..Default::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn the_shared_roster_is_the_fresh_roster_with_distinct_symbols() {
+        for o in rulesets() {
+            let roster = eng::corporation::roster(&o);
+            assert_eq!(roster, eng::corporation::initial_corporations(&o));
+            for (i, c) in roster.iter().enumerate() {
+                assert_eq!(eng::corporation::roster_index(&o, &c.sym), Some(i));
+                assert!(!roster[..i].iter().any(|x| x.sym == c.sym), "{}", c.sym);
+            }
+        }
+    }
+
+    #[test]
+    fn encoding_leaves_out_exactly_the_fresh_corporations_in_any_order() {
+        let (_, mut state) = replay_fixture_on_the_wire("132002");
+        // Out of roster order (not a valid state, but the encoder must not care): the same
+        // corporations are left out as by a search of the whole roster.
+        state.corporations.swap(0, 5);
+        state.corporations.rotate_left(3);
+        let roster = eng::corporation::initial_corporations(&state.options);
+        let expected: Vec<pb::Corporation> = state
+            .corporations
+            .iter()
+            .filter(|c| !roster.contains(c))
+            .map(corporation_to_pb)
+            .collect();
+        assert!(!expected.is_empty());
+        assert!(expected.len() < state.corporations.len());
+        assert_eq!(state_to_pb(&state).corporations, expected);
+        // A state with fewer corporations than the roster (written before they existed).
+        state.corporations.truncate(4);
+        let expected: Vec<pb::Corporation> = state
+            .corporations
+            .iter()
+            .filter(|c| !roster.contains(c))
+            .map(corporation_to_pb)
+            .collect();
+        assert_eq!(state_to_pb(&state).corporations, expected);
+    }
+
+    #[test]
+    fn decoding_fills_in_unlisted_corporations_from_the_roster() {
+        for o in rulesets() {
+            let fresh = G1841::setup(&o, 3, 0).unwrap();
+            let wire = state_to_pb(&fresh);
+            assert!(wire.corporations.is_empty());
+            assert_eq!(state_from_pb(&wire).unwrap(), fresh);
+        }
+        let (_, state) = replay_fixture_on_the_wire("132002");
+        let wire = state_to_pb(&state);
+        assert!(!wire.corporations.is_empty());
+        assert_eq!(state_from_pb(&wire).unwrap(), state);
+        // The last roster entry listed, and an unknown symbol after it.
+        let mut pb = wire.clone();
+        let roster = eng::corporation::roster(&state.options);
+        let mut last = corporation_to_pb(&roster[roster.len() - 1]);
+        last.cash = 1;
+        pb.corporations.push(last.clone());
+        let e = decode_error(&pb);
+        assert!(!e.contains("in roster order"), "{e}");
+        last.sym = "XYZ".into();
+        pb.corporations.push(last);
+        let e = decode_error(&pb);
+        let w = pb.corporations.len() - 1;
+        assert!(
+            e.starts_with(&format!("state.g1841.corporations[{w}].sym: `XYZ` is not")),
+            "{e}"
         );
     }
 }
