@@ -67,12 +67,15 @@ pub fn validate(state: &State) -> Result<(), StateError> {
                 "must be between 0 and L.100,000",
             ));
         }
-        let holds = state
-            .corporations
-            .iter()
-            .flat_map(|c| c.certificates.iter())
-            .any(|c| c.owner == ShareOwner::Player(p.seat));
-        if p.bankrupt && (p.cash != 0 || !p.concessions.is_empty() || holds) {
+        // Searched only for a bankrupt player.
+        let holds = || {
+            state
+                .corporations
+                .iter()
+                .flat_map(|c| c.certificates.iter())
+                .any(|c| c.owner == ShareOwner::Player(p.seat))
+        };
+        if p.bankrupt && (p.cash != 0 || !p.concessions.is_empty() || holds()) {
             return Err(err(
                 format!("players[{i}].bankrupt"),
                 "a player who resigned holds no cash, certificates or concessions",
@@ -723,7 +726,8 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
         ));
     }
     let n = state.players.len() as u32;
-    let syms: BTreeSet<&str> = roster.iter().map(|c| c.sym.as_str()).collect();
+    // A corporation of these rules: a roster symbol (found by its index, not a set built here).
+    let is_roster = |sym: &str| super::corporation::roster_index(&state.options, sym).is_some();
     for (i, (c, fresh)) in state.corporations.iter().zip(roster).enumerate() {
         // Field paths are built only for an error.
         let path = |field: &str| format!("corporations[{i}]{field}");
@@ -755,7 +759,7 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                 ShareOwner::Player(s) if *s >= n => {
                     return Err(err(cpath(".owner"), "not a seat at the table"));
                 }
-                ShareOwner::Corporation(o) if !syms.contains(o.as_str()) || *o == c.sym => {
+                ShareOwner::Corporation(o) if !is_roster(o) || *o == c.sym => {
                     return Err(err(
                         cpath(".owner"),
                         "not another corporation of these rules",
@@ -1323,5 +1327,55 @@ mod tests {
                 format!("more copies of {tile} than exist")
             )
         );
+    }
+
+    #[test]
+    fn s14_a_bankrupt_player_holds_nothing() {
+        let mut s = fresh();
+        s.players[2].bankrupt = true;
+        s.bank_cash += s.players[2].cash;
+        s.players[2].cash = 0;
+        assert_eq!(validate(&s), Ok(()));
+        // A certificate of some corporation held by the bankrupt player.
+        let mut held = s.clone();
+        let c = held.corporations.len() - 1;
+        held.corporations[c].certificates[1].owner = ShareOwner::Player(2);
+        // Checked before the corporations: the player's error comes first.
+        assert_eq!(validate(&held).unwrap_err().path, "players[2].bankrupt");
+        let mut cash = s.clone();
+        cash.players[2].cash = 10;
+        cash.bank_cash -= 10;
+        assert_eq!(validate(&cash).unwrap_err().path, "players[2].bankrupt");
+    }
+
+    #[test]
+    fn s7_1_a_corporation_holder_is_another_corporation_of_these_rules() {
+        let s = fresh();
+        let sym = s.corporations[1].sym.clone();
+        for (owner, ok) in [
+            (sym.clone(), true),
+            (s.corporations[0].sym.clone(), false),
+            ("XYZ".to_string(), false),
+            (String::new(), false),
+        ] {
+            let mut t = s.clone();
+            t.corporations[0].certificates[1].owner = ShareOwner::Corporation(owner.clone());
+            let r = validate(&t);
+            if ok {
+                // Another corporation of the roster passes this check (an unstarted
+                // corporation's certificates stay in its IPO, which fails later).
+                assert!(r.is_err_and(|e| !e.message.contains("another corporation")));
+            } else {
+                let e = r.unwrap_err();
+                assert_eq!(
+                    (e.path.as_str(), e.message.as_str()),
+                    (
+                        "corporations[0].certificates[1].owner",
+                        "not another corporation of these rules"
+                    ),
+                    "{owner}"
+                );
+            }
+        }
     }
 }
