@@ -50,7 +50,19 @@ impl<U: prost::Message + Default> Decoder for RefereeDecoder<U> {
     type Error = Status;
 
     fn decode(&mut self, buf: &mut DecodeBuf<'_>) -> Result<Option<Self::Item>, Self::Error> {
-        U::decode(buf).map(Some).map_err(|e| {
+        // tonic hands over the whole message in one contiguous buffer: prost reads a byte
+        // slice far faster than through `DecodeBuf` (whose every advance goes through
+        // `BytesMut`: about 40 % of the decoding of a 1 KB state).
+        let len = bytes::Buf::remaining(buf);
+        let chunk = bytes::Buf::chunk(buf);
+        let decoded = if chunk.len() == len {
+            let decoded = U::decode(chunk);
+            bytes::Buf::advance(buf, len);
+            decoded
+        } else {
+            U::decode(buf)
+        };
+        decoded.map(Some).map_err(|e| {
             Status::invalid_argument(format!("request is not a valid protobuf message: {e}"))
         })
     }
