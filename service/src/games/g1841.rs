@@ -866,8 +866,34 @@ impl OperationsIndex {
     }
 }
 
+/// Finds the keys listed twice in a wire list whose entries are read in order. Lists this
+/// server writes come from maps, in key order: a key greater than the one before cannot be a
+/// repeat, so no set of keys is built until a key comes out of order.
+#[derive(Default)]
+struct Repeats<'a> {
+    last: Option<&'a str>,
+    seen: Option<std::collections::BTreeSet<&'a str>>,
+}
+
+impl<'a> Repeats<'a> {
+    /// Whether `key` was listed before; `before` lists the keys read so far.
+    fn repeated(&mut self, key: &'a str, before: impl Iterator<Item = &'a str>) -> bool {
+        let seen = match &mut self.seen {
+            Some(seen) => seen,
+            None if self.last.is_none_or(|l| l < key) => {
+                self.last = Some(key);
+                return false;
+            }
+            None => self.seen.insert(before.collect()),
+        };
+        !seen.insert(key)
+    }
+}
+
 fn operations_from_pb(o: &pb::Operations) -> Result<eng::Operations, Status> {
-    let mut out = eng::Operations::default();
+    // Entries are collected in wire order and the maps built at once (no key twice).
+    let mut tiles = Vec::with_capacity(o.tiles.len());
+    let mut repeats = Repeats::default();
     for (i, t) in o.tiles.iter().enumerate() {
         // The path is built only for an error.
         let path = || format!("operations.tiles[{i}]");
@@ -881,44 +907,53 @@ fn operations_from_pb(o: &pb::Operations) -> Result<eng::Operations, Status> {
             .ok()
             .filter(|r| *r <= 5)
             .ok_or_else(|| bad(format!("{}.rotation", path()), "must be 0–5"))?;
-        let placed = eng::PlacedTile {
-            tile: t.tile.clone(),
-            rotation,
-        };
-        if out.tiles.insert(t.hex.clone(), placed).is_some() {
+        if repeats.repeated(&t.hex, o.tiles[..i].iter().map(|t| t.hex.as_str())) {
             return Err(bad(
                 format!("{}.hex", path()),
                 format!("{} has a tile listed already", t.hex),
             ));
         }
+        let placed = eng::PlacedTile {
+            tile: t.tile.clone(),
+            rotation,
+        };
+        tiles.push((t.hex.clone(), placed));
     }
+    let mut repeats = Repeats::default();
     for (i, d) in o.depot_sold.iter().enumerate() {
-        if out
-            .depot_sold
-            .insert(d.train_type.clone(), d.sold)
-            .is_some()
-        {
+        let before = o.depot_sold[..i].iter().map(|d| d.train_type.as_str());
+        if repeats.repeated(&d.train_type, before) {
             return Err(bad(
                 format!("operations.depot_sold[{i}].train_type"),
                 format!("train type `{}` listed twice", d.train_type),
             ));
         }
     }
+    let mut repeats = Repeats::default();
     for (i, c) in o.trains.iter().enumerate() {
-        if out
-            .trains
-            .insert(c.corporation.clone(), c.trains.clone())
-            .is_some()
-        {
+        let before = o.trains[..i].iter().map(|c| c.corporation.as_str());
+        if repeats.repeated(&c.corporation, before) {
             return Err(bad(
                 format!("operations.trains[{i}].corporation"),
                 format!("`{}` listed twice", c.corporation),
             ));
         }
     }
-    out.pool_trains = o.pool_trains.clone();
-    out.rusted = o.rusted.clone();
-    Ok(out)
+    Ok(eng::Operations {
+        tiles: tiles.into_iter().collect(),
+        depot_sold: o
+            .depot_sold
+            .iter()
+            .map(|d| (d.train_type.clone(), d.sold))
+            .collect(),
+        trains: o
+            .trains
+            .iter()
+            .map(|c| (c.corporation.clone(), c.trains.clone()))
+            .collect(),
+        pool_trains: o.pool_trains.clone(),
+        rusted: o.rusted.clone(),
+    })
 }
 
 /// Splits `name[12]rest` into (12, rest).
@@ -2978,5 +3013,123 @@ mod tests {
             e.starts_with(&format!("state.g1841.corporations[{w}].sym: `XYZ` is not")),
             "{e}"
         );
+    }
+
+    #[test]
+    fn repeats_are_found_in_any_order() {
+        let check = |keys: &[&str]| -> Option<usize> {
+            let mut r = Repeats::default();
+            (0..keys.len()).find(|&i| r.repeated(keys[i], keys[..i].iter().copied()))
+        };
+        assert_eq!(check(&[]), None);
+        assert_eq!(check(&["A1", "B2", "C3"]), None);
+        assert_eq!(check(&["A1", "A1"]), Some(1));
+        assert_eq!(check(&["C3", "B2", "A1"]), None);
+        assert_eq!(check(&["B2", "C3", "A1", "D4", "C3"]), Some(4));
+        assert_eq!(check(&["B2", "A1", "B2"]), Some(2));
+        assert_eq!(check(&["A1", "B2", "C3", "B2", "A1"]), Some(3));
+    }
+
+    #[test]
+    fn operations_listed_out_of_order_decode_to_the_same_state() {
+        let (_, state) = replay_fixture_on_the_wire("132002");
+        let good = state_to_pb(&state);
+        let mut pb = good.clone();
+        let o = pb.operations.as_mut().unwrap();
+        assert!(o.tiles.len() > 3 && o.trains.len() > 1 && o.depot_sold.len() > 1);
+        o.tiles.reverse();
+        o.tiles.swap(0, 2);
+        o.trains.reverse();
+        o.depot_sold.reverse();
+        assert_eq!(state_from_pb(&pb).unwrap(), state);
+        // A repeat after the order broke is still found, at its own index.
+        let mut twice = pb.clone();
+        let o = twice.operations.as_mut().unwrap();
+        let first = o.tiles[1].clone();
+        o.tiles.push(first.clone());
+        let last = o.tiles.len() - 1;
+        let e = decode_error(&twice);
+        assert_eq!(
+            e,
+            format!(
+                "state.g1841.operations.tiles[{last}].hex: {} has a tile listed already",
+                first.hex
+            )
+        );
+        let mut twice = pb.clone();
+        let o = twice.operations.as_mut().unwrap();
+        let t = o.trains[0].clone();
+        o.trains.insert(1, t.clone());
+        assert_eq!(
+            decode_error(&twice),
+            format!(
+                "state.g1841.operations.trains[1].corporation: `{}` listed twice",
+                t.corporation
+            )
+        );
+    }
+
+    #[test]
+    fn tokens_are_counted_per_corporation_against_the_slots_of_their_city() {
+        use eng::track;
+        let (_, state) = replay_fixture_on_the_wire("132002");
+        assert_eq!(eng::check_invariants(&state), Ok(()));
+        // A city with a token and a free slot, and a started corporation without a token there.
+        let slots = |s: &eng::State, t: &eng::MapToken| {
+            let v = track::hex_view(s, &t.hex).unwrap();
+            v.nodes[track::city_node(v.nodes, t.city).unwrap()].slots as usize
+        };
+        let (t, other) = state
+            .corporations
+            .iter()
+            .flat_map(|c| c.tokens.iter())
+            .find_map(|t| {
+                let here = track::token_count_at(&state, &t.hex, t.city);
+                let other = state.corporations.iter().position(|c| {
+                    c.started() && c.tokens.len() < c.tokens_total as usize && !c.tokens.contains(t)
+                })?;
+                (here < slots(&state, t)).then(|| (t.clone(), other))
+            })
+            .expect("a city with a free slot");
+        let free = slots(&state, &t) - track::token_count_at(&state, &t.hex, t.city);
+        // A second token of a corporation already there counts once.
+        let mut again = state.clone();
+        let holder = again
+            .corporations
+            .iter_mut()
+            .find(|c| c.tokens.contains(&t))
+            .unwrap();
+        holder.tokens.push(t.clone());
+        holder.tokens_total = holder.tokens_total.max(holder.tokens.len() as u32);
+        if holder.tokens_total <= 5 {
+            assert_eq!(eng::check_invariants(&again), Ok(()));
+        }
+        // Filling the free slots passes; one corporation more does not.
+        let mut full = state.clone();
+        let mut added = 0;
+        for c in full.corporations.iter_mut() {
+            if added == free + 1 {
+                break;
+            }
+            if c.started() && !c.tokens.contains(&t) && c.tokens.len() < 5 {
+                c.tokens.push(t.clone());
+                c.tokens_total = c.tokens_total.max(c.tokens.len() as u32);
+                added += 1;
+            }
+        }
+        assert!(
+            added == free + 1,
+            "{added} corporations for {free} free slots (other {other})"
+        );
+        let e = eng::check_invariants(&full).unwrap_err();
+        assert_eq!(e.message, "more tokens than slots");
+        // The first token in that city, in corporation order.
+        let (ci, ti) = full
+            .corporations
+            .iter()
+            .enumerate()
+            .find_map(|(ci, c)| c.tokens.iter().position(|u| *u == t).map(|ti| (ci, ti)))
+            .unwrap();
+        assert_eq!(e.path, format!("corporations[{ci}].tokens[{ti}]"));
     }
 }
