@@ -840,6 +840,87 @@ fn operations_to_pb(o: &eng::Operations) -> pb::Operations {
     }
 }
 
+/// [`operations_to_pb`] of operations it consumes: the strings and lists are moved.
+fn operations_into_pb(o: eng::Operations) -> pb::Operations {
+    pb::Operations {
+        tiles: o
+            .tiles
+            .into_iter()
+            .map(|(hex, t)| pb::PlacedTile {
+                hex,
+                tile: t.tile,
+                rotation: u32::from(t.rotation),
+            })
+            .collect(),
+        depot_sold: o
+            .depot_sold
+            .into_iter()
+            .map(|(train_type, sold)| pb::DepotSale { train_type, sold })
+            .collect(),
+        pool_trains: o.pool_trains,
+        trains: o
+            .trains
+            .into_iter()
+            .map(|(corporation, trains)| pb::CorporationTrains {
+                corporation,
+                trains,
+            })
+            .collect(),
+        rusted: o.rusted,
+    }
+}
+
+/// [`corporation_to_pb`] of a corporation it consumes: its symbol, tokens and holders' symbols
+/// are moved.
+fn corporation_into_pb(c: eng::Corporation) -> pb::Corporation {
+    let share_price = c.share_price.map(|p| pb::SharePrice {
+        price: c.price().unwrap_or(0),
+        row: p.row,
+        col: p.col,
+        arrival: p.arrival,
+    });
+    let started = c.started();
+    pb::Corporation {
+        sym: c.sym,
+        kind: kind_to_pb(c.kind),
+        historical: c.historical,
+        started,
+        share_price,
+        par_price: c.par_price,
+        cash: c.cash,
+        certificates: c
+            .certificates
+            .into_iter()
+            .map(|x| {
+                let (holder, seat, corporation) = match x.owner {
+                    eng::ShareOwner::Ipo => (pb::ShareHolderKind::Ipo, 0, String::new()),
+                    eng::ShareOwner::Pool => (pb::ShareHolderKind::Pool, 0, String::new()),
+                    eng::ShareOwner::Player(s) => (pb::ShareHolderKind::Player, s, String::new()),
+                    eng::ShareOwner::Corporation(o) => (pb::ShareHolderKind::Corporation, 0, o),
+                };
+                pb::Certificate {
+                    percent: x.percent,
+                    president: x.president,
+                    holder: holder as i32,
+                    seat,
+                    corporation,
+                }
+            })
+            .collect(),
+        tokens_total: c.tokens_total,
+        tokens: c
+            .tokens
+            .into_iter()
+            .map(|t| pb::MapToken {
+                hex: t.hex,
+                city: t.city,
+            })
+            .collect(),
+        operated: c.operated,
+        closed: c.closed,
+    }
+}
+
 /// Where the wire listed the keyed entries of `operations`, to name wire paths in the
 /// validator's errors (the engine keys them by hex, train type and symbol). Built only for an
 /// error, from a decoded `operations` (no key is listed twice there).
@@ -1063,18 +1144,10 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
         corporations: {
             // Unstarted corporations equal to their fresh roster entry are left out; the
             // decoder fills them in (keeps concession-round states as small as before).
-            // A valid state has the roster's corporations in roster order, so a corporation
-            // is compared with the roster entry at its own index; only when that entry has
-            // another symbol is the whole roster searched (symbols are distinct, so no other
-            // entry can equal it otherwise).
-            let roster = eng::corporation::roster(&s.options);
             s.corporations
                 .iter()
                 .enumerate()
-                .filter(|&(i, c)| match roster.get(i) {
-                    Some(r) if r.sym == c.sym => r != c,
-                    _ => !roster.contains(c),
-                })
+                .filter(|&(i, c)| !fresh(&s.options, i, c))
                 .map(|(_, c)| corporation_to_pb(c))
                 .collect()
         },
@@ -1088,6 +1161,46 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
             ended: s.game_end.ended,
         }),
     }
+}
+
+/// Whether corporation `c`, at index `i` of a state's corporations, equals its fresh roster
+/// entry (the encoder leaves those out). A valid state has the roster's corporations in
+/// roster order, so `c` is compared with the roster entry at its own index; only when that
+/// entry has another symbol is the whole roster searched (symbols are distinct, so no other
+/// entry can equal it otherwise).
+fn fresh(options: &eng::Options, i: usize, c: &eng::Corporation) -> bool {
+    let roster = eng::corporation::roster(options);
+    match roster.get(i) {
+        Some(r) if r.sym == c.sym => r == c,
+        _ => roster.contains(c),
+    }
+}
+
+/// [`state_to_pb`] of a state it consumes (Apply encodes the new state once and drops it):
+/// the strings and lists of corporations, operations, phase and game end are moved into the
+/// wire state instead of copied. Gives exactly `state_to_pb(&s)`.
+pub fn state_into_pb(mut s: eng::State) -> pb::State {
+    let corporations = std::mem::take(&mut s.corporations);
+    let operations = std::mem::take(&mut s.operations);
+    let game_end = std::mem::take(&mut s.game_end);
+    let phase = std::mem::take(&mut s.phase);
+    // The rest as `state_to_pb` writes it (the parts taken are empty there now).
+    let mut out = state_to_pb(&s);
+    out.phase = phase;
+    out.corporations = corporations
+        .into_iter()
+        .enumerate()
+        .filter(|(i, c)| !fresh(&s.options, *i, c))
+        .map(|(_, c)| corporation_into_pb(c))
+        .collect();
+    out.operations =
+        (operations != eng::Operations::default()).then(|| operations_into_pb(operations));
+    out.game_end = (game_end != eng::GameEnd::default()).then_some(pb::GameEnd {
+        connected_offboards: game_end.connected_offboards,
+        trigger: game_end.trigger,
+        ended: game_end.ended,
+    });
+    out
 }
 
 /// Decodes and validates a state. Errors: `INVALID_ARGUMENT` naming the first bad field.
@@ -1485,6 +1598,10 @@ impl WireGame for Wire1841 {
 
     fn state_to_pb(state: &eng::State) -> v1::game_state::State {
         v1::game_state::State::G1841(state_to_pb(state))
+    }
+
+    fn state_into_pb(state: eng::State) -> v1::game_state::State {
+        v1::game_state::State::G1841(state_into_pb(state))
     }
 
     fn state_from_pb(state: &v1::game_state::State) -> Result<eng::State, Status> {
@@ -2484,6 +2601,11 @@ mod tests {
     /// Checks one state (and the legal actions of every seat to act) on the wire.
     fn check_on_the_wire(state: &eng::State) {
         let pb = state_to_pb(state);
+        assert_eq!(
+            state_into_pb(state.clone()),
+            pb,
+            "encoding a consumed state"
+        );
         assert_eq!(state_from_pb(&pb).unwrap(), *state, "state round trip");
         // Through the binary encoding too.
         let bytes = prost::Message::encode_to_vec(&pb);
