@@ -8,6 +8,7 @@
 //! concession round (auction participants, sealed bids).
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use super::data;
 use super::map;
@@ -66,12 +67,15 @@ pub fn validate(state: &State) -> Result<(), StateError> {
                 "must be between 0 and L.100,000",
             ));
         }
-        let holds = state
-            .corporations
-            .iter()
-            .flat_map(|c| c.certificates.iter())
-            .any(|c| c.owner == ShareOwner::Player(p.seat));
-        if p.bankrupt && (p.cash != 0 || !p.concessions.is_empty() || holds) {
+        // Searched only for a bankrupt player.
+        let holds = || {
+            state
+                .corporations
+                .iter()
+                .flat_map(|c| c.certificates.iter())
+                .any(|c| c.owner == ShareOwner::Player(p.seat))
+        };
+        if p.bankrupt && (p.cash != 0 || !p.concessions.is_empty() || holds()) {
             return Err(err(
                 format!("players[{i}].bankrupt"),
                 "a player who resigned holds no cash, certificates or concessions",
@@ -374,51 +378,104 @@ fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), State
     Ok(())
 }
 
+/// Which tiles may stand on each hex of a map (1841 §9.1): a hex's first tiles and every
+/// tile reachable from them through upgrades. Worked out once per map, so validating a state
+/// does not walk the upgrade chains of every laid tile.
+struct HexTiles {
+    /// Words per hex.
+    words: usize,
+    /// By hex index ([`map::Map::hex_ids`]), `words` words: bit `t` for tile index `t`
+    /// ([`map::Map::tile_list`]).
+    bits: Vec<u64>,
+}
+
+impl HexTiles {
+    fn new(m: &map::Map) -> Self {
+        let tiles = m.tile_list.len();
+        let words = tiles.div_ceil(64);
+        let mut bits = vec![0u64; words * m.hex_list.len()];
+        let mut reached = vec![false; tiles];
+        let mut frontier = Vec::new();
+        for (h, hex) in m.hex_list.iter().enumerate() {
+            reached.fill(false);
+            frontier.clear();
+            frontier.extend(hex.first_tiles.iter().filter_map(|t| m.tile_lookup.get(t)));
+            while let Some(t) = frontier.pop() {
+                if !std::mem::replace(&mut reached[t], true) {
+                    let row = &mut bits[h * words..(h + 1) * words];
+                    row[t / 64] |= 1 << (t % 64);
+                    frontier.extend(
+                        m.tile_list[t]
+                            .upgrades_to
+                            .iter()
+                            .filter_map(|u| m.tile_lookup.get(u)),
+                    );
+                }
+            }
+        }
+        Self { words, bits }
+    }
+
+    /// Whether tile index `tile` may stand on hex index `hex`.
+    fn fits(&self, hex: usize, tile: usize) -> bool {
+        self.bits
+            .get(hex * self.words + tile / 64)
+            .is_some_and(|w| w & (1 << (tile % 64)) != 0)
+    }
+}
+
+/// [`HexTiles`] of `m` (one of the three rulesets' maps), computed on first use.
+fn hex_tiles(m: &map::Map) -> &'static HexTiles {
+    static V2: OnceLock<HexTiles> = OnceLock::new();
+    static V1: OnceLock<HexTiles> = OnceLock::new();
+    static LITE: OnceLock<HexTiles> = OnceLock::new();
+    let cell = match m.ruleset {
+        "v1" => &V1,
+        "lite" => &LITE,
+        _ => &V2,
+    };
+    debug_assert!(matches!(m.ruleset, "v1" | "lite" | "v2"));
+    cell.get_or_init(|| HexTiles::new(m))
+}
+
 /// Tiles, trains and tokens on the map (1841 §9, §10): tiles exist, fit their hex (a legal
 /// first tile or an upgrade chain of one) within the manifest counts, rotations 0–5; train ids
 /// `<type>-<n>` below the depot's sales, each in one place; tokens on existing cities, never
 /// more than the slots.
-fn check_operations(state: &State) -> Result<(), StateError> {
+fn check_operations<'a>(state: &'a State) -> Result<(), StateError> {
     let m = map::map(&state.options);
     let ops = &state.operations;
     let rules = data::ruleset(&state.options);
-    let mut counts: std::collections::BTreeMap<&str, u32> = Default::default();
+    let fits = hex_tiles(m);
+    // Copies laid, by tile index (`Map::tile_list` order: tile-number order).
+    let mut counts = vec![0u32; m.tile_list.len()];
     for (hex, p) in &ops.tiles {
         let path = || format!("operations.tiles.{hex}");
-        let Some(h) = m.hexes.get(hex) else {
+        let Some(h) = m.hex_index(hex) else {
             return Err(err(path(), "no such hex"));
         };
-        if !m.tiles.contains_key(&p.tile) {
+        let Some(t) = m.tile_lookup.get(&p.tile) else {
             return Err(err(path(), "no such tile"));
-        }
+        };
         if p.rotation > 5 {
             return Err(err(path(), "rotation must be 0–5"));
         }
         // Reachable from a first tile through upgrades.
-        let mut frontier: Vec<&str> = h.first_tiles.iter().map(String::as_str).collect();
-        let mut reached = BTreeSet::new();
-        while let Some(t) = frontier.pop() {
-            if reached.insert(t)
-                && let Some(tile) = m.tiles.get(t)
-            {
-                frontier.extend(tile.upgrades_to.iter().map(String::as_str));
-            }
-        }
-        if !reached.contains(p.tile.as_str()) {
+        if !fits.fits(h, t) {
             return Err(err(path(), "tile does not fit this hex"));
         }
-        *counts.entry(p.tile.as_str()).or_default() += 1;
+        counts[t] += 1;
     }
-    for (t, n) in counts {
-        if n > m.tile_count(t) {
+    for (t, &n) in counts.iter().enumerate() {
+        if n > m.tile_manifest.get(t).copied().unwrap_or(0) {
             return Err(err(
                 "operations.tiles",
-                format!("more copies of {t} than exist"),
+                format!("more copies of {} than exist", m.tile_list[t].id),
             ));
         }
     }
-    let mut ids = BTreeSet::new();
-    let mut check_id = |path: &dyn Fn() -> String, id: &str| -> Result<(), StateError> {
+    let mut ids: BTreeSet<&str> = BTreeSet::new();
+    let mut check_id = |path: &dyn Fn() -> String, id: &'a str| -> Result<(), StateError> {
         let (t, n) = id
             .split_once('-')
             .ok_or_else(|| err(path(), "train id must be <type>-<n>"))?;
@@ -428,7 +485,7 @@ fn check_operations(state: &State) -> Result<(), StateError> {
         if rules.train(t).is_none() || n >= ops.depot_sold.get(t).copied().unwrap_or(0) {
             return Err(err(path(), "train not sold by the depot"));
         }
-        if !ids.insert(id.to_string()) {
+        if !ids.insert(id) {
             return Err(err(path(), "train listed twice"));
         }
         Ok(())
@@ -669,7 +726,8 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
         ));
     }
     let n = state.players.len() as u32;
-    let syms: BTreeSet<&str> = roster.iter().map(|c| c.sym.as_str()).collect();
+    // A corporation of these rules: a roster symbol (found by its index, not a set built here).
+    let is_roster = |sym: &str| super::corporation::roster_index(&state.options, sym).is_some();
     for (i, (c, fresh)) in state.corporations.iter().zip(roster).enumerate() {
         // Field paths are built only for an error.
         let path = |field: &str| format!("corporations[{i}]{field}");
@@ -701,7 +759,7 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                 ShareOwner::Player(s) if *s >= n => {
                     return Err(err(cpath(".owner"), "not a seat at the table"));
                 }
-                ShareOwner::Corporation(o) if !syms.contains(o.as_str()) || *o == c.sym => {
+                ShareOwner::Corporation(o) if !is_roster(o) || *o == c.sym => {
                     return Err(err(
                         cpath(".owner"),
                         "not another corporation of these rules",
@@ -1161,5 +1219,163 @@ mod tests {
         assert_eq!(validate(&s), Ok(()));
         s.operations.rusted.push("2-0".into());
         assert_eq!(validate(&s).unwrap_err().path, "operations.rusted[0]");
+    }
+
+    /// The walk of the upgrade chains that `HexTiles` replaces: the tiles reachable from the
+    /// hex's first tiles.
+    fn fits_by_walking(m: &map::Map, hex: &str, tile: &str) -> bool {
+        let mut frontier: Vec<&str> = m.hexes[hex]
+            .first_tiles
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let mut reached = BTreeSet::new();
+        while let Some(t) = frontier.pop() {
+            if reached.insert(t)
+                && let Some(tile) = m.tiles.get(t)
+            {
+                frontier.extend(tile.upgrades_to.iter().map(String::as_str));
+            }
+        }
+        reached.contains(tile)
+    }
+
+    #[test]
+    fn s9_1_hex_tiles_agree_with_the_upgrade_chains_on_every_map() {
+        let options = [
+            Options::default(),
+            Options {
+                version_1: true,
+                ..Options::default()
+            },
+            Options {
+                lite: true,
+                ..Options::default()
+            },
+        ];
+        for o in options {
+            let m = map::map(&o);
+            let fits = hex_tiles(m);
+            let mut fitting = 0;
+            for (h, hex) in m.hex_ids.iter().enumerate() {
+                for (t, tile) in m.tile_list.iter().enumerate() {
+                    let walked = fits_by_walking(m, hex, &tile.id);
+                    assert_eq!(fits.fits(h, t), walked, "{} {hex} {}", m.ruleset, tile.id);
+                    fitting += usize::from(walked);
+                }
+            }
+            assert!(fitting > 100, "{}: {fitting}", m.ruleset);
+            assert!(!fits.fits(m.hex_ids.len(), 0));
+        }
+    }
+
+    #[test]
+    fn s9_1_laid_tiles_are_checked_against_hex_and_manifest() {
+        use crate::g1841::state::PlacedTile;
+        let lay = |s: &mut State, hex: &str, tile: &str, rotation| {
+            s.operations.tiles.insert(
+                hex.into(),
+                PlacedTile {
+                    tile: tile.into(),
+                    rotation,
+                },
+            );
+        };
+        let mut s = fresh();
+        lay(&mut s, "Z99", "601", 0);
+        let e = validate(&s).unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.message.as_str()),
+            ("operations.tiles.Z99", "no such hex")
+        );
+        let mut s = fresh();
+        lay(&mut s, "F16", "99999", 0);
+        assert_eq!(validate(&s).unwrap_err().message, "no such tile");
+        let mut s = fresh();
+        lay(&mut s, "F16", "601", 6);
+        assert_eq!(validate(&s).unwrap_err().message, "rotation must be 0–5");
+        let mut s = fresh();
+        lay(&mut s, "F16", "9", 0);
+        assert_eq!(
+            validate(&s).unwrap_err().message,
+            "tile does not fit this hex"
+        );
+        // More copies of a tile than the manifest has: the first such tile in tile order.
+        let m = map::map(&s.options);
+        let (tile, hexes) = m
+            .tile_list
+            .iter()
+            .find_map(|t| {
+                let hexes: Vec<&String> = m
+                    .hex_ids
+                    .iter()
+                    .filter(|h| m.hexes[*h].first_tiles.contains(&t.id))
+                    .collect();
+                (hexes.len() > m.tile_count(&t.id) as usize).then(|| (t.id.clone(), hexes))
+            })
+            .expect("a first tile with fewer copies than hexes");
+        let copies = m.tile_count(&tile);
+        let mut s = fresh();
+        for h in &hexes[..=copies as usize] {
+            lay(&mut s, h, &tile, 0);
+        }
+        let e = validate(&s).unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.message),
+            (
+                "operations.tiles",
+                format!("more copies of {tile} than exist")
+            )
+        );
+    }
+
+    #[test]
+    fn s14_a_bankrupt_player_holds_nothing() {
+        let mut s = fresh();
+        s.players[2].bankrupt = true;
+        s.bank_cash += s.players[2].cash;
+        s.players[2].cash = 0;
+        assert_eq!(validate(&s), Ok(()));
+        // A certificate of some corporation held by the bankrupt player.
+        let mut held = s.clone();
+        let c = held.corporations.len() - 1;
+        held.corporations[c].certificates[1].owner = ShareOwner::Player(2);
+        // Checked before the corporations: the player's error comes first.
+        assert_eq!(validate(&held).unwrap_err().path, "players[2].bankrupt");
+        let mut cash = s.clone();
+        cash.players[2].cash = 10;
+        cash.bank_cash -= 10;
+        assert_eq!(validate(&cash).unwrap_err().path, "players[2].bankrupt");
+    }
+
+    #[test]
+    fn s7_1_a_corporation_holder_is_another_corporation_of_these_rules() {
+        let s = fresh();
+        let sym = s.corporations[1].sym.clone();
+        for (owner, ok) in [
+            (sym.clone(), true),
+            (s.corporations[0].sym.clone(), false),
+            ("XYZ".to_string(), false),
+            (String::new(), false),
+        ] {
+            let mut t = s.clone();
+            t.corporations[0].certificates[1].owner = ShareOwner::Corporation(owner.clone());
+            let r = validate(&t);
+            if ok {
+                // Another corporation of the roster passes this check (an unstarted
+                // corporation's certificates stay in its IPO, which fails later).
+                assert!(r.is_err_and(|e| !e.message.contains("another corporation")));
+            } else {
+                let e = r.unwrap_err();
+                assert_eq!(
+                    (e.path.as_str(), e.message.as_str()),
+                    (
+                        "corporations[0].certificates[1].owner",
+                        "not another corporation of these rules"
+                    ),
+                    "{owner}"
+                );
+            }
+        }
     }
 }

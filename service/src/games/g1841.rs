@@ -430,27 +430,27 @@ fn queued_from_pb(path: &str, v: i32) -> Result<eng::QueuedEvent, Status> {
 }
 
 fn corporation_from_pb(
-    path: &str,
+    path: &dyn Fn() -> String,
     c: &pb::Corporation,
     n: u32,
 ) -> Result<eng::Corporation, Status> {
     let kind = match pb::CorporationKind::try_from(c.kind) {
         Ok(pb::CorporationKind::Major) => eng::CorporationKind::Major,
         Ok(pb::CorporationKind::Minor) => eng::CorporationKind::Minor,
-        _ => return Err(bad(format!("{path}.kind"), "must be MAJOR or MINOR")),
+        _ => return Err(bad(format!("{}.kind", path()), "must be MAJOR or MINOR")),
     };
     let share_price = match (&c.share_price, c.started) {
         (None, false) => None,
         (Some(p), true) => {
             let price = eng::market::price_at(p.row, p.col).ok_or_else(|| {
                 bad(
-                    format!("{path}.share_price"),
+                    format!("{}.share_price", path()),
                     format!("({}, {}) is not a cell of the stock market", p.row, p.col),
                 )
             })?;
             if price != p.price {
                 return Err(bad(
-                    format!("{path}.share_price.price"),
+                    format!("{}.share_price.price", path()),
                     format!("the cell ({}, {}) has price {price}", p.row, p.col),
                 ));
             }
@@ -462,7 +462,7 @@ fn corporation_from_pb(
         }
         _ => {
             return Err(bad(
-                format!("{path}.share_price"),
+                format!("{}.share_price", path()),
                 "set exactly when `started` is true",
             ));
         }
@@ -473,7 +473,7 @@ fn corporation_from_pb(
         .enumerate()
         .map(|(j, x)| {
             // The path is built only for an error.
-            let cpath = || format!("{path}.certificates[{j}]");
+            let cpath = || format!("{}.certificates[{j}]", path());
             let owner = match pb::ShareHolderKind::try_from(x.holder) {
                 Ok(pb::ShareHolderKind::Ipo) => eng::ShareOwner::Ipo,
                 Ok(pb::ShareHolderKind::Pool) => eng::ShareOwner::Pool,
@@ -840,8 +840,90 @@ fn operations_to_pb(o: &eng::Operations) -> pb::Operations {
     }
 }
 
+/// [`operations_to_pb`] of operations it consumes: the strings and lists are moved.
+fn operations_into_pb(o: eng::Operations) -> pb::Operations {
+    pb::Operations {
+        tiles: o
+            .tiles
+            .into_iter()
+            .map(|(hex, t)| pb::PlacedTile {
+                hex,
+                tile: t.tile,
+                rotation: u32::from(t.rotation),
+            })
+            .collect(),
+        depot_sold: o
+            .depot_sold
+            .into_iter()
+            .map(|(train_type, sold)| pb::DepotSale { train_type, sold })
+            .collect(),
+        pool_trains: o.pool_trains,
+        trains: o
+            .trains
+            .into_iter()
+            .map(|(corporation, trains)| pb::CorporationTrains {
+                corporation,
+                trains,
+            })
+            .collect(),
+        rusted: o.rusted,
+    }
+}
+
+/// [`corporation_to_pb`] of a corporation it consumes: its symbol, tokens and holders' symbols
+/// are moved.
+fn corporation_into_pb(c: eng::Corporation) -> pb::Corporation {
+    let share_price = c.share_price.map(|p| pb::SharePrice {
+        price: c.price().unwrap_or(0),
+        row: p.row,
+        col: p.col,
+        arrival: p.arrival,
+    });
+    let started = c.started();
+    pb::Corporation {
+        sym: c.sym,
+        kind: kind_to_pb(c.kind),
+        historical: c.historical,
+        started,
+        share_price,
+        par_price: c.par_price,
+        cash: c.cash,
+        certificates: c
+            .certificates
+            .into_iter()
+            .map(|x| {
+                let (holder, seat, corporation) = match x.owner {
+                    eng::ShareOwner::Ipo => (pb::ShareHolderKind::Ipo, 0, String::new()),
+                    eng::ShareOwner::Pool => (pb::ShareHolderKind::Pool, 0, String::new()),
+                    eng::ShareOwner::Player(s) => (pb::ShareHolderKind::Player, s, String::new()),
+                    eng::ShareOwner::Corporation(o) => (pb::ShareHolderKind::Corporation, 0, o),
+                };
+                pb::Certificate {
+                    percent: x.percent,
+                    president: x.president,
+                    holder: holder as i32,
+                    seat,
+                    corporation,
+                }
+            })
+            .collect(),
+        tokens_total: c.tokens_total,
+        tokens: c
+            .tokens
+            .into_iter()
+            .map(|t| pb::MapToken {
+                hex: t.hex,
+                city: t.city,
+            })
+            .collect(),
+        operated: c.operated,
+        closed: c.closed,
+    }
+}
+
 /// Where the wire listed the keyed entries of `operations`, to name wire paths in the
-/// validator's errors (the engine keys them by hex, train type and symbol).
+/// validator's errors (the engine keys them by hex, train type and symbol). Built only for an
+/// error, from a decoded `operations` (no key is listed twice there).
 #[derive(Default)]
 struct OperationsIndex {
     tiles: BTreeMap<String, usize>,
@@ -849,9 +931,50 @@ struct OperationsIndex {
     trains: BTreeMap<String, usize>,
 }
 
-fn operations_from_pb(o: &pb::Operations) -> Result<(eng::Operations, OperationsIndex), Status> {
-    let mut out = eng::Operations::default();
-    let mut index = OperationsIndex::default();
+impl OperationsIndex {
+    fn of(o: Option<&pb::Operations>) -> Self {
+        let Some(o) = o else {
+            return Self::default();
+        };
+        let index = |keys: &mut dyn Iterator<Item = &String>| {
+            keys.enumerate().map(|(i, k)| (k.clone(), i)).collect()
+        };
+        Self {
+            tiles: index(&mut o.tiles.iter().map(|t| &t.hex)),
+            depot_sold: index(&mut o.depot_sold.iter().map(|d| &d.train_type)),
+            trains: index(&mut o.trains.iter().map(|c| &c.corporation)),
+        }
+    }
+}
+
+/// Finds the keys listed twice in a wire list whose entries are read in order. Lists this
+/// server writes come from maps, in key order: a key greater than the one before cannot be a
+/// repeat, so no set of keys is built until a key comes out of order.
+#[derive(Default)]
+struct Repeats<'a> {
+    last: Option<&'a str>,
+    seen: Option<std::collections::BTreeSet<&'a str>>,
+}
+
+impl<'a> Repeats<'a> {
+    /// Whether `key` was listed before; `before` lists the keys read so far.
+    fn repeated(&mut self, key: &'a str, before: impl Iterator<Item = &'a str>) -> bool {
+        let seen = match &mut self.seen {
+            Some(seen) => seen,
+            None if self.last.is_none_or(|l| l < key) => {
+                self.last = Some(key);
+                return false;
+            }
+            None => self.seen.insert(before.collect()),
+        };
+        !seen.insert(key)
+    }
+}
+
+fn operations_from_pb(o: &pb::Operations) -> Result<eng::Operations, Status> {
+    // Entries are collected in wire order and the maps built at once (no key twice).
+    let mut tiles = Vec::with_capacity(o.tiles.len());
+    let mut repeats = Repeats::default();
     for (i, t) in o.tiles.iter().enumerate() {
         // The path is built only for an error.
         let path = || format!("operations.tiles[{i}]");
@@ -865,41 +988,53 @@ fn operations_from_pb(o: &pb::Operations) -> Result<(eng::Operations, Operations
             .ok()
             .filter(|r| *r <= 5)
             .ok_or_else(|| bad(format!("{}.rotation", path()), "must be 0–5"))?;
-        if index.tiles.insert(t.hex.clone(), i).is_some() {
+        if repeats.repeated(&t.hex, o.tiles[..i].iter().map(|t| t.hex.as_str())) {
             return Err(bad(
                 format!("{}.hex", path()),
                 format!("{} has a tile listed already", t.hex),
             ));
         }
-        out.tiles.insert(
-            t.hex.clone(),
-            eng::PlacedTile {
-                tile: t.tile.clone(),
-                rotation,
-            },
-        );
+        let placed = eng::PlacedTile {
+            tile: t.tile.clone(),
+            rotation,
+        };
+        tiles.push((t.hex.clone(), placed));
     }
+    let mut repeats = Repeats::default();
     for (i, d) in o.depot_sold.iter().enumerate() {
-        if index.depot_sold.insert(d.train_type.clone(), i).is_some() {
+        let before = o.depot_sold[..i].iter().map(|d| d.train_type.as_str());
+        if repeats.repeated(&d.train_type, before) {
             return Err(bad(
                 format!("operations.depot_sold[{i}].train_type"),
                 format!("train type `{}` listed twice", d.train_type),
             ));
         }
-        out.depot_sold.insert(d.train_type.clone(), d.sold);
     }
+    let mut repeats = Repeats::default();
     for (i, c) in o.trains.iter().enumerate() {
-        if index.trains.insert(c.corporation.clone(), i).is_some() {
+        let before = o.trains[..i].iter().map(|c| c.corporation.as_str());
+        if repeats.repeated(&c.corporation, before) {
             return Err(bad(
                 format!("operations.trains[{i}].corporation"),
                 format!("`{}` listed twice", c.corporation),
             ));
         }
-        out.trains.insert(c.corporation.clone(), c.trains.clone());
     }
-    out.pool_trains = o.pool_trains.clone();
-    out.rusted = o.rusted.clone();
-    Ok((out, index))
+    Ok(eng::Operations {
+        tiles: tiles.into_iter().collect(),
+        depot_sold: o
+            .depot_sold
+            .iter()
+            .map(|d| (d.train_type.clone(), d.sold))
+            .collect(),
+        trains: o
+            .trains
+            .iter()
+            .map(|c| (c.corporation.clone(), c.trains.clone()))
+            .collect(),
+        pool_trains: o.pool_trains.clone(),
+        rusted: o.rusted.clone(),
+    })
 }
 
 /// Splits `name[12]rest` into (12, rest).
@@ -1009,11 +1144,11 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
         corporations: {
             // Unstarted corporations equal to their fresh roster entry are left out; the
             // decoder fills them in (keeps concession-round states as small as before).
-            let roster = eng::corporation::initial_corporations(&s.options);
             s.corporations
                 .iter()
-                .filter(|c| !roster.contains(c))
-                .map(corporation_to_pb)
+                .enumerate()
+                .filter(|&(i, c)| !fresh(&s.options, i, c))
+                .map(|(_, c)| corporation_to_pb(c))
                 .collect()
         },
         next_market_arrival: s.next_market_arrival,
@@ -1026,6 +1161,46 @@ pub fn state_to_pb(s: &eng::State) -> pb::State {
             ended: s.game_end.ended,
         }),
     }
+}
+
+/// Whether corporation `c`, at index `i` of a state's corporations, equals its fresh roster
+/// entry (the encoder leaves those out). A valid state has the roster's corporations in
+/// roster order, so `c` is compared with the roster entry at its own index; only when that
+/// entry has another symbol is the whole roster searched (symbols are distinct, so no other
+/// entry can equal it otherwise).
+fn fresh(options: &eng::Options, i: usize, c: &eng::Corporation) -> bool {
+    let roster = eng::corporation::roster(options);
+    match roster.get(i) {
+        Some(r) if r.sym == c.sym => r == c,
+        _ => roster.contains(c),
+    }
+}
+
+/// [`state_to_pb`] of a state it consumes (Apply encodes the new state once and drops it):
+/// the strings and lists of corporations, operations, phase and game end are moved into the
+/// wire state instead of copied. Gives exactly `state_to_pb(&s)`.
+pub fn state_into_pb(mut s: eng::State) -> pb::State {
+    let corporations = std::mem::take(&mut s.corporations);
+    let operations = std::mem::take(&mut s.operations);
+    let game_end = std::mem::take(&mut s.game_end);
+    let phase = std::mem::take(&mut s.phase);
+    // The rest as `state_to_pb` writes it (the parts taken are empty there now).
+    let mut out = state_to_pb(&s);
+    out.phase = phase;
+    out.corporations = corporations
+        .into_iter()
+        .enumerate()
+        .filter(|(i, c)| !fresh(&s.options, *i, c))
+        .map(|(_, c)| corporation_into_pb(c))
+        .collect();
+    out.operations =
+        (operations != eng::Operations::default()).then(|| operations_into_pb(operations));
+    out.game_end = (game_end != eng::GameEnd::default()).then_some(pb::GameEnd {
+        connected_offboards: game_end.connected_offboards,
+        trigger: game_end.trigger,
+        ended: game_end.ended,
+    });
+    out
 }
 
 /// Decodes and validates a state. Errors: `INVALID_ARGUMENT` naming the first bad field.
@@ -1122,30 +1297,35 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
         }
     };
     // The wire lists only corporations that differ from their fresh roster entry (started
-    // ones, in roster order); every other corporation of the ruleset is unstarted.
-    let mut corporations = eng::corporation::initial_corporations(&options);
+    // ones, in roster order); every other corporation of the ruleset is unstarted (a copy of
+    // its roster entry).
+    let roster = eng::corporation::roster(&options);
+    let mut corporations: Vec<eng::Corporation> = Vec::with_capacity(roster.len());
     // Wire index of each roster entry (`None`: not listed, unstarted).
-    let mut wire_corporations = vec![None; corporations.len()];
+    let mut wire_corporations = vec![None; roster.len()];
     let mut last = None;
     for (i, c) in s.corporations.iter().enumerate() {
-        let path = format!("corporations[{i}]");
+        // The path is built only for an error.
+        let path = || format!("corporations[{i}]");
         let decoded = corporation_from_pb(&path, c, n)?;
-        let Some(at) = corporations.iter().position(|r| r.sym == decoded.sym) else {
+        let Some(at) = eng::corporation::roster_index(&options, &decoded.sym) else {
             return Err(bad(
-                format!("{path}.sym"),
+                format!("{}.sym", path()),
                 format!("`{}` is not a corporation of these rules", decoded.sym),
             ));
         };
         if last.is_some_and(|l| at <= l) {
             return Err(bad(
-                format!("{path}.sym"),
+                format!("{}.sym", path()),
                 "corporations must be listed once each, in roster order",
             ));
         }
         last = Some(at);
-        corporations[at] = decoded;
+        corporations.extend_from_slice(&roster[corporations.len()..at]);
+        corporations.push(decoded);
         wire_corporations[at] = Some(i);
     }
+    corporations.extend_from_slice(&roster[corporations.len()..]);
     // Turn progress the engine validator leaves alone: names must exist.
     if let eng::Round::OperatingRound(r) = &round {
         for (i, c) in r.sold.iter().enumerate() {
@@ -1166,7 +1346,7 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
             }
         }
     }
-    let (operations, ops_index) = match &s.operations {
+    let operations = match &s.operations {
         Some(o) => operations_from_pb(o)?,
         None => Default::default(),
     };
@@ -1194,7 +1374,12 @@ pub fn state_from_pb(s: &pb::State) -> Result<eng::State, Status> {
     // The engine's invariant checker (conservation, indices); its paths become wire paths.
     eng::check_invariants(&state).map_err(|e| {
         bad(
-            wire_path(&e.path, &state, &wire_corporations, &ops_index),
+            wire_path(
+                &e.path,
+                &state,
+                &wire_corporations,
+                &OperationsIndex::of(s.operations.as_ref()),
+            ),
             &e.message,
         )
     })?;
@@ -1413,6 +1598,10 @@ impl WireGame for Wire1841 {
 
     fn state_to_pb(state: &eng::State) -> v1::game_state::State {
         v1::game_state::State::G1841(state_to_pb(state))
+    }
+
+    fn state_into_pb(state: eng::State) -> v1::game_state::State {
+        v1::game_state::State::G1841(state_into_pb(state))
     }
 
     fn state_from_pb(state: &v1::game_state::State) -> Result<eng::State, Status> {
@@ -2412,6 +2601,11 @@ mod tests {
     /// Checks one state (and the legal actions of every seat to act) on the wire.
     fn check_on_the_wire(state: &eng::State) {
         let pb = state_to_pb(state);
+        assert_eq!(
+            state_into_pb(state.clone()),
+            pb,
+            "encoding a consumed state"
+        );
         assert_eq!(state_from_pb(&pb).unwrap(), *state, "state round trip");
         // Through the binary encoding too.
         let bytes = prost::Message::encode_to_vec(&pb);
@@ -2856,5 +3050,208 @@ mod tests {
             "{}",
             e.message()
         );
+    }
+
+    /// The options of the three rulesets (Version 2, Version 1, lite).
+    fn rulesets() -> [eng::Options; 3] {
+        [
+            eng::Options::default(),
+            eng::Options {
+                version_1: true,
+                ..Default::default()
+            },
+            eng::Options {
+                lite: true,
+                ..Default::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn the_shared_roster_is_the_fresh_roster_with_distinct_symbols() {
+        for o in rulesets() {
+            let roster = eng::corporation::roster(&o);
+            assert_eq!(roster, eng::corporation::initial_corporations(&o));
+            for (i, c) in roster.iter().enumerate() {
+                assert_eq!(eng::corporation::roster_index(&o, &c.sym), Some(i));
+                assert!(!roster[..i].iter().any(|x| x.sym == c.sym), "{}", c.sym);
+            }
+        }
+    }
+
+    #[test]
+    fn encoding_leaves_out_exactly_the_fresh_corporations_in_any_order() {
+        let (_, mut state) = replay_fixture_on_the_wire("132002");
+        // Out of roster order (not a valid state, but the encoder must not care): the same
+        // corporations are left out as by a search of the whole roster.
+        state.corporations.swap(0, 5);
+        state.corporations.rotate_left(3);
+        let roster = eng::corporation::initial_corporations(&state.options);
+        let expected: Vec<pb::Corporation> = state
+            .corporations
+            .iter()
+            .filter(|c| !roster.contains(c))
+            .map(corporation_to_pb)
+            .collect();
+        assert!(!expected.is_empty());
+        assert!(expected.len() < state.corporations.len());
+        assert_eq!(state_to_pb(&state).corporations, expected);
+        // A state with fewer corporations than the roster (written before they existed).
+        state.corporations.truncate(4);
+        let expected: Vec<pb::Corporation> = state
+            .corporations
+            .iter()
+            .filter(|c| !roster.contains(c))
+            .map(corporation_to_pb)
+            .collect();
+        assert_eq!(state_to_pb(&state).corporations, expected);
+    }
+
+    #[test]
+    fn decoding_fills_in_unlisted_corporations_from_the_roster() {
+        for o in rulesets() {
+            let fresh = G1841::setup(&o, 3, 0).unwrap();
+            let wire = state_to_pb(&fresh);
+            assert!(wire.corporations.is_empty());
+            assert_eq!(state_from_pb(&wire).unwrap(), fresh);
+        }
+        let (_, state) = replay_fixture_on_the_wire("132002");
+        let wire = state_to_pb(&state);
+        assert!(!wire.corporations.is_empty());
+        assert_eq!(state_from_pb(&wire).unwrap(), state);
+        // The last roster entry listed, and an unknown symbol after it.
+        let mut pb = wire.clone();
+        let roster = eng::corporation::roster(&state.options);
+        let mut last = corporation_to_pb(&roster[roster.len() - 1]);
+        last.cash = 1;
+        pb.corporations.push(last.clone());
+        let e = decode_error(&pb);
+        assert!(!e.contains("in roster order"), "{e}");
+        last.sym = "XYZ".into();
+        pb.corporations.push(last);
+        let e = decode_error(&pb);
+        let w = pb.corporations.len() - 1;
+        assert!(
+            e.starts_with(&format!("state.g1841.corporations[{w}].sym: `XYZ` is not")),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn repeats_are_found_in_any_order() {
+        let check = |keys: &[&str]| -> Option<usize> {
+            let mut r = Repeats::default();
+            (0..keys.len()).find(|&i| r.repeated(keys[i], keys[..i].iter().copied()))
+        };
+        assert_eq!(check(&[]), None);
+        assert_eq!(check(&["A1", "B2", "C3"]), None);
+        assert_eq!(check(&["A1", "A1"]), Some(1));
+        assert_eq!(check(&["C3", "B2", "A1"]), None);
+        assert_eq!(check(&["B2", "C3", "A1", "D4", "C3"]), Some(4));
+        assert_eq!(check(&["B2", "A1", "B2"]), Some(2));
+        assert_eq!(check(&["A1", "B2", "C3", "B2", "A1"]), Some(3));
+    }
+
+    #[test]
+    fn operations_listed_out_of_order_decode_to_the_same_state() {
+        let (_, state) = replay_fixture_on_the_wire("132002");
+        let good = state_to_pb(&state);
+        let mut pb = good.clone();
+        let o = pb.operations.as_mut().unwrap();
+        assert!(o.tiles.len() > 3 && o.trains.len() > 1 && o.depot_sold.len() > 1);
+        o.tiles.reverse();
+        o.tiles.swap(0, 2);
+        o.trains.reverse();
+        o.depot_sold.reverse();
+        assert_eq!(state_from_pb(&pb).unwrap(), state);
+        // A repeat after the order broke is still found, at its own index.
+        let mut twice = pb.clone();
+        let o = twice.operations.as_mut().unwrap();
+        let first = o.tiles[1].clone();
+        o.tiles.push(first.clone());
+        let last = o.tiles.len() - 1;
+        let e = decode_error(&twice);
+        assert_eq!(
+            e,
+            format!(
+                "state.g1841.operations.tiles[{last}].hex: {} has a tile listed already",
+                first.hex
+            )
+        );
+        let mut twice = pb.clone();
+        let o = twice.operations.as_mut().unwrap();
+        let t = o.trains[0].clone();
+        o.trains.insert(1, t.clone());
+        assert_eq!(
+            decode_error(&twice),
+            format!(
+                "state.g1841.operations.trains[1].corporation: `{}` listed twice",
+                t.corporation
+            )
+        );
+    }
+
+    #[test]
+    fn tokens_are_counted_per_corporation_against_the_slots_of_their_city() {
+        use eng::track;
+        let (_, state) = replay_fixture_on_the_wire("132002");
+        assert_eq!(eng::check_invariants(&state), Ok(()));
+        // A city with a token and a free slot, and a started corporation without a token there.
+        let slots = |s: &eng::State, t: &eng::MapToken| {
+            let v = track::hex_view(s, &t.hex).unwrap();
+            v.nodes[track::city_node(v.nodes, t.city).unwrap()].slots as usize
+        };
+        let (t, other) = state
+            .corporations
+            .iter()
+            .flat_map(|c| c.tokens.iter())
+            .find_map(|t| {
+                let here = track::token_count_at(&state, &t.hex, t.city);
+                let other = state.corporations.iter().position(|c| {
+                    c.started() && c.tokens.len() < c.tokens_total as usize && !c.tokens.contains(t)
+                })?;
+                (here < slots(&state, t)).then(|| (t.clone(), other))
+            })
+            .expect("a city with a free slot");
+        let free = slots(&state, &t) - track::token_count_at(&state, &t.hex, t.city);
+        // A second token of a corporation already there counts once.
+        let mut again = state.clone();
+        let holder = again
+            .corporations
+            .iter_mut()
+            .find(|c| c.tokens.contains(&t))
+            .unwrap();
+        holder.tokens.push(t.clone());
+        holder.tokens_total = holder.tokens_total.max(holder.tokens.len() as u32);
+        if holder.tokens_total <= 5 {
+            assert_eq!(eng::check_invariants(&again), Ok(()));
+        }
+        // Filling the free slots passes; one corporation more does not.
+        let mut full = state.clone();
+        let mut added = 0;
+        for c in full.corporations.iter_mut() {
+            if added == free + 1 {
+                break;
+            }
+            if c.started() && !c.tokens.contains(&t) && c.tokens.len() < 5 {
+                c.tokens.push(t.clone());
+                c.tokens_total = c.tokens_total.max(c.tokens.len() as u32);
+                added += 1;
+            }
+        }
+        assert!(
+            added == free + 1,
+            "{added} corporations for {free} free slots (other {other})"
+        );
+        let e = eng::check_invariants(&full).unwrap_err();
+        assert_eq!(e.message, "more tokens than slots");
+        // The first token in that city, in corporation order.
+        let (ci, ti) = full
+            .corporations
+            .iter()
+            .enumerate()
+            .find_map(|(ci, c)| c.tokens.iter().position(|u| *u == t).map(|ti| (ci, ti)))
+            .unwrap();
+        assert_eq!(e.path, format!("corporations[{ci}].tokens[{ti}]"));
     }
 }

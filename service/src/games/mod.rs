@@ -36,6 +36,11 @@ pub trait WireGame {
     ) -> Result<<Self::G as Game>::Options, Status>;
     /// Encodes the typed state into the envelope's `oneof`.
     fn state_to_pb(state: &<Self::G as Game>::State) -> pb::game_state::State;
+    /// [`WireGame::state_to_pb`] of a state that is not needed afterwards (it may be moved
+    /// into the answer instead of copied). Default: `state_to_pb`.
+    fn state_into_pb(state: <Self::G as Game>::State) -> pb::game_state::State {
+        Self::state_to_pb(&state)
+    }
     /// Decodes and validates the typed state from the envelope's `oneof`.
     fn state_from_pb(state: &pb::game_state::State) -> Result<<Self::G as Game>::State, Status>;
     /// Decodes an action; a malformed or foreign action is a rejection.
@@ -228,6 +233,20 @@ pub fn encode_state<W: WireGame>(
     }
 }
 
+/// [`encode_state`] of a state that is not needed afterwards ([`WireGame::state_into_pb`]).
+pub fn encode_state_into<W: WireGame>(
+    state: <W::G as Game>::State,
+    action_count: u64,
+) -> pb::GameState {
+    pb::GameState {
+        game: W::ID.to_string(),
+        rules_version: referee_engine::RULES_VERSION.to_string(),
+        schema_version: SCHEMA_VERSION,
+        action_count,
+        state: Some(W::state_into_pb(state)),
+    }
+}
+
 /// SHA-256 of the protobuf encoding of a state envelope (deterministic: maps are ordered).
 pub fn state_hash(gs: &pb::GameState) -> [u8; 32] {
     use prost::Message;
@@ -321,8 +340,11 @@ pub fn apply<W: WireGame>(gs: &pb::GameState, req: &pb::ApplyRequest) -> Result<
         Ok(events) => Ok(Applied {
             response: pb::ApplyResponse {
                 result: Some(pb::apply_response::Result::Accepted(pb::Accepted {
-                    state: Some(encode_state::<W>(&state, gs.action_count.saturating_add(1))),
                     events: events.iter().map(W::event_to_pb).collect(),
+                    state: Some(encode_state_into::<W>(
+                        state,
+                        gs.action_count.saturating_add(1),
+                    )),
                     sealed_state: Vec::new(),
                     seat_views: Vec::new(),
                 })),
