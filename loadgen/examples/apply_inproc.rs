@@ -1,8 +1,7 @@
 //! Runs the load generator's requests through the service's gRPC handler in process, N times,
 //! for profiling (docs/PERFORMANCE.md): the request bytes are decoded with prost as tonic does,
 //! [`GrpcReferee`]'s `apply` runs (the `Api` call with its span, metrics, conversion,
-//! validation, rules and encoding), and the answer is encoded back to bytes as the server's
-//! codec does (`referee_service::codec::encode_apply_response`). With
+//! validation, rules and encoding), and the answer is encoded back to bytes. With
 //! `RUST_LOG=warn` the global subscriber is the server's (`telemetry::init`).
 //!
 //! ```sh
@@ -49,11 +48,7 @@ fn main() -> anyhow::Result<()> {
         for _ in 0..n {
             let req = pb::ApplyRequest::decode(p.body.clone()).expect("request decodes");
             match grpc.apply(tonic::Request::new(req)).await {
-                Ok(resp) => {
-                    let mut out = Vec::new();
-                    referee_service::codec::encode_apply_response(resp.into_inner(), &mut out);
-                    bytes += out.len();
-                }
+                Ok(resp) => bytes += resp.into_inner().encode_to_vec().len(),
                 Err(status) => bytes += status.message().len(),
             }
         }
