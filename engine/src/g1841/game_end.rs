@@ -21,6 +21,7 @@
 
 use super::action::Event;
 use super::data;
+use super::map;
 use super::state::{Round, ShareOwner, State};
 use super::track;
 use crate::Outcome;
@@ -96,30 +97,35 @@ fn trigger_now(state: &State) -> Option<&'static str> {
 
 /// Records the off-board groups that corporation `sym`'s track now reaches (1841 §13: after
 /// each of its tile lays; the track graph from its tokens, province borders ignored).
+///
+/// The search runs only when some group not yet connected lies next to track
+/// ([`may_be_reached`]: most lays are far from every off-board), on the shared board of the
+/// state, where it is remembered (a corporation with one base asks the same question for its
+/// route check, `route_available`).
 pub fn record_offboards(state: &mut State, sym: &str) {
     let rules = data::ruleset(&state.options);
-    // Nothing to trace once every group is connected.
-    if rules
-        .game_end
-        .offboard_groups
-        .keys()
-        .all(|g| state.game_end.connected_offboards.contains(g))
-    {
-        return;
-    }
-    let starts: Vec<(String, usize)> = track::bases(state, sym)
+    let board = track::Board::shared(state);
+    let starts: Vec<(String, usize)> = board
+        .bases(state, sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
         .collect();
-    if starts.is_empty() {
+    // The groups still unconnected that the search could reach.
+    let candidates: Vec<(&String, &data::OffboardGroup)> = rules
+        .game_end
+        .offboard_groups
+        .iter()
+        .filter(|(name, group)| {
+            !state.game_end.connected_offboards.contains(name)
+                && may_be_reached(&board, group, &starts)
+        })
+        .collect();
+    if starts.is_empty() || candidates.is_empty() {
         return;
     }
-    let reach = track::reach(state, sym, &starts, None);
-    let m = super::map::map(&state.options);
-    for (name, group) in &rules.game_end.offboard_groups {
-        if state.game_end.connected_offboards.contains(name) {
-            continue;
-        }
+    let reach = board.reach(state, sym, &starts, None);
+    let m = board.map;
+    for (name, group) in candidates {
         // A node reached on one of the group's hexes (looked up by index; a hex off the
         // map is never reached).
         let reached = group.hexes_with_track.iter().any(|h| match m.hex_index(h) {
@@ -139,6 +145,38 @@ pub fn record_offboards(state: &mut State, sym: &str) {
         .game_end
         .connected_offboards
         .sort_by_key(|g| order.iter().position(|o| *o == g));
+}
+
+/// Whether a track search from `starts` on `board` (borders ignored) could reach a node of
+/// `group` at all — a necessary condition, checked without searching: a start lies on one of
+/// the group's hexes, or a neighbour of one of them shows track on the edge they share (the
+/// search enters a hex only from a start on it or across an edge from a neighbour's track,
+/// [`track::reach`]). A group hex off the map counts as reachable (the search decides).
+fn may_be_reached(
+    board: &track::Board,
+    group: &data::OffboardGroup,
+    starts: &[(String, usize)],
+) -> bool {
+    let m = board.map;
+    group.hexes_with_track.iter().any(|h| {
+        let Some(i) = m.hex_index(h) else {
+            return true;
+        };
+        if starts.iter().any(|(s, _)| s == h) {
+            return true;
+        }
+        // Edge `e` of hex `i` is edge `e + 3` of its neighbour there (`map` tests that the
+        // neighbours are symmetric).
+        (0..6u8).any(|e| {
+            let Some(nb) = m.neighbor_index[i][usize::from(e)] else {
+                return false;
+            };
+            let facing = map::End::Edge((e + 3) % 6);
+            board
+                .view(nb)
+                .is_some_and(|v| v.paths.iter().any(|p| p.a == facing || p.b == facing))
+        })
+    })
 }
 
 /// Ends the game at once for an immediate trigger (all players but one bankrupt, §13).

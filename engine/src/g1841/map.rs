@@ -574,6 +574,13 @@ mod tests {
                     assert!(*e < 6, "{id} edge {e}");
                     let j = m.neighbor_index[i][usize::from(*e)];
                     assert_eq!(j.map(|j| m.hex_ids[j].as_str()), Some(n.as_str()));
+                    // Symmetric: edge `e` here is edge `e + 3` there (the off-board check of
+                    // `game_end::record_offboards` reads neighbours that way).
+                    assert_eq!(
+                        j.and_then(|j| m.neighbor_index[j][usize::from((e + 3) % 6)]),
+                        Some(i),
+                        "{id} edge {e}"
+                    );
                 }
             }
             assert_eq!(m.hex_index("Z99"), None);
