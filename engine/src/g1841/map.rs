@@ -254,6 +254,16 @@ pub struct Map {
     /// By hex index: the province border sides of each set, as edge masks
     /// (`border_edges` by index; set names as in `borders`).
     pub border_masks: Vec<(String, Vec<u8>)>,
+    /// By hex index: [`Hex::first_tiles`] as tile indices, in their order (numbers the
+    /// manifest lacks left out), for the tile-lay search.
+    pub first_tile_index: Vec<Vec<usize>>,
+    /// By tile index: [`Tile::upgrades_to`] as tile indices, in their order (numbers the
+    /// manifest lacks left out).
+    pub upgrade_index: Vec<Vec<usize>>,
+    /// The tile colours of the manifest, each once, in the order first met.
+    pub tile_colors: Vec<String>,
+    /// By tile index: its colour as an index in [`Map::tile_colors`].
+    pub tile_color_index: Vec<usize>,
 }
 
 fn load(ruleset: &'static str, map_json: &str) -> Map {
@@ -379,7 +389,7 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         .iter()
         .map(|t| t.counts.get(ruleset).copied().unwrap_or(0))
         .collect();
-    let tile_lookup = tile_list
+    let tile_lookup: IdIndex = tile_list
         .iter()
         .enumerate()
         .map(|(i, t)| (t.id.as_str(), i))
@@ -392,6 +402,21 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
                 .map(|h| by_hex.get(h).copied().unwrap_or(0))
                 .collect();
             (set.clone(), masks)
+        })
+        .collect();
+    let indices =
+        |ids: &[String]| -> Vec<usize> { ids.iter().filter_map(|t| tile_lookup.get(t)).collect() };
+    let first_tile_index = hex_list.iter().map(|h| indices(&h.first_tiles)).collect();
+    let upgrade_index = tile_list.iter().map(|t| indices(&t.upgrades_to)).collect();
+    let mut tile_colors: Vec<String> = Vec::new();
+    let tile_color_index = tile_list
+        .iter()
+        .map(|t| match tile_colors.iter().position(|c| *c == t.color) {
+            Some(k) => k,
+            None => {
+                tile_colors.push(t.color.clone());
+                tile_colors.len() - 1
+            }
         })
         .collect();
     Map {
@@ -408,6 +433,10 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         tile_lookup,
         tile_manifest,
         border_masks,
+        first_tile_index,
+        upgrade_index,
+        tile_colors,
+        tile_color_index,
     }
 }
 
@@ -588,6 +617,28 @@ mod tests {
                 assert_eq!(m.tile(id), Some(t));
             }
             assert_eq!(m.tile("9999"), None);
+            // The tile-lay search keeps the phase's colours as a 64-bit mask over these.
+            assert!(
+                (1..=64).contains(&m.tile_colors.len()),
+                "{:?}",
+                m.tile_colors
+            );
+            for (t, tile) in m.tile_list.iter().enumerate() {
+                assert_eq!(m.tile_colors[m.tile_color_index[t]], tile.color);
+                let ids = |v: &[usize]| {
+                    v.iter()
+                        .map(|&k| m.tile_list[k].id.clone())
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(ids(&m.upgrade_index[t]), tile.upgrades_to, "{}", tile.id);
+            }
+            for (i, h) in m.hex_list.iter().enumerate() {
+                let ids: Vec<&str> = m.first_tile_index[i]
+                    .iter()
+                    .map(|&k| m.tile_list[k].id.as_str())
+                    .collect();
+                assert_eq!(ids, h.first_tiles, "{}", h.id);
+            }
         }
     }
 

@@ -5,6 +5,12 @@ use super::*;
 /// Tile actions allowed this turn (1841 §9.1): a major one per base (phase 3–4 at most 2,
 /// phase 5+ 1), a minor 1.
 pub fn tile_actions(state: &State, sym: &str) -> u32 {
+    tile_actions_with(state, sym, |s| track::bases(state, s).len())
+}
+
+/// [`tile_actions`] with the corporation's bases counted by `bases` (on a board of the
+/// state, [`track::Board::bases`]).
+fn tile_actions_with(state: &State, sym: &str, bases: impl FnOnce(&str) -> usize) -> u32 {
     let Some(corp) = state.corporation(sym) else {
         return 0;
     };
@@ -13,7 +19,7 @@ pub fn tile_actions(state: &State, sym: &str) -> u32 {
         CorporationKind::Minor => p.tile_actions_minor,
         CorporationKind::Major => {
             let n = if p.tile_actions_major.per_base {
-                track::bases(state, sym).len() as u32
+                bases(sym) as u32
             } else {
                 1
             };
@@ -83,35 +89,59 @@ fn lays_up_to(
     let Some(r) = round(state) else {
         return Vec::new();
     };
-    let Some(sym) = r.current.clone() else {
+    let Some(sym) = r.current.as_deref() else {
         return Vec::new();
     };
-    if r.step != OperatingStep::Track || r.used_bases.len() as u32 >= tile_actions(state, &sym) {
+    if r.step != OperatingStep::Track {
         return Vec::new();
     }
-    let Some(corp) = state.corporation(&sym) else {
+    let board = board.get(state);
+    let bases = board.bases(state, sym);
+    if r.used_bases.len() as u32 >= tile_actions_with(state, sym, |_| bases.len()) {
+        return Vec::new();
+    }
+    let Some(corp) = state.corporation(sym) else {
         return Vec::new();
     };
     let m = map::map(&state.options);
     let colors: &[String] = phase_data(state).map_or(&[], |p| p.tile_colors.as_slice());
+    // The phase's colours as a mask over the manifest's colours (`Map::tile_colors`).
+    let color_mask = m
+        .tile_colors
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| colors.contains(c))
+        .fold(0u64, |mask, (k, _)| mask | 1 << (k % 64));
     let border = track_border_set(state);
     let border_mask = border.as_deref().and_then(|set| m.border_mask(set));
     let shapes = track::shapes(m);
+    // The one hex asked about, by index (none: a hex off the map has no lay).
+    let only_index = match only {
+        Some(h) => match m.hex_index(h) {
+            Some(i) => Some(i),
+            None => return Vec::new(),
+        },
+        None => None,
+    };
     let mut out: Vec<Lay> = Vec::new();
-    let mut seen = BTreeSet::new();
-    let board = board.get(state);
-    for (bhex, bnode, bcity) in board.bases(state, &sym) {
+    // Lays already listed, as (hex index, tile index, rotation) (several bases may reach one
+    // lay).
+    let mut seen: BTreeSet<(usize, usize, u8)> = BTreeSet::new();
+    for (bhex, bnode, bcity) in bases {
         let base = MapToken {
-            hex: bhex.clone(),
+            hex: bhex,
             city: bcity,
         };
         if r.used_bases.contains(&base) {
             continue;
         }
-        let reach = board.reach(state, &sym, &[(bhex.clone(), bnode)], border.as_deref());
+        let reach = board.reach(state, sym, &[(base.hex.clone(), bnode)], border.as_deref());
         for (i, reached) in reach.edges() {
+            if only_index.is_some_and(|o| o != i) {
+                continue;
+            }
             let hex = &m.hex_ids[i];
-            if only.is_some_and(|h| h != hex) || r.laid_hexes.contains(hex) {
+            if r.laid_hexes.contains(hex) {
                 continue;
             }
             let printed = &m.hex_list[i];
@@ -119,11 +149,8 @@ fn lays_up_to(
                 continue;
             }
             let (candidates, cost) = match board.laid(i) {
-                Some((t, _)) => {
-                    let t = &m.tile_list[t];
-                    (&t.upgrades_to, t.upgrade_cost)
-                }
-                None => (&printed.first_tiles, printed.terrain_cost),
+                Some((t, _)) => (&m.upgrade_index[t], m.tile_list[t].upgrade_cost),
+                None => (&m.first_tile_index[i], printed.terrain_cost),
             };
             if cost > corp.cash {
                 continue;
@@ -135,20 +162,17 @@ fn lays_up_to(
             let neighbors = printed.neighbors.keys().fold(0u32, |m, e| m | 1 << e);
             // 1841 §9.1: phase 2 — no new track across an active province border.
             let border_edges = border_mask.map_or(0, |b| u32::from(b.get(i).copied().unwrap_or(0)));
-            for tile_id in candidates {
-                if want.is_some_and(|(w, _)| w != tile_id) {
+            for &t in candidates {
+                let tile = &m.tile_list[t];
+                if want.is_some_and(|(w, _)| w != tile.id) {
                     continue;
                 }
-                let Some(t) = m.tile_lookup.get(tile_id) else {
-                    continue;
-                };
-                let tile = &m.tile_list[t];
-                if !colors.contains(&tile.color) || board.available(t) == 0 {
+                if color_mask & 1 << (m.tile_color_index[t] % 64) == 0 || board.available(t) == 0 {
                     continue;
                 }
                 for rotation in 0..6u8 {
                     // 1841 §9.1: tile 601 (yellow Venezia) only in rotation 0.
-                    if (tile_id == "601" && rotation != 0)
+                    if (rotation != 0 && tile.id == "601")
                         || want.is_some_and(|(_, r)| r != u32::from(rotation))
                     {
                         continue;
@@ -166,10 +190,10 @@ fn lays_up_to(
                     if added & border_edges & 0x3f != 0 {
                         continue;
                     }
-                    if seen.insert((hex.as_str(), tile_id.as_str(), rotation)) {
+                    if seen.insert((i, t, rotation)) {
                         out.push(Lay {
                             hex: hex.clone(),
-                            tile: tile_id.clone(),
+                            tile: tile.id.clone(),
                             rotation,
                             cost,
                             base: base.clone(),
