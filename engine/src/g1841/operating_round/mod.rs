@@ -867,12 +867,13 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
 /// round of the set, or the next stock round.
 fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
     loop {
-        let Some(r) = round(state).cloned() else {
+        let Some(r) = round(state) else {
             return;
         };
-        let next = market::operating_order(state)
+        let next = market::operating_order_of(state)
             .into_iter()
-            .find(|s| !r.done.contains(s));
+            .find(|s| !r.done.iter().any(|d| d == s))
+            .map(str::to_string);
         let Some(sym) = next else {
             end_round(state, events);
             return;
