@@ -574,14 +574,14 @@ fn reach_on(
     }
     let m = board.map;
     let hexes = m.hex_ids.len();
-    let corp_index = state.corporations.iter().position(|c| c.sym == corp);
+    let corp_index = state.corporation_index(corp);
     let borders = border_set.and_then(|s| m.border_mask(s));
     let on_border = |i: usize, e: u8| {
         e < 8 && borders.is_some_and(|b| b.get(i).is_some_and(|mask| mask & (1 << e) != 0))
     };
     // Reached edges by hex index (`None`: the hex has no entry).
     let mut edges: Vec<Option<u8>> = vec![None; hexes];
-    let mut nodes: Vec<(usize, usize)> = Vec::new();
+    let mut nodes: Vec<(usize, usize)> = Vec::with_capacity(64);
     let mut outside = Vec::new();
     // Positions queued so far (a position is queued once: the search is breadth-first from
     // the starts, which are queued first).
