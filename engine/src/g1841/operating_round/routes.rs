@@ -137,7 +137,7 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
             milano_routes += 1;
         }
         // Intermediate stops must be passable.
-        let corp_index = state.corporations.iter().position(|c| c.sym == sym);
+        let corp_index = state.corporation_index(sym);
         for ((st, (v, node)), &hi) in route
             .stops
             .iter()
@@ -204,13 +204,18 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                     let (hi_index, v) =
                         view(hex).ok_or_else(|| bad(format!("route {ri}: no hex {hex}")))?;
                     let printed = &m.hex_list[hi_index];
-                    let to: Option<u8> = chain.get(hi + 1).and_then(|next| {
-                        printed
-                            .neighbors
-                            .iter()
-                            .find(|(_, h)| *h == next)
-                            .map(|(e, _)| *e)
-                    });
+                    // The edge toward the next hex: by index for a hex of the map (the
+                    // neighbours by index are those by name), by name otherwise.
+                    let to: Option<u8> =
+                        chain.get(hi + 1).and_then(|next| match m.hex_index(next) {
+                            Some(j) => (0..6u8)
+                                .find(|&e| m.neighbor_index[hi_index][usize::from(e)] == Some(j)),
+                            None => printed
+                                .neighbors
+                                .iter()
+                                .find(|(_, h)| *h == next)
+                                .map(|(e, _)| *e),
+                        });
                     let target = match (to, hi + 1 == chain.len()) {
                         (_, true) => End::Node(b.node as usize),
                         (Some(e), false) => End::Edge(e),
