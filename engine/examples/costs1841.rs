@@ -11,7 +11,7 @@ use std::time::Instant;
 
 /// The allocator of the `referee` binary, so the figures are the service's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: referee_alloc::MiMalloc = referee_alloc::MiMalloc;
 
 use referee_engine::Game;
 use referee_engine::g1841::G1841;

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 /// The allocator of the `referee` binary, so the figures are the server's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: referee_alloc::MiMalloc = referee_alloc::MiMalloc;
 
 use prost::Message;
 use referee_loadgen::{position_1841, position_autobahn, prepare};

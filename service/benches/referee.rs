@@ -31,7 +31,7 @@ use referee_engine::{Game, Seat};
 
 /// The allocator of the `referee` binary, so the figures are the service's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: referee_alloc::MiMalloc = referee_alloc::MiMalloc;
 use referee_service::games::g1841::Wire1841;
 use referee_service::games::{WireGame, autobahn::WireAutobahn, decode_state, encode_state};
 use referee_service::pb::v1 as pb;

@@ -6,9 +6,9 @@ use referee_service::{server, telemetry};
 
 /// mimalloc instead of the system allocator: the rules allocate many small values, and
 /// glibc's malloc/free took about a fifth of the instructions of a replay
-/// (docs/PERFORMANCE.md).
+/// (docs/PERFORMANCE.md); entered by its plain `mi_malloc` (crate `referee-alloc`).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: referee_alloc::MiMalloc = referee_alloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
