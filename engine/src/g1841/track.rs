@@ -388,23 +388,82 @@ impl Board {
         starts: &[(String, usize)],
         border_set: Option<&str>,
     ) -> std::rc::Rc<Reach> {
-        let known = self.reaches.borrow().iter().find_map(|(q, r)| {
-            (q.corp == corp && q.starts == starts && q.border_set.as_deref() == border_set)
-                .then(|| r.clone())
-        });
-        if let Some(r) = known {
+        if let Some(r) = self.known_reach(corp, starts, border_set) {
             return r;
         }
         let r = std::rc::Rc::new(reach_on(self, state, corp, starts, border_set));
+        self.remember(corp, starts, border_set, r.clone());
+        r
+    }
+
+    /// Whether the search [`Board::reach`] would answer reaches at least `wanted` distinct
+    /// nodes for which `counts(hex index, node)` holds, found without always tracing the
+    /// whole graph: a search remembered on the board is read; otherwise the search stops
+    /// at the `wanted`-th such node (that partial search is not remembered; a search that
+    /// runs to its end is, as [`Board::reach`] keeps it).
+    pub fn reaches_at_least(
+        &self,
+        state: &State,
+        corp: &str,
+        starts: &[(String, usize)],
+        border_set: Option<&str>,
+        wanted: usize,
+        counts: impl Fn(usize, usize) -> bool,
+    ) -> bool {
+        let count_in = |r: &Reach| {
+            r.node_indices()
+                .iter()
+                .filter(|&&(i, n)| counts(i, n))
+                .count()
+                >= wanted
+        };
+        if let Some(r) = self.known_reach(corp, starts, border_set) {
+            return count_in(&r);
+        }
+        let mut found: Vec<(usize, usize)> = Vec::with_capacity(wanted);
+        let (reach, stopped) = reach_until(self, state, corp, starts, border_set, |i, n| {
+            if counts(i, n) && !found.contains(&(i, n)) {
+                found.push((i, n));
+            }
+            found.len() >= wanted
+        });
+        if stopped {
+            return true;
+        }
+        let answer = count_in(&reach);
+        self.remember(corp, starts, border_set, std::rc::Rc::new(reach));
+        answer
+    }
+
+    /// The search asked before on this board with these terms, if any.
+    fn known_reach(
+        &self,
+        corp: &str,
+        starts: &[(String, usize)],
+        border_set: Option<&str>,
+    ) -> Option<std::rc::Rc<Reach>> {
+        self.reaches.borrow().iter().find_map(|(q, r)| {
+            (q.corp == corp && q.starts == starts && q.border_set.as_deref() == border_set)
+                .then(|| r.clone())
+        })
+    }
+
+    /// Keeps a finished search for the next question with the same terms.
+    fn remember(
+        &self,
+        corp: &str,
+        starts: &[(String, usize)],
+        border_set: Option<&str>,
+        reach: std::rc::Rc<Reach>,
+    ) {
         self.reaches.borrow_mut().push((
             ReachQuestion {
                 corp: corp.to_string(),
                 starts: starts.to_vec(),
                 border_set: border_set.map(str::to_string),
             },
-            r.clone(),
+            reach,
         ));
-        r
     }
 }
 
@@ -556,6 +615,21 @@ fn reach_on(
     starts: &[(String, usize)],
     border_set: Option<&str>,
 ) -> Reach {
+    reach_until(board, state, corp, starts, border_set, |_, _| false).0
+}
+
+/// [`reach_on`] that stops as soon as `enough(hex index, node)`, called for every node
+/// reached on the map (a node may be reported more than once), returns true: the nodes and
+/// edges reached until then, and whether it stopped so. When it does not stop, the reach is
+/// that of [`reach_on`].
+fn reach_until(
+    board: &Board,
+    state: &State,
+    corp: &str,
+    starts: &[(String, usize)],
+    border_set: Option<&str>,
+    mut enough: impl FnMut(usize, usize) -> bool,
+) -> (Reach, bool) {
     #[derive(Clone, Copy)]
     enum Pos {
         Node(usize, usize, bool),
@@ -622,12 +696,17 @@ fn reach_on(
         *edges[nb].get_or_insert(0) |= 1 << back;
         Some(Pos::Edge(nb, back))
     };
+    let mut stopped = nodes.iter().any(|&(i, n)| enough(i, n));
     let mut head = 0;
     while let Some(&(pos, first)) = queue.get(head) {
+        if stopped {
+            break;
+        }
         head += 1;
         let i = match pos {
             Pos::Node(i, n, _) => {
                 nodes.push((i, n));
+                stopped = enough(i, n);
                 i
             }
             Pos::Edge(i, _) => i,
@@ -664,12 +743,15 @@ fn reach_on(
     nodes.dedup();
     outside.sort();
     outside.dedup();
-    Reach {
-        map: m,
-        nodes,
-        outside,
-        edges,
-    }
+    (
+        Reach {
+            map: m,
+            nodes,
+            outside,
+            edges,
+        },
+        stopped,
+    )
 }
 
 /// A city/pass whose slots are all taken by other corporations, or an off-board, cannot be

@@ -12,19 +12,14 @@ pub fn route_available(state: &State, sym: &str) -> bool {
 /// [`route_available`] on a board of the state.
 pub(super) fn route_available_with(state: &State, board: &track::LazyBoard, sym: &str) -> bool {
     let board = board.get(state);
+    // (The search stops at the second such node: only whether there are two matters.)
     board.bases(state, sym).into_iter().any(|(h, n, _)| {
-        let reach = board.reach(state, sym, &[(h, n)], None);
-        reach
-            .node_indices()
-            .iter()
-            .filter(|&&(i, node)| {
-                board
-                    .view(i)
-                    .and_then(|v| v.nodes.get(node))
-                    .is_some_and(|n| n.counts_toward_two_stop_minimum)
-            })
-            .count()
-            >= 2
+        board.reaches_at_least(state, sym, &[(h, n)], None, 2, |i, node| {
+            board
+                .view(i)
+                .and_then(|v| v.nodes.get(node))
+                .is_some_and(|n| n.counts_toward_two_stop_minimum)
+        })
     })
 }
 
