@@ -95,7 +95,75 @@ pub fn roster_index(options: &Options, sym: &str) -> Option<usize> {
     roster_data(options).1.get(sym)
 }
 
-type Roster = (Vec<Corporation>, super::ids::IdIndex);
+type Roster = (Vec<Corporation>, RosterIndex);
+
+/// Roster symbols to roster indices. Every corporation access looks a symbol up, so the
+/// symbols (all of them up to 7 bytes) are found by their [`super::ids::pack`] key in a small
+/// open-addressing table (one multiplication, usually one probe) rather than a general hash
+/// map; a longer symbol goes to an [`super::ids::IdIndex`].
+#[derive(Debug)]
+struct RosterIndex {
+    /// (key, index + 1) at the slot of the key's hash or after it (wrapping); 0: empty.
+    slots: Vec<(u64, u32)>,
+    /// `slots.len()` is `1 << bits`.
+    bits: u32,
+    long: super::ids::IdIndex,
+}
+
+impl RosterIndex {
+    fn new(roster: &[Corporation]) -> Self {
+        // At most half full, so that a probe ends soon at an empty slot.
+        let bits = (2 * roster.len())
+            .next_power_of_two()
+            .max(16)
+            .trailing_zeros();
+        let mut index = RosterIndex {
+            slots: vec![(0, 0); 1 << bits],
+            bits,
+            long: super::ids::IdIndex::default(),
+        };
+        for (i, c) in roster.iter().enumerate() {
+            let (Some(key), Ok(value)) = (super::ids::pack(c.sym.as_bytes()), u32::try_from(i + 1))
+            else {
+                index.long.insert(&c.sym, i);
+                continue;
+            };
+            let mut at = index.slot(key);
+            loop {
+                match index.slots[at] {
+                    (_, 0) => {
+                        index.slots[at] = (key, value);
+                        break;
+                    }
+                    // The first index stays (as in `IdIndex`).
+                    (k, _) if k == key => break,
+                    _ => at = (at + 1) & (index.slots.len() - 1),
+                }
+            }
+        }
+        index
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
+    }
+
+    #[inline]
+    fn get(&self, sym: &str) -> Option<usize> {
+        let Some(key) = super::ids::pack(sym.as_bytes()) else {
+            return self.long.get(sym);
+        };
+        let mut at = self.slot(key);
+        loop {
+            match self.slots.get(at)? {
+                (_, 0) => return None,
+                (k, v) if *k == key => return Some(*v as usize - 1),
+                _ => at = (at + 1) & (self.slots.len() - 1),
+            }
+        }
+    }
+}
 
 fn roster_data(options: &Options) -> &'static Roster {
     static ROSTERS: [std::sync::OnceLock<Roster>; 3] = [const { std::sync::OnceLock::new() }; 3];
@@ -109,11 +177,7 @@ fn roster_data(options: &Options) -> &'static Roster {
     };
     ROSTERS[slot].get_or_init(|| {
         let corporations = initial_corporations(options);
-        let index = corporations
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.sym.as_str(), i))
-            .collect();
+        let index = RosterIndex::new(&corporations);
         (corporations, index)
     })
 }
@@ -684,6 +748,38 @@ mod tests {
             minor.iter().map(|c| c.percent).collect::<Vec<_>>(),
             [40, 20, 20, 20]
         );
+    }
+
+    #[test]
+    fn roster_index_finds_every_roster_symbol_and_nothing_else() {
+        for options in [
+            Options::default(),
+            Options {
+                version_1: true,
+                ..Options::default()
+            },
+            Options {
+                lite: true,
+                ..Options::default()
+            },
+        ] {
+            for (i, c) in roster(&options).iter().enumerate() {
+                assert_eq!(roster_index(&options, &c.sym), Some(i), "{}", c.sym);
+            }
+            for absent in [
+                "", "S", "SFT", "SFTGX", "sftg", "Holdings", "F8", "HoldingX",
+            ] {
+                assert_eq!(roster_index(&options, absent), None, "{absent}");
+            }
+        }
+        let long = [
+            fresh("Marseille", CorporationKind::Major, false),
+            fresh("SB", CorporationKind::Minor, false),
+        ];
+        let index = RosterIndex::new(&long);
+        assert_eq!(index.get("Marseille"), Some(0));
+        assert_eq!(index.get("SB"), Some(1));
+        assert_eq!(index.get("Marseilles"), None);
     }
 
     #[test]
