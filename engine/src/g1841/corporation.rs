@@ -167,10 +167,12 @@ impl RosterIndex {
 
 fn roster_data(options: &Options) -> &'static Roster {
     static ROSTERS: [std::sync::OnceLock<Roster>; 3] = [const { std::sync::OnceLock::new() }; 3];
-    let rules = data::ruleset(options);
-    let slot = if std::ptr::eq(rules, data::lite()) {
+    // One slot per ruleset, chosen as `data::ruleset` chooses (test
+    // `roster_is_the_initial_corporations_of_each_ruleset`): comparing the options' two flags
+    // is cheaper than fetching the ruleset, and this runs in every corporation look-up.
+    let slot = if options.lite {
         2
-    } else if std::ptr::eq(rules, data::v1()) {
+    } else if options.version_1 {
         1
     } else {
         0
@@ -273,15 +275,14 @@ impl Corporation {
 /// (what-if questions about control without copying the state).
 pub type PresidentOverride<'a> = Option<(&'a str, &'a ShareOwner)>;
 
-/// The president of `sym`, with `over` applied.
-fn president_with<'a>(
-    state: &'a State,
+/// The president of `corp` (of `state`), with `over` applied.
+fn president_of_with<'a>(
+    corp: &'a Corporation,
     over: PresidentOverride<'a>,
-    sym: &str,
 ) -> Option<&'a ShareOwner> {
     match over {
-        Some((s, p)) if s == sym => Some(p),
-        _ => state.corporation(sym)?.president(),
+        Some((s, p)) if s == corp.sym => Some(p),
+        _ => corp.president(),
     }
 }
 
@@ -294,12 +295,21 @@ pub fn controller(state: &State, sym: &str) -> Option<Seat> {
 
 /// [`controller`] with one presidency changed.
 fn controller_with(state: &State, over: PresidentOverride, sym: &str) -> Option<Seat> {
-    let mut current = sym;
+    controller_of_with(state, over, state.corporation(sym)?)
+}
+
+/// [`controller`] of the corporation `corp` (of `state`), without looking it up.
+pub fn controller_of(state: &State, corp: &Corporation) -> Option<Seat> {
+    controller_of_with(state, None, corp)
+}
+
+/// [`controller_of`] with one presidency changed.
+fn controller_of_with(state: &State, over: PresidentOverride, corp: &Corporation) -> Option<Seat> {
+    let mut current = corp;
     for _ in 0..=state.corporations.len() {
-        state.corporation(current)?;
-        match president_with(state, over, current)? {
+        match president_of_with(current, over)? {
             ShareOwner::Player(s) => return Some(*s),
-            ShareOwner::Corporation(c) => current = c,
+            ShareOwner::Corporation(c) => current = state.corporation(c)?,
             ShareOwner::Ipo | ShareOwner::Pool => return None,
         }
     }
@@ -369,15 +379,17 @@ pub fn chain(state: &State, sym: &str) -> Vec<String> {
 /// [`chain`] with one presidency changed.
 fn chain_with(state: &State, over: PresidentOverride, sym: &str) -> Vec<String> {
     let mut out = vec![sym.to_string()];
-    let mut current = sym.to_string();
+    let Some(mut current) = state.corporation(sym) else {
+        return out;
+    };
     for _ in 0..=state.corporations.len() {
-        if state.corporation(&current).is_none() {
-            break;
-        }
-        match president_with(state, over, &current) {
+        match president_of_with(current, over) {
             Some(ShareOwner::Corporation(c)) if !out.contains(c) => {
                 out.push(c.clone());
-                current = c.clone();
+                match state.corporation(c) {
+                    Some(next) => current = next,
+                    None => break,
+                }
             }
             _ => break,
         }
@@ -394,12 +406,11 @@ pub fn circular(state: &State, sym: &str) -> bool {
 /// [`circular`] with one presidency changed.
 fn circular_with(state: &State, over: PresidentOverride, sym: &str) -> bool {
     let c = chain_with(state, over, sym);
-    let Some(last) = c.last() else { return false };
-    if state.corporation(last).is_none() {
+    let Some(last) = c.last().and_then(|last| state.corporation(last)) else {
         return false;
-    }
+    };
     matches!(
-        president_with(state, over, last),
+        president_of_with(last, over),
         Some(ShareOwner::Corporation(p)) if c.contains(p)
     )
 }
@@ -434,7 +445,12 @@ pub fn presidency_creates_circular_control(
 /// Whether a started corporation has no controlling player (1841 §7.4: its president's
 /// certificate lies in the pool or its chain of control loops).
 pub fn frozen(state: &State, sym: &str) -> bool {
-    state.corporation(sym).is_some_and(|c| c.started()) && controller(state, sym).is_none()
+    state.corporation(sym).is_some_and(|c| frozen_of(state, c))
+}
+
+/// [`frozen`] of the corporation `corp` (of `state`).
+pub fn frozen_of(state: &State, corp: &Corporation) -> bool {
+    corp.started() && controller_of(state, corp).is_none()
 }
 
 /// Started corporations that are frozen (1841 §7.4).
@@ -442,7 +458,7 @@ pub fn frozen_set(state: &State) -> Vec<String> {
     state
         .corporations
         .iter()
-        .filter(|c| frozen(state, &c.sym))
+        .filter(|c| frozen_of(state, c))
         .map(|c| c.sym.clone())
         .collect()
 }
@@ -535,7 +551,7 @@ pub fn holder_order(
     for seat in players_from(state, first) {
         out.push(ShareOwner::Player(seat));
         for c in &corporations {
-            if c.started() && !c.closed && controller(state, &c.sym) == Some(seat) {
+            if c.started() && !c.closed && controller_of(state, c) == Some(seat) {
                 out.push(ShareOwner::Corporation(c.sym.clone()));
             }
         }
@@ -544,7 +560,7 @@ pub fn holder_order(
         out.push(ShareOwner::Pool);
     }
     for c in &corporations {
-        if frozen(state, &c.sym) {
+        if frozen_of(state, c) {
             out.push(ShareOwner::Corporation(c.sym.clone()));
         }
     }
@@ -748,6 +764,23 @@ mod tests {
             minor.iter().map(|c| c.percent).collect::<Vec<_>>(),
             [40, 20, 20, 20]
         );
+    }
+
+    #[test]
+    fn roster_is_the_initial_corporations_of_each_ruleset() {
+        for (lite, version_1) in [(false, false), (false, true), (true, false), (true, true)] {
+            let options = Options {
+                lite,
+                version_1,
+                ..Options::default()
+            };
+            let fresh = initial_corporations(&options);
+            assert_eq!(
+                roster(&options),
+                &fresh[..],
+                "lite {lite}, version_1 {version_1}"
+            );
+        }
     }
 
     #[test]
