@@ -367,16 +367,17 @@ pub fn after_home(state: &mut State, sym: &str) {
     }
 }
 
-/// Whether `hex` counts as connected for the token price (1841 §5.4 step 4, 18xx `hex_price`):
-/// a tile has been laid there; or it is printed with track and a city; or it is printed with
-/// track and a laid tile in a neighbouring hex connects to one of its exits.
-fn connected_hex(state: &State, m: &map::Map, hex: &str) -> bool {
-    if state.operations.tiles.contains_key(hex) {
-        return true;
-    }
-    let Some(printed) = m.hexes.get(hex) else {
+/// Whether the hex of index `h` (of `m`) counts as connected for the token price (1841 §5.4
+/// step 4, 18xx `hex_price`): a tile has been laid there; or it is printed with track and a
+/// city; or it is printed with track and a laid tile in a neighbouring hex connects to one of
+/// its exits.
+fn connected_hex(state: &State, m: &map::Map, h: usize) -> bool {
+    let (Some(id), Some(printed)) = (m.hex_ids.get(h), m.hex_list.get(h)) else {
         return false;
     };
+    if state.operations.tiles.contains_key(id) {
+        return true;
+    }
     if printed.paths.is_empty() {
         return false;
     }
@@ -394,32 +395,39 @@ fn connected_hex(state: &State, m: &map::Map, hex: &str) -> bool {
 
 /// Distance (0, 1, 2) from `hex` to the nearest connected hex, searching through traversable
 /// hex sides that are not on an active province border (1841 §5.4 step 4); `None` if there is
-/// none within 2.
+/// none within 2. The search runs on hex indices (`Map::neighbor_index`, `Map::border_mask`).
 pub fn connection_distance(state: &State, hex: &str) -> Option<u32> {
     let m = map::map(&state.options);
+    let Some(start) = m.hex_index(hex) else {
+        // Off the map: only a tile there would count (a valid state has none).
+        return state.operations.tiles.contains_key(hex).then_some(0);
+    };
     let border = data::ruleset(&state.options)
         .phase(&state.phase)
-        .map(|p| p.province_border_set_active.clone());
-    let mut seen = BTreeSet::from([hex.to_string()]);
-    let mut frontier = vec![hex.to_string()];
+        .and_then(|p| m.border_mask(&p.province_border_set_active));
+    let mut seen = vec![false; m.hex_ids.len()];
+    seen[start] = true;
+    let mut frontier = vec![start];
     for distance in 0..=2 {
-        if frontier.iter().any(|h| connected_hex(state, m, h)) {
+        if frontier.iter().any(|&h| connected_hex(state, m, h)) {
             return Some(distance);
         }
         let mut next = Vec::new();
-        for h in &frontier {
-            let Some(printed) = m.hexes.get(h) else {
+        for &h in &frontier {
+            let Some(neighbors) = m.neighbor_index.get(h) else {
                 continue;
             };
-            for (edge, n) in &printed.neighbors {
-                if border
-                    .as_deref()
-                    .is_some_and(|set| m.on_border(set, h, *edge))
-                {
+            let mask = border.and_then(|b| b.get(h)).copied().unwrap_or(0);
+            for (edge, n) in neighbors.iter().enumerate() {
+                let Some(n) = *n else { continue };
+                if mask & (1 << edge) != 0 {
                     continue;
                 }
-                if seen.insert(n.clone()) {
-                    next.push(n.clone());
+                if let Some(seen) = seen.get_mut(n)
+                    && !*seen
+                {
+                    *seen = true;
+                    next.push(n);
                 }
             }
         }
