@@ -16,8 +16,6 @@
 //! The start in progress lives in `StockRound::start` or `OperatingRound::start`; its actions
 //! are taken by the starter's controlling seat.
 
-use std::collections::BTreeSet;
-
 use super::action::{Action, Event};
 use super::corporation::{
     certificate_count, certificate_limit, controlled_percent, controller, historical_data,
@@ -264,6 +262,59 @@ pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToke
     home_cities_up_to(state, sym, first, usize::MAX)
 }
 
+/// A zone city that a non-historical corporation may have as its home by the lists of
+/// [`home_cities`] (neither reserved nor Austrian in its phase regime).
+struct HomeCandidate {
+    zone: u32,
+    hex: &'static str,
+    /// One of the `MAJOR_CITIES` (never a minor's home).
+    major_city: bool,
+}
+
+/// The [`HomeCandidate`]s of the ruleset of `options` in zone order, before phase 4
+/// (`[0]`) and from phase 4 (`[1]`): the named city sets depend only on the ruleset, so they
+/// are read once, not for every city of every home search.
+fn home_candidates(options: &Options, from_phase_4: bool) -> &'static [HomeCandidate] {
+    static CANDIDATES: [std::sync::OnceLock<[Vec<HomeCandidate>; 2]>; 3] =
+        [const { std::sync::OnceLock::new() }; 3];
+    let rules = data::ruleset(options);
+    let slot = if std::ptr::eq(rules, data::lite()) {
+        2
+    } else if std::ptr::eq(rules, data::v1()) {
+        1
+    } else {
+        0
+    };
+    let lists = CANDIDATES[slot].get_or_init(|| {
+        let major_cities = rules.city_set("MAJOR_CITIES");
+        let list = |reserved: &[String], austrian: &[String]| {
+            rules
+                .zones
+                .iter()
+                .flat_map(|zone| {
+                    zone.token_cities_on_this_map
+                        .iter()
+                        .map(move |hex| (zone.index, hex))
+                })
+                .filter(|(_, hex)| !reserved.contains(hex) && !austrian.contains(hex))
+                .map(|(zone, hex)| HomeCandidate {
+                    zone,
+                    hex: hex.as_str(),
+                    major_city: major_cities.contains(hex),
+                })
+                .collect()
+        };
+        [
+            list(
+                rules.city_set("reserved_cities_before_phase_4"),
+                rules.city_set("austrian_cities_before_phase_4"),
+            ),
+            list(rules.city_set("reserved_cities_from_phase_4"), &[]),
+        ]
+    });
+    &lists[usize::from(from_phase_4)]
+}
+
 /// The first `limit` of [`home_cities`], in the same order (whether there is one is asked
 /// often: stop at the first).
 fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize) -> Vec<MapToken> {
@@ -272,65 +323,56 @@ fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize
     };
     let rules = data::ruleset(&state.options);
     let phase = phase_number(state);
-    let (reserved, austrian) = if phase < 4 {
-        (
-            rules.city_set("reserved_cities_before_phase_4"),
-            rules.city_set("austrian_cities_before_phase_4"),
-        )
-    } else {
-        (rules.city_set("reserved_cities_from_phase_4"), &[][..])
-    };
-    let major_cities = rules.city_set("MAJOR_CITIES");
     const VENETO_ZONE: u32 = 4;
+    let first = first.map(|first| (first, rules.zone_of(first)));
     let mut out = Vec::new();
-    for zone in &rules.zones {
-        for hex in &zone.token_cities_on_this_map {
-            if reserved.contains(hex) || austrian.contains(hex) {
-                continue;
-            }
-            if corp.kind == CorporationKind::Minor
-                && (major_cities.contains(hex)
-                    || state
-                        .corporations
-                        .iter()
-                        .any(|c| c.tokens.iter().any(|t| &t.hex == hex)))
-            {
-                continue;
-            }
-            if let Some(first) = first {
-                let first_zone = rules.zone_of(first);
-                let same_region = match phase {
-                    0..=3 => first_zone == Some(zone.index),
-                    4 => (first_zone == Some(VENETO_ZONE)) == (zone.index == VENETO_ZONE),
-                    _ => true,
-                };
-                if hex == first || !same_region {
-                    continue;
-                }
-            }
-            let Some(view) = track::hex_view(state, hex) else {
-                continue;
+    for candidate in home_candidates(&state.options, phase >= 4) {
+        let hex = candidate.hex;
+        if let Some((first, first_zone)) = first {
+            let same_region = match phase {
+                0..=3 => first_zone == Some(candidate.zone),
+                4 => (first_zone == Some(VENETO_ZONE)) == (candidate.zone == VENETO_ZONE),
+                _ => true,
             };
-            let mut cities = BTreeSet::new();
-            for (i, node) in view.nodes.iter().enumerate() {
-                if node.kind != NodeKind::City {
-                    continue;
-                }
-                if let Some(city) = track::node_city(view.nodes, i) {
-                    cities.insert(city);
+            if hex == first || !same_region {
+                continue;
+            }
+        }
+        // The cities of this hex with a token of each corporation there, once per
+        // corporation and city (one pass over the tokens, for the minor's rule and the slots).
+        let mut tokened: smallvec::SmallVec<[u32; 8]> = smallvec::SmallVec::new();
+        for c in &state.corporations {
+            let before = tokened.len();
+            for t in c.tokens.iter().filter(|t| t.hex == hex) {
+                if !tokened[before..].contains(&t.city) {
+                    tokened.push(t.city);
                 }
             }
-            for city in cities {
-                if track::has_free_slot(state, hex, city)
-                    && !super::operating_round::reserved_home(state, hex, city)
-                {
-                    out.push(MapToken {
-                        hex: hex.clone(),
-                        city,
-                    });
-                    if out.len() >= limit {
-                        return out;
-                    }
+        }
+        if corp.kind == CorporationKind::Minor && (candidate.major_city || !tokened.is_empty()) {
+            continue;
+        }
+        let Some(view) = track::hex_view(state, hex) else {
+            continue;
+        };
+        // City indices count the nodes that take tokens (cities and passes) in node order
+        // (`track::node_city`); passes are never homes.
+        let cities = view.nodes.iter().filter(|n| n.is_city());
+        for (city, node) in (0u32..).zip(cities) {
+            if node.kind != NodeKind::City {
+                continue;
+            }
+            // A free slot (`track::has_free_slot`), not a historical home still reserved.
+            let tokens = tokened.iter().filter(|c| **c == city).count();
+            if (tokens as u32) < node.slots
+                && !super::operating_round::reserved_home(state, hex, city)
+            {
+                out.push(MapToken {
+                    hex: hex.to_string(),
+                    city,
+                });
+                if out.len() >= limit {
+                    return out;
                 }
             }
         }
