@@ -184,6 +184,17 @@ fn roster_data(options: &Options) -> &'static Roster {
     })
 }
 
+/// Whether `sym` is one of the non-historical corporations of these options (1841 §3.4):
+/// found by its [`roster_index`], as the roster lists them after the historical ones (test
+/// `non_historical_by_roster_index_is_the_listed_ones`).
+pub fn is_non_historical(options: &Options, sym: &str) -> bool {
+    let rules = data::ruleset(options);
+    let first = rules.historical_corporations.len();
+    let nh = &rules.non_historical_corporations;
+    let listed = first..first + nh.majors.len() + nh.minors.len();
+    roster_index(options, sym).is_some_and(|i| listed.contains(&i))
+}
+
 /// The data of the historical corporation `sym` for these options.
 pub fn historical_data(
     options: &Options,
@@ -780,6 +791,31 @@ mod tests {
                 &fresh[..],
                 "lite {lite}, version_1 {version_1}"
             );
+        }
+    }
+
+    #[test]
+    fn non_historical_by_roster_index_is_the_listed_ones() {
+        for (lite, version_1) in [(false, false), (false, true), (true, false), (true, true)] {
+            let options = Options {
+                lite,
+                version_1,
+                ..Options::default()
+            };
+            let nh = &data::ruleset(&options).non_historical_corporations;
+            let listed = |sym: &str| nh.majors.iter().chain(&nh.minors).any(|s| s == sym);
+            let roster = roster(&options);
+            for (i, c) in roster.iter().enumerate() {
+                // Symbols are unique, so the index of each is its own.
+                assert_eq!(roster_index(&options, &c.sym), Some(i));
+                assert_eq!(
+                    is_non_historical(&options, &c.sym),
+                    listed(&c.sym),
+                    "{}",
+                    c.sym
+                );
+            }
+            assert!(!is_non_historical(&options, "XYZ"));
         }
     }
 

@@ -19,7 +19,7 @@
 use super::action::{Action, Event};
 use super::corporation::{
     certificate_count, certificate_limit, controlled_percent, controller, historical_data,
-    phase_number,
+    is_non_historical, phase_number,
 };
 use super::data;
 use super::map::{self, NodeKind};
@@ -77,10 +77,7 @@ pub fn set_step(state: &mut State, step: StartStep) {
 /// Whether `sym` is a non-historical corporation that may be started now by someone who can
 /// pay for it (1841 §3.4: from phase 3; it must have a legal home city).
 pub fn non_historical_startable(state: &State, sym: &str) -> bool {
-    let rules = data::ruleset(&state.options);
-    let nh = &rules.non_historical_corporations;
-    let listed = nh.majors.iter().chain(nh.minors.iter()).any(|s| s == sym);
-    listed
+    is_non_historical(&state.options, sym)
         && phase_number(state) >= 3
         && state
             .corporation(sym)
@@ -92,8 +89,6 @@ pub fn non_historical_startable(state: &State, sym: &str) -> bool {
 /// which [`non_historical_startable`] holds. The home-city search (which depends only on the
 /// corporation's kind) is made once per kind instead of once per corporation.
 pub fn startable_non_historical(state: &State) -> Vec<&str> {
-    let rules = data::ruleset(&state.options);
-    let nh = &rules.non_historical_corporations;
     if phase_number(state) < 3 {
         return Vec::new();
     }
@@ -101,14 +96,7 @@ pub fn startable_non_historical(state: &State) -> Vec<&str> {
     let mut home: [Option<bool>; 2] = [None, None];
     let mut out = Vec::new();
     for c in &state.corporations {
-        if c.historical
-            || c.started()
-            || !nh
-                .majors
-                .iter()
-                .chain(nh.minors.iter())
-                .any(|s| *s == c.sym)
-        {
+        if c.historical || c.started() || !is_non_historical(&state.options, &c.sym) {
             continue;
         }
         let k = usize::from(c.kind == CorporationKind::Major);
