@@ -95,27 +95,104 @@ pub fn roster_index(options: &Options, sym: &str) -> Option<usize> {
     roster_data(options).1.get(sym)
 }
 
-type Roster = (Vec<Corporation>, super::ids::IdIndex);
+type Roster = (Vec<Corporation>, RosterIndex);
+
+/// Roster symbols to roster indices. Every corporation access looks a symbol up, so the
+/// symbols (all of them up to 7 bytes) are found by their [`super::ids::pack`] key in a small
+/// open-addressing table (one multiplication, usually one probe) rather than a general hash
+/// map; a longer symbol goes to an [`super::ids::IdIndex`].
+#[derive(Debug)]
+struct RosterIndex {
+    /// (key, index + 1) at the slot of the key's hash or after it (wrapping); 0: empty.
+    slots: Vec<(u64, u32)>,
+    /// `slots.len()` is `1 << bits`.
+    bits: u32,
+    long: super::ids::IdIndex,
+}
+
+impl RosterIndex {
+    fn new(roster: &[Corporation]) -> Self {
+        // At most half full, so that a probe ends soon at an empty slot.
+        let bits = (2 * roster.len())
+            .next_power_of_two()
+            .max(16)
+            .trailing_zeros();
+        let mut index = RosterIndex {
+            slots: vec![(0, 0); 1 << bits],
+            bits,
+            long: super::ids::IdIndex::default(),
+        };
+        for (i, c) in roster.iter().enumerate() {
+            let (Some(key), Ok(value)) = (super::ids::pack(c.sym.as_bytes()), u32::try_from(i + 1))
+            else {
+                index.long.insert(&c.sym, i);
+                continue;
+            };
+            let mut at = index.slot(key);
+            loop {
+                match index.slots[at] {
+                    (_, 0) => {
+                        index.slots[at] = (key, value);
+                        break;
+                    }
+                    // The first index stays (as in `IdIndex`).
+                    (k, _) if k == key => break,
+                    _ => at = (at + 1) & (index.slots.len() - 1),
+                }
+            }
+        }
+        index
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
+    }
+
+    #[inline]
+    fn get(&self, sym: &str) -> Option<usize> {
+        let Some(key) = super::ids::pack(sym.as_bytes()) else {
+            return self.long.get(sym);
+        };
+        let mut at = self.slot(key);
+        loop {
+            match self.slots.get(at)? {
+                (_, 0) => return None,
+                (k, v) if *k == key => return Some(*v as usize - 1),
+                _ => at = (at + 1) & (self.slots.len() - 1),
+            }
+        }
+    }
+}
 
 fn roster_data(options: &Options) -> &'static Roster {
     static ROSTERS: [std::sync::OnceLock<Roster>; 3] = [const { std::sync::OnceLock::new() }; 3];
-    let rules = data::ruleset(options);
-    let slot = if std::ptr::eq(rules, data::lite()) {
+    // One slot per ruleset, chosen as `data::ruleset` chooses (test
+    // `roster_is_the_initial_corporations_of_each_ruleset`): comparing the options' two flags
+    // is cheaper than fetching the ruleset, and this runs in every corporation look-up.
+    let slot = if options.lite {
         2
-    } else if std::ptr::eq(rules, data::v1()) {
+    } else if options.version_1 {
         1
     } else {
         0
     };
     ROSTERS[slot].get_or_init(|| {
         let corporations = initial_corporations(options);
-        let index = corporations
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.sym.as_str(), i))
-            .collect();
+        let index = RosterIndex::new(&corporations);
         (corporations, index)
     })
+}
+
+/// Whether `sym` is one of the non-historical corporations of these options (1841 §3.4):
+/// found by its [`roster_index`], as the roster lists them after the historical ones (test
+/// `non_historical_by_roster_index_is_the_listed_ones`).
+pub fn is_non_historical(options: &Options, sym: &str) -> bool {
+    let rules = data::ruleset(options);
+    let first = rules.historical_corporations.len();
+    let nh = &rules.non_historical_corporations;
+    let listed = first..first + nh.majors.len() + nh.minors.len();
+    roster_index(options, sym).is_some_and(|i| listed.contains(&i))
 }
 
 /// The data of the historical corporation `sym` for these options.
@@ -209,15 +286,14 @@ impl Corporation {
 /// (what-if questions about control without copying the state).
 pub type PresidentOverride<'a> = Option<(&'a str, &'a ShareOwner)>;
 
-/// The president of `sym`, with `over` applied.
-fn president_with<'a>(
-    state: &'a State,
+/// The president of `corp` (of `state`), with `over` applied.
+fn president_of_with<'a>(
+    corp: &'a Corporation,
     over: PresidentOverride<'a>,
-    sym: &str,
 ) -> Option<&'a ShareOwner> {
     match over {
-        Some((s, p)) if s == sym => Some(p),
-        _ => state.corporation(sym)?.president(),
+        Some((s, p)) if s == corp.sym => Some(p),
+        _ => corp.president(),
     }
 }
 
@@ -230,12 +306,21 @@ pub fn controller(state: &State, sym: &str) -> Option<Seat> {
 
 /// [`controller`] with one presidency changed.
 fn controller_with(state: &State, over: PresidentOverride, sym: &str) -> Option<Seat> {
-    let mut current = sym;
+    controller_of_with(state, over, state.corporation(sym)?)
+}
+
+/// [`controller`] of the corporation `corp` (of `state`), without looking it up.
+pub fn controller_of(state: &State, corp: &Corporation) -> Option<Seat> {
+    controller_of_with(state, None, corp)
+}
+
+/// [`controller_of`] with one presidency changed.
+fn controller_of_with(state: &State, over: PresidentOverride, corp: &Corporation) -> Option<Seat> {
+    let mut current = corp;
     for _ in 0..=state.corporations.len() {
-        state.corporation(current)?;
-        match president_with(state, over, current)? {
+        match president_of_with(current, over)? {
             ShareOwner::Player(s) => return Some(*s),
-            ShareOwner::Corporation(c) => current = c,
+            ShareOwner::Corporation(c) => current = state.corporation(c)?,
             ShareOwner::Ipo | ShareOwner::Pool => return None,
         }
     }
@@ -305,15 +390,17 @@ pub fn chain(state: &State, sym: &str) -> Vec<String> {
 /// [`chain`] with one presidency changed.
 fn chain_with(state: &State, over: PresidentOverride, sym: &str) -> Vec<String> {
     let mut out = vec![sym.to_string()];
-    let mut current = sym.to_string();
+    let Some(mut current) = state.corporation(sym) else {
+        return out;
+    };
     for _ in 0..=state.corporations.len() {
-        if state.corporation(&current).is_none() {
-            break;
-        }
-        match president_with(state, over, &current) {
+        match president_of_with(current, over) {
             Some(ShareOwner::Corporation(c)) if !out.contains(c) => {
                 out.push(c.clone());
-                current = c.clone();
+                match state.corporation(c) {
+                    Some(next) => current = next,
+                    None => break,
+                }
             }
             _ => break,
         }
@@ -330,12 +417,11 @@ pub fn circular(state: &State, sym: &str) -> bool {
 /// [`circular`] with one presidency changed.
 fn circular_with(state: &State, over: PresidentOverride, sym: &str) -> bool {
     let c = chain_with(state, over, sym);
-    let Some(last) = c.last() else { return false };
-    if state.corporation(last).is_none() {
+    let Some(last) = c.last().and_then(|last| state.corporation(last)) else {
         return false;
-    }
+    };
     matches!(
-        president_with(state, over, last),
+        president_of_with(last, over),
         Some(ShareOwner::Corporation(p)) if c.contains(p)
     )
 }
@@ -370,7 +456,12 @@ pub fn presidency_creates_circular_control(
 /// Whether a started corporation has no controlling player (1841 §7.4: its president's
 /// certificate lies in the pool or its chain of control loops).
 pub fn frozen(state: &State, sym: &str) -> bool {
-    state.corporation(sym).is_some_and(|c| c.started()) && controller(state, sym).is_none()
+    state.corporation(sym).is_some_and(|c| frozen_of(state, c))
+}
+
+/// [`frozen`] of the corporation `corp` (of `state`).
+pub fn frozen_of(state: &State, corp: &Corporation) -> bool {
+    corp.started() && controller_of(state, corp).is_none()
 }
 
 /// Started corporations that are frozen (1841 §7.4).
@@ -378,7 +469,7 @@ pub fn frozen_set(state: &State) -> Vec<String> {
     state
         .corporations
         .iter()
-        .filter(|c| frozen(state, &c.sym))
+        .filter(|c| frozen_of(state, c))
         .map(|c| c.sym.clone())
         .collect()
 }
@@ -471,7 +562,7 @@ pub fn holder_order(
     for seat in players_from(state, first) {
         out.push(ShareOwner::Player(seat));
         for c in &corporations {
-            if c.started() && !c.closed && controller(state, &c.sym) == Some(seat) {
+            if c.started() && !c.closed && controller_of(state, c) == Some(seat) {
                 out.push(ShareOwner::Corporation(c.sym.clone()));
             }
         }
@@ -480,7 +571,7 @@ pub fn holder_order(
         out.push(ShareOwner::Pool);
     }
     for c in &corporations {
-        if frozen(state, &c.sym) {
+        if frozen_of(state, c) {
             out.push(ShareOwner::Corporation(c.sym.clone()));
         }
     }
@@ -684,6 +775,80 @@ mod tests {
             minor.iter().map(|c| c.percent).collect::<Vec<_>>(),
             [40, 20, 20, 20]
         );
+    }
+
+    #[test]
+    fn roster_is_the_initial_corporations_of_each_ruleset() {
+        for (lite, version_1) in [(false, false), (false, true), (true, false), (true, true)] {
+            let options = Options {
+                lite,
+                version_1,
+                ..Options::default()
+            };
+            let fresh = initial_corporations(&options);
+            assert_eq!(
+                roster(&options),
+                &fresh[..],
+                "lite {lite}, version_1 {version_1}"
+            );
+        }
+    }
+
+    #[test]
+    fn non_historical_by_roster_index_is_the_listed_ones() {
+        for (lite, version_1) in [(false, false), (false, true), (true, false), (true, true)] {
+            let options = Options {
+                lite,
+                version_1,
+                ..Options::default()
+            };
+            let nh = &data::ruleset(&options).non_historical_corporations;
+            let listed = |sym: &str| nh.majors.iter().chain(&nh.minors).any(|s| s == sym);
+            let roster = roster(&options);
+            for (i, c) in roster.iter().enumerate() {
+                // Symbols are unique, so the index of each is its own.
+                assert_eq!(roster_index(&options, &c.sym), Some(i));
+                assert_eq!(
+                    is_non_historical(&options, &c.sym),
+                    listed(&c.sym),
+                    "{}",
+                    c.sym
+                );
+            }
+            assert!(!is_non_historical(&options, "XYZ"));
+        }
+    }
+
+    #[test]
+    fn roster_index_finds_every_roster_symbol_and_nothing_else() {
+        for options in [
+            Options::default(),
+            Options {
+                version_1: true,
+                ..Options::default()
+            },
+            Options {
+                lite: true,
+                ..Options::default()
+            },
+        ] {
+            for (i, c) in roster(&options).iter().enumerate() {
+                assert_eq!(roster_index(&options, &c.sym), Some(i), "{}", c.sym);
+            }
+            for absent in [
+                "", "S", "SFT", "SFTGX", "sftg", "Holdings", "F8", "HoldingX",
+            ] {
+                assert_eq!(roster_index(&options, absent), None, "{absent}");
+            }
+        }
+        let long = [
+            fresh("Marseille", CorporationKind::Major, false),
+            fresh("SB", CorporationKind::Minor, false),
+        ];
+        let index = RosterIndex::new(&long);
+        assert_eq!(index.get("Marseille"), Some(0));
+        assert_eq!(index.get("SB"), Some(1));
+        assert_eq!(index.get("Marseilles"), None);
     }
 
     #[test]

@@ -16,12 +16,10 @@
 //! The start in progress lives in `StockRound::start` or `OperatingRound::start`; its actions
 //! are taken by the starter's controlling seat.
 
-use std::collections::BTreeSet;
-
 use super::action::{Action, Event};
 use super::corporation::{
     certificate_count, certificate_limit, controlled_percent, controller, historical_data,
-    phase_number,
+    is_non_historical, phase_number,
 };
 use super::data;
 use super::map::{self, NodeKind};
@@ -79,10 +77,7 @@ pub fn set_step(state: &mut State, step: StartStep) {
 /// Whether `sym` is a non-historical corporation that may be started now by someone who can
 /// pay for it (1841 §3.4: from phase 3; it must have a legal home city).
 pub fn non_historical_startable(state: &State, sym: &str) -> bool {
-    let rules = data::ruleset(&state.options);
-    let nh = &rules.non_historical_corporations;
-    let listed = nh.majors.iter().chain(nh.minors.iter()).any(|s| s == sym);
-    listed
+    is_non_historical(&state.options, sym)
         && phase_number(state) >= 3
         && state
             .corporation(sym)
@@ -94,8 +89,6 @@ pub fn non_historical_startable(state: &State, sym: &str) -> bool {
 /// which [`non_historical_startable`] holds. The home-city search (which depends only on the
 /// corporation's kind) is made once per kind instead of once per corporation.
 pub fn startable_non_historical(state: &State) -> Vec<&str> {
-    let rules = data::ruleset(&state.options);
-    let nh = &rules.non_historical_corporations;
     if phase_number(state) < 3 {
         return Vec::new();
     }
@@ -103,14 +96,7 @@ pub fn startable_non_historical(state: &State) -> Vec<&str> {
     let mut home: [Option<bool>; 2] = [None, None];
     let mut out = Vec::new();
     for c in &state.corporations {
-        if c.historical
-            || c.started()
-            || !nh
-                .majors
-                .iter()
-                .chain(nh.minors.iter())
-                .any(|s| *s == c.sym)
-        {
+        if c.historical || c.started() || !is_non_historical(&state.options, &c.sym) {
             continue;
         }
         let k = usize::from(c.kind == CorporationKind::Major);
@@ -264,6 +250,59 @@ pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToke
     home_cities_up_to(state, sym, first, usize::MAX)
 }
 
+/// A zone city that a non-historical corporation may have as its home by the lists of
+/// [`home_cities`] (neither reserved nor Austrian in its phase regime).
+struct HomeCandidate {
+    zone: u32,
+    hex: &'static str,
+    /// One of the `MAJOR_CITIES` (never a minor's home).
+    major_city: bool,
+}
+
+/// The [`HomeCandidate`]s of the ruleset of `options` in zone order, before phase 4
+/// (`[0]`) and from phase 4 (`[1]`): the named city sets depend only on the ruleset, so they
+/// are read once, not for every city of every home search.
+fn home_candidates(options: &Options, from_phase_4: bool) -> &'static [HomeCandidate] {
+    static CANDIDATES: [std::sync::OnceLock<[Vec<HomeCandidate>; 2]>; 3] =
+        [const { std::sync::OnceLock::new() }; 3];
+    let rules = data::ruleset(options);
+    let slot = if std::ptr::eq(rules, data::lite()) {
+        2
+    } else if std::ptr::eq(rules, data::v1()) {
+        1
+    } else {
+        0
+    };
+    let lists = CANDIDATES[slot].get_or_init(|| {
+        let major_cities = rules.city_set("MAJOR_CITIES");
+        let list = |reserved: &[String], austrian: &[String]| {
+            rules
+                .zones
+                .iter()
+                .flat_map(|zone| {
+                    zone.token_cities_on_this_map
+                        .iter()
+                        .map(move |hex| (zone.index, hex))
+                })
+                .filter(|(_, hex)| !reserved.contains(hex) && !austrian.contains(hex))
+                .map(|(zone, hex)| HomeCandidate {
+                    zone,
+                    hex: hex.as_str(),
+                    major_city: major_cities.contains(hex),
+                })
+                .collect()
+        };
+        [
+            list(
+                rules.city_set("reserved_cities_before_phase_4"),
+                rules.city_set("austrian_cities_before_phase_4"),
+            ),
+            list(rules.city_set("reserved_cities_from_phase_4"), &[]),
+        ]
+    });
+    &lists[usize::from(from_phase_4)]
+}
+
 /// The first `limit` of [`home_cities`], in the same order (whether there is one is asked
 /// often: stop at the first).
 fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize) -> Vec<MapToken> {
@@ -272,65 +311,56 @@ fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize
     };
     let rules = data::ruleset(&state.options);
     let phase = phase_number(state);
-    let (reserved, austrian) = if phase < 4 {
-        (
-            rules.city_set("reserved_cities_before_phase_4"),
-            rules.city_set("austrian_cities_before_phase_4"),
-        )
-    } else {
-        (rules.city_set("reserved_cities_from_phase_4"), &[][..])
-    };
-    let major_cities = rules.city_set("MAJOR_CITIES");
     const VENETO_ZONE: u32 = 4;
+    let first = first.map(|first| (first, rules.zone_of(first)));
     let mut out = Vec::new();
-    for zone in &rules.zones {
-        for hex in &zone.token_cities_on_this_map {
-            if reserved.contains(hex) || austrian.contains(hex) {
-                continue;
-            }
-            if corp.kind == CorporationKind::Minor
-                && (major_cities.contains(hex)
-                    || state
-                        .corporations
-                        .iter()
-                        .any(|c| c.tokens.iter().any(|t| &t.hex == hex)))
-            {
-                continue;
-            }
-            if let Some(first) = first {
-                let first_zone = rules.zone_of(first);
-                let same_region = match phase {
-                    0..=3 => first_zone == Some(zone.index),
-                    4 => (first_zone == Some(VENETO_ZONE)) == (zone.index == VENETO_ZONE),
-                    _ => true,
-                };
-                if hex == first || !same_region {
-                    continue;
-                }
-            }
-            let Some(view) = track::hex_view(state, hex) else {
-                continue;
+    for candidate in home_candidates(&state.options, phase >= 4) {
+        let hex = candidate.hex;
+        if let Some((first, first_zone)) = first {
+            let same_region = match phase {
+                0..=3 => first_zone == Some(candidate.zone),
+                4 => (first_zone == Some(VENETO_ZONE)) == (candidate.zone == VENETO_ZONE),
+                _ => true,
             };
-            let mut cities = BTreeSet::new();
-            for (i, node) in view.nodes.iter().enumerate() {
-                if node.kind != NodeKind::City {
-                    continue;
-                }
-                if let Some(city) = track::node_city(view.nodes, i) {
-                    cities.insert(city);
+            if hex == first || !same_region {
+                continue;
+            }
+        }
+        // The cities of this hex with a token of each corporation there, once per
+        // corporation and city (one pass over the tokens, for the minor's rule and the slots).
+        let mut tokened: smallvec::SmallVec<[u32; 8]> = smallvec::SmallVec::new();
+        for c in &state.corporations {
+            let before = tokened.len();
+            for t in c.tokens.iter().filter(|t| t.hex == hex) {
+                if !tokened[before..].contains(&t.city) {
+                    tokened.push(t.city);
                 }
             }
-            for city in cities {
-                if track::has_free_slot(state, hex, city)
-                    && !super::operating_round::reserved_home(state, hex, city)
-                {
-                    out.push(MapToken {
-                        hex: hex.clone(),
-                        city,
-                    });
-                    if out.len() >= limit {
-                        return out;
-                    }
+        }
+        if corp.kind == CorporationKind::Minor && (candidate.major_city || !tokened.is_empty()) {
+            continue;
+        }
+        let Some(view) = track::hex_view(state, hex) else {
+            continue;
+        };
+        // City indices count the nodes that take tokens (cities and passes) in node order
+        // (`track::node_city`); passes are never homes.
+        let cities = view.nodes.iter().filter(|n| n.is_city());
+        for (city, node) in (0u32..).zip(cities) {
+            if node.kind != NodeKind::City {
+                continue;
+            }
+            // A free slot (`track::has_free_slot`), not a historical home still reserved.
+            let tokens = tokened.iter().filter(|c| **c == city).count();
+            if (tokens as u32) < node.slots
+                && !super::operating_round::reserved_home(state, hex, city)
+            {
+                out.push(MapToken {
+                    hex: hex.to_string(),
+                    city,
+                });
+                if out.len() >= limit {
+                    return out;
                 }
             }
         }
@@ -367,16 +397,17 @@ pub fn after_home(state: &mut State, sym: &str) {
     }
 }
 
-/// Whether `hex` counts as connected for the token price (1841 §5.4 step 4, 18xx `hex_price`):
-/// a tile has been laid there; or it is printed with track and a city; or it is printed with
-/// track and a laid tile in a neighbouring hex connects to one of its exits.
-fn connected_hex(state: &State, m: &map::Map, hex: &str) -> bool {
-    if state.operations.tiles.contains_key(hex) {
-        return true;
-    }
-    let Some(printed) = m.hexes.get(hex) else {
+/// Whether the hex of index `h` (of `m`) counts as connected for the token price (1841 §5.4
+/// step 4, 18xx `hex_price`): a tile has been laid there; or it is printed with track and a
+/// city; or it is printed with track and a laid tile in a neighbouring hex connects to one of
+/// its exits.
+fn connected_hex(state: &State, m: &map::Map, h: usize) -> bool {
+    let (Some(id), Some(printed)) = (m.hex_ids.get(h), m.hex_list.get(h)) else {
         return false;
     };
+    if state.operations.tiles.contains_key(id) {
+        return true;
+    }
     if printed.paths.is_empty() {
         return false;
     }
@@ -394,32 +425,39 @@ fn connected_hex(state: &State, m: &map::Map, hex: &str) -> bool {
 
 /// Distance (0, 1, 2) from `hex` to the nearest connected hex, searching through traversable
 /// hex sides that are not on an active province border (1841 §5.4 step 4); `None` if there is
-/// none within 2.
+/// none within 2. The search runs on hex indices (`Map::neighbor_index`, `Map::border_mask`).
 pub fn connection_distance(state: &State, hex: &str) -> Option<u32> {
     let m = map::map(&state.options);
+    let Some(start) = m.hex_index(hex) else {
+        // Off the map: only a tile there would count (a valid state has none).
+        return state.operations.tiles.contains_key(hex).then_some(0);
+    };
     let border = data::ruleset(&state.options)
         .phase(&state.phase)
-        .map(|p| p.province_border_set_active.clone());
-    let mut seen = BTreeSet::from([hex.to_string()]);
-    let mut frontier = vec![hex.to_string()];
+        .and_then(|p| m.border_mask(&p.province_border_set_active));
+    let mut seen = vec![false; m.hex_ids.len()];
+    seen[start] = true;
+    let mut frontier = vec![start];
     for distance in 0..=2 {
-        if frontier.iter().any(|h| connected_hex(state, m, h)) {
+        if frontier.iter().any(|&h| connected_hex(state, m, h)) {
             return Some(distance);
         }
         let mut next = Vec::new();
-        for h in &frontier {
-            let Some(printed) = m.hexes.get(h) else {
+        for &h in &frontier {
+            let Some(neighbors) = m.neighbor_index.get(h) else {
                 continue;
             };
-            for (edge, n) in &printed.neighbors {
-                if border
-                    .as_deref()
-                    .is_some_and(|set| m.on_border(set, h, *edge))
-                {
+            let mask = border.and_then(|b| b.get(h)).copied().unwrap_or(0);
+            for (edge, n) in neighbors.iter().enumerate() {
+                let Some(n) = *n else { continue };
+                if mask & (1 << edge) != 0 {
                     continue;
                 }
-                if seen.insert(n.clone()) {
-                    next.push(n.clone());
+                if let Some(seen) = seen.get_mut(n)
+                    && !*seen
+                {
+                    *seen = true;
+                    next.push(n);
                 }
             }
         }

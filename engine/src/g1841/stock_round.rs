@@ -12,7 +12,7 @@ use super::action::{Action, Event};
 use super::concession::Concession;
 use super::corporation::{
     certificate_count, certificate_limit, concession_of_corporation, controlled_percent,
-    controller, corporation_of_concession, phase_number, presidency_may_change,
+    corporation_of_concession, phase_number, presidency_may_change,
 };
 use super::data;
 use super::market;
@@ -1434,7 +1434,7 @@ pub fn begin(state: &mut State, number: u32, events: &mut Vec<Event>) {
 
 /// Whether a started corporation has no controlling player (1841 §7.4).
 pub fn frozen(state: &State, sym: &str) -> bool {
-    state.corporation(sym).is_some_and(|c| c.started()) && controller(state, sym).is_none()
+    super::corporation::frozen(state, sym)
 }
 
 /// End of the stock round (1841 §5.5), then Operating Round `n`.1 (§8):
@@ -1516,7 +1516,7 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
     let none_operates = !state
         .corporations
         .iter()
-        .any(|c| c.started() && controller(state, &c.sym).is_some());
+        .any(|c| c.started() && super::corporation::controller_of(state, c).is_some());
     // With `p2p_purchases`, purchases between players count only if one could give a
     // corporation a controlling player again.
     let nobody_could_act = state

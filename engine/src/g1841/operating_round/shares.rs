@@ -213,9 +213,11 @@ pub(super) fn has_share_option(state: &State) -> bool {
     !share_options_up_to(state, 1, true).is_empty()
 }
 
-/// The first `limit` of [`share_options`], in its order — or, with `purchases_first`, the
-/// purchases of certificates before the starts (for [`has_share_option`]).
-fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Vec<Action> {
+/// The first `limit` of [`share_options`], in its order — or, with `only_whether`, some of
+/// them in another order (for [`has_share_option`]): the purchases of certificates before the
+/// starts, the targets in list order instead of operating order (whether a purchase exists
+/// does not depend on the order; sorting them costs more than looking at them).
+fn share_options_up_to(state: &State, limit: usize, only_whether: bool) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(r) = round(state) else { return out };
     let Some(sym) = r.current.clone() else {
@@ -263,13 +265,16 @@ fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Ve
     };
     let purchases = |out: &mut Vec<Action>| {
         // The chain of control above the buyer.
-        let mut chain = vec![sym.clone()];
-        let mut cur = sym.clone();
+        let mut chain: smallvec::SmallVec<[&str; 4]> = smallvec::smallvec![sym.as_str()];
+        let mut cur = buyer;
         for _ in 0..state.corporations.len() {
-            match state.corporation(&cur).and_then(|c| c.president()) {
-                Some(ShareOwner::Corporation(c)) if !chain.contains(c) => {
-                    chain.push(c.clone());
-                    cur = c.clone();
+            match cur.president() {
+                Some(ShareOwner::Corporation(c)) if !chain.contains(&c.as_str()) => {
+                    chain.push(c);
+                    match state.corporation(c) {
+                        Some(next) => cur = next,
+                        None => break,
+                    }
                 }
                 _ => break,
             }
@@ -278,8 +283,22 @@ fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Ve
             .options
             .no_cross_border_corporate_shares()
             .then(|| border_regions(state));
-        for target in market::operating_order_of(state) {
-            if chain.iter().any(|c| c == target)
+        // The started corporations (those with a market position), in operating order.
+        let targets: Vec<&super::super::state::Corporation> = if only_whether {
+            state
+                .corporations
+                .iter()
+                .filter(|c| c.share_price.is_some())
+                .collect()
+        } else {
+            market::operating_order_of(state)
+                .into_iter()
+                .filter_map(|target| state.corporation(target))
+                .collect()
+        };
+        for t in targets {
+            let target = t.sym.as_str();
+            if chain.contains(&target)
                 || r.sold.iter().any(|c| c == target)
                 || sold_this_operating_round(state, &sym, target)
                 || regions
@@ -288,9 +307,6 @@ fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Ve
             {
                 continue;
             }
-            let Some(t) = state.corporation(target) else {
-                continue;
-            };
             let Some(price) = t.price() else { continue };
             for from_pool in [false, true] {
                 let owner = if from_pool {
@@ -335,7 +351,7 @@ fn share_options_up_to(state: &State, limit: usize, purchases_first: bool) -> Ve
             }
         }
     };
-    if purchases_first {
+    if only_whether {
         purchases(&mut out);
         if out.len() < limit {
             starts(&mut out);
