@@ -103,6 +103,18 @@ fn legal_with_lays(
     lays: Option<&[Lay]>,
     board: &track::LazyBoard,
 ) -> LegalActions {
+    listing(state, seat, lays, board, true)
+}
+
+/// [`legal_with_lays`]; with `dedupe` false an action may be listed more than once (enough
+/// to judge whether an action is listed, without comparing every pair).
+fn listing(
+    state: &State,
+    seat: Seat,
+    lays: Option<&[Lay]>,
+    board: &track::LazyBoard,
+    dedupe: bool,
+) -> LegalActions {
     let mut out = LegalActions::default();
     let Some(r) = round(state) else { return out };
     if r.event.is_some() {
@@ -207,7 +219,7 @@ fn legal_with_lays(
     }
     // Dedupe, keeping the first of equal actions. (Lays traceable to several bases are
     // listed once already by `legal_lays`.)
-    if r.step != OperatingStep::Track {
+    if dedupe && r.step != OperatingStep::Track {
         let mut kept: Vec<Action> = Vec::with_capacity(out.actions.len());
         for a in out.actions.drain(..) {
             if !kept.contains(&a) {
@@ -339,8 +351,10 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             .collect(),
         _ => Vec::new(),
     });
-    // Some actions are judged without listing the step ([`known_listing`]).
-    let legal = match known_listing(r.step, r.start.is_some(), action) {
+    // Some actions are judged without listing the step ([`known_listing`]); the others by
+    // the listing, left with its repeats (whether the action is listed is all that counts;
+    // a refusal explains itself with the listing as `legal` gives it, below).
+    let (legal, known) = match known_listing(r.step, r.start.is_some(), action) {
         Some(known) => {
             debug_assert_eq!(
                 known.actions.contains(action),
@@ -350,9 +364,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 "{action:?} in the {:?} step is judged as the listing does",
                 r.step
             );
-            known
+            (known, true)
         }
-        None => legal_with_lays(state, seat, lays.as_deref(), &board),
+        None => (listing(state, seat, lays.as_deref(), &board, false), false),
     };
     let mut events = Vec::new();
     let listed = legal.actions.contains(action);
@@ -595,8 +609,9 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                     ),
                 )
             } else {
-                // `legal` lists the lays of one hex only (above): list them all here.
-                let all = if r.step == OperatingStep::Track {
+                // `legal` lists the lays of one hex only (above), and its other steps with
+                // repeats: list them all here, as `legal` does (the state is unchanged).
+                let all = if r.step == OperatingStep::Track || !known {
                     legal_with_lays(state, seat, None, &board)
                 } else {
                     legal
