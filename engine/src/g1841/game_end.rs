@@ -105,7 +105,7 @@ fn trigger_now(state: &State) -> Option<&'static str> {
 pub fn record_offboards(state: &mut State, sym: &str) {
     let rules = data::ruleset(&state.options);
     let board = track::Board::shared(state);
-    let starts: Vec<(String, usize)> = board
+    let starts: Vec<(&str, usize)> = board
         .bases(state, sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
@@ -155,14 +155,14 @@ pub fn record_offboards(state: &mut State, sym: &str) {
 fn may_be_reached(
     board: &track::Board,
     group: &data::OffboardGroup,
-    starts: &[(String, usize)],
+    starts: &[(&str, usize)],
 ) -> bool {
     let m = board.map;
     group.hexes_with_track.iter().any(|h| {
         let Some(i) = m.hex_index(h) else {
             return true;
         };
-        if starts.iter().any(|(s, _)| s == h) {
+        if starts.iter().any(|(s, _)| *s == h.as_str()) {
             return true;
         }
         // Edge `e` of hex `i` is edge `e + 3` of its neighbour there (`map` tests that the

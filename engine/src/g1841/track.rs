@@ -364,8 +364,8 @@ impl Board {
     }
 
     /// The corporation's bases ([`bases`]): its tokens in non-pass cities, as (hex, node,
-    /// city), in token order.
-    pub fn bases(&self, state: &State, corp: &str) -> Vec<(String, usize, u32)> {
+    /// city), in token order; the hexes borrowed from the state.
+    pub fn bases<'s>(&self, state: &'s State, corp: &str) -> Vec<(&'s str, usize, u32)> {
         let Some(c) = state.corporation(corp) else {
             return Vec::new();
         };
@@ -374,7 +374,7 @@ impl Board {
             .filter_map(|t| {
                 let v = self.view(self.map.hex_index(&t.hex)?)?;
                 let n = city_node(v.nodes, t.city)?;
-                (v.nodes[n].kind == NodeKind::City).then(|| (t.hex.clone(), n, t.city))
+                (v.nodes[n].kind == NodeKind::City).then_some((t.hex.as_str(), n, t.city))
             })
             .collect()
     }
@@ -385,7 +385,7 @@ impl Board {
         &self,
         state: &State,
         corp: &str,
-        starts: &[(String, usize)],
+        starts: &[(impl AsRef<str>, usize)],
         border_set: Option<&str>,
     ) -> std::rc::Rc<Reach> {
         if let Some(r) = self.known_reach(corp, starts, border_set) {
@@ -405,7 +405,7 @@ impl Board {
         &self,
         state: &State,
         corp: &str,
-        starts: &[(String, usize)],
+        starts: &[(impl AsRef<str>, usize)],
         border_set: Option<&str>,
         wanted: usize,
         counts: impl Fn(usize, usize) -> bool,
@@ -439,11 +439,17 @@ impl Board {
     fn known_reach(
         &self,
         corp: &str,
-        starts: &[(String, usize)],
+        starts: &[(impl AsRef<str>, usize)],
         border_set: Option<&str>,
     ) -> Option<std::rc::Rc<Reach>> {
         self.reaches.borrow().iter().find_map(|(q, r)| {
-            (q.corp == corp && q.starts == starts && q.border_set.as_deref() == border_set)
+            (q.corp == corp
+                && q.starts.len() == starts.len()
+                && q.starts
+                    .iter()
+                    .zip(starts)
+                    .all(|((qh, qn), (h, n))| qh == h.as_ref() && qn == n)
+                && q.border_set.as_deref() == border_set)
                 .then(|| r.clone())
         })
     }
@@ -452,14 +458,17 @@ impl Board {
     fn remember(
         &self,
         corp: &str,
-        starts: &[(String, usize)],
+        starts: &[(impl AsRef<str>, usize)],
         border_set: Option<&str>,
         reach: std::rc::Rc<Reach>,
     ) {
         self.reaches.borrow_mut().push((
             ReachQuestion {
                 corp: corp.to_string(),
-                starts: starts.to_vec(),
+                starts: starts
+                    .iter()
+                    .map(|(h, n)| (h.as_ref().to_string(), *n))
+                    .collect(),
                 border_set: border_set.map(str::to_string),
             },
             reach,
@@ -598,7 +607,7 @@ impl Reach {
 pub fn reach(
     state: &State,
     corp: &str,
-    starts: &[(String, usize)],
+    starts: &[(impl AsRef<str>, usize)],
     border_set: Option<&str>,
 ) -> Reach {
     reach_on(&Board::shared(state), state, corp, starts, border_set)
@@ -612,7 +621,7 @@ fn reach_on(
     board: &Board,
     state: &State,
     corp: &str,
-    starts: &[(String, usize)],
+    starts: &[(impl AsRef<str>, usize)],
     border_set: Option<&str>,
 ) -> Reach {
     reach_until(board, state, corp, starts, border_set, |_, _| false).0
@@ -626,7 +635,7 @@ fn reach_until(
     board: &Board,
     state: &State,
     corp: &str,
-    starts: &[(String, usize)],
+    starts: &[(impl AsRef<str>, usize)],
     border_set: Option<&str>,
     mut enough: impl FnMut(usize, usize) -> bool,
 ) -> (Reach, bool) {
@@ -670,9 +679,10 @@ fn reach_until(
         }
     };
     for (h, n) in starts {
+        let h = h.as_ref();
         let Some(i) = m.hex_index(h) else {
             // Not a hex of the map: reached, and nothing beyond it.
-            outside.push((h.clone(), *n));
+            outside.push((h.to_string(), *n));
             continue;
         };
         nodes.push((i, *n));

@@ -128,14 +128,13 @@ fn lays_up_to(
     // lay).
     let mut seen: BTreeSet<(usize, usize, u8)> = BTreeSet::new();
     for (bhex, bnode, bcity) in bases {
-        let base = MapToken {
-            hex: bhex,
-            city: bcity,
-        };
-        if r.used_bases.contains(&base) {
+        if r.used_bases
+            .iter()
+            .any(|b| b.hex == bhex && b.city == bcity)
+        {
             continue;
         }
-        let reach = board.reach(state, sym, &[(base.hex.clone(), bnode)], border.as_deref());
+        let reach = board.reach(state, sym, &[(bhex, bnode)], border.as_deref());
         for (i, reached) in reach.edges() {
             if only_index.is_some_and(|o| o != i) {
                 continue;
@@ -196,7 +195,10 @@ fn lays_up_to(
                             tile: tile.id.clone(),
                             rotation,
                             cost,
-                            base: base.clone(),
+                            base: MapToken {
+                                hex: bhex.to_string(),
+                                city: bcity,
+                            },
                         });
                         if out.len() >= limit {
                             return out;

@@ -93,7 +93,7 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
         return Vec::new();
     }
     let board = board.get(state);
-    let starts: Vec<(String, usize)> = board
+    let starts: Vec<(&str, usize)> = board
         .bases(state, &sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
@@ -194,7 +194,7 @@ pub(super) fn token_purchases_with(
         return out;
     }
     let board = board.get(state);
-    let starts: Vec<(String, usize)> = board
+    let starts: Vec<(&str, usize)> = board
         .bases(state, &sym)
         .into_iter()
         .map(|(h, n, _)| (h, n))
