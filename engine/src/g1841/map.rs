@@ -254,6 +254,9 @@ pub struct Map {
     /// By hex index: the province border sides of each set, as edge masks
     /// (`border_edges` by index; set names as in `borders`).
     pub border_masks: Vec<(String, Vec<u8>)>,
+    /// By hex index: the edges with a traversable neighbour ([`Hex::neighbors`]), bit `e` for
+    /// edge `e`.
+    pub neighbor_mask: Vec<u8>,
     /// By hex index: [`Hex::first_tiles`] as tile indices, in their order (numbers the
     /// manifest lacks left out), for the tile-lay search.
     pub first_tile_index: Vec<Vec<usize>>,
@@ -406,6 +409,14 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         .collect();
     let indices =
         |ids: &[String]| -> Vec<usize> { ids.iter().filter_map(|t| tile_lookup.get(t)).collect() };
+    let neighbor_mask = hex_list
+        .iter()
+        .map(|h| {
+            h.neighbors
+                .keys()
+                .fold(0u8, |m, e| m | 1u8.checked_shl(u32::from(*e)).unwrap_or(0))
+        })
+        .collect();
     let first_tile_index = hex_list.iter().map(|h| indices(&h.first_tiles)).collect();
     let upgrade_index = tile_list.iter().map(|t| indices(&t.upgrades_to)).collect();
     let mut tile_colors: Vec<String> = Vec::new();
@@ -433,6 +444,7 @@ fn load(ruleset: &'static str, map_json: &str) -> Map {
         tile_lookup,
         tile_manifest,
         border_masks,
+        neighbor_mask,
         first_tile_index,
         upgrade_index,
         tile_colors,
@@ -633,6 +645,8 @@ mod tests {
                 assert_eq!(ids(&m.upgrade_index[t]), tile.upgrades_to, "{}", tile.id);
             }
             for (i, h) in m.hex_list.iter().enumerate() {
+                let edges: u8 = h.neighbors.keys().map(|e| 1u8 << e).sum();
+                assert_eq!(m.neighbor_mask[i], edges, "{}", h.id);
                 let ids: Vec<&str> = m.first_tile_index[i]
                     .iter()
                     .map(|&k| m.tile_list[k].id.as_str())

@@ -687,8 +687,8 @@ fn reach_until(
         };
         nodes.push((i, *n));
         let mask = edges[i].get_or_insert(0);
-        for e in m.hex_list[i].neighbors.keys() {
-            if !on_border(i, *e) {
+        for e in 0..6u8 {
+            if m.neighbor_mask[i] & 1 << e != 0 && !on_border(i, e) {
                 *mask |= 1 << e;
             }
         }

@@ -158,7 +158,7 @@ fn lays_up_to(
                 continue;
             };
             let reached = u32::from(reached);
-            let neighbors = printed.neighbors.keys().fold(0u32, |m, e| m | 1 << e);
+            let neighbors = u32::from(m.neighbor_mask[i]);
             // 1841 §9.1: phase 2 — no new track across an active province border.
             let border_edges = border_mask.map_or(0, |b| u32::from(b.get(i).copied().unwrap_or(0)));
             for &t in candidates {
