@@ -593,11 +593,10 @@ impl ImportedAction {
                         format!("city `{city}` is not `<tile>-<copy>-<city>`"),
                     )
                 })?;
-                let first = first.to_string();
                 // 18xx names cities `<hex>-0-<i>` on printed tiles and `<tile>-<copy>-<i>` on
                 // laid tiles: find the hex carrying that tile among the legal placements.
-                let hex = if map::map(&state.options).hexes.contains_key(&first) {
-                    first
+                let hex = if map::map(&state.options).hexes.contains_key(first) {
+                    first.to_string()
                 } else if let Some(h) = &self.tile_hex {
                     h.clone()
                 } else {
@@ -669,7 +668,8 @@ impl ImportedAction {
                         .0
                         .as_ref()
                         .ok_or_else(|| bad("routes[].train", "route without `train`".into()))?
-                        .to_string();
+                        .as_str()
+                        .to_owned();
                     let stops: Vec<Stop> = r
                         .nodes
                         .0
@@ -698,7 +698,9 @@ impl ImportedAction {
                         .map(|c| {
                             c.0.iter()
                                 .flatten()
-                                .filter_map(|h| h.0.as_ref().map(|h| h.to_string()))
+                                // `as_str` first: `CompactString::to_string` goes through
+                                // `Display` (a formatter per hex).
+                                .filter_map(|h| h.0.as_ref().map(|h| h.as_str().to_owned()))
                                 .collect()
                         })
                         .collect();
@@ -1012,9 +1014,8 @@ impl ImportedAction {
                 format!("city `{city}` is not `<tile>-<copy>-<city>`"),
             )
         })?;
-        let first = first.to_string();
-        if map::map(&state.options).hexes.contains_key(&first) {
-            return Ok((first, index));
+        if map::map(&state.options).hexes.contains_key(first) {
+            return Ok((first.to_string(), index));
         }
         if let Some(h) = &self.tile_hex {
             return Ok((h.clone(), index));
@@ -1919,12 +1920,15 @@ mod reader {
 /// order (132002 action 440: `H4, I5, M3, O5, Q5` for the chains `H4–I5`, `M3…H4`, `O5…M3`,
 /// `Q5…O5`), while its `connections` follow the route: walk the chains and take, for each hex
 /// reached, the next unused node of that hex. The recorded order is kept when it already fits.
+/// The hexes are compared in place (borrowed from `connections` and `stops`), never copied.
 fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
-    let ends = |c: &Vec<String>| (c.first().cloned(), c.last().cloned());
+    fn ends(c: &[String]) -> (Option<&str>, Option<&str>) {
+        (c.first().map(String::as_str), c.last().map(String::as_str))
+    }
     let fits = stops.len() == connections.len() + 1
         && connections.iter().enumerate().all(|(i, c)| {
             let (a, b) = ends(c);
-            let (x, y) = (Some(stops[i].hex.clone()), Some(stops[i + 1].hex.clone()));
+            let (x, y) = (Some(stops[i].hex.as_str()), Some(stops[i + 1].hex.as_str()));
             (a == x && b == y) || (a == y && b == x)
         });
     if fits || connections.is_empty() || stops.len() != connections.len() + 1 {
@@ -1932,21 +1936,21 @@ fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
     }
     // The first hex: the end of the first chain not shared with the second.
     let (a0, b0) = ends(&connections[0]);
-    let mut hex = match connections.get(1).map(ends) {
+    let mut hex = match connections.get(1).map(|c| ends(c)) {
         Some((a1, b1)) if a0 == a1 || a0 == b1 => b0,
         _ => a0,
     };
-    let mut hexes = Vec::new();
-    hexes.extend(hex.clone());
+    let mut hexes: Vec<&str> = Vec::with_capacity(connections.len() + 1);
+    hexes.extend(hex);
     for c in connections {
         let (a, b) = ends(c);
         hex = if hex == a { b } else { a };
-        hexes.extend(hex.clone());
+        hexes.extend(hex);
     }
     let mut left = stops.clone();
-    let mut out = Vec::new();
-    for h in &hexes {
-        match left.iter().position(|s| &s.hex == h) {
+    let mut out = Vec::with_capacity(hexes.len());
+    for h in hexes {
+        match left.iter().position(|s| s.hex == h) {
             Some(i) => out.push(left.remove(i)),
             None => return stops,
         }
