@@ -14,7 +14,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
-use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -1224,6 +1223,7 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
         .map(|r| 1 + r.fields.auto_actions())
         .sum();
     export.actions.reserve_exact(count);
+    let seats = Seats::new(&export.players);
     for index in effective {
         // Each index is effective at most once: move the record out.
         let Some(mut record) = records.get_mut(index).map(std::mem::take) else {
@@ -1235,10 +1235,10 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
             index,
             auto,
         };
-        let first = from_record(&export.players, record, false, recorded(None));
+        let first = from_record(&seats, record, false, recorded(None));
         export.actions.push(first);
         for (j, auto) in autos.into_iter().enumerate() {
-            let a = from_record(&export.players, auto, true, recorded(Some(j)));
+            let a = from_record(&seats, auto, true, recorded(Some(j)));
             export.actions.push(a);
         }
     }
@@ -1291,24 +1291,56 @@ pub const POOL_PURCHASES_AFTER_EXCHANGES: &[(i64, i64)] = &[
 pub(super) fn imported(players: &[ExportPlayer], raw: Value, auto: bool) -> ImportedAction {
     let mut record = Record::from_value(&raw);
     record.fields.take_auto_actions();
-    from_record(players, record, auto, Recorded::Value(Arc::new(raw)))
+    from_record(
+        &Seats::new(players),
+        record,
+        auto,
+        Recorded::Value(Arc::new(raw)),
+    )
+}
+
+/// The seats of an export's players, for mapping the entities of its actions: as
+/// [`seat_of`] with the entity as text ([`id_text`]), but a whole-number entity (current
+/// exports) is matched by value against the player ids that are whole numbers written in
+/// their usual form (`512`; not `0512`, `+512`), without writing it out.
+struct Seats<'a> {
+    players: &'a [ExportPlayer],
+    /// For each player, its id as a number when the id is the usual text of that number.
+    numbers: SmallVec<[Option<u64>; 8]>,
+}
+
+impl<'a> Seats<'a> {
+    fn new(players: &'a [ExportPlayer]) -> Self {
+        let numbers = players
+            .iter()
+            .map(|p| p.id.parse::<u64>().ok().filter(|n| n.to_string() == p.id))
+            .collect();
+        Seats { players, numbers }
+    }
+
+    /// The seat of the player an entity names.
+    fn of(&self, entity: &reader::Id) -> Option<Seat> {
+        match entity {
+            reader::Id::Whole(n) => self
+                .numbers
+                .iter()
+                .position(|m| *m == Some(*n))
+                .and_then(|i| Seat::try_from(i).ok()),
+            reader::Id::Text(text) => seat_of(self.players, text),
+            reader::Id::None => seat_of(self.players, ""),
+        }
+    }
 }
 
 /// [`imported`] from a record read from the export text.
-fn from_record(
-    players: &[ExportPlayer],
-    record: Record,
-    auto: bool,
-    recorded: Recorded,
-) -> ImportedAction {
-    let entity_text = record.entity.unwrap_or_default();
+fn from_record(seats: &Seats, record: Record, auto: bool, recorded: Recorded) -> ImportedAction {
     let entity = match record.entity_type {
-        EntityType::Player => match seat_of(players, &entity_text) {
+        EntityType::Player => match seats.of(&record.entity) {
             Some(seat) => Entity::Player(seat),
-            None => Entity::Other(entity_text.into_string()),
+            None => Entity::Other(record.entity.into_text()),
         },
-        EntityType::Corporation => Entity::Corporation(entity_text.into_string()),
-        EntityType::Other => Entity::Other(entity_text.into_string()),
+        EntityType::Corporation => Entity::Corporation(record.entity.into_text()),
+        EntityType::Other => Entity::Other(record.entity.into_text()),
     };
     ImportedAction {
         id: record.id,
@@ -1532,8 +1564,8 @@ struct Record {
     kind: String,
     /// `id` when an integer.
     id: Option<i64>,
-    /// `entity` when a text or a number (as text: [`id_text`]).
-    entity: Option<CompactString>,
+    /// `entity` when a text or a number.
+    entity: reader::Id,
     entity_type: EntityType,
     fields: Fields,
 }
@@ -1700,25 +1732,41 @@ mod reader {
         }
     }
 
-    /// A player id or an entity: a text, or a number as text (as [`super::id_text`] reads
-    /// it; `None` for any other value). Player ids are integers in current exports and texts
-    /// in some older ones.
-    #[derive(Default)]
-    pub(super) struct Id(pub(super) Option<CompactString>);
+    /// An action's entity: a text, or a number (`None` for any other value). Player ids are
+    /// integers in current exports and texts in some older ones. A whole number is kept as a
+    /// number: it is matched against the players' ids by value ([`super::Seats`]) and written
+    /// out only when it is not a player's ([`Id::into_text`]).
+    #[derive(Clone, Default)]
+    pub(super) enum Id {
+        #[default]
+        None,
+        Text(CompactString),
+        Whole(u64),
+    }
+
+    impl Id {
+        /// The entity as text, as [`super::id_text`] writes it (empty for none).
+        pub(super) fn into_text(self) -> String {
+            match self {
+                Id::None => String::new(),
+                Id::Text(text) => text.into_string(),
+                Id::Whole(n) => n.to_string(),
+            }
+        }
+    }
 
     impl Lenient<'_> for Id {
         fn text(text: &str) -> Self {
-            Id(Some(text.into()))
+            Id::Text(text.into())
         }
 
         fn number(number: Number) -> Self {
             // `Number`'s text: the integer's digits, or the float as serde_json writes it.
-            let text = match (number.as_u64(), number.as_i64()) {
-                (Some(n), _) => n.to_compact_string(),
-                (None, Some(n)) => n.to_compact_string(),
-                (None, None) => number.to_string().into(),
-            };
-            Id(Some(text))
+            match (number.as_u64(), number.as_i64()) {
+                (Some(n), _) => Id::Whole(n),
+                (None, Some(n)) => Id::Text(n.to_compact_string()),
+                (None, None) => Id::Text(number.to_string().into()),
+            }
         }
     }
 
@@ -1835,7 +1883,7 @@ mod reader {
                     "type" => r.kind = map.next_value::<Owned>()?.0.unwrap_or_default(),
                     "id" => r.id = map.next_value::<Int>()?.0,
                     "action_id" => r.fields.data().action_id = map.next_value::<Int>()?.0,
-                    "entity" => r.entity = map.next_value::<Id>()?.0,
+                    "entity" => r.entity = map.next_value()?,
                     "entity_type" => r.entity_type = map.next_value()?,
                     "auto_actions" => r.fields.data().auto_actions = map.next_value()?,
                     "routes" => r.fields.data().routes = map.next_value()?,
@@ -2821,6 +2869,45 @@ mod typed_reading_tests {
             assert_eq!(
                 parse_export(text),
                 Err(ImportError::Field("players".into()))
+            );
+        }
+    }
+
+    /// A number entity names the player whose id is that number's text, as if written out:
+    /// `512` is not the player `"0512"` or `"+512"`; a number that is no player's id, and a
+    /// negative or fractional one, is kept as its text.
+    #[test]
+    fn s18_number_entities_match_player_ids_as_text() {
+        let text = r#"{"players": [{"id": "0512"}, {"id": "+512"}, {"id": 512}, {"id": "7"}],
+            "actions": [
+              {"type": "pass", "entity": 512, "entity_type": "player", "id": 1},
+              {"type": "pass", "entity": "0512", "entity_type": "player", "id": 2},
+              {"type": "pass", "entity": 7, "entity_type": "player", "id": 3},
+              {"type": "pass", "entity": 513, "entity_type": "player", "id": 4},
+              {"type": "pass", "entity": -5, "entity_type": "player", "id": 5},
+              {"type": "pass", "entity": 5.5, "entity_type": "player", "id": 6},
+              {"type": "pass", "entity": 12, "entity_type": "corporation", "id": 7},
+              {"type": "pass", "entity_type": "player", "id": 8}
+            ]}"#;
+        let e = parse_export(text).unwrap();
+        let entities: Vec<_> = e.actions.iter().map(|a| a.entity.clone()).collect();
+        assert_eq!(
+            entities,
+            [
+                Entity::Player(2),
+                Entity::Player(0),
+                Entity::Player(3),
+                Entity::Other("513".into()),
+                Entity::Other("-5".into()),
+                Entity::Other("5.5".into()),
+                Entity::Corporation("12".into()),
+                Entity::Other(String::new()),
+            ]
+        );
+        for a in &e.actions {
+            assert_eq!(
+                imported(&e.players, a.raw().clone(), false).entity,
+                a.entity
             );
         }
     }
