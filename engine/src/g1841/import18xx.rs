@@ -1585,7 +1585,6 @@ impl Record {
 /// checks a [`Value`] (numbers in range, escapes, nesting depth), with the same error and
 /// position. A key given twice counts once, the last one, as in a [`Value`].
 mod reader {
-    use std::borrow::Cow;
     use std::fmt;
     use std::marker::PhantomData;
 
@@ -1840,29 +1839,37 @@ mod reader {
         }
     }
 
-    /// An object key, borrowed from the text when it has no escapes.
-    struct Key<'de>(Cow<'de, str>);
+    /// Declares an enum of the keys an object reader reads, plus `Other`, told apart as each
+    /// key is read (no text kept; a key with escapes is compared unescaped).
+    macro_rules! keys {
+        ($(#[$doc:meta])* $name:ident { $($variant:ident: $key:pat),* $(,)? }) => {
+            $(#[$doc])*
+            enum $name {
+                $($variant,)*
+                Other,
+            }
 
-    impl<'de> Deserialize<'de> for Key<'de> {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct KeyVisitor;
-            impl<'de> Visitor<'de> for KeyVisitor {
-                type Value = Key<'de>;
+            impl<'de> Deserialize<'de> for $name {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    struct KeyVisitor;
+                    impl Visitor<'_> for KeyVisitor {
+                        type Value = $name;
 
-                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("an object key")
-                }
+                        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                            f.write_str("an object key")
+                        }
 
-                fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Key<'de>, E> {
-                    Ok(Key(Cow::Borrowed(key)))
-                }
-
-                fn visit_str<E: de::Error>(self, key: &str) -> Result<Key<'de>, E> {
-                    Ok(Key(Cow::Owned(key.to_string())))
+                        fn visit_str<E: de::Error>(self, key: &str) -> Result<$name, E> {
+                            Ok(match key {
+                                $($key => $name::$variant,)*
+                                _ => $name::Other,
+                            })
+                        }
+                    }
+                    d.deserialize_str(KeyVisitor)
                 }
             }
-            d.deserialize_str(KeyVisitor)
-        }
+        };
     }
 
     impl Lenient<'_> for EntityType {
@@ -1875,23 +1882,66 @@ mod reader {
         }
     }
 
+    /// A key of a recorded action, told apart as it is read (no text kept): the keys the
+    /// importer reads, and the others.
+    enum RecordKey {
+        Type,
+        Id,
+        ActionId,
+        Entity,
+        EntityType,
+        AutoActions,
+        Routes,
+        Shares,
+        Field(Field),
+        Other,
+    }
+
+    impl<'de> Deserialize<'de> for RecordKey {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct KeyVisitor;
+            impl Visitor<'_> for KeyVisitor {
+                type Value = RecordKey;
+
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("an object key")
+                }
+
+                fn visit_str<E: de::Error>(self, key: &str) -> Result<RecordKey, E> {
+                    Ok(match key {
+                        "type" => RecordKey::Type,
+                        "id" => RecordKey::Id,
+                        "action_id" => RecordKey::ActionId,
+                        "entity" => RecordKey::Entity,
+                        "entity_type" => RecordKey::EntityType,
+                        "auto_actions" => RecordKey::AutoActions,
+                        "routes" => RecordKey::Routes,
+                        "shares" => RecordKey::Shares,
+                        other => Field::named(other).map_or(RecordKey::Other, RecordKey::Field),
+                    })
+                }
+            }
+            d.deserialize_str(KeyVisitor)
+        }
+    }
+
     impl<'de> Lenient<'de> for Record {
         fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
             let mut r = Record::default();
-            while let Some(Key(key)) = map.next_key()? {
-                match &*key {
-                    "type" => r.kind = map.next_value::<Owned>()?.0.unwrap_or_default(),
-                    "id" => r.id = map.next_value::<Int>()?.0,
-                    "action_id" => r.fields.data().action_id = map.next_value::<Int>()?.0,
-                    "entity" => r.entity = map.next_value()?,
-                    "entity_type" => r.entity_type = map.next_value()?,
-                    "auto_actions" => r.fields.data().auto_actions = map.next_value()?,
-                    "routes" => r.fields.data().routes = map.next_value()?,
-                    "shares" => r.fields.data().shares = map.next_value()?,
-                    other => match Field::named(other) {
-                        Some(field) => r.fields.set(field, map.next_value()?),
-                        None => map.next_value::<Skip>().map(drop)?,
-                    },
+            while let Some(key) = map.next_key()? {
+                match key {
+                    RecordKey::Type => r.kind = map.next_value::<Owned>()?.0.unwrap_or_default(),
+                    RecordKey::Id => r.id = map.next_value::<Int>()?.0,
+                    RecordKey::ActionId => {
+                        r.fields.data().action_id = map.next_value::<Int>()?.0;
+                    }
+                    RecordKey::Entity => r.entity = map.next_value()?,
+                    RecordKey::EntityType => r.entity_type = map.next_value()?,
+                    RecordKey::AutoActions => r.fields.data().auto_actions = map.next_value()?,
+                    RecordKey::Routes => r.fields.data().routes = map.next_value()?,
+                    RecordKey::Shares => r.fields.data().shares = map.next_value()?,
+                    RecordKey::Field(field) => r.fields.set(field, map.next_value()?),
+                    RecordKey::Other => map.next_value::<Skip>().map(drop)?,
                 }
             }
             Ok(r)
@@ -1908,15 +1958,20 @@ mod reader {
         pub(super) connections: List<Few<[Text; 4]>>,
     }
 
+    keys! {
+        /// The keys of a route the importer reads.
+        RouteKey { Train: "train", Nodes: "nodes", Connections: "connections" }
+    }
+
     impl<'de> Lenient<'de> for RouteRecord {
         fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
             let mut r = RouteRecord::default();
-            while let Some(Key(key)) = map.next_key()? {
-                match &*key {
-                    "train" => r.train = map.next_value()?,
-                    "nodes" => r.nodes = map.next_value()?,
-                    "connections" => r.connections = map.next_value()?,
-                    _ => map.next_value::<Skip>().map(drop)?,
+            while let Some(key) = map.next_key()? {
+                match key {
+                    RouteKey::Train => r.train = map.next_value()?,
+                    RouteKey::Nodes => r.nodes = map.next_value()?,
+                    RouteKey::Connections => r.connections = map.next_value()?,
+                    RouteKey::Other => map.next_value::<Skip>().map(drop)?,
                 }
             }
             Ok(r)
@@ -1936,23 +1991,37 @@ mod reader {
         pub(super) actions: Actions,
     }
 
+    keys! {
+        /// The top-level keys the importer reads.
+        RootKey {
+            Actions: "actions",
+            Id: "id",
+            Title: "title",
+            Players: "players",
+            Settings: "settings",
+            Result: "result",
+            GameEndReason: "game_end_reason",
+            ExportedBy: EXPORTED_BY,
+        }
+    }
+
     impl<'de> Lenient<'de> for Root {
         fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
             let mut r = Root::default();
-            while let Some(Key(key)) = map.next_key()? {
-                let slot = match &*key {
-                    "actions" => {
+            while let Some(key) = map.next_key()? {
+                let slot = match key {
+                    RootKey::Actions => {
                         r.actions = map.next_value()?;
                         continue;
                     }
-                    "id" => &mut r.id,
-                    "title" => &mut r.title,
-                    "players" => &mut r.players,
-                    "settings" => &mut r.settings,
-                    "result" => &mut r.result,
-                    "game_end_reason" => &mut r.game_end_reason,
-                    EXPORTED_BY => &mut r.exported_by,
-                    _ => {
+                    RootKey::Id => &mut r.id,
+                    RootKey::Title => &mut r.title,
+                    RootKey::Players => &mut r.players,
+                    RootKey::Settings => &mut r.settings,
+                    RootKey::Result => &mut r.result,
+                    RootKey::GameEndReason => &mut r.game_end_reason,
+                    RootKey::ExportedBy => &mut r.exported_by,
+                    RootKey::Other => {
                         map.next_value::<Skip>()?;
                         continue;
                     }
