@@ -2077,26 +2077,33 @@ fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
 
 /// Follows the 18xx tile copies (`63-1`) over the effective actions: each `lay_tile` puts its
 /// copy on its hex; a token action naming a city `<tile>-<copy>-<i>` gets that hex.
+/// The texts are borrowed from the actions while they are followed (the marks are set after).
 fn mark_tile_hexes(actions: &mut [ImportedAction]) {
-    let mut at: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
-    for a in actions.iter_mut() {
+    let mut at: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut marks: Vec<(usize, Option<String>)> = Vec::new();
+    for (i, a) in actions.iter().enumerate() {
         match a.kind.as_str() {
             "lay_tile" => {
                 if let (Some(tile), Some(hex)) = (
                     a.field("tile").and_then(Value::as_str),
                     a.field("hex").and_then(Value::as_str),
                 ) {
-                    at.insert(tile.to_string(), hex.to_string());
+                    at.insert(tile, hex);
                 }
             }
             "place_token" | "remove_token" | "buy_token" => {
                 if let Some(city) = a.field("city").and_then(Value::as_str)
                     && let Some((_, copy, _)) = notation::parse_city_id(city)
                 {
-                    a.tile_hex = at.get(copy).cloned();
+                    marks.push((i, at.get(copy).map(|h| h.to_string())));
                 }
             }
             _ => {}
+        }
+    }
+    for (i, hex) in marks {
+        if let Some(a) = actions.get_mut(i) {
+            a.tile_hex = hex;
         }
     }
 }
@@ -2162,11 +2169,15 @@ fn mark_player_purchases(actions: &mut [ImportedAction]) {
 /// on every `buy_shares`, whether its first share came from the pool. 18xx share ids are
 /// stable certificates; this engine's certificates are interchangeable by size, so which one
 /// lies in the pool is known only from the record.
+///
+/// The share ids are borrowed from the actions while they are followed (the marks are set
+/// after).
 fn mark_pool_purchases(actions: &mut [ImportedAction]) {
-    let mut pool: BTreeSet<String> = BTreeSet::new();
-    for a in actions.iter_mut() {
+    let mut pool: BTreeSet<&str> = BTreeSet::new();
+    let mut marks: Vec<(usize, bool)> = Vec::new();
+    for (i, a) in actions.iter().enumerate() {
         match a.kind.as_str() {
-            "sell_shares" => pool.extend(a.fields.share_ids().map(String::from)),
+            "sell_shares" => pool.extend(a.fields.share_ids()),
             "buy_shares" => {
                 let from_pool = a
                     .fields
@@ -2176,9 +2187,14 @@ fn mark_pool_purchases(actions: &mut [ImportedAction]) {
                 for id in a.fields.share_ids() {
                     pool.remove(id);
                 }
-                a.from_pool = Some(from_pool);
+                marks.push((i, from_pool));
             }
             _ => {}
+        }
+    }
+    for (i, from_pool) in marks {
+        if let Some(a) = actions.get_mut(i) {
+            a.from_pool = Some(from_pool);
         }
     }
 }
