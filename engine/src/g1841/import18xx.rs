@@ -102,7 +102,7 @@ pub mod notation {
 
     /// `SFTG_3` → (`SFTG`, 3); `None` when not `<CORP>_<n>`.
     pub fn parse_share_id(id: &str) -> Option<(&str, usize)> {
-        let (sym, index) = id.rsplit_once('_')?;
+        let (sym, index) = split_last(id, b'_')?;
         Some((sym, index.parse().ok()?))
     }
 
@@ -113,7 +113,7 @@ pub mod notation {
 
     /// The tile number of a tile copy id: `202-0` → `202`.
     pub fn tile_number(id: &str) -> &str {
-        id.split('-').next().unwrap_or_default()
+        before_first(id, b'-')
     }
 
     /// City `index` of the printed tile of `hex`: `R14-0-0`, `K11-6-0` (see
@@ -184,8 +184,8 @@ pub mod notation {
     /// A city id as (first part: a hex or a tile number, the tile id `R14-0` / `208-0`, city
     /// index); `None` when not `<a>-<b>-<n>`.
     pub fn parse_city_id(id: &str) -> Option<(&str, &str, u32)> {
-        let (tile, index) = id.rsplit_once('-')?;
-        let first = tile.split('-').next()?;
+        let (tile, index) = split_last(id, b'-')?;
+        let first = before_first(tile, b'-');
         Some((first, tile, index.parse().ok()?))
     }
 
@@ -196,7 +196,7 @@ pub mod notation {
 
     /// `F16-1` → (`F16`, 1).
     pub fn parse_node_id(id: &str) -> Option<(&str, u32)> {
-        let (hex, node) = id.rsplit_once('-')?;
+        let (hex, node) = split_last(id, b'-')?;
         Some((hex, node.parse().ok()?))
     }
 
@@ -207,7 +207,61 @@ pub mod notation {
 
     /// The price of a share price text (`100,3,5` → 100).
     pub fn parse_share_price(text: &str) -> Option<i64> {
-        text.split(',').next()?.trim().parse().ok()
+        before_first(text, b',').trim().parse().ok()
+    }
+
+    /// `text` split around its last `separator`, an ASCII character, as `str::rsplit_once`
+    /// splits it. Found by a byte search, which finds the same place (no byte of another
+    /// character's UTF-8 encoding is ASCII) without the set-up of the general character
+    /// search, most of the cost on ids this short.
+    fn split_last(text: &str, separator: u8) -> Option<(&str, &str)> {
+        let i = text.bytes().rposition(|b| b == separator)?;
+        Some((text.get(..i)?, text.get(i + 1..)?))
+    }
+
+    /// The part of `text` before its first `separator`, an ASCII character (all of it without
+    /// one), as `text.split(separator).next()` gives it (see [`split_last`]).
+    fn before_first(text: &str, separator: u8) -> &str {
+        match text.bytes().position(|b| b == separator) {
+            Some(i) => text.get(..i).unwrap_or(text),
+            None => text,
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        /// The byte searches split as the `str` methods do, non-ASCII texts included.
+        #[test]
+        fn s18_byte_searches_split_as_the_str_methods() {
+            for text in [
+                "",
+                "-",
+                "--",
+                "a-",
+                "-a",
+                "R14-0-0",
+                "208-0-1",
+                "F16-1",
+                "SFTG_3",
+                "SF_T_3",
+                "é-ü_€",
+                "€-",
+                "-€",
+                "100,3,5",
+                ",",
+                "a,b",
+                "ü",
+            ] {
+                for (sep, c) in [(b'-', '-'), (b'_', '_'), (b',', ',')] {
+                    assert_eq!(super::split_last(text, sep), text.rsplit_once(c), "{text}");
+                    assert_eq!(
+                        super::before_first(text, sep),
+                        text.split(c).next().unwrap_or_default(),
+                        "{text}"
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -826,9 +880,8 @@ impl ImportedAction {
                     .fields
                     .first_share()
                     .ok_or_else(|| bad("shares", "buy_shares without `shares`".into()))?;
-                let (sym, index) = id
-                    .rsplit_once('_')
-                    .and_then(|(sym, i)| Some((sym.to_string(), i.parse::<usize>().ok()?)))
+                let (sym, index) = notation::parse_share_id(id)
+                    .map(|(sym, i)| (sym.to_string(), i))
                     .ok_or_else(|| bad("shares", format!("share id `{id}` is not `<CORP>_<n>`")))?;
                 let seller = self.from_player.or_else(|| {
                     if self.from_pool.is_some() {
