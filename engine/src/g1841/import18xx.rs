@@ -14,7 +14,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
-use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -103,7 +102,7 @@ pub mod notation {
 
     /// `SFTG_3` → (`SFTG`, 3); `None` when not `<CORP>_<n>`.
     pub fn parse_share_id(id: &str) -> Option<(&str, usize)> {
-        let (sym, index) = id.rsplit_once('_')?;
+        let (sym, index) = split_last(id, b'_')?;
         Some((sym, index.parse().ok()?))
     }
 
@@ -114,7 +113,7 @@ pub mod notation {
 
     /// The tile number of a tile copy id: `202-0` → `202`.
     pub fn tile_number(id: &str) -> &str {
-        id.split('-').next().unwrap_or_default()
+        before_first(id, b'-')
     }
 
     /// City `index` of the printed tile of `hex`: `R14-0-0`, `K11-6-0` (see
@@ -185,8 +184,8 @@ pub mod notation {
     /// A city id as (first part: a hex or a tile number, the tile id `R14-0` / `208-0`, city
     /// index); `None` when not `<a>-<b>-<n>`.
     pub fn parse_city_id(id: &str) -> Option<(&str, &str, u32)> {
-        let (tile, index) = id.rsplit_once('-')?;
-        let first = tile.split('-').next()?;
+        let (tile, index) = split_last(id, b'-')?;
+        let first = before_first(tile, b'-');
         Some((first, tile, index.parse().ok()?))
     }
 
@@ -197,7 +196,7 @@ pub mod notation {
 
     /// `F16-1` → (`F16`, 1).
     pub fn parse_node_id(id: &str) -> Option<(&str, u32)> {
-        let (hex, node) = id.rsplit_once('-')?;
+        let (hex, node) = split_last(id, b'-')?;
         Some((hex, node.parse().ok()?))
     }
 
@@ -208,7 +207,61 @@ pub mod notation {
 
     /// The price of a share price text (`100,3,5` → 100).
     pub fn parse_share_price(text: &str) -> Option<i64> {
-        text.split(',').next()?.trim().parse().ok()
+        before_first(text, b',').trim().parse().ok()
+    }
+
+    /// `text` split around its last `separator`, an ASCII character, as `str::rsplit_once`
+    /// splits it. Found by a byte search, which finds the same place (no byte of another
+    /// character's UTF-8 encoding is ASCII) without the set-up of the general character
+    /// search, most of the cost on ids this short.
+    fn split_last(text: &str, separator: u8) -> Option<(&str, &str)> {
+        let i = text.bytes().rposition(|b| b == separator)?;
+        Some((text.get(..i)?, text.get(i + 1..)?))
+    }
+
+    /// The part of `text` before its first `separator`, an ASCII character (all of it without
+    /// one), as `text.split(separator).next()` gives it (see [`split_last`]).
+    fn before_first(text: &str, separator: u8) -> &str {
+        match text.bytes().position(|b| b == separator) {
+            Some(i) => text.get(..i).unwrap_or(text),
+            None => text,
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        /// The byte searches split as the `str` methods do, non-ASCII texts included.
+        #[test]
+        fn s18_byte_searches_split_as_the_str_methods() {
+            for text in [
+                "",
+                "-",
+                "--",
+                "a-",
+                "-a",
+                "R14-0-0",
+                "208-0-1",
+                "F16-1",
+                "SFTG_3",
+                "SF_T_3",
+                "é-ü_€",
+                "€-",
+                "-€",
+                "100,3,5",
+                ",",
+                "a,b",
+                "ü",
+            ] {
+                for (sep, c) in [(b'-', '-'), (b'_', '_'), (b',', ',')] {
+                    assert_eq!(super::split_last(text, sep), text.rsplit_once(c), "{text}");
+                    assert_eq!(
+                        super::before_first(text, sep),
+                        text.split(c).next().unwrap_or_default(),
+                        "{text}"
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -593,11 +646,10 @@ impl ImportedAction {
                         format!("city `{city}` is not `<tile>-<copy>-<city>`"),
                     )
                 })?;
-                let first = first.to_string();
                 // 18xx names cities `<hex>-0-<i>` on printed tiles and `<tile>-<copy>-<i>` on
                 // laid tiles: find the hex carrying that tile among the legal placements.
-                let hex = if map::map(&state.options).hexes.contains_key(&first) {
-                    first
+                let hex = if map::map(&state.options).hexes.contains_key(first) {
+                    first.to_string()
                 } else if let Some(h) = &self.tile_hex {
                     h.clone()
                 } else {
@@ -669,7 +721,8 @@ impl ImportedAction {
                         .0
                         .as_ref()
                         .ok_or_else(|| bad("routes[].train", "route without `train`".into()))?
-                        .to_string();
+                        .as_str()
+                        .to_owned();
                     let stops: Vec<Stop> = r
                         .nodes
                         .0
@@ -698,7 +751,9 @@ impl ImportedAction {
                         .map(|c| {
                             c.0.iter()
                                 .flatten()
-                                .filter_map(|h| h.0.as_ref().map(|h| h.to_string()))
+                                // `as_str` first: `CompactString::to_string` goes through
+                                // `Display` (a formatter per hex).
+                                .filter_map(|h| h.0.as_ref().map(|h| h.as_str().to_owned()))
                                 .collect()
                         })
                         .collect();
@@ -825,9 +880,8 @@ impl ImportedAction {
                     .fields
                     .first_share()
                     .ok_or_else(|| bad("shares", "buy_shares without `shares`".into()))?;
-                let (sym, index) = id
-                    .rsplit_once('_')
-                    .and_then(|(sym, i)| Some((sym.to_string(), i.parse::<usize>().ok()?)))
+                let (sym, index) = notation::parse_share_id(id)
+                    .map(|(sym, i)| (sym.to_string(), i))
                     .ok_or_else(|| bad("shares", format!("share id `{id}` is not `<CORP>_<n>`")))?;
                 let seller = self.from_player.or_else(|| {
                     if self.from_pool.is_some() {
@@ -1012,9 +1066,8 @@ impl ImportedAction {
                 format!("city `{city}` is not `<tile>-<copy>-<city>`"),
             )
         })?;
-        let first = first.to_string();
-        if map::map(&state.options).hexes.contains_key(&first) {
-            return Ok((first, index));
+        if map::map(&state.options).hexes.contains_key(first) {
+            return Ok((first.to_string(), index));
         }
         if let Some(h) = &self.tile_hex {
             return Ok((h.clone(), index));
@@ -1223,6 +1276,7 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
         .map(|r| 1 + r.fields.auto_actions())
         .sum();
     export.actions.reserve_exact(count);
+    let seats = Seats::new(&export.players);
     for index in effective {
         // Each index is effective at most once: move the record out.
         let Some(mut record) = records.get_mut(index).map(std::mem::take) else {
@@ -1234,10 +1288,10 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
             index,
             auto,
         };
-        let first = from_record(&export.players, record, false, recorded(None));
+        let first = from_record(&seats, record, false, recorded(None));
         export.actions.push(first);
         for (j, auto) in autos.into_iter().enumerate() {
-            let a = from_record(&export.players, auto, true, recorded(Some(j)));
+            let a = from_record(&seats, auto, true, recorded(Some(j)));
             export.actions.push(a);
         }
     }
@@ -1290,24 +1344,56 @@ pub const POOL_PURCHASES_AFTER_EXCHANGES: &[(i64, i64)] = &[
 pub(super) fn imported(players: &[ExportPlayer], raw: Value, auto: bool) -> ImportedAction {
     let mut record = Record::from_value(&raw);
     record.fields.take_auto_actions();
-    from_record(players, record, auto, Recorded::Value(Arc::new(raw)))
+    from_record(
+        &Seats::new(players),
+        record,
+        auto,
+        Recorded::Value(Arc::new(raw)),
+    )
+}
+
+/// The seats of an export's players, for mapping the entities of its actions: as
+/// [`seat_of`] with the entity as text ([`id_text`]), but a whole-number entity (current
+/// exports) is matched by value against the player ids that are whole numbers written in
+/// their usual form (`512`; not `0512`, `+512`), without writing it out.
+struct Seats<'a> {
+    players: &'a [ExportPlayer],
+    /// For each player, its id as a number when the id is the usual text of that number.
+    numbers: SmallVec<[Option<u64>; 8]>,
+}
+
+impl<'a> Seats<'a> {
+    fn new(players: &'a [ExportPlayer]) -> Self {
+        let numbers = players
+            .iter()
+            .map(|p| p.id.parse::<u64>().ok().filter(|n| n.to_string() == p.id))
+            .collect();
+        Seats { players, numbers }
+    }
+
+    /// The seat of the player an entity names.
+    fn of(&self, entity: &reader::Id) -> Option<Seat> {
+        match entity {
+            reader::Id::Whole(n) => self
+                .numbers
+                .iter()
+                .position(|m| *m == Some(*n))
+                .and_then(|i| Seat::try_from(i).ok()),
+            reader::Id::Text(text) => seat_of(self.players, text),
+            reader::Id::None => seat_of(self.players, ""),
+        }
+    }
 }
 
 /// [`imported`] from a record read from the export text.
-fn from_record(
-    players: &[ExportPlayer],
-    record: Record,
-    auto: bool,
-    recorded: Recorded,
-) -> ImportedAction {
-    let entity_text = record.entity.unwrap_or_default();
+fn from_record(seats: &Seats, record: Record, auto: bool, recorded: Recorded) -> ImportedAction {
     let entity = match record.entity_type {
-        EntityType::Player => match seat_of(players, &entity_text) {
+        EntityType::Player => match seats.of(&record.entity) {
             Some(seat) => Entity::Player(seat),
-            None => Entity::Other(entity_text.into_string()),
+            None => Entity::Other(record.entity.into_text()),
         },
-        EntityType::Corporation => Entity::Corporation(entity_text.into_string()),
-        EntityType::Other => Entity::Other(entity_text.into_string()),
+        EntityType::Corporation => Entity::Corporation(record.entity.into_text()),
+        EntityType::Other => Entity::Other(record.entity.into_text()),
     };
     ImportedAction {
         id: record.id,
@@ -1531,8 +1617,8 @@ struct Record {
     kind: String,
     /// `id` when an integer.
     id: Option<i64>,
-    /// `entity` when a text or a number (as text: [`id_text`]).
-    entity: Option<CompactString>,
+    /// `entity` when a text or a number.
+    entity: reader::Id,
     entity_type: EntityType,
     fields: Fields,
 }
@@ -1552,7 +1638,6 @@ impl Record {
 /// checks a [`Value`] (numbers in range, escapes, nesting depth), with the same error and
 /// position. A key given twice counts once, the last one, as in a [`Value`].
 mod reader {
-    use std::borrow::Cow;
     use std::fmt;
     use std::marker::PhantomData;
 
@@ -1699,25 +1784,41 @@ mod reader {
         }
     }
 
-    /// A player id or an entity: a text, or a number as text (as [`super::id_text`] reads
-    /// it; `None` for any other value). Player ids are integers in current exports and texts
-    /// in some older ones.
-    #[derive(Default)]
-    pub(super) struct Id(pub(super) Option<CompactString>);
+    /// An action's entity: a text, or a number (`None` for any other value). Player ids are
+    /// integers in current exports and texts in some older ones. A whole number is kept as a
+    /// number: it is matched against the players' ids by value ([`super::Seats`]) and written
+    /// out only when it is not a player's ([`Id::into_text`]).
+    #[derive(Clone, Default)]
+    pub(super) enum Id {
+        #[default]
+        None,
+        Text(CompactString),
+        Whole(u64),
+    }
+
+    impl Id {
+        /// The entity as text, as [`super::id_text`] writes it (empty for none).
+        pub(super) fn into_text(self) -> String {
+            match self {
+                Id::None => String::new(),
+                Id::Text(text) => text.into_string(),
+                Id::Whole(n) => n.to_string(),
+            }
+        }
+    }
 
     impl Lenient<'_> for Id {
         fn text(text: &str) -> Self {
-            Id(Some(text.into()))
+            Id::Text(text.into())
         }
 
         fn number(number: Number) -> Self {
             // `Number`'s text: the integer's digits, or the float as serde_json writes it.
-            let text = match (number.as_u64(), number.as_i64()) {
-                (Some(n), _) => n.to_compact_string(),
-                (None, Some(n)) => n.to_compact_string(),
-                (None, None) => number.to_string().into(),
-            };
-            Id(Some(text))
+            match (number.as_u64(), number.as_i64()) {
+                (Some(n), _) => Id::Whole(n),
+                (None, Some(n)) => Id::Text(n.to_compact_string()),
+                (None, None) => Id::Text(number.to_string().into()),
+            }
         }
     }
 
@@ -1791,29 +1892,37 @@ mod reader {
         }
     }
 
-    /// An object key, borrowed from the text when it has no escapes.
-    struct Key<'de>(Cow<'de, str>);
+    /// Declares an enum of the keys an object reader reads, plus `Other`, told apart as each
+    /// key is read (no text kept; a key with escapes is compared unescaped).
+    macro_rules! keys {
+        ($(#[$doc:meta])* $name:ident { $($variant:ident: $key:pat),* $(,)? }) => {
+            $(#[$doc])*
+            enum $name {
+                $($variant,)*
+                Other,
+            }
 
-    impl<'de> Deserialize<'de> for Key<'de> {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct KeyVisitor;
-            impl<'de> Visitor<'de> for KeyVisitor {
-                type Value = Key<'de>;
+            impl<'de> Deserialize<'de> for $name {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    struct KeyVisitor;
+                    impl Visitor<'_> for KeyVisitor {
+                        type Value = $name;
 
-                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("an object key")
-                }
+                        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                            f.write_str("an object key")
+                        }
 
-                fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Key<'de>, E> {
-                    Ok(Key(Cow::Borrowed(key)))
-                }
-
-                fn visit_str<E: de::Error>(self, key: &str) -> Result<Key<'de>, E> {
-                    Ok(Key(Cow::Owned(key.to_string())))
+                        fn visit_str<E: de::Error>(self, key: &str) -> Result<$name, E> {
+                            Ok(match key {
+                                $($key => $name::$variant,)*
+                                _ => $name::Other,
+                            })
+                        }
+                    }
+                    d.deserialize_str(KeyVisitor)
                 }
             }
-            d.deserialize_str(KeyVisitor)
-        }
+        };
     }
 
     impl Lenient<'_> for EntityType {
@@ -1826,23 +1935,66 @@ mod reader {
         }
     }
 
+    /// A key of a recorded action, told apart as it is read (no text kept): the keys the
+    /// importer reads, and the others.
+    enum RecordKey {
+        Type,
+        Id,
+        ActionId,
+        Entity,
+        EntityType,
+        AutoActions,
+        Routes,
+        Shares,
+        Field(Field),
+        Other,
+    }
+
+    impl<'de> Deserialize<'de> for RecordKey {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct KeyVisitor;
+            impl Visitor<'_> for KeyVisitor {
+                type Value = RecordKey;
+
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("an object key")
+                }
+
+                fn visit_str<E: de::Error>(self, key: &str) -> Result<RecordKey, E> {
+                    Ok(match key {
+                        "type" => RecordKey::Type,
+                        "id" => RecordKey::Id,
+                        "action_id" => RecordKey::ActionId,
+                        "entity" => RecordKey::Entity,
+                        "entity_type" => RecordKey::EntityType,
+                        "auto_actions" => RecordKey::AutoActions,
+                        "routes" => RecordKey::Routes,
+                        "shares" => RecordKey::Shares,
+                        other => Field::named(other).map_or(RecordKey::Other, RecordKey::Field),
+                    })
+                }
+            }
+            d.deserialize_str(KeyVisitor)
+        }
+    }
+
     impl<'de> Lenient<'de> for Record {
         fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
             let mut r = Record::default();
-            while let Some(Key(key)) = map.next_key()? {
-                match &*key {
-                    "type" => r.kind = map.next_value::<Owned>()?.0.unwrap_or_default(),
-                    "id" => r.id = map.next_value::<Int>()?.0,
-                    "action_id" => r.fields.data().action_id = map.next_value::<Int>()?.0,
-                    "entity" => r.entity = map.next_value::<Id>()?.0,
-                    "entity_type" => r.entity_type = map.next_value()?,
-                    "auto_actions" => r.fields.data().auto_actions = map.next_value()?,
-                    "routes" => r.fields.data().routes = map.next_value()?,
-                    "shares" => r.fields.data().shares = map.next_value()?,
-                    other => match Field::named(other) {
-                        Some(field) => r.fields.set(field, map.next_value()?),
-                        None => map.next_value::<Skip>().map(drop)?,
-                    },
+            while let Some(key) = map.next_key()? {
+                match key {
+                    RecordKey::Type => r.kind = map.next_value::<Owned>()?.0.unwrap_or_default(),
+                    RecordKey::Id => r.id = map.next_value::<Int>()?.0,
+                    RecordKey::ActionId => {
+                        r.fields.data().action_id = map.next_value::<Int>()?.0;
+                    }
+                    RecordKey::Entity => r.entity = map.next_value()?,
+                    RecordKey::EntityType => r.entity_type = map.next_value()?,
+                    RecordKey::AutoActions => r.fields.data().auto_actions = map.next_value()?,
+                    RecordKey::Routes => r.fields.data().routes = map.next_value()?,
+                    RecordKey::Shares => r.fields.data().shares = map.next_value()?,
+                    RecordKey::Field(field) => r.fields.set(field, map.next_value()?),
+                    RecordKey::Other => map.next_value::<Skip>().map(drop)?,
                 }
             }
             Ok(r)
@@ -1859,15 +2011,20 @@ mod reader {
         pub(super) connections: List<Few<[Text; 4]>>,
     }
 
+    keys! {
+        /// The keys of a route the importer reads.
+        RouteKey { Train: "train", Nodes: "nodes", Connections: "connections" }
+    }
+
     impl<'de> Lenient<'de> for RouteRecord {
         fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
             let mut r = RouteRecord::default();
-            while let Some(Key(key)) = map.next_key()? {
-                match &*key {
-                    "train" => r.train = map.next_value()?,
-                    "nodes" => r.nodes = map.next_value()?,
-                    "connections" => r.connections = map.next_value()?,
-                    _ => map.next_value::<Skip>().map(drop)?,
+            while let Some(key) = map.next_key()? {
+                match key {
+                    RouteKey::Train => r.train = map.next_value()?,
+                    RouteKey::Nodes => r.nodes = map.next_value()?,
+                    RouteKey::Connections => r.connections = map.next_value()?,
+                    RouteKey::Other => map.next_value::<Skip>().map(drop)?,
                 }
             }
             Ok(r)
@@ -1887,23 +2044,37 @@ mod reader {
         pub(super) actions: Actions,
     }
 
+    keys! {
+        /// The top-level keys the importer reads.
+        RootKey {
+            Actions: "actions",
+            Id: "id",
+            Title: "title",
+            Players: "players",
+            Settings: "settings",
+            Result: "result",
+            GameEndReason: "game_end_reason",
+            ExportedBy: EXPORTED_BY,
+        }
+    }
+
     impl<'de> Lenient<'de> for Root {
         fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
             let mut r = Root::default();
-            while let Some(Key(key)) = map.next_key()? {
-                let slot = match &*key {
-                    "actions" => {
+            while let Some(key) = map.next_key()? {
+                let slot = match key {
+                    RootKey::Actions => {
                         r.actions = map.next_value()?;
                         continue;
                     }
-                    "id" => &mut r.id,
-                    "title" => &mut r.title,
-                    "players" => &mut r.players,
-                    "settings" => &mut r.settings,
-                    "result" => &mut r.result,
-                    "game_end_reason" => &mut r.game_end_reason,
-                    EXPORTED_BY => &mut r.exported_by,
-                    _ => {
+                    RootKey::Id => &mut r.id,
+                    RootKey::Title => &mut r.title,
+                    RootKey::Players => &mut r.players,
+                    RootKey::Settings => &mut r.settings,
+                    RootKey::Result => &mut r.result,
+                    RootKey::GameEndReason => &mut r.game_end_reason,
+                    RootKey::ExportedBy => &mut r.exported_by,
+                    RootKey::Other => {
                         map.next_value::<Skip>()?;
                         continue;
                     }
@@ -1919,12 +2090,15 @@ mod reader {
 /// order (132002 action 440: `H4, I5, M3, O5, Q5` for the chains `H4–I5`, `M3…H4`, `O5…M3`,
 /// `Q5…O5`), while its `connections` follow the route: walk the chains and take, for each hex
 /// reached, the next unused node of that hex. The recorded order is kept when it already fits.
+/// The hexes are compared in place (borrowed from `connections` and `stops`), never copied.
 fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
-    let ends = |c: &Vec<String>| (c.first().cloned(), c.last().cloned());
+    fn ends(c: &[String]) -> (Option<&str>, Option<&str>) {
+        (c.first().map(String::as_str), c.last().map(String::as_str))
+    }
     let fits = stops.len() == connections.len() + 1
         && connections.iter().enumerate().all(|(i, c)| {
             let (a, b) = ends(c);
-            let (x, y) = (Some(stops[i].hex.clone()), Some(stops[i + 1].hex.clone()));
+            let (x, y) = (Some(stops[i].hex.as_str()), Some(stops[i + 1].hex.as_str()));
             (a == x && b == y) || (a == y && b == x)
         });
     if fits || connections.is_empty() || stops.len() != connections.len() + 1 {
@@ -1932,21 +2106,21 @@ fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
     }
     // The first hex: the end of the first chain not shared with the second.
     let (a0, b0) = ends(&connections[0]);
-    let mut hex = match connections.get(1).map(ends) {
+    let mut hex = match connections.get(1).map(|c| ends(c)) {
         Some((a1, b1)) if a0 == a1 || a0 == b1 => b0,
         _ => a0,
     };
-    let mut hexes = Vec::new();
-    hexes.extend(hex.clone());
+    let mut hexes: Vec<&str> = Vec::with_capacity(connections.len() + 1);
+    hexes.extend(hex);
     for c in connections {
         let (a, b) = ends(c);
         hex = if hex == a { b } else { a };
-        hexes.extend(hex.clone());
+        hexes.extend(hex);
     }
     let mut left = stops.clone();
-    let mut out = Vec::new();
-    for h in &hexes {
-        match left.iter().position(|s| &s.hex == h) {
+    let mut out = Vec::with_capacity(hexes.len());
+    for h in hexes {
+        match left.iter().position(|s| s.hex == h) {
             Some(i) => out.push(left.remove(i)),
             None => return stops,
         }
@@ -1956,26 +2130,33 @@ fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
 
 /// Follows the 18xx tile copies (`63-1`) over the effective actions: each `lay_tile` puts its
 /// copy on its hex; a token action naming a city `<tile>-<copy>-<i>` gets that hex.
+/// The texts are borrowed from the actions while they are followed (the marks are set after).
 fn mark_tile_hexes(actions: &mut [ImportedAction]) {
-    let mut at: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
-    for a in actions.iter_mut() {
+    let mut at: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut marks: Vec<(usize, Option<String>)> = Vec::new();
+    for (i, a) in actions.iter().enumerate() {
         match a.kind.as_str() {
             "lay_tile" => {
                 if let (Some(tile), Some(hex)) = (
                     a.field("tile").and_then(Value::as_str),
                     a.field("hex").and_then(Value::as_str),
                 ) {
-                    at.insert(tile.to_string(), hex.to_string());
+                    at.insert(tile, hex);
                 }
             }
             "place_token" | "remove_token" | "buy_token" => {
                 if let Some(city) = a.field("city").and_then(Value::as_str)
                     && let Some((_, copy, _)) = notation::parse_city_id(city)
                 {
-                    a.tile_hex = at.get(copy).cloned();
+                    marks.push((i, at.get(copy).map(|h| h.to_string())));
                 }
             }
             _ => {}
+        }
+    }
+    for (i, hex) in marks {
+        if let Some(a) = actions.get_mut(i) {
+            a.tile_hex = hex;
         }
     }
 }
@@ -2041,11 +2222,15 @@ fn mark_player_purchases(actions: &mut [ImportedAction]) {
 /// on every `buy_shares`, whether its first share came from the pool. 18xx share ids are
 /// stable certificates; this engine's certificates are interchangeable by size, so which one
 /// lies in the pool is known only from the record.
+///
+/// The share ids are borrowed from the actions while they are followed (the marks are set
+/// after).
 fn mark_pool_purchases(actions: &mut [ImportedAction]) {
-    let mut pool: BTreeSet<String> = BTreeSet::new();
-    for a in actions.iter_mut() {
+    let mut pool: BTreeSet<&str> = BTreeSet::new();
+    let mut marks: Vec<(usize, bool)> = Vec::new();
+    for (i, a) in actions.iter().enumerate() {
         match a.kind.as_str() {
-            "sell_shares" => pool.extend(a.fields.share_ids().map(String::from)),
+            "sell_shares" => pool.extend(a.fields.share_ids()),
             "buy_shares" => {
                 let from_pool = a
                     .fields
@@ -2055,9 +2240,14 @@ fn mark_pool_purchases(actions: &mut [ImportedAction]) {
                 for id in a.fields.share_ids() {
                     pool.remove(id);
                 }
-                a.from_pool = Some(from_pool);
+                marks.push((i, from_pool));
             }
             _ => {}
+        }
+    }
+    for (i, from_pool) in marks {
+        if let Some(a) = actions.get_mut(i) {
+            a.from_pool = Some(from_pool);
         }
     }
 }
@@ -2817,6 +3007,45 @@ mod typed_reading_tests {
             assert_eq!(
                 parse_export(text),
                 Err(ImportError::Field("players".into()))
+            );
+        }
+    }
+
+    /// A number entity names the player whose id is that number's text, as if written out:
+    /// `512` is not the player `"0512"` or `"+512"`; a number that is no player's id, and a
+    /// negative or fractional one, is kept as its text.
+    #[test]
+    fn s18_number_entities_match_player_ids_as_text() {
+        let text = r#"{"players": [{"id": "0512"}, {"id": "+512"}, {"id": 512}, {"id": "7"}],
+            "actions": [
+              {"type": "pass", "entity": 512, "entity_type": "player", "id": 1},
+              {"type": "pass", "entity": "0512", "entity_type": "player", "id": 2},
+              {"type": "pass", "entity": 7, "entity_type": "player", "id": 3},
+              {"type": "pass", "entity": 513, "entity_type": "player", "id": 4},
+              {"type": "pass", "entity": -5, "entity_type": "player", "id": 5},
+              {"type": "pass", "entity": 5.5, "entity_type": "player", "id": 6},
+              {"type": "pass", "entity": 12, "entity_type": "corporation", "id": 7},
+              {"type": "pass", "entity_type": "player", "id": 8}
+            ]}"#;
+        let e = parse_export(text).unwrap();
+        let entities: Vec<_> = e.actions.iter().map(|a| a.entity.clone()).collect();
+        assert_eq!(
+            entities,
+            [
+                Entity::Player(2),
+                Entity::Player(0),
+                Entity::Player(3),
+                Entity::Other("513".into()),
+                Entity::Other("-5".into()),
+                Entity::Other("5.5".into()),
+                Entity::Corporation("12".into()),
+                Entity::Other(String::new()),
+            ]
+        );
+        for a in &e.actions {
+            assert_eq!(
+                imported(&e.players, a.raw().clone(), false).entity,
+                a.entity
             );
         }
     }
