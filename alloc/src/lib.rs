@@ -93,8 +93,23 @@ mod tests {
     /// contents through a reallocation.
     #[test]
     fn alignments_contents_and_reallocation() {
-        for align in [1usize, 2, 8, 16, 32, 64, 4096] {
-            for size in [1usize, 7, 16, 100, 5000] {
+        // Sizes of every small class shape (24, 40, 56 bytes are word- but not 16-aligned
+        // classes), across page kinds, up to a block of its own (4 MiB).
+        for align in [1usize, 2, 4, 8, 16, 32, 64, 4096] {
+            for size in [
+                1usize,
+                7,
+                8,
+                16,
+                24,
+                40,
+                56,
+                100,
+                1000,
+                5000,
+                70_000,
+                4 << 20,
+            ] {
                 let layout = Layout::from_size_align(size, align).expect("layout");
                 unsafe {
                     let p = MiMalloc.alloc_zeroed(layout);
