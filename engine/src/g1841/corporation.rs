@@ -821,17 +821,7 @@ mod tests {
 
     #[test]
     fn roster_index_finds_every_roster_symbol_and_nothing_else() {
-        for options in [
-            Options::default(),
-            Options {
-                version_1: true,
-                ..Options::default()
-            },
-            Options {
-                lite: true,
-                ..Options::default()
-            },
-        ] {
+        for options in crate::g1841::options::each_ruleset() {
             for (i, c) in roster(&options).iter().enumerate() {
                 assert_eq!(roster_index(&options, &c.sym), Some(i), "{}", c.sym);
             }

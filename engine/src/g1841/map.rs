@@ -586,17 +586,7 @@ mod tests {
     #[test]
     fn neighbours_are_hexes_of_the_map_by_index() {
         // The track search works on indices: every neighbour must be a hex of the map.
-        for options in [
-            Options::default(),
-            Options {
-                version_1: true,
-                ..Options::default()
-            },
-            Options {
-                lite: true,
-                ..Options::default()
-            },
-        ] {
+        for options in crate::g1841::options::each_ruleset() {
             let m = map(&options);
             for (i, (id, h)) in m.hexes.iter().enumerate() {
                 assert_eq!(m.hex_ids[i], *id);

@@ -400,6 +400,23 @@ pub fn option_infos() -> Vec<OptionInfo> {
     out
 }
 
+/// One options value per ruleset (Version 2, Version 1, lite): for tests that check
+/// something of every map and roster.
+#[cfg(test)]
+pub(crate) fn each_ruleset() -> [Options; 3] {
+    [
+        Options::default(),
+        Options {
+            version_1: true,
+            ..Options::default()
+        },
+        Options {
+            lite: true,
+            ..Options::default()
+        },
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

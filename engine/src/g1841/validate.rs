@@ -1242,17 +1242,7 @@ mod tests {
 
     #[test]
     fn s9_1_hex_tiles_agree_with_the_upgrade_chains_on_every_map() {
-        let options = [
-            Options::default(),
-            Options {
-                version_1: true,
-                ..Options::default()
-            },
-            Options {
-                lite: true,
-                ..Options::default()
-            },
-        ];
+        let options = crate::g1841::options::each_ruleset();
         for o in options {
             let m = map::map(&o);
             let fits = hex_tiles(m);
