@@ -366,7 +366,27 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             );
             (known, true)
         }
-        None => (listing(state, seat, lays.as_deref(), &board, false), false),
+        None => match narrowed_listing(state, r.step, r.start.is_some(), action, &board) {
+            Some(narrowed) => {
+                debug_assert!(
+                    {
+                        let full = legal_with_lays(state, seat, None, &board);
+                        let judged = |l: &LegalActions| {
+                            l.actions.contains(action)
+                                || matches!(action, Action::BuyTrain { train, from, price }
+                                    if l.train_purchases.iter().any(|t| &t.train == train
+                                        && &t.from == from
+                                        && (t.min_price..=t.max_price).contains(price)))
+                        };
+                        judged(&narrowed) == judged(&full)
+                    },
+                    "{action:?} in the {:?} step is judged as the listing does",
+                    r.step
+                );
+                (narrowed, false)
+            }
+            None => (listing(state, seat, lays.as_deref(), &board, false), false),
+        },
     };
     let mut events = Vec::new();
     let listed = legal.actions.contains(action);
@@ -651,6 +671,62 @@ fn known_listing(step: OperatingStep, starting: bool, action: &Action) -> Option
         actions,
         ..LegalActions::default()
     })
+}
+
+/// For an action judged by a part of its step's listing, that part (no start in progress, the
+/// operating corporation's controller asking, as [`known_listing`]); `None`: list the step.
+/// A part holds the action exactly when the whole listing does:
+/// * the share step (1841 §9.7): a sale, purchase or start by the options of its kind and
+///   corporation ([`share_step_listing_of`]);
+/// * the train step outside emergency money raising (1841 §9.6): a pass by whether the
+///   corporation must buy a train, a purchase by the depot and pool purchases and the ranges
+///   of its train ([`train_options_of`]).
+fn narrowed_listing(
+    state: &State,
+    step: OperatingStep,
+    starting: bool,
+    action: &Action,
+    board: &track::LazyBoard,
+) -> Option<LegalActions> {
+    if starting {
+        return None;
+    }
+    match step {
+        OperatingStep::Shares => Some(LegalActions {
+            actions: share_step_listing_of(state, action)?,
+            ..LegalActions::default()
+        }),
+        OperatingStep::Trains => {
+            let only = match action {
+                Action::Pass => None,
+                Action::BuyTrain { train, from, .. } => Some((train.as_str(), from.as_str())),
+                _ => return None,
+            };
+            if in_emergency_with(state, board) {
+                return None;
+            }
+            let sym = round(state)?.current.as_deref()?;
+            Some(match only {
+                None => LegalActions {
+                    actions: if must_buy_train_with(state, board, sym) {
+                        Vec::new()
+                    } else {
+                        vec![Action::Pass]
+                    },
+                    ..LegalActions::default()
+                },
+                Some(only) => {
+                    let (actions, train_purchases) = train_options_of(state, Some(only));
+                    LegalActions {
+                        actions,
+                        train_purchases,
+                        ..LegalActions::default()
+                    }
+                }
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Whether [`legal`] lists a pass in `step` whatever the state (no start in progress, the

@@ -205,19 +205,61 @@ pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &m
 /// `no_cross_border_corporate_shares` (FAQ-V3) not a corporation with a token across an
 /// active border from one of its own ([`across_border_in`]).
 pub(super) fn share_options(state: &State) -> Vec<Action> {
-    share_options_up_to(state, usize::MAX, false)
+    share_options_up_to(state, usize::MAX, false, Wanted::All)
 }
 
 /// Whether [`share_options`] lists anything (the cheaper purchases are looked at first).
 pub(super) fn has_share_option(state: &State) -> bool {
-    !share_options_up_to(state, 1, true).is_empty()
+    !share_options_up_to(state, 1, true, Wanted::All).is_empty()
+}
+
+/// What the share step lists of `action`'s kind and corporation: for a `SellShares` the
+/// sales ([`sell_options`]), for a `BuyShares` the purchases of certificates of its
+/// corporation, for a `Par` the starts of its corporation ([`share_options`] narrowed);
+/// `None` for another action. `action` is listed in the share step exactly when it is in this
+/// list (an action of another kind or corporation is never equal to it), so [`apply`] judges
+/// these actions without listing the whole step (1841 §9.7).
+pub(super) fn share_step_listing_of(state: &State, action: &Action) -> Option<Vec<Action>> {
+    match action {
+        Action::SellShares { .. } => Some(sell_options(state)),
+        Action::BuyShares { corporation, .. } => Some(share_options_up_to(
+            state,
+            usize::MAX,
+            false,
+            Wanted::Certificate(corporation),
+        )),
+        Action::Par { corporation, .. } => Some(share_options_up_to(
+            state,
+            usize::MAX,
+            false,
+            Wanted::Start(corporation),
+        )),
+        _ => None,
+    }
+}
+
+/// Which options [`share_options_up_to`] looks at.
+#[derive(Clone, Copy, Debug)]
+enum Wanted<'a> {
+    /// Every start and purchase.
+    All,
+    /// The starts of this corporation alone.
+    Start(&'a str),
+    /// The purchases of certificates of this corporation alone.
+    Certificate(&'a str),
 }
 
 /// The first `limit` of [`share_options`], in its order — or, with `only_whether`, some of
 /// them in another order (for [`has_share_option`]): the purchases of certificates before the
 /// starts, the targets in list order instead of operating order (whether a purchase exists
-/// does not depend on the order; sorting them costs more than looking at them).
-fn share_options_up_to(state: &State, limit: usize, only_whether: bool) -> Vec<Action> {
+/// does not depend on the order; sorting them costs more than looking at them). `wanted`
+/// leaves out the options of other kinds or corporations.
+fn share_options_up_to(
+    state: &State,
+    limit: usize,
+    only_whether: bool,
+    wanted: Wanted,
+) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(r) = round(state) else { return out };
     let Some(sym) = r.current.clone() else {
@@ -246,7 +288,28 @@ fn share_options_up_to(state: &State, limit: usize, only_whether: bool) -> Vec<A
     // 1841 §3.4, §9.7: start a non-historical corporation — the president's certificate at
     // 2× par from the treasury.
     let starts = |out: &mut Vec<Action>| {
-        for sym in super::super::start::startable_non_historical(state) {
+        // No par price the treasury can pay twice: no start, whichever corporation (the
+        // home-city search of the startable ones is the costly part).
+        let affordable = |kind| {
+            market::par_prices(state, kind)
+                .iter()
+                .any(|p| p.saturating_mul(2) <= buyer.cash)
+        };
+        if !affordable(CorporationKind::Minor) && !affordable(CorporationKind::Major) {
+            return;
+        }
+        let startable = match wanted {
+            Wanted::All => super::super::start::startable_non_historical(state),
+            Wanted::Start(c) => {
+                if super::super::start::non_historical_startable(state, c) {
+                    vec![c]
+                } else {
+                    Vec::new()
+                }
+            }
+            Wanted::Certificate(_) => return,
+        };
+        for sym in startable {
             let Some(corp) = state.corporation(sym) else {
                 continue;
             };
@@ -264,6 +327,9 @@ fn share_options_up_to(state: &State, limit: usize, only_whether: bool) -> Vec<A
         }
     };
     let purchases = |out: &mut Vec<Action>| {
+        if matches!(wanted, Wanted::Start(_)) {
+            return;
+        }
         // The chain of control above the buyer.
         let mut chain: smallvec::SmallVec<[&str; 4]> = smallvec::smallvec![sym.as_str()];
         let mut cur = buyer;
@@ -284,7 +350,14 @@ fn share_options_up_to(state: &State, limit: usize, only_whether: bool) -> Vec<A
             .no_cross_border_corporate_shares()
             .then(|| border_regions(state));
         // The started corporations (those with a market position), in operating order.
-        let targets: Vec<&super::super::state::Corporation> = if only_whether {
+        let targets: Vec<&super::super::state::Corporation> = if let Wanted::Certificate(c) = wanted
+        {
+            state
+                .corporation(c)
+                .filter(|t| t.share_price.is_some())
+                .into_iter()
+                .collect()
+        } else if only_whether {
             state
                 .corporations
                 .iter()

@@ -113,6 +113,16 @@ pub(super) fn mark_crowded(state: &mut State, events: &mut Vec<Event>) {
 /// Train purchases possible now: fixed-price depot/pool actions and ranges for trains of
 /// other corporations (1841 §9.6).
 pub(super) fn train_options(state: &State) -> (Vec<Action>, Vec<TrainPurchaseRange>) {
+    train_options_of(state, None)
+}
+
+/// [`train_options`] with, when `only` is `(train, from)`, the ranges of that train of that
+/// corporation alone (all a purchase from another corporation is judged by; the depot and
+/// pool actions are listed whole).
+pub(super) fn train_options_of(
+    state: &State,
+    only: Option<(&str, &str)>,
+) -> (Vec<Action>, Vec<TrainPurchaseRange>) {
     let mut actions = Vec::new();
     let mut ranges = Vec::new();
     let Some(r) = round(state) else {
@@ -152,10 +162,13 @@ pub(super) fn train_options(state: &State) -> (Vec<Action>, Vec<TrainPurchaseRan
     }
     if corp.cash >= 1 {
         for (other, trains) in &state.operations.trains {
-            if *other == sym {
+            if *other == sym || only.is_some_and(|(_, from)| from != other) {
                 continue;
             }
             for id in trains {
+                if only.is_some_and(|(train, _)| train != id) {
+                    continue;
+                }
                 ranges.push(TrainPurchaseRange {
                     train: id.clone(),
                     from: other.clone(),
