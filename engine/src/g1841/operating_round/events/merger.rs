@@ -35,7 +35,7 @@
 //! new one does not operate again in this round, and the initiator's turn ends.
 
 use super::*;
-use crate::g1841::corporation::{creates_circular_control, frozen, holder_cash, holder_order};
+use crate::g1841::corporation::{circular_set, frozen, holder_cash, holder_order};
 use crate::g1841::state::{MarketCell, Merger, MergerStage};
 
 fn store(state: &mut State, m: Merger) {
@@ -411,20 +411,14 @@ fn begin_exchange(state: &mut State, m: &mut Merger) {
 /// Whether the merger, executed with `m.president`, would create circular control or leave
 /// the new corporation frozen (1841 §12.1, FAQ-R1).
 fn illegal_result(state: &State, m: &Merger) -> bool {
-    let mut sim = m.clone();
-    let target = m.target.clone();
-    let loops = creates_circular_control(state, |s| {
-        let mut ev = Vec::new();
-        execute(s, &mut sim, &mut ev);
-    });
-    if loops {
-        return true;
-    }
+    // One simulated execution serves both checks (as
+    // `corporation::creates_circular_control` on a copy, then the frozen test).
+    let before = circular_set(state);
     let mut s = state.clone();
     let mut sim = m.clone();
     let mut ev = Vec::new();
     execute(&mut s, &mut sim, &mut ev);
-    frozen(&s, &target)
+    circular_set(&s).iter().any(|c| !before.contains(c)) || frozen(&s, &m.target)
 }
 
 /// The president is known (or nobody, at the end of the list): check the result, then
