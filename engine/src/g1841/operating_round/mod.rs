@@ -678,9 +678,11 @@ fn known_listing(step: OperatingStep, starting: bool, action: &Action) -> Option
 /// A part holds the action exactly when the whole listing does:
 /// * the share step (1841 §9.7): a sale, purchase or start by the options of its kind and
 ///   corporation ([`share_step_listing_of`]);
-/// * the train step outside emergency money raising (1841 §9.6): a pass by whether the
-///   corporation must buy a train, a purchase by the depot and pool purchases and the ranges
-///   of its train ([`train_options_of`]).
+/// * the train step (1841 §9.6): a pass by whether the corporation must buy a train, a
+///   purchase by the depot and pool purchases and the ranges of its train
+///   ([`train_options_of`]); in emergency money raising (1841 §14) no pass, a purchase by the
+///   emergency purchases and the ranges of its train (until the first emergency sale), a sale
+///   by the emergency sales, a bankruptcy by whether it may be declared.
 fn narrowed_listing(
     state: &State,
     step: OperatingStep,
@@ -697,32 +699,54 @@ fn narrowed_listing(
             ..LegalActions::default()
         }),
         OperatingStep::Trains => {
-            let only = match action {
-                Action::Pass => None,
-                Action::BuyTrain { train, from, .. } => Some((train.as_str(), from.as_str())),
-                _ => return None,
+            let r = round(state)?;
+            let sym = r.current.as_deref()?;
+            let emergency = in_emergency_with(state, board);
+            let actions = |actions| LegalActions {
+                actions,
+                ..LegalActions::default()
             };
-            if in_emergency_with(state, board) {
-                return None;
-            }
-            let sym = round(state)?.current.as_deref()?;
-            Some(match only {
-                None => LegalActions {
-                    actions: if must_buy_train_with(state, board, sym) {
+            Some(match action {
+                // 1841 §14: no pass in an emergency; otherwise unless a train must be bought.
+                Action::Pass => actions(
+                    if emergency || must_buy_train_with(state, board, sym) {
                         Vec::new()
                     } else {
                         vec![Action::Pass]
                     },
-                    ..LegalActions::default()
-                },
-                Some(only) => {
-                    let (actions, train_purchases) = train_options_of(state, Some(only));
-                    LegalActions {
-                        actions,
-                        train_purchases,
-                        ..LegalActions::default()
+                ),
+                Action::BuyTrain { train, from, .. } => {
+                    let only = Some((train.as_str(), from.as_str()));
+                    if emergency {
+                        LegalActions {
+                            actions: emergency_buys(state),
+                            train_purchases: if r.emergency {
+                                Vec::new()
+                            } else {
+                                train_options_of(state, only).1
+                            },
+                            ..LegalActions::default()
+                        }
+                    } else {
+                        let (actions, train_purchases) = train_options_of(state, only);
+                        LegalActions {
+                            actions,
+                            train_purchases,
+                            ..LegalActions::default()
+                        }
                     }
                 }
+                Action::EmergencySell { .. } if emergency => actions(emergency_sales(state)),
+                Action::DeclareBankruptcy { .. } if emergency && may_go_bankrupt(state) => {
+                    actions(vec![
+                        Action::DeclareBankruptcy { loan: false },
+                        Action::DeclareBankruptcy { loan: true },
+                    ])
+                }
+                Action::EmergencySell { .. } | Action::DeclareBankruptcy { .. } => {
+                    actions(Vec::new())
+                }
+                _ => return None,
             })
         }
         _ => None,
@@ -828,7 +852,12 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
                 }
             }
             OperatingStep::Token => {
-                if legal_tokens_with(state, &board).is_empty() {
+                debug_assert_eq!(
+                    has_legal_token(state, &board),
+                    !legal_tokens_with(state, &board).is_empty(),
+                    "the token step's skipping agrees with its listing"
+                );
+                if !has_legal_token(state, &board) {
                     advance(state, events);
                 } else {
                     return;

@@ -77,33 +77,12 @@ pub fn legal_tokens(state: &State) -> Vec<MapToken> {
 
 /// [`legal_tokens`] on a board of the state.
 pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<MapToken> {
-    let Some(r) = round(state) else {
+    let Some(search) = TokenSearch::of(state, board) else {
         return Vec::new();
     };
-    let Some(sym) = r.current.clone() else {
-        return Vec::new();
-    };
-    if r.step != OperatingStep::Token {
-        return Vec::new();
-    }
-    let Some(corp) = state.corporation(&sym) else {
-        return Vec::new();
-    };
-    if corp.tokens.len() as u32 >= corp.tokens_total {
-        return Vec::new();
-    }
-    let board = board.get(state);
-    let starts: Vec<(&str, usize)> = board
-        .bases(state, &sym)
-        .into_iter()
-        .map(|(h, n, _)| (h, n))
-        .collect();
-    let border = token_border_set(state);
-    let reach = board.reach(state, &sym, &starts, border.as_deref());
-    let firenze_locked = !state.options.lite
-        && !state.options.version_1
-        && phase_number(state) < 4
-        && !state.corporation("SFMA").is_some_and(|c| c.started());
+    let reach = search
+        .board
+        .reach(state, search.sym, &search.starts, search.border.as_deref());
     let mut out = Vec::new();
     for ReachedCity {
         hex,
@@ -111,31 +90,97 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
         city,
         slots,
         ..
-    } in reached_cities(board, &reach)
+    } in reached_cities(search.board, &reach)
     {
-        let hex = &hex;
-        if corp.tokens.iter().any(|t| &t.hex == hex) {
-            continue;
+        if search.may_place(state, index, &hex, city, slots) {
+            out.push(MapToken { hex, city });
         }
-        // (`track::tokens_at`, counted on the board.)
-        if board.tokens_in(index, city).count() as u32 >= slots {
-            continue;
-        }
-        // 1841 §9.2: no token in Firenze before SFMA starts or phase 4 (V2).
-        if hex == "R14" && firenze_locked {
-            continue;
-        }
-        // 1841 §5.4: the home city of an unstarted historical corporation stays reserved
-        // (18xx home reservations; SFMA's undecided Firenze home reserves the hex).
-        if reserved_home(state, hex, city) {
-            continue;
-        }
-        out.push(MapToken {
-            hex: hex.clone(),
-            city,
-        });
     }
     out
+}
+
+/// Whether [`legal_tokens_with`] lists a city: the same search, stopped at the first city
+/// where the token may be placed (1841 §9.2).
+pub(super) fn has_legal_token(state: &State, board: &track::LazyBoard) -> bool {
+    let Some(search) = TokenSearch::of(state, board) else {
+        return false;
+    };
+    let b = search.board;
+    b.reaches_at_least(
+        state,
+        search.sym,
+        &search.starts,
+        search.border.as_deref(),
+        1,
+        |i, node| {
+            // The cities of `reached_cities`.
+            let Some(n) = b.view(i).and_then(|v| v.nodes.get(node)) else {
+                return false;
+            };
+            let Some(city) = b.view(i).and_then(|v| track::node_city(v.nodes, node)) else {
+                return false;
+            };
+            n.is_city() && search.may_place(state, i, &b.map.hex_ids[i], city, n.slots)
+        },
+    )
+}
+
+/// The token step's search (1841 §9.2): from every base of the operating corporation, borders
+/// of the active set blocking; `None` when no token may be placed whatever the board (not the
+/// token step, no token left).
+struct TokenSearch<'a> {
+    sym: &'a str,
+    corp: &'a super::super::state::Corporation,
+    board: &'a track::Board,
+    starts: Vec<(&'a str, usize)>,
+    border: Option<String>,
+    /// 1841 §9.2: no token in Firenze before SFMA starts or phase 4 (V2).
+    firenze_locked: bool,
+}
+
+impl<'a> TokenSearch<'a> {
+    fn of(state: &'a State, board: &'a track::LazyBoard) -> Option<Self> {
+        let r = round(state)?;
+        let sym = r.current.as_deref()?;
+        if r.step != OperatingStep::Token {
+            return None;
+        }
+        let corp = state.corporation(sym)?;
+        if corp.tokens.len() as u32 >= corp.tokens_total {
+            return None;
+        }
+        let board = board.get(state);
+        let starts: Vec<(&str, usize)> = board
+            .bases(state, sym)
+            .into_iter()
+            .map(|(h, n, _)| (h, n))
+            .collect();
+        let firenze_locked = !state.options.lite
+            && !state.options.version_1
+            && phase_number(state) < 4
+            && !state.corporation("SFMA").is_some_and(|c| c.started());
+        Some(TokenSearch {
+            sym,
+            corp,
+            board,
+            starts,
+            border: token_border_set(state),
+            firenze_locked,
+        })
+    }
+
+    /// Whether the token may go to city `city` (with `slots` slots) of hex `hex` (index
+    /// `index`), a city the search reached.
+    fn may_place(&self, state: &State, index: usize, hex: &str, city: u32, slots: u32) -> bool {
+        // One token per hex.
+        !self.corp.tokens.iter().any(|t| t.hex == hex)
+            // A free slot (`track::tokens_at`, counted on the board).
+            && (self.board.tokens_in(index, city).count() as u32) < slots
+            && !(hex == "R14" && self.firenze_locked)
+            // 1841 §5.4: the home city of an unstarted historical corporation stays reserved
+            // (18xx home reservations; SFMA's undecided Firenze home reserves the hex).
+            && !reserved_home(state, hex, city)
+    }
 }
 
 /// Whether city `city` of `hex` is the home of a historical corporation not yet started and
