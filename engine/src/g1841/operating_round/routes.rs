@@ -52,6 +52,39 @@ pub fn counted(kind: NodeKind) -> bool {
     matches!(kind, NodeKind::City | NodeKind::Offboard | NodeKind::Pass)
 }
 
+/// A set of track segments as (hex index, path index): a bit per path for the first 64 paths
+/// of each hex of the map, a list for the others (no tile has that many).
+struct Segments {
+    bits: Vec<u64>,
+    others: Vec<(usize, usize)>,
+}
+
+impl Segments {
+    /// No segment, on a map of `hexes` hexes.
+    fn new(hexes: usize) -> Self {
+        Segments {
+            bits: vec![0; hexes],
+            others: Vec::new(),
+        }
+    }
+
+    /// Whether path `path` of hex `hex` is in the set.
+    fn contains(&self, hex: usize, path: usize) -> bool {
+        match self.bits.get(hex) {
+            Some(bits) if path < 64 => bits >> path & 1 == 1,
+            _ => self.others.contains(&(hex, path)),
+        }
+    }
+
+    /// Adds path `path` of hex `hex`.
+    fn insert(&mut self, hex: usize, path: usize) {
+        match self.bits.get_mut(hex) {
+            Some(bits) if path < 64 => *bits |= 1 << path,
+            _ => self.others.push((hex, path)),
+        }
+    }
+}
+
 /// Validates a submitted route set of `sym` and returns each route's revenue (1841 §9.3):
 /// every train of the corporation at most once; each route has `stops.len() - 1` hex chains
 /// that follow existing track between consecutive stops, using no track segment twice among
@@ -76,7 +109,7 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
     let view = |hex: &str| m.hex_index(hex).and_then(|i| Some((i, board.view(i)?)));
     let mut trains_used = BTreeSet::new();
     // Track segments used by the routes so far, as (hex index, path index).
-    let mut segments: Vec<(usize, usize)> = Vec::new();
+    let mut segments = Segments::new(m.hex_list.len());
     let mut milano_routes = 0;
     let mut out = Vec::new();
     for (ri, route) in routes.iter().enumerate() {
@@ -180,7 +213,7 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                 let v = &nodes[ci].0;
                 let ai = stop_hexes[ci];
                 let idx = v.paths.iter().enumerate().position(|(pi, p)| {
-                    !segments.contains(&(ai, pi))
+                    !segments.contains(ai, pi)
                         && ((p.a == End::Node(a.node as usize)
                             && p.b == End::Node(b.node as usize))
                             || (p.b == End::Node(a.node as usize)
@@ -222,7 +255,7 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                         }
                     };
                     let idx = v.paths.iter().enumerate().position(|(pi, p)| {
-                        !segments.contains(&(hi_index, pi))
+                        !segments.contains(hi_index, pi)
                             && !used.iter().any(|(h, i, _)| *h == hi_index && *i == pi)
                             && ((p.a == from && p.b == target) || (p.b == from && p.a == target))
                     });
@@ -244,10 +277,10 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                 )));
             }
             for (h, i, _) in used {
-                if segments.contains(&(h, i)) {
+                if segments.contains(h, i) {
                     return Err(bad(format!("route {ri}: track used twice")));
                 }
-                segments.push((h, i));
+                segments.insert(h, i);
             }
         }
         // Token, two-stop minimum, capacity, revenue.
@@ -287,4 +320,25 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
         return Err(bad("only one route may use yellow Milano".into()));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Segments;
+
+    #[test]
+    fn segments_hold_paths_by_bit_and_beyond() {
+        let mut s = Segments::new(3);
+        assert!(!s.contains(1, 0));
+        s.insert(1, 0);
+        s.insert(1, 63);
+        // A path past the 64 bits and a hex past the map go to the list.
+        s.insert(1, 64);
+        s.insert(7, 2);
+        assert!(s.contains(1, 0) && s.contains(1, 63) && s.contains(1, 64) && s.contains(7, 2));
+        assert!(!s.contains(0, 0) && !s.contains(1, 1) && !s.contains(2, 63));
+        assert!(!s.contains(1, 65) && !s.contains(7, 3) && !s.contains(2, 0));
+        assert_eq!(s.bits, vec![0, 1 | 1 << 63, 0]);
+        assert_eq!(s.others, vec![(1, 64), (7, 2)]);
+    }
 }
