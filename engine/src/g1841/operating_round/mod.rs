@@ -708,13 +708,11 @@ fn narrowed_listing(
             };
             Some(match action {
                 // 1841 §14: no pass in an emergency; otherwise unless a train must be bought.
-                Action::Pass => actions(
-                    if emergency || must_buy_train_with(state, board, sym) {
-                        Vec::new()
-                    } else {
-                        vec![Action::Pass]
-                    },
-                ),
+                Action::Pass => actions(if emergency || must_buy_train_with(state, board, sym) {
+                    Vec::new()
+                } else {
+                    vec![Action::Pass]
+                }),
                 Action::BuyTrain { train, from, .. } => {
                     let only = Some((train.as_str(), from.as_str()));
                     if emergency {
@@ -864,7 +862,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
                 }
             }
             OperatingStep::Routes => {
-                if trains_of(state, &sym).is_empty() || !route_available_with(state, &board, &sym) {
+                if train_count(state, &sym) == 0 || !route_available_with(state, &board, &sym) {
                     // 1841 §9.4: a corporation that runs nothing withholds 0 and moves left.
                     events.push(Event::DidNotRun {
                         corporation: sym.clone(),

@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// The number of trains `sym` owns (those of [`trains_of`], without copying them).
+pub(super) fn train_count(state: &State, sym: &str) -> usize {
+    state.operations.trains.get(sym).map_or(0, Vec::len)
+}
+
 pub(super) fn trains_of(state: &State, sym: &str) -> Vec<String> {
     state
         .operations
@@ -50,7 +55,7 @@ pub(super) fn train_price(state: &State, id: &str) -> i64 {
 pub fn over_limit(state: &State) -> Vec<String> {
     market::operating_order_of(state)
         .into_iter()
-        .filter(|s| trains_of(state, s).len() as u32 > train_limit(state, s))
+        .filter(|s| train_count(state, s) as u32 > train_limit(state, s))
         .map(str::to_string)
         .collect()
 }
@@ -84,7 +89,7 @@ pub(super) fn discard_train(state: &mut State, sym: &str, train: &str, events: &
         corporation: sym.to_string(),
         train: train.to_string(),
     });
-    let within = trains_of(state, sym).len() as u32 <= train_limit(state, sym);
+    let within = train_count(state, sym) as u32 <= train_limit(state, sym);
     if within && let Some(r) = round_mut(state) {
         r.crowded.retain(|c| c != sym);
     }
@@ -96,7 +101,7 @@ pub(super) fn discard_train(state: &mut State, sym: &str, train: &str, events: &
 pub(super) fn mark_crowded(state: &mut State, events: &mut Vec<Event>) {
     for sym in over_limit(state) {
         if controller(state, &sym).is_none() {
-            while trains_of(state, &sym).len() as u32 > train_limit(state, &sym) {
+            while train_count(state, &sym) as u32 > train_limit(state, &sym) {
                 let Some(first) = trains_of(state, &sym).first().cloned() else {
                     break;
                 };
@@ -137,7 +142,7 @@ pub(super) fn train_options_of(
     let Some(corp) = state.corporation(&sym) else {
         return (actions, ranges);
     };
-    if trains_of(state, &sym).len() as u32 >= train_limit(state, &sym) {
+    if train_count(state, &sym) as u32 >= train_limit(state, &sym) {
         return (actions, ranges);
     }
     if let Some((id, price)) = depot_train(state)
@@ -225,10 +230,11 @@ pub(super) fn has_train_option(state: &State) -> bool {
 /// and a route available, while the obligation lasts: [`train_obligation_lasts`]); `board`
 /// shows the state.
 pub(super) fn must_buy_train_with(state: &State, board: &track::LazyBoard, sym: &str) -> bool {
+    // (The route search last: the cheaper tests decide most cases.)
     !round(state).is_some_and(|r| r.train_obligation_released)
-        && trains_of(state, sym).is_empty()
-        && route_available_with(state, board, sym)
+        && train_count(state, sym) == 0
         && train_obligation_lasts(state)
+        && route_available_with(state, board, sym)
 }
 
 /// Whether all of the last train type (the seven 8-trains, 1841 §10) have left the depot.
