@@ -891,7 +891,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
                 // holds the lowest par price and a corporation may be started, even when the
                 // president's certificate (twice that) is out of reach (lite action 721:
                 // IFAI with L.97).
-                let skip = sell_options(state).is_empty() && !has_share_option(state);
+                let skip = !has_sell_option(state) && !has_share_option(state);
                 debug_assert_eq!(
                     skip,
                     only_a_pass(&legal_with_lays(state, seat, None, &board)),

@@ -7,6 +7,16 @@ use super::*;
 /// have operated, in unit steps while the pool stays within 50%; president's certificates
 /// are never sold here.
 pub(super) fn sell_options(state: &State) -> Vec<Action> {
+    sell_options_up_to(state, usize::MAX)
+}
+
+/// Whether [`sell_options`] lists anything (found at the first sale).
+pub(super) fn has_sell_option(state: &State) -> bool {
+    !sell_options_up_to(state, 1).is_empty()
+}
+
+/// The first `limit` of [`sell_options`], in its order.
+fn sell_options_up_to(state: &State, limit: usize) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(r) = round(state) else { return out };
     let Some(sym) = r.current.clone() else {
@@ -16,19 +26,20 @@ pub(super) fn sell_options(state: &State) -> Vec<Action> {
         return out;
     }
     let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
+    let as_holder = ShareOwner::Corporation(sym.clone());
     for corp in &state.corporations {
         if !corp.started() || !corp.operated {
             continue;
         }
         let holder = if corp.sym == sym {
-            ShareOwner::Ipo
+            &ShareOwner::Ipo
         } else {
-            ShareOwner::Corporation(sym.clone())
+            &as_holder
         };
         let held: u32 = corp
             .certificates
             .iter()
-            .filter(|c| c.owner == holder && !c.president)
+            .filter(|c| c.owner == *holder && !c.president)
             .map(|c| c.percent)
             .sum();
         let room = pool_max.saturating_sub(corp.pool_percent());
@@ -39,6 +50,9 @@ pub(super) fn sell_options(state: &State) -> Vec<Action> {
                 corporation: corp.sym.clone(),
                 percent: p,
             });
+            if out.len() >= limit {
+                return out;
+            }
             p += unit;
         }
     }
