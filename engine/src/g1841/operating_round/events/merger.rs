@@ -60,10 +60,11 @@ fn kind_of(state: &State, sym: &str) -> CorporationKind {
 /// has completed an operating turn, not frozen, and historical ones only from phase 4.
 fn may_merge(state: &State, sym: &str) -> bool {
     state.corporation(sym).is_some_and(|c| {
+        // (The control chain, for `frozen`, is walked last.)
         c.started()
             && c.operated
-            && !frozen(state, sym)
             && (!c.historical || phase_number(state) >= 4)
+            && !frozen(state, sym)
     })
 }
 
@@ -99,13 +100,13 @@ fn reaches(state: &State, reach: &track::Reach, partner: &str) -> bool {
 /// connected partner exists (observed in both recorded games: every corporation that has
 /// operated passes its merge step from phase 4 on; docs/games/1841.md I32).
 pub fn step_active(state: &State, sym: &str) -> bool {
-    may_merge(state, sym) && !formable_majors(state).is_empty()
+    may_merge(state, sym) && any_formable_major(state)
 }
 
 /// The partners the operating corporation `sym` may propose now (1841 §12.1): same type,
 /// both eligible ([`may_merge`]), connected, and an unstarted non-historical major to form.
 pub fn partners(state: &State, sym: &str) -> Vec<String> {
-    if !may_merge(state, sym) || formable_majors(state).is_empty() {
+    if !may_merge(state, sym) || !any_formable_major(state) {
         return Vec::new();
     }
     let kind = kind_of(state, sym);

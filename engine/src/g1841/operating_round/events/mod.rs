@@ -431,8 +431,17 @@ fn first_unstarted_major(state: &State) -> Option<String> {
 
 /// Unstarted non-historical majors a merger or transformation may form (1841 §12.1, §12.2).
 pub fn formable_majors(state: &State) -> Vec<String> {
-    let rules = data::ruleset(&state.options);
-    rules
+    formable_majors_of(state).cloned().collect()
+}
+
+/// Whether [`formable_majors`] names one (without copying the names).
+pub fn any_formable_major(state: &State) -> bool {
+    formable_majors_of(state).next().is_some()
+}
+
+/// The symbols of [`formable_majors`], in order.
+fn formable_majors_of(state: &State) -> impl Iterator<Item = &String> {
+    data::ruleset(&state.options)
         .non_historical_corporations
         .majors
         .iter()
@@ -441,8 +450,6 @@ pub fn formable_majors(state: &State) -> Vec<String> {
                 .corporation(s)
                 .is_some_and(|c| !c.started() && !c.closed)
         })
-        .cloned()
-        .collect()
 }
 
 /// After shares moved in an event: presidency rule for `sym` (1841 §7.5).
