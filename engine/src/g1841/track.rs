@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::map::{self, End, Node, NodeKind, Path};
-use super::state::{PlacedTile, State};
+use super::state::{MapToken, PlacedTile, State};
 
 /// What a hex shows now: the laid tile (rotated) or the printed hex. Borrows the static map
 /// data (no copy per look-up).
@@ -126,6 +126,33 @@ impl BoardKey {
         Some(BoardKey { map, tiles, tokens })
     }
 
+    /// This key with the tile on `hex` laid or replaced by `placed` (the tiles stay in the
+    /// state's order, that of the hexes' names); `None` when an identifier is too long to
+    /// pack.
+    fn with_tile(mut self, hex: &str, placed: &PlacedTile) -> Option<BoardKey> {
+        let pack = |s: &str| super::ids::pack(s.as_bytes());
+        let entry = (pack(hex)?, pack(&placed.tile)?, placed.rotation);
+        match self
+            .tiles
+            .binary_search_by(|&(h, _, _)| unpacked(&h.to_le_bytes()).cmp(hex.as_bytes()))
+        {
+            Ok(at) => self.tiles[at] = entry,
+            Err(at) => self.tiles.insert(at, entry),
+        }
+        Some(self)
+    }
+
+    /// This key with `token` added after the other tokens of corporation `corp` (an index in
+    /// `state.corporations`, symbol `sym`); `None` when an identifier is too long to pack.
+    fn with_token(mut self, corp: usize, sym: &str, token: &MapToken) -> Option<BoardKey> {
+        let pack = |s: &str| super::ids::pack(s.as_bytes());
+        let c = u32::try_from(corp).ok()?;
+        let entry = (c, pack(sym)?, pack(&token.hex)?, token.city);
+        let at = self.tokens.partition_point(|&(kc, _, _, _)| kc <= c);
+        self.tokens.insert(at, entry);
+        Some(self)
+    }
+
     /// Whether `state` has exactly these tiles and tokens (on the same map).
     fn matches(&self, state: &State) -> bool {
         let pack = |s: &str| super::ids::pack(s.as_bytes());
@@ -167,6 +194,12 @@ impl BoardKey {
     }
 }
 
+/// The identifier packed into `bytes` (the little-endian bytes of a [`super::ids::pack`]
+/// value): its first bytes, as many as the length in the last byte says.
+fn unpacked(bytes: &[u8; 8]) -> &[u8] {
+    &bytes[..usize::from(bytes[7]).min(7)]
+}
+
 thread_local! {
     /// The boards of the last two states read on this thread, by their keys
     /// ([`Board::shared`]); the most recent first.
@@ -194,6 +227,18 @@ impl LazyBoard {
     /// The board if it has been made.
     pub fn made(&self) -> Option<&Board> {
         self.0.get().map(|b| &**b)
+    }
+
+    /// The shared board if it has been made (for [`Board::after_lay`] and
+    /// [`Board::after_token`]).
+    pub fn made_shared(&self) -> Option<&std::rc::Rc<Board>> {
+        self.0.get()
+    }
+
+    /// A lazy board already holding `board`, which must be the board of the state it will be
+    /// used with (what [`Board::new`] gives for it).
+    pub fn of(board: std::rc::Rc<Board>) -> Self {
+        Self(std::cell::OnceCell::from(board))
     }
 }
 
@@ -241,6 +286,21 @@ fn printed_views(m: &'static map::Map) -> &'static [Option<HexView>] {
     VIEWS[slot].get_or_init(|| (0..m.hex_list.len()).map(|i| view_of(m, i, None)).collect())
 }
 
+/// The tile of `placed` as (tile index, what it shows in its rotation); `None` for a tile the
+/// manifest lacks.
+fn laid_tile(m: &'static map::Map, placed: &PlacedTile) -> Option<(usize, HexView)> {
+    let t = m.tile_lookup.get(&placed.tile)?;
+    let tile = m.tile_list.get(t)?;
+    Some((
+        t,
+        HexView {
+            nodes: &tile.nodes,
+            paths: tile.rotations.get(usize::from(placed.rotation % 6))?,
+            tile: Some(&tile.id),
+        },
+    ))
+}
+
 impl PartialEq for HexView {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.nodes, other.nodes)
@@ -257,20 +317,13 @@ impl Board {
         let mut laid = vec![None; views.len()];
         let mut used = vec![0u32; m.tile_list.len()];
         for (hex, placed) in &state.operations.tiles {
-            let tile = m.tile_lookup.get(&placed.tile);
-            if let Some(t) = tile {
+            let tile = laid_tile(m, placed);
+            if let Some((t, _)) = tile {
                 used[t] += 1;
             }
             if let Some(i) = m.hex_index(hex) {
-                views[i] = tile.map(|t| {
-                    let tile = &m.tile_list[t];
-                    HexView {
-                        nodes: &tile.nodes,
-                        paths: &tile.rotations[usize::from(placed.rotation % 6)],
-                        tile: Some(&tile.id),
-                    }
-                });
-                laid[i] = tile.map(|t| (t, placed.rotation % 6));
+                views[i] = tile.map(|(_, v)| v);
+                laid[i] = tile.map(|(t, _)| (t, placed.rotation % 6));
             }
         }
         let mut tokens = Vec::new();
@@ -318,6 +371,127 @@ impl Board {
             });
         }
         board
+    }
+
+    /// The board of `state` right after a tile lay on `hex` (1841 §9.1), made from `before`,
+    /// the board of the state before the lay, instead of read from the whole state: `state`
+    /// must differ from that state in the tile on `hex` alone (laid or replaced; no token
+    /// moved). It is what [`Board::new`] gives for `state` (checked in debug builds), and it is
+    /// kept for the next look-ups of this thread ([`Board::shared`]) with the key of `before`
+    /// changed in that one tile. A hex off the map or a changed map: [`Board::shared`].
+    pub fn after_lay(before: &std::rc::Rc<Board>, state: &State, hex: &str) -> std::rc::Rc<Board> {
+        let m = before.map;
+        let (true, Some(i), Some(placed)) = (
+            std::ptr::eq(m, map::map(&state.options)),
+            m.hex_index(hex),
+            state.operations.tiles.get(hex),
+        ) else {
+            return Board::shared(state);
+        };
+        let mut board = Board {
+            map: m,
+            views: before.views.clone(),
+            tokens: before.tokens.clone(),
+            laid: before.laid.clone(),
+            used: before.used.clone(),
+            reaches: Default::default(),
+        };
+        // The tile replaced goes back to the supply.
+        if let Some((old, _)) = board.laid(i)
+            && let Some(u) = board.used.get_mut(old)
+        {
+            *u = u.saturating_sub(1);
+        }
+        let tile = laid_tile(m, placed);
+        if let Some((t, _)) = tile
+            && let Some(u) = board.used.get_mut(t)
+        {
+            *u += 1;
+        }
+        if let (Some(v), Some(l)) = (board.views.get_mut(i), board.laid.get_mut(i)) {
+            *v = tile.map(|(_, v)| v);
+            *l = tile.map(|(t, _)| (t, placed.rotation % 6));
+        }
+        debug_assert!(
+            board == Board::new(state),
+            "after_lay: the board of the state"
+        );
+        let board = std::rc::Rc::new(board);
+        Board::keep(before, state, board.clone(), |key| {
+            key.with_tile(hex, placed)
+        });
+        board
+    }
+
+    /// The board of `state` right after corporation `corp` (an index in `state.corporations`)
+    /// placed a token, made from `before`, the board of the state before: `state` must differ
+    /// from that state in the token added last to `corp`'s tokens alone. It is what
+    /// [`Board::new`] gives for `state` (checked in debug builds), kept for the next look-ups
+    /// as [`Board::after_lay`] keeps its board.
+    pub fn after_token(
+        before: &std::rc::Rc<Board>,
+        state: &State,
+        corp: usize,
+    ) -> std::rc::Rc<Board> {
+        let m = before.map;
+        let (true, Some(c)) = (
+            std::ptr::eq(m, map::map(&state.options)),
+            state.corporations.get(corp),
+        ) else {
+            return Board::shared(state);
+        };
+        let Some(token) = c.tokens.last() else {
+            return Board::shared(state);
+        };
+        let mut board = Board {
+            map: m,
+            views: before.views.clone(),
+            tokens: before.tokens.clone(),
+            laid: before.laid.clone(),
+            used: before.used.clone(),
+            reaches: Default::default(),
+        };
+        if let Some(i) = m.hex_index(&token.hex) {
+            let entry = (i, token.city, corp);
+            if let Err(at) = board.tokens.binary_search(&entry) {
+                board.tokens.insert(at, entry);
+            }
+        }
+        debug_assert!(
+            board == Board::new(state),
+            "after_token: the board of the state"
+        );
+        let board = std::rc::Rc::new(board);
+        Board::keep(before, state, board.clone(), |key| {
+            key.with_token(corp, &c.sym, token)
+        });
+        board
+    }
+
+    /// Puts `board`, made from `before` for `state`, first among the shared boards, under
+    /// the key of `before` changed by `change` (the key of `state` read afresh when `before`
+    /// is no longer shared).
+    fn keep(
+        before: &std::rc::Rc<Board>,
+        state: &State,
+        board: std::rc::Rc<Board>,
+        change: impl FnOnce(BoardKey) -> Option<BoardKey>,
+    ) {
+        SHARED_BOARDS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let key = match cache.iter().find(|(_, b)| std::rc::Rc::ptr_eq(b, before)) {
+                Some((k, _)) => change(k.clone()),
+                None => BoardKey::of(state),
+            };
+            debug_assert!(
+                key.as_ref().is_none_or(|k| k.matches(state)),
+                "the key of a derived board"
+            );
+            if let Some(key) = key {
+                cache.insert(0, (key, board));
+                cache.truncate(2);
+            }
+        });
     }
 
     /// The tile laid on hex `i` as (tile index, rotation 0–5), `None` for the printed hex.

@@ -212,8 +212,16 @@ fn lays_up_to(
 }
 
 /// Lays a tile (1841 §9.1): the old tile returns to the supply, the cost goes to the bank,
-/// tokens stay in their city.
-pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec<Event>) {
+/// tokens stay in their city. `before`: the board of the state before the lay, if one was
+/// made. Returns the board of the state after the lay (made from `before` when no token
+/// moves, [`track::Board::after_lay`]).
+pub(super) fn lay_tile(
+    state: &mut State,
+    sym: &str,
+    lay: &Lay,
+    before: Option<&std::rc::Rc<track::Board>>,
+    events: &mut Vec<Event>,
+) -> std::rc::Rc<track::Board> {
     state.operations.tiles.insert(
         lay.hex.clone(),
         PlacedTile {
@@ -229,15 +237,21 @@ pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec
     // single city with two slots) they move to its first city.
     let cities = track::hex_view(state, &lay.hex)
         .map_or(1, |v| v.nodes.iter().filter(|n| n.is_city()).count() as u32);
+    let mut moved = false;
     for c in &mut state.corporations {
         for t in &mut c.tokens {
             if t.hex == lay.hex && t.city >= cities {
                 t.city = 0;
+                moved = true;
             }
         }
     }
+    let board = match before {
+        Some(before) if !moved => track::Board::after_lay(before, state, &lay.hex),
+        _ => track::Board::shared(state),
+    };
     // 1841 §13: off-board groups newly reached by the layer's track.
-    super::super::game_end::record_offboards(state, sym);
+    super::super::game_end::record_offboards_on(state, sym, &board);
     if let Some(r) = round_mut(state) {
         r.laid_hexes.push(lay.hex.clone());
         r.used_bases.push(lay.base.clone());
@@ -249,4 +263,5 @@ pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec
         rotation: u32::from(lay.rotation),
         cost: lay.cost,
     });
+    board
 }
