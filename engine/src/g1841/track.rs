@@ -155,7 +155,6 @@ impl BoardKey {
 
     /// Whether `state` has exactly these tiles and tokens (on the same map).
     fn matches(&self, state: &State) -> bool {
-        let pack = |s: &str| super::ids::pack(s.as_bytes());
         if self.map != map::map(&state.options) as *const map::Map as usize
             || self.tiles.len() != state.operations.tiles.len()
         {
@@ -166,7 +165,7 @@ impl BoardKey {
                 .iter()
                 .zip(&state.operations.tiles)
                 .all(|(&(h, t, r), (hex, p))| {
-                    Some(h) == pack(hex) && Some(t) == pack(&p.tile) && r == p.rotation
+                    h == packed(hex) && t == packed(&p.tile) && r == p.rotation
                 });
         if !tiles_same {
             return false;
@@ -176,21 +175,33 @@ impl BoardKey {
             if corp.tokens.is_empty() {
                 continue;
             }
-            let Some(sym) = pack(&corp.sym) else {
-                return false;
-            };
+            let sym = packed(&corp.sym);
             for t in &corp.tokens {
                 match key.next() {
                     Some(&(kc, ks, kh, kcity))
                         if kc == c as u32
                             && ks == sym
-                            && Some(kh) == pack(&t.hex)
+                            && kh == packed(&t.hex)
                             && kcity == t.city => {}
                     _ => return false,
                 }
             }
         }
         key.next().is_none()
+    }
+}
+
+/// `s` packed into a `u64` as [`super::ids::pack`] packs it (its bytes, then the length in the
+/// last byte), or `u64::MAX` when `s` is too long to pack (never a packed value: the length
+/// is at most 7). The identifiers of a key are 1–3 bytes long but for a few: those lengths
+/// are read at fixed offsets (the key of a state is compared at every decision).
+#[inline]
+fn packed(s: &str) -> u64 {
+    match *s.as_bytes() {
+        [a] => u64::from(a) | 1 << 56,
+        [a, b] => u64::from(a) | u64::from(b) << 8 | 2 << 56,
+        [a, b, c] => u64::from(a) | u64::from(b) << 8 | u64::from(c) << 16 | 3 << 56,
+        _ => super::ids::pack(s.as_bytes()).unwrap_or(u64::MAX),
     }
 }
 
@@ -353,10 +364,11 @@ impl Board {
         let found = SHARED_BOARDS.with(|cache| {
             let mut cache = cache.borrow_mut();
             let at = cache.iter().position(|(k, _)| k.matches(state))?;
-            let entry = cache.remove(at);
-            let board = entry.1.clone();
-            cache.insert(0, entry);
-            Some(board)
+            if at > 0 {
+                let entry = cache.remove(at);
+                cache.insert(0, entry);
+            }
+            cache.first().map(|(_, b)| b.clone())
         });
         if let Some(board) = found {
             debug_assert!(board.is_current(state), "a shared board shows its state");
@@ -1062,4 +1074,24 @@ pub fn tiles_available(state: &State, tile: &str) -> u32 {
         .filter(|p| p.tile == tile)
         .count() as u32;
     m.tile_count(tile).saturating_sub(used)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packing of the board keys is that of `ids::pack` (the key of a state is made with
+    /// either), and `unpacked` gives the identifier back.
+    #[test]
+    fn key_packing_is_that_of_ids_pack() {
+        for id in [
+            "", "8", "57", "202", "F8", "F10", "SFTG", "abcdefg", "abcdefgh", "ü", "€",
+        ] {
+            let want = crate::g1841::ids::pack(id.as_bytes());
+            assert_eq!(packed(id), want.unwrap_or(u64::MAX), "{id:?}");
+            if let Some(k) = want {
+                assert_eq!(unpacked(&k.to_le_bytes()), id.as_bytes(), "{id:?}");
+            }
+        }
+    }
 }
