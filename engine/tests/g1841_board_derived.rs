@@ -4,7 +4,8 @@
 //! key they are shared under matches that state (`Board::shared` hands the derived board
 //! out for it): along both recorded 18xx.games games at every lay and token placement, and
 //! for states changed by hand (a tile the manifest lacks, an odd rotation, a hex off the
-//! map, a repeated token), whether the board before is shared or not.
+//! map, a repeated token), whether the board before is shared or not; and the board's check
+//! for tokens on a hex (`Board::has_token_from`, used by `lay_tile`) agrees with the tokens.
 
 use std::rc::Rc;
 
@@ -219,4 +220,32 @@ fn derived_boards_equal_fresh_ones_for_states_changed_by_hand() {
         }
     }
     assert!(checked > 500, "{checked}");
+}
+
+/// `Board::has_token_from` (the check of `lay_tile` for tokens to move, 1841 §9.1) answers
+/// as scanning every corporation's tokens by hex name, at every state of both games, for
+/// every hex of the map and cities 0–3.
+#[test]
+fn token_check_on_the_board_agrees_with_the_tokens() {
+    let mut found = 0;
+    for name in ["132002", "1841_game_end_bank"] {
+        for state in states(name).iter().step_by(5) {
+            let board = Board::new(state);
+            for (i, hex) in board.map.hex_ids.iter().enumerate() {
+                for city in 0..4 {
+                    let scanned = state
+                        .corporations
+                        .iter()
+                        .any(|c| c.tokens.iter().any(|t| &t.hex == hex && t.city >= city));
+                    assert_eq!(
+                        board.has_token_from(i, city),
+                        scanned,
+                        "{name} {hex} {city}"
+                    );
+                    found += usize::from(scanned);
+                }
+            }
+        }
+    }
+    assert!(found > 100, "{found}");
 }

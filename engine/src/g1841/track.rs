@@ -549,6 +549,12 @@ impl Board {
             .map(|&(_, _, corp)| corp)
     }
 
+    /// Whether some corporation has a token in a city numbered `city` or higher on hex `i`.
+    pub fn has_token_from(&self, i: usize, city: u32) -> bool {
+        let from = self.tokens.partition_point(|&(h, c, _)| (h, c) < (i, city));
+        self.tokens.get(from).is_some_and(|&(h, _, _)| h == i)
+    }
+
     /// The corporation's bases ([`bases`]): its tokens in non-pass cities, as (hex, node,
     /// city), in token order; the hexes borrowed from the state.
     pub fn bases<'s>(&self, state: &'s State, corp: &str) -> Vec<(&'s str, usize, u32)> {

@@ -233,22 +233,38 @@ pub(super) fn lay_tile(
         c.cash -= lay.cost;
     }
     state.bank_cash += lay.cost;
+    // The board with the new tile, the tokens as they were.
+    let laid = match before {
+        Some(before) => track::Board::after_lay(before, state, &lay.hex),
+        None => track::Board::shared(state),
+    };
     // 1841 §9.1: tokens stay; where the new tile has fewer cities (yellow Firenze → green, a
-    // single city with two slots) they move to its first city.
-    let cities = track::hex_view(state, &lay.hex)
+    // single city with two slots) they move to its first city. Read on the board: the hex
+    // shows what `track::hex_view` gives, and a token lies on the hex exactly when its hex
+    // has the hex's index (hex names map to indices one to one); a hex off the map is looked
+    // for in every corporation's tokens.
+    let at = laid.map.hex_index(&lay.hex);
+    let cities = at
+        .and_then(|i| laid.view(i))
         .map_or(1, |v| v.nodes.iter().filter(|n| n.is_city()).count() as u32);
-    let mut moved = false;
-    for c in &mut state.corporations {
-        for t in &mut c.tokens {
-            if t.hex == lay.hex && t.city >= cities {
-                t.city = 0;
-                moved = true;
+    let board = if at.is_none_or(|i| laid.has_token_from(i, cities)) {
+        for c in &mut state.corporations {
+            for t in &mut c.tokens {
+                if t.hex == lay.hex && t.city >= cities {
+                    t.city = 0;
+                }
             }
         }
-    }
-    let board = match before {
-        Some(before) if !moved => track::Board::after_lay(before, state, &lay.hex),
-        _ => track::Board::shared(state),
+        track::Board::shared(state)
+    } else {
+        debug_assert!(
+            !state.corporations.iter().any(|c| c
+                .tokens
+                .iter()
+                .any(|t| t.hex == lay.hex && t.city >= cities)),
+            "lay_tile: no token to move"
+        );
+        laid
     };
     // 1841 §13: off-board groups newly reached by the layer's track.
     super::super::game_end::record_offboards_on(state, sym, &board);
