@@ -459,6 +459,8 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             return Ok(events);
         }
         Action::PlaceToken { hex, city } if listed => {
+            // The board of the state with the token, for the look-ups after it.
+            let mut after = None;
             if let Some(c) = state.corporation_index(&sym)
                 && let Some(corp) = state.corporations.get_mut(c)
             {
@@ -466,17 +468,23 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                     hex: hex.clone(),
                     city: *city,
                 });
-                // The board of the state with the token, for the look-ups after it.
-                if let Some(before) = board.made_shared() {
-                    track::Board::after_token(before, state, c);
-                }
+                after = board
+                    .made_shared()
+                    .map(|before| track::Board::after_token(before, state, c));
             }
             events.push(Event::TokenPlaced {
                 corporation: sym.clone(),
                 hex: hex.clone(),
                 city: *city,
             });
+            // From the token step `advance` moves on to the routes step and nothing else (no
+            // tile or token moves): the step skipping gets the board.
+            let from_token_step = round(state).is_some_and(|r| r.step == OperatingStep::Token);
             advance(state, &mut events);
+            if let Some(after) = after.filter(|_| from_token_step) {
+                settle_on(state, &mut events, track::LazyBoard::of(after));
+                return Ok(events);
+            }
         }
         Action::BuyTrain { train, from, price } if listed && in_emergency_with(state, &board) => {
             contribute(state, &sym, *price, &mut events);
