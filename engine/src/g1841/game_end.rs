@@ -103,8 +103,18 @@ fn trigger_now(state: &State) -> Option<&'static str> {
 /// state, where it is remembered (a corporation with one base asks the same question for its
 /// route check, `route_available`).
 pub fn record_offboards(state: &mut State, sym: &str) {
-    let rules = data::ruleset(&state.options);
     let board = track::Board::shared(state);
+    record_offboards_on(state, sym, &board);
+}
+
+/// [`record_offboards`] on `board`, the board of `state` (what [`track::Board::new`] gives
+/// for it).
+pub fn record_offboards_on(state: &mut State, sym: &str, board: &track::Board) {
+    debug_assert!(
+        board.is_current(state),
+        "record_offboards: the board of the state"
+    );
+    let rules = data::ruleset(&state.options);
     let starts: Vec<(&str, usize)> = board
         .bases(state, sym)
         .into_iter()
@@ -117,7 +127,7 @@ pub fn record_offboards(state: &mut State, sym: &str) {
         .iter()
         .filter(|(name, group)| {
             !state.game_end.connected_offboards.contains(name)
-                && may_be_reached(&board, group, &starts)
+                && may_be_reached(board, group, &starts)
         })
         .collect();
     if starts.is_empty() || candidates.is_empty() {

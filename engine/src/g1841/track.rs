@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::map::{self, End, Node, NodeKind, Path};
-use super::state::{PlacedTile, State};
+use super::state::{MapToken, PlacedTile, State};
 
 /// What a hex shows now: the laid tile (rotated) or the printed hex. Borrows the static map
 /// data (no copy per look-up).
@@ -126,9 +126,35 @@ impl BoardKey {
         Some(BoardKey { map, tiles, tokens })
     }
 
+    /// This key with the tile on `hex` laid or replaced by `placed` (the tiles stay in the
+    /// state's order, that of the hexes' names); `None` when an identifier is too long to
+    /// pack.
+    fn with_tile(mut self, hex: &str, placed: &PlacedTile) -> Option<BoardKey> {
+        let pack = |s: &str| super::ids::pack(s.as_bytes());
+        let entry = (pack(hex)?, pack(&placed.tile)?, placed.rotation);
+        match self
+            .tiles
+            .binary_search_by(|&(h, _, _)| unpacked(&h.to_le_bytes()).cmp(hex.as_bytes()))
+        {
+            Ok(at) => self.tiles[at] = entry,
+            Err(at) => self.tiles.insert(at, entry),
+        }
+        Some(self)
+    }
+
+    /// This key with `token` added after the other tokens of corporation `corp` (an index in
+    /// `state.corporations`, symbol `sym`); `None` when an identifier is too long to pack.
+    fn with_token(mut self, corp: usize, sym: &str, token: &MapToken) -> Option<BoardKey> {
+        let pack = |s: &str| super::ids::pack(s.as_bytes());
+        let c = u32::try_from(corp).ok()?;
+        let entry = (c, pack(sym)?, pack(&token.hex)?, token.city);
+        let at = self.tokens.partition_point(|&(kc, _, _, _)| kc <= c);
+        self.tokens.insert(at, entry);
+        Some(self)
+    }
+
     /// Whether `state` has exactly these tiles and tokens (on the same map).
     fn matches(&self, state: &State) -> bool {
-        let pack = |s: &str| super::ids::pack(s.as_bytes());
         if self.map != map::map(&state.options) as *const map::Map as usize
             || self.tiles.len() != state.operations.tiles.len()
         {
@@ -139,7 +165,7 @@ impl BoardKey {
                 .iter()
                 .zip(&state.operations.tiles)
                 .all(|(&(h, t, r), (hex, p))| {
-                    Some(h) == pack(hex) && Some(t) == pack(&p.tile) && r == p.rotation
+                    h == packed(hex) && t == packed(&p.tile) && r == p.rotation
                 });
         if !tiles_same {
             return false;
@@ -149,15 +175,13 @@ impl BoardKey {
             if corp.tokens.is_empty() {
                 continue;
             }
-            let Some(sym) = pack(&corp.sym) else {
-                return false;
-            };
+            let sym = packed(&corp.sym);
             for t in &corp.tokens {
                 match key.next() {
                     Some(&(kc, ks, kh, kcity))
                         if kc == c as u32
                             && ks == sym
-                            && Some(kh) == pack(&t.hex)
+                            && kh == packed(&t.hex)
                             && kcity == t.city => {}
                     _ => return false,
                 }
@@ -165,6 +189,26 @@ impl BoardKey {
         }
         key.next().is_none()
     }
+}
+
+/// `s` packed into a `u64` as [`super::ids::pack`] packs it (its bytes, then the length in the
+/// last byte), or `u64::MAX` when `s` is too long to pack (never a packed value: the length
+/// is at most 7). The identifiers of a key are 1–3 bytes long but for a few: those lengths
+/// are read at fixed offsets (the key of a state is compared at every decision).
+#[inline]
+fn packed(s: &str) -> u64 {
+    match *s.as_bytes() {
+        [a] => u64::from(a) | 1 << 56,
+        [a, b] => u64::from(a) | u64::from(b) << 8 | 2 << 56,
+        [a, b, c] => u64::from(a) | u64::from(b) << 8 | u64::from(c) << 16 | 3 << 56,
+        _ => super::ids::pack(s.as_bytes()).unwrap_or(u64::MAX),
+    }
+}
+
+/// The identifier packed into `bytes` (the little-endian bytes of a [`super::ids::pack`]
+/// value): its first bytes, as many as the length in the last byte says.
+fn unpacked(bytes: &[u8; 8]) -> &[u8] {
+    &bytes[..usize::from(bytes[7]).min(7)]
 }
 
 thread_local! {
@@ -194,6 +238,18 @@ impl LazyBoard {
     /// The board if it has been made.
     pub fn made(&self) -> Option<&Board> {
         self.0.get().map(|b| &**b)
+    }
+
+    /// The shared board if it has been made (for [`Board::after_lay`] and
+    /// [`Board::after_token`]).
+    pub fn made_shared(&self) -> Option<&std::rc::Rc<Board>> {
+        self.0.get()
+    }
+
+    /// A lazy board already holding `board`, which must be the board of the state it will be
+    /// used with (what [`Board::new`] gives for it).
+    pub fn of(board: std::rc::Rc<Board>) -> Self {
+        Self(std::cell::OnceCell::from(board))
     }
 }
 
@@ -241,6 +297,21 @@ fn printed_views(m: &'static map::Map) -> &'static [Option<HexView>] {
     VIEWS[slot].get_or_init(|| (0..m.hex_list.len()).map(|i| view_of(m, i, None)).collect())
 }
 
+/// The tile of `placed` as (tile index, what it shows in its rotation); `None` for a tile the
+/// manifest lacks.
+fn laid_tile(m: &'static map::Map, placed: &PlacedTile) -> Option<(usize, HexView)> {
+    let t = m.tile_lookup.get(&placed.tile)?;
+    let tile = m.tile_list.get(t)?;
+    Some((
+        t,
+        HexView {
+            nodes: &tile.nodes,
+            paths: tile.rotations.get(usize::from(placed.rotation % 6))?,
+            tile: Some(&tile.id),
+        },
+    ))
+}
+
 impl PartialEq for HexView {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.nodes, other.nodes)
@@ -257,20 +328,13 @@ impl Board {
         let mut laid = vec![None; views.len()];
         let mut used = vec![0u32; m.tile_list.len()];
         for (hex, placed) in &state.operations.tiles {
-            let tile = m.tile_lookup.get(&placed.tile);
-            if let Some(t) = tile {
+            let tile = laid_tile(m, placed);
+            if let Some((t, _)) = tile {
                 used[t] += 1;
             }
             if let Some(i) = m.hex_index(hex) {
-                views[i] = tile.map(|t| {
-                    let tile = &m.tile_list[t];
-                    HexView {
-                        nodes: &tile.nodes,
-                        paths: &tile.rotations[usize::from(placed.rotation % 6)],
-                        tile: Some(&tile.id),
-                    }
-                });
-                laid[i] = tile.map(|t| (t, placed.rotation % 6));
+                views[i] = tile.map(|(_, v)| v);
+                laid[i] = tile.map(|(t, _)| (t, placed.rotation % 6));
             }
         }
         let mut tokens = Vec::new();
@@ -300,10 +364,11 @@ impl Board {
         let found = SHARED_BOARDS.with(|cache| {
             let mut cache = cache.borrow_mut();
             let at = cache.iter().position(|(k, _)| k.matches(state))?;
-            let entry = cache.remove(at);
-            let board = entry.1.clone();
-            cache.insert(0, entry);
-            Some(board)
+            if at > 0 {
+                let entry = cache.remove(at);
+                cache.insert(0, entry);
+            }
+            cache.first().map(|(_, b)| b.clone())
         });
         if let Some(board) = found {
             debug_assert!(board.is_current(state), "a shared board shows its state");
@@ -318,6 +383,127 @@ impl Board {
             });
         }
         board
+    }
+
+    /// The board of `state` right after a tile lay on `hex` (1841 §9.1), made from `before`,
+    /// the board of the state before the lay, instead of read from the whole state: `state`
+    /// must differ from that state in the tile on `hex` alone (laid or replaced; no token
+    /// moved). It is what [`Board::new`] gives for `state` (checked in debug builds), and it is
+    /// kept for the next look-ups of this thread ([`Board::shared`]) with the key of `before`
+    /// changed in that one tile. A hex off the map or a changed map: [`Board::shared`].
+    pub fn after_lay(before: &std::rc::Rc<Board>, state: &State, hex: &str) -> std::rc::Rc<Board> {
+        let m = before.map;
+        let (true, Some(i), Some(placed)) = (
+            std::ptr::eq(m, map::map(&state.options)),
+            m.hex_index(hex),
+            state.operations.tiles.get(hex),
+        ) else {
+            return Board::shared(state);
+        };
+        let mut board = Board {
+            map: m,
+            views: before.views.clone(),
+            tokens: before.tokens.clone(),
+            laid: before.laid.clone(),
+            used: before.used.clone(),
+            reaches: Default::default(),
+        };
+        // The tile replaced goes back to the supply.
+        if let Some((old, _)) = board.laid(i)
+            && let Some(u) = board.used.get_mut(old)
+        {
+            *u = u.saturating_sub(1);
+        }
+        let tile = laid_tile(m, placed);
+        if let Some((t, _)) = tile
+            && let Some(u) = board.used.get_mut(t)
+        {
+            *u += 1;
+        }
+        if let (Some(v), Some(l)) = (board.views.get_mut(i), board.laid.get_mut(i)) {
+            *v = tile.map(|(_, v)| v);
+            *l = tile.map(|(t, _)| (t, placed.rotation % 6));
+        }
+        debug_assert!(
+            board == Board::new(state),
+            "after_lay: the board of the state"
+        );
+        let board = std::rc::Rc::new(board);
+        Board::keep(before, state, board.clone(), |key| {
+            key.with_tile(hex, placed)
+        });
+        board
+    }
+
+    /// The board of `state` right after corporation `corp` (an index in `state.corporations`)
+    /// placed a token, made from `before`, the board of the state before: `state` must differ
+    /// from that state in the token added last to `corp`'s tokens alone. It is what
+    /// [`Board::new`] gives for `state` (checked in debug builds), kept for the next look-ups
+    /// as [`Board::after_lay`] keeps its board.
+    pub fn after_token(
+        before: &std::rc::Rc<Board>,
+        state: &State,
+        corp: usize,
+    ) -> std::rc::Rc<Board> {
+        let m = before.map;
+        let (true, Some(c)) = (
+            std::ptr::eq(m, map::map(&state.options)),
+            state.corporations.get(corp),
+        ) else {
+            return Board::shared(state);
+        };
+        let Some(token) = c.tokens.last() else {
+            return Board::shared(state);
+        };
+        let mut board = Board {
+            map: m,
+            views: before.views.clone(),
+            tokens: before.tokens.clone(),
+            laid: before.laid.clone(),
+            used: before.used.clone(),
+            reaches: Default::default(),
+        };
+        if let Some(i) = m.hex_index(&token.hex) {
+            let entry = (i, token.city, corp);
+            if let Err(at) = board.tokens.binary_search(&entry) {
+                board.tokens.insert(at, entry);
+            }
+        }
+        debug_assert!(
+            board == Board::new(state),
+            "after_token: the board of the state"
+        );
+        let board = std::rc::Rc::new(board);
+        Board::keep(before, state, board.clone(), |key| {
+            key.with_token(corp, &c.sym, token)
+        });
+        board
+    }
+
+    /// Puts `board`, made from `before` for `state`, first among the shared boards, under
+    /// the key of `before` changed by `change` (the key of `state` read afresh when `before`
+    /// is no longer shared).
+    fn keep(
+        before: &std::rc::Rc<Board>,
+        state: &State,
+        board: std::rc::Rc<Board>,
+        change: impl FnOnce(BoardKey) -> Option<BoardKey>,
+    ) {
+        SHARED_BOARDS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let key = match cache.iter().find(|(_, b)| std::rc::Rc::ptr_eq(b, before)) {
+                Some((k, _)) => change(k.clone()),
+                None => BoardKey::of(state),
+            };
+            debug_assert!(
+                key.as_ref().is_none_or(|k| k.matches(state)),
+                "the key of a derived board"
+            );
+            if let Some(key) = key {
+                cache.insert(0, (key, board));
+                cache.truncate(2);
+            }
+        });
     }
 
     /// The tile laid on hex `i` as (tile index, rotation 0–5), `None` for the printed hex.
@@ -361,6 +547,12 @@ impl Board {
             .iter()
             .take_while(move |&&(h, c, _)| h == i && c == city)
             .map(|&(_, _, corp)| corp)
+    }
+
+    /// Whether some corporation has a token in a city numbered `city` or higher on hex `i`.
+    pub fn has_token_from(&self, i: usize, city: u32) -> bool {
+        let from = self.tokens.partition_point(|&(h, c, _)| (h, c) < (i, city));
+        self.tokens.get(from).is_some_and(|&(h, _, _)| h == i)
     }
 
     /// The corporation's bases ([`bases`]): its tokens in non-pass cities, as (hex, node,
@@ -888,4 +1080,24 @@ pub fn tiles_available(state: &State, tile: &str) -> u32 {
         .filter(|p| p.tile == tile)
         .count() as u32;
     m.tile_count(tile).saturating_sub(used)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packing of the board keys is that of `ids::pack` (the key of a state is made with
+    /// either), and `unpacked` gives the identifier back.
+    #[test]
+    fn key_packing_is_that_of_ids_pack() {
+        for id in [
+            "", "8", "57", "202", "F8", "F10", "SFTG", "abcdefg", "abcdefgh", "ü", "€",
+        ] {
+            let want = crate::g1841::ids::pack(id.as_bytes());
+            assert_eq!(packed(id), want.unwrap_or(u64::MAX), "{id:?}");
+            if let Some(k) = want {
+                assert_eq!(unpacked(&k.to_le_bytes()), id.as_bytes(), "{id:?}");
+            }
+        }
+    }
 }

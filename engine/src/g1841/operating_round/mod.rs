@@ -473,21 +473,38 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 .into_iter()
                 .find(|l| &l.hex == hex && &l.tile == tile && u32::from(l.rotation) == *rotation)
                 .ok_or_else(|| reject(RejectionCode::IllegalMove, "1841 §9.1", "lay"))?;
-            lay_tile(state, &sym, &lay, &mut events);
+            let after = lay_tile(state, &sym, &lay, board.made_shared(), &mut events);
+            // Nothing below moves a tile or a token before the step skipping.
+            settle_on(state, &mut events, track::LazyBoard::of(after));
+            return Ok(events);
         }
         Action::PlaceToken { hex, city } if listed => {
-            if let Some(c) = state.corporation_mut(&sym) {
-                c.tokens.push(MapToken {
+            // The board of the state with the token, for the look-ups after it.
+            let mut after = None;
+            if let Some(c) = state.corporation_index(&sym)
+                && let Some(corp) = state.corporations.get_mut(c)
+            {
+                corp.tokens.push(MapToken {
                     hex: hex.clone(),
                     city: *city,
                 });
+                after = board
+                    .made_shared()
+                    .map(|before| track::Board::after_token(before, state, c));
             }
             events.push(Event::TokenPlaced {
                 corporation: sym.clone(),
                 hex: hex.clone(),
                 city: *city,
             });
+            // From the token step `advance` moves on to the routes step and nothing else (no
+            // tile or token moves): the step skipping gets the board.
+            let from_token_step = round(state).is_some_and(|r| r.step == OperatingStep::Token);
             advance(state, &mut events);
+            if let Some(after) = after.filter(|_| from_token_step) {
+                settle_on(state, &mut events, track::LazyBoard::of(after));
+                return Ok(events);
+            }
         }
         Action::BuyTrain { train, from, price } if listed && in_emergency_with(state, &board) => {
             contribute(state, &sym, *price, &mut events);
@@ -810,6 +827,11 @@ fn advance(state: &mut State, events: &mut Vec<Event>) {
 /// Skips steps without a legal action (18xx auto-skip), applies a corporation that does not
 /// run (withholds nothing: price one step left, 1841 §9.4).
 fn settle(state: &mut State, events: &mut Vec<Event>) {
+    settle_on(state, events, track::LazyBoard::new());
+}
+
+/// [`settle`] with `board`, empty or the board of `state`.
+fn settle_on(state: &mut State, events: &mut Vec<Event>, board: track::LazyBoard) {
     // 1841 §11: the first 4-train's events run as soon as it is bought, however it was bought
     // (normally, in an emergency, in a bankruptcy); `events::run` settles afterwards.
     if round(state).is_some_and(|r| r.event.is_none() && !r.queued_events.is_empty()) {
@@ -818,7 +840,6 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
     }
     // Skipping steps, ending turns and rounds moves no tile and no token: one board, made
     // when first needed, serves every check of the loop.
-    let board = track::LazyBoard::new();
     for _ in 0..10_000 {
         debug_assert!(
             board.made().is_none_or(|b| b.is_current(state)),

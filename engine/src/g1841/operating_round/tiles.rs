@@ -212,8 +212,16 @@ fn lays_up_to(
 }
 
 /// Lays a tile (1841 §9.1): the old tile returns to the supply, the cost goes to the bank,
-/// tokens stay in their city.
-pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec<Event>) {
+/// tokens stay in their city. `before`: the board of the state before the lay, if one was
+/// made. Returns the board of the state after the lay (made from `before` when no token
+/// moves, [`track::Board::after_lay`]).
+pub(super) fn lay_tile(
+    state: &mut State,
+    sym: &str,
+    lay: &Lay,
+    before: Option<&std::rc::Rc<track::Board>>,
+    events: &mut Vec<Event>,
+) -> std::rc::Rc<track::Board> {
     state.operations.tiles.insert(
         lay.hex.clone(),
         PlacedTile {
@@ -225,19 +233,41 @@ pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec
         c.cash -= lay.cost;
     }
     state.bank_cash += lay.cost;
+    // The board with the new tile, the tokens as they were.
+    let laid = match before {
+        Some(before) => track::Board::after_lay(before, state, &lay.hex),
+        None => track::Board::shared(state),
+    };
     // 1841 §9.1: tokens stay; where the new tile has fewer cities (yellow Firenze → green, a
-    // single city with two slots) they move to its first city.
-    let cities = track::hex_view(state, &lay.hex)
+    // single city with two slots) they move to its first city. Read on the board: the hex
+    // shows what `track::hex_view` gives, and a token lies on the hex exactly when its hex
+    // has the hex's index (hex names map to indices one to one); a hex off the map is looked
+    // for in every corporation's tokens.
+    let at = laid.map.hex_index(&lay.hex);
+    let cities = at
+        .and_then(|i| laid.view(i))
         .map_or(1, |v| v.nodes.iter().filter(|n| n.is_city()).count() as u32);
-    for c in &mut state.corporations {
-        for t in &mut c.tokens {
-            if t.hex == lay.hex && t.city >= cities {
-                t.city = 0;
+    let board = if at.is_none_or(|i| laid.has_token_from(i, cities)) {
+        for c in &mut state.corporations {
+            for t in &mut c.tokens {
+                if t.hex == lay.hex && t.city >= cities {
+                    t.city = 0;
+                }
             }
         }
-    }
+        track::Board::shared(state)
+    } else {
+        debug_assert!(
+            !state.corporations.iter().any(|c| c
+                .tokens
+                .iter()
+                .any(|t| t.hex == lay.hex && t.city >= cities)),
+            "lay_tile: no token to move"
+        );
+        laid
+    };
     // 1841 §13: off-board groups newly reached by the layer's track.
-    super::super::game_end::record_offboards(state, sym);
+    super::super::game_end::record_offboards_on(state, sym, &board);
     if let Some(r) = round_mut(state) {
         r.laid_hexes.push(lay.hex.clone());
         r.used_bases.push(lay.base.clone());
@@ -249,4 +279,5 @@ pub(super) fn lay_tile(state: &mut State, sym: &str, lay: &Lay, events: &mut Vec
         rotation: u32::from(lay.rotation),
         cost: lay.cost,
     });
+    board
 }
