@@ -78,13 +78,34 @@ fn cash(state: &State, seat: Seat) -> i64 {
 
 /// Whether the seat is over the certificate limit or controls more than 60% of some
 /// corporation (1841 §5.1, §7.3).
-fn over_limits(state: &State, seat: Seat) -> bool {
+///
+/// One pass over the certificates counts the seat's ([`certificate_count`]) and bounds, per
+/// corporation, what he controls by his own holdings plus every corporation's: only where
+/// that bound exceeds the limit is the control worked out ([`controlled_percent_of`] counts a
+/// part of those holdings). Test `g1841_stock_shortcuts`: the same answer as the whole count
+/// and the control of every corporation.
+///
+/// [`controlled_percent_of`]: super::corporation::controlled_percent_of
+pub fn over_limits(state: &State, seat: Seat) -> bool {
     let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
-    certificate_count(state, seat) > certificate_limit(state)
-        || state
-            .corporations
-            .iter()
-            .any(|c| super::corporation::controlled_percent_of(state, seat, c) > max)
+    let mut count = 0u32;
+    for corp in &state.corporations {
+        let mut bound = 0u32;
+        for c in &corp.certificates {
+            match &c.owner {
+                ShareOwner::Player(s) if *s == seat => {
+                    count += 1;
+                    bound = bound.saturating_add(c.percent);
+                }
+                ShareOwner::Corporation(_) => bound = bound.saturating_add(c.percent),
+                _ => {}
+            }
+        }
+        if bound > max && super::corporation::controlled_percent_of(state, seat, corp) > max {
+            return true;
+        }
+    }
+    count > certificate_limit(state)
 }
 
 /// Whether `seat` may buy one more certificate of `sym` of `percent` (limits only, 1841 §2,
