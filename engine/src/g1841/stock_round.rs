@@ -108,14 +108,6 @@ pub fn over_limits(state: &State, seat: Seat) -> bool {
     count > certificate_limit(state)
 }
 
-/// Whether `seat` may buy one more certificate of `sym` of `percent` (limits only, 1841 §2,
-/// §5.2, §7.3).
-fn within_limits(state: &State, seat: Seat, sym: &str, percent: u32) -> bool {
-    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
-    certificate_count(state, seat) < certificate_limit(state)
-        && controlled_percent(state, seat, sym).saturating_add(percent) <= max
-}
-
 fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
     round(state).is_some_and(|r| {
         r.sold
@@ -126,8 +118,16 @@ fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
 
 /// Every share purchase `seat` may make now (1841 §5.2): one per corporation, source and
 /// certificate size; of corporation `only` alone when given; the first `limit` only.
+///
+/// A purchase must keep `seat` below his certificate limit and within the 60% control limit
+/// (1841 §2, §7.3): the certificate count is read once per call (at the limit, no purchase
+/// at all), the control of a corporation once for all its certificates.
 fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
     let mut out = Vec::new();
+    if certificate_count(state, seat) >= certificate_limit(state) {
+        return out;
+    }
+    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
     let cash = cash(state, seat);
     for corp in &state.corporations {
         if only.is_some_and(|o| o != corp.sym) {
@@ -138,13 +138,17 @@ fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> V
             continue;
         }
         let unit = corp.unit_percent();
+        // What `seat` controls of it (1841 §7.3), once asked.
+        let mut controlled: Option<u32> = None;
         for from_pool in [false, true] {
             let owner = if from_pool {
                 ShareOwner::Pool
             } else {
                 ShareOwner::Ipo
             };
-            let mut sizes: Vec<u32> = corp
+            // The certificate sizes there, ascending, each once.
+            let mut sizes: smallvec::SmallVec<[u32; 4]> = smallvec::SmallVec::new();
+            for c in corp
                 .certificates
                 .iter()
                 .filter(|c| c.owner == owner)
@@ -153,13 +157,19 @@ fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> V
                     // or from phase 4 (1841 §5.2, #9379). Never in the IPO after the start.
                     !c.president || (from_pool && (!corp.historical || phase_number(state) >= 4))
                 })
-                .map(|c| c.percent)
-                .collect();
-            sizes.sort_unstable();
-            sizes.dedup();
+            {
+                if let Err(at) = sizes.binary_search(&c.percent) {
+                    sizes.insert(at, c.percent);
+                }
+            }
             for percent in sizes {
                 let cost = price.saturating_mul(i64::from(percent / unit));
-                if cost <= cash && within_limits(state, seat, &corp.sym, percent) {
+                if cost <= cash
+                    && controlled
+                        .get_or_insert_with(|| controlled_percent(state, seat, &corp.sym))
+                        .saturating_add(percent)
+                        <= max
+                {
                     out.push(Action::BuyShares {
                         corporation: corp.sym.clone(),
                         from_pool,
@@ -303,16 +313,22 @@ fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> 
         let is_president = corp.president() == Some(&me);
         let held = corp.percent_of(&me);
         let pres_percent = 2 * unit;
-        let max_sale = if is_president {
-            let can_dump = presidency_may_change(state, corp)
-                && successor(state, &corp.sym, seat).is_some_and(|(_, p)| p >= pres_percent);
-            if can_dump { held } else { normal }
-        } else {
-            held
+        // A president sells his ordinary certificates, and beyond them only when he can dump
+        // the presidency; that is worked out only once a sale goes beyond them.
+        let mut can_dump: Option<bool> = None;
+        let mut may_sell = |p: u32| {
+            p <= normal
+                || (p <= held
+                    && (!is_president
+                        || *can_dump.get_or_insert_with(|| {
+                            presidency_may_change(state, corp)
+                                && successor(state, &corp.sym, seat)
+                                    .is_some_and(|(_, p)| p >= pres_percent)
+                        })))
         };
         let room = pool_max.saturating_sub(corp.pool_percent());
         let mut p = unit;
-        while p <= max_sale && p <= room {
+        while p <= room && may_sell(p) {
             // FAQ-R1: no sale that puts corporations under mutual control (1841 §7.4).
             // Only a president's sale can hand the presidency to a corporation.
             let percent = p;
