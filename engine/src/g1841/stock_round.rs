@@ -118,14 +118,43 @@ fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
 
 /// Every share purchase `seat` may make now (1841 §5.2): one per corporation, source and
 /// certificate size; of corporation `only` alone when given; the first `limit` only.
+fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
+    let mut out = Vec::new();
+    each_buy(state, seat, only, |corp, from_pool, percent| {
+        out.push(Action::BuyShares {
+            corporation: corp.sym.clone(),
+            from_pool,
+            percent,
+        });
+        out.len() < limit
+    });
+    out
+}
+
+/// Whether [`buy_options`] lists any purchase (nothing built).
+fn has_buy(state: &State, seat: Seat) -> bool {
+    let mut found = false;
+    each_buy(state, seat, None, |_, _, _| {
+        found = true;
+        false
+    });
+    found
+}
+
+/// The purchases of [`buy_options`] in its order, each handed to `take` as (corporation,
+/// from the pool, percent) until `take` returns `false`.
 ///
 /// A purchase must keep `seat` below his certificate limit and within the 60% control limit
 /// (1841 §2, §7.3): the certificate count is read once per call (at the limit, no purchase
 /// at all), the control of a corporation once for all its certificates.
-fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
-    let mut out = Vec::new();
+fn each_buy(
+    state: &State,
+    seat: Seat,
+    only: Option<&str>,
+    mut take: impl FnMut(&Corporation, bool, u32) -> bool,
+) {
     if certificate_count(state, seat) >= certificate_limit(state) {
-        return out;
+        return;
     }
     let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
     let cash = cash(state, seat);
@@ -169,20 +198,13 @@ fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> V
                         .get_or_insert_with(|| controlled_percent(state, seat, &corp.sym))
                         .saturating_add(percent)
                         <= max
+                    && !take(corp, from_pool, percent)
                 {
-                    out.push(Action::BuyShares {
-                        corporation: corp.sym.clone(),
-                        from_pool,
-                        percent,
-                    });
-                    if out.len() >= limit {
-                        return out;
-                    }
+                    return;
                 }
             }
         }
     }
-    out
 }
 
 /// Every par `seat` may make (1841 §5.4, §3.4): historical corporations whose concession he
@@ -294,8 +316,36 @@ pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOw
 /// 50%, no president's certificate of a locked corporation, a dump only if another player
 /// can take the presidency. Of corporation `only` alone when given; the first `limit` only.
 fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
-    let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
     let mut out = Vec::new();
+    each_sale(state, seat, only, |corp, percent| {
+        out.push(Action::SellShares {
+            corporation: corp.sym.clone(),
+            percent,
+        });
+        out.len() < limit
+    });
+    out
+}
+
+/// Whether [`sell_options`] lists any sale (nothing built).
+fn has_sale(state: &State, seat: Seat) -> bool {
+    let mut found = false;
+    each_sale(state, seat, None, |_, _| {
+        found = true;
+        false
+    });
+    found
+}
+
+/// The sales of [`sell_options`] in its order, each handed to `take` as (corporation,
+/// percent) until `take` returns `false`.
+fn each_sale(
+    state: &State,
+    seat: Seat,
+    only: Option<&str>,
+    mut take: impl FnMut(&Corporation, u32) -> bool,
+) {
+    let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
     let me = ShareOwner::Player(seat);
     // The corporations under circular control now, once for every simulated sale.
     let mut circular_now: Option<Vec<String>> = None;
@@ -304,14 +354,19 @@ fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> 
             continue;
         }
         let unit = corp.unit_percent();
-        let normal: u32 = corp
-            .certificates
-            .iter()
-            .filter(|c| c.owner == me && !c.president)
-            .map(|c| c.percent)
-            .sum();
+        // All he holds, and his ordinary certificates of it, in one pass.
+        let (mut held, mut normal) = (0u32, 0u32);
+        for c in corp.certificates.iter().filter(|c| c.owner == me) {
+            held += c.percent;
+            if !c.president {
+                normal += c.percent;
+            }
+        }
+        if held < unit {
+            // Nothing to sell (his ordinary certificates are a part of it).
+            continue;
+        }
         let is_president = corp.president() == Some(&me);
-        let held = corp.percent_of(&me);
         let pres_percent = 2 * unit;
         // A president sells his ordinary certificates, and beyond them only when he can dump
         // the presidency; that is worked out only once a sale goes beyond them.
@@ -346,19 +401,12 @@ fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> 
                     &president_after_sale(state, seat, corp, percent),
                     circular_now.get_or_insert_with(|| super::corporation::circular_set(state)),
                 );
-            if !looping {
-                out.push(Action::SellShares {
-                    corporation: corp.sym.clone(),
-                    percent: p,
-                });
-                if out.len() >= limit {
-                    return out;
-                }
+            if !looping && !take(corp, p) {
+                return;
             }
             p += unit;
         }
     }
-    out
 }
 
 /// The president of `corp` after its president in `seat` sells `percent` of it ([`sell`]:
@@ -438,8 +486,8 @@ fn turn_options(state: &State, seat: Seat) -> Vec<Action> {
 
 /// Whether [`turn_options`] is not empty, stopping at the first kind of action found.
 fn has_turn_option(state: &State, seat: Seat) -> bool {
-    !sell_options(state, seat, None, 1).is_empty()
-        || !buy_options(state, seat, None, 1).is_empty()
+    has_sale(state, seat)
+        || has_buy(state, seat)
         || !concession_options(state, seat).is_empty()
         || !par_options(state, seat, None).is_empty()
 }
@@ -516,7 +564,7 @@ fn allows(state: &State, seat: Seat, action: &Action) -> bool {
 /// Whether `seat` must sell before anything else (1841 §5.1, FAQ-Q9): over a limit with
 /// something to sell.
 fn forced_to_sell(state: &State, seat: Seat) -> bool {
-    over_limits(state, seat) && !sell_options(state, seat, None, 1).is_empty()
+    over_limits(state, seat) && has_sale(state, seat)
 }
 
 /// The purchases the seat on turn may offer to other players now, with price ranges
