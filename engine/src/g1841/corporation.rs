@@ -91,6 +91,7 @@ pub fn roster(options: &Options) -> &'static [Corporation] {
 }
 
 /// The index of `sym` in the [`roster`] (where a valid state has it).
+#[inline]
 pub fn roster_index(options: &Options, sym: &str) -> Option<usize> {
     roster_data(options).1.get(sym)
 }
@@ -165,6 +166,7 @@ impl RosterIndex {
     }
 }
 
+#[inline]
 fn roster_data(options: &Options) -> &'static Roster {
     static ROSTERS: [std::sync::OnceLock<Roster>; 3] = [const { std::sync::OnceLock::new() }; 3];
     // One slot per ruleset, chosen as `data::ruleset` chooses (test
