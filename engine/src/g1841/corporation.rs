@@ -93,6 +93,13 @@ pub fn roster(options: &Options) -> &'static [Corporation] {
 /// The index of `sym` in the [`roster`] (where a valid state has it).
 #[inline]
 pub fn roster_index(options: &Options, sym: &str) -> Option<usize> {
+    roster_data(options).1.get(sym).map(|(i, _)| i)
+}
+
+/// [`roster_index`] of `sym`, with `sym` packed ([`super::ids::pack`]; `None` when longer
+/// than 7 bytes), to compare it with another symbol by [`super::ids::is_packed`].
+#[inline]
+pub fn roster_slot(options: &Options, sym: &str) -> Option<(usize, Option<u64>)> {
     roster_data(options).1.get(sym)
 }
 
@@ -151,15 +158,16 @@ impl RosterIndex {
     }
 
     #[inline]
-    fn get(&self, sym: &str) -> Option<usize> {
+    /// The index of `sym`, with `sym`'s packed key.
+    fn get(&self, sym: &str) -> Option<(usize, Option<u64>)> {
         let Some(key) = super::ids::pack(sym.as_bytes()) else {
-            return self.long.get(sym);
+            return self.long.get(sym).map(|i| (i, None));
         };
         let mut at = self.slot(key);
         loop {
             match self.slots.get(at)? {
                 (_, 0) => return None,
-                (k, v) if *k == key => return Some(*v as usize - 1),
+                (k, v) if *k == key => return Some((*v as usize - 1, Some(key))),
                 _ => at = (at + 1) & (self.slots.len() - 1),
             }
         }
@@ -838,8 +846,8 @@ mod tests {
             fresh("SB", CorporationKind::Minor, false),
         ];
         let index = RosterIndex::new(&long);
-        assert_eq!(index.get("Marseille"), Some(0));
-        assert_eq!(index.get("SB"), Some(1));
+        assert_eq!(index.get("Marseille"), Some((0, None)));
+        assert_eq!(index.get("SB"), Some((1, super::super::ids::pack(b"SB"))));
         assert_eq!(index.get("Marseilles"), None);
     }
 

@@ -73,6 +73,17 @@ pub fn pack(id: &[u8]) -> Option<u64> {
     Some(bytes | (n as u64) << 56)
 }
 
+/// Whether `id` is `other`, given `key` = [`pack`] of `other`: packed identifiers are equal
+/// exactly when the identifiers are (an identifier that does not pack is longer than one
+/// that does), so short ones are compared without a `memcmp` call.
+#[inline]
+pub fn is_packed(id: &str, other: &str, key: Option<u64>) -> bool {
+    match key {
+        Some(k) => pack(id.as_bytes()) == Some(k),
+        None => id == other,
+    }
+}
+
 impl IdIndex {
     /// Maps `id` to `index`, unless `id` is mapped already (the first index stays).
     pub fn insert(&mut self, id: &str, index: usize) {
@@ -142,6 +153,26 @@ mod tests {
         }
         assert_eq!(pack(b"Marseille"), None);
         assert_eq!(pack(b"Holding!"), None);
+    }
+
+    #[test]
+    fn is_packed_is_string_equality() {
+        let ids = [
+            "",
+            "S",
+            "SB",
+            "SFT",
+            "SFTG",
+            "SFTGX",
+            "Holding",
+            "Holdings",
+            "Marseille",
+        ];
+        for a in ids {
+            for b in ids {
+                assert_eq!(is_packed(a, b, pack(b.as_bytes())), a == b, "{a} {b}");
+            }
+        }
     }
 
     #[test]
