@@ -551,28 +551,31 @@ pub fn holder_order(
     with_pool: bool,
     only: impl Fn(&ShareOwner) -> bool,
 ) -> Vec<ShareOwner> {
-    let corporations: Vec<String> = if state.options.exchanges_by_share_value() {
-        let mut order = market::operating_order(state);
-        let rest: Vec<String> = state
+    let corporations: Vec<&str> = if state.options.exchanges_by_share_value() {
+        let mut order = market::operating_order_of(state);
+        let rest: Vec<&str> = state
             .corporations
             .iter()
-            .filter(|c| !order.contains(&c.sym))
-            .map(|c| c.sym.clone())
+            .filter(|c| !order.contains(&c.sym.as_str()))
+            .map(|c| c.sym.as_str())
             .collect();
         order.extend(rest);
         order
     } else {
-        state.corporations.iter().map(|c| c.sym.clone()).collect()
+        state.corporations.iter().map(|c| c.sym.as_str()).collect()
     };
-    let corporations: Vec<&Corporation> = corporations
+    // Each corporation with, if started, its controlling player: worked out once, not once
+    // per player.
+    let corporations: Vec<(&Corporation, Option<Option<Seat>>)> = corporations
         .iter()
         .filter_map(|s| state.corporation(s))
+        .map(|c| (c, c.started().then(|| controller_of(state, c))))
         .collect();
     let mut out = Vec::new();
     for seat in players_from(state, first) {
         out.push(ShareOwner::Player(seat));
-        for c in &corporations {
-            if c.started() && !c.closed && controller_of(state, c) == Some(seat) {
+        for (c, controller) in &corporations {
+            if !c.closed && *controller == Some(Some(seat)) {
                 out.push(ShareOwner::Corporation(c.sym.clone()));
             }
         }
@@ -580,8 +583,9 @@ pub fn holder_order(
     if with_pool {
         out.push(ShareOwner::Pool);
     }
-    for c in &corporations {
-        if frozen_of(state, c) {
+    for (c, controller) in &corporations {
+        // Frozen (`frozen_of`): started, without a controlling player.
+        if *controller == Some(None) {
             out.push(ShareOwner::Corporation(c.sym.clone()));
         }
     }
