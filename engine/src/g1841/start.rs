@@ -307,6 +307,10 @@ fn home_candidates(options: &Options, from_phase_4: bool) -> &'static [HomeCandi
     &lists[usize::from(from_phase_4)]
 }
 
+/// A token on the map as [`home_cities_up_to`] reads it: (its hex packed by
+/// [`super::ids::pack`], the hex, the city, the index of its corporation in the state).
+type MapTokenAt<'a> = (Option<u64>, &'a str, u32, usize);
+
 /// The first `limit` of [`home_cities`], in the same order (whether there is one is asked
 /// often: stop at the first).
 fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize) -> Vec<MapToken> {
@@ -321,8 +325,7 @@ fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize
     // candidates, and a mask of the packed hexes' bits `bit` (no bit of a candidate's hex: no
     // token there).
     let bit = |key: u64| 1u64 << (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
-    let mut tokens: smallvec::SmallVec<[(Option<u64>, &str, u32, usize); 48]> =
-        smallvec::SmallVec::new();
+    let mut tokens: smallvec::SmallVec<[MapTokenAt; 48]> = smallvec::SmallVec::new();
     let mut mask = 0u64;
     for (i, c) in state.corporations.iter().enumerate() {
         for t in &c.tokens {
