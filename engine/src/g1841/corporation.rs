@@ -91,7 +91,15 @@ pub fn roster(options: &Options) -> &'static [Corporation] {
 }
 
 /// The index of `sym` in the [`roster`] (where a valid state has it).
+#[inline]
 pub fn roster_index(options: &Options, sym: &str) -> Option<usize> {
+    roster_data(options).1.get(sym).map(|(i, _)| i)
+}
+
+/// [`roster_index`] of `sym`, with `sym` packed ([`super::ids::pack`]; `None` when longer
+/// than 7 bytes), to compare it with another symbol by [`super::ids::is_packed`].
+#[inline]
+pub fn roster_slot(options: &Options, sym: &str) -> Option<(usize, Option<u64>)> {
     roster_data(options).1.get(sym)
 }
 
@@ -150,21 +158,23 @@ impl RosterIndex {
     }
 
     #[inline]
-    fn get(&self, sym: &str) -> Option<usize> {
+    /// The index of `sym`, with `sym`'s packed key.
+    fn get(&self, sym: &str) -> Option<(usize, Option<u64>)> {
         let Some(key) = super::ids::pack(sym.as_bytes()) else {
-            return self.long.get(sym);
+            return self.long.get(sym).map(|i| (i, None));
         };
         let mut at = self.slot(key);
         loop {
             match self.slots.get(at)? {
                 (_, 0) => return None,
-                (k, v) if *k == key => return Some(*v as usize - 1),
+                (k, v) if *k == key => return Some((*v as usize - 1, Some(key))),
                 _ => at = (at + 1) & (self.slots.len() - 1),
             }
         }
     }
 }
 
+#[inline]
 fn roster_data(options: &Options) -> &'static Roster {
     static ROSTERS: [std::sync::OnceLock<Roster>; 3] = [const { std::sync::OnceLock::new() }; 3];
     // One slot per ruleset, chosen as `data::ruleset` chooses (test
@@ -541,28 +551,31 @@ pub fn holder_order(
     with_pool: bool,
     only: impl Fn(&ShareOwner) -> bool,
 ) -> Vec<ShareOwner> {
-    let corporations: Vec<String> = if state.options.exchanges_by_share_value() {
-        let mut order = market::operating_order(state);
-        let rest: Vec<String> = state
+    let corporations: Vec<&str> = if state.options.exchanges_by_share_value() {
+        let mut order = market::operating_order_of(state);
+        let rest: Vec<&str> = state
             .corporations
             .iter()
-            .filter(|c| !order.contains(&c.sym))
-            .map(|c| c.sym.clone())
+            .filter(|c| !order.contains(&c.sym.as_str()))
+            .map(|c| c.sym.as_str())
             .collect();
         order.extend(rest);
         order
     } else {
-        state.corporations.iter().map(|c| c.sym.clone()).collect()
+        state.corporations.iter().map(|c| c.sym.as_str()).collect()
     };
-    let corporations: Vec<&Corporation> = corporations
+    // Each corporation with, if started, its controlling player: worked out once, not once
+    // per player.
+    let corporations: Vec<(&Corporation, Option<Option<Seat>>)> = corporations
         .iter()
         .filter_map(|s| state.corporation(s))
+        .map(|c| (c, c.started().then(|| controller_of(state, c))))
         .collect();
     let mut out = Vec::new();
     for seat in players_from(state, first) {
         out.push(ShareOwner::Player(seat));
-        for c in &corporations {
-            if c.started() && !c.closed && controller_of(state, c) == Some(seat) {
+        for (c, controller) in &corporations {
+            if !c.closed && *controller == Some(Some(seat)) {
                 out.push(ShareOwner::Corporation(c.sym.clone()));
             }
         }
@@ -570,8 +583,9 @@ pub fn holder_order(
     if with_pool {
         out.push(ShareOwner::Pool);
     }
-    for c in &corporations {
-        if frozen_of(state, c) {
+    for (c, controller) in &corporations {
+        // Frozen (`frozen_of`): started, without a controlling player.
+        if *controller == Some(None) {
             out.push(ShareOwner::Corporation(c.sym.clone()));
         }
     }
@@ -836,8 +850,8 @@ mod tests {
             fresh("SB", CorporationKind::Minor, false),
         ];
         let index = RosterIndex::new(&long);
-        assert_eq!(index.get("Marseille"), Some(0));
-        assert_eq!(index.get("SB"), Some(1));
+        assert_eq!(index.get("Marseille"), Some((0, None)));
+        assert_eq!(index.get("SB"), Some((1, super::super::ids::pack(b"SB"))));
         assert_eq!(index.get("Marseilles"), None);
     }
 

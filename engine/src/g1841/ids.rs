@@ -52,18 +52,18 @@ fn table_key(id: &[u8]) -> Option<usize> {
 #[inline]
 pub fn pack(id: &[u8]) -> Option<u64> {
     let n = id.len();
-    // Byte `i` goes to bits `8 i`. Read in a few fixed-size pieces that may overlap (OR-ing a
-    // byte in twice changes nothing): a byte loop or a copy of a variable length (`memcpy`)
-    // costs several times more, and this runs in every corporation look-up and track search.
-    let bytes = match n {
-        0 => 0,
-        1..=3 => {
-            u64::from(id[0])
-                | u64::from(id[n / 2]) << (8 * (n / 2))
-                | u64::from(id[n - 1]) << (8 * (n - 1))
-        }
-        4..=7 => {
-            let head = u32::from_le_bytes([id[0], id[1], id[2], id[3]]);
+    // Byte `i` goes to bits `8 i`. Up to 3 bytes, each length its own arm (the slice pattern
+    // reads the bytes without bounds checks or shifts by a variable amount); from 4 bytes, read
+    // in two fixed-size pieces that may overlap (OR-ing a byte in twice changes nothing): a
+    // byte loop or a copy of a variable length (`memcpy`) costs several times more, and this
+    // runs in every corporation look-up and track search.
+    let bytes = match *id {
+        [] => 0,
+        [a] => u64::from(a),
+        [a, b] => u64::from(u16::from_le_bytes([a, b])),
+        [a, b, c] => u64::from(u16::from_le_bytes([a, b])) | u64::from(c) << 16,
+        [a, b, c, d, ..] if n <= 7 => {
+            let head = u32::from_le_bytes([a, b, c, d]);
             // Bytes `n - 4 .. n`, of which those from 4 on are shifted down to the bottom.
             let tail = u32::from_le_bytes([id[n - 4], id[n - 3], id[n - 2], id[n - 1]]);
             u64::from(head) | (u64::from(tail) >> (8 * (8 - n))) << 32
@@ -71,6 +71,17 @@ pub fn pack(id: &[u8]) -> Option<u64> {
         _ => return None,
     };
     Some(bytes | (n as u64) << 56)
+}
+
+/// Whether `id` is `other`, given `key` = [`pack`] of `other`: packed identifiers are equal
+/// exactly when the identifiers are (an identifier that does not pack is longer than one
+/// that does), so short ones are compared without a `memcmp` call.
+#[inline]
+pub fn is_packed(id: &str, other: &str, key: Option<u64>) -> bool {
+    match key {
+        Some(k) => pack(id.as_bytes()) == Some(k),
+        None => id == other,
+    }
 }
 
 impl IdIndex {
@@ -142,6 +153,26 @@ mod tests {
         }
         assert_eq!(pack(b"Marseille"), None);
         assert_eq!(pack(b"Holding!"), None);
+    }
+
+    #[test]
+    fn is_packed_is_string_equality() {
+        let ids = [
+            "",
+            "S",
+            "SB",
+            "SFT",
+            "SFTG",
+            "SFTGX",
+            "Holding",
+            "Holdings",
+            "Marseille",
+        ];
+        for a in ids {
+            for b in ids {
+                assert_eq!(is_packed(a, b, pack(b.as_bytes())), a == b, "{a} {b}");
+            }
+        }
     }
 
     #[test]

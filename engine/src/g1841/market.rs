@@ -171,12 +171,13 @@ pub fn operating_order_of(state: &State) -> Vec<&str> {
             Some((c.price().unwrap_or(0), p, c.sym.as_str()))
         })
         .collect();
+    // Each tie-break worked out only on a tie (the names are compared last, and rarely).
     corps.sort_by(|a, b| {
         b.0.cmp(&a.0)
-            .then(b.1.col.cmp(&a.1.col))
-            .then(a.1.row.cmp(&b.1.row))
-            .then(a.1.arrival.cmp(&b.1.arrival))
-            .then(a.2.cmp(b.2))
+            .then_with(|| b.1.col.cmp(&a.1.col))
+            .then_with(|| a.1.row.cmp(&b.1.row))
+            .then_with(|| a.1.arrival.cmp(&b.1.arrival))
+            .then_with(|| a.2.cmp(b.2))
     });
     corps.into_iter().map(|c| c.2).collect()
 }

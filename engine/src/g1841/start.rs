@@ -255,6 +255,9 @@ pub fn home_cities(state: &State, sym: &str, first: Option<&str>) -> Vec<MapToke
 struct HomeCandidate {
     zone: u32,
     hex: &'static str,
+    /// `hex` packed ([`super::ids::pack`]; `None` when longer than 7 bytes), to compare it with
+    /// the tokens' hexes without comparing strings.
+    key: Option<u64>,
     /// One of the `MAJOR_CITIES` (never a minor's home).
     major_city: bool,
 }
@@ -288,6 +291,7 @@ fn home_candidates(options: &Options, from_phase_4: bool) -> &'static [HomeCandi
                 .map(|(zone, hex)| HomeCandidate {
                     zone,
                     hex: hex.as_str(),
+                    key: super::ids::pack(hex.as_bytes()),
                     major_city: major_cities.contains(hex),
                 })
                 .collect()
@@ -303,6 +307,10 @@ fn home_candidates(options: &Options, from_phase_4: bool) -> &'static [HomeCandi
     &lists[usize::from(from_phase_4)]
 }
 
+/// A token on the map as [`home_cities_up_to`] reads it: (its hex packed by
+/// [`super::ids::pack`], the hex, the city, the index of its corporation in the state).
+type MapTokenAt<'a> = (Option<u64>, &'a str, u32, usize);
+
 /// The first `limit` of [`home_cities`], in the same order (whether there is one is asked
 /// often: stop at the first).
 fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize) -> Vec<MapToken> {
@@ -313,6 +321,19 @@ fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize
     let phase = phase_number(state);
     const VENETO_ZONE: u32 = 4;
     let first = first.map(|first| (first, rules.zone_of(first)));
+    // Every token on the map as (packed hex, hex, city, corporation index), read once for all
+    // candidates, and a mask of the packed hexes' bits `bit` (no bit of a candidate's hex: no
+    // token there).
+    let bit = |key: u64| 1u64 << (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+    let mut tokens: smallvec::SmallVec<[MapTokenAt; 48]> = smallvec::SmallVec::new();
+    let mut mask = 0u64;
+    for (i, c) in state.corporations.iter().enumerate() {
+        for t in &c.tokens {
+            let key = super::ids::pack(t.hex.as_bytes());
+            mask |= key.map_or(0, bit);
+            tokens.push((key, t.hex.as_str(), t.city, i));
+        }
+    }
     let mut out = Vec::new();
     for candidate in home_candidates(&state.options, phase >= 4) {
         let hex = candidate.hex;
@@ -326,18 +347,37 @@ fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize
                 continue;
             }
         }
+        let minor = corp.kind == CorporationKind::Minor;
+        if minor && candidate.major_city {
+            continue;
+        }
         // The cities of this hex with a token of each corporation there, once per
         // corporation and city (one pass over the tokens, for the minor's rule and the slots).
+        // Packed hexes are equal exactly when the hexes are (a hex that does not pack is
+        // longer than one that does).
         let mut tokened: smallvec::SmallVec<[u32; 8]> = smallvec::SmallVec::new();
-        for c in &state.corporations {
-            let before = tokened.len();
-            for t in c.tokens.iter().filter(|t| t.hex == hex) {
-                if !tokened[before..].contains(&t.city) {
-                    tokened.push(t.city);
+        if candidate.key.is_none_or(|k| mask & bit(k) != 0) {
+            let mut corporation = usize::MAX;
+            let mut before = 0;
+            for &(key, token_hex, city, i) in &tokens {
+                let here = match (candidate.key, key) {
+                    (Some(a), Some(b)) => a == b,
+                    (Some(_), None) => false,
+                    (None, _) => token_hex == hex,
+                };
+                if !here {
+                    continue;
+                }
+                if i != corporation {
+                    corporation = i;
+                    before = tokened.len();
+                }
+                if !tokened[before..].contains(&city) {
+                    tokened.push(city);
                 }
             }
         }
-        if corp.kind == CorporationKind::Minor && (candidate.major_city || !tokened.is_empty()) {
+        if minor && !tokened.is_empty() {
             continue;
         }
         let Some(view) = track::hex_view(state, hex) else {
@@ -351,8 +391,8 @@ fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize
                 continue;
             }
             // A free slot (`track::has_free_slot`), not a historical home still reserved.
-            let tokens = tokened.iter().filter(|c| **c == city).count();
-            if (tokens as u32) < node.slots
+            let taken = tokened.iter().filter(|c| **c == city).count();
+            if (taken as u32) < node.slots
                 && !super::operating_round::reserved_home(state, hex, city)
             {
                 out.push(MapToken {

@@ -690,8 +690,11 @@ impl State {
 
     /// The index of corporation `sym` in [`State::corporations`].
     pub fn corporation_index(&self, sym: &str) -> Option<usize> {
-        if let Some(i) = super::corporation::roster_index(&self.options, sym)
-            && self.corporations.get(i).is_some_and(|c| c.sym == sym)
+        if let Some((i, key)) = super::corporation::roster_slot(&self.options, sym)
+            && self
+                .corporations
+                .get(i)
+                .is_some_and(|c| super::ids::is_packed(&c.sym, sym, key))
         {
             return Some(i);
         }

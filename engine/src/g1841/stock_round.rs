@@ -78,21 +78,34 @@ fn cash(state: &State, seat: Seat) -> i64 {
 
 /// Whether the seat is over the certificate limit or controls more than 60% of some
 /// corporation (1841 §5.1, §7.3).
-fn over_limits(state: &State, seat: Seat) -> bool {
+///
+/// One pass over the certificates counts the seat's ([`certificate_count`]) and bounds, per
+/// corporation, what he controls by his own holdings plus every corporation's: only where
+/// that bound exceeds the limit is the control worked out ([`controlled_percent_of`] counts a
+/// part of those holdings). Test `g1841_stock_shortcuts`: the same answer as the whole count
+/// and the control of every corporation.
+///
+/// [`controlled_percent_of`]: super::corporation::controlled_percent_of
+pub fn over_limits(state: &State, seat: Seat) -> bool {
     let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
-    certificate_count(state, seat) > certificate_limit(state)
-        || state
-            .corporations
-            .iter()
-            .any(|c| super::corporation::controlled_percent_of(state, seat, c) > max)
-}
-
-/// Whether `seat` may buy one more certificate of `sym` of `percent` (limits only, 1841 §2,
-/// §5.2, §7.3).
-fn within_limits(state: &State, seat: Seat, sym: &str, percent: u32) -> bool {
-    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
-    certificate_count(state, seat) < certificate_limit(state)
-        && controlled_percent(state, seat, sym).saturating_add(percent) <= max
+    let mut count = 0u32;
+    for corp in &state.corporations {
+        let mut bound = 0u32;
+        for c in &corp.certificates {
+            match &c.owner {
+                ShareOwner::Player(s) if *s == seat => {
+                    count += 1;
+                    bound = bound.saturating_add(c.percent);
+                }
+                ShareOwner::Corporation(_) => bound = bound.saturating_add(c.percent),
+                _ => {}
+            }
+        }
+        if bound > max && super::corporation::controlled_percent_of(state, seat, corp) > max {
+            return true;
+        }
+    }
+    count > certificate_limit(state)
 }
 
 fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
@@ -107,6 +120,43 @@ fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
 /// certificate size; of corporation `only` alone when given; the first `limit` only.
 fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
     let mut out = Vec::new();
+    each_buy(state, seat, only, |corp, from_pool, percent| {
+        out.push(Action::BuyShares {
+            corporation: corp.sym.clone(),
+            from_pool,
+            percent,
+        });
+        out.len() < limit
+    });
+    out
+}
+
+/// Whether [`buy_options`] lists any purchase (nothing built).
+fn has_buy(state: &State, seat: Seat) -> bool {
+    let mut found = false;
+    each_buy(state, seat, None, |_, _, _| {
+        found = true;
+        false
+    });
+    found
+}
+
+/// The purchases of [`buy_options`] in its order, each handed to `take` as (corporation,
+/// from the pool, percent) until `take` returns `false`.
+///
+/// A purchase must keep `seat` below his certificate limit and within the 60% control limit
+/// (1841 §2, §7.3): the certificate count is read once per call (at the limit, no purchase
+/// at all), the control of a corporation once for all its certificates.
+fn each_buy(
+    state: &State,
+    seat: Seat,
+    only: Option<&str>,
+    mut take: impl FnMut(&Corporation, bool, u32) -> bool,
+) {
+    if certificate_count(state, seat) >= certificate_limit(state) {
+        return;
+    }
+    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
     let cash = cash(state, seat);
     for corp in &state.corporations {
         if only.is_some_and(|o| o != corp.sym) {
@@ -117,13 +167,17 @@ fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> V
             continue;
         }
         let unit = corp.unit_percent();
+        // What `seat` controls of it (1841 §7.3), once asked.
+        let mut controlled: Option<u32> = None;
         for from_pool in [false, true] {
             let owner = if from_pool {
                 ShareOwner::Pool
             } else {
                 ShareOwner::Ipo
             };
-            let mut sizes: Vec<u32> = corp
+            // The certificate sizes there, ascending, each once.
+            let mut sizes: smallvec::SmallVec<[u32; 4]> = smallvec::SmallVec::new();
+            for c in corp
                 .certificates
                 .iter()
                 .filter(|c| c.owner == owner)
@@ -132,26 +186,25 @@ fn buy_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> V
                     // or from phase 4 (1841 §5.2, #9379). Never in the IPO after the start.
                     !c.president || (from_pool && (!corp.historical || phase_number(state) >= 4))
                 })
-                .map(|c| c.percent)
-                .collect();
-            sizes.sort_unstable();
-            sizes.dedup();
+            {
+                if let Err(at) = sizes.binary_search(&c.percent) {
+                    sizes.insert(at, c.percent);
+                }
+            }
             for percent in sizes {
                 let cost = price.saturating_mul(i64::from(percent / unit));
-                if cost <= cash && within_limits(state, seat, &corp.sym, percent) {
-                    out.push(Action::BuyShares {
-                        corporation: corp.sym.clone(),
-                        from_pool,
-                        percent,
-                    });
-                    if out.len() >= limit {
-                        return out;
-                    }
+                if cost <= cash
+                    && controlled
+                        .get_or_insert_with(|| controlled_percent(state, seat, &corp.sym))
+                        .saturating_add(percent)
+                        <= max
+                    && !take(corp, from_pool, percent)
+                {
+                    return;
                 }
             }
         }
     }
-    out
 }
 
 /// Every par `seat` may make (1841 §5.4, §3.4): historical corporations whose concession he
@@ -263,8 +316,36 @@ pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOw
 /// 50%, no president's certificate of a locked corporation, a dump only if another player
 /// can take the presidency. Of corporation `only` alone when given; the first `limit` only.
 fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
-    let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
     let mut out = Vec::new();
+    each_sale(state, seat, only, |corp, percent| {
+        out.push(Action::SellShares {
+            corporation: corp.sym.clone(),
+            percent,
+        });
+        out.len() < limit
+    });
+    out
+}
+
+/// Whether [`sell_options`] lists any sale (nothing built).
+fn has_sale(state: &State, seat: Seat) -> bool {
+    let mut found = false;
+    each_sale(state, seat, None, |_, _| {
+        found = true;
+        false
+    });
+    found
+}
+
+/// The sales of [`sell_options`] in its order, each handed to `take` as (corporation,
+/// percent) until `take` returns `false`.
+fn each_sale(
+    state: &State,
+    seat: Seat,
+    only: Option<&str>,
+    mut take: impl FnMut(&Corporation, u32) -> bool,
+) {
+    let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
     let me = ShareOwner::Player(seat);
     // The corporations under circular control now, once for every simulated sale.
     let mut circular_now: Option<Vec<String>> = None;
@@ -273,25 +354,36 @@ fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> 
             continue;
         }
         let unit = corp.unit_percent();
-        let normal: u32 = corp
-            .certificates
-            .iter()
-            .filter(|c| c.owner == me && !c.president)
-            .map(|c| c.percent)
-            .sum();
+        // All he holds, and his ordinary certificates of it, in one pass.
+        let (mut held, mut normal) = (0u32, 0u32);
+        for c in corp.certificates.iter().filter(|c| c.owner == me) {
+            held += c.percent;
+            if !c.president {
+                normal += c.percent;
+            }
+        }
+        if held < unit {
+            // Nothing to sell (his ordinary certificates are a part of it).
+            continue;
+        }
         let is_president = corp.president() == Some(&me);
-        let held = corp.percent_of(&me);
         let pres_percent = 2 * unit;
-        let max_sale = if is_president {
-            let can_dump = presidency_may_change(state, corp)
-                && successor(state, &corp.sym, seat).is_some_and(|(_, p)| p >= pres_percent);
-            if can_dump { held } else { normal }
-        } else {
-            held
+        // A president sells his ordinary certificates, and beyond them only when he can dump
+        // the presidency; that is worked out only once a sale goes beyond them.
+        let mut can_dump: Option<bool> = None;
+        let mut may_sell = |p: u32| {
+            p <= normal
+                || (p <= held
+                    && (!is_president
+                        || *can_dump.get_or_insert_with(|| {
+                            presidency_may_change(state, corp)
+                                && successor(state, &corp.sym, seat)
+                                    .is_some_and(|(_, p)| p >= pres_percent)
+                        })))
         };
         let room = pool_max.saturating_sub(corp.pool_percent());
         let mut p = unit;
-        while p <= max_sale && p <= room {
+        while p <= room && may_sell(p) {
             // FAQ-R1: no sale that puts corporations under mutual control (1841 §7.4).
             // Only a president's sale can hand the presidency to a corporation.
             let percent = p;
@@ -309,19 +401,12 @@ fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> 
                     &president_after_sale(state, seat, corp, percent),
                     circular_now.get_or_insert_with(|| super::corporation::circular_set(state)),
                 );
-            if !looping {
-                out.push(Action::SellShares {
-                    corporation: corp.sym.clone(),
-                    percent: p,
-                });
-                if out.len() >= limit {
-                    return out;
-                }
+            if !looping && !take(corp, p) {
+                return;
             }
             p += unit;
         }
     }
-    out
 }
 
 /// The president of `corp` after its president in `seat` sells `percent` of it ([`sell`]:
@@ -401,8 +486,8 @@ fn turn_options(state: &State, seat: Seat) -> Vec<Action> {
 
 /// Whether [`turn_options`] is not empty, stopping at the first kind of action found.
 fn has_turn_option(state: &State, seat: Seat) -> bool {
-    !sell_options(state, seat, None, 1).is_empty()
-        || !buy_options(state, seat, None, 1).is_empty()
+    has_sale(state, seat)
+        || has_buy(state, seat)
         || !concession_options(state, seat).is_empty()
         || !par_options(state, seat, None).is_empty()
 }
@@ -479,7 +564,7 @@ fn allows(state: &State, seat: Seat, action: &Action) -> bool {
 /// Whether `seat` must sell before anything else (1841 §5.1, FAQ-Q9): over a limit with
 /// something to sell.
 fn forced_to_sell(state: &State, seat: Seat) -> bool {
-    over_limits(state, seat) && !sell_options(state, seat, None, 1).is_empty()
+    over_limits(state, seat) && has_sale(state, seat)
 }
 
 /// The purchases the seat on turn may offer to other players now, with price ranges
