@@ -4,6 +4,9 @@
 //!
 //! * `stock_round::over_limits` (1841 §5.1, §7.3) answers as counting every certificate of
 //!   the seat and working out his control of every corporation.
+//! * `market::first_in_operating_order` (1841 §6, §8) names the first corporation of the
+//!   sorted `market::operating_order_of` that is not skipped: with every prefix of the order
+//!   skipped, and with each corporation alone skipped.
 
 use referee_engine::Game;
 use referee_engine::g1841::corporation::{
@@ -11,6 +14,7 @@ use referee_engine::g1841::corporation::{
 };
 use referee_engine::g1841::data;
 use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+use referee_engine::g1841::market;
 use referee_engine::g1841::options::Options;
 use referee_engine::g1841::stock_round;
 use referee_engine::g1841::{Action, G1841, State};
@@ -94,6 +98,7 @@ fn over_limits_in_full(state: &State, seat: u32) -> bool {
 #[test]
 fn shortcuts_agree_with_the_whole_computations() {
     let mut over = [0usize; 2];
+    let mut ordered = 0;
     for state in all_states() {
         for p in &state.players {
             let seat = p.seat;
@@ -101,7 +106,26 @@ fn shortcuts_agree_with_the_whole_computations() {
             assert_eq!(short, over_limits_in_full(&state, seat), "seat {seat}");
             over[usize::from(short)] += 1;
         }
+        let order = market::operating_order_of(&state);
+        for k in 0..=order.len() {
+            let skipped = &order[..k];
+            let first = market::first_in_operating_order(&state, |s| skipped.contains(&s));
+            assert_eq!(
+                first,
+                order.get(k).copied(),
+                "{order:?} without {skipped:?}"
+            );
+        }
+        for one in &order {
+            let first = market::first_in_operating_order(&state, |s| s == *one);
+            assert_eq!(first, order.iter().copied().find(|s| s != one), "{order:?}");
+        }
+        ordered += usize::from(order.len() > 1);
     }
-    // Both answers occur (the test is not vacuous).
+    // Both answers occur (the test is not vacuous); most states have an order to read.
     assert!(over[0] > 100 && over[1] > 0, "over limits: {over:?}");
+    assert!(
+        ordered > 1000,
+        "states with two started corporations: {ordered}"
+    );
 }

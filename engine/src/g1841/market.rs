@@ -163,23 +163,44 @@ pub fn operating_order(state: &State) -> Vec<String> {
 
 /// [`operating_order`], the symbols borrowed from the state.
 pub fn operating_order_of(state: &State) -> Vec<&str> {
-    let mut corps: Vec<_> = state
-        .corporations
-        .iter()
-        .filter_map(|c| {
-            let p = c.share_price?;
-            Some((c.price().unwrap_or(0), p, c.sym.as_str()))
-        })
-        .collect();
-    // Each tie-break worked out only on a tie (the names are compared last, and rarely).
-    corps.sort_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then_with(|| b.1.col.cmp(&a.1.col))
-            .then_with(|| a.1.row.cmp(&b.1.row))
-            .then_with(|| a.1.arrival.cmp(&b.1.arrival))
-            .then_with(|| a.2.cmp(b.2))
-    });
+    let mut corps: Vec<_> = order_keys(state).collect();
+    corps.sort_by(order_cmp);
     corps.into_iter().map(|c| c.2).collect()
+}
+
+/// The first corporation of [`operating_order_of`] that `skip` does not pass over, found
+/// without sorting (the least key in the order's comparison; of equal keys the first in list
+/// order, as the stable sort keeps it).
+pub fn first_in_operating_order<'a>(
+    state: &'a State,
+    skip: impl Fn(&str) -> bool,
+) -> Option<&'a str> {
+    order_keys(state)
+        .filter(|k| !skip(k.2))
+        .min_by(order_cmp)
+        .map(|k| k.2)
+}
+
+/// What the operating order sorts by, per started corporation (those with a market cell):
+/// (price, cell, symbol).
+type OrderKey<'a> = (i64, SharePrice, &'a str);
+
+/// The [`OrderKey`]s of `state`'s corporations, in list order.
+fn order_keys(state: &State) -> impl Iterator<Item = OrderKey<'_>> {
+    state.corporations.iter().filter_map(|c| {
+        let p = c.share_price?;
+        Some((c.price().unwrap_or(0), p, c.sym.as_str()))
+    })
+}
+
+/// The operating order's comparison ([`operating_order`], 1841 §6). Each tie-break is worked
+/// out only on a tie (the names are compared last, and rarely).
+fn order_cmp(a: &OrderKey, b: &OrderKey) -> std::cmp::Ordering {
+    b.0.cmp(&a.0)
+        .then_with(|| b.1.col.cmp(&a.1.col))
+        .then_with(|| a.1.row.cmp(&b.1.row))
+        .then_with(|| a.1.arrival.cmp(&b.1.arrival))
+        .then_with(|| a.2.cmp(b.2))
 }
 
 /// The cell furthest right whose price is strictly below `twice_input` ÷ 2, the topmost

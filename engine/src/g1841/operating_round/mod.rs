@@ -1009,9 +1009,7 @@ fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
         let Some(r) = round(state) else {
             return;
         };
-        let next = market::operating_order_of(state)
-            .into_iter()
-            .find(|s| !r.done.iter().any(|d| d == s))
+        let next = market::first_in_operating_order(state, |s| r.done.iter().any(|d| d == s))
             .map(str::to_string);
         let Some(sym) = next else {
             end_round(state, events);
