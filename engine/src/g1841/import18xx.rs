@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -1495,6 +1496,10 @@ macro_rules! fields {
                 }
             }
         }
+
+        /// Every field with its key (for the tests of the key readers).
+        #[cfg(test)]
+        const FIELDS: &[(&str, Field)] = &[$(($key, Field::$name),)*];
     };
 }
 
@@ -1641,7 +1646,7 @@ mod reader {
     use std::fmt;
     use std::marker::PhantomData;
 
-    use compact_str::{CompactString, ToCompactString};
+    use compact_str::CompactString;
     use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
     use serde_json::{Number, Value};
     use smallvec::SmallVec;
@@ -1787,12 +1792,13 @@ mod reader {
     /// An action's entity: a text, or a number (`None` for any other value). Player ids are
     /// integers in current exports and texts in some older ones. A whole number is kept as a
     /// number: it is matched against the players' ids by value ([`super::Seats`]) and written
-    /// out only when it is not a player's ([`Id::into_text`]).
+    /// out only when it is not a player's ([`Id::into_text`]). A text is kept as the `String`
+    /// that [`super::Entity`] holds.
     #[derive(Clone, Default)]
     pub(super) enum Id {
         #[default]
         None,
-        Text(CompactString),
+        Text(String),
         Whole(u64),
     }
 
@@ -1801,7 +1807,7 @@ mod reader {
         pub(super) fn into_text(self) -> String {
             match self {
                 Id::None => String::new(),
-                Id::Text(text) => text.into_string(),
+                Id::Text(text) => text,
                 Id::Whole(n) => n.to_string(),
             }
         }
@@ -1809,15 +1815,15 @@ mod reader {
 
     impl Lenient<'_> for Id {
         fn text(text: &str) -> Self {
-            Id::Text(text.into())
+            Id::Text(text.to_owned())
         }
 
         fn number(number: Number) -> Self {
             // `Number`'s text: the integer's digits, or the float as serde_json writes it.
             match (number.as_u64(), number.as_i64()) {
                 (Some(n), _) => Id::Whole(n),
-                (None, Some(n)) => Id::Text(n.to_compact_string()),
-                (None, None) => Id::Text(number.to_string().into()),
+                (None, Some(n)) => Id::Text(n.to_string()),
+                (None, None) => Id::Text(number.to_string()),
             }
         }
     }
@@ -1950,6 +1956,30 @@ mod reader {
         Other,
     }
 
+    impl RecordKey {
+        /// The key `key`: told apart by its length first, then by comparing it with the few
+        /// keys of that length ([`Field::named`] for the mapping's fields).
+        fn of(key: &str) -> RecordKey {
+            let field = |key| Field::named(key).map_or(RecordKey::Other, RecordKey::Field);
+            match key.len() {
+                2 if key == "id" => RecordKey::Id,
+                4 if key == "type" => RecordKey::Type,
+                6 => match key {
+                    "entity" => RecordKey::Entity,
+                    "routes" => RecordKey::Routes,
+                    "shares" => RecordKey::Shares,
+                    other => field(other),
+                },
+                9 if key == "action_id" => RecordKey::ActionId,
+                11 if key == "entity_type" => RecordKey::EntityType,
+                12 if key == "auto_actions" => RecordKey::AutoActions,
+                // No key the importer reads has this length (`created_at`, the commonest).
+                10 => RecordKey::Other,
+                _ => field(key),
+            }
+        }
+    }
+
     impl<'de> Deserialize<'de> for RecordKey {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             struct KeyVisitor;
@@ -1961,17 +1991,7 @@ mod reader {
                 }
 
                 fn visit_str<E: de::Error>(self, key: &str) -> Result<RecordKey, E> {
-                    Ok(match key {
-                        "type" => RecordKey::Type,
-                        "id" => RecordKey::Id,
-                        "action_id" => RecordKey::ActionId,
-                        "entity" => RecordKey::Entity,
-                        "entity_type" => RecordKey::EntityType,
-                        "auto_actions" => RecordKey::AutoActions,
-                        "routes" => RecordKey::Routes,
-                        "shares" => RecordKey::Shares,
-                        other => Field::named(other).map_or(RecordKey::Other, RecordKey::Field),
-                    })
+                    Ok(RecordKey::of(key))
                 }
             }
             d.deserialize_str(KeyVisitor)
@@ -2007,9 +2027,13 @@ mod reader {
     #[derive(Clone, Default)]
     pub(super) struct RouteRecord {
         pub(super) train: Text,
-        pub(super) nodes: List<Text>,
-        pub(super) connections: List<Few<[Text; 4]>>,
+        pub(super) nodes: List<Text, ROUTE_CAPACITY>,
+        pub(super) connections: List<Few<[Text; 4]>, ROUTE_CAPACITY>,
     }
+
+    /// Room for a route's nodes and chains from the start: the routes of the recorded games
+    /// have 6 of each on average (not grown by copying for up to 8).
+    const ROUTE_CAPACITY: usize = 8;
 
     keys! {
         /// The keys of a route the importer reads.
@@ -2084,6 +2108,64 @@ mod reader {
             Ok(r)
         }
     }
+
+    #[cfg(test)]
+    mod tests {
+        use super::super::FIELDS;
+        use super::*;
+
+        /// Every key the importer reads is told apart as such, whatever its length; others
+        /// (of every length, `created_at` among them) are `Other`.
+        #[test]
+        fn s18_record_keys_are_told_apart() {
+            let record = [
+                ("type", "Type"),
+                ("id", "Id"),
+                ("action_id", "ActionId"),
+                ("entity", "Entity"),
+                ("entity_type", "EntityType"),
+                ("auto_actions", "AutoActions"),
+                ("routes", "Routes"),
+                ("shares", "Shares"),
+            ];
+            let name = |k: &RecordKey| match k {
+                RecordKey::Type => "Type".to_string(),
+                RecordKey::Id => "Id".to_string(),
+                RecordKey::ActionId => "ActionId".to_string(),
+                RecordKey::Entity => "Entity".to_string(),
+                RecordKey::EntityType => "EntityType".to_string(),
+                RecordKey::AutoActions => "AutoActions".to_string(),
+                RecordKey::Routes => "Routes".to_string(),
+                RecordKey::Shares => "Shares".to_string(),
+                RecordKey::Field(f) => format!("{f:?}"),
+                RecordKey::Other => "Other".to_string(),
+            };
+            for (key, kind) in record {
+                assert_eq!(name(&RecordKey::of(key)), kind, "{key}");
+            }
+            for (key, field) in FIELDS {
+                assert_eq!(name(&RecordKey::of(key)), format!("{field:?}"), "{key}");
+            }
+            for key in [
+                "",
+                "i",
+                "ids",
+                "Type",
+                "types",
+                "user",
+                "created_at",
+                "entity_typ",
+                "x".repeat(10).as_str(),
+                "auto_actionS",
+                "hexes",
+                "variant",
+                "tokener",
+                "revenue",
+            ] {
+                assert_eq!(name(&RecordKey::of(key)), "Other", "{key}");
+            }
+        }
+    }
 }
 
 /// The stops of an 18xx route in route order. 18xx lists a route's `nodes` in no guaranteed
@@ -2132,7 +2214,7 @@ fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
 /// copy on its hex; a token action naming a city `<tile>-<copy>-<i>` gets that hex.
 /// The texts are borrowed from the actions while they are followed (the marks are set after).
 fn mark_tile_hexes(actions: &mut [ImportedAction]) {
-    let mut at: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut at: FxHashMap<&str, &str> = FxHashMap::default();
     let mut marks: Vec<(usize, Option<String>)> = Vec::new();
     for (i, a) in actions.iter().enumerate() {
         match a.kind.as_str() {
