@@ -750,11 +750,10 @@ impl ImportedAction {
                         })?
                         .iter()
                         .map(|c| {
-                            c.0.iter()
-                                .flatten()
+                            c.iter()
                                 // `as_str` first: `CompactString::to_string` goes through
                                 // `Display` (a formatter per hex).
-                                .filter_map(|h| h.0.as_ref().map(|h| h.as_str().to_owned()))
+                                .map(|h| h.as_str().to_owned())
                                 .collect()
                         })
                         .collect();
@@ -1305,11 +1304,17 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
     }
     mark_pool_purchases(&mut export.actions);
     if let Some(game) = export.id {
-        for a in &mut export.actions {
-            if a.id
-                .is_some_and(|id| POOL_PURCHASES_AFTER_EXCHANGES.contains(&(game, id)))
-            {
-                a.from_pool = Some(true);
+        // The few ids of this game (none for most games: no pass over the actions then).
+        let ids: SmallVec<[i64; 8]> = POOL_PURCHASES_AFTER_EXCHANGES
+            .iter()
+            .filter(|(g, _)| *g == game)
+            .map(|(_, id)| *id)
+            .collect();
+        if !ids.is_empty() {
+            for a in &mut export.actions {
+                if a.id.is_some_and(|id| ids.contains(&id)) {
+                    a.from_pool = Some(true);
+                }
             }
         }
     }
@@ -1520,7 +1525,7 @@ struct FieldData {
     /// `action_id` (of an `undo`) when an integer.
     action_id: Option<i64>,
     /// `auto_actions` when a list (taken out when the export is read).
-    auto_actions: reader::List<Record>,
+    auto_actions: reader::Records,
 }
 
 impl Fields {
@@ -1647,7 +1652,9 @@ mod reader {
     use std::marker::PhantomData;
 
     use compact_str::CompactString;
-    use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    use serde::de::{
+        self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor,
+    };
     use serde_json::{Number, Value};
     use smallvec::SmallVec;
 
@@ -1750,6 +1757,7 @@ mod reader {
         EntityType,
         Record,
         RouteRecord,
+        Connections,
         Root
     );
 
@@ -1834,7 +1842,185 @@ mod reader {
 
     /// The actions of an export: room for a whole recorded game (800–850 actions) from the
     /// start, not grown by copying.
-    pub(super) type Actions = List<Record, 1024>;
+    pub(super) type Actions = Records<1024>;
+
+    /// How a reader takes a JSON value into state it borrows: the list or object it expects it
+    /// reads in place; any other value it consumes (checked as in a [`Value`]) and leaves the
+    /// state as it is — the lenient reading of [`Lenient`], without moving what is read.
+    trait InPlace<'de>: Sized {
+        fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element::<Skip>()?.is_some() {}
+            Ok(())
+        }
+
+        fn object<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_key::<Skip>()?.is_some() {
+                map.next_value::<Skip>()?;
+            }
+            Ok(())
+        }
+    }
+
+    /// An [`InPlace`] reader as a seed of [`SeqAccess::next_element_seed`].
+    struct Seed<T>(T);
+
+    impl<'de, T: InPlace<'de>> DeserializeSeed<'de> for Seed<T> {
+        type Value = ();
+
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de, T: InPlace<'de>> Visitor<'de> for Seed<T> {
+        type Value = ();
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+            self.0.list(seq)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+            self.0.object(map)
+        }
+    }
+
+    /// A list of records (`None` for any other value), made with room for `CAPACITY`; each
+    /// record is read in its place in the list (an element that is not an object reads as
+    /// `Record::default()`).
+    pub(super) struct Records<const CAPACITY: usize = 0>(pub(super) Option<Vec<Record>>);
+
+    impl<const CAPACITY: usize> Default for Records<CAPACITY> {
+        fn default() -> Self {
+            Records(None)
+        }
+    }
+
+    impl<const CAPACITY: usize> Clone for Records<CAPACITY> {
+        fn clone(&self) -> Self {
+            Records(self.0.clone())
+        }
+    }
+
+    /// Reads a record into the slot it is given (a default record).
+    struct Fill<'a>(&'a mut Record);
+
+    impl<'de> InPlace<'de> for Fill<'_> {
+        fn object<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+            self.0.fill(map)
+        }
+    }
+
+    impl<'de, const CAPACITY: usize> Lenient<'de> for Records<CAPACITY> {
+        fn list<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut list: Vec<Record> = Vec::with_capacity(CAPACITY);
+            loop {
+                list.push(Record::default());
+                let read = match list.last_mut() {
+                    Some(slot) => seq.next_element_seed(Seed(Fill(slot)))?,
+                    None => None,
+                };
+                if read.is_none() {
+                    list.pop();
+                    return Ok(Records(Some(list)));
+                }
+            }
+        }
+    }
+
+    impl<'de, const CAPACITY: usize> Deserialize<'de> for Records<CAPACITY> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(LenientVisitor(PhantomData))
+        }
+    }
+
+    /// A route's `connections` when a list (`None` for any other value): its chains of hex
+    /// texts kept flat, without a list per chain.
+    #[derive(Clone, Default)]
+    pub(super) struct Connections(pub(super) Option<Chains>);
+
+    /// The chains of a route: the hex texts of every chain in order (other values left out),
+    /// and where each chain ends in them (a chain that is not a list reads as empty).
+    #[derive(Clone, Default)]
+    pub(super) struct Chains {
+        hexes: Vec<CompactString>,
+        ends: SmallVec<[usize; ROUTE_CAPACITY]>,
+    }
+
+    impl Chains {
+        /// The chains in order, each as its hex texts.
+        pub(super) fn iter(&self) -> impl Iterator<Item = &[CompactString]> {
+            let mut start = 0;
+            self.ends.iter().map(move |&end| {
+                let chain = self.hexes.get(start..end).unwrap_or_default();
+                start = end;
+                chain
+            })
+        }
+    }
+
+    /// Reads one chain's hex texts onto the end of `hexes`.
+    struct Chain<'a>(&'a mut Vec<CompactString>);
+
+    impl<'de> InPlace<'de> for Chain<'_> {
+        fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while let Some(hex) = seq.next_element::<Text>()? {
+                self.0.extend(hex.0);
+            }
+            Ok(())
+        }
+    }
+
+    impl<'de> Lenient<'de> for Connections {
+        fn list<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut chains = Chains {
+                hexes: Vec::with_capacity(2 * ROUTE_CAPACITY),
+                ends: SmallVec::new(),
+            };
+            while seq
+                .next_element_seed(Seed(Chain(&mut chains.hexes)))?
+                .is_some()
+            {
+                chains.ends.push(chains.hexes.len());
+            }
+            Ok(Connections(Some(chains)))
+        }
+    }
 
     impl<T, const CAPACITY: usize> Default for List<T, CAPACITY> {
         fn default() -> Self {
@@ -1999,8 +2185,17 @@ mod reader {
     }
 
     impl<'de> Lenient<'de> for Record {
-        fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        fn object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
             let mut r = Record::default();
+            r.fill(map)?;
+            Ok(r)
+        }
+    }
+
+    impl Record {
+        /// Reads the fields of a recorded action into `self` (a default record).
+        fn fill<'de, A: MapAccess<'de>>(&mut self, mut map: A) -> Result<(), A::Error> {
+            let r = self;
             while let Some(key) = map.next_key()? {
                 match key {
                     RecordKey::Type => r.kind = map.next_value::<Owned>()?.0.unwrap_or_default(),
@@ -2017,7 +2212,7 @@ mod reader {
                     RecordKey::Other => map.next_value::<Skip>().map(drop)?,
                 }
             }
-            Ok(r)
+            Ok(())
         }
     }
 
@@ -2028,7 +2223,7 @@ mod reader {
     pub(super) struct RouteRecord {
         pub(super) train: Text,
         pub(super) nodes: List<Text, ROUTE_CAPACITY>,
-        pub(super) connections: List<Few<[Text; 4]>, ROUTE_CAPACITY>,
+        pub(super) connections: Connections,
     }
 
     /// Room for a route's nodes and chains from the start: the routes of the recorded games
