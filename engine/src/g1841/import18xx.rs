@@ -1741,6 +1741,7 @@ mod reader {
     macro_rules! deserialize_leniently {
         ($($t:ty),*) => {$(
             impl<'de> Deserialize<'de> for $t {
+                #[inline]
                 fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                     d.deserialize_any(LenientVisitor(PhantomData))
                 }
