@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -749,11 +750,10 @@ impl ImportedAction {
                         })?
                         .iter()
                         .map(|c| {
-                            c.0.iter()
-                                .flatten()
+                            c.iter()
                                 // `as_str` first: `CompactString::to_string` goes through
                                 // `Display` (a formatter per hex).
-                                .filter_map(|h| h.0.as_ref().map(|h| h.as_str().to_owned()))
+                                .map(|h| h.as_str().to_owned())
                                 .collect()
                         })
                         .collect();
@@ -1304,11 +1304,17 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
     }
     mark_pool_purchases(&mut export.actions);
     if let Some(game) = export.id {
-        for a in &mut export.actions {
-            if a.id
-                .is_some_and(|id| POOL_PURCHASES_AFTER_EXCHANGES.contains(&(game, id)))
-            {
-                a.from_pool = Some(true);
+        // The few ids of this game (none for most games: no pass over the actions then).
+        let ids: SmallVec<[i64; 8]> = POOL_PURCHASES_AFTER_EXCHANGES
+            .iter()
+            .filter(|(g, _)| *g == game)
+            .map(|(_, id)| *id)
+            .collect();
+        if !ids.is_empty() {
+            for a in &mut export.actions {
+                if a.id.is_some_and(|id| ids.contains(&id)) {
+                    a.from_pool = Some(true);
+                }
             }
         }
     }
@@ -1495,6 +1501,10 @@ macro_rules! fields {
                 }
             }
         }
+
+        /// Every field with its key (for the tests of the key readers).
+        #[cfg(test)]
+        const FIELDS: &[(&str, Field)] = &[$(($key, Field::$name),)*];
     };
 }
 
@@ -1515,7 +1525,7 @@ struct FieldData {
     /// `action_id` (of an `undo`) when an integer.
     action_id: Option<i64>,
     /// `auto_actions` when a list (taken out when the export is read).
-    auto_actions: reader::List<Record>,
+    auto_actions: reader::Records,
 }
 
 impl Fields {
@@ -1641,8 +1651,10 @@ mod reader {
     use std::fmt;
     use std::marker::PhantomData;
 
-    use compact_str::{CompactString, ToCompactString};
-    use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    use compact_str::CompactString;
+    use serde::de::{
+        self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor,
+    };
     use serde_json::{Number, Value};
     use smallvec::SmallVec;
 
@@ -1729,6 +1741,7 @@ mod reader {
     macro_rules! deserialize_leniently {
         ($($t:ty),*) => {$(
             impl<'de> Deserialize<'de> for $t {
+                #[inline]
                 fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                     d.deserialize_any(LenientVisitor(PhantomData))
                 }
@@ -1745,6 +1758,7 @@ mod reader {
         EntityType,
         Record,
         RouteRecord,
+        Connections,
         Root
     );
 
@@ -1787,12 +1801,13 @@ mod reader {
     /// An action's entity: a text, or a number (`None` for any other value). Player ids are
     /// integers in current exports and texts in some older ones. A whole number is kept as a
     /// number: it is matched against the players' ids by value ([`super::Seats`]) and written
-    /// out only when it is not a player's ([`Id::into_text`]).
+    /// out only when it is not a player's ([`Id::into_text`]). A text is kept as the `String`
+    /// that [`super::Entity`] holds.
     #[derive(Clone, Default)]
     pub(super) enum Id {
         #[default]
         None,
-        Text(CompactString),
+        Text(String),
         Whole(u64),
     }
 
@@ -1801,7 +1816,7 @@ mod reader {
         pub(super) fn into_text(self) -> String {
             match self {
                 Id::None => String::new(),
-                Id::Text(text) => text.into_string(),
+                Id::Text(text) => text,
                 Id::Whole(n) => n.to_string(),
             }
         }
@@ -1809,15 +1824,15 @@ mod reader {
 
     impl Lenient<'_> for Id {
         fn text(text: &str) -> Self {
-            Id::Text(text.into())
+            Id::Text(text.to_owned())
         }
 
         fn number(number: Number) -> Self {
             // `Number`'s text: the integer's digits, or the float as serde_json writes it.
             match (number.as_u64(), number.as_i64()) {
                 (Some(n), _) => Id::Whole(n),
-                (None, Some(n)) => Id::Text(n.to_compact_string()),
-                (None, None) => Id::Text(number.to_string().into()),
+                (None, Some(n)) => Id::Text(n.to_string()),
+                (None, None) => Id::Text(number.to_string()),
             }
         }
     }
@@ -1828,7 +1843,185 @@ mod reader {
 
     /// The actions of an export: room for a whole recorded game (800–850 actions) from the
     /// start, not grown by copying.
-    pub(super) type Actions = List<Record, 1024>;
+    pub(super) type Actions = Records<1024>;
+
+    /// How a reader takes a JSON value into state it borrows: the list or object it expects it
+    /// reads in place; any other value it consumes (checked as in a [`Value`]) and leaves the
+    /// state as it is — the lenient reading of [`Lenient`], without moving what is read.
+    trait InPlace<'de>: Sized {
+        fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element::<Skip>()?.is_some() {}
+            Ok(())
+        }
+
+        fn object<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_key::<Skip>()?.is_some() {
+                map.next_value::<Skip>()?;
+            }
+            Ok(())
+        }
+    }
+
+    /// An [`InPlace`] reader as a seed of [`SeqAccess::next_element_seed`].
+    struct Seed<T>(T);
+
+    impl<'de, T: InPlace<'de>> DeserializeSeed<'de> for Seed<T> {
+        type Value = ();
+
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de, T: InPlace<'de>> Visitor<'de> for Seed<T> {
+        type Value = ();
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+            self.0.list(seq)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+            self.0.object(map)
+        }
+    }
+
+    /// A list of records (`None` for any other value), made with room for `CAPACITY`; each
+    /// record is read in its place in the list (an element that is not an object reads as
+    /// `Record::default()`).
+    pub(super) struct Records<const CAPACITY: usize = 0>(pub(super) Option<Vec<Record>>);
+
+    impl<const CAPACITY: usize> Default for Records<CAPACITY> {
+        fn default() -> Self {
+            Records(None)
+        }
+    }
+
+    impl<const CAPACITY: usize> Clone for Records<CAPACITY> {
+        fn clone(&self) -> Self {
+            Records(self.0.clone())
+        }
+    }
+
+    /// Reads a record into the slot it is given (a default record).
+    struct Fill<'a>(&'a mut Record);
+
+    impl<'de> InPlace<'de> for Fill<'_> {
+        fn object<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+            self.0.fill(map)
+        }
+    }
+
+    impl<'de, const CAPACITY: usize> Lenient<'de> for Records<CAPACITY> {
+        fn list<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut list: Vec<Record> = Vec::with_capacity(CAPACITY);
+            loop {
+                list.push(Record::default());
+                let read = match list.last_mut() {
+                    Some(slot) => seq.next_element_seed(Seed(Fill(slot)))?,
+                    None => None,
+                };
+                if read.is_none() {
+                    list.pop();
+                    return Ok(Records(Some(list)));
+                }
+            }
+        }
+    }
+
+    impl<'de, const CAPACITY: usize> Deserialize<'de> for Records<CAPACITY> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(LenientVisitor(PhantomData))
+        }
+    }
+
+    /// A route's `connections` when a list (`None` for any other value): its chains of hex
+    /// texts kept flat, without a list per chain.
+    #[derive(Clone, Default)]
+    pub(super) struct Connections(pub(super) Option<Chains>);
+
+    /// The chains of a route: the hex texts of every chain in order (other values left out),
+    /// and where each chain ends in them (a chain that is not a list reads as empty).
+    #[derive(Clone, Default)]
+    pub(super) struct Chains {
+        hexes: Vec<CompactString>,
+        ends: SmallVec<[usize; ROUTE_CAPACITY]>,
+    }
+
+    impl Chains {
+        /// The chains in order, each as its hex texts.
+        pub(super) fn iter(&self) -> impl Iterator<Item = &[CompactString]> {
+            let mut start = 0;
+            self.ends.iter().map(move |&end| {
+                let chain = self.hexes.get(start..end).unwrap_or_default();
+                start = end;
+                chain
+            })
+        }
+    }
+
+    /// Reads one chain's hex texts onto the end of `hexes`.
+    struct Chain<'a>(&'a mut Vec<CompactString>);
+
+    impl<'de> InPlace<'de> for Chain<'_> {
+        fn list<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while let Some(hex) = seq.next_element::<Text>()? {
+                self.0.extend(hex.0);
+            }
+            Ok(())
+        }
+    }
+
+    impl<'de> Lenient<'de> for Connections {
+        fn list<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut chains = Chains {
+                hexes: Vec::with_capacity(2 * ROUTE_CAPACITY),
+                ends: SmallVec::new(),
+            };
+            while seq
+                .next_element_seed(Seed(Chain(&mut chains.hexes)))?
+                .is_some()
+            {
+                chains.ends.push(chains.hexes.len());
+            }
+            Ok(Connections(Some(chains)))
+        }
+    }
 
     impl<T, const CAPACITY: usize> Default for List<T, CAPACITY> {
         fn default() -> Self {
@@ -1950,6 +2143,30 @@ mod reader {
         Other,
     }
 
+    impl RecordKey {
+        /// The key `key`: told apart by its length first, then by comparing it with the few
+        /// keys of that length ([`Field::named`] for the mapping's fields).
+        fn of(key: &str) -> RecordKey {
+            let field = |key| Field::named(key).map_or(RecordKey::Other, RecordKey::Field);
+            match key.len() {
+                2 if key == "id" => RecordKey::Id,
+                4 if key == "type" => RecordKey::Type,
+                6 => match key {
+                    "entity" => RecordKey::Entity,
+                    "routes" => RecordKey::Routes,
+                    "shares" => RecordKey::Shares,
+                    other => field(other),
+                },
+                9 if key == "action_id" => RecordKey::ActionId,
+                11 if key == "entity_type" => RecordKey::EntityType,
+                12 if key == "auto_actions" => RecordKey::AutoActions,
+                // No key the importer reads has this length (`created_at`, the commonest).
+                10 => RecordKey::Other,
+                _ => field(key),
+            }
+        }
+    }
+
     impl<'de> Deserialize<'de> for RecordKey {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             struct KeyVisitor;
@@ -1961,17 +2178,7 @@ mod reader {
                 }
 
                 fn visit_str<E: de::Error>(self, key: &str) -> Result<RecordKey, E> {
-                    Ok(match key {
-                        "type" => RecordKey::Type,
-                        "id" => RecordKey::Id,
-                        "action_id" => RecordKey::ActionId,
-                        "entity" => RecordKey::Entity,
-                        "entity_type" => RecordKey::EntityType,
-                        "auto_actions" => RecordKey::AutoActions,
-                        "routes" => RecordKey::Routes,
-                        "shares" => RecordKey::Shares,
-                        other => Field::named(other).map_or(RecordKey::Other, RecordKey::Field),
-                    })
+                    Ok(RecordKey::of(key))
                 }
             }
             d.deserialize_str(KeyVisitor)
@@ -1979,8 +2186,17 @@ mod reader {
     }
 
     impl<'de> Lenient<'de> for Record {
-        fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        fn object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
             let mut r = Record::default();
+            r.fill(map)?;
+            Ok(r)
+        }
+    }
+
+    impl Record {
+        /// Reads the fields of a recorded action into `self` (a default record).
+        fn fill<'de, A: MapAccess<'de>>(&mut self, mut map: A) -> Result<(), A::Error> {
+            let r = self;
             while let Some(key) = map.next_key()? {
                 match key {
                     RecordKey::Type => r.kind = map.next_value::<Owned>()?.0.unwrap_or_default(),
@@ -1997,7 +2213,7 @@ mod reader {
                     RecordKey::Other => map.next_value::<Skip>().map(drop)?,
                 }
             }
-            Ok(r)
+            Ok(())
         }
     }
 
@@ -2007,9 +2223,13 @@ mod reader {
     #[derive(Clone, Default)]
     pub(super) struct RouteRecord {
         pub(super) train: Text,
-        pub(super) nodes: List<Text>,
-        pub(super) connections: List<Few<[Text; 4]>>,
+        pub(super) nodes: List<Text, ROUTE_CAPACITY>,
+        pub(super) connections: Connections,
     }
+
+    /// Room for a route's nodes and chains from the start: the routes of the recorded games
+    /// have 6 of each on average (not grown by copying for up to 8).
+    const ROUTE_CAPACITY: usize = 8;
 
     keys! {
         /// The keys of a route the importer reads.
@@ -2084,6 +2304,64 @@ mod reader {
             Ok(r)
         }
     }
+
+    #[cfg(test)]
+    mod tests {
+        use super::super::FIELDS;
+        use super::*;
+
+        /// Every key the importer reads is told apart as such, whatever its length; others
+        /// (of every length, `created_at` among them) are `Other`.
+        #[test]
+        fn s18_record_keys_are_told_apart() {
+            let record = [
+                ("type", "Type"),
+                ("id", "Id"),
+                ("action_id", "ActionId"),
+                ("entity", "Entity"),
+                ("entity_type", "EntityType"),
+                ("auto_actions", "AutoActions"),
+                ("routes", "Routes"),
+                ("shares", "Shares"),
+            ];
+            let name = |k: &RecordKey| match k {
+                RecordKey::Type => "Type".to_string(),
+                RecordKey::Id => "Id".to_string(),
+                RecordKey::ActionId => "ActionId".to_string(),
+                RecordKey::Entity => "Entity".to_string(),
+                RecordKey::EntityType => "EntityType".to_string(),
+                RecordKey::AutoActions => "AutoActions".to_string(),
+                RecordKey::Routes => "Routes".to_string(),
+                RecordKey::Shares => "Shares".to_string(),
+                RecordKey::Field(f) => format!("{f:?}"),
+                RecordKey::Other => "Other".to_string(),
+            };
+            for (key, kind) in record {
+                assert_eq!(name(&RecordKey::of(key)), kind, "{key}");
+            }
+            for (key, field) in FIELDS {
+                assert_eq!(name(&RecordKey::of(key)), format!("{field:?}"), "{key}");
+            }
+            for key in [
+                "",
+                "i",
+                "ids",
+                "Type",
+                "types",
+                "user",
+                "created_at",
+                "entity_typ",
+                "x".repeat(10).as_str(),
+                "auto_actionS",
+                "hexes",
+                "variant",
+                "tokener",
+                "revenue",
+            ] {
+                assert_eq!(name(&RecordKey::of(key)), "Other", "{key}");
+            }
+        }
+    }
 }
 
 /// The stops of an 18xx route in route order. 18xx lists a route's `nodes` in no guaranteed
@@ -2132,7 +2410,7 @@ fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
 /// copy on its hex; a token action naming a city `<tile>-<copy>-<i>` gets that hex.
 /// The texts are borrowed from the actions while they are followed (the marks are set after).
 fn mark_tile_hexes(actions: &mut [ImportedAction]) {
-    let mut at: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut at: FxHashMap<&str, &str> = FxHashMap::default();
     let mut marks: Vec<(usize, Option<String>)> = Vec::new();
     for (i, a) in actions.iter().enumerate() {
         match a.kind.as_str() {
