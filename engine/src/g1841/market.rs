@@ -171,10 +171,7 @@ pub fn operating_order_of(state: &State) -> Vec<&str> {
 /// The first corporation of [`operating_order_of`] that `skip` does not pass over, found
 /// without sorting (the least key in the order's comparison; of equal keys the first in list
 /// order, as the stable sort keeps it).
-pub fn first_in_operating_order<'a>(
-    state: &'a State,
-    skip: impl Fn(&str) -> bool,
-) -> Option<&'a str> {
+pub fn first_in_operating_order(state: &State, skip: impl Fn(&str) -> bool) -> Option<&str> {
     order_keys(state)
         .filter(|k| !skip(k.2))
         .min_by(order_cmp)

@@ -176,7 +176,7 @@ impl<'a> TokenSearch<'a> {
         !self.corp.tokens.iter().any(|t| t.hex == hex)
             // A free slot (`track::tokens_at`, counted on the board).
             && (self.board.tokens_in(index, city).count() as u32) < slots
-            && !(hex == "R14" && self.firenze_locked)
+            && (hex != "R14" || !self.firenze_locked)
             // 1841 §5.4: the home city of an unstarted historical corporation stays reserved
             // (18xx home reservations; SFMA's undecided Firenze home reserves the hex).
             && !reserved_home(state, hex, city)
