@@ -9,31 +9,12 @@
 
 use std::rc::Rc;
 
-use referee_engine::Game;
-use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+use referee_engine::g1841::State;
 use referee_engine::g1841::state::{MapToken, PlacedTile};
 use referee_engine::g1841::track::Board;
-use referee_engine::g1841::{G1841, State};
 
 mod common;
-use common::fixture;
-
-/// Every state of recorded game `name`, from the setup on.
-fn states(name: &str) -> Vec<State> {
-    let r = replay(
-        &fixture(&format!("{name}.json")),
-        &ReplaySettings::default(),
-    );
-    let export = r.export.expect("export");
-    let options = export.options().expect("options");
-    let mut state = G1841::setup(&options, export.players.len() as u32, 0).expect("setup");
-    let mut out = vec![state.clone()];
-    for (seat, a) in &r.actions {
-        G1841::apply(&mut state, *seat, a).expect("a recorded action");
-        out.push(state.clone());
-    }
-    out
-}
+use common::recorded_states;
 
 /// The boards before: shared (its key known) and not shared (the key read afresh).
 fn befores(before: &State) -> [Rc<Board>; 2] {
@@ -79,7 +60,7 @@ fn one_tile_changed(a: &State, b: &State) -> Option<String> {
 fn derived_boards_equal_fresh_ones_along_the_recorded_games() {
     let (mut lays, mut tokens) = (0, 0);
     for name in ["132002", "1841_game_end_bank"] {
-        let states = states(name);
+        let states = recorded_states(name);
         for (n, pair) in states.windows(2).enumerate() {
             let (before, after) = (&pair[0], &pair[1]);
             let same_tokens = before
@@ -132,7 +113,7 @@ fn derived_boards_equal_fresh_ones_along_the_recorded_games() {
 fn derived_boards_equal_fresh_ones_for_states_changed_by_hand() {
     let mut checked = 0;
     for name in ["132002", "1841_game_end_bank"] {
-        for (n, before) in states(name).iter().enumerate().step_by(37) {
+        for (n, before) in recorded_states(name).iter().enumerate().step_by(37) {
             let laid: Vec<(String, PlacedTile)> = before
                 .operations
                 .tiles
@@ -229,7 +210,7 @@ fn derived_boards_equal_fresh_ones_for_states_changed_by_hand() {
 fn token_check_on_the_board_agrees_with_the_tokens() {
     let mut found = 0;
     for name in ["132002", "1841_game_end_bank"] {
-        for state in states(name).iter().step_by(5) {
+        for state in recorded_states(name).iter().step_by(5) {
             let board = Board::new(state);
             for (i, hex) in board.map.hex_ids.iter().enumerate() {
                 for city in 0..4 {

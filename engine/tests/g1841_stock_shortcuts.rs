@@ -13,31 +13,13 @@ use referee_engine::g1841::corporation::{
     certificate_count, certificate_limit, controlled_percent_of,
 };
 use referee_engine::g1841::data;
-use referee_engine::g1841::import18xx::{ReplaySettings, replay};
 use referee_engine::g1841::market;
 use referee_engine::g1841::options::Options;
 use referee_engine::g1841::stock_round;
 use referee_engine::g1841::{Action, G1841, State};
 
 mod common;
-use common::{Rng, fixture};
-
-/// Every state of recorded game `name`, from the setup on.
-fn recorded_states(name: &str) -> Vec<State> {
-    let r = replay(
-        &fixture(&format!("{name}.json")),
-        &ReplaySettings::default(),
-    );
-    let export = r.export.expect("export");
-    let options = export.options().expect("options");
-    let mut state = G1841::setup(&options, export.players.len() as u32, 0).expect("setup");
-    let mut out = vec![state.clone()];
-    for (seat, a) in &r.actions {
-        G1841::apply(&mut state, *seat, a).expect("a recorded action");
-        out.push(state.clone());
-    }
-    out
-}
+use common::{Rng, recorded_states};
 
 /// Every state of a seeded random game (random listed actions, as the fingerprint plays).
 fn random_states(k: u64) -> Vec<State> {

@@ -4,36 +4,16 @@
 //! answers as counting the nodes of the full `Board::reach`, on a fresh board and on one
 //! that remembers the full search.
 
-use referee_engine::Game;
-use referee_engine::g1841::import18xx::{ReplaySettings, replay};
 use referee_engine::g1841::track::Board;
-use referee_engine::g1841::{G1841, State};
 
 mod common;
-use common::fixture;
-
-/// Every state of recorded game `name`, from the setup on.
-fn states(name: &str) -> Vec<State> {
-    let r = replay(
-        &fixture(&format!("{name}.json")),
-        &ReplaySettings::default(),
-    );
-    let export = r.export.expect("export");
-    let options = export.options().expect("options");
-    let mut state = G1841::setup(&options, export.players.len() as u32, 0).expect("setup");
-    let mut out = vec![state.clone()];
-    for (seat, a) in &r.actions {
-        G1841::apply(&mut state, *seat, a).expect("a recorded action");
-        out.push(state.clone());
-    }
-    out
-}
+use common::recorded_states;
 
 #[test]
 fn early_stopping_searches_agree_with_whole_ones() {
     let mut compared = [0usize; 2];
     for name in ["132002", "1841_game_end_bank"] {
-        for state in states(name).iter().step_by(3) {
+        for state in recorded_states(name).iter().step_by(3) {
             for corp in &state.corporations {
                 let fresh = Board::new(state);
                 for (hex, node, _) in fresh.bases(state, &corp.sym) {

@@ -400,14 +400,7 @@ impl Board {
         ) else {
             return Board::shared(state);
         };
-        let mut board = Board {
-            map: m,
-            views: before.views.clone(),
-            tokens: before.tokens.clone(),
-            laid: before.laid.clone(),
-            used: before.used.clone(),
-            reaches: Default::default(),
-        };
+        let mut board = before.copy_without_searches();
         // The tile replaced goes back to the supply.
         if let Some((old, _)) = board.laid(i)
             && let Some(u) = board.used.get_mut(old)
@@ -435,6 +428,19 @@ impl Board {
         board
     }
 
+    /// A copy of this board without the searches made on it (a board about to be changed:
+    /// they would not hold on it).
+    fn copy_without_searches(&self) -> Board {
+        Board {
+            map: self.map,
+            views: self.views.clone(),
+            tokens: self.tokens.clone(),
+            laid: self.laid.clone(),
+            used: self.used.clone(),
+            reaches: Default::default(),
+        }
+    }
+
     /// The board of `state` right after corporation `corp` (an index in `state.corporations`)
     /// placed a token, made from `before`, the board of the state before: `state` must differ
     /// from that state in the token added last to `corp`'s tokens alone. It is what
@@ -455,14 +461,7 @@ impl Board {
         let Some(token) = c.tokens.last() else {
             return Board::shared(state);
         };
-        let mut board = Board {
-            map: m,
-            views: before.views.clone(),
-            tokens: before.tokens.clone(),
-            laid: before.laid.clone(),
-            used: before.used.clone(),
-            reaches: Default::default(),
-        };
+        let mut board = before.copy_without_searches();
         if let Some(i) = m.hex_index(&token.hex) {
             let entry = (i, token.city, corp);
             if let Err(at) = board.tokens.binary_search(&entry) {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use referee_engine::Game;
-use referee_engine::g1841::import18xx::parse_export;
+use referee_engine::g1841::import18xx::{ReplaySettings, parse_export, replay};
 use referee_engine::g1841::{G1841, State};
 
 /// The text of `tests/fixtures/1841/<rel>` (a recorded game or a snapshot).
@@ -40,6 +40,24 @@ pub fn before_in(name: &str, id: i64) -> State {
         G1841::apply(&mut state, seat, &a).unwrap();
     }
     state
+}
+
+/// Every state of recorded game `name` (`132002`, `1841_game_end_bank`), from the setup on:
+/// the setup, then the state after each action the importer replays.
+pub fn recorded_states(name: &str) -> Vec<State> {
+    let r = replay(
+        &fixture(&format!("{name}.json")),
+        &ReplaySettings::default(),
+    );
+    let export = r.export.expect("export");
+    let options = export.options().expect("options");
+    let mut state = G1841::setup(&options, export.players.len() as u32, 0).expect("setup");
+    let mut out = vec![state.clone()];
+    for (seat, a) in &r.actions {
+        G1841::apply(&mut state, *seat, a).expect("a recorded action");
+        out.push(state.clone());
+    }
+    out
 }
 
 /// The tests' seeded random numbers (xorshift64*): small, fast and the same on every machine,
