@@ -108,7 +108,9 @@ impl Game for G1841 {
             min_players: 3,
             max_players: 8,
             options: options::option_infos(),
-            stage: GameStage::Partial,
+            // The whole game: every rule of 1841 §1–§15 is implemented (no action is refused
+            // with UNSUPPORTED), random games end, both recorded games replay to their end.
+            stage: GameStage::Complete,
             coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, phases and discards, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, player-to-player purchases (p2p_purchases: an offer and the seller's answer) and the game end follow the rules; both recorded games replay to their end. The FAQ rulings that differ from 18xx are options (off in Version 2, on with version_1 unless set).",
         }
     }
