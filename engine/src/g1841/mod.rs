@@ -1,7 +1,8 @@
 //! # 1841 (Northern Italy)
 //!
 //! Rules: the Referee rules specification of 1841 (`docs/rules/1841.md`, sections cited as
-//! `1841 §n`), its FAQ (`docs/rules/1841-faq.md`, `FAQ-…`) and data (`docs/rules/1841-data.md`). This build implements **setup** (1841 §1, §2),
+//! `1841 §n`), its FAQ (`docs/rules/1841-faq.md`, `FAQ-…`) and data
+//! (`docs/rules/1841-data.md`). This build implements the whole game: **setup** (1841 §1, §2),
 //! the complete **concession round** (1841 §4: the Version 2 nomination auction, the Version 1
 //! sealed bids with tie auctions, `lite`) and the **stock round** (1841 §5: par with home
 //! tokens and token purchase, buy, sell, limits, presidency lock, end of round) and the
