@@ -143,9 +143,12 @@ export function BoardAutobahn(props: {
         const p = pos.countries[c.id];
         return (
           <g key={c.id} data-country={c.id} transform={`translate(${p.x},${p.y})`}>
-            <rect x={-24} y={-10} width={48} height={20} rx={3} fill="#fff" stroke="#333" />
-            <text y={4} font-size={10} text-anchor="middle">
-              {c.id} {c.commercial_city_name.slice(0, 6)}
+            <rect x={-34} y={-11} width={68} height={22} rx={3} fill="#fff" stroke="#333" />
+            <text y={-1} font-size={8} text-anchor="middle" font-weight="bold">
+              {c.name}
+            </text>
+            <text y={8} font-size={7} text-anchor="middle">
+              {c.commercial_city_name}
             </text>
           </g>
         );

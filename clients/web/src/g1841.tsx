@@ -109,7 +109,7 @@ function Track(props: {
   nodes: Json[];
   paths: Json[];
   rotation: number;
-  tokens?: Array<Corp | undefined>;
+  tokens?: Array<Corp[] | undefined>;
   small?: boolean;
 }) {
   const { nodes, paths, rotation } = props;
@@ -129,16 +129,15 @@ function Track(props: {
     const [x, y] = pos[i];
     const rev = revenueText(n.revenue);
     if (n.type === "city" || n.type === "pass") {
-      const slots = Math.max(1, n.slots ?? 1);
-      const cr = R * 0.2;
-      const first = cityIndex;
+      const here = props.tokens?.[cityIndex] ?? [];
       cityIndex += 1;
-      const tok = props.tokens?.[first];
+      const slots = Math.max(1, n.slots ?? 1, here.length);
+      const cr = R * 0.2;
       return (
         <g key={`n${i}`} transform={`translate(${x},${y})`}>
           {Array.from({ length: slots }, (_, s) => {
             const cx = (s - (slots - 1) / 2) * cr * 2;
-            const t = s === 0 ? tok : undefined;
+            const t = here[s];
             return (
               <g key={s}>
                 <circle cx={cx} cy={0} r={cr} fill={n.type === "pass" ? "#ddd" : "#fff"} stroke="#222" stroke-width={1.2} />
@@ -207,11 +206,11 @@ export function Map1841(props: {
   const tiles = new Map<string, Json>((data.tiles as Json[]).map((t) => [t.id, t]));
   const colours = corpColours(data);
   const laid = new Map<string, g1841pb.PlacedTile>((state.operations?.tiles ?? []).map((t) => [t.hex, t]));
-  const tokens = new Map<string, Array<Corp | undefined>>();
+  const tokens = new Map<string, Array<Corp[] | undefined>>();
   for (const c of state.corporations) {
     for (const t of c.tokens) {
       const list = tokens.get(t.hex) ?? [];
-      list[t.city] = colours.get(c.sym) ?? { sym: c.sym, color: "#888", text: "#fff" };
+      list[t.city] = [...(list[t.city] ?? []), colours.get(c.sym) ?? { sym: c.sym, color: "#888", text: "#fff" }];
       tokens.set(t.hex, list);
     }
   }

@@ -148,7 +148,7 @@ function SetupForm(props: { games: GameInfo[]; onStart: (s: Setup) => void; onLo
       <label>
         Load a saved game <input ref={loadRef} type="file" accept=".json" data-testid="load-file" />
       </label>
-      <button type="button" onClick={async () => props.onLoad(JSON.parse(await readFile(loadRef.current!)))}>
+      <button type="button" data-testid="load" onClick={async () => props.onLoad(JSON.parse(await readFile(loadRef.current!)))}>
         Load
       </button>
       <label>
@@ -217,7 +217,11 @@ function ActionPanel(props: { s: Session; data: Json; selected?: string }) {
                 onClick={() => {
                   const v = BigInt(amounts[key] || String(r.min));
                   try {
-                    void s.act(seat, r.action(v));
+                    // An amount outside the range goes to the server all the same: its
+                    // rejection names the rule (every range's action carries a `price`).
+                    const a = r.action(r.min);
+                    (a.action.value as Json).action.value.price = v;
+                    void s.act(seat, a);
                   } catch (e) {
                     s.error = String(e);
                     s.onChange();

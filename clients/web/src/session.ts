@@ -250,7 +250,21 @@ export async function loadSession(client: RefereeClient, file: SaveFile, onChang
   if (states.length !== actions.length + 1) throw new Error(`replay gave ${states.length} states for ${actions.length} actions`);
   const s = new Session(client, setup, states[0], onChange);
   s.states = states;
-  s.log = file.actions.map((a, i) => ({ seat: a.seat, action: actions[i].action, text: a.text }));
+  // Lines the file lacks are described again (Describe on the state before each action).
+  // Sixteen calls at a time: well inside the server's concurrency limit.
+  s.log = [];
+  for (let i = 0; i < file.actions.length; i += 16) {
+    const chunk = file.actions.slice(i, i + 16);
+    s.log.push(
+      ...(await Promise.all(
+        chunk.map(async (a, j) => ({
+          seat: a.seat,
+          action: actions[i + j].action,
+          text: a.text || (await client.describe(states[i + j], a.seat, actions[i + j].action)).text,
+        })),
+      )),
+    );
+  }
   await s.refresh();
   return s;
 }
