@@ -168,6 +168,7 @@ describe("clients/web in headless Chromium", { skip: !chromium && !mustHaveBrows
     const hex = (await page.locator("[data-hex].playable").first().getAttribute("data-hex"))!;
     await page.locator(`[data-hex=${hex}]`).click();
     const option = page.locator("[data-testid=hex-choices] [data-lay]").first();
+    if (process.env.REFEREE_WEB_LOOK) await page.screenshot({ path: join(tmpdir(), "referee-web-choices.png") });
     const lay = (await option.getAttribute("data-lay"))!;
     const [tile, rotation] = lay.split("-");
     await option.click();
@@ -197,6 +198,16 @@ describe("clients/web in headless Chromium", { skip: !chromium && !mustHaveBrows
     await load(page, origin, await recordedSave(h, 700));
     await checkDrawn1841(page);
     if (shots) await page.screenshot({ path: join(docs, "web-1841.png"), fullPage: true });
+    assert.deepEqual(h.errors, []);
+  });
+
+  it("1841: a bot-vs-bot game to the end", { timeout: 600_000 }, async () => {
+    const { page, origin } = h;
+    await newGame(page, origin, "1841", 3, ["bot", "bot", "bot"]);
+    await session(page, "s.botDelay = 0; return 0");
+    await page.waitForSelector("[data-testid=game][data-over='1']", { timeout: 540_000 });
+    assert.match(await page.innerText("[data-testid=outcome]"), /Game over \(\w+\).*rank 1/);
+    await checkDrawn1841(page);
     assert.deepEqual(h.errors, []);
   });
 
