@@ -15,7 +15,7 @@ import {
 } from "@referee/client";
 import { BoardAutobahn, Offices, PlayersAutobahn, actionTargets, phaseText, selectionIds } from "./autobahn";
 import { Map1841, Market1841, Tables1841, lastRoutes, roundText, runRoutesAction } from "./g1841";
-import { importSession, loadSession, startSession, type SaveFile, type SeatKind, type Session, type Setup } from "./session";
+import { BOT_POLICY, importSession, loadSession, startSession, type SaveFile, type SeatKind, type Session, type Setup } from "./session";
 import "./style.css";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -106,7 +106,7 @@ function SetupForm(props: { games: GameInfo[]; onStart: (s: Setup) => void; onLo
               }}
             >
               <option value="human">person (hot seat)</option>
-              <option value="bot">server bot (random)</option>
+              <option value="bot">server bot ({BOT_POLICY})</option>
             </select>
           </label>
         ))}
@@ -114,12 +114,24 @@ function SetupForm(props: { games: GameInfo[]; onStart: (s: Setup) => void; onLo
       {info && info.options.length > 0 && (
         <fieldset class="options">
           <legend>Options</legend>
-          {info.options
-            .filter((o) => o.name !== "board")
-            .map((o) => (
+          {info.options.map((o) => (
               <label key={o.name} title={o.description}>
                 {o.name}{" "}
-                {o.type === 1 ? (
+                {o.name === "board" ? (
+                  // Autobahn: a platform's own board definition file (docs/games/autobahn.md).
+                  <input
+                    type="file"
+                    accept=".json"
+                    name="opt-board"
+                    onChange={async (e) => {
+                      const text = e.currentTarget.files?.[0] ? await e.currentTarget.files[0].text() : "";
+                      const next = { ...options };
+                      if (text) next.board = text;
+                      else delete next.board;
+                      setOptions(next);
+                    }}
+                  />
+                ) : o.type === 1 ? (
                   <select
                     name={`opt-${o.name}`}
                     value={options[o.name] ?? ""}

@@ -13,6 +13,12 @@ import {
   type ViewResponse,
 } from "@referee/client";
 
+/**
+ * The policy of the server's bots (DefaultAction): the best the server offers for both games.
+ * `random` until a stronger policy lands on the server (then change it here, one place).
+ */
+export const BOT_POLICY = "random" as const;
+
 /** Who plays a seat: a person at this screen, or the server's bot. */
 export type SeatKind = "human" | "bot";
 
@@ -129,7 +135,7 @@ export class Session {
   async botMove(seat: number, gen = this.generation): Promise<void> {
     if (gen !== this.generation) return;
     const state = this.state;
-    const move = await this.client.defaultAction(state, seat, "random", this.setup.seed * 100_003 + this.log.length);
+    const move = await this.client.defaultAction(state, seat, BOT_POLICY, this.setup.seed * 100_003 + this.log.length);
     if (gen !== this.generation || !move.action) return;
     const res = await this.client.apply(state, seat, move.action);
     if (gen !== this.generation) return;
