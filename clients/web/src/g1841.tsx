@@ -424,6 +424,8 @@ export function Tables1841(props: { data: Json; state: g1841pb.State; names: str
             <th>price</th>
             <th>trains</th>
             <th>tokens</th>
+            <th>president</th>
+            <th>IPO / pool</th>
           </tr>
         </thead>
         <tbody>
@@ -443,12 +445,16 @@ export function Tables1841(props: { data: Json; state: g1841pb.State; names: str
                 <td>
                   {c.tokens.length}/{c.tokensTotal}
                 </td>
+                <td>{president(c, props.names)}</td>
+                <td>
+                  {percent(c, 1)}% / {percent(c, 2)}%
+                </td>
               </tr>
             );
           })}
           {started.length === 0 && (
             <tr>
-              <td colSpan={6}>no corporation started yet</td>
+              <td colSpan={8}>no corporation started yet</td>
             </tr>
           )}
         </tbody>
@@ -478,6 +484,19 @@ export function Tables1841(props: { data: Json; state: g1841pb.State; names: str
       </p>
     </div>
   );
+}
+
+// Certificate holders: SHARE_HOLDER_KIND_IPO = 1, _POOL = 2, _PLAYER = 3, _CORPORATION = 4.
+function percent(c: g1841pb.Corporation, holder: number): number {
+  return c.certificates.filter((x) => x.holder === holder).reduce((s, x) => s + x.percent, 0);
+}
+
+function president(c: g1841pb.Corporation, names: string[]): string {
+  const p = c.certificates.find((x) => x.president);
+  if (!p) return "—";
+  if (p.holder === 3) return names[p.seat] ?? `Seat ${p.seat}`;
+  if (p.holder === 4) return p.corporation;
+  return "—";
 }
 
 export function roundText(state: g1841pb.State): string {
