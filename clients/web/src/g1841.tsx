@@ -238,6 +238,46 @@ export function Map1841(props: {
   const sel = selected && (lays.has(selected) || tokenActions.has(selected)) ? selected : undefined;
   return (
     <div class="map1841">
+      {sel && (
+        <div class="choices" data-testid="hex-choices">
+          <h4>
+            {sel}: {(data.hexes as Json[]).find((h) => h.id === sel)?.location ?? ""}
+            <button class="link" onClick={() => setSelected(undefined)}>
+              close
+            </button>
+          </h4>
+          <div class="tile-options">
+            {(lays.get(sel) ?? []).map((o) => (
+              <button
+                key={`${o.tile}-${o.rotation}`}
+                class="tile-option"
+                data-lay={`${o.tile}-${o.rotation}`}
+                title={`tile ${o.tile}, rotation ${o.rotation}`}
+                onClick={() => {
+                  setSelected(undefined);
+                  props.onAct(o.action);
+                }}
+              >
+                <svg viewBox={`${-R} ${-R} ${2 * R} ${2 * R}`} width={64} height={64}>
+                  <polygon points={corners()} fill={HEX_FILL[tiles.get(o.tile)?.color] ?? "#eee"} stroke="#555" />
+                  <Track nodes={tiles.get(o.tile)?.nodes ?? []} paths={tiles.get(o.tile)?.paths ?? []} rotation={o.rotation} small />
+                </svg>
+                <span>
+                  #{o.tile} r{o.rotation}
+                </span>
+              </button>
+            ))}
+            {(tokenActions.get(sel) ?? []).map((a, i) => {
+              const g = a.action.value as Json;
+              return (
+                <button key={`t${i}`} data-token-action={`${sel}-${g.action.value.city}`} onClick={() => props.onAct(a)}>
+                  Place token in city {g.action.value.city}
+                </button>
+              );
+            })}
+          </div>
+        </div>
+      )}
       <svg
         class="board"
         data-testid="map-1841"
@@ -302,46 +342,6 @@ export function Map1841(props: {
           );
         })}
       </svg>
-      {sel && (
-        <div class="choices" data-testid="hex-choices">
-          <h4>
-            {sel}: {(data.hexes as Json[]).find((h) => h.id === sel)?.location ?? ""}
-            <button class="link" onClick={() => setSelected(undefined)}>
-              close
-            </button>
-          </h4>
-          <div class="tile-options">
-            {(lays.get(sel) ?? []).map((o) => (
-              <button
-                key={`${o.tile}-${o.rotation}`}
-                class="tile-option"
-                data-lay={`${o.tile}-${o.rotation}`}
-                title={`tile ${o.tile}, rotation ${o.rotation}`}
-                onClick={() => {
-                  setSelected(undefined);
-                  props.onAct(o.action);
-                }}
-              >
-                <svg viewBox={`${-R} ${-R} ${2 * R} ${2 * R}`} width={64} height={64}>
-                  <polygon points={corners()} fill={HEX_FILL[tiles.get(o.tile)?.color] ?? "#eee"} stroke="#555" />
-                  <Track nodes={tiles.get(o.tile)?.nodes ?? []} paths={tiles.get(o.tile)?.paths ?? []} rotation={o.rotation} small />
-                </svg>
-                <span>
-                  #{o.tile} r{o.rotation}
-                </span>
-              </button>
-            ))}
-            {(tokenActions.get(sel) ?? []).map((a, i) => {
-              const g = a.action.value as Json;
-              return (
-                <button key={`t${i}`} data-token-action={`${sel}-${g.action.value.city}`} onClick={() => props.onAct(a)}>
-                  Place token in city {g.action.value.city}
-                </button>
-              );
-            })}
-          </div>
-        </div>
-      )}
     </div>
   );
 }

@@ -384,9 +384,9 @@ function GameScreen(props: { s: Session; data: Json; onQuit: () => void }) {
       )}
       <div class="main">
         <div class="left">
+          <ActionPanel s={s} data={data} selected={selected} />
           {g1841 && <Map1841 data={data} state={g1841} legal={s.legal} lastRoutes={lastRoutes(s.log)} onAct={(a) => s.actingSeat !== undefined && void s.act(s.actingSeat, a)} />}
           {ab && <BoardAutobahn data={data} state={ab} legal={s.legal} selected={selected} onSelect={setSelected} />}
-          <ActionPanel s={s} data={data} selected={selected} />
         </div>
         <div class="right">
           {g1841 && (

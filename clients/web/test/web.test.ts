@@ -223,6 +223,7 @@ describe("clients/web in headless Chromium", { skip: !chromium && !mustHaveBrows
     await page.locator(`[data-section="${sec}"]`).click();
     const offered = page.locator("[data-testid=actions] button[data-action]");
     assert.ok((await offered.count()) > 0);
+    if (process.env.REFEREE_WEB_LOOK) await page.screenshot({ path: join(tmpdir(), "referee-web-autobahn-choices.png"), fullPage: true });
     const before = await actions(page);
     await offered.first().click();
     await page.waitForFunction((n) => Number(document.querySelector("[data-testid=game]")?.getAttribute("data-actions")) > n, before);
