@@ -43,3 +43,18 @@ def test_http_get_answers_304_to_its_etag(server):
         raise AssertionError("expected 304")
     except urllib.error.HTTPError as e:
         assert e.code == 304
+
+
+def test_async_client_caches_too(server):
+    import asyncio
+
+    from referee_client import AsyncReferee
+
+    async def main():
+        async with AsyncReferee(server.target, timeout=20) as ref:
+            first = await ref.game_data("1841", {"version_1": True})
+            again = await ref.game_data("1841", {"version_1": True})
+            return first, again
+
+    first, again = asyncio.run(main())
+    assert first.variant == "v1" and again is first
