@@ -227,8 +227,15 @@ export function Offices(props: { data: Json; state: autobahnpb.State; names: str
 
 const TRUCK_AT = ["?", "reserve", "depot", "section"];
 
+/** A row of a delivery board (GetGameData `board.delivery_boards`, ids from 1). */
+function deliveryRow(data: Json, board: number, country: string): Json | undefined {
+  const b = (data.board.delivery_boards as Json[]).find((x) => x.id === board);
+  return b?.rows.find((r: Json) => r.country === country);
+}
+
 /** Players: DM, hand, action spaces, trucks, deliveries, administration. */
 export function PlayersAutobahn(props: {
+  data: Json;
   state: autobahnpb.State;
   names: string[];
   scores?: bigint[];
@@ -263,11 +270,20 @@ export function PlayersAutobahn(props: {
                 .join("; ") || "—"}
             </td>
             <td>{p.trucks.map((t) => `${TRUCK_AT[t.location] ?? "?"}${t.at ? ` ${t.at}` : ""}${t.goods ? ` (${t.goods})` : ""}`).join(", ")}</td>
-            <td>
-              {p.deliveries
-                .filter((d) => d.delivered)
-                .map((d) => d.country)
-                .join(" ") || "—"}
+            <td class="deliveries" data-deliveries={p.deliveries.filter((d) => d.delivered).map((d) => d.country).join(",")}>
+              {p.deliveries.map((d) => {
+                const row = deliveryRow(props.data, p.deliveryBoard, d.country);
+                return (
+                  <span
+                    key={d.country}
+                    class={`delivery${d.delivered ? " done" : ""}`}
+                    title={`${d.country}: ${row ? `${row.dm} DM, prefers ${row.preferred}` : ""}${d.delivered ? " — delivered" : ""}`}
+                  >
+                    {d.country}
+                    {d.delivered ? "✓" : ""}
+                  </span>
+                );
+              })}
             </td>
             <td>
               {p.lobby} / {p.reserve}

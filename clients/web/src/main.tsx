@@ -397,7 +397,7 @@ function GameScreen(props: { s: Session; data: Json; onQuit: () => void }) {
           )}
           {ab && (
             <>
-              <PlayersAutobahn state={ab} names={s.setup.names} scores={over ? outcome?.scores : undefined} />
+              <PlayersAutobahn data={data} state={ab} names={s.setup.names} scores={over ? outcome?.scores : undefined} />
               <Offices data={data} state={ab} names={s.setup.names} />
             </>
           )}

@@ -76,14 +76,18 @@ async function checkDrawn1841(page: Page) {
 
 /** Every section's road and every office seat drawn equals the state's. */
 async function checkDrawnAutobahn(page: Page) {
-  const st = await session<{ roads: string[]; offices: string[] }>(
+  const st = await session<{ roads: string[]; offices: string[]; delivered: string[]; dm: string[] }>(
     page,
     `const v = s.view.view.value.state;
      return {
        roads: v.sections.map(x => x.id + ":" + x.road).sort(),
        offices: v.offices.map(o => o.autobahn + ":" + o.seats.join(",")).sort(),
+       delivered: v.players.map(p => p.deliveries.filter(d => d.delivered).map(d => d.country).join(",")),
+       dm: v.players.map(p => String(p.dm)),
      };`,
   );
+  assert.deepEqual(await page.$$eval("[data-testid=players] [data-deliveries]", (els) => els.map((e) => e.getAttribute("data-deliveries"))), st.delivered);
+  assert.deepEqual(await page.$$eval("[data-testid=players] [data-dm]", (els) => els.map((e) => e.textContent)), st.dm);
   const roads = await page.$$eval("[data-section]", (els) => els.map((e) => `${e.getAttribute("data-section")}:${e.getAttribute("data-road")}`).sort());
   assert.deepEqual(roads, st.roads);
   const offices = await page.$$eval("[data-office]", (els) =>
