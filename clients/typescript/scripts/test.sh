@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Tests of @referee/client: npm ci, then `npm test` (buf generate, tsc --noEmit, node tests
 # against the real server over gRPC and gRPC-Web, the Node example bot playing a whole game of
-# Autobahn). The browser client is clients/web, tested in Chromium by clients/web/scripts/test.sh.
+# Autobahn), then scripts/package-check.sh: the npm package built (npm pack), installed from its
+# tarball into a fresh project and used from `import` and `require`, tsc and esbuild against a
+# real server. The browser client is clients/web, tested in Chromium by clients/web/scripts/test.sh.
 #
 #   clients/typescript/scripts/test.sh
 #
@@ -13,3 +15,4 @@ cd "$(dirname "$0")/.."
 
 npm ci --no-audit --no-fund
 npm test
+scripts/package-check.sh
