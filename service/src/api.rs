@@ -691,6 +691,18 @@ impl Api {
         })
     }
 
+    /// GetGameData: [`crate::game_data::get_game_data`] (static data, no state; the same
+    /// in open and sealed mode).
+    pub fn get_game_data(
+        &self,
+        req: &pb::GetGameDataRequest,
+    ) -> Result<pb::GetGameDataResponse, Status> {
+        let call = Call::start("GetGameData");
+        let mut result = guarded(|| crate::game_data::get_game_data(req));
+        call.finish(&req.game, &mut result, None);
+        result
+    }
+
     /// A call that answers from one state, open (`state`) or sealed (`sealed`): the call's
     /// span (with `seat` and the state's game), the state read as the server's mode wants,
     /// panics in the engine turned into `INTERNAL` ([`guarded`]).

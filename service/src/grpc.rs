@@ -124,6 +124,13 @@ impl Referee for GrpcReferee {
         self.api.describe(request.get_ref()).map(Response::new)
     }
 
+    async fn get_game_data(
+        &self,
+        request: Request<pb::GetGameDataRequest>,
+    ) -> Result<Response<pb::GetGameDataResponse>, Status> {
+        self.api.get_game_data(request.get_ref()).map(Response::new)
+    }
+
     async fn list_games(
         &self,
         request: Request<pb::ListGamesRequest>,
