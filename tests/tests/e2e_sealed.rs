@@ -24,6 +24,16 @@ async fn client(server: &Server) -> RefereeClient<Channel> {
     RefereeClient::connect(server.url()).await.expect("connect")
 }
 
+/// `req` sent with the header `referee-credential: cred` (seat access, docs/SECURITY.md).
+fn as_caller<T>(cred: &str, req: T) -> tonic::Request<T> {
+    let mut r = tonic::Request::new(req);
+    r.metadata_mut().insert(
+        "referee-credential",
+        cred.parse().expect("ASCII credential"),
+    );
+    r
+}
+
 fn blind_bid(amounts: Vec<i64>) -> pb::Action {
     pb::Action {
         action: Some(pb::action::Action::G1841(g::Action {
@@ -47,16 +57,23 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
     let keys = key_file("k1", &format!("# test key\n{K1}\n"));
     let server = Server::start(&["--seal-key-file", &keys]);
     let mut c = client(&server).await;
+    let arbiter = referee_service::seal::Sealer::parse(K1)
+        .unwrap()
+        .arbiter_credential();
 
     let mut options = std::collections::BTreeMap::new();
     options.insert("version_1".to_string(), "true".to_string());
     let created = c
-        .new_game(pb::NewGameRequest {
-            game: "1841".into(),
-            seats: 4,
-            options,
-            seed: 0,
-        })
+        .new_game(as_caller(
+            &arbiter,
+            pb::NewGameRequest {
+                game: "1841".into(),
+                seats: 4,
+                options,
+                seed: 0,
+                explicit_seed: false,
+            },
+        ))
         .await
         .expect("NewGame")
         .into_inner();
@@ -66,18 +83,23 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
     );
     assert!(!created.sealed_state.is_empty());
     assert_eq!(created.seat_views.len(), 4);
+    assert_eq!(created.seat_credentials.len(), 4);
+    let seat = created.seat_credentials;
     let token = created.sealed_state;
 
     // Seat 0 submits its sealed bid: L.30 on the first concession.
     let mut amounts = vec![0; 8];
     amounts[0] = 30;
     let resp = c
-        .apply(pb::ApplyRequest {
-            sealed_state: token.clone(),
-            seat: 0,
-            action: Some(blind_bid(amounts)),
-            ..Default::default()
-        })
+        .apply(as_caller(
+            &arbiter,
+            pb::ApplyRequest {
+                sealed_state: token.clone(),
+                seat: 0,
+                action: Some(blind_bid(amounts)),
+                ..Default::default()
+            },
+        ))
         .await
         .expect("Apply")
         .into_inner();
@@ -101,22 +123,28 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
 
     // View and LegalActions take the sealed state too.
     let view = c
-        .view(pb::ViewRequest {
-            sealed_state: after.clone(),
-            seat: Some(2),
-            state: None,
-            ..Default::default()
-        })
+        .view(as_caller(
+            &seat[2],
+            pb::ViewRequest {
+                sealed_state: after.clone(),
+                seat: Some(2),
+                state: None,
+                ..Default::default()
+            },
+        ))
         .await
         .expect("View")
         .into_inner();
     assert_eq!(view.action_count, 1);
     let legal = c
-        .legal_actions(pb::LegalActionsRequest {
-            sealed_state: after.clone(),
-            seat: 1,
-            state: None,
-        })
+        .legal_actions(as_caller(
+            &seat[1],
+            pb::LegalActionsRequest {
+                sealed_state: after.clone(),
+                seat: 1,
+                state: None,
+            },
+        ))
         .await
         .expect("LegalActions")
         .into_inner();
@@ -128,12 +156,15 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
     amounts[1] = 45;
     amounts[5] = 170;
     let described = c
-        .describe(pb::DescribeRequest {
-            sealed_state: after.clone(),
-            seat: 1,
-            action: Some(blind_bid(amounts)),
-            ..Default::default()
-        })
+        .describe(as_caller(
+            &seat[1],
+            pb::DescribeRequest {
+                sealed_state: after.clone(),
+                seat: 1,
+                action: Some(blind_bid(amounts)),
+                ..Default::default()
+            },
+        ))
         .await
         .expect("Describe")
         .into_inner();
@@ -143,11 +174,14 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
         "Seat 1 submits a sealed bid (amounts secret until every seat has bid)"
     );
     let default = c
-        .default_action(pb::DefaultActionRequest {
-            sealed_state: after.clone(),
-            seat: 2,
-            ..Default::default()
-        })
+        .default_action(as_caller(
+            &seat[2],
+            pb::DefaultActionRequest {
+                sealed_state: after.clone(),
+                seat: 2,
+                ..Default::default()
+            },
+        ))
         .await
         .expect("DefaultAction")
         .into_inner();
@@ -159,13 +193,16 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
 
     // Stale: the caller believes the game is still at action 0.
     let stale = c
-        .apply(pb::ApplyRequest {
-            sealed_state: after.clone(),
-            seat: 1,
-            action: Some(blind_bid(vec![0; 8])),
-            expected_action_count: Some(0),
-            ..Default::default()
-        })
+        .apply(as_caller(
+            &seat[1],
+            pb::ApplyRequest {
+                sealed_state: after.clone(),
+                seat: 1,
+                action: Some(blind_bid(vec![0; 8])),
+                expected_action_count: Some(0),
+                ..Default::default()
+            },
+        ))
         .await
         .expect("Apply")
         .into_inner();
@@ -233,12 +270,15 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
     let rotated = Server::start(&["--seal-key-file", &key_file("k21", &format!("{K2}\n{K1}"))]);
     let mut r = client(&rotated).await;
     let view = r
-        .view(pb::ViewRequest {
-            sealed_state: after.clone(),
-            seat: Some(0),
-            state: None,
-            ..Default::default()
-        })
+        .view(as_caller(
+            &seat[0],
+            pb::ViewRequest {
+                sealed_state: after.clone(),
+                seat: Some(0),
+                state: None,
+                ..Default::default()
+            },
+        ))
         .await
         .expect("old token opens after rotation")
         .into_inner();

@@ -262,6 +262,8 @@ pub fn new_game<W: WireGame>(req: &pb::NewGameRequest) -> Result<pb::NewGameResp
         state: Some(encode_state::<W>(&state, 0)),
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
     })
 }
 
@@ -347,6 +349,8 @@ pub fn apply<W: WireGame>(gs: &pb::GameState, req: &pb::ApplyRequest) -> Result<
                     )),
                     sealed_state: Vec::new(),
                     seat_views: Vec::new(),
+                    caller_view: None,
+                    seat_credentials: Vec::new(),
                 })),
             },
             action_kind: kind,
@@ -403,6 +407,11 @@ pub fn view_for<W: WireGame>(
     })
 }
 
+/// Number of seats of a state of game `W`.
+pub fn seat_count<W: WireGame>(gs: &pb::GameState) -> Result<u32, Status> {
+    Ok(W::seat_count(&decode_state::<W>(gs)?))
+}
+
 /// What every seat may see of a state (index = seat), for the clear views that accompany a
 /// sealed state.
 pub fn seat_views<W: WireGame>(gs: &pb::GameState) -> Result<Vec<pb::ViewResponse>, Status> {
@@ -457,6 +466,8 @@ pub fn replay<W: WireGame>(
         actions_applied: applied,
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
     })
 }
 
@@ -565,6 +576,8 @@ pub fn apply_batch<W: WireGame>(
         state: Some(encode_state::<W>(&state, gs.action_count.saturating_add(n))),
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
         actions_applied: n,
         failure,
         applied,
@@ -597,6 +610,8 @@ pub fn stream_replay<W: WireGame>(
         state: (!req.events_only || setup_last).then(|| encode_state::<W>(&state, 0)),
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
         failure: None,
         last: setup_last,
     };
@@ -619,6 +634,8 @@ pub fn stream_replay<W: WireGame>(
                     state: with_state.then(|| encode_state::<W>(&state, applied)),
                     sealed_state: Vec::new(),
                     seat_views: Vec::new(),
+                    caller_view: None,
+                    seat_credentials: Vec::new(),
                     failure: None,
                     last,
                 };
@@ -632,6 +649,8 @@ pub fn stream_replay<W: WireGame>(
                     state: Some(encode_state::<W>(&state, applied)),
                     sealed_state: Vec::new(),
                     seat_views: Vec::new(),
+                    caller_view: None,
+                    seat_credentials: Vec::new(),
                     failure: Some(failure_at(index, &r)),
                     last: true,
                 })?;
