@@ -219,6 +219,20 @@ pub fn decode_state<W: WireGame>(gs: &pb::GameState) -> Result<<W::G as Game>::S
 /// never saturates and stays the next one (docs/CLIENTS.md).
 pub const MAX_ACTION_COUNT: u64 = (1 << 53) - 1;
 
+/// Refuses (FAILED_PRECONDITION) to apply `n` actions to a state whose `action_count` would
+/// then pass [`MAX_ACTION_COUNT`]: the answer would be a state no server reads back (issue
+/// #24: a state at 2^53 − 1 was accepted and its successor refused).
+pub fn check_room_for_actions(gs: &pb::GameState, n: usize) -> Result<(), Status> {
+    let room = MAX_ACTION_COUNT.saturating_sub(gs.action_count);
+    if n as u64 > room {
+        return Err(Status::failed_precondition(format!(
+            "state.action_count: {} leaves room for {room} more actions (at most {MAX_ACTION_COUNT} in a game), not {n}",
+            gs.action_count
+        )));
+    }
+    Ok(())
+}
+
 /// Wraps a typed state into the envelope.
 pub fn encode_state<W: WireGame>(
     state: &<W::G as Game>::State,
@@ -278,6 +292,7 @@ pub struct Applied {
 /// Apply for game `W`. Stale-state checks come first, then the engine.
 pub fn apply<W: WireGame>(gs: &pb::GameState, req: &pb::ApplyRequest) -> Result<Applied, Status> {
     let mut state = decode_state::<W>(gs)?;
+    check_room_for_actions(gs, 1)?;
     // A seat that is not at the table is a malformed request, as in LegalActions and View.
     check_seat::<W>(&state, req.seat)?;
     let reject = |r: Rejection, kind| Applied {
@@ -522,6 +537,7 @@ pub fn apply_batch<W: WireGame>(
     cancel: &Cancel,
 ) -> Result<pb::ApplyBatchResponse, Status> {
     let mut state = decode_state::<W>(gs)?;
+    check_room_for_actions(gs, req.actions.len())?;
     let mut failure = None;
     if let Some(expected) = req.expected_action_count
         && expected != gs.action_count
