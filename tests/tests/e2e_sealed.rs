@@ -316,3 +316,81 @@ fn a_bad_key_file_stops_the_server_with_a_clear_message() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("32 bytes"), "{err}");
 }
+
+/// POST /v1/`method` with a JSON body and, when given, the header `referee-credential`.
+async fn post_json(
+    server: &Server,
+    method: &str,
+    credential: Option<&str>,
+    body: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+    let http = Client::builder(TokioExecutor::new()).build_http::<Full<bytes::Bytes>>();
+    let mut req = http::Request::post(format!("{}/v1/{method}", server.url()))
+        .header("content-type", "application/json");
+    if let Some(c) = credential {
+        req = req.header("referee-credential", c);
+    }
+    let req = req
+        .body(Full::new(bytes::Bytes::from(body.to_string())))
+        .unwrap();
+    let resp = http.request(req).await.expect("http request");
+    let status = resp.status().as_u16();
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    (status, serde_json::from_slice(&bytes).expect("JSON answer"))
+}
+
+/// `referee credential` prints the arbiter credential of the key file, and the header
+/// `referee-credential` works over HTTP/JSON as over gRPC (docs/SECURITY.md, seat access).
+#[tokio::test]
+async fn the_arbiter_credential_and_seat_credentials_over_http_json() {
+    let keys = key_file("cli", K1);
+    let out = std::process::Command::new(common::referee_bin())
+        .args(["credential", "--seal-key-file", &keys])
+        .output()
+        .expect("run referee credential");
+    assert!(out.status.success(), "{out:?}");
+    let printed = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let arbiter = referee_service::seal::Sealer::parse(K1)
+        .unwrap()
+        .arbiter_credential();
+    assert_eq!(printed, arbiter);
+    assert!(printed.starts_with("arbiter:k1:"), "{printed}");
+
+    let server = Server::start(&["--seal-key-file", &keys]);
+    let body = serde_json::json!({"game": "1841", "seats": 3});
+    let (status, created) = post_json(&server, "NewGame", Some(&arbiter), body.clone()).await;
+    assert_eq!(status, 200, "{created}");
+    assert_eq!(created["seatViews"].as_array().map(Vec::len), Some(3));
+    let creds = created["seatCredentials"].as_array().unwrap().clone();
+    let token = created["sealedState"].clone();
+    // Without a credential: no seat views, and no view of seat 0.
+    let (_, anon) = post_json(&server, "NewGame", None, body).await;
+    assert!(anon.get("seatViews").is_none(), "{anon}");
+    let view0 = serde_json::json!({"sealedState": token, "seat": 0});
+    let (status, err) = post_json(&server, "View", None, view0.clone()).await;
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (403, Some("PERMISSION_DENIED"))
+    );
+    let (status, _) = post_json(&server, "View", creds[0].as_str(), view0.clone()).await;
+    assert_eq!(status, 200);
+    let (status, err) = post_json(&server, "View", creds[1].as_str(), view0).await;
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (403, Some("PERMISSION_DENIED"))
+    );
+    let (status, err) = post_json(
+        &server,
+        "View",
+        Some("seat-0:k1:00"),
+        serde_json::json!({"sealedState": token, "seat": 0}),
+    )
+    .await;
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (401, Some("UNAUTHENTICATED"))
+    );
+}
