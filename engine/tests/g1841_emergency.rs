@@ -9,33 +9,7 @@ use referee_engine::g1841::{Action, G1841, ShareOwner, State};
 use referee_engine::{Game, RejectionCode};
 
 mod common;
-use common::recorded_states;
-
-/// Moves `percent` of ordinary certificates of `corp` from `from` to `to`.
-fn move_shares(s: &mut State, corp: &str, from: &ShareOwner, to: &ShareOwner, percent: u32) {
-    let c = s.corporations.iter_mut().find(|c| c.sym == corp).unwrap();
-    let mut left = percent;
-    for k in c.certificates.iter_mut() {
-        if left > 0 && &k.owner == from && !k.president && k.percent <= left {
-            k.owner = to.clone();
-            left -= k.percent;
-        }
-    }
-    assert_eq!(left, 0, "{percent}% of {corp} held by {from:?}");
-}
-
-/// Sets a corporation's or a player's cash, the difference moved to or from the bank.
-fn set_cash(s: &mut State, who: &ShareOwner, cash: i64) {
-    let have = match who {
-        ShareOwner::Corporation(c) => {
-            let c = s.corporations.iter_mut().find(|x| &x.sym == c).unwrap();
-            std::mem::replace(&mut c.cash, cash)
-        }
-        ShareOwner::Player(p) => std::mem::replace(&mut s.players[*p as usize].cash, cash),
-        _ => unreachable!(),
-    };
-    s.bank_cash += have - cash;
-}
+use common::{move_shares, recorded_states, set_cash};
 
 fn corp(sym: &str) -> ShareOwner {
     ShareOwner::Corporation(sym.into())

@@ -38,6 +38,26 @@ pub(super) fn why_not(
             seller,
             price,
         } => token_purchase(sym, legal, hex, *city, seller, *price),
+        Action::BuyShares { .. } | Action::Par { .. } | Action::Pass
+            if step == OperatingStep::Shares =>
+        {
+            match shares::must_sell(state) {
+                Some(reason) => {
+                    let sales: Vec<String> = legal.actions.iter().map(brief).collect();
+                    illegal(
+                        if reason.contains("§7.3") {
+                            "1841 §7.3"
+                        } else if reason.contains("§7.1") {
+                            "1841 §7.1"
+                        } else {
+                            "1841 §9.7"
+                        },
+                        format!("{reason} Possible now: {}.", shown(&sales)),
+                    )
+                }
+                None => other(sym, step, action, legal),
+            }
+        }
         Action::EmergencySell {
             seller,
             corporation,
@@ -45,29 +65,33 @@ pub(super) fn why_not(
         } if step == OperatingStep::Trains => {
             emergency_sale(state, sym, legal, seller, corporation, *percent)
         }
-        _ => {
-            let same: Vec<String> = legal
-                .actions
-                .iter()
-                .filter(|a| std::mem::discriminant(*a) == std::mem::discriminant(action))
-                .map(brief)
-                .collect();
-            let message = if same.is_empty() {
-                format!(
-                    "{} is not possible for {sym} in its {} step.",
-                    capitalized(&brief(action)),
-                    step_name(step)
-                )
-            } else {
-                format!(
-                    "{} is not legal for {sym} now. Possible now: {}.",
-                    capitalized(&brief(action)),
-                    shown(&same)
-                )
-            };
-            reject(RejectionCode::IllegalMove, rule_of(step), message)
-        }
+        _ => other(sym, step, action, legal),
     }
+}
+
+/// The refusal of an action of the step that is not listed, with the listed actions of its
+/// kind (or none).
+fn other(sym: &str, step: OperatingStep, action: &Action, legal: &LegalActions) -> Rejection {
+    let same: Vec<String> = legal
+        .actions
+        .iter()
+        .filter(|a| std::mem::discriminant(*a) == std::mem::discriminant(action))
+        .map(brief)
+        .collect();
+    let message = if same.is_empty() {
+        format!(
+            "{} is not possible for {sym} in its {} step.",
+            capitalized(&brief(action)),
+            step_name(step)
+        )
+    } else {
+        format!(
+            "{} is not legal for {sym} now. Possible now: {}.",
+            capitalized(&brief(action)),
+            shown(&same)
+        )
+    };
+    reject(RejectionCode::IllegalMove, rule_of(step), message)
 }
 
 /// A short English form of an action, for listing alternatives.
