@@ -61,6 +61,14 @@ async fn blocking<T: Send + 'static>(
     crate::work::blocking(f).await?.map(Response::new)
 }
 
+/// A call on one state, off the async workers behind the quick-call queue
+/// ([`crate::work::quick`]): the concurrency slot counts it while it waits.
+async fn quick<T: Send + 'static>(
+    f: impl FnOnce(&Cancel) -> Result<T, Status> + Send + 'static,
+) -> Result<Response<T>, Status> {
+    crate::work::quick(f).await?.map(Response::new)
+}
+
 #[tonic::async_trait]
 impl Referee for GrpcReferee {
     type StreamReplayStream = ReceiverStream<Result<pb::StreamReplayResponse, Status>>;
@@ -112,16 +120,18 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::DefaultActionRequest>,
     ) -> Result<Response<pb::DefaultActionResponse>, Status> {
-        self.api
-            .default_action(request.get_ref())
-            .map(Response::new)
+        let api = self.api.clone();
+        let request = request.into_inner();
+        quick(move |_| api.default_action(&request)).await
     }
 
     async fn describe(
         &self,
         request: Request<pb::DescribeRequest>,
     ) -> Result<Response<pb::DescribeResponse>, Status> {
-        self.api.describe(request.get_ref()).map(Response::new)
+        let api = self.api.clone();
+        let request = request.into_inner();
+        quick(move |_| api.describe(&request)).await
     }
 
     async fn list_games(
@@ -135,28 +145,36 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::NewGameRequest>,
     ) -> Result<Response<pb::NewGameResponse>, Status> {
-        self.api.new_game(request.get_ref()).map(Response::new)
+        let api = self.api.clone();
+        let request = request.into_inner();
+        quick(move |_| api.new_game(&request)).await
     }
 
     async fn apply(
         &self,
         request: Request<pb::ApplyRequest>,
     ) -> Result<Response<pb::ApplyResponse>, Status> {
-        self.api.apply(request.get_ref()).map(Response::new)
+        let api = self.api.clone();
+        let request = request.into_inner();
+        quick(move |_| api.apply(&request)).await
     }
 
     async fn legal_actions(
         &self,
         request: Request<pb::LegalActionsRequest>,
     ) -> Result<Response<pb::LegalActionsResponse>, Status> {
-        self.api.legal_actions(request.get_ref()).map(Response::new)
+        let api = self.api.clone();
+        let request = request.into_inner();
+        quick(move |_| api.legal_actions(&request)).await
     }
 
     async fn view(
         &self,
         request: Request<pb::ViewRequest>,
     ) -> Result<Response<pb::ViewResponse>, Status> {
-        self.api.view(request.get_ref()).map(Response::new)
+        let api = self.api.clone();
+        let request = request.into_inner();
+        quick(move |_| api.view(&request)).await
     }
 
     async fn replay(

@@ -531,6 +531,9 @@ pub async fn serve(
             tracing::info!(calls_answered = crate::api::calls_answered(), calls_cancelled = crate::api::calls_cancelled(), "referee stopped");
         }
         () = deadline => {
+            // Work still running (a whole game, a route search) stops at its next check
+            // instead of keeping the process alive past its grace.
+            referee_engine::interrupt::cancel_all();
             tracing::warn!(grace_ms = grace.as_millis() as u64, calls_answered = crate::api::calls_answered(), calls_cancelled = crate::api::calls_cancelled(), "shutdown grace period over: closing the remaining connections");
         }
     }
