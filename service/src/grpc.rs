@@ -192,8 +192,10 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ImportGameRequest>,
     ) -> Result<Response<pb::ImportGameResponse>, Status> {
-        // A whole recorded game takes a while: off the async workers, as Replay. (The
-        // engine's import cannot be stopped halfway; it is bounded by the request size.)
+        // A whole recorded game takes a while: off the async workers, as Replay. The
+        // engine's import stops before the next action once the caller has gone away
+        // (`work::blocking` sets the engine's cancellation flag); its undo/redo filter is
+        // linear in the size of the export.
         let api = self.api.clone();
         let request = request.into_inner();
         blocking(move |_| api.import_game(&request)).await

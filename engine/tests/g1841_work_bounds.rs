@@ -1,8 +1,10 @@
-//! The route optimizer's bounds (issue #24, item 5): on a crafted position (every buildable
-//! hex of the map brown, four tokens, two 8-trains) the search keeps at most
-//! `MAX_STORED_ROUTES` walks and candidate routes, so the memory it allocates stays bounded
-//! whatever its work budget, and it stops at once when its caller goes away. Memory is
-//! counted in bytes allocated (a counting allocator), never in time.
+//! Bounds on the engine's long work (issue #24). The route optimizer (item 5): on a crafted
+//! position (every buildable hex of the map brown, four tokens, two 8-trains) the search
+//! keeps at most `MAX_STORED_ROUTES` walks and candidate routes, so the memory it allocates
+//! stays bounded whatever its work budget, and it stops at once when its caller goes away.
+//! The import of a recorded game (item 3) stops before its next action when its caller goes
+//! away. Memory is counted in bytes allocated (a counting allocator), work in units or
+//! actions, never in time.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -148,4 +150,25 @@ fn a_cancelled_search_stops_at_once() {
     let on = interrupt::with_cancel(flag, || best_routes(&s, "SFTG", 100_000));
     assert_eq!(on.stopped, Some(SearchStop::Work));
     assert!(on.work >= 100_000, "work {}", on.work);
+}
+
+/// A replay of a recorded game whose caller has gone away stops before its next action
+/// (`Replayed::cancelled`), and one with the flag down is not affected.
+#[test]
+fn a_cancelled_import_stops_before_its_next_action() {
+    use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+    let _one = serial();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/1841/132002.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let flag = Arc::new(AtomicBool::new(true));
+    let r = interrupt::with_cancel(flag.clone(), || replay(&text, &ReplaySettings::default()));
+    assert!(r.cancelled);
+    assert_eq!(r.actions.len(), 0);
+    assert!(r.actions_total > 500, "{}", r.actions_total);
+    flag.store(false, Ordering::Relaxed);
+    let r = interrupt::with_cancel(flag, || replay(&text, &ReplaySettings::default()));
+    assert!(!r.cancelled && r.finished, "{:?}", r.failure);
 }
