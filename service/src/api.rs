@@ -868,7 +868,15 @@ impl Api {
             None,
             req.state.as_ref(),
             &req.sealed_state,
-            |gs| games::g1841::suggest_routes(gs, req),
+            |gs| {
+                let r = games::g1841::suggest_routes(gs, req)?;
+                // A search stopped because its caller went away (work::blocking) answers
+                // nobody: say so rather than pass off a cut search.
+                if referee_engine::interrupt::cancelled() {
+                    return Err(Cancel::stopped(&format!("after {} work units", r.work)));
+                }
+                Ok(r)
+            },
         )
     }
 

@@ -193,6 +193,11 @@ pub struct ServeArgs {
     /// that never acknowledges the server's PING).
     #[arg(long, env = "REFEREE_IDLE_TIMEOUT_MS", default_value_t = 60_000)]
     pub idle_timeout_ms: u64,
+    /// The bytes of request bodies all connections together may have buffered at once
+    /// (read, or announced by Content-Length, until the call has answered). A body that finds
+    /// them spent is refused with RESOURCE_EXHAUSTED (HTTP 429).
+    #[arg(long, env = "REFEREE_MAX_BUFFERED_BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub max_buffered_bytes: usize,
     /// Sealed mode: file of sealing keys, one `KEY_ID:HEX` per line (32-byte keys, 64 hex
     /// digits); the first key seals, every key opens (rotation). Without keys: open mode.
     #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
@@ -236,6 +241,7 @@ impl ServeArgs {
             allow_arbiter_view: self.allow_arbiter_view,
             header_read_timeout: Duration::from_millis(self.header_read_timeout_ms.max(1)),
             idle_timeout: Duration::from_millis(self.idle_timeout_ms.max(1)),
+            max_buffered_bytes: self.max_buffered_bytes.max(1),
         })
     }
 }

@@ -69,6 +69,14 @@ async fn blocking<T: Send + 'static>(
     crate::work::blocking(f).await?.map(Response::new)
 }
 
+/// A call on one state, off the async workers behind the quick-call queue
+/// ([`crate::work::quick`]): the concurrency slot counts it while it waits.
+async fn quick<T: Send + 'static>(
+    f: impl FnOnce(&Cancel) -> Result<T, Status> + Send + 'static,
+) -> Result<Response<T>, Status> {
+    crate::work::quick(f).await?.map(Response::new)
+}
+
 #[tonic::async_trait]
 impl Referee for GrpcReferee {
     type StreamReplayStream = ReceiverStream<Result<pb::StreamReplayResponse, Status>>;
@@ -120,27 +128,27 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::DefaultActionRequest>,
     ) -> Result<Response<pb::DefaultActionResponse>, Status> {
-        self.api
-            .for_caller(credential(request.metadata()))
-            .default_action(request.get_ref())
-            .map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.default_action(&request)).await
     }
 
     async fn describe(
         &self,
         request: Request<pb::DescribeRequest>,
     ) -> Result<Response<pb::DescribeResponse>, Status> {
-        self.api
-            .for_caller(credential(request.metadata()))
-            .describe(request.get_ref())
-            .map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.describe(&request)).await
     }
 
     async fn get_game_data(
         &self,
         request: Request<pb::GetGameDataRequest>,
     ) -> Result<Response<pb::GetGameDataResponse>, Status> {
-        self.api.get_game_data(request.get_ref()).map(Response::new)
+        let api = self.api.clone();
+        let request = request.into_inner();
+        quick(move |_| api.get_game_data(&request)).await
     }
 
     async fn list_games(
@@ -157,40 +165,36 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::NewGameRequest>,
     ) -> Result<Response<pb::NewGameResponse>, Status> {
-        self.api
-            .for_caller(credential(request.metadata()))
-            .new_game(request.get_ref())
-            .map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.new_game(&request)).await
     }
 
     async fn apply(
         &self,
         request: Request<pb::ApplyRequest>,
     ) -> Result<Response<pb::ApplyResponse>, Status> {
-        self.api
-            .for_caller(credential(request.metadata()))
-            .apply(request.get_ref())
-            .map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.apply(&request)).await
     }
 
     async fn legal_actions(
         &self,
         request: Request<pb::LegalActionsRequest>,
     ) -> Result<Response<pb::LegalActionsResponse>, Status> {
-        self.api
-            .for_caller(credential(request.metadata()))
-            .legal_actions(request.get_ref())
-            .map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.legal_actions(&request)).await
     }
 
     async fn view(
         &self,
         request: Request<pb::ViewRequest>,
     ) -> Result<Response<pb::ViewResponse>, Status> {
-        self.api
-            .for_caller(credential(request.metadata()))
-            .view(request.get_ref())
-            .map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.view(&request)).await
     }
 
     async fn replay(
@@ -208,8 +212,10 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ImportGameRequest>,
     ) -> Result<Response<pb::ImportGameResponse>, Status> {
-        // A whole recorded game takes a while: off the async workers, as Replay. (The
-        // engine's import cannot be stopped halfway; it is bounded by the request size.)
+        // A whole recorded game takes a while: off the async workers, as Replay. The
+        // engine's import stops before the next action once the caller has gone away
+        // (`work::blocking` sets the engine's cancellation flag); its undo/redo filter is
+        // linear in the size of the export.
         let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.import_game(&request)).await

@@ -258,6 +258,21 @@ where
         .unwrap_or_else(|status| error_response(&status))
 }
 
+/// [`run`] for a call on one state: behind the quick-call queue on the blocking pool
+/// ([`crate::work::quick`]).
+async fn run_quick<Req, Resp>(
+    body: Bytes,
+    f: impl FnOnce(&Req) -> Result<Resp, Status> + Send + 'static,
+) -> Response
+where
+    Req: DeserializeOwned,
+    Resp: Serialize,
+{
+    crate::work::quick(move |_| run(&body, f))
+        .await
+        .unwrap_or_else(|status| error_response(&status))
+}
+
 async fn list_games_get(State(json): State<Json>) -> Response {
     run(b"{}", |r| json.api.list_games(r))
 }
@@ -518,10 +533,12 @@ async fn call(
     );
     match method.as_str() {
         "ListGames" => run(&body, |r| api.list_games(r)),
-        "NewGame" => run(&body, |r| api.new_game(r)),
-        "Apply" => run(&body, |r| api.apply(r)),
-        "LegalActions" => run(&body, |r| api.legal_actions(r)),
-        "View" => run(&body, |r| api.view(r)),
+        // Calls on one state: off the async workers too, behind the quick-call queue
+        // (`work::quick`), so the concurrency slots count the work queued.
+        "NewGame" => run_quick(body, move |r| api.new_game(r)).await,
+        "Apply" => run_quick(body, move |r| api.apply(r)).await,
+        "LegalActions" => run_quick(body, move |r| api.legal_actions(r)).await,
+        "View" => run_quick(body, move |r| api.view(r)).await,
         // Whole games take a while: off the async workers, as over gRPC.
         "Replay" => run_blocking(body, move |r, cancel| api.replay(r, cancel)).await,
         "ImportGame" => run_blocking(body, move |r, _| api.import_game(r)).await,
@@ -539,9 +556,9 @@ async fn call(
             .await
         }
         "SuggestRoutes" => run_blocking(body, move |r, _| api.suggest_routes(r)).await,
-        "DefaultAction" => run(&body, |r| api.default_action(r)),
-        "Describe" => run(&body, |r| api.describe(r)),
-        "GetGameData" => run(&body, |r| api.get_game_data(r)),
+        "DefaultAction" => run_quick(body, move |r| api.default_action(r)).await,
+        "Describe" => run_quick(body, move |r| api.describe(r)).await,
+        "GetGameData" => run_quick(body, move |r| api.get_game_data(r)).await,
         other => error_with(
             StatusCode::NOT_FOUND,
             Code::NotFound,
