@@ -49,6 +49,7 @@ use super::data;
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
+use super::share_ids::Ledger;
 use super::state::{
     CorporateEvent, MergerStage, PurchaseItem, PurchaseOffer, Round, ShareOwner, SplitStage,
     StartStep, State,
@@ -170,6 +171,8 @@ pub fn export(
         players: &players,
         tiles: BTreeMap::new(),
         supply: BTreeMap::new(),
+        connected: BTreeSet::new(),
+        ledger: Ledger::default(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -237,7 +240,10 @@ pub fn export(
             _ => {}
         }
         match writer.write(&pre, &state, *seat, action, &events, id) {
-            Ok(json) => out.push(json),
+            Ok(mut json) => {
+                writer.auto_actions(&pre, &state, action, &mut json);
+                out.push(json);
+            }
             Err(reason) => {
                 state = pre;
                 failure = Some(ExportFailure {
@@ -353,9 +359,62 @@ struct Writer<'a> {
     tiles: BTreeMap<String, String>,
     /// Tile copies in the supply, by tile number, in the order 18xx offers them.
     supply: BTreeMap<String, VecDeque<String>>,
+    /// Off-board groups (1841 §13) whose connection a `destination_connection` has recorded.
+    connected: BTreeSet<String>,
+    /// The 18xx share ids of every certificate.
+    ledger: Ledger,
 }
 
 impl Writer<'_> {
+    /// Adds to `json` (the record of `action`, applied from `pre` to `post`) the `auto_actions`
+    /// 18xx.games records with it: the engine's own actions it generates after processing the
+    /// action, which a stored game replays from the record.
+    ///
+    /// * `destination_connection` (18xx `G1841::Step::Destinate`) after the action that ends
+    ///   an operating corporation's track step when it laid at least one tile this turn, with
+    ///   the off-board hexes connected since the last one written (1841 §13: the game-end
+    ///   condition "every off-board group connected"; one hex with track per group newly
+    ///   connected, which is all the condition reads).
+    fn auto_actions(&mut self, pre: &State, post: &State, action: &Action, json: &mut Value) {
+        let mut autos = Vec::new();
+        if let Round::OperatingRound(r) = &pre.round
+            && r.event.is_none()
+            && r.crowded.is_empty()
+            && r.start.is_none()
+            && r.step == super::state::OperatingStep::Track
+            && let Some(corp) = r.current.as_deref()
+        {
+            let still = match &post.round {
+                Round::OperatingRound(q) => {
+                    q.current.as_deref() == Some(corp)
+                        && q.step == super::state::OperatingStep::Track
+                }
+                _ => false,
+            };
+            let laid = !r.laid_hexes.is_empty() || matches!(action, Action::LayTile { .. });
+            if !still && laid {
+                let groups = &data::ruleset(&post.options).game_end.offboard_groups;
+                let hexes: Vec<String> = post
+                    .game_end
+                    .connected_offboards
+                    .iter()
+                    .filter(|g| self.connected.insert((*g).clone()))
+                    .filter_map(|g| groups.get(g))
+                    .flat_map(|g| g.hexes_with_track.iter().cloned())
+                    .collect();
+                autos.push(json!({
+                    "type": "destination_connection",
+                    "entity": corp,
+                    "entity_type": "corporation",
+                    "hexes": hexes,
+                }));
+            }
+        }
+        if !autos.is_empty() {
+            json["auto_actions"] = Value::Array(autos);
+        }
+    }
+
     /// The 18xx form of one applied action, checked by reading it back.
     fn write(
         &mut self,
@@ -367,7 +426,9 @@ impl Writer<'_> {
         id: i64,
     ) -> Result<Value, String> {
         self.follow_tiles(pre, post);
-        let (kind, fields) = self.fields(pre, post, action, events)?;
+        let mut ledger = self.ledger.clone();
+        let ids = share_moves(&mut ledger, pre, post, action);
+        let (kind, fields) = self.fields(pre, post, action, events, &ids)?;
         let preferred = entity(pre, seat, action);
         let mut candidates = vec![preferred];
         if !candidates.contains(&Entity::Player(seat)) {
@@ -377,7 +438,11 @@ impl Writer<'_> {
         for entity in &candidates {
             let raw = self.record(&kind, &fields, entity, seat, id);
             match self.read_back(pre, &raw) {
-                Ok(Some(read)) if read == (seat, action.clone()) => return Ok(raw),
+                Ok(Some(read)) if read == (seat, action.clone()) => {
+                    ledger.reconcile(post);
+                    self.ledger = ledger;
+                    return Ok(raw);
+                }
                 other => last = Some(other),
             }
         }
@@ -432,7 +497,7 @@ impl Writer<'_> {
     /// `percent` and `total_price`, or `buy_company` with `company` and `price`; checked by
     /// reading it back as the same offer and acceptance.
     fn purchase(
-        &self,
+        &mut self,
         before: &State,
         post: &State,
         offer: &PurchaseOffer,
@@ -445,9 +510,12 @@ impl Writer<'_> {
                 percent,
             } => {
                 let seller = ShareOwner::Player(offer.seller);
-                let ids = moved(before, post, corporation, |a, b| {
+                let mut ledger = self.ledger.clone();
+                let ids = transfers(&mut ledger, before, post, corporation, |a, b| {
                     *a == seller && *b != seller
                 });
+                ledger.reconcile(post);
+                self.ledger = ledger;
                 if ids.is_empty() {
                     return Err(format!("no certificate of {corporation} left the seller"));
                 }
@@ -474,7 +542,11 @@ impl Writer<'_> {
             ),
             (offer.seller, Action::AnswerOffer { accept: true }),
         ];
-        let read = import18xx::imported(self.players, raw.clone(), false).to_actions(before);
+        let mut imported = import18xx::imported(self.players, raw.clone(), false);
+        if kind == "buy_shares" {
+            imported.from_player = Some(offer.seller);
+        }
+        let read = imported.to_actions(before);
         match read {
             Ok(list) if list == expected => Ok(raw),
             other => Err(format!(
@@ -506,18 +578,24 @@ impl Writer<'_> {
         raw: &Value,
     ) -> Result<Option<(Seat, Action)>, import18xx::ImportError> {
         let mut imported = import18xx::imported(self.players, raw.clone(), false);
-        // The importer follows tile copies over the whole record; here the hex is known.
-        if let Some((first, tile, _)) = raw
-            .get("city")
-            .and_then(Value::as_str)
-            .and_then(notation::parse_city_id)
-            && !super::map::map(&pre.options).hexes.contains_key(first)
+        if raw["type"] == "buy_shares"
+            && let Some(first) = raw["shares"].get(0).and_then(Value::as_str)
         {
-            imported.tile_hex = self
-                .tiles
-                .iter()
-                .find(|(_, copy)| copy.as_str() == tile)
-                .map(|(hex, _)| hex.clone());
+            let holder = self.ledger.holder(first);
+            imported.from_pool = Some(holder == Some(&ShareOwner::Pool));
+            imported.from_player = match holder {
+                Some(ShareOwner::Player(s))
+                    if self
+                        .players
+                        .get(*s as usize)
+                        .map(|p| player_id_json(&p.id))
+                        .as_ref()
+                        != Some(&raw["entity"]) =>
+                {
+                    Some(*s)
+                }
+                _ => None,
+            };
         }
         imported.to_action(pre)
     }
@@ -582,6 +660,7 @@ impl Writer<'_> {
         post: &State,
         action: &Action,
         events: &[Event],
+        share_ids: &[String],
     ) -> Result<(String, Map<String, Value>), String> {
         let mut f = Map::new();
         let mut put = |k: &str, v: Value| {
@@ -639,15 +718,10 @@ impl Writer<'_> {
             }
             Action::BuyShares {
                 corporation,
-                from_pool,
                 percent,
+                ..
             } => {
-                let source = if *from_pool {
-                    ShareOwner::Pool
-                } else {
-                    ShareOwner::Ipo
-                };
-                let ids = moved(pre, post, corporation, |a, b| *a == source && *b != source);
+                let ids = share_ids;
                 if ids.is_empty() {
                     return Err(format!("no certificate of {corporation} changed hands"));
                 }
@@ -655,13 +729,8 @@ impl Writer<'_> {
                 put("percent", Value::from(*percent));
                 "buy_shares"
             }
-            Action::SellShares {
-                corporation,
-                percent,
-            } => {
-                let ids = moved(pre, post, corporation, |a, b| {
-                    *a != ShareOwner::Pool && *b == ShareOwner::Pool
-                });
+            Action::SellShares { percent, .. } => {
+                let ids = share_ids;
                 put("shares", json!(ids));
                 put("percent", Value::from(*percent));
                 "sell_shares"
@@ -671,9 +740,7 @@ impl Writer<'_> {
                 percent,
                 ..
             } => {
-                let ids = moved(pre, post, corporation, |a, b| {
-                    *a != ShareOwner::Pool && *b == ShareOwner::Pool
-                });
+                let ids = share_ids;
                 put("shares", json!(ids));
                 put("percent", Value::from(*percent));
                 // 18xx stores the half price per unit certificate (1841 §14): `97.5`, `50`.
@@ -887,9 +954,11 @@ fn tokens_total(state: &State, sym: &str) -> u32 {
     state.corporation(sym).map_or(0, |c| c.tokens_total)
 }
 
-/// Ids of the certificates of `corporation` whose owner went from `a` to `b` with
-/// `changed(a, b)`, in index order.
-fn moved(
+/// The 18xx ids of the certificates of `corporation` whose owner went from `a` to `b` with
+/// `changed(a, b)` from `pre` to `post`, moved in `ledger` from `a` to `b` (by size, the
+/// first received first).
+fn transfers(
+    ledger: &mut Ledger,
     pre: &State,
     post: &State,
     corporation: &str,
@@ -898,13 +967,48 @@ fn moved(
     let (Some(a), Some(b)) = (pre.corporation(corporation), post.corporation(corporation)) else {
         return Vec::new();
     };
-    a.certificates
-        .iter()
-        .zip(&b.certificates)
-        .enumerate()
-        .filter(|(_, (x, y))| changed(&x.owner, &y.owner))
-        .map(|(i, _)| notation::share_id(corporation, i))
+    let mut groups: Vec<((ShareOwner, ShareOwner, u32, bool), usize)> = Vec::new();
+    for (x, y) in a.certificates.iter().zip(&b.certificates) {
+        if changed(&x.owner, &y.owner) {
+            let key = (x.owner.clone(), y.owner.clone(), x.percent, x.president);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => groups.push((key, 1)),
+            }
+        }
+    }
+    groups
+        .into_iter()
+        .flat_map(|((from, to, percent, pres), n)| {
+            ledger.transfer(pre, corporation, &from, &to, (percent, pres), n)
+        })
         .collect()
+}
+
+/// The 18xx ids of the certificates `action` names (a purchase, a sale), moved in `ledger`.
+fn share_moves(ledger: &mut Ledger, pre: &State, post: &State, action: &Action) -> Vec<String> {
+    match action {
+        Action::BuyShares {
+            corporation,
+            from_pool,
+            ..
+        } => {
+            let source = if *from_pool {
+                ShareOwner::Pool
+            } else {
+                ShareOwner::Ipo
+            };
+            transfers(ledger, pre, post, corporation, |a, b| {
+                *a == source && *b != source
+            })
+        }
+        Action::SellShares { corporation, .. } | Action::EmergencySell { corporation, .. } => {
+            transfers(ledger, pre, post, corporation, |a, b| {
+                *a != ShareOwner::Pool && *b == ShareOwner::Pool
+            })
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn has_token(state: &State, sym: &str, hex: &str, city: u32) -> bool {

@@ -2730,6 +2730,9 @@ pub struct Replayed {
     pub actions_total: usize,
     /// The engine actions applied, with their seats, in order.
     pub actions: Vec<(Seat, Action)>,
+    /// For each applied action, the id of the record it comes from (for an element of
+    /// `auto_actions`, the id of the action that carries it; `None` before any id).
+    pub action_ids: Vec<Option<i64>>,
     /// Our result once the game has ended (scores by seat, end reason).
     pub outcome: Option<Outcome>,
     /// The game ended and every action was applied.
@@ -2813,7 +2816,11 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             return out;
         }
     };
+    let mut record_id = None;
     for (index, action) in export.actions.iter().enumerate() {
+        if action.id.is_some() && !action.auto {
+            record_id = action.id;
+        }
         if is_ignored(&action.kind) {
             continue;
         }
@@ -2841,7 +2848,10 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                 let mut refused = None;
                 for (seat, a) in list {
                     match G1841::apply(&mut state, seat, &a) {
-                        Ok(_) => out.actions.push((seat, a)),
+                        Ok(_) => {
+                            out.actions.push((seat, a));
+                            out.action_ids.push(record_id);
+                        }
                         Err(r) => {
                             refused = Some(r);
                             break;
