@@ -49,7 +49,6 @@ use super::data;
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
-use super::share_ids::Ledger;
 use super::state::{
     CorporateEvent, MergerStage, PurchaseItem, PurchaseOffer, Round, ShareOwner, SplitStage,
     StartStep, State,
@@ -172,7 +171,6 @@ pub fn export(
         tiles: BTreeMap::new(),
         supply: BTreeMap::new(),
         connected: BTreeSet::new(),
-        ledger: Ledger::default(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -267,6 +265,7 @@ pub fn export(
             rejection: None,
         });
     }
+    in_player_order(&mut out, &players);
     let json = top_level(options, &players, &state, out.clone(), settings);
     Ok(Exported {
         json,
@@ -274,6 +273,36 @@ pub fn export(
         actions_exported: out.len(),
         failure,
     })
+}
+
+/// Version 1 sealed bids (1841 §4.2) in player order, as 18xx.games asks for them: each run of
+/// consecutive `blind_bid` records is cut where a player bids again (the next bidding) and
+/// each part sorted by seat; the ids keep their places.
+fn in_player_order(out: &mut [Value], players: &[ExportPlayer]) {
+    let seat = |a: &Value| {
+        players
+            .iter()
+            .position(|p| player_id_json(&p.id) == a["entity"])
+            .unwrap_or(usize::MAX)
+    };
+    let mut i = 0;
+    while i < out.len() {
+        if out[i]["type"] != "blind_bid" {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        let mut seen = BTreeSet::new();
+        while j < out.len() && out[j]["type"] == "blind_bid" && seen.insert(seat(&out[j])) {
+            j += 1;
+        }
+        let ids: Vec<Value> = out[i..j].iter().map(|a| a["id"].clone()).collect();
+        out[i..j].sort_by_key(|a| seat(a));
+        for (a, id) in out[i..j].iter_mut().zip(ids) {
+            a["id"] = id;
+        }
+        i = j;
+    }
 }
 
 fn player_id_json(id: &str) -> Value {
@@ -361,8 +390,6 @@ struct Writer<'a> {
     supply: BTreeMap<String, VecDeque<String>>,
     /// Off-board groups (1841 §13) whose connection a `destination_connection` has recorded.
     connected: BTreeSet<String>,
-    /// The 18xx share ids of every certificate.
-    ledger: Ledger,
 }
 
 impl Writer<'_> {
@@ -426,8 +453,7 @@ impl Writer<'_> {
         id: i64,
     ) -> Result<Value, String> {
         self.follow_tiles(pre, post);
-        let mut ledger = self.ledger.clone();
-        let ids = share_moves(&mut ledger, pre, post, action);
+        let ids = share_moves(pre, post, action);
         let (kind, fields) = self.fields(pre, post, action, events, &ids)?;
         let preferred = entity(pre, seat, action);
         let mut candidates = vec![preferred];
@@ -438,11 +464,7 @@ impl Writer<'_> {
         for entity in &candidates {
             let raw = self.record(&kind, &fields, entity, seat, id);
             match self.read_back(pre, &raw) {
-                Ok(Some(read)) if read == (seat, action.clone()) => {
-                    ledger.reconcile(post);
-                    self.ledger = ledger;
-                    return Ok(raw);
-                }
+                Ok(Some(read)) if read == (seat, action.clone()) => return Ok(raw),
                 other => last = Some(other),
             }
         }
@@ -497,7 +519,7 @@ impl Writer<'_> {
     /// `percent` and `total_price`, or `buy_company` with `company` and `price`; checked by
     /// reading it back as the same offer and acceptance.
     fn purchase(
-        &mut self,
+        &self,
         before: &State,
         post: &State,
         offer: &PurchaseOffer,
@@ -510,12 +532,9 @@ impl Writer<'_> {
                 percent,
             } => {
                 let seller = ShareOwner::Player(offer.seller);
-                let mut ledger = self.ledger.clone();
-                let ids = transfers(&mut ledger, before, post, corporation, |a, b| {
+                let ids = moved(before, post, corporation, |a, b| {
                     *a == seller && *b != seller
                 });
-                ledger.reconcile(post);
-                self.ledger = ledger;
                 if ids.is_empty() {
                     return Err(format!("no certificate of {corporation} left the seller"));
                 }
@@ -542,11 +561,7 @@ impl Writer<'_> {
             ),
             (offer.seller, Action::AnswerOffer { accept: true }),
         ];
-        let mut imported = import18xx::imported(self.players, raw.clone(), false);
-        if kind == "buy_shares" {
-            imported.from_player = Some(offer.seller);
-        }
-        let read = imported.to_actions(before);
+        let read = import18xx::imported(self.players, raw.clone(), false).to_actions(before);
         match read {
             Ok(list) if list == expected => Ok(raw),
             other => Err(format!(
@@ -578,24 +593,18 @@ impl Writer<'_> {
         raw: &Value,
     ) -> Result<Option<(Seat, Action)>, import18xx::ImportError> {
         let mut imported = import18xx::imported(self.players, raw.clone(), false);
-        if raw["type"] == "buy_shares"
-            && let Some(first) = raw["shares"].get(0).and_then(Value::as_str)
+        // The importer follows tile copies over the whole record; here the hex is known.
+        if let Some((first, tile, _)) = raw
+            .get("city")
+            .and_then(Value::as_str)
+            .and_then(notation::parse_city_id)
+            && !super::map::map(&pre.options).hexes.contains_key(first)
         {
-            let holder = self.ledger.holder(first);
-            imported.from_pool = Some(holder == Some(&ShareOwner::Pool));
-            imported.from_player = match holder {
-                Some(ShareOwner::Player(s))
-                    if self
-                        .players
-                        .get(*s as usize)
-                        .map(|p| player_id_json(&p.id))
-                        .as_ref()
-                        != Some(&raw["entity"]) =>
-                {
-                    Some(*s)
-                }
-                _ => None,
-            };
+            imported.tile_hex = self
+                .tiles
+                .iter()
+                .find(|(_, copy)| copy.as_str() == tile)
+                .map(|(hex, _)| hex.clone());
         }
         imported.to_action(pre)
     }
@@ -954,11 +963,9 @@ fn tokens_total(state: &State, sym: &str) -> u32 {
     state.corporation(sym).map_or(0, |c| c.tokens_total)
 }
 
-/// The 18xx ids of the certificates of `corporation` whose owner went from `a` to `b` with
-/// `changed(a, b)` from `pre` to `post`, moved in `ledger` from `a` to `b` (by size, the
-/// first received first).
-fn transfers(
-    ledger: &mut Ledger,
+/// Ids of the certificates of `corporation` whose owner went from `a` to `b` with
+/// `changed(a, b)`, in index order.
+fn moved(
     pre: &State,
     post: &State,
     corporation: &str,
@@ -967,26 +974,18 @@ fn transfers(
     let (Some(a), Some(b)) = (pre.corporation(corporation), post.corporation(corporation)) else {
         return Vec::new();
     };
-    let mut groups: Vec<((ShareOwner, ShareOwner, u32, bool), usize)> = Vec::new();
-    for (x, y) in a.certificates.iter().zip(&b.certificates) {
-        if changed(&x.owner, &y.owner) {
-            let key = (x.owner.clone(), y.owner.clone(), x.percent, x.president);
-            match groups.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, n)) => *n += 1,
-                None => groups.push((key, 1)),
-            }
-        }
-    }
-    groups
-        .into_iter()
-        .flat_map(|((from, to, percent, pres), n)| {
-            ledger.transfer(pre, corporation, &from, &to, (percent, pres), n)
-        })
+    a.certificates
+        .iter()
+        .zip(&b.certificates)
+        .enumerate()
+        .filter(|(_, (x, y))| changed(&x.owner, &y.owner))
+        .map(|(i, _)| notation::share_id(corporation, i))
         .collect()
 }
 
-/// The 18xx ids of the certificates `action` names (a purchase, a sale), moved in `ledger`.
-fn share_moves(ledger: &mut Ledger, pre: &State, post: &State, action: &Action) -> Vec<String> {
+/// The ids of the certificates `action` names (a purchase, a sale): this engine's certificate
+/// indices, which 18xx.games' ids follow until the first exchange (docs/games/1841.md I25).
+fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<String> {
     match action {
         Action::BuyShares {
             corporation,
@@ -998,12 +997,10 @@ fn share_moves(ledger: &mut Ledger, pre: &State, post: &State, action: &Action) 
             } else {
                 ShareOwner::Ipo
             };
-            transfers(ledger, pre, post, corporation, |a, b| {
-                *a == source && *b != source
-            })
+            moved(pre, post, corporation, |a, b| *a == source && *b != source)
         }
         Action::SellShares { corporation, .. } | Action::EmergencySell { corporation, .. } => {
-            transfers(ledger, pre, post, corporation, |a, b| {
+            moved(pre, post, corporation, |a, b| {
                 *a != ShareOwner::Pool && *b == ShareOwner::Pool
             })
         }

@@ -45,7 +45,6 @@ pub mod operating_round;
 pub mod options;
 pub mod p2p;
 pub mod setup;
-pub mod share_ids;
 pub mod start;
 pub mod state;
 pub mod stock_round;
