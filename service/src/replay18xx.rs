@@ -95,6 +95,7 @@ pub fn replay_with(text: &str, settings: &ReplaySettings) -> (Value, bool) {
         "result": result,
         "game_end_reason": r.outcome.as_ref().map(|o| o.end_reason.clone()),
         "stopped_at": stopped_at(&r),
+        "passes_dropped": r.passes_dropped,
     });
     if r.state.is_none()
         && let Some(f) = &r.failure

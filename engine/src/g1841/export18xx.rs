@@ -220,8 +220,11 @@ pub fn export(
                     Ok(writer.pass_after_decline(&offer, &events, id))
                 };
                 match written {
-                    Ok(Some(json)) => out.push(json),
-                    Ok(None) => {}
+                    Ok(Some(json)) => {
+                        out.push(json);
+                        writer.track_pass(&pre, &state, *seat, &mut out);
+                    }
+                    Ok(None) => writer.track_pass(&pre, &state, *seat, &mut out),
                     Err(reason) => {
                         state = before;
                         failure = Some(ExportFailure {
@@ -241,6 +244,7 @@ pub fn export(
             Ok(mut json) => {
                 writer.auto_actions(&pre, &state, action, &mut json);
                 out.push(json);
+                writer.track_pass(&pre, &state, *seat, &mut out);
             }
             Err(reason) => {
                 state = pre;
@@ -273,6 +277,28 @@ pub fn export(
         actions_exported: out.len(),
         failure,
     })
+}
+
+/// The corporation whose operating turn began with `pre → post` and whose track step this
+/// engine skipped (no legal lay, 1841 §9.1), where 18xx.games opens its track step anyway and
+/// needs a `pass` (the importer drops it again, [`super::import18xx::Replayed::passes_dropped`]).
+fn track_step_skipped(pre: &State, post: &State) -> Option<String> {
+    let Round::OperatingRound(r) = &post.round else {
+        return None;
+    };
+    if r.event.is_some() || !r.crowded.is_empty() || r.start.is_some() {
+        return None;
+    }
+    let corp = r.current.clone()?;
+    let began = match &pre.round {
+        Round::OperatingRound(p) => {
+            p.current.as_ref() != Some(&corp)
+                || (p.stock_round, p.number) != (r.stock_round, r.number)
+        }
+        _ => true,
+    };
+    (began && r.step != super::state::OperatingStep::Track && r.laid_hexes.is_empty())
+        .then_some(corp)
 }
 
 /// Version 1 sealed bids (1841 §4.2) in player order, as 18xx.games asks for them: each run of
@@ -439,6 +465,16 @@ impl Writer<'_> {
         }
         if !autos.is_empty() {
             json["auto_actions"] = Value::Array(autos);
+        }
+    }
+
+    /// Appends 18xx.games' `pass` of a track step this engine skipped at the start of a
+    /// corporation's turn ([`track_step_skipped`]) after the action from `pre` to `post`.
+    fn track_pass(&self, pre: &State, post: &State, seat: Seat, out: &mut Vec<Value>) {
+        if let Some(corp) = track_step_skipped(pre, post) {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            let seat = super::corporation::controller(post, &corp).unwrap_or(seat);
+            out.push(self.record("pass", &Map::new(), &Entity::Corporation(corp), seat, id));
         }
     }
 
