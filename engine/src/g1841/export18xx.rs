@@ -468,9 +468,32 @@ impl Writer<'_> {
         }
     }
 
-    /// Appends 18xx.games' `pass` of a track step this engine skipped at the start of a
-    /// corporation's turn ([`track_step_skipped`]) after the action from `pre` to `post`.
+    /// Appends 18xx.games' `pass` of a step this engine skipped after the action from `pre`
+    /// to `post`: the optional second home token of a non-historical major when no city of
+    /// the region has a free slot (1841 §5.4 step 3; 18xx offers the step while the region
+    /// has another city), the track step at the start of a corporation's turn
+    /// ([`track_step_skipped`]). The importer drops both again.
     fn track_pass(&self, pre: &State, post: &State, seat: Seat, out: &mut Vec<Value>) {
+        let placed_first = import18xx::corporation_start(pre).is_some_and(|st| {
+            st.step == StartStep::HomeToken
+                && pre
+                    .corporation(&st.corporation)
+                    .is_some_and(|c| c.tokens.is_empty())
+        });
+        if placed_first
+            && let Some(st) = import18xx::corporation_start(post)
+            && st.step == StartStep::BuyTokens
+            && super::start::home_optional(post, &st.corporation)
+            && post
+                .corporation(&st.corporation)
+                .and_then(|c| c.tokens.first())
+                .is_some_and(|t| super::start::region_has_other_city(post, &t.hex))
+        {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            let seat = super::corporation::controller(post, &st.corporation).unwrap_or(seat);
+            let corp = Entity::Corporation(st.corporation.clone());
+            out.push(self.record("pass", &Map::new(), &corp, seat, id));
+        }
         if let Some(corp) = track_step_skipped(pre, post) {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
             let seat = super::corporation::controller(post, &corp).unwrap_or(seat);

@@ -2732,7 +2732,9 @@ pub struct Replayed {
     pub actions: Vec<(Seat, Action)>,
     /// Recorded passes for a step this engine skips, accepted and dropped: 18xx.games' track
     /// step, which opens every corporation's turn even when no tile can be laid (a `pass` as
-    /// the corporation's first record while this engine has moved past its track step).
+    /// the corporation's first record while this engine has moved past its track step), and
+    /// the optional second home token of a non-historical major when no city of its region
+    /// has a free slot.
     pub passes_dropped: usize,
     /// For each applied action, the id of the record it comes from (for an element of
     /// `auto_actions`, the id of the action that carries it; `None` before any id).
@@ -2829,7 +2831,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         if is_ignored(&action.kind) {
             continue;
         }
-        if track.drops(&state, action) {
+        if track.drops(&state, action) || second_home_pass(&state, action) {
             out.passes_dropped += 1;
             continue;
         }
@@ -2887,6 +2889,29 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     out.state = Some(state);
     out.export = Some(export);
     out
+}
+
+/// The start of a corporation in progress (1841 §5.4), in a stock round or an operating
+/// round's share step.
+pub fn corporation_start(state: &State) -> Option<&super::state::CorporationStart> {
+    match &state.round {
+        Round::StockRound(r) => r.start.as_ref(),
+        Round::OperatingRound(r) => r.start.as_ref(),
+        Round::ConcessionRound(_) => None,
+    }
+}
+
+/// Whether `action` is 18xx.games' `pass` of the optional second home token of a
+/// non-historical major (1841 §5.4 step 3) that this engine skipped because no city of the
+/// region has a free slot (18xx offers the step while the region has another city at all).
+fn second_home_pass(state: &State, action: &ImportedAction) -> bool {
+    let Some(st) = corporation_start(state) else {
+        return false;
+    };
+    action.kind == "pass"
+        && matches!(&action.entity, Entity::Corporation(c) if *c == st.corporation)
+        && st.step == super::state::StartStep::BuyTokens
+        && super::start::home_optional(state, &st.corporation)
 }
 
 /// 18xx.games' track step (`G1841::Step::Track`) opens every corporation's operating turn,
