@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Tests of @referee/client: npm ci, then `npm test` (buf generate, tsc --noEmit, node tests
 # against the real server over gRPC and gRPC-Web, the Node example bot playing a whole game of
-# Autobahn, and the browser example in headless Chromium).
+# Autobahn, and the browser example in headless Chromium), then scripts/package-check.sh: the
+# npm package built (npm pack), installed from its tarball into a fresh project and used from
+# `import` and `require`, tsc and esbuild against a real server.
 #
 #   clients/typescript/scripts/test.sh
 #
@@ -28,3 +30,4 @@ export REFEREE_REQUIRE_BROWSER=1
 
 npm ci --no-audit --no-fund
 npm test
+scripts/package-check.sh

@@ -96,6 +96,20 @@ describe("examples/browser (headless Chromium over gRPC-Web)", { skip: !chromium
       assert.deepEqual(errors, []);
       assert.equal((await tab.textContent("#error")) ?? "", "");
       await tab.screenshot({ path: join(tmpdir(), "referee-browser-example.png") });
+
+      // A server that does not allow the page's origin (no --cors-origins): the browser only
+      // says "Failed to fetch"; the page says what to do.
+      const closed = await startServer();
+      try {
+        await tab.goto(`${page.origin}/?server=${encodeURIComponent(closed.baseUrl)}&game=autobahn&seats=3&seed=2`);
+        await tab.waitForSelector("body[data-status=error]", { timeout: 60_000 });
+        const error = (await tab.textContent("#error")) ?? "";
+        assert.match(error, /Failed to fetch/, error);
+        assert.ok(error.includes(`referee serve --cors-origins ${page.origin}`), error);
+        await tab.screenshot({ path: join(tmpdir(), "referee-browser-example-no-cors.png") });
+      } finally {
+        await closed.stop();
+      }
     } finally {
       await context.close();
     }

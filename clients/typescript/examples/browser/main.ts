@@ -40,7 +40,13 @@ function log(text: string, cls = ""): void {
 }
 
 function showError(e: unknown): void {
-  $("error").textContent = e instanceof Error ? e.message : String(e);
+  let text = e instanceof Error ? e.message : String(e);
+  // A browser reports a refused cross-origin call (no CORS) only as a failed fetch.
+  if (/failed to fetch|networkerror|load failed/i.test(text)) {
+    text += ` — is the Referee server running at ${$<HTMLInputElement>("server").value}, and does it allow this page's` +
+      ` origin? Start it with: referee serve --cors-origins ${location.origin}`;
+  }
+  $("error").textContent = text;
   document.body.dataset.status = "error";
 }
 
