@@ -75,6 +75,15 @@ pub struct Replay18xxArgs {
     /// `?action=ID`; 0 stops before the first action).
     #[arg(long, value_name = "ID", value_parser = clap::value_parser!(i64).range(0..))]
     pub stop_at: Option<i64>,
+    /// Also write the replayed actions back as an 18xx.games export (Referee's own writer,
+    /// the one `ExportGame` uses) to this file: what 18xx.games should load to the same game.
+    #[arg(long, value_name = "FILE")]
+    pub export_18xx: Option<std::path::PathBuf>,
+    /// Add `snapshots` to the report: the state at the start, after each action id during
+    /// which the round changed, and at the end, in the shape of the snapshots of 18xx.games'
+    /// engine driver (`oracle.rb`), for the conformance harness.
+    #[arg(long)]
+    pub snapshots: bool,
 }
 
 /// Options of `referee export-18xx`.
@@ -149,6 +158,12 @@ pub struct PlayoutArgs {
     /// `@PATH` is read from the file PATH (e.g. `board=@my-board.json`).
     #[arg(long, value_delimiter = ',')]
     pub options: Vec<String>,
+    /// 1841 only: also write each game played as an 18xx.games export, `DIR/1841-<seed>.json`
+    /// (the writer of `ExportGame`; an action it cannot write ends the export there and is
+    /// named in the file's `referee_export_failure`), for the conformance harness against
+    /// 18xx.games' own engine (`scripts/oracle-sample.sh`).
+    #[arg(long, value_name = "DIR")]
+    pub export_18xx: Option<std::path::PathBuf>,
 }
 
 /// Options of `referee serve`. Every flag also reads an environment variable.

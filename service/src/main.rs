@@ -19,7 +19,13 @@ async fn main() -> std::process::ExitCode {
         Command::Health(args) => return health(args).await,
         Command::Credential(args) => args.arbiter_credential().map(|c| println!("{c}")),
         Command::Replay18xx(args) => {
-            return referee_service::replay18xx::main(&args.file, args.check, args.stop_at);
+            return referee_service::replay18xx::main(
+                &args.file,
+                args.check,
+                args.stop_at,
+                args.export_18xx.as_deref(),
+                args.snapshots,
+            );
         }
         Command::Export18xx(args) => {
             return referee_service::replay18xx::export_main(&args.file, args.out.as_deref());

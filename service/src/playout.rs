@@ -372,6 +372,16 @@ pub fn main(args: &PlayoutArgs) -> ExitCode {
         PlayoutGame::Autobahn => run::<WireAutobahn>(&plan, autobahn_rare),
         PlayoutGame::G1841 => run::<Wire1841>(&plan, g1841_rare),
     };
+    if let Some(dir) = &args.export_18xx {
+        if args.game != PlayoutGame::G1841 {
+            eprintln!("referee playout: --export-18xx is for --game 1841 only");
+            return ExitCode::from(2);
+        }
+        if let Err(e) = export_1841_games(&plan, dir) {
+            eprintln!("referee playout: --export-18xx: {e}");
+            return ExitCode::from(2);
+        }
+    }
     match result {
         Ok((report, ok)) => {
             println!("{report}");
@@ -410,6 +420,56 @@ pub fn g1841_rare(a: &referee_engine::g1841::Action) -> bool {
 pub fn autobahn_rare(a: &referee_engine::autobahn::Action) -> bool {
     use referee_engine::autobahn::Action;
     matches!(a, Action::TakeBackCards | Action::Decline)
+}
+
+/// Plays the games of `plan` again (the same seeds, so the same games) with their actions
+/// recorded and writes each as an 18xx.games export, `dir/1841-<seed>.json`
+/// ([`referee_engine::g1841::export18xx::export`]). An action the writer cannot express ends
+/// the export there; the file then carries `referee_export_failure` (`index`, `kind`,
+/// `reason`). Errors: options, an unwritable directory.
+pub fn export_1841_games(plan: &Plan, dir: &std::path::Path) -> Result<(), String> {
+    use referee_engine::g1841::G1841;
+    use referee_engine::g1841::export18xx::{ExportSettings, export};
+    let options = Wire1841::options_from_pb(&plan.options).map_err(|s| s.message().to_string())?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for k in 0..plan.games {
+        let seed = plan.seed.wrapping_add(u64::from(k));
+        let Ok(mut state) = G1841::setup(&options, plan.players, seed) else {
+            continue;
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut record = Vec::new();
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            play_from::<G1841>(
+                &mut state,
+                &mut rng,
+                plan.max_actions,
+                g1841_rare,
+                Policy::Random,
+                Stop::default(),
+                Some(&mut record),
+            )
+        }));
+        let settings = ExportSettings {
+            id: i64::try_from(seed).ok(),
+            ..Default::default()
+        };
+        let exported =
+            export(&options, plan.players, &record, &settings).map_err(|e| e.to_string())?;
+        let mut json = exported.json;
+        json["referee_actions"] = Value::from(record.len());
+        if let Some(f) = &exported.failure {
+            json["referee_export_failure"] = json!({
+                "index": f.index,
+                "kind": format!("{:?}", f.kind),
+                "reason": f.reason,
+            });
+        }
+        let path = dir.join(format!("1841-{seed}.json"));
+        let text = serde_json::to_string(&json).map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

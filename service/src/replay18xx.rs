@@ -1,4 +1,5 @@
-//! `referee replay-18xx FILE.json [--check] [--stop-at ID]` and `referee export-18xx`.
+//! `referee replay-18xx FILE.json [--check] [--stop-at ID] [--export-18xx OUT]` and
+//! `referee export-18xx`.
 //!
 //! `replay-18xx` replays a game of 1841 exported from 18xx.games through the engine
 //! ([`referee_engine::g1841::import18xx::replay`], the function `ImportGame` calls too) and
@@ -11,7 +12,10 @@
 //! difference is reported in `check`. With `--stop-at ID` the replay stops after the actions
 //! with an id up to ID (`stopped_at_limit`). Exit status: 0 when the game was replayed to its
 //! end (and matches, with `--check`; with `--stop-at`, when it stopped there without error),
-//! 1 otherwise, 2 when the file cannot be read.
+//! 1 otherwise, 2 when the file cannot be read. With `--export-18xx OUT` the replayed actions
+//! are written back as an 18xx.games export (the conformance harness loads it in 18xx.games'
+//! own engine, `scripts/oracle-sample.sh`); a failed export is reported in `export_failure` /
+//! `export_error` and makes the exit status 1.
 //!
 //! `export-18xx GAME.json` writes a game played on Referee as an 18xx.games export on stdout
 //! (or `--out FILE`): GAME.json is the game as `Replay` takes it (a `ReplayRequest` in proto3
@@ -24,7 +28,11 @@
 
 use std::process::ExitCode;
 
+use referee_engine::Game;
+use referee_engine::g1841::export18xx;
 use referee_engine::g1841::import18xx::{ReplaySettings, Replayed, replay as replay_export};
+use referee_engine::g1841::state::{Round, ShareOwner, State};
+use referee_engine::g1841::{G1841, import18xx::ExportPlayer};
 use serde_json::{Value, json};
 
 use crate::pb::v1 as pb;
@@ -87,6 +95,7 @@ pub fn replay_with(text: &str, settings: &ReplaySettings) -> (Value, bool) {
         "result": result,
         "game_end_reason": r.outcome.as_ref().map(|o| o.end_reason.clone()),
         "stopped_at": stopped_at(&r),
+        "passes_dropped": r.passes_dropped,
     });
     if r.state.is_none()
         && let Some(f) = &r.failure
@@ -109,8 +118,162 @@ pub fn replay_with(text: &str, settings: &ReplaySettings) -> (Value, bool) {
     (report, ok)
 }
 
-/// Runs `referee replay-18xx`: prints the report as one JSON line.
-pub fn main(path: &std::path::Path, check: bool, stop_at: Option<i64>) -> ExitCode {
+/// The replayed actions of `r` written back as an 18xx.games export (the same players, id and
+/// options): `None` when the file could not be read at all.
+pub fn reexport(r: &Replayed) -> Option<Result<export18xx::Exported, String>> {
+    let export = r.export.as_ref()?;
+    let options = match export.options() {
+        Ok(o) => o,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let seats = u32::try_from(export.players.len()).unwrap_or(u32::MAX);
+    Some(
+        export18xx::export(
+            &options,
+            seats,
+            &r.actions,
+            &export18xx::ExportSettings {
+                id: export.id,
+                players: export.players.clone(),
+                description: None,
+            },
+        )
+        .map_err(|e| e.to_string()),
+    )
+}
+
+/// The round as 18xx.games names it, with its number (to see a change).
+fn round_key(state: &State) -> (&'static str, u32, u32) {
+    match &state.round {
+        Round::ConcessionRound(_) => ("Auction Round", 0, 0),
+        Round::StockRound(r) => ("Stock Round", r.number, 0),
+        Round::OperatingRound(r) => ("Operating Round", r.stock_round, r.number),
+    }
+}
+
+fn percents(
+    state: &State,
+    owner: &ShareOwner,
+    skip: Option<&str>,
+) -> serde_json::Map<String, Value> {
+    state
+        .corporations
+        .iter()
+        .filter(|c| Some(c.sym.as_str()) != skip)
+        .filter_map(|c| {
+            let pct: u32 = c
+                .certificates
+                .iter()
+                .filter(|x| &x.owner == owner)
+                .map(|x| x.percent)
+                .sum();
+            (pct > 0).then(|| (c.sym.clone(), Value::from(pct)))
+        })
+        .collect()
+}
+
+/// The state in the shape of the snapshots of 18xx.games' engine driver (`oracle.rb`, in
+/// `REFEREE_ORACLE_18XX`): `round`, `phase`, `bank`, `players` (`id`, `cash`, `shares`),
+/// `pool`, `corps` (`sym`, `closed`, `cash`, `price`, `ipo_pct`, `shares`, `trains`,
+/// `tokens`), so that the conformance harness compares the two field by field.
+pub fn oracle_snapshot(
+    state: &State,
+    players: &[ExportPlayer],
+    kind: &str,
+    at: Option<i64>,
+) -> Value {
+    let id = |seat: usize| {
+        players.get(seat).map_or(Value::Null, |p| {
+            p.id.parse::<i64>()
+                .map_or_else(|_| Value::from(p.id.clone()), Value::from)
+        })
+    };
+    let corps: Vec<Value> = state
+        .corporations
+        .iter()
+        .filter(|c| c.share_price.is_some() || c.closed)
+        .map(|c| {
+            let mut trains = state
+                .operations
+                .trains
+                .get(&c.sym)
+                .cloned()
+                .unwrap_or_default();
+            trains.sort();
+            let mut tokens: Vec<&str> = c.tokens.iter().map(|t| t.hex.as_str()).collect();
+            tokens.sort_unstable();
+            let ipo: u32 = c
+                .certificates
+                .iter()
+                .filter(|x| x.owner == ShareOwner::Ipo)
+                .map(|x| x.percent)
+                .sum();
+            json!({
+                "sym": c.sym, "closed": c.closed, "cash": c.cash, "price": c.price(),
+                "ipo_pct": ipo,
+                "shares": percents(state, &ShareOwner::Corporation(c.sym.clone()), Some(&c.sym)),
+                "trains": trains, "tokens": tokens,
+            })
+        })
+        .collect();
+    let (round, _, _) = round_key(state);
+    json!({
+        "kind": kind,
+        "at": at,
+        "round": round,
+        "phase": state.phase,
+        "bank": state.bank_cash,
+        "players": state.players.iter().enumerate().map(|(i, p)| json!({
+            "id": id(i), "cash": p.cash,
+            "shares": percents(state, &ShareOwner::Player(p.seat), None),
+        })).collect::<Vec<_>>(),
+        "pool": percents(state, &ShareOwner::Pool, None),
+        "corps": corps,
+    })
+}
+
+/// Our snapshots of a replay in the shape of `oracle.rb`'s: at the start, after each record
+/// (action id) during which the round changed, and at the end.
+pub fn oracle_snapshots(r: &Replayed) -> Vec<Value> {
+    let Some(export) = r.export.as_ref() else {
+        return Vec::new();
+    };
+    let Ok(options) = export.options() else {
+        return Vec::new();
+    };
+    let seats = u32::try_from(export.players.len()).unwrap_or(u32::MAX);
+    let Ok(mut state) = G1841::setup(&options, seats, 0) else {
+        return Vec::new();
+    };
+    let mut out = vec![oracle_snapshot(&state, &export.players, "start", None)];
+    let mut changed = false;
+    for (i, (seat, action)) in r.actions.iter().enumerate() {
+        let before = round_key(&state);
+        if G1841::apply(&mut state, *seat, action).is_err() {
+            break;
+        }
+        changed |= round_key(&state) != before;
+        let id = r.action_ids.get(i).copied().flatten();
+        let last_of_record = r.action_ids.get(i + 1).copied().flatten() != id;
+        if changed && last_of_record && i + 1 < r.actions.len() {
+            out.push(oracle_snapshot(&state, &export.players, "round", id));
+            changed = false;
+        }
+    }
+    let at = r.action_ids.last().copied().flatten();
+    out.push(oracle_snapshot(&state, &export.players, "end", at));
+    out
+}
+
+/// Runs `referee replay-18xx`: prints the report as one JSON line; with `export_to`, writes
+/// the replayed actions back as an 18xx.games export there ([`reexport`]).
+pub fn main(
+    path: &std::path::Path,
+    check: bool,
+    stop_at: Option<i64>,
+    export_to: Option<&std::path::Path>,
+    snapshots: bool,
+) -> ExitCode {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -118,13 +281,37 @@ pub fn main(path: &std::path::Path, check: bool, stop_at: Option<i64>) -> ExitCo
             return ExitCode::from(2);
         }
     };
-    let (report, ok) = replay_with(
-        &text,
-        &ReplaySettings {
-            check,
-            stop_at_action_id: stop_at,
-        },
-    );
+    let settings = ReplaySettings {
+        check,
+        stop_at_action_id: stop_at,
+    };
+    let (mut report, mut ok) = replay_with(&text, &settings);
+    if snapshots {
+        report["snapshots"] = Value::Array(oracle_snapshots(&replay_export(&text, &settings)));
+    }
+    if let Some(out) = export_to {
+        let replayed = replay_export(&text, &settings);
+        let written = match reexport(&replayed) {
+            None => Err("the file could not be read".to_string()),
+            Some(Err(e)) => Err(e),
+            Some(Ok(exported)) => {
+                if let Some(f) = &exported.failure {
+                    report["export_failure"] = json!({"index": f.index, "reason": f.reason});
+                    ok = false;
+                }
+                serde_json::to_string(&exported.json)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| {
+                        std::fs::write(out, t)
+                            .map_err(|e| format!("cannot write {}: {e}", out.display()))
+                    })
+            }
+        };
+        if let Err(e) = written {
+            report["export_error"] = Value::from(e);
+            ok = false;
+        }
+    }
     println!("{report}");
     if ok {
         ExitCode::SUCCESS

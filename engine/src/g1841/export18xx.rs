@@ -170,6 +170,7 @@ pub fn export(
         players: &players,
         tiles: BTreeMap::new(),
         supply: BTreeMap::new(),
+        connected: BTreeSet::new(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -219,8 +220,11 @@ pub fn export(
                     Ok(writer.pass_after_decline(&offer, &events, id))
                 };
                 match written {
-                    Ok(Some(json)) => out.push(json),
-                    Ok(None) => {}
+                    Ok(Some(json)) => {
+                        out.push(json);
+                        writer.track_pass(&pre, &state, *seat, &mut out);
+                    }
+                    Ok(None) => writer.track_pass(&pre, &state, *seat, &mut out),
                     Err(reason) => {
                         state = before;
                         failure = Some(ExportFailure {
@@ -237,7 +241,11 @@ pub fn export(
             _ => {}
         }
         match writer.write(&pre, &state, *seat, action, &events, id) {
-            Ok(json) => out.push(json),
+            Ok(mut json) => {
+                writer.auto_actions(&pre, &state, action, &mut json);
+                out.push(json);
+                writer.track_pass(&pre, &state, *seat, &mut out);
+            }
             Err(reason) => {
                 state = pre;
                 failure = Some(ExportFailure {
@@ -261,6 +269,7 @@ pub fn export(
             rejection: None,
         });
     }
+    in_player_order(&mut out, &players);
     let json = top_level(options, &players, &state, out.clone(), settings);
     Ok(Exported {
         json,
@@ -268,6 +277,58 @@ pub fn export(
         actions_exported: out.len(),
         failure,
     })
+}
+
+/// The corporation whose operating turn began with `pre → post` and whose track step this
+/// engine skipped (no legal lay, 1841 §9.1), where 18xx.games opens its track step anyway and
+/// needs a `pass` (the importer drops it again, [`super::import18xx::Replayed::passes_dropped`]).
+fn track_step_skipped(pre: &State, post: &State) -> Option<String> {
+    let Round::OperatingRound(r) = &post.round else {
+        return None;
+    };
+    if r.event.is_some() || !r.crowded.is_empty() || r.start.is_some() {
+        return None;
+    }
+    let corp = r.current.clone()?;
+    let began = match &pre.round {
+        Round::OperatingRound(p) => {
+            p.current.as_ref() != Some(&corp)
+                || (p.stock_round, p.number) != (r.stock_round, r.number)
+        }
+        _ => true,
+    };
+    (began && r.step != super::state::OperatingStep::Track && r.laid_hexes.is_empty())
+        .then_some(corp)
+}
+
+/// Version 1 sealed bids (1841 §4.2) in player order, as 18xx.games asks for them: each run of
+/// consecutive `blind_bid` records is cut where a player bids again (the next bidding) and
+/// each part sorted by seat; the ids keep their places.
+fn in_player_order(out: &mut [Value], players: &[ExportPlayer]) {
+    let seat = |a: &Value| {
+        players
+            .iter()
+            .position(|p| player_id_json(&p.id) == a["entity"])
+            .unwrap_or(usize::MAX)
+    };
+    let mut i = 0;
+    while i < out.len() {
+        if out[i]["type"] != "blind_bid" {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        let mut seen = BTreeSet::new();
+        while j < out.len() && out[j]["type"] == "blind_bid" && seen.insert(seat(&out[j])) {
+            j += 1;
+        }
+        let ids: Vec<Value> = out[i..j].iter().map(|a| a["id"].clone()).collect();
+        out[i..j].sort_by_key(|a| seat(a));
+        for (a, id) in out[i..j].iter_mut().zip(ids) {
+            a["id"] = id;
+        }
+        i = j;
+    }
 }
 
 fn player_id_json(id: &str) -> Value {
@@ -353,9 +414,93 @@ struct Writer<'a> {
     tiles: BTreeMap<String, String>,
     /// Tile copies in the supply, by tile number, in the order 18xx offers them.
     supply: BTreeMap<String, VecDeque<String>>,
+    /// Off-board groups (1841 §13) whose connection a `destination_connection` has recorded.
+    connected: BTreeSet<String>,
 }
 
 impl Writer<'_> {
+    /// Adds to `json` (the record of `action`, applied from `pre` to `post`) the `auto_actions`
+    /// 18xx.games records with it: the engine's own actions it generates after processing the
+    /// action, which a stored game replays from the record.
+    ///
+    /// * `destination_connection` (18xx `G1841::Step::Destinate`) after the action that ends
+    ///   an operating corporation's track step when it laid at least one tile this turn, with
+    ///   the off-board hexes connected since the last one written (1841 §13: the game-end
+    ///   condition "every off-board group connected"; one hex with track per group newly
+    ///   connected, which is all the condition reads).
+    fn auto_actions(&mut self, pre: &State, post: &State, action: &Action, json: &mut Value) {
+        let mut autos = Vec::new();
+        if let Round::OperatingRound(r) = &pre.round
+            && r.event.is_none()
+            && r.crowded.is_empty()
+            && r.start.is_none()
+            && r.step == super::state::OperatingStep::Track
+            && let Some(corp) = r.current.as_deref()
+        {
+            let still = match &post.round {
+                Round::OperatingRound(q) => {
+                    q.current.as_deref() == Some(corp)
+                        && q.step == super::state::OperatingStep::Track
+                }
+                _ => false,
+            };
+            let laid = !r.laid_hexes.is_empty() || matches!(action, Action::LayTile { .. });
+            if !still && laid {
+                let groups = &data::ruleset(&post.options).game_end.offboard_groups;
+                let hexes: Vec<String> = post
+                    .game_end
+                    .connected_offboards
+                    .iter()
+                    .filter(|g| self.connected.insert((*g).clone()))
+                    .filter_map(|g| groups.get(g))
+                    .flat_map(|g| g.hexes_with_track.iter().cloned())
+                    .collect();
+                autos.push(json!({
+                    "type": "destination_connection",
+                    "entity": corp,
+                    "entity_type": "corporation",
+                    "hexes": hexes,
+                }));
+            }
+        }
+        if !autos.is_empty() {
+            json["auto_actions"] = Value::Array(autos);
+        }
+    }
+
+    /// Appends 18xx.games' `pass` of a step this engine skipped after the action from `pre`
+    /// to `post`: the optional second home token of a non-historical major when no city of
+    /// the region has a free slot (1841 §5.4 step 3; 18xx offers the step while the region
+    /// has another city), the track step at the start of a corporation's turn
+    /// ([`track_step_skipped`]). The importer drops both again.
+    fn track_pass(&self, pre: &State, post: &State, seat: Seat, out: &mut Vec<Value>) {
+        let placed_first = import18xx::corporation_start(pre).is_some_and(|st| {
+            st.step == StartStep::HomeToken
+                && pre
+                    .corporation(&st.corporation)
+                    .is_some_and(|c| c.tokens.is_empty())
+        });
+        if placed_first
+            && let Some(st) = import18xx::corporation_start(post)
+            && st.step == StartStep::BuyTokens
+            && super::start::home_optional(post, &st.corporation)
+            && post
+                .corporation(&st.corporation)
+                .and_then(|c| c.tokens.first())
+                .is_some_and(|t| super::start::region_has_other_city(post, &t.hex))
+        {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            let seat = super::corporation::controller(post, &st.corporation).unwrap_or(seat);
+            let corp = Entity::Corporation(st.corporation.clone());
+            out.push(self.record("pass", &Map::new(), &corp, seat, id));
+        }
+        if let Some(corp) = track_step_skipped(pre, post) {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            let seat = super::corporation::controller(post, &corp).unwrap_or(seat);
+            out.push(self.record("pass", &Map::new(), &Entity::Corporation(corp), seat, id));
+        }
+    }
+
     /// The 18xx form of one applied action, checked by reading it back.
     fn write(
         &mut self,
@@ -367,7 +512,8 @@ impl Writer<'_> {
         id: i64,
     ) -> Result<Value, String> {
         self.follow_tiles(pre, post);
-        let (kind, fields) = self.fields(pre, post, action, events)?;
+        let ids = share_moves(pre, post, action);
+        let (kind, fields) = self.fields(pre, post, action, events, &ids)?;
         let preferred = entity(pre, seat, action);
         let mut candidates = vec![preferred];
         if !candidates.contains(&Entity::Player(seat)) {
@@ -582,6 +728,7 @@ impl Writer<'_> {
         post: &State,
         action: &Action,
         events: &[Event],
+        share_ids: &[String],
     ) -> Result<(String, Map<String, Value>), String> {
         let mut f = Map::new();
         let mut put = |k: &str, v: Value| {
@@ -639,15 +786,10 @@ impl Writer<'_> {
             }
             Action::BuyShares {
                 corporation,
-                from_pool,
                 percent,
+                ..
             } => {
-                let source = if *from_pool {
-                    ShareOwner::Pool
-                } else {
-                    ShareOwner::Ipo
-                };
-                let ids = moved(pre, post, corporation, |a, b| *a == source && *b != source);
+                let ids = share_ids;
                 if ids.is_empty() {
                     return Err(format!("no certificate of {corporation} changed hands"));
                 }
@@ -655,13 +797,8 @@ impl Writer<'_> {
                 put("percent", Value::from(*percent));
                 "buy_shares"
             }
-            Action::SellShares {
-                corporation,
-                percent,
-            } => {
-                let ids = moved(pre, post, corporation, |a, b| {
-                    *a != ShareOwner::Pool && *b == ShareOwner::Pool
-                });
+            Action::SellShares { percent, .. } => {
+                let ids = share_ids;
                 put("shares", json!(ids));
                 put("percent", Value::from(*percent));
                 "sell_shares"
@@ -671,9 +808,7 @@ impl Writer<'_> {
                 percent,
                 ..
             } => {
-                let ids = moved(pre, post, corporation, |a, b| {
-                    *a != ShareOwner::Pool && *b == ShareOwner::Pool
-                });
+                let ids = share_ids;
                 put("shares", json!(ids));
                 put("percent", Value::from(*percent));
                 // 18xx stores the half price per unit certificate (1841 §14): `97.5`, `50`.
@@ -905,6 +1040,31 @@ fn moved(
         .filter(|(_, (x, y))| changed(&x.owner, &y.owner))
         .map(|(i, _)| notation::share_id(corporation, i))
         .collect()
+}
+
+/// The ids of the certificates `action` names (a purchase, a sale): this engine's certificate
+/// indices, which 18xx.games' ids follow until the first exchange (docs/games/1841.md I25).
+fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<String> {
+    match action {
+        Action::BuyShares {
+            corporation,
+            from_pool,
+            ..
+        } => {
+            let source = if *from_pool {
+                ShareOwner::Pool
+            } else {
+                ShareOwner::Ipo
+            };
+            moved(pre, post, corporation, |a, b| *a == source && *b != source)
+        }
+        Action::SellShares { corporation, .. } | Action::EmergencySell { corporation, .. } => {
+            moved(pre, post, corporation, |a, b| {
+                *a != ShareOwner::Pool && *b == ShareOwner::Pool
+            })
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn has_token(state: &State, sym: &str, hex: &str, city: u32) -> bool {

@@ -2765,6 +2765,15 @@ pub struct Replayed {
     pub actions_total: usize,
     /// The engine actions applied, with their seats, in order.
     pub actions: Vec<(Seat, Action)>,
+    /// Recorded passes for a step this engine skips, accepted and dropped: 18xx.games' track
+    /// step, which opens every corporation's turn even when no tile can be laid (a `pass` as
+    /// the corporation's first record while this engine has moved past its track step), and
+    /// the optional second home token of a non-historical major when no city of its region
+    /// has a free slot.
+    pub passes_dropped: usize,
+    /// For each applied action, the id of the record it comes from (for an element of
+    /// `auto_actions`, the id of the action that carries it; `None` before any id).
+    pub action_ids: Vec<Option<i64>>,
     /// Our result once the game has ended (scores by seat, end reason).
     pub outcome: Option<Outcome>,
     /// The game ended and every action was applied.
@@ -2851,13 +2860,22 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             return out;
         }
     };
+    let mut record_id = None;
+    let mut track = TrackStep::default();
     for (index, action) in export.actions.iter().enumerate() {
+        if action.id.is_some() && !action.auto {
+            record_id = action.id;
+        }
         if is_ignored(&action.kind) {
             continue;
         }
         if crate::interrupt::cancelled() {
             out.cancelled = true;
             break;
+        }
+        if track.drops(&state, action) || second_home_pass(&state, action) {
+            out.passes_dropped += 1;
+            continue;
         }
         if let (Some(stop), Some(id)) = (settings.stop_at_action_id, action.id)
             && id > stop
@@ -2883,7 +2901,10 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                 let mut refused = None;
                 for (seat, a) in list {
                     match G1841::apply(&mut state, seat, &a) {
-                        Ok(_) => out.actions.push((seat, a)),
+                        Ok(_) => {
+                            out.actions.push((seat, a));
+                            out.action_ids.push(record_id);
+                        }
                         Err(r) => {
                             refused = Some(r);
                             break;
@@ -2910,6 +2931,66 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     out.state = Some(state);
     out.export = Some(export);
     out
+}
+
+/// The start of a corporation in progress (1841 §5.4), in a stock round or an operating
+/// round's share step.
+pub fn corporation_start(state: &State) -> Option<&super::state::CorporationStart> {
+    match &state.round {
+        Round::StockRound(r) => r.start.as_ref(),
+        Round::OperatingRound(r) => r.start.as_ref(),
+        Round::ConcessionRound(_) => None,
+    }
+}
+
+/// Whether `action` is 18xx.games' `pass` of the optional second home token of a
+/// non-historical major (1841 §5.4 step 3) that this engine skipped because no city of the
+/// region has a free slot (18xx offers the step while the region has another city at all).
+fn second_home_pass(state: &State, action: &ImportedAction) -> bool {
+    let Some(st) = corporation_start(state) else {
+        return false;
+    };
+    action.kind == "pass"
+        && matches!(&action.entity, Entity::Corporation(c) if *c == st.corporation)
+        && st.step == super::state::StartStep::BuyTokens
+        && super::start::home_optional(state, &st.corporation)
+}
+
+/// 18xx.games' track step (`G1841::Step::Track`) opens every corporation's operating turn,
+/// also when no tile can be laid: its record then starts with a `pass` where this engine has
+/// already moved on (1841 §9.1: the track action is optional; this engine skips a step with
+/// nothing legal). Followed over the replay: the step is open from the start of a
+/// corporation's turn until its first record.
+#[derive(Default)]
+struct TrackStep {
+    turn: Option<String>,
+    open: bool,
+}
+
+impl TrackStep {
+    /// Whether `action` is 18xx's pass of a track step this engine skipped (to be dropped).
+    fn drops(&mut self, state: &State, action: &ImportedAction) -> bool {
+        let Round::OperatingRound(r) = &state.round else {
+            self.turn = None;
+            return false;
+        };
+        if r.current != self.turn {
+            self.open = r.current.is_some();
+            self.turn = r.current.clone();
+        }
+        let by_operating =
+            matches!(&action.entity, Entity::Corporation(c) if Some(c) == r.current.as_ref());
+        if !by_operating || !self.open {
+            return false;
+        }
+        self.open = false;
+        action.kind == "pass"
+            && r.event.is_none()
+            && r.crowded.is_empty()
+            && r.step != OperatingStep::Track
+            && r.start.is_none()
+            && r.laid_hexes.is_empty()
+    }
 }
 
 /// The first difference between our replay and the recorded `game_end_reason` and `result`.

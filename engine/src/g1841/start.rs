@@ -307,6 +307,26 @@ fn home_candidates(options: &Options, from_phase_4: bool) -> &'static [HomeCandi
     &lists[usize::from(from_phase_4)]
 }
 
+/// Whether the region of a non-historical major's first home hex `first` has another zone
+/// city it could have as its second home by the lists of [`home_cities`], free slot or not:
+/// 18xx.games (`home_token_locations`) offers the optional second home token in that case
+/// and asks for a `pass` when every such city is full (1841 §5.4 step 3). For the exports'
+/// format only; the rule itself is [`home_cities`].
+pub fn region_has_other_city(state: &State, first: &str) -> bool {
+    let rules = data::ruleset(&state.options);
+    let phase = phase_number(state);
+    const VENETO_ZONE: u32 = 4;
+    let first_zone = rules.zone_of(first);
+    home_candidates(&state.options, phase >= 4).iter().any(|c| {
+        let same_region = match phase {
+            0..=3 => first_zone == Some(c.zone),
+            4 => (first_zone == Some(VENETO_ZONE)) == (c.zone == VENETO_ZONE),
+            _ => true,
+        };
+        same_region && c.hex != first
+    })
+}
+
 /// A token on the map as [`home_cities_up_to`] reads it: (its hex packed by
 /// [`super::ids::pack`], the hex, the city, the index of its corporation in the state).
 type MapTokenAt<'a> = (Option<u64>, &'a str, u32, usize);

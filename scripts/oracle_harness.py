@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""1841 conformance harness against 18xx.games' own engine (the oracle, issue #21).
+
+Generates games with `referee playout --game 1841 --export-18xx DIR` per mode, adds our
+re-export of the two recorded games (`referee replay-18xx --export-18xx`), replays every
+export in the oracle (one `oracle.rb --serve` process per batch) and with our importer
+(`referee replay-18xx --snapshots`), and compares the oracle's snapshots at every round change
+(bank, each player's cash and certificates, each corporation's cash, price, trains, tokens)
+and at the end (result, end reason) with ours. Prints one line per game with the first
+difference (action id = our action index + 1, field, both values) and a summary per mode,
+grouped by cause. The oracle is found through REFEREE_ORACLE_18XX (default
+../shared/oracle-18xx relative to the repository root).
+
+    scripts/oracle_harness.py --referee target/debug/referee --games 3 [--modes v2,lite,...]
+        [--recorded tests/fixtures/1841] [--out DIR] [--json REPORT.json]
+
+Exit status: 0 when every game replayed in the oracle to the end with no difference, 1
+otherwise, 2 when the oracle or Ruby is missing (`--require-oracle`) or arguments are bad.
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Referee's FAQ options on by default with version_1 (engine/src/g1841/options.rs): the
+# `version_1` modes switch them off, as 18xx.games has none of them.
+FAQ_ON_WITH_V1 = [
+    "emergency_sales_unrestricted", "merger_presidency_for_companies", "merger_price_cap",
+    "pass_token_not_a_route_base", "no_corporate_rebuy_after_sale", "price_drops_lowest_first",
+    "immediate_game_end", "no_train_obligation_after_last_8_train", "exchanges_by_share_value",
+    "half_price_round_down", "ferdinandea_unexchanged_payout",
+]
+V1_OFF = ["version_1=true"] + [f"{n}=false" for n in FAQ_ON_WITH_V1]
+
+# mode -> (player counts, playout options)
+MODES = {
+    "v2": (range(3, 9), []),
+    "lite": (range(3, 7), ["lite=true"]),
+    "version_1": (range(3, 9), V1_OFF),
+    "version_1+sfli": (range(3, 9), V1_OFF + ["sfli_run_variant=true"]),
+    "p2p_purchases": (range(3, 9), ["p2p_purchases=true"]),
+}
+
+
+def oracle_dir():
+    d = os.environ.get("REFEREE_ORACLE_18XX") or os.path.join(ROOT, "..", "shared", "oracle-18xx")
+    return os.path.abspath(d)
+
+
+def oracle_available():
+    d = oracle_dir()
+    return shutil.which("ruby") is not None and os.path.isfile(os.path.join(d, "oracle.rb"))
+
+
+def run_oracle(paths):
+    """Replays each path in one `oracle.rb --serve` process; returns {path: report}."""
+    proc = subprocess.run(
+        ["ruby", os.path.join(oracle_dir(), "oracle.rb"), "--serve"],
+        input="\n".join(paths) + "\n", capture_output=True, text=True, check=False)
+    out = {}
+    for line in proc.stdout.splitlines():
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        out[r.get("file")] = r
+    return out
+
+
+def our_replay(referee, path):
+    proc = subprocess.run([referee, "replay-18xx", path, "--snapshots"],
+                          capture_output=True, text=True, check=False)
+    try:
+        return json.loads(proc.stdout.splitlines()[0])
+    except (IndexError, json.JSONDecodeError):
+        return {"error": proc.stderr.strip()[:300]}
+
+
+def compare_snapshot(ours, theirs):
+    """The first differing field between two snapshots: (field, ours, theirs) or None."""
+    if ours["bank"] != theirs["bank"]:
+        return ("bank", ours["bank"], theirs["bank"])
+    op = {str(p["id"]): p for p in ours["players"]}
+    for p in theirs["players"]:
+        q = op.get(str(p["id"]))
+        if q is None:
+            return (f"player {p['id']}", None, "present")
+        if q["cash"] != p["cash"]:
+            return (f"player {p['id']}.cash", q["cash"], p["cash"])
+        if q["shares"] != p["shares"]:
+            return (f"player {p['id']}.shares", q["shares"], p["shares"])
+    oc = {c["sym"]: c for c in ours["corps"]}
+    tc = {c["sym"]: c for c in theirs["corps"]}
+    for sym in sorted(set(oc) | set(tc)):
+        a, b = oc.get(sym), tc.get(sym)
+        if a is None or b is None:
+            # A corporation closed on one side and never started on the other is the same.
+            if (a or b).get("closed") or (a or b).get("price") is None:
+                continue
+            return (f"{sym}", "started" if a else None, "started" if b else None)
+        if a["closed"] and b["closed"]:
+            continue
+        for field in ("closed", "cash", "price", "trains", "tokens"):
+            if a[field] != b[field]:
+                return (f"{sym}.{field}", a[field], b[field])
+    if ours["pool"] != theirs["pool"]:
+        return ("pool", ours["pool"], theirs["pool"])
+    return None
+
+
+def first_difference(export, ours, oracle):
+    """(cause, detail) of the first difference, or None when the game agrees everywhere."""
+    failure = export.get("referee_export_failure")
+    if oracle.get("fatal"):
+        return ("oracle could not load the file", oracle["fatal"][:200])
+    ours_snaps = {s["at"]: s for s in (ours.get("snapshots") or []) if s["kind"] == "round"}
+    for snap in oracle.get("snapshots") or []:
+        if snap["kind"] != "round":
+            continue
+        mine = ours_snaps.get(snap["at"])
+        if mine is None:
+            return ("round change at another action",
+                    f"action id {snap['at']} (our index {snap['at'] - 1}): oracle enters "
+                    f"{snap['round']} {snap.get('turn')}.{snap.get('round_num')}, we do not")
+        d = compare_snapshot(mine, snap)
+        if d:
+            field = re.sub(r"^player [^.]+", "player", re.sub(r"^[A-Za-z]+\.", "corp.", d[0]))
+            return (f"{field} differs",
+                    f"after action id {snap['at']} (our index {snap['at'] - 1}), {snap['round']}: "
+                    f"{d[0]}: ours {json.dumps(d[1])}, oracle {json.dumps(d[2])}")
+    err = oracle.get("error")
+    if err:
+        msg = re.sub(r"\d+", "N", err.get("message") or "")
+        return (f"oracle refuses {err.get('type')} in {err.get('active_step')}: {msg[:90]}",
+                f"action id {err.get('action_id')} (our index {(err.get('action_id') or 1) - 1}): "
+                f"{err.get('type')} by {err.get('entity')}: {err.get('message')} "
+                f"(oracle expects {err.get('active_step')} of {err.get('active_entities')})")
+    if failure:
+        reason = re.sub(r"\d+", "N", failure.get("reason", ""))[:90]
+        return (f"export stops: {reason}",
+                f"our action index {failure.get('index')}: {failure.get('reason')}")
+    if export.get("game_end_reason") is None:
+        return ("our game did not end", f"{export.get('referee_actions')} actions")
+    if not oracle.get("finished"):
+        return ("oracle game not over at the end", f"last action {oracle.get('last_ok_action')}")
+    if oracle.get("game_end_reason") != export.get("game_end_reason"):
+        return ("end reason differs",
+                f"ours {export.get('game_end_reason')}, oracle {oracle.get('game_end_reason')}")
+    theirs = {str(k): v for k, v in (oracle.get("result") or {}).items()}
+    mine = {str(k): v for k, v in (export.get("result") or {}).items()}
+    if theirs != mine:
+        return ("result differs", f"ours {mine}, oracle {theirs}")
+    return None
+
+
+def generate(referee, mode, games, seed, out):
+    counts, options = MODES[mode]
+    files = []
+    for i, players in enumerate(counts):
+        n = games // len(counts) + (1 if i < games % len(counts) else 0)
+        if n == 0:
+            continue
+        d = os.path.join(out, mode, f"p{players}")
+        cmd = [referee, "playout", "--game", "1841", "--players", str(players), "--games", str(n),
+               "--seed", str(seed + 1000 * players), "--export-18xx", d]
+        if options:
+            cmd += ["--options", ",".join(options)]
+        subprocess.run(cmd, capture_output=True, text=True, check=False)
+        files += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json")) if os.path.isdir(d) else []
+    return files
+
+
+def reexport_recorded(referee, recorded, out):
+    files = []
+    d = os.path.join(out, "recorded")
+    os.makedirs(d, exist_ok=True)
+    for name in sorted(os.listdir(recorded)):
+        if not name.endswith(".json"):
+            continue
+        path = os.path.join(d, name)
+        subprocess.run([referee, "replay-18xx", os.path.join(recorded, name), "--export-18xx", path],
+                       capture_output=True, text=True, check=False)
+        if os.path.exists(path):
+            files.append(path)
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--referee", default=os.path.join(ROOT, "target", "debug", "referee"))
+    ap.add_argument("--games", type=int, default=3, help="generated games per mode")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--recorded", default=os.path.join(ROOT, "tests", "fixtures", "1841"),
+                    help="directory of recorded games to re-export ('' for none)")
+    ap.add_argument("--out", help="keep the exports here (default: a temporary directory)")
+    ap.add_argument("--json", help="write the per-game results here")
+    ap.add_argument("--require-oracle", action="store_true")
+    ap.add_argument("--quiet", action="store_true", help="no line per agreeing game")
+    args = ap.parse_args()
+
+    if not oracle_available():
+        print(f"oracle harness: SKIPPED (no ruby or no oracle at {oracle_dir()}; "
+              "set REFEREE_ORACLE_18XX)")
+        return 2 if args.require_oracle else 0
+    out = args.out or tempfile.mkdtemp(prefix="referee-oracle-")
+    batches = []
+    if args.recorded:
+        batches.append(("recorded", reexport_recorded(args.referee, args.recorded, out)))
+    for mode in [m for m in args.modes.split(",") if m]:
+        if mode not in MODES:
+            print(f"unknown mode {mode}; modes: {', '.join(MODES)}")
+            return 2
+        batches.append((mode, generate(args.referee, mode, args.games, args.seed, out)))
+
+    results = []
+    table = []
+    for mode, files in batches:
+        oracle = run_oracle(files)
+        causes = collections.Counter()
+        accepted = same = 0
+        for path in files:
+            with open(path) as f:
+                export = json.load(f)
+            ours = our_replay(args.referee, path)
+            o = oracle.get(path, {"fatal": "no answer from the oracle"})
+            diff = first_difference(export, ours, o)
+            if o.get("finished") and not o.get("error"):
+                accepted += 1
+                if diff is None:
+                    same += 1
+            name = os.path.relpath(path, out)
+            if diff:
+                causes[diff[0]] += 1
+                print(f"{name}: {diff[0]} -- {diff[1]}")
+            elif not args.quiet:
+                print(f"{name}: same result ({o.get('game_end_reason')})")
+            results.append({"mode": mode, "file": name, "difference": diff,
+                            "oracle_finished": o.get("finished"), "oracle_error": o.get("error")})
+        table.append((mode, len(files), accepted, same, causes))
+    print()
+    print("| mode | games | accepted by the oracle to the end | same result, every snapshot equal | first difference (cause: games) |")
+    print("|---|---|---|---|---|")
+    for mode, n, accepted, same, causes in table:
+        cause_text = "; ".join(f"{c}: {k}" for c, k in causes.most_common()) or "-"
+        print(f"| {mode} | {n} | {accepted} | {same} | {cause_text} |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    if not args.out:
+        shutil.rmtree(out, ignore_errors=True)
+    return 0 if all(n == same for _, n, _, same, _ in table) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
