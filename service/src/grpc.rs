@@ -30,6 +30,14 @@ impl GrpcReferee {
     }
 }
 
+/// The header carrying a caller's credential in sealed mode (docs/SECURITY.md, "Seat access").
+pub const CREDENTIAL_HEADER: &str = "referee-credential";
+
+/// The caller's credential from the `referee-credential` header (`None`: absent or not text).
+pub fn credential(metadata: &tonic::metadata::MetadataMap) -> Option<&str> {
+    metadata.get(CREDENTIAL_HEADER)?.to_str().ok()
+}
+
 /// The caller's deadline from the `grpc-timeout` header (gRPC over HTTP/2: digits and a unit
 /// `H`, `M`, `S`, `m`, `u`, `n`), `None` when absent or unreadable.
 pub fn grpc_timeout(metadata: &tonic::metadata::MetadataMap) -> Option<Duration> {
@@ -69,7 +77,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ApplyBatchRequest>,
     ) -> Result<Response<pb::ApplyBatchResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |cancel| api.apply_batch(&request, cancel)).await
     }
@@ -78,7 +86,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::StreamReplayRequest>,
     ) -> Result<Response<Self::StreamReplayStream>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let deadline = api.deadline(grpc_timeout(request.metadata()));
         let request = request.into_inner();
         // Bounded: the replay waits while the client reads slowly, stops when it leaves, and
@@ -92,7 +100,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::PlayoutRequest>,
     ) -> Result<Response<pb::PlayoutResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let timeout = grpc_timeout(request.metadata());
         let arrived = request.extensions().get::<Arrival>().map(|a| a.0);
         let request = request.into_inner();
@@ -103,7 +111,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::SuggestRoutesRequest>,
     ) -> Result<Response<pb::SuggestRoutesResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.suggest_routes(&request)).await
     }
@@ -113,6 +121,7 @@ impl Referee for GrpcReferee {
         request: Request<pb::DefaultActionRequest>,
     ) -> Result<Response<pb::DefaultActionResponse>, Status> {
         self.api
+            .for_caller(credential(request.metadata()))
             .default_action(request.get_ref())
             .map(Response::new)
     }
@@ -121,7 +130,10 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::DescribeRequest>,
     ) -> Result<Response<pb::DescribeResponse>, Status> {
-        self.api.describe(request.get_ref()).map(Response::new)
+        self.api
+            .for_caller(credential(request.metadata()))
+            .describe(request.get_ref())
+            .map(Response::new)
     }
 
     async fn get_game_data(
@@ -135,35 +147,50 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
-        self.api.list_games(request.get_ref()).map(Response::new)
+        self.api
+            .for_caller(credential(request.metadata()))
+            .list_games(request.get_ref())
+            .map(Response::new)
     }
 
     async fn new_game(
         &self,
         request: Request<pb::NewGameRequest>,
     ) -> Result<Response<pb::NewGameResponse>, Status> {
-        self.api.new_game(request.get_ref()).map(Response::new)
+        self.api
+            .for_caller(credential(request.metadata()))
+            .new_game(request.get_ref())
+            .map(Response::new)
     }
 
     async fn apply(
         &self,
         request: Request<pb::ApplyRequest>,
     ) -> Result<Response<pb::ApplyResponse>, Status> {
-        self.api.apply(request.get_ref()).map(Response::new)
+        self.api
+            .for_caller(credential(request.metadata()))
+            .apply(request.get_ref())
+            .map(Response::new)
     }
 
     async fn legal_actions(
         &self,
         request: Request<pb::LegalActionsRequest>,
     ) -> Result<Response<pb::LegalActionsResponse>, Status> {
-        self.api.legal_actions(request.get_ref()).map(Response::new)
+        self.api
+            .for_caller(credential(request.metadata()))
+            .legal_actions(request.get_ref())
+            .map(Response::new)
     }
 
     async fn view(
         &self,
         request: Request<pb::ViewRequest>,
     ) -> Result<Response<pb::ViewResponse>, Status> {
-        self.api.view(request.get_ref()).map(Response::new)
+        self.api
+            .for_caller(credential(request.metadata()))
+            .view(request.get_ref())
+            .map(Response::new)
     }
 
     async fn replay(
@@ -172,7 +199,7 @@ impl Referee for GrpcReferee {
     ) -> Result<Response<pb::ReplayResponse>, Status> {
         // A replay can be long: run it off the async workers so the request timeout and
         // other connections keep working while it computes.
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |cancel| api.replay(&request, cancel)).await
     }
@@ -183,7 +210,7 @@ impl Referee for GrpcReferee {
     ) -> Result<Response<pb::ImportGameResponse>, Status> {
         // A whole recorded game takes a while: off the async workers, as Replay. (The
         // engine's import cannot be stopped halfway; it is bounded by the request size.)
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.import_game(&request)).await
     }
@@ -192,7 +219,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ExportGameRequest>,
     ) -> Result<Response<pb::ExportGameResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.export_game(&request)).await
     }

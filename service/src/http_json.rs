@@ -510,7 +510,12 @@ async fn call(
             return error_with(http, Code::InvalidArgument, &rejection.body_text());
         }
     };
-    let api = json.api;
+    // Sealed mode: who calls (docs/SECURITY.md, "Seat access").
+    let api = json.api.for_caller(
+        headers
+            .get(crate::grpc::CREDENTIAL_HEADER)
+            .and_then(|v| v.to_str().ok()),
+    );
     match method.as_str() {
         "ListGames" => run(&body, |r| api.list_games(r)),
         "NewGame" => run(&body, |r| api.new_game(r)),

@@ -60,6 +60,7 @@ macro_rules! play_concession_round_piece {
                 seats: 4,
                 options: Default::default(),
                 seed: 1,
+                explicit_seed: false,
             })
             .await
             .expect("NewGame")
@@ -336,6 +337,7 @@ async fn new_state(client: &mut RefereeClient<tonic::transport::Channel>) -> pb:
             seats: 4,
             options: Default::default(),
             seed: 0,
+            explicit_seed: false,
         })
         .await
         .unwrap()
