@@ -155,3 +155,54 @@ fn s14_no_emergency_sale_moves_the_needy_corporations_presidency() {
         "no further SFTN sale"
     );
 }
+
+/// 1841 §14: a refused sale by the controlling player of a corporation in the needy chain
+/// whose president is a corporation is judged on his own holding. Seat 2, controlling IFAI
+/// through SFTG, holds 10% of IFAI (not its president: SFTG holds the president's certificate,
+/// seat 0 holds 20%) and asks to sell 20%: refused for what it is — more than he holds, not
+/// a listed sale — and not as a sale that would move IFAI's presidency ("at most 0% may be
+/// sold" was said while his 10% sale was listed).
+#[test]
+fn s14_a_refused_sale_of_a_share_the_player_does_not_preside_names_the_open_sales() {
+    let mut s = ifai_needs_its_controllers_shares();
+    // Seat 0 back to 10% of SFTG (the sale of seat 2's SFTG share stays open).
+    move_shares(
+        &mut s,
+        "SFTG",
+        &ShareOwner::Player(0),
+        &ShareOwner::Pool,
+        20,
+    );
+    move_shares(
+        &mut s,
+        "IFAI",
+        &ShareOwner::Pool,
+        &ShareOwner::Player(2),
+        10,
+    );
+    move_shares(
+        &mut s,
+        "IFAI",
+        &ShareOwner::Pool,
+        &ShareOwner::Player(0),
+        20,
+    );
+    assert_eq!(validate(&s), Ok(()));
+    assert!(operating_round::in_emergency(&s));
+    let legal = G1841::legal(&s, 2).actions;
+    assert!(legal.contains(&sale("IFAI", 10)), "{legal:?}");
+    let mut after = s.clone();
+    let err = G1841::apply(&mut after, 2, &sale("IFAI", 20)).unwrap_err();
+    assert_eq!(after, s);
+    assert_eq!(
+        (err.code, err.rule.as_str()),
+        (RejectionCode::IllegalMove, "1841 §14")
+    );
+    assert_eq!(
+        err.message,
+        "The president selling 20% of IFAI is not an emergency sale open now (sales go up the \
+         chain of control, only as many shares as needed). Possible now: the president selling \
+         10% of SFTG, the president selling 10% of SFTC, the president selling 10% of SB, the \
+         president selling 10% of IFAI."
+    );
+}

@@ -9,7 +9,10 @@
 //! * `bank` — the bank is broken (its cash falls below 0): at the end of the current
 //!   operating round (or of the next one, when it breaks in a stock round).
 //!
-//! The first trigger met is kept; the game ends when its timing comes. With
+//! The first trigger met is kept unless a later one ends the game sooner (immediate before
+//! the end of the turn before the end of the operating round: L.516 reached after the bank
+//! broke ends the game after that turn, reason `stock_market`); the game ends when the kept
+//! trigger's timing comes. With
 //! `immediate_game_end` (FAQ-Q27: "even if the bank has already run out of money, the game
 //! ends immediately when a price marker reaches L.516 or when all off-board connections have
 //! been connected") the `stock_market` and `offboards` triggers end the game at once — right

@@ -198,8 +198,8 @@ fn units_above_retained(state: &State, corp: &Corporation, president: &ShareOwne
     held.saturating_sub(keep) / corp.unit_percent()
 }
 
-/// Why an emergency sale of `percent` of `target` by `seller` (the controlling player when
-/// `None`) for the needy corporation `needy` is refused because of a presidency it would move,
+/// Why an emergency sale of `percent` of `target` by `seller` (the needy corporation's
+/// controlling player when `None`) for the needy corporation `needy` is refused because of a presidency it would move,
 /// if that is the reason (1841 §14, rule {4.5.1}): the seller presides over `target`, which
 /// is in the needy chain (or historical before phase 4), and would keep less than the largest
 /// other holding.
@@ -214,7 +214,12 @@ pub(super) fn emergency_presidency_kept(
     let owner = match seller {
         Some(s) if s == target => return None,
         Some(s) => ShareOwner::Corporation(s.clone()),
-        None => c.president()?.clone(),
+        // The controlling player: the last raiser of the chain (not `target`'s president,
+        // which may be a corporation the player's sale cannot touch).
+        None => match raisers(state, needy).last() {
+            Some(p @ ShareOwner::Player(_)) => p.clone(),
+            _ => return None,
+        },
     };
     if c.president() != Some(&owner) {
         return None;
