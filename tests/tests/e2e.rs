@@ -723,11 +723,26 @@ async fn action_count_is_bounded() {
         err.message(),
         "state.action_count: must be at most 9007199254740991, got 9007199254740992"
     );
-    // At the bound itself the state is read (the bid is then judged by the rules).
+    // At the bound itself the state is read, but takes no further action: its answer would
+    // be a state no server reads back (issue #24).
+    client
+        .view(pb::ViewRequest {
+            state: Some(state.clone()),
+            ..Default::default()
+        })
+        .await
+        .expect("at the bound");
+    let err = client
+        .apply(apply(&state))
+        .await
+        .expect_err("an action past the bound");
+    assert_eq!(err.code(), Code::FailedPrecondition, "{err:?}");
+    // One below: the action is judged by the rules, and its answer (at the bound) reads back.
+    state.action_count -= 1;
     let resp = client
         .apply(apply(&state))
         .await
-        .expect("at the bound")
+        .expect("below the bound")
         .into_inner();
     assert!(resp.result.is_some());
 }
