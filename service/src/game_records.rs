@@ -164,6 +164,8 @@ pub fn import_game(req: &pb::ImportGameRequest) -> Result<pb::ImportGameResponse
         state,
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
         actions_applied: applied,
         actions_total: replayed.actions_total as u64,
         actions: replayed

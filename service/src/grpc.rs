@@ -30,6 +30,14 @@ impl GrpcReferee {
     }
 }
 
+/// The header carrying a caller's credential in sealed mode (docs/SECURITY.md, "Seat access").
+pub const CREDENTIAL_HEADER: &str = "referee-credential";
+
+/// The caller's credential from the `referee-credential` header (`None`: absent or not text).
+pub fn credential(metadata: &tonic::metadata::MetadataMap) -> Option<&str> {
+    metadata.get(CREDENTIAL_HEADER)?.to_str().ok()
+}
+
 /// The caller's deadline from the `grpc-timeout` header (gRPC over HTTP/2: digits and a unit
 /// `H`, `M`, `S`, `m`, `u`, `n`), `None` when absent or unreadable.
 pub fn grpc_timeout(metadata: &tonic::metadata::MetadataMap) -> Option<Duration> {
@@ -77,7 +85,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ApplyBatchRequest>,
     ) -> Result<Response<pb::ApplyBatchResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |cancel| api.apply_batch(&request, cancel)).await
     }
@@ -86,7 +94,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::StreamReplayRequest>,
     ) -> Result<Response<Self::StreamReplayStream>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let deadline = api.deadline(grpc_timeout(request.metadata()));
         let request = request.into_inner();
         // Bounded: the replay waits while the client reads slowly, stops when it leaves, and
@@ -100,7 +108,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::PlayoutRequest>,
     ) -> Result<Response<pb::PlayoutResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let timeout = grpc_timeout(request.metadata());
         let arrived = request.extensions().get::<Arrival>().map(|a| a.0);
         let request = request.into_inner();
@@ -111,7 +119,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::SuggestRoutesRequest>,
     ) -> Result<Response<pb::SuggestRoutesResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.suggest_routes(&request)).await
     }
@@ -120,7 +128,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::DefaultActionRequest>,
     ) -> Result<Response<pb::DefaultActionResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         quick(move |_| api.default_action(&request)).await
     }
@@ -129,23 +137,33 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::DescribeRequest>,
     ) -> Result<Response<pb::DescribeResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         quick(move |_| api.describe(&request)).await
+    }
+
+    async fn get_game_data(
+        &self,
+        request: Request<pb::GetGameDataRequest>,
+    ) -> Result<Response<pb::GetGameDataResponse>, Status> {
+        self.api.get_game_data(request.get_ref()).map(Response::new)
     }
 
     async fn list_games(
         &self,
         request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
-        self.api.list_games(request.get_ref()).map(Response::new)
+        self.api
+            .for_caller(credential(request.metadata()))
+            .list_games(request.get_ref())
+            .map(Response::new)
     }
 
     async fn new_game(
         &self,
         request: Request<pb::NewGameRequest>,
     ) -> Result<Response<pb::NewGameResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         quick(move |_| api.new_game(&request)).await
     }
@@ -154,7 +172,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ApplyRequest>,
     ) -> Result<Response<pb::ApplyResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         quick(move |_| api.apply(&request)).await
     }
@@ -163,7 +181,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::LegalActionsRequest>,
     ) -> Result<Response<pb::LegalActionsResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         quick(move |_| api.legal_actions(&request)).await
     }
@@ -172,7 +190,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ViewRequest>,
     ) -> Result<Response<pb::ViewResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         quick(move |_| api.view(&request)).await
     }
@@ -183,7 +201,7 @@ impl Referee for GrpcReferee {
     ) -> Result<Response<pb::ReplayResponse>, Status> {
         // A replay can be long: run it off the async workers so the request timeout and
         // other connections keep working while it computes.
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |cancel| api.replay(&request, cancel)).await
     }
@@ -196,7 +214,7 @@ impl Referee for GrpcReferee {
         // engine's import stops before the next action once the caller has gone away
         // (`work::blocking` sets the engine's cancellation flag); its undo/redo filter is
         // linear in the size of the export.
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.import_game(&request)).await
     }
@@ -205,7 +223,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ExportGameRequest>,
     ) -> Result<Response<pb::ExportGameResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.export_game(&request)).await
     }
