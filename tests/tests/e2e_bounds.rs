@@ -176,3 +176,47 @@ async fn health_watch_keeps_a_slot_and_ends_at_the_request_timeout() {
         .unwrap();
     assert_eq!(ok.into_inner().status, 1);
 }
+
+/// Item 6: calls on one state (here LegalActions) are shed too. They used to run on the
+/// async workers, each taking and giving back its slot without ever waiting, so the slots
+/// never filled however many calls queued (512 calls against 32 slots: none refused). Now
+/// they wait for a worker holding their slot: 48 concurrent calls with `--max-concurrency 2`
+/// get some RESOURCE_EXHAUSTED and some answers, and nothing else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_on_one_state_are_shed_when_the_slots_are_full() {
+    use referee_service::pb::v1 as pb;
+    use referee_service::pb::v1::referee_client::RefereeClient;
+    let server = Server::start(&["--max-concurrency", "2"]);
+    let mut c = RefereeClient::connect(server.url()).await.unwrap();
+    let state = c
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .state;
+    let mut calls = Vec::new();
+    for _ in 0..48 {
+        let mut c = c.clone();
+        let req = pb::LegalActionsRequest {
+            state: state.clone(),
+            seat: 0,
+            ..Default::default()
+        };
+        calls.push(tokio::spawn(async move { c.legal_actions(req).await }));
+    }
+    let (mut ok, mut shed) = (0, 0);
+    for call in calls {
+        match call.await.unwrap() {
+            Ok(_) => ok += 1,
+            Err(status) => {
+                assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}");
+                shed += 1;
+            }
+        }
+    }
+    assert!(ok >= 1 && shed >= 1, "{ok} answered, {shed} shed");
+}
