@@ -213,6 +213,21 @@ pub struct ServeArgs {
     /// them spent is refused with RESOURCE_EXHAUSTED (HTTP 429).
     #[arg(long, env = "REFEREE_MAX_BUFFERED_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub max_buffered_bytes: usize,
+    /// Connections open at once; a connection over it is closed as soon as it is accepted
+    /// (keep it under the process's file-descriptor limit).
+    #[arg(long, env = "REFEREE_MAX_CONNECTIONS", default_value_t = 4096)]
+    pub max_connections: usize,
+    /// HTTP/2 calls open at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS).
+    #[arg(
+        long,
+        env = "REFEREE_MAX_STREAMS_PER_CONNECTION",
+        default_value_t = 100
+    )]
+    pub max_streams_per_connection: u32,
+    /// Longest time an answer may wait to be sent, in milliseconds (a client that never
+    /// reads, or never opens its HTTP/2 receive window); then its connection is dropped.
+    #[arg(long, env = "REFEREE_SEND_TIMEOUT_MS", default_value_t = 30_000)]
+    pub send_timeout_ms: u64,
     /// Sealed mode: file of sealing keys, one `KEY_ID:HEX` per line (32-byte keys, 64 hex
     /// digits); the first key seals, every key opens (rotation). Without keys: open mode.
     #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
@@ -257,6 +272,9 @@ impl ServeArgs {
             header_read_timeout: Duration::from_millis(self.header_read_timeout_ms.max(1)),
             idle_timeout: Duration::from_millis(self.idle_timeout_ms.max(1)),
             max_buffered_bytes: self.max_buffered_bytes.max(1),
+            max_connections: self.max_connections.max(1),
+            max_streams_per_connection: self.max_streams_per_connection.max(1),
+            send_timeout: Duration::from_millis(self.send_timeout_ms.max(1)),
         })
     }
 }

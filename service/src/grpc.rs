@@ -146,9 +146,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::GetGameDataRequest>,
     ) -> Result<Response<pb::GetGameDataResponse>, Status> {
-        let api = self.api.clone();
-        let request = request.into_inner();
-        quick(move |_| api.get_game_data(&request)).await
+        self.api.get_game_data(request.get_ref()).map(Response::new)
     }
 
     async fn list_games(

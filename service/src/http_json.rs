@@ -558,7 +558,7 @@ async fn call(
         "SuggestRoutes" => run_blocking(body, move |r, _| api.suggest_routes(r)).await,
         "DefaultAction" => run_quick(body, move |r| api.default_action(r)).await,
         "Describe" => run_quick(body, move |r| api.describe(r)).await,
-        "GetGameData" => run_quick(body, move |r| api.get_game_data(r)).await,
+        "GetGameData" => run(&body, |r| api.get_game_data(r)),
         other => error_with(
             StatusCode::NOT_FOUND,
             Code::NotFound,

@@ -78,6 +78,13 @@ pub struct ServeConfig {
     /// is refused with RESOURCE_EXHAUSTED (HTTP 429). At least `max_request_bytes` is
     /// sensible.
     pub max_buffered_bytes: usize,
+    /// Connections open at once; a connection over it is closed as soon as it is accepted.
+    pub max_connections: usize,
+    /// HTTP/2 streams (calls) open at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS).
+    pub max_streams_per_connection: u32,
+    /// Longest time an answer may wait to be sent (a client that never opens its HTTP/2
+    /// receive window, or never reads); then the connection is dropped.
+    pub send_timeout: Duration,
 }
 
 impl Default for ServeConfig {
@@ -95,6 +102,9 @@ impl Default for ServeConfig {
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             max_buffered_bytes: 64 * 1024 * 1024,
+            max_connections: 4096,
+            max_streams_per_connection: 100,
+            send_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -173,8 +183,93 @@ async fn no_route(
 fn is_stream(path: &str) -> bool {
     matches!(
         path,
-        "/v1/StreamReplay" | "/referee.v1.Referee/StreamReplay"
-    )
+        "/v1/StreamReplay" | "/referee.v1.Referee/StreamReplay" | "/grpc.health.v1.Health/Watch"
+    ) || path.starts_with("/grpc.reflection.")
+}
+
+/// Streams with no end of their own (health `Watch`, server reflection): they keep their
+/// concurrency slot ([`is_stream`]) and are ended by the server ([`Ending`]) at the
+/// request timeout or when the server shuts down.
+fn is_endless(path: &str) -> bool {
+    path == "/grpc.health.v1.Health/Watch" || path.starts_with("/grpc.reflection.")
+}
+
+/// Woken when the server begins to shut down: endless streams end then ([`Ending`]).
+fn shutting_down() -> &'static (
+    tokio::sync::watch::Sender<bool>,
+    tokio::sync::watch::Receiver<bool>,
+) {
+    static CHANNEL: std::sync::OnceLock<(
+        tokio::sync::watch::Sender<bool>,
+        tokio::sync::watch::Receiver<bool>,
+    )> = std::sync::OnceLock::new();
+    CHANNEL.get_or_init(|| tokio::sync::watch::channel(false))
+}
+
+/// The body of an endless gRPC stream, ended by the server: at `deadline` with
+/// DEADLINE_EXCEEDED, when the server shuts down with UNAVAILABLE (as gRPC trailers).
+struct Ending {
+    body: axum::body::Body,
+    deadline: std::pin::Pin<Box<tokio::time::Sleep>>,
+    shutdown: std::pin::Pin<Box<dyn Future<Output = ()> + Send>>,
+    done: bool,
+}
+
+impl Ending {
+    fn new(body: axum::body::Body, after: Duration) -> Self {
+        let mut rx = shutting_down().1.clone();
+        Self {
+            body,
+            deadline: Box::pin(tokio::time::sleep(after)),
+            shutdown: Box::pin(async move {
+                let _ = rx.wait_for(|down| *down).await;
+            }),
+            done: false,
+        }
+    }
+
+    fn trailers(code: tonic::Code, message: &str) -> http_body::Frame<bytes::Bytes> {
+        let mut t = HeaderMap::new();
+        t.insert("grpc-status", HeaderValue::from(code as i32));
+        if let Ok(v) = HeaderValue::from_str(message) {
+            t.insert("grpc-message", v);
+        }
+        http_body::Frame::trailers(t)
+    }
+}
+
+impl http_body::Body for Ending {
+    type Data = bytes::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        use std::task::Poll;
+        if self.done {
+            return Poll::Ready(None);
+        }
+        if self.deadline.as_mut().poll(cx).is_ready() {
+            self.done = true;
+            return Poll::Ready(Some(Ok(Self::trailers(
+                tonic::Code::DeadlineExceeded,
+                "the stream reached the server's request timeout",
+            ))));
+        }
+        if self.shutdown.as_mut().poll(cx).is_ready() {
+            self.done = true;
+            return Poll::Ready(Some(Ok(Self::trailers(
+                tonic::Code::Unavailable,
+                "the server is shutting down",
+            ))));
+        }
+        let polled = std::pin::Pin::new(&mut self.body).poll_frame(cx);
+        if matches!(polled, Poll::Ready(None)) {
+            self.done = true;
+        }
+        polled
+    }
 }
 
 /// The `--max-concurrency` slots, and how long a stream may keep one.
@@ -207,7 +302,11 @@ async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next)
         drop(permit);
         return resp;
     }
-    let resp = next.run(req).await;
+    let endless = is_endless(req.uri().path());
+    let mut resp = next.run(req).await;
+    if endless {
+        resp = resp.map(|body| axum::body::Body::new(Ending::new(body, slots.stream_hold)));
+    }
     // The permit goes back when the body ends or is dropped (the sender below is dropped
     // with it), or after `stream_hold`, whichever comes first.
     let (ended, ended_rx) = tokio::sync::oneshot::channel::<()>();
@@ -614,11 +713,18 @@ pub async fn serve(
     let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
     let signal = async move {
         shutdown.await;
+        // Endless streams (health Watch, reflection) end now instead of holding the grace.
+        shutting_down().0.send_replace(true);
         let _ = signalled_tx.send(());
     };
     let timeouts = ConnTimeouts {
         header_read: cfg.header_read_timeout,
         idle: cfg.idle_timeout,
+        send: cfg.send_timeout,
+        max_streams: cfg.max_streams_per_connection.max(1),
+        connections: Arc::new(Semaphore::new(
+            cfg.max_connections.clamp(1, Semaphore::MAX_PERMITS),
+        )),
     };
     let server = serve_connections(listener, routes, timeouts, signal);
     let grace = cfg.shutdown_grace;
@@ -646,10 +752,16 @@ pub async fn serve(
 
 /// The timeouts of one connection ([`ServeConfig::header_read_timeout`],
 /// [`ServeConfig::idle_timeout`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct ConnTimeouts {
     header_read: Duration,
     idle: Duration,
+    /// [`ServeConfig::send_timeout`].
+    send: Duration,
+    /// [`ServeConfig::max_streams_per_connection`].
+    max_streams: u32,
+    /// [`ServeConfig::max_connections`] permits.
+    connections: Arc<Semaphore>,
 }
 
 /// What one connection has done so far, for its timeouts: calls in flight (from the complete
@@ -666,16 +778,29 @@ struct ActivityState {
     in_flight: usize,
     requests: u64,
     last_end: tokio::time::Instant,
+    /// Answers ready and not yet sent in full: when each became ready, by call number.
+    unsent: std::collections::BTreeMap<u64, tokio::time::Instant>,
 }
 
 /// One call in flight on a connection; dropped with the answer's body.
-struct InFlight(Arc<Activity>);
+struct InFlight(Arc<Activity>, u64);
+
+impl InFlight {
+    /// The call's answer is ready: from now on it is waiting to be sent.
+    fn answered(&self) {
+        self.0
+            .lock()
+            .unsent
+            .insert(self.1, tokio::time::Instant::now());
+    }
+}
 
 impl Drop for InFlight {
     fn drop(&mut self) {
         let mut state = self.0.lock();
         state.in_flight = state.in_flight.saturating_sub(1);
         state.last_end = tokio::time::Instant::now();
+        state.unsent.remove(&self.1);
     }
 }
 
@@ -688,6 +813,7 @@ impl Activity {
                 in_flight: 0,
                 requests: 0,
                 last_end: now,
+                unsent: std::collections::BTreeMap::new(),
             }),
         }
     }
@@ -704,7 +830,20 @@ impl Activity {
         let mut state = self.lock();
         state.in_flight += 1;
         state.requests += 1;
-        InFlight(self.clone())
+        InFlight(self.clone(), state.requests)
+    }
+
+    /// Completes once an answer of this connection has waited `send` to be sent in full
+    /// (endless streams excepted: they never end by themselves).
+    async fn stalled(&self, send: Duration) {
+        loop {
+            let oldest = self.lock().unsent.values().min().copied();
+            match oldest {
+                Some(at) if tokio::time::Instant::now() >= at + send => return,
+                Some(at) => tokio::time::sleep_until(at + send).await,
+                None => tokio::time::sleep(send).await,
+            }
+        }
     }
 
     fn requests(&self) -> u64 {
@@ -714,7 +853,7 @@ impl Activity {
     /// When the connection will have waited too long if nothing happens before: for its
     /// first request header `header_read` after it was accepted, later `idle` after its last
     /// call ended; `None` while a call is in flight.
-    fn deadline(&self, t: ConnTimeouts) -> Option<tokio::time::Instant> {
+    fn deadline(&self, t: &ConnTimeouts) -> Option<tokio::time::Instant> {
         let state = self.lock();
         if state.in_flight > 0 {
             None
@@ -744,7 +883,7 @@ impl Activity {
     }
 
     /// Completes once the connection has waited too long ([`Activity::deadline`]).
-    async fn waited_too_long(&self, t: ConnTimeouts) {
+    async fn waited_too_long(&self, t: &ConnTimeouts) {
         loop {
             match self.deadline(t) {
                 Some(at) if tokio::time::Instant::now() >= at => return,
@@ -786,7 +925,12 @@ async fn serve_connections(
     builder
         .http2()
         .timer(TokioTimer::new())
-        .max_concurrent_streams(None);
+        .max_concurrent_streams(timeouts.max_streams)
+        // Per stream, what hyper buffers of an answer the peer's window does not take yet.
+        .max_send_buf_size(64 * 1024);
+    // Accept errors (out of file descriptors) are logged at most once a second.
+    let mut last_accept_warning: Option<tokio::time::Instant> = None;
+    let mut refused_connections = 0u64;
     // Every connection task holds a receiver: `closed()` completes when all have ended.
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
     let mut shutdown = std::pin::pin!(shutdown);
@@ -797,11 +941,29 @@ async fn serve_connections(
                 Ok((tcp, _)) => tcp,
                 Err(e) => {
                     // Out of file descriptors and the like: wait a little, go on serving.
-                    tracing::warn!(error = %e, "accepting a connection failed");
+                    let now = tokio::time::Instant::now();
+                    if last_accept_warning.is_none_or(|t| now >= t + Duration::from_secs(1)) {
+                        last_accept_warning = Some(now);
+                        tracing::warn!(error = %e, "accepting a connection failed");
+                    }
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
             },
+        };
+        // The connection limit: over it, the connection is closed at once.
+        let Ok(connection_permit) = timeouts.connections.clone().try_acquire_owned() else {
+            refused_connections += 1;
+            let now = tokio::time::Instant::now();
+            if last_accept_warning.is_none_or(|t| now >= t + Duration::from_secs(1)) {
+                last_accept_warning = Some(now);
+                tracing::warn!(
+                    refused_connections,
+                    "at the connection limit (--max-connections): closing new connections"
+                );
+            }
+            drop(tcp);
+            continue;
         };
         // TCP_NODELAY: small responses (View, ListGames) otherwise wait ~40 ms for the
         // client's delayed ACK (Nagle's algorithm).
@@ -815,9 +977,15 @@ async fn serve_connections(
             tower::service_fn(move |req: Request<hyper::body::Incoming>| {
                 let in_flight = activity.begin();
                 let app = app.clone();
+                // Streams end by their own deadline (StreamReplay) or the server's
+                // (`Ending`); a plain answer must be taken within the send timeout.
+                let stream = is_stream(req.uri().path());
                 async move {
                     let resp =
                         tower::ServiceExt::oneshot(app, req.map(axum::body::Body::new)).await?;
+                    if !stream {
+                        in_flight.answered();
+                    }
                     Ok::<_, std::convert::Infallible>(
                         resp.map(|body| Guarded::new(body, in_flight)),
                     )
@@ -828,12 +996,23 @@ async fn serve_connections(
             .serve_connection(TokioIo::new(tcp), TowerToHyperService::new(service))
             .into_owned();
         let mut stop = stop_rx.clone();
+        let timeouts = timeouts.clone();
         tokio::spawn(async move {
+            let _connection_permit = connection_permit;
             let mut conn = std::pin::pin!(conn);
             let ended = tokio::select! {
                 result = conn.as_mut() => Some(result),
                 _ = stop.changed() => None,
-                () = activity.waited_too_long(timeouts) => {
+                () = activity.stalled(timeouts.send) => {
+                    // Answers the peer does not take (an HTTP/2 receive window never
+                    // opened): drop the connection and what it holds.
+                    tracing::debug!(
+                        send_timeout_ms = timeouts.send.as_millis() as u64,
+                        "closing a connection whose answers were not taken in time"
+                    );
+                    return;
+                }
+                () = activity.waited_too_long(&timeouts) => {
                     if activity.requests() == 0 {
                         tracing::debug!(
                             header_read_timeout_ms = timeouts.header_read.as_millis() as u64,

@@ -100,3 +100,123 @@ fn buffered_bodies_share_one_byte_budget() {
     let judged = answer(&mut third);
     assert!(judged.starts_with("HTTP/1.1 400"), "{judged}");
 }
+
+/// Item 9: `--max-connections` bounds the connections open at once: over it a new
+/// connection is closed as soon as it is accepted, while the open ones are served; once one
+/// closes, a new one is served again.
+#[test]
+fn connections_over_the_limit_are_closed_at_once() {
+    let server = Server::start(&["--max-connections", "2"]);
+    let addr = server.addr.clone();
+    let mut a = TcpStream::connect(&addr).unwrap();
+    let b = TcpStream::connect(&addr).unwrap();
+    write!(a, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n").unwrap();
+    assert!(answer(&mut a).starts_with("HTTP/1.1 200"));
+    let mut over = TcpStream::connect(&addr).unwrap();
+    let _ = write!(over, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n");
+    assert_eq!(answer(&mut over), "", "the third connection was served");
+    drop(b);
+    // The server sees the close and frees its place (a bounded number of tries).
+    let served = (0..200).any(|_| {
+        std::thread::sleep(Duration::from_millis(25));
+        let Ok(mut c) = TcpStream::connect(&addr) else {
+            return false;
+        };
+        let _ = write!(c, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n");
+        answer(&mut c).starts_with("HTTP/1.1 200")
+    });
+    assert!(served, "no connection served after one closed");
+    write!(a, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n").unwrap();
+    assert!(answer(&mut a).starts_with("HTTP/1.1 200"));
+}
+
+/// Item 9: a health `Watch` stream takes a concurrency slot for as long as it is open and
+/// ends with DEADLINE_EXCEEDED at the server's request timeout (it had no end of its own, so
+/// it also held shutdown for the whole grace); with one slot, a call meanwhile is shed.
+#[tokio::test]
+async fn health_watch_keeps_a_slot_and_ends_at_the_request_timeout() {
+    use tonic_health::pb::HealthCheckRequest;
+    use tonic_health::pb::health_client::HealthClient;
+    let server = Server::start(&["--request-timeout-ms", "1500", "--max-concurrency", "1"]);
+    let channel = tonic::transport::Endpoint::from_shared(server.url())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut health = HealthClient::new(channel);
+    let mut watch = health
+        .watch(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let first = watch.message().await.unwrap().unwrap();
+    assert_eq!(first.status, 1, "SERVING");
+    let shed = health
+        .check(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(shed.code(), tonic::Code::ResourceExhausted);
+    let end = loop {
+        match watch.message().await {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("the stream ended without a status"),
+            Err(status) => break status,
+        }
+    };
+    assert_eq!(end.code(), tonic::Code::DeadlineExceeded, "{end:?}");
+    let ok = health
+        .check(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(ok.into_inner().status, 1);
+}
+
+/// Item 6: calls on one state (here LegalActions) are shed too. They used to run on the
+/// async workers, each taking and giving back its slot without ever waiting, so the slots
+/// never filled however many calls queued (512 calls against 32 slots: none refused). Now
+/// they wait for a worker holding their slot: 48 concurrent calls with `--max-concurrency 2`
+/// get some RESOURCE_EXHAUSTED and some answers, and nothing else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_on_one_state_are_shed_when_the_slots_are_full() {
+    use referee_service::pb::v1 as pb;
+    use referee_service::pb::v1::referee_client::RefereeClient;
+    let server = Server::start(&["--max-concurrency", "2"]);
+    let mut c = RefereeClient::connect(server.url()).await.unwrap();
+    let state = c
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .state;
+    let mut calls = Vec::new();
+    for _ in 0..48 {
+        let mut c = c.clone();
+        let req = pb::LegalActionsRequest {
+            state: state.clone(),
+            seat: 0,
+            ..Default::default()
+        };
+        calls.push(tokio::spawn(async move { c.legal_actions(req).await }));
+    }
+    let (mut ok, mut shed) = (0, 0);
+    for call in calls {
+        match call.await.unwrap() {
+            Ok(_) => ok += 1,
+            Err(status) => {
+                assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}");
+                shed += 1;
+            }
+        }
+    }
+    assert!(ok >= 1 && shed >= 1, "{ok} answered, {shed} shed");
+}
