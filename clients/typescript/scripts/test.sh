@@ -5,26 +5,29 @@
 #
 #   clients/typescript/scripts/test.sh
 #
-# Chromium comes from Debian's package: installed here with apt-get when it is missing (CI runs
-# on a fresh machine, as root). Set CHROMIUM_PATH to use another build.
+# Chromium comes from Debian's package: installed here with apt-get when it is missing only as
+# root with CI=true (CI runs on a fresh machine); elsewhere the browser test is skipped with a
+# printed notice. Set CHROMIUM_PATH to use another build.
 # Environment: REFEREE_BIN (server binary; default $CARGO_TARGET_DIR/debug/referee or
 # target/debug/referee at the repository root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ -z "${CHROMIUM_PATH:-}" ]] && ! command -v chromium >/dev/null 2>&1; then
-  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
-    echo "test.sh: installing chromium (apt-get) for the browser example test"
+  if [[ "${CI:-}" == "true" && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    echo "install: apt-get update && apt-get install -y chromium (browser example test)"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq chromium >/dev/null
+    apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    export REFEREE_REQUIRE_BROWSER=1
   else
-    echo "test.sh: chromium is missing and cannot be installed here (needs root and apt-get):" \
-         "install it or set CHROMIUM_PATH" >&2
-    exit 1
+    echo "test.sh: chromium is missing (apt-get install chromium, or set CHROMIUM_PATH):" \
+         "the browser example test is skipped"
   fi
+else
+  export REFEREE_REQUIRE_BROWSER=1
 fi
-export REFEREE_REQUIRE_BROWSER=1
 
+echo "install: npm ci (clients/typescript/node_modules)"
 npm ci --no-audit --no-fund
 npm test
