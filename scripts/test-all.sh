@@ -101,6 +101,8 @@ suite "rust: random 1841 games" env G1841_GAMES=48 cargo test --locked -p refere
 
 # --- wire API and clients --------------------------------------------------------------------------
 suite "proto: lint+breaking" ./scripts/proto-check.sh
+# The OpenAPI description: current with proto/, served by the server, every route answering.
+suite "openapi"          ./scripts/openapi-check.sh
 suite "python client"    ./clients/python/scripts/test.sh
 if ! have_chromium; then
   # Everything but the browser test runs; the test prints that it was skipped.
