@@ -714,28 +714,26 @@ mod plain_message_tests {
             .map(String::as_str)
             .collect();
         paths.sort_unstable();
-        let mut want: Vec<String> = [
-            "ListGames",
-            "NewGame",
-            "Apply",
-            "LegalActions",
-            "View",
-            "Replay",
-            "ImportGame",
-            "ExportGame",
-            "ApplyBatch",
-            "StreamReplay",
-            "Playout",
-            "SuggestRoutes",
-            "DefaultAction",
-            "Describe",
-            "openapi.json",
-        ]
-        .iter()
-        .map(|m| format!("/v1/{m}"))
-        .collect();
+        // Every RPC of referee.v1.Referee, read from the compiled proto descriptors: a new
+        // RPC fails here until the document is regenerated (proto/openapi: npm run generate).
+        use prost::Message as _;
+        let set = prost_types::FileDescriptorSet::decode(crate::pb::FILE_DESCRIPTOR_SET).unwrap();
+        let mut want: Vec<String> = set
+            .file
+            .iter()
+            .filter(|f| f.package() == "referee.v1")
+            .flat_map(|f| &f.service)
+            .filter(|s| s.name() == "Referee")
+            .flat_map(|s| &s.method)
+            .map(|m| format!("/v1/{}", m.name()))
+            .chain(["/v1/openapi.json".to_string()])
+            .collect();
+        assert!(want.len() >= 15, "{want:?}");
         want.sort_unstable();
-        assert_eq!(paths, want);
+        assert_eq!(
+            paths, want,
+            "proto/openapi/referee.v1.openapi.json is stale: run `npm ci && npm run generate` in proto/openapi"
+        );
         assert_eq!(
             doc["paths"]["/v1/StreamReplay"]["post"]["responses"]["200"]["content"]
                 .as_object()
