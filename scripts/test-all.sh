@@ -15,7 +15,8 @@
 # Installs: every install step is printed ("install: ..."). Project tools go into project-local
 # folders: npm packages into clients/typescript/node_modules, the Python packages into
 # clients/python/.venv, cargo-fuzz (--long only) into .tools/ (ignored by git). Debian packages
-# (ruby for the 18xx.games oracle suites, chromium for the browser tests) are installed with
+# (ruby for the 18xx.games oracle suites, chromium for the browser tests, jq for the doc
+# examples) are installed with
 # apt-get only when running as root with CI=true; elsewhere a missing one is named and the
 # suites that need it are skipped with a printed notice. --long also installs the nightly
 # toolchain through rustup when it is missing (scripts/fuzz.sh).
@@ -58,7 +59,8 @@ skip() { # skip NAME REASON
 }
 
 # --- Debian prerequisites ------------------------------------------------------------------------
-# ruby: the 18xx.games oracle suites; chromium: the browser tests (TypeScript client's example).
+# ruby: the 18xx.games oracle suites; chromium: the browser tests (TypeScript client's example);
+# jq: the doc examples (README's curl examples use it).
 have_ruby() { command -v ruby >/dev/null 2>&1; }
 have_chromium() {
   [[ -n "${CHROMIUM_PATH:-}" && -x "${CHROMIUM_PATH}" ]] || command -v chromium >/dev/null 2>&1
@@ -67,8 +69,9 @@ debian_packages() {
   local missing=()
   have_ruby || missing+=(ruby)
   have_chromium || missing+=(chromium)
+  command -v jq >/dev/null 2>&1 || missing+=(jq)
   if ((${#missing[@]} == 0)); then
-    echo "test-all: Debian prerequisites present (ruby, chromium)"
+    echo "test-all: Debian prerequisites present (ruby, chromium, jq)"
   elif [[ "${CI:-}" == "true" && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
     echo "install: apt-get update"
     export DEBIAN_FRONTEND=noninteractive
@@ -110,6 +113,14 @@ if ! have_chromium; then
   skipped+=("$(printf '%-34s skipped: %s' "typescript: browser test" "chromium missing")")
 fi
 suite "typescript client" ./clients/typescript/scripts/test.sh
+# Every shell, Python and TypeScript example of README.md, docs/API.md, docs/CLIENTS.md and the
+# clients' READMEs, run against a real server (scripts/doc_examples.py; uses the venv and the
+# node_modules the two client suites installed).
+if command -v jq >/dev/null 2>&1; then
+  suite "doc examples" python3 scripts/doc_examples.py
+else
+  skip "doc examples" "jq missing (apt-get install jq)"
+fi
 
 # --- fuzzing ---------------------------------------------------------------------------------------
 # Default: the fuzz target bodies (tests/src/fuzzing.rs) replay the crash regressions, their seed
