@@ -38,6 +38,13 @@ pub(super) fn why_not(
             seller,
             price,
         } => token_purchase(sym, legal, hex, *city, seller, *price),
+        Action::EmergencySell {
+            seller,
+            corporation,
+            percent,
+        } if step == OperatingStep::Trains => {
+            emergency_sale(state, sym, legal, seller, corporation, *percent)
+        }
         _ => {
             let same: Vec<String> = legal
                 .actions
@@ -120,6 +127,52 @@ fn brief(action: &Action) -> String {
         Action::Transform { corporation } => format!("transforming into {corporation}"),
         other => format!("`{}`", other.kind_name()),
     }
+}
+
+/// Why an emergency sale is refused (1841 §14): no emergency, a sale that would move a
+/// presidency in the needy chain (rule {4.5.1}), or one not among the sales open now (another
+/// raiser's turn to sell, more than needed, nothing of that corporation to sell).
+fn emergency_sale(
+    state: &State,
+    sym: &str,
+    legal: &LegalActions,
+    seller: &Option<String>,
+    corporation: &str,
+    percent: u32,
+) -> Rejection {
+    const RULE: &str = "1841 §14";
+    if !in_emergency(state) {
+        return illegal(
+            RULE,
+            format!("{sym} is not raising money in an emergency: it can pay for a train itself."),
+        );
+    }
+    if let Some(reason) = emergency_presidency_kept(state, sym, seller, corporation, percent) {
+        return illegal(RULE, reason);
+    }
+    let same: Vec<String> = legal
+        .actions
+        .iter()
+        .filter(|a| matches!(a, Action::EmergencySell { .. }))
+        .map(brief)
+        .collect();
+    let who = seller.as_deref().unwrap_or("the president");
+    illegal(
+        RULE,
+        if same.is_empty() {
+            format!(
+                "No emergency sale is open to {who} now: {sym} may buy its train, or the \
+                 president may declare bankruptcy."
+            )
+        } else {
+            format!(
+                "{} selling {percent}% of {corporation} is not an emergency sale open now (sales \
+                 go up the chain of control, only as many shares as needed). Possible now: {}.",
+                capitalized(who),
+                shown(&same)
+            )
+        },
+    )
 }
 
 fn capitalized(s: &str) -> String {
