@@ -90,7 +90,12 @@ suite "setup: Debian packages" debian_packages
 suite "rust: fmt"        cargo fmt --all -- --check
 suite "rust: build"      cargo build --locked --workspace --all-targets
 suite "rust: clippy"     cargo clippy --locked --workspace --all-targets -- -D warnings
-suite "rust: tests"      cargo test --locked --workspace
+# The fuzz target bodies run here too (test fuzz_regressions, docs/FUZZING.md): crash
+# regressions, each target's seed corpus and REFEREE_FUZZ_INPUTS generated inputs per target, on
+# the stable toolchain. In this one cargo invocation on purpose: a separate
+# `cargo test --test fuzz_regressions` resolves other features and rebuilds the service's
+# dependency tree (4.4 min measured).
+suite "rust: tests (+ fuzz replay)" env REFEREE_FUZZ_INPUTS=1500 cargo test --locked --workspace
 # Hundreds of random full games with the invariants checked after every action: Autobahn 50
 # per player count, 1841 48 games. Same debug build as "rust: tests" (no release build): the
 # games take about 5 s and 45 s.
@@ -126,10 +131,7 @@ else
 fi
 
 # --- fuzzing ---------------------------------------------------------------------------------------
-# Default: the fuzz target bodies (tests/src/fuzzing.rs) replay the crash regressions, their seed
-# corpus and 1500 generated inputs each, on the stable toolchain (docs/FUZZING.md).
-suite "fuzz (stable replay)" env REFEREE_FUZZ_INPUTS=1500 \
-  cargo test --locked --workspace --test fuzz_regressions
+# Default: the fuzz replay of "rust: tests" above. --long adds real cargo-fuzz runs.
 if ((long)); then
   # Real coverage-guided runs: nightly + cargo-fuzz (installed into .tools/ when missing).
   suite "fuzz (cargo-fuzz, ${FUZZ_SECONDS:-300} s per target)" ./scripts/fuzz.sh "${FUZZ_SECONDS:-300}"

@@ -8,7 +8,7 @@
 //!   recorded 18xx.games games, `fuzz/seeds/TARGET/*`) passes that target;
 //! * `REFEREE_FUZZ_INPUTS` (default 100) seeded pseudo-random inputs per target, half of them
 //!   mutations of a seed, so the target bodies are exercised (and cannot rot) without a nightly
-//!   toolchain. The test command runs 1500 (suite "fuzz (stable replay)").
+//!   toolchain. The test command runs 1500 (suite "rust: tests").
 
 use std::path::{Path, PathBuf};
 
