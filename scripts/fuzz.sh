@@ -2,7 +2,10 @@
 # Runs every cargo-fuzz target of Referee for SECONDS each (default 60) and fails on the first
 # crash. Usage: ./scripts/fuzz.sh [SECONDS] [TARGET...]      (docs/FUZZING.md)
 #
-# Installs what it needs: the nightly toolchain (rustup) and cargo-fuzz (crates registry).
+# Installs what it needs, printing each step: the nightly toolchain (rustup) and cargo-fuzz
+# (crates registry, into the project-local .tools/, ignored by git; REFEREE_TOOLS overrides).
+# `./scripts/test-all.sh --long` runs it; the default test run replays the same target bodies on
+# the stable toolchain instead (tests/tests/fuzz_regressions.rs).
 # When no nightly toolchain can be had (offline), it falls back to the stable toolchain with
 # RUSTC_BOOTSTRAP=1 and no sanitizer (-s none): coverage-guided fuzzing still runs, panics are
 # still found; only AddressSanitizer (irrelevant for safe Rust) is off. Builds go to
@@ -23,7 +26,7 @@ corpus_root=${FUZZ_CORPUS_DIR:-$CARGO_TARGET_DIR/corpus}
 toolchain=(+nightly)
 sanitizer=(-s address)
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
-  echo "fuzz: installing the nightly toolchain (rustup)" >&2
+  echo "install: rustup toolchain install nightly --profile minimal (fuzz)" >&2
   if ! rustup toolchain install nightly --profile minimal >&2; then
     echo "fuzz: no nightly toolchain could be installed (offline?); using stable with" \
       "RUSTC_BOOTSTRAP=1 and no sanitizer" >&2
@@ -32,9 +35,11 @@ if ! rustup run nightly rustc --version >/dev/null 2>&1; then
     export RUSTC_BOOTSTRAP=1
   fi
 fi
+tools=${REFEREE_TOOLS:-$root/.tools}
+export PATH="$tools/bin:$PATH"
 if ! cargo fuzz --version >/dev/null 2>&1; then
-  echo "fuzz: installing cargo-fuzz" >&2
-  cargo install cargo-fuzz --locked >&2
+  echo "install: cargo install cargo-fuzz --locked --root $tools" >&2
+  cargo install cargo-fuzz --locked --root "$tools" >&2
 fi
 
 cd fuzz

@@ -30,9 +30,14 @@ if ! command -v ruby >/dev/null 2>&1 || [ ! -f "$oracle/oracle.rb" ]; then
   exit 0
 fi
 export REFEREE_ORACLE_18XX="$(cd "$oracle" && pwd)"
-cargo build -q -p referee-service || exit 1
-bin="${CARGO_TARGET_DIR:-target}/debug/referee"
-[ -x "$bin" ] || bin=target/debug/referee
+# The caller's build when it names one (scripts/test-all.sh exports REFEREE_BIN), else ours.
+if [ -n "${REFEREE_BIN:-}" ] && [ -x "$REFEREE_BIN" ]; then
+  bin="$REFEREE_BIN"
+else
+  cargo build -q --workspace --bin referee || exit 1
+  bin="${CARGO_TARGET_DIR:-target}/debug/referee"
+  [ -x "$bin" ] || bin=target/debug/referee
+fi
 python3 scripts/oracle_harness.py --referee "$bin" --games "$games" --quiet
 status=$?
 if [ "$status" -ne 0 ] && [ "${REFEREE_ORACLE_STRICT:-0}" != "1" ]; then

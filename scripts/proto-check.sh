@@ -21,7 +21,7 @@ BASELINE="proto/baseline/referee.binpb"
 if [[ -z "${BUF:-}" ]]; then
   BUF="$ROOT/$TS_DIR/node_modules/.bin/buf"
   if [[ ! -x "$BUF" ]]; then
-    echo "proto-check: $TS_DIR/node_modules missing; running npm ci there"
+    echo "install: npm ci in $TS_DIR (node_modules, for buf)"
     (cd "$TS_DIR" && npm ci --no-audit --no-fund) || { echo "proto-check: npm ci failed" >&2; exit 1; }
   fi
 fi

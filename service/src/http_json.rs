@@ -3,7 +3,8 @@
 //! also works. Errors are `{"code": "INVALID_ARGUMENT", "message": "..."}` with the HTTP
 //! status of the gRPC code (400, 403, 404, 412, 429, 500, 501, 504; 405 for a wrong method,
 //! 408 for a body slower than `--body-timeout-ms`, 413 for one over `--max-request-bytes`);
-//! a path no route serves is 404 with the same body (docs/API.md).
+//! a path no route serves is 404 with the same body (docs/API.md). `GET /v1/openapi.json`
+//! describes these routes (OpenAPI 3.1, generated from the proto files).
 
 use std::time::Duration;
 
@@ -35,12 +36,28 @@ pub fn router(api: Api, max_request_bytes: usize) -> Router {
         .route("/v1/{method}", post(call))
         .route("/v1/ListGames", get(list_games_get).post(call_list_games))
         .route("/v1/GameData", get(game_data_get))
+        .route("/v1/openapi.json", get(openapi))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_request_bytes))
         .with_state(Json {
             api,
             max_request_bytes,
         })
+}
+
+/// The OpenAPI 3.1 description of these routes, generated from the proto files
+/// (`proto/openapi/generate.mjs`, committed so that building needs no Node.js; the test run
+/// checks it against a fresh generation and against this server: `scripts/openapi-check.sh`).
+pub const OPENAPI_JSON: &str = include_str!("../../proto/openapi/referee.v1.openapi.json");
+
+/// `GET /v1/openapi.json`: [`OPENAPI_JSON`].
+async fn openapi() -> Response {
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        OPENAPI_JSON,
+    )
+        .into_response()
 }
 
 /// The message of a request body over `--max-request-bytes` (the same for every transport).
@@ -55,6 +72,8 @@ pub fn too_large_message(max_request_bytes: usize) -> String {
 async fn method_not_allowed(method: Method, uri: Uri) -> Response {
     let allowed = if uri.path() == "/v1/ListGames" {
         "GET or POST"
+    } else if uri.path() == "/v1/openapi.json" {
+        "GET"
     } else {
         "POST"
     };
@@ -784,6 +803,60 @@ mod plain_message_tests {
         assert_eq!(
             v["message"],
             "the request body is larger than this server accepts: at most 1000 bytes (--max-request-bytes)"
+        );
+    }
+
+    /// `GET /v1/openapi.json` serves the generated document, which lists exactly the methods
+    /// the JSON router dispatches (the test run also checks it against a running server and
+    /// a fresh generation: scripts/openapi-check.sh).
+    #[tokio::test]
+    async fn the_openapi_document_is_served_and_lists_every_method() {
+        let req = axum::http::Request::get("/v1/openapi.json")
+            .body(Body::empty())
+            .unwrap();
+        let resp = router(Api::new(), 1000).oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        assert_eq!(resp.headers()[header::CONTENT_TYPE], "application/json");
+        let body = axum::body::to_bytes(resp.into_body(), 10_000_000)
+            .await
+            .unwrap();
+        assert_eq!(body, OPENAPI_JSON.as_bytes());
+        let doc: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(doc["openapi"], "3.1.0");
+        let mut paths: Vec<&str> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        paths.sort_unstable();
+        // Every RPC of referee.v1.Referee, read from the compiled proto descriptors: a new
+        // RPC fails here until the document is regenerated (proto/openapi: npm run generate).
+        use prost::Message as _;
+        let set = prost_types::FileDescriptorSet::decode(crate::pb::FILE_DESCRIPTOR_SET).unwrap();
+        let mut want: Vec<String> = set
+            .file
+            .iter()
+            .filter(|f| f.package() == "referee.v1")
+            .flat_map(|f| &f.service)
+            .filter(|s| s.name() == "Referee")
+            .flat_map(|s| &s.method)
+            .map(|m| format!("/v1/{}", m.name()))
+            .chain(["/v1/openapi.json".to_string()])
+            .collect();
+        assert!(want.len() >= 15, "{want:?}");
+        want.sort_unstable();
+        assert_eq!(
+            paths, want,
+            "proto/openapi/referee.v1.openapi.json is stale: run `npm ci && npm run generate` in proto/openapi"
+        );
+        assert_eq!(
+            doc["paths"]["/v1/StreamReplay"]["post"]["responses"]["200"]["content"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            ["application/x-ndjson"]
         );
     }
 }

@@ -28,12 +28,13 @@ venv="${REFEREE_PY_VENV:-$here/.venv}"
 if [[ "$venv" != /* ]]; then venv="$PWD/$venv"; fi
 
 if [[ ! -x "$venv/bin/python" ]]; then
-  echo "test.sh: creating venv $venv"
+  echo "install: python3 -m venv $venv"
   "${PYTHON:-python3}" -m venv "$venv"
 fi
 py="$venv/bin/python"
 pipq=(-m pip install --quiet --disable-pip-version-check)
 
+echo "install: pip install -r requirements-dev.txt and the client into $venv"
 "$py" "${pipq[@]}" -r "$here/requirements-dev.txt"
 # Non-editable install: the hatch build hook regenerates src/referee_client/_gen from proto/.
 "$py" "${pipq[@]}" --force-reinstall --no-deps "$here"

@@ -13,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 
+echo "install: npm ci (clients/typescript/node_modules)"
 npm ci --no-audit --no-fund
 npm test
 scripts/package-check.sh

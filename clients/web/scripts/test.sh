@@ -4,7 +4,7 @@
 #
 #   clients/web/scripts/test.sh
 #
-# Installs chromium with apt-get when /usr/bin/chromium is missing and we are root (CI), runs
+# Installs chromium with apt-get when /usr/bin/chromium is missing, only as root with CI=true; runs
 # npm ci in clients/typescript (generated client) and clients/web, type-checks, builds the
 # page and runs test/*.test.ts. REFEREE_BIN: the server binary (default target/debug/referee,
 # built by the caller). REFEREE_WEB_SCREENSHOTS=1 rewrites docs/web-1841.png and
@@ -14,8 +14,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
 if [[ ! -x /usr/bin/chromium && -z "${CHROMIUM_PATH:-}" ]]; then
-  if [[ "$(id -u)" == 0 ]]; then
-    echo "test.sh: installing chromium (apt-get)"
+  if [[ "$(id -u)" == 0 && "${CI:-}" == "true" ]]; then
+    echo "install: apt-get install chromium (web client tests)"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   else
     echo "test.sh: /usr/bin/chromium missing (apt-get install chromium)" >&2
