@@ -123,6 +123,12 @@ pub struct PlayoutArgs {
     /// `@PATH` is read from the file PATH (e.g. `board=@my-board.json`).
     #[arg(long, value_delimiter = ',')]
     pub options: Vec<String>,
+    /// Policies by name, comma-separated, one per seat (seat i plays the (i mod n)-th; one
+    /// name = every seat): random (the default), first, heuristic; Autobahn also balanced
+    /// (= heuristic), builder, network, trucker, finance (docs/games/autobahn-bots.md). An
+    /// unknown name lists the game's names (exit status 2).
+    #[arg(long, value_delimiter = ',')]
+    pub policy: Vec<String>,
 }
 
 /// Options of `referee serve`. Every flag also reads an environment variable.

@@ -1094,6 +1094,35 @@ impl WireGame for WireAutobahn {
         crate::playout::autobahn_rare(action)
     }
 
+    fn policy_names() -> &'static [&'static str] {
+        &referee_engine::autobahn::bots::POLICY_NAMES
+    }
+
+    fn bot(name: &str) -> Option<crate::playout::BotFn<Autobahn>> {
+        use referee_engine::autobahn::bots::{Strategy, choose};
+        Some(match Strategy::from_name(name)? {
+            Strategy::Balanced => {
+                |s, seat, legal, rng| choose(Strategy::Balanced, s, seat, legal, rng)
+            }
+            Strategy::Builder => {
+                |s, seat, legal, rng| choose(Strategy::Builder, s, seat, legal, rng)
+            }
+            Strategy::Network => {
+                |s, seat, legal, rng| choose(Strategy::Network, s, seat, legal, rng)
+            }
+            Strategy::Trucker => {
+                |s, seat, legal, rng| choose(Strategy::Trucker, s, seat, legal, rng)
+            }
+            Strategy::Finance => {
+                |s, seat, legal, rng| choose(Strategy::Finance, s, seat, legal, rng)
+            }
+        })
+    }
+
+    fn warning(state: &eng::State, seat: Seat, action: &eng::Action) -> Option<String> {
+        referee_engine::autobahn::legal::warning(state, seat, action)
+    }
+
     fn action_kind(action: &eng::Action) -> &'static str {
         use eng::Action as A;
         match action {
@@ -1127,11 +1156,15 @@ impl WireGame for WireAutobahn {
         state: &eng::State,
         seat: Seat,
     ) -> v1::legal_actions_response::LegalActions {
+        let legal = Autobahn::legal_actions(state, seat);
         v1::legal_actions_response::LegalActions::Autobahn(pb::LegalActions {
-            actions: Autobahn::legal_actions(state, seat)
+            warnings: legal
                 .iter()
-                .map(action_to_pb_inner)
+                .map(|a| {
+                    referee_engine::autobahn::legal::warning(state, seat, a).unwrap_or_default()
+                })
                 .collect(),
+            actions: legal.iter().map(action_to_pb_inner).collect(),
         })
     }
 
