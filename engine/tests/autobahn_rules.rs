@@ -35,6 +35,8 @@ fn build_road(s: &mut State, ids: &[&str], road: Road) {
         }
         s.sections[i].road = road;
     }
+    // City values follow the roads (AQ-3; the invariant checker compares them).
+    build::recalc_cities(s, &mut Vec::new());
 }
 
 /// Leaves `left` sections in the era-1 supply; the others go to the era-2 supply, so road

@@ -196,8 +196,9 @@ fn at_dist(state: &State, at: &TruckAt, d: &[u32]) -> u32 {
 
 /// Plays one Autobot turn (§8.3).
 pub fn take_turn(state: &mut State, ev: &mut Vec<Event>) {
+    // The `TurnStarted` of this turn was emitted by whoever handed the turn over
+    // (`turn::end_turn`, or setup for the first turn): not repeated here (issue #23).
     let Some(me) = bot_index(state) else { return };
-    ev.push(Event::TurnStarted { player: me });
     // 1. colour card
     let card = {
         let mut rng = state.rng.clone();
@@ -843,7 +844,7 @@ pub fn bot_promote(state: &mut State, ev: &mut Vec<Event>, me: u32, department: 
         }
         None => ev.push(Event::EffectLost {
             player: me,
-            effect: "Promote".into(),
+            effect: "a promotion (autobahn §8.6): no employee in the Lobby or on a floor below an open floor to promote".into(),
         }),
     }
 }
