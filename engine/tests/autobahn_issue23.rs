@@ -9,9 +9,23 @@ use referee_engine::autobahn::state::{Phase, State, TruckAt};
 use referee_engine::autobahn::{Action, Autobahn, Options, assist, check_invariants, era, legal};
 use referee_engine::{Game, RejectionCode};
 
+/// The fixed board of these tests (issue #23): today's numbers stay pinned here whatever the
+/// default board's tuning (`data/autobahn-test-board.json`, board `reconstructed-2026-1`).
+fn test_options() -> Options {
+    Options {
+        board: std::sync::Arc::new(
+            referee_engine::autobahn::Board::from_json(include_str!(
+                "data/autobahn-test-board.json"
+            ))
+            .unwrap(),
+        ),
+        ..Options::default()
+    }
+}
+
 /// A game after the route draft, player 0 to act.
 fn started(players: u32) -> State {
-    let mut s = Autobahn::setup(&Options::default(), players, 7).unwrap();
+    let mut s = Autobahn::setup(&test_options(), players, 7).unwrap();
     while matches!(s.phase, Phase::RouteDraft) {
         let seat = Autobahn::to_act(&s)[0];
         let a = Autobahn::legal_actions(&s, seat)[0].clone();
@@ -22,7 +36,7 @@ fn started(players: u32) -> State {
 
 #[test]
 fn autobot_turn_starts_once() {
-    let mut s = Autobahn::setup(&Options::default(), 1, 3).unwrap();
+    let mut s = Autobahn::setup(&test_options(), 1, 3).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut events = Vec::new();
     let mut bot_turns = 0;
@@ -131,7 +145,7 @@ fn loading_at_a_depot_no_road_reaches_is_warned() {
 fn bots_never_pick_a_warned_action_while_another_is_legal() {
     for strategy in Strategy::ALL {
         for seed in 0..3u64 {
-            let mut s = Autobahn::setup(&Options::default(), 2, seed).unwrap();
+            let mut s = Autobahn::setup(&test_options(), 2, seed).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             while Autobahn::outcome(&s).is_none() {
                 let seat = Autobahn::to_act(&s)[0];
@@ -153,7 +167,7 @@ fn bots_never_pick_a_warned_action_while_another_is_legal() {
 #[test]
 fn bots_are_deterministic_for_a_seed() {
     let play = |seed: u64| {
-        let mut s = Autobahn::setup(&Options::default(), 3, seed).unwrap();
+        let mut s = Autobahn::setup(&test_options(), 3, seed).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let bots = [Strategy::Builder, Strategy::Trucker, Strategy::Finance];
         while Autobahn::outcome(&s).is_none() {

@@ -790,7 +790,32 @@ pub mod arc_board {
 /// The shipped default board (a reconstruction, not the printed board).
 pub const DEFAULT_BOARD_JSON: &str = include_str!("../../data/autobahn/default-board.json");
 
+/// Earlier default boards, still shipped so that states saved with them keep their board
+/// (a state carries its board id; issue #23). `reconstructed-2026-1` was the default until the
+/// balance retuning of issue #23 (docs/games/autobahn-balance.md).
+pub const PREVIOUS_BOARDS_JSON: [&str; 1] = [include_str!(
+    "../../data/autobahn/boards/reconstructed-2026-1.json"
+)];
+
 impl Board {
+    /// A board shipped with the engine, by id: the default or an earlier default
+    /// ([`PREVIOUS_BOARDS_JSON`]). `None` for any other id.
+    pub fn shipped(id: &str) -> Option<Board> {
+        std::iter::once(DEFAULT_BOARD_JSON)
+            .chain(PREVIOUS_BOARDS_JSON)
+            .filter_map(|text| Board::from_json(text).ok())
+            .find(|b| b.def.board_id == id)
+    }
+
+    /// The ids of the shipped boards, the default first.
+    pub fn shipped_ids() -> Vec<String> {
+        std::iter::once(DEFAULT_BOARD_JSON)
+            .chain(PREVIOUS_BOARDS_JSON)
+            .filter_map(|text| Board::from_json(text).ok())
+            .map(|b| b.def.board_id)
+            .collect()
+    }
+
     /// The shipped default board.
     pub fn default_board() -> Board {
         // The default file is checked by the tests; a broken build-time file is a programming

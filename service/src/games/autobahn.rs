@@ -4,7 +4,8 @@
 //! `board` option (JSON text) at NewGame. A state carries `options.board_id` always and
 //! `options.board_json` (the board definition re-serialized) only when the board differs from
 //! the default, so default-board states stay small. Decoding rebuilds the board from
-//! `board_json` (or takes the default) and refuses a state whose `board_id` does not match.
+//! `board_json` (or takes the default, or the earlier default its `board_id` names: old states
+//! keep their board, issue #23) and refuses a state whose `board_id` does not match.
 //!
 //! **Solo.** The Autobot is not a seat: a solo game has one seat (0) and two players on the
 //! wire, the Autobot being player index 1 with no `seat` and an `autobot` record. Its turns
@@ -43,6 +44,27 @@ fn is_default(board: &Arc<Board>) -> bool {
     Arc::ptr_eq(board, &d) || **board == *d
 }
 
+/// The earlier default boards the engine still ships (issue #23), parsed once: a state saved
+/// with one keeps it and carries only its id.
+fn previous_boards() -> &'static [Arc<Board>] {
+    static PREVIOUS: OnceLock<Vec<Arc<Board>>> = OnceLock::new();
+    PREVIOUS.get_or_init(|| {
+        referee_engine::autobahn::board::PREVIOUS_BOARDS_JSON
+            .iter()
+            .filter_map(|t| Board::from_json(t).ok())
+            .map(Arc::new)
+            .collect()
+    })
+}
+
+/// The shipped board (default or earlier default) `board` is, if it is one.
+fn shipped(board: &Arc<Board>) -> bool {
+    is_default(board)
+        || previous_boards()
+            .iter()
+            .any(|b| Arc::ptr_eq(board, b) || **board == **b)
+}
+
 fn bad(path: impl AsRef<str>, what: impl AsRef<str>) -> Status {
     Status::invalid_argument(format!(
         "state.autobahn.{}: {}",
@@ -68,7 +90,7 @@ fn options_to_pb(o: &eng::Options) -> pb::Options {
         autobot_level: o.autobot_level,
         strict_budget_connection: o.strict_budget_connection,
         board_id: o.board.def.board_id.clone(),
-        board_json: if is_default(&o.board) {
+        board_json: if shipped(&o.board) {
             String::new()
         } else {
             serde_json::to_string(&o.board.def).unwrap_or_default()
@@ -81,7 +103,12 @@ fn options_from_pb(o: Option<&pb::Options>) -> Result<eng::Options, Status> {
         return Err(bad("options", "missing"));
     };
     let board = if o.board_json.is_empty() {
-        default_board()
+        // No board text: the default, or the earlier default a saved state names (issue #23).
+        previous_boards()
+            .iter()
+            .find(|b| b.def.board_id == o.board_id)
+            .cloned()
+            .unwrap_or_else(default_board)
     } else {
         Arc::new(Board::from_json(&o.board_json).map_err(|p| {
             bad(
