@@ -15,7 +15,12 @@ fn main() {
         .split(',')
         .filter_map(Strategy::from_name)
         .collect();
-    let mut state = Autobahn::setup(&Options::default(), names.len() as u32, seed).expect("setup");
+    let mut options = Options::default();
+    if let Some(path) = args.get(3) {
+        let text = std::fs::read_to_string(path).expect("board file");
+        options.set("board", &text).expect("board");
+    }
+    let mut state = Autobahn::setup(&options, names.len() as u32, seed).expect("setup");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for n in 0..5000 {
         if let Some(o) = Autobahn::outcome(&state) {

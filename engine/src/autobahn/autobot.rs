@@ -834,10 +834,12 @@ pub fn bot_promote(state: &mut State, ev: &mut Vec<Event>, me: u32, department: 
     if opts.is_empty() && department.is_some() {
         opts = super::office::promotion_options(state, me, None);
     }
+    // Ties to the leftmost department of the board's Administration order (§1.6 [L]).
+    let board = state.board.clone();
     let best = opts
         .iter()
         .copied()
-        .max_by_key(|(d, f)| (*f, std::cmp::Reverse(*d)));
+        .max_by_key(|(d, f)| (*f, std::cmp::Reverse(board.department_position(*d))));
     match best {
         Some((d, f)) => {
             let _ = super::office::promote(state, ev, me, d, f, None);

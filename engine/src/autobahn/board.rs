@@ -359,6 +359,11 @@ pub struct DepartmentDef {
     pub floors: Vec<u32>,
     /// Metric id.
     pub metric: String,
+    /// Place from the left on the Administration board, 1–4 (autobahn §1.6 [L]: default
+    /// Network, Trade, Service, Finance). The Autobot breaks promotion ties towards the
+    /// leftmost (§8.6). Absent: the listing order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u32>,
 }
 
 /// Floor access (U-11).
@@ -844,6 +849,17 @@ impl Board {
         } else {
             Err(v.problems)
         }
+    }
+
+    /// Place from the left (1 = leftmost) of department `d` (`DEPARTMENTS` index) on the
+    /// Administration board (autobahn §1.6 [L]).
+    pub fn department_position(&self, d: usize) -> u32 {
+        self.def
+            .administration
+            .departments
+            .get(d)
+            .and_then(|x| x.position)
+            .unwrap_or(d as u32 + 1)
     }
 
     /// Index of autobahn `id`.
@@ -1410,6 +1426,20 @@ impl Validator {
             self.err(
                 "administration.departments",
                 format!("must be {DEPARTMENTS:?}"),
+            );
+        }
+        let mut positions: Vec<u32> = b
+            .administration
+            .departments
+            .iter()
+            .enumerate()
+            .map(|(i, d)| d.position.unwrap_or(i as u32 + 1))
+            .collect();
+        positions.sort_unstable();
+        if positions != [1, 2, 3, 4] {
+            self.err(
+                "administration.departments",
+                "the positions must be 1, 2, 3 and 4, each once",
             );
         }
         for (i, d) in b.administration.departments.iter().enumerate() {

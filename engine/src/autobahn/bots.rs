@@ -211,8 +211,10 @@ pub fn evaluate(state: &State, player: u32, strategy: Strategy) -> f64 {
         if t.goods.is_none() {
             continue;
         }
+        // Well below a delivery's worth (3 per country below), so that a truck at the
+        // border delivers instead of waiting there.
         truck_value += match steps_to_border(state, &t.at, 12) {
-            Some(d) => 1.5 - 0.1 * d as f64,
+            Some(d) => (0.6 - 0.05 * d as f64).max(0.1),
             None => 0.0,
         };
     }
