@@ -1283,6 +1283,30 @@ mod tests {
         );
     }
 
+    /// Issue #23: a state saved with the previous default board keeps it: it travels by id
+    /// only and decodes to that board, not to today's default.
+    #[test]
+    fn previous_default_board_travels_by_id_and_keeps_its_numbers() {
+        let mut options = eng::Options::default();
+        options.set("board", "reconstructed-2026-1").unwrap();
+        assert_ne!(
+            options.board.def.board_id,
+            default_board().def.board_id,
+            "the default moved on"
+        );
+        let state = Autobahn::setup(&options, 2, 0).unwrap();
+        assert_eq!(state.players[0].dm, 12, "the old board's starting DM");
+        let pb = state_to_pb(&state);
+        let o = pb.options.as_ref().unwrap();
+        assert_eq!(o.board_id, "reconstructed-2026-1");
+        assert!(o.board_json.is_empty(), "a shipped board travels by id");
+        let back = state_from_pb(&pb).unwrap();
+        assert_eq!(back, state);
+        assert_eq!(back.board.def.starting_dm.per_player, 12);
+        let fresh = Autobahn::setup(&eng::Options::default(), 2, 0).unwrap();
+        assert_eq!(fresh.players[0].dm, 14, "the new default's starting DM");
+    }
+
     #[test]
     fn malformed_fields_name_their_path() {
         let state = Autobahn::setup(&eng::Options::default(), 3, 1).unwrap();
