@@ -16,7 +16,7 @@ root=$(pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(decode_state apply_actions import_18xx)
+[ ${#targets[@]} -gt 0 ] || targets=(decode_state apply_actions import_18xx validated_states)
 export CARGO_TARGET_DIR=${FUZZ_TARGET_DIR:-${CARGO_TARGET_DIR:-$root/target}/fuzz}
 corpus_root=${FUZZ_CORPUS_DIR:-$CARGO_TARGET_DIR/corpus}
 

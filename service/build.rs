@@ -14,6 +14,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for f in &files {
         println!("cargo:rerun-if-changed=../proto/{f}");
     }
+    // Worktrees sharing one cargo build directory (CARGO_BUILD_BUILD_DIR) share this build
+    // script's output; file times alone would let one checkout compile another's generated
+    // code. The directory cargo runs from tells checkouts apart: run again when it changes.
+    println!("cargo:rerun-if-env-changed=PWD");
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
     let descriptor = out.join("referee_descriptor.bin");
 

@@ -3,6 +3,11 @@
 Runs for every build target (wheel, editable, sdist). When the proto directory is not
 reachable (building a wheel from an sdist, which already ships ``_gen/``), the shipped
 generated code is used as is.
+
+grpcio-tools (protoc) is a build requirement only when there is something to generate
+(``dependencies`` below, asked for by the build front end before the build): building from
+the repository installs it into the isolated build environment; building a wheel from the
+sdist, and installing the wheel, never need it.
 """
 
 from __future__ import annotations
@@ -20,8 +25,16 @@ def _load_generate(root: Path):
     return mod
 
 
+# Keep in step with requirements-dev.txt (the tested trio) and the gencode pins in pyproject.toml.
+GRPCIO_TOOLS = "grpcio-tools==1.85.1"
+
+
 class GenerateProtoHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
+
+    def dependencies(self):
+        gen = _load_generate(Path(self.root))
+        return [GRPCIO_TOOLS] if gen.default_proto_dir().is_dir() else []
 
     def initialize(self, version, build_data):
         root = Path(self.root)

@@ -19,6 +19,8 @@
 pub mod autobahn;
 pub mod catalog;
 pub mod g1841;
+pub mod game_data;
+pub mod interrupt;
 pub mod invariants;
 pub mod rejection;
 

@@ -891,11 +891,11 @@ fn s4_2_tied_seat_that_cannot_pay_is_left_out() {
 }
 
 #[test]
-fn catalog_lists_1841_as_partial() {
+fn catalog_lists_1841_as_complete() {
     let info = G1841::info();
     assert_eq!(info.id, "1841");
     assert_eq!((info.min_players, info.max_players), (3, 8));
-    assert_eq!(info.stage, GameStage::Partial);
+    assert_eq!(info.stage, GameStage::Complete);
     let names: Vec<_> = info.options.iter().map(|o| o.name).collect();
     assert_eq!(
         names,

@@ -711,9 +711,10 @@ fn faq_c11_a_pass_token_is_not_the_routes_token() {
 /// the game ends at once. CGTF does not buy trains or take its share step, and no later
 /// company operates." 132002 before action 936 (OR 7.1, phase 8): ICSF at L.465 (row 0,
 /// col 17) pays out its L.670; the bank is made broken first (its cash moved to Player 1).
-/// Without the option the `bank` trigger stays and the game goes on (the L.516 stock-market
-/// trigger would end it after the turn, the bank's after the round: ICSF goes on to its
-/// train step); with it the payout ends the game at once with reason `stock_market`.
+/// Without the option the L.516 stock-market trigger replaces the bank's (1841 §13: it ends
+/// the game sooner, at the end of ICSF's turn: ICSF goes on to its train step,
+/// `s13_516_after_the_bank_broke_ends_the_game_after_that_turn`); with it the payout ends
+/// the game at once with reason `stock_market`.
 #[test]
 fn faq_q27_the_game_ends_at_once_at_516() {
     let mut base = before_in("132002", 936);
@@ -748,9 +749,84 @@ fn faq_q27_the_game_ends_at_once_at_516() {
             assert!(G1841::to_act(&s).is_empty());
         } else {
             assert!(!s.game_end.ended);
-            assert_eq!(s.game_end.trigger.as_deref(), Some("bank"));
+            assert_eq!(s.game_end.trigger.as_deref(), Some("stock_market"));
             assert_eq!(G1841::to_act(&s), [seat], "ICSF's turn goes on");
         }
+    }
+}
+
+/// 1841 §13 (the first triggered timing wins: immediate > end of the current turn > end of
+/// the OR; FAQ-Q27's note), Version 2 defaults: the bank broke earlier in this OR (132002
+/// before action 936, the bank's cash moved to Player 1, L.−1) and ICSF's L.670 payout moves
+/// it from L.465 to L.516. The game ends at the end of ICSF's turn with reason
+/// `stock_market`: ICSF finishes its turn (train, share, merge steps passed) and no later
+/// corporation operates or pays. Scores are the values at that moment (cash + certificates
+/// at market value).
+#[test]
+fn s13_516_after_the_bank_broke_ends_the_game_after_that_turn() {
+    let mut s = before_in("132002", 936);
+    let moved = s.bank_cash + 1;
+    let cash = s.players[P1 as usize].cash + moved;
+    set_player_cash(&mut s, P1, cash);
+    s.game_end.trigger = Some("bank".into());
+    assert_eq!(validate(&s), Ok(()));
+    let seat = G1841::to_act(&s)[0];
+    act(&mut s, seat, Action::Dividend { payout: true });
+    assert_eq!(s.corporation("ICSF").unwrap().price(), Some(516));
+    assert_eq!(s.game_end.trigger.as_deref(), Some("stock_market"));
+    let mut ended_by = None;
+    for _ in 0..20 {
+        if s.game_end.ended {
+            break;
+        }
+        assert_eq!(
+            or_mut(&mut s).current.as_deref(),
+            Some("ICSF"),
+            "only ICSF acts before the game ends"
+        );
+        let seat = G1841::to_act(&s)[0];
+        let legal = G1841::legal(&s, seat).actions;
+        let action = if legal.contains(&Action::Pass) {
+            Action::Pass
+        } else {
+            legal[0].clone()
+        };
+        let events = act(&mut s, seat, action);
+        for e in events {
+            assert!(
+                !matches!(&e, Event::OperatingTurn { corporation, .. } if corporation != "ICSF"),
+                "{e:?}"
+            );
+            if let Event::GameEnded { reason, scores } = e {
+                ended_by = Some((reason, scores));
+            }
+        }
+    }
+    let (reason, scores) = ended_by.expect("the game ends at the end of ICSF's turn");
+    assert_eq!(reason, "stock_market");
+    let outcome = G1841::outcome(&s).unwrap();
+    assert_eq!(outcome.end_reason, "stock_market");
+    assert_eq!(outcome.scores, scores);
+    let value = |seat: u32| -> i64 {
+        let p = &s.players[seat as usize];
+        let shares: i64 = s
+            .corporations
+            .iter()
+            .filter_map(|c| c.price().map(|price| (c, price)))
+            .map(|(c, price)| {
+                let held: u32 = c
+                    .certificates
+                    .iter()
+                    .filter(|k| k.owner == ShareOwner::Player(seat))
+                    .map(|k| k.percent / c.unit_percent())
+                    .sum();
+                price * i64::from(held)
+            })
+            .sum();
+        p.cash + shares - p.loan
+    };
+    for (seat, score) in scores.iter().enumerate() {
+        assert_eq!(*score, value(seat as u32), "seat {seat}");
     }
 }
 
@@ -946,7 +1022,8 @@ fn faq_c16_merger_holders_in_share_value_order() {
 /// A `version_1` game of 4 players played at random (seeded, the policy of the random
 /// full-game tests: rare withholding, no bankruptcy, no trains from other corporations) up to
 /// the first moment the operating corporation may buy the first 4-train from the depot while
-/// IRSFF is started and no corporation connects Milano and Venezia (so the split happens).
+/// IRSFF is started, no corporation connects Milano and Venezia (so the split happens) and no
+/// player is bankrupt (every player may be given shares).
 fn version_1_before_the_first_4_train() -> State {
     let options = Options {
         version_1: true,
@@ -972,6 +1049,7 @@ fn version_1_before_the_first_4_train() -> State {
                 && state.corporation("IRSFF").is_some_and(|c| c.started())
                 && operating_round::current(&state).as_deref() != Some("IRSFF")
                 && !operating_round::events::split::milano_venezia_connected(&state)
+                && state.players.iter().all(|p| !p.bankrupt)
             {
                 return state;
             }

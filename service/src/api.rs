@@ -12,7 +12,7 @@ use tracing::field::Empty;
 
 use crate::games::{self, WireGame, autobahn::WireAutobahn, g1841::Wire1841};
 use crate::pb::v1 as pb;
-use crate::seal::Sealer;
+use crate::seal::{Credential, GameId as SealedGameId, Sealer};
 use crate::telemetry;
 use crate::work::Cancel;
 
@@ -28,6 +28,9 @@ pub struct Api {
     allow_arbiter: bool,
     /// The server's request timeout: the longest deadline a Playout works to.
     request_timeout: Duration,
+    /// The caller's credential (header `referee-credential`, [`Api::for_caller`]); only read
+    /// in sealed mode.
+    credential: Option<Arc<str>>,
 }
 
 impl Default for Api {
@@ -36,6 +39,7 @@ impl Default for Api {
             sealer: None,
             allow_arbiter: false,
             request_timeout: Duration::from_secs(30),
+            credential: None,
         }
     }
 }
@@ -102,6 +106,62 @@ fn request_state<'a>(
     }
 }
 
+/// [`request_state`] with the game id of a sealed token (`None` in open mode and for tokens of
+/// the first layout, which carry none).
+fn request_game<'a>(
+    sealer: Option<&Sealer>,
+    state: Option<&'a pb::GameState>,
+    sealed: &[u8],
+) -> Result<(Cow<'a, pb::GameState>, Option<SealedGameId>), Status> {
+    match sealer {
+        Some(s) if state.is_none() && !sealed.is_empty() => {
+            let opened = s.open_game(sealed)?;
+            Ok((Cow::Owned(opened.state), opened.game_id))
+        }
+        _ => request_state(sealer, state, sealed).map(|gs| (gs, None)),
+    }
+}
+
+/// What a caller may see and do (docs/SECURITY.md, "Seat access in sealed mode").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Access {
+    /// Open mode: no checks, whoever holds the state sees all of it.
+    Open,
+    /// Sealed mode, the arbiter credential (or `--allow-arbiter-view`): everything.
+    Arbiter,
+    /// Sealed mode, the credential of this seat of this game.
+    Seat(u32),
+    /// Sealed mode, no credential: public information only.
+    Spectator,
+}
+
+impl Access {
+    /// Refuses (PERMISSION_DENIED) a call acting or asking as `seat` when the caller does not
+    /// hold that seat.
+    fn require_seat(self, seat: u32) -> Result<(), Status> {
+        match self {
+            Access::Open | Access::Arbiter => Ok(()),
+            Access::Seat(s) if s == seat => Ok(()),
+            Access::Seat(s) => Err(Status::permission_denied(format!(
+                "seat {seat}: the caller holds the credential of seat {s} only (sealed mode)"
+            ))),
+            Access::Spectator => Err(Status::permission_denied(format!(
+                "seat {seat}: in sealed mode acting or asking as a seat needs that seat's credential (header `referee-credential`)"
+            ))),
+        }
+    }
+
+    /// The viewer whose view the caller gets.
+    fn viewer(self) -> referee_engine::Viewer {
+        use referee_engine::Viewer;
+        match self {
+            Access::Open | Access::Arbiter => Viewer::Arbiter,
+            Access::Seat(s) => Viewer::Seat(s),
+            Access::Spectator => Viewer::Spectator,
+        }
+    }
+}
+
 /// Runs one RPC's work; a panic inside (a bug in the rules engine) becomes `INTERNAL` for
 /// this call instead of a dropped connection, and the server goes on serving.
 fn guarded<T>(work: impl FnOnce() -> Result<T, Status>) -> Result<T, Status> {
@@ -113,20 +173,67 @@ fn guarded<T>(work: impl FnOnce() -> Result<T, Status>) -> Result<T, Status> {
     })
 }
 
-/// The state fields of a response: `(state, sealed_state, seat_views)`.
-type OutgoingState = (Option<pb::GameState>, Vec<u8>, Vec<pb::ViewResponse>);
+/// The state fields of a response (open mode: only `state`).
+#[derive(Default)]
+struct Outgoing {
+    state: Option<pb::GameState>,
+    sealed_state: Vec<u8>,
+    seat_views: Vec<pb::ViewResponse>,
+    caller_view: Option<pb::ViewResponse>,
+    seat_credentials: Vec<String>,
+}
 
-/// In sealed mode, replaces an outgoing clear state by its sealed form plus per-seat views.
+/// Sets the state fields of a response from an [`Outgoing`].
+macro_rules! set_state {
+    ($resp:expr, $out:expr) => {{
+        let out = $out;
+        $resp.state = out.state;
+        $resp.sealed_state = out.sealed_state;
+        $resp.seat_views = out.seat_views;
+        $resp.caller_view = out.caller_view;
+        $resp.seat_credentials = out.seat_credentials;
+    }};
+}
+
+/// In sealed mode, replaces an outgoing clear state by its sealed form (of game `game`) plus
+/// what the caller may see: its own view (`caller_view`), every seat's view for the arbiter,
+/// and the seat credentials for the arbiter and for the creator of a new game (`creator`).
 fn outgoing(
     sealer: Option<&Sealer>,
     state: Option<pb::GameState>,
-) -> Result<OutgoingState, Status> {
+    game: &SealedGameId,
+    access: Access,
+    creator: bool,
+) -> Result<Outgoing, Status> {
     match (sealer, state) {
         (Some(sealer), Some(gs)) => {
-            let views = dispatch!(game_id(&gs.game, "state.game")?, seat_views(&gs))?;
-            Ok((None, sealer.seal(&gs)?, views))
+            let g = || game_id(&gs.game, "state.game");
+            let seat_views = if access == Access::Arbiter {
+                dispatch!(g()?, seat_views(&gs))?
+            } else {
+                Vec::new()
+            };
+            let caller_view = dispatch!(g()?, view_for(&gs, access.viewer()))?;
+            let seat_credentials = if access == Access::Arbiter || creator {
+                let seats = dispatch!(g()?, seat_count(&gs))?;
+                (0..seats)
+                    .map(|s| sealer.seat_credential(game, s))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Ok(Outgoing {
+                state: None,
+                sealed_state: sealer.seal_game(&gs, game)?,
+                seat_views,
+                caller_view: Some(caller_view),
+                seat_credentials,
+            })
         }
-        (_, state) => Ok((state, Vec::new(), Vec::new())),
+        (_, state) => Ok(Outgoing {
+            state,
+            ..Outgoing::default()
+        }),
     }
 }
 
@@ -245,6 +352,62 @@ impl Api {
         }
     }
 
+    /// This service logic for one caller presenting `credential` (header
+    /// `referee-credential`; `None` or empty: no credential). Only sealed mode reads it.
+    pub fn for_caller(&self, credential: Option<&str>) -> Self {
+        let mut api = self.clone();
+        api.credential = credential
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(Arc::from);
+        api
+    }
+
+    /// The caller's credential, read (sealed mode, not `--allow-arbiter-view`). Errors:
+    /// UNAUTHENTICATED for a credential that is not one of this server's.
+    fn credential(&self) -> Result<Option<Credential>, Status> {
+        match (self.sealer.as_deref(), &self.credential) {
+            (Some(sealer), Some(c)) if !self.allow_arbiter => sealer.credential(c).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// What the caller may do with a state of game `game` (its sealed game id). Errors:
+    /// UNAUTHENTICATED (a credential that is not this server's or not of this game).
+    fn access(&self, game: Option<&SealedGameId>) -> Result<Access, Status> {
+        let Some(sealer) = self.sealer.as_deref() else {
+            return Ok(Access::Open);
+        };
+        if self.allow_arbiter {
+            return Ok(Access::Arbiter);
+        }
+        match self.credential()? {
+            None => Ok(Access::Spectator),
+            Some(Credential::Arbiter) => Ok(Access::Arbiter),
+            Some(c @ Credential::Seat { seat, .. }) => match game {
+                Some(g) if sealer.seat_credential_valid(&c, g) => Ok(Access::Seat(seat)),
+                _ => Err(Status::unauthenticated(
+                    "referee-credential: not a credential of this game",
+                )),
+            },
+        }
+    }
+
+    /// What the creator of a new game may see of it: the arbiter sees all, anyone else the
+    /// spectator view (plus every seat credential of the new game).
+    fn creator_access(&self) -> Result<Access, Status> {
+        if self.sealer.is_none() {
+            return Ok(Access::Open);
+        }
+        if self.allow_arbiter {
+            return Ok(Access::Arbiter);
+        }
+        Ok(match self.credential()? {
+            Some(Credential::Arbiter) => Access::Arbiter,
+            _ => Access::Spectator,
+        })
+    }
+
     /// Allows (or not) arbiter views for every caller (`--allow-arbiter-view`).
     pub fn with_arbiter_view(mut self, allow: bool) -> Self {
         self.allow_arbiter = allow;
@@ -323,11 +486,17 @@ impl Api {
         let call = Call::start("NewGame");
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
+            let access = self.creator_access()?;
+            // Sealed mode: a secret seed unless the caller asks for one (docs/SECURITY.md).
+            let mut req = Cow::Borrowed(req);
+            if sealer.is_some() && req.seed == 0 && !req.explicit_seed {
+                req.to_mut().seed = crate::seal::random_seed();
+            }
             game_id(&req.game, "game")
-                .and_then(|g| dispatch!(g, new_game(req)))
+                .and_then(|g| dispatch!(g, new_game(&req)))
                 .and_then(|mut resp| {
-                    (resp.state, resp.sealed_state, resp.seat_views) =
-                        outgoing(sealer, resp.state)?;
+                    let game = crate::seal::new_game_id();
+                    set_state!(resp, outgoing(sealer, resp.state, &game, access, true)?);
                     Ok(resp)
                 })
         });
@@ -343,14 +512,16 @@ impl Api {
         let mut game = String::new();
         let sealer = self.sealer.as_deref();
         let result = guarded(|| {
-            request_state(sealer, req.state.as_ref(), &req.sealed_state).and_then(|gs| {
+            request_game(sealer, req.state.as_ref(), &req.sealed_state).and_then(|(gs, id)| {
                 game = gs.game.clone();
+                let access = self.access(id.as_ref())?;
+                access.require_seat(req.seat)?;
                 let mut applied = dispatch!(game_id(&gs.game, "state.game")?, apply(&gs, req))?;
                 if let Some(pb::apply_response::Result::Accepted(acc)) =
                     applied.response.result.as_mut()
                 {
-                    (acc.state, acc.sealed_state, acc.seat_views) =
-                        outgoing(sealer, acc.state.take())?;
+                    let id = id.unwrap_or_else(crate::seal::new_game_id);
+                    set_state!(acc, outgoing(sealer, acc.state.take(), &id, access, false)?);
                 }
                 Ok(applied)
             })
@@ -386,13 +557,14 @@ impl Api {
         let call = Call::start("LegalActions");
         let mut game = String::new();
         let mut result = guarded(|| {
-            request_state(
+            request_game(
                 self.sealer.as_deref(),
                 req.state.as_ref(),
                 &req.sealed_state,
             )
-            .and_then(|gs| {
+            .and_then(|(gs, id)| {
                 game = gs.game.clone();
+                self.access(id.as_ref())?.require_seat(req.seat)?;
                 dispatch!(
                     game_id(&gs.game, "state.game")?,
                     legal_actions(&gs, req.seat)
@@ -408,14 +580,18 @@ impl Api {
         let call = Call::start("View");
         let mut game = String::new();
         let mut result = guarded(|| {
-            request_state(
+            request_game(
                 self.sealer.as_deref(),
                 req.state.as_ref(),
                 &req.sealed_state,
             )
-            .and_then(|gs| {
+            .and_then(|(gs, id)| {
                 game = gs.game.clone();
-                let viewer = self.viewer(req)?;
+                let access = self.access(id.as_ref())?;
+                let viewer = self.viewer(req, access)?;
+                if let referee_engine::Viewer::Seat(s) = viewer {
+                    access.require_seat(s)?;
+                }
                 dispatch!(game_id(&gs.game, "state.game")?, view_for(&gs, viewer))
             })
         });
@@ -425,7 +601,11 @@ impl Api {
 
     /// Who a View is for: `viewer` and `seat` (see `ViewRequest.viewer`). Errors:
     /// INVALID_ARGUMENT (inconsistent fields), PERMISSION_DENIED (arbiter not allowed).
-    fn viewer(&self, req: &pb::ViewRequest) -> Result<referee_engine::Viewer, Status> {
+    fn viewer(
+        &self,
+        req: &pb::ViewRequest,
+        access: Access,
+    ) -> Result<referee_engine::Viewer, Status> {
         use referee_engine::Viewer;
         match pb::ViewerRole::try_from(req.viewer) {
             Ok(pb::ViewerRole::Unspecified) => Ok(req.seat.map_or(Viewer::Spectator, Viewer::Seat)),
@@ -445,9 +625,9 @@ impl Api {
                         "seat: must be unset for VIEWER_ROLE_ARBITER",
                     ));
                 }
-                if !self.arbiter_allowed(&req.arbiter_key) {
+                if access != Access::Arbiter && !self.arbiter_allowed(&req.arbiter_key) {
                     return Err(Status::permission_denied(
-                        "viewer: arbiter views need a server started with --allow-arbiter-view, or (sealed mode) one of its sealing keys in `arbiter_key`",
+                        "viewer: arbiter views need a server started with --allow-arbiter-view, or (sealed mode) the arbiter credential (header `referee-credential`) or one of its sealing keys in `arbiter_key`",
                     ));
                 }
                 Ok(Viewer::Arbiter)
@@ -470,11 +650,12 @@ impl Api {
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
             games::check_action_count("actions", req.actions.len(), false)?;
+            let access = self.creator_access()?;
             game_id(&req.game, "game")
                 .and_then(|g| dispatch!(g, replay(req, cancel)))
                 .and_then(|mut resp| {
-                    (resp.state, resp.sealed_state, resp.seat_views) =
-                        outgoing(sealer, resp.state)?;
+                    let game = crate::seal::new_game_id();
+                    set_state!(resp, outgoing(sealer, resp.state, &game, access, true)?);
                     Ok(resp)
                 })
         });
@@ -499,8 +680,10 @@ impl Api {
         let call = Call::start("ImportGame");
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
+            let access = self.creator_access()?;
             let mut resp = crate::game_records::import_game(req)?;
-            (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
+            let game = crate::seal::new_game_id();
+            set_state!(resp, outgoing(sealer, resp.state, &game, access, true)?);
             Ok(resp)
         });
         let outcome = match &result {
@@ -567,13 +750,22 @@ impl Api {
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
             games::check_action_count("actions", req.actions.len(), true)?;
-            let gs = request_state(sealer, req.state.as_ref(), &req.sealed_state)?;
+            let (gs, id) = request_game(sealer, req.state.as_ref(), &req.sealed_state)?;
             game = gs.game.clone();
+            // Every entry is checked before any is applied: a seat caller cannot play
+            // the other seats' moves, not even on a trial copy (1841 Version 1 bids).
+            let access = self.access(id.as_ref())?;
+            for (i, sa) in req.actions.iter().enumerate() {
+                access.require_seat(sa.seat).map_err(|e| {
+                    Status::permission_denied(format!("actions[{i}].{}", e.message()))
+                })?;
+            }
             let mut resp = dispatch!(
                 game_id(&gs.game, "state.game")?,
                 apply_batch(&gs, req, cancel)
             )?;
-            (resp.state, resp.sealed_state, resp.seat_views) = outgoing(sealer, resp.state)?;
+            let id = id.unwrap_or_else(crate::seal::new_game_id);
+            set_state!(resp, outgoing(sealer, resp.state, &id, access, false)?);
             Ok(resp)
         });
         let outcome = match &result {
@@ -604,9 +796,17 @@ impl Api {
         let mut result = guarded(|| {
             let actions = req.game.as_ref().map_or(0, |g| g.actions.len());
             games::check_action_count("game.actions", actions, false)?;
+            let access = self.creator_access()?;
+            let id = crate::seal::new_game_id();
+            let mut first = true;
             let mut seal_and_emit = |mut frame: pb::StreamReplayResponse| {
-                (frame.state, frame.sealed_state, frame.seat_views) =
-                    outgoing(sealer, frame.state.take())?;
+                let carries_state = frame.state.is_some();
+                set_state!(
+                    frame,
+                    outgoing(sealer, frame.state.take(), &id, access, first)?
+                );
+                // The seat credentials of the new game come once, with the first state.
+                first &= !carries_state;
                 emit(frame)
             };
             dispatch!(
@@ -638,12 +838,12 @@ impl Api {
         let mut game = String::new();
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
-            if sealer.is_some() && !self.allow_arbiter {
+            let (gs, id) = request_game(sealer, req.state.as_ref(), &req.sealed_state)?;
+            if sealer.is_some() && self.access(id.as_ref())? != Access::Arbiter {
                 return Err(Status::permission_denied(
-                    "Playout in sealed mode needs a server started with --allow-arbiter-view (the results depend on hidden information)",
+                    "Playout in sealed mode needs the arbiter credential (header `referee-credential`) or a server started with --allow-arbiter-view (the results depend on hidden information)",
                 ));
             }
-            let gs = request_state(sealer, req.state.as_ref(), &req.sealed_state)?;
             game = gs.game.clone();
             dispatch!(
                 game_id(&gs.game, "state.game")?,
@@ -668,7 +868,15 @@ impl Api {
             None,
             req.state.as_ref(),
             &req.sealed_state,
-            |gs| games::g1841::suggest_routes(gs, req),
+            |gs| {
+                let r = games::g1841::suggest_routes(gs, req)?;
+                // A search stopped because its caller went away (work::blocking) answers
+                // nobody: say so rather than pass off a cut search.
+                if referee_engine::interrupt::cancelled() {
+                    return Err(Cancel::stopped(&format!("after {} work units", r.work)));
+                }
+                Ok(r)
+            },
         )
     }
 
@@ -691,6 +899,18 @@ impl Api {
         })
     }
 
+    /// GetGameData: [`crate::game_data::get_game_data`] (static data, no state; the same
+    /// in open and sealed mode).
+    pub fn get_game_data(
+        &self,
+        req: &pb::GetGameDataRequest,
+    ) -> Result<pb::GetGameDataResponse, Status> {
+        let call = Call::start("GetGameData");
+        let mut result = guarded(|| crate::game_data::get_game_data(req));
+        call.finish(&req.game, &mut result, None);
+        result
+    }
+
     /// A call that answers from one state, open (`state`) or sealed (`sealed`): the call's
     /// span (with `seat` and the state's game), the state read as the server's mode wants,
     /// panics in the engine turned into `INTERNAL` ([`guarded`]).
@@ -708,8 +928,12 @@ impl Api {
         }
         let mut game = String::new();
         let mut result = guarded(|| {
-            let gs = request_state(self.sealer.as_deref(), state, sealed)?;
+            let (gs, id) = request_game(self.sealer.as_deref(), state, sealed)?;
             game = gs.game.clone();
+            let access = self.access(id.as_ref())?;
+            if let Some(seat) = seat {
+                access.require_seat(seat)?;
+            }
             answer(&gs)
         });
         call.finish(&game, &mut result, None);

@@ -37,6 +37,32 @@ pub enum Command {
     /// Ask a running server for its gRPC health (for container health checks): exit 0 when it
     /// reports SERVING, 1 otherwise.
     Health(HealthArgs),
+    /// Print the arbiter credential of the sealing keys (`--seal-key-file` or
+    /// `REFEREE_SEAL_KEYS`): the value of the `referee-credential` header that lets a
+    /// platform see and act for every seat in sealed mode (docs/SECURITY.md, "Seat access").
+    Credential(CredentialArgs),
+}
+
+/// Options of `referee credential`.
+#[derive(Debug, Args)]
+pub struct CredentialArgs {
+    /// File of sealing keys, as `referee serve --seal-key-file`.
+    #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
+    pub seal_key_file: Option<std::path::PathBuf>,
+}
+
+impl CredentialArgs {
+    /// The arbiter credential of the active (first) key. Errors: no keys, unreadable file,
+    /// bad keys.
+    pub fn arbiter_credential(&self) -> anyhow::Result<String> {
+        let keys = match &self.seal_key_file {
+            Some(path) => std::fs::read_to_string(path).map_err(|e| {
+                anyhow::anyhow!("cannot read the seal key file {}: {e}", path.display())
+            })?,
+            None => std::env::var("REFEREE_SEAL_KEYS").unwrap_or_default(),
+        };
+        Ok(crate::seal::Sealer::parse(&keys)?.arbiter_credential())
+    }
 }
 
 /// Options of `referee replay-18xx`.
@@ -229,13 +255,19 @@ pub struct ServeArgs {
     /// that never acknowledges the server's PING).
     #[arg(long, env = "REFEREE_IDLE_TIMEOUT_MS", default_value_t = 60_000)]
     pub idle_timeout_ms: u64,
+    /// The bytes of request bodies all connections together may have buffered at once
+    /// (read, or announced by Content-Length, until the call has answered). A body that finds
+    /// them spent is refused with RESOURCE_EXHAUSTED (HTTP 429).
+    #[arg(long, env = "REFEREE_MAX_BUFFERED_BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub max_buffered_bytes: usize,
     /// Sealed mode: file of sealing keys, one `KEY_ID:HEX` per line (32-byte keys, 64 hex
     /// digits); the first key seals, every key opens (rotation). Without keys: open mode.
     #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
     pub seal_key_file: Option<std::path::PathBuf>,
-    /// Grant arbiter views (everything, secrets included) to every caller, and Playout in
-    /// sealed mode. Off by default: then only a sealed-mode caller presenting a sealing key
-    /// gets an arbiter view.
+    /// Make every caller an arbiter: arbiter views (everything, secrets included), and in
+    /// sealed mode every seat's view, acting for any seat and Playout (the behaviour before
+    /// seat access). Off by default: then only a sealed-mode caller presenting the arbiter
+    /// credential (`referee credential`) or a sealing key is one.
     #[arg(long, env = "REFEREE_ALLOW_ARBITER_VIEW")]
     pub allow_arbiter_view: bool,
 }
@@ -271,6 +303,7 @@ impl ServeArgs {
             allow_arbiter_view: self.allow_arbiter_view,
             header_read_timeout: Duration::from_millis(self.header_read_timeout_ms.max(1)),
             idle_timeout: Duration::from_millis(self.idle_timeout_ms.max(1)),
+            max_buffered_bytes: self.max_buffered_bytes.max(1),
         })
     }
 }

@@ -116,8 +116,14 @@ pub fn import_game(req: &pb::ImportGameRequest) -> Result<pb::ImportGameResponse
             stop_at_action_id: req.stop_at_action_id,
         },
     );
-    let mut failure = replayed.failure.as_ref().map(failure_to_pb);
     let applied = replayed.actions.len() as u64;
+    if replayed.cancelled {
+        return Err(crate::work::Cancel::stopped(&format!(
+            "after {applied} of {} actions",
+            replayed.actions_total
+        )));
+    }
+    let mut failure = replayed.failure.as_ref().map(failure_to_pb);
     let state = match replayed.state.as_ref() {
         Some(s) => match Wire1841::check_encodable(s) {
             Ok(()) => Some(encode_state::<Wire1841>(s, applied)),
@@ -158,6 +164,8 @@ pub fn import_game(req: &pb::ImportGameRequest) -> Result<pb::ImportGameResponse
         state,
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
         actions_applied: applied,
         actions_total: replayed.actions_total as u64,
         actions: replayed

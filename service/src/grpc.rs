@@ -30,6 +30,14 @@ impl GrpcReferee {
     }
 }
 
+/// The header carrying a caller's credential in sealed mode (docs/SECURITY.md, "Seat access").
+pub const CREDENTIAL_HEADER: &str = "referee-credential";
+
+/// The caller's credential from the `referee-credential` header (`None`: absent or not text).
+pub fn credential(metadata: &tonic::metadata::MetadataMap) -> Option<&str> {
+    metadata.get(CREDENTIAL_HEADER)?.to_str().ok()
+}
+
 /// The caller's deadline from the `grpc-timeout` header (gRPC over HTTP/2: digits and a unit
 /// `H`, `M`, `S`, `m`, `u`, `n`), `None` when absent or unreadable.
 pub fn grpc_timeout(metadata: &tonic::metadata::MetadataMap) -> Option<Duration> {
@@ -61,6 +69,14 @@ async fn blocking<T: Send + 'static>(
     crate::work::blocking(f).await?.map(Response::new)
 }
 
+/// A call on one state, off the async workers behind the quick-call queue
+/// ([`crate::work::quick`]): the concurrency slot counts it while it waits.
+async fn quick<T: Send + 'static>(
+    f: impl FnOnce(&Cancel) -> Result<T, Status> + Send + 'static,
+) -> Result<Response<T>, Status> {
+    crate::work::quick(f).await?.map(Response::new)
+}
+
 #[tonic::async_trait]
 impl Referee for GrpcReferee {
     type StreamReplayStream = ReceiverStream<Result<pb::StreamReplayResponse, Status>>;
@@ -69,7 +85,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ApplyBatchRequest>,
     ) -> Result<Response<pb::ApplyBatchResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |cancel| api.apply_batch(&request, cancel)).await
     }
@@ -78,7 +94,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::StreamReplayRequest>,
     ) -> Result<Response<Self::StreamReplayStream>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let deadline = api.deadline(grpc_timeout(request.metadata()));
         let request = request.into_inner();
         // Bounded: the replay waits while the client reads slowly, stops when it leaves, and
@@ -92,7 +108,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::PlayoutRequest>,
     ) -> Result<Response<pb::PlayoutResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let timeout = grpc_timeout(request.metadata());
         let arrived = request.extensions().get::<Arrival>().map(|a| a.0);
         let request = request.into_inner();
@@ -103,7 +119,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::SuggestRoutesRequest>,
     ) -> Result<Response<pb::SuggestRoutesResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.suggest_routes(&request)).await
     }
@@ -112,51 +128,73 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::DefaultActionRequest>,
     ) -> Result<Response<pb::DefaultActionResponse>, Status> {
-        self.api
-            .default_action(request.get_ref())
-            .map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.default_action(&request)).await
     }
 
     async fn describe(
         &self,
         request: Request<pb::DescribeRequest>,
     ) -> Result<Response<pb::DescribeResponse>, Status> {
-        self.api.describe(request.get_ref()).map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.describe(&request)).await
+    }
+
+    async fn get_game_data(
+        &self,
+        request: Request<pb::GetGameDataRequest>,
+    ) -> Result<Response<pb::GetGameDataResponse>, Status> {
+        let api = self.api.clone();
+        let request = request.into_inner();
+        quick(move |_| api.get_game_data(&request)).await
     }
 
     async fn list_games(
         &self,
         request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
-        self.api.list_games(request.get_ref()).map(Response::new)
+        self.api
+            .for_caller(credential(request.metadata()))
+            .list_games(request.get_ref())
+            .map(Response::new)
     }
 
     async fn new_game(
         &self,
         request: Request<pb::NewGameRequest>,
     ) -> Result<Response<pb::NewGameResponse>, Status> {
-        self.api.new_game(request.get_ref()).map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.new_game(&request)).await
     }
 
     async fn apply(
         &self,
         request: Request<pb::ApplyRequest>,
     ) -> Result<Response<pb::ApplyResponse>, Status> {
-        self.api.apply(request.get_ref()).map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.apply(&request)).await
     }
 
     async fn legal_actions(
         &self,
         request: Request<pb::LegalActionsRequest>,
     ) -> Result<Response<pb::LegalActionsResponse>, Status> {
-        self.api.legal_actions(request.get_ref()).map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.legal_actions(&request)).await
     }
 
     async fn view(
         &self,
         request: Request<pb::ViewRequest>,
     ) -> Result<Response<pb::ViewResponse>, Status> {
-        self.api.view(request.get_ref()).map(Response::new)
+        let api = self.api.for_caller(credential(request.metadata()));
+        let request = request.into_inner();
+        quick(move |_| api.view(&request)).await
     }
 
     async fn replay(
@@ -165,7 +203,7 @@ impl Referee for GrpcReferee {
     ) -> Result<Response<pb::ReplayResponse>, Status> {
         // A replay can be long: run it off the async workers so the request timeout and
         // other connections keep working while it computes.
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |cancel| api.replay(&request, cancel)).await
     }
@@ -174,9 +212,11 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ImportGameRequest>,
     ) -> Result<Response<pb::ImportGameResponse>, Status> {
-        // A whole recorded game takes a while: off the async workers, as Replay. (The
-        // engine's import cannot be stopped halfway; it is bounded by the request size.)
-        let api = self.api.clone();
+        // A whole recorded game takes a while: off the async workers, as Replay. The
+        // engine's import stops before the next action once the caller has gone away
+        // (`work::blocking` sets the engine's cancellation flag); its undo/redo filter is
+        // linear in the size of the export.
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.import_game(&request)).await
     }
@@ -185,7 +225,7 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::ExportGameRequest>,
     ) -> Result<Response<pb::ExportGameResponse>, Status> {
-        let api = self.api.clone();
+        let api = self.api.for_caller(credential(request.metadata()));
         let request = request.into_inner();
         blocking(move |_| api.export_game(&request)).await
     }

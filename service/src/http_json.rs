@@ -10,7 +10,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -34,6 +34,7 @@ pub fn router(api: Api, max_request_bytes: usize) -> Router {
     Router::new()
         .route("/v1/{method}", post(call))
         .route("/v1/ListGames", get(list_games_get).post(call_list_games))
+        .route("/v1/GameData", get(game_data_get))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_request_bytes))
         .with_state(Json {
@@ -257,8 +258,79 @@ where
         .unwrap_or_else(|status| error_response(&status))
 }
 
+/// [`run`] for a call on one state: behind the quick-call queue on the blocking pool
+/// ([`crate::work::quick`]).
+async fn run_quick<Req, Resp>(
+    body: Bytes,
+    f: impl FnOnce(&Req) -> Result<Resp, Status> + Send + 'static,
+) -> Response
+where
+    Req: DeserializeOwned,
+    Resp: Serialize,
+{
+    crate::work::quick(move |_| run(&body, f))
+        .await
+        .unwrap_or_else(|status| error_response(&status))
+}
+
 async fn list_games_get(State(json): State<Json>) -> Response {
     run(b"{}", |r| json.api.list_games(r))
+}
+
+/// `GET /v1/GameData?game=1841&lite=true`: the static game data document itself (not the
+/// GetGameData message around it), `application/json`, with `ETag` = its content hash in
+/// quotes; a request whose `If-None-Match` names that tag gets 304 without a body. Every
+/// query parameter but `game` is an option, as NewGame takes it. Errors as every JSON route.
+async fn game_data_get(
+    State(json): State<Json>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let mut req = crate::pb::v1::GetGameDataRequest::default();
+    for (k, v) in form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
+        if k == "game" {
+            req.game = v.into_owned();
+        } else {
+            req.options.insert(k.into_owned(), v.into_owned());
+        }
+    }
+    if let Some(tags) = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+    {
+        // The first tag that looks like ours (`"sha256:…"`, maybe weak `W/"…"`).
+        req.if_none_match = tags
+            .split(',')
+            .map(|t| t.trim().trim_start_matches("W/").trim_matches('"'))
+            .find(|t| t.starts_with("sha256:"))
+            .unwrap_or_default()
+            .to_string();
+    }
+    match json.api.get_game_data(&req) {
+        Err(status) => error_response(&status),
+        Ok(resp) => {
+            let etag = format!("\"{}\"", resp.content_hash);
+            let cache = "public, no-cache";
+            if resp.not_modified {
+                (
+                    StatusCode::NOT_MODIFIED,
+                    [(header::ETAG, etag), (header::CACHE_CONTROL, cache.into())],
+                )
+                    .into_response()
+            } else {
+                (
+                    StatusCode::OK,
+                    [
+                        (header::CONTENT_TYPE, "application/json".to_string()),
+                        (header::ETAG, etag),
+                        (header::CACHE_CONTROL, cache.into()),
+                    ],
+                    resp.data_json,
+                )
+                    .into_response()
+            }
+        }
+    }
 }
 
 async fn call_list_games(state: State<Json>, body: Result<Bytes, BytesRejection>) -> Response {
@@ -453,13 +525,20 @@ async fn call(
             return error_with(http, Code::InvalidArgument, &rejection.body_text());
         }
     };
-    let api = json.api;
+    // Sealed mode: who calls (docs/SECURITY.md, "Seat access").
+    let api = json.api.for_caller(
+        headers
+            .get(crate::grpc::CREDENTIAL_HEADER)
+            .and_then(|v| v.to_str().ok()),
+    );
     match method.as_str() {
         "ListGames" => run(&body, |r| api.list_games(r)),
-        "NewGame" => run(&body, |r| api.new_game(r)),
-        "Apply" => run(&body, |r| api.apply(r)),
-        "LegalActions" => run(&body, |r| api.legal_actions(r)),
-        "View" => run(&body, |r| api.view(r)),
+        // Calls on one state: off the async workers too, behind the quick-call queue
+        // (`work::quick`), so the concurrency slots count the work queued.
+        "NewGame" => run_quick(body, move |r| api.new_game(r)).await,
+        "Apply" => run_quick(body, move |r| api.apply(r)).await,
+        "LegalActions" => run_quick(body, move |r| api.legal_actions(r)).await,
+        "View" => run_quick(body, move |r| api.view(r)).await,
         // Whole games take a while: off the async workers, as over gRPC.
         "Replay" => run_blocking(body, move |r, cancel| api.replay(r, cancel)).await,
         "ImportGame" => run_blocking(body, move |r, _| api.import_game(r)).await,
@@ -477,13 +556,14 @@ async fn call(
             .await
         }
         "SuggestRoutes" => run_blocking(body, move |r, _| api.suggest_routes(r)).await,
-        "DefaultAction" => run(&body, |r| api.default_action(r)),
-        "Describe" => run(&body, |r| api.describe(r)),
+        "DefaultAction" => run_quick(body, move |r| api.default_action(r)).await,
+        "Describe" => run_quick(body, move |r| api.describe(r)).await,
+        "GetGameData" => run_quick(body, move |r| api.get_game_data(r)).await,
         other => error_with(
             StatusCode::NOT_FOUND,
             Code::NotFound,
             &format!(
-                "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay, ImportGame, ExportGame, ApplyBatch, StreamReplay, Playout, SuggestRoutes, DefaultAction, Describe"
+                "unknown method `{other}`; methods: ListGames, NewGame, Apply, LegalActions, View, Replay, ImportGame, ExportGame, ApplyBatch, StreamReplay, Playout, SuggestRoutes, DefaultAction, Describe, GetGameData"
             ),
         ),
     }
@@ -650,6 +730,42 @@ mod plain_message_tests {
             assert_eq!(v["code"], "UNIMPLEMENTED");
             assert_eq!(v["message"], format!("{method} {path}: use {use_}"));
         }
+    }
+
+    /// `GET /v1/GameData` answers the document with its hash as ETag; the same tag in
+    /// `If-None-Match` gets 304 without a body; a bad option is a JSON error.
+    #[tokio::test]
+    async fn game_data_is_cacheable_by_etag() {
+        let get = |uri: &str, tag: Option<&str>| {
+            let mut b = axum::http::Request::get(uri);
+            if let Some(t) = tag {
+                b = b.header(header::IF_NONE_MATCH, t);
+            }
+            router(Api::new(), 1000).oneshot(b.body(Body::empty()).unwrap())
+        };
+        let resp = get("/v1/GameData?game=1841&lite=true", None).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let etag = resp.headers()[header::ETAG].to_str().unwrap().to_string();
+        assert!(etag.starts_with("\"sha256:"), "{etag}");
+        let body = axum::body::to_bytes(resp.into_body(), 10_000_000)
+            .await
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["variant"], "lite");
+        let again = get("/v1/GameData?game=1841&lite=true", Some(&etag))
+            .await
+            .unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        let body = axum::body::to_bytes(again.into_body(), 100).await.unwrap();
+        assert!(body.is_empty());
+        // Another variant has another tag, so the old one does not match.
+        let v2 = get("/v1/GameData?game=1841", Some(&etag)).await.unwrap();
+        assert_eq!(v2.status(), StatusCode::OK);
+        assert_ne!(v2.headers()[header::ETAG].to_str().unwrap(), etag);
+        let bad = get("/v1/GameData?game=1841&bogus=1", None).await.unwrap();
+        assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+        let unknown = get("/v1/GameData?game=go", None).await.unwrap();
+        assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
     }
 
     /// A body over the limit names the limit (`--max-request-bytes`), not another number.

@@ -18,6 +18,7 @@ async fn main() -> std::process::ExitCode {
         Command::Playout(args) => return referee_service::playout::main(&args),
         Command::Balance(args) => return referee_service::balance::main(&args),
         Command::Health(args) => return health(args).await,
+        Command::Credential(args) => args.arbiter_credential().map(|c| println!("{c}")),
         Command::Replay18xx(args) => {
             return referee_service::replay18xx::main(&args.file, args.check, args.stop_at);
         }

@@ -572,4 +572,66 @@ mod tests {
         assert_eq!(a["actions"], b["actions"]);
         assert_eq!(a["policies"], json!(["builder", "trucker", "finance"]));
     }
+
+    /// The 1841 games of `referee playout --game 1841 --players 4 --games 20 --seed 1`
+    /// (docs/games/1841.md, "Random games"): every one finishes, each by bankruptcy, and the
+    /// scores it reports are the players' values less their bankruptcy loans (1841 §13, §14:
+    /// L.500 per loan), which is why some are negative: a score is below zero only for a
+    /// player with a loan, never below its cash less its loans, and 0 for one who resigned.
+    #[test]
+    fn g1841_random_games_end_by_bankruptcy_and_scores_subtract_the_loans() {
+        use referee_engine::g1841::{G1841, game_end};
+        let options = Wire1841::options_from_pb(&BTreeMap::new()).unwrap();
+        let mut reasons: BTreeMap<String, u32> = BTreeMap::new();
+        let (mut negative, mut with_loans, mut lowest) = (0, 0, i64::MAX);
+        for seed in 1..=20u64 {
+            let mut state = G1841::setup(&options, 4, seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let played = play_from::<G1841>(
+                &mut state,
+                &mut rng,
+                20_000,
+                g1841_rare,
+                &[Policy::Random],
+                Stop::default(),
+                None,
+            );
+            let Ending::Finished(scores, reason) = played.ending else {
+                panic!("seed {seed}: {:?}", played.ending);
+            };
+            *reasons.entry(reason).or_insert(0) += 1;
+            assert_eq!(scores, game_end::scores(&state), "seed {seed}");
+            for (p, &score) in state.players.iter().zip(&scores) {
+                if p.bankrupt {
+                    assert_eq!(score, 0, "seed {seed}: seat {} resigned", p.seat);
+                    continue;
+                }
+                assert_eq!(p.loan % 500, 0, "seed {seed}: loans of L.500");
+                assert!(p.cash >= 0, "seed {seed}: seat {} cash {}", p.seat, p.cash);
+                // Certificates and concessions count at least 0: the score is at least the
+                // cash less the loans.
+                assert!(
+                    score >= p.cash - p.loan,
+                    "seed {seed}: seat {} score {score}, cash {}, loans {}",
+                    p.seat,
+                    p.cash,
+                    p.loan
+                );
+                if score < 0 {
+                    negative += 1;
+                    assert!(
+                        p.loan > 0,
+                        "seed {seed}: seat {} negative without a loan",
+                        p.seat
+                    );
+                }
+                with_loans += u32::from(p.loan > 0);
+                lowest = lowest.min(score);
+            }
+        }
+        assert_eq!(reasons, BTreeMap::from([("bankrupt".to_owned(), 20)]));
+        assert!(negative > 0 && with_loans >= negative);
+        // Seat 1's lowest score in the report: three loans and nothing held.
+        assert_eq!(lowest, -1500);
+    }
 }

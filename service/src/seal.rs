@@ -6,18 +6,114 @@
 //! first key seals; every listed key opens, so a key can be rotated by putting the new key
 //! first and keeping the old one listed until no state sealed with it is in use.
 //!
-//! Token layout (all of it authenticated): `b"RSS1"`, key-id length (1 byte), key id (UTF-8),
-//! nonce (24 bytes), ciphertext of the protobuf-encoded `GameState` plus the 16-byte tag.
+//! Token layout (all of it authenticated): `b"RSS2"`, key-id length (1 byte), key id (UTF-8),
+//! nonce (24 bytes), ciphertext plus the 16-byte tag. The plaintext is the game id (16 random
+//! bytes, fixed for the whole game: seat credentials are bound to it), the length of the
+//! protobuf-encoded `GameState` (4 bytes, little-endian), that encoding, and zeros up to a fixed
+//! size per game ([`padded_len`]), so a token's length says nothing about the secrets in it.
+//! Tokens of the first layout (`b"RSS1"`: the ciphertext of the bare `GameState`, no game id,
+//! no padding) still open.
+//!
+//! Credentials (issue #24, docs/SECURITY.md "Seat access"): `arbiter:KEY_ID:HEX` with HEX the
+//! HMAC-SHA256 of [`ARBITER_LABEL`] under sealing key KEY_ID, and `seat-S:KEY_ID:HEX` with HEX
+//! the HMAC-SHA256 of [`SEAT_LABEL`], the game id and the seat (4 bytes, big-endian).
 
+use chacha20poly1305::aead::rand_core::RngCore;
 use chacha20poly1305::aead::{Aead, AeadCore, KeyInit, OsRng, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use hmac::{Hmac, Mac};
 use prost::Message;
+use sha2::Sha256;
 use tonic::Status;
 
 use crate::pb::v1 as pb;
 
-const MAGIC: &[u8; 4] = b"RSS1";
+const MAGIC_V1: &[u8; 4] = b"RSS1";
+const MAGIC: &[u8; 4] = b"RSS2";
 const NONCE_LEN: usize = 24;
+
+/// Length of a game id.
+pub const GAME_ID_LEN: usize = 16;
+
+/// A game's random id, kept in its sealed tokens (seat credentials are bound to it).
+pub type GameId = [u8; GAME_ID_LEN];
+
+/// What the arbiter credential authenticates (HMAC-SHA256 under a sealing key).
+pub const ARBITER_LABEL: &[u8] = b"referee arbiter credential v1";
+/// What a seat credential authenticates, followed by the game id and the seat.
+pub const SEAT_LABEL: &[u8] = b"referee seat credential v1";
+
+/// The size a sealed plaintext is padded to, per game: 1841 states measured up to 3.7 KB in
+/// random games (3 to 8 players), Autobahn states up to 7.5 KB (1 to 4 players); a larger
+/// state takes the next multiple.
+pub fn pad_block(game: &str) -> usize {
+    match game {
+        "1841" => 8 * 1024,
+        _ => 12 * 1024,
+    }
+}
+
+/// The plaintext length of a sealed state whose encoding is `len` bytes: game id, length and
+/// encoding, rounded up to a multiple of [`pad_block`].
+pub fn padded_len(game: &str, len: usize) -> usize {
+    let block = pad_block(game);
+    (GAME_ID_LEN + 4 + len).div_ceil(block) * block
+}
+
+/// A fresh random game id (OS randomness).
+pub fn new_game_id() -> GameId {
+    let mut id = [0u8; GAME_ID_LEN];
+    OsRng.fill_bytes(&mut id);
+    id
+}
+
+/// A seed from OS randomness (sealed games whose caller gives none).
+pub fn random_seed() -> u64 {
+    OsRng.next_u64()
+}
+
+/// An opened token: the state and its game id (`None` for a token of the first layout).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opened {
+    /// The state.
+    pub state: pb::GameState,
+    /// The game id.
+    pub game_id: Option<GameId>,
+}
+
+/// Who a credential says the caller is (before a seat credential is checked against a game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Credential {
+    /// The arbiter (verified).
+    Arbiter,
+    /// A seat credential, verified against a game by [`Sealer::seat_credential_valid`].
+    Seat {
+        /// The seat it names.
+        seat: u32,
+        /// The key id it names.
+        key_id: String,
+        /// Its MAC.
+        mac: Vec<u8>,
+    },
+}
+
+fn unauthenticated() -> Status {
+    Status::unauthenticated(
+        "referee-credential: not a valid credential of this server (expected `arbiter:KEY_ID:HEX` or `seat-N:KEY_ID:HEX`)",
+    )
+}
+
+fn mac(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
+    let mut m = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
+    for p in parts {
+        m.update(p);
+    }
+    m.finalize().into_bytes().to_vec()
+}
+
+fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
 
 /// The keys of a server in sealed mode.
 pub struct Sealer {
@@ -107,19 +203,34 @@ impl Sealer {
         &self.keys[0].0
     }
 
-    /// Seals a state with the active key.
+    /// Seals a state with the active key under a fresh game id (a new game).
     pub fn seal(&self, state: &pb::GameState) -> Result<Vec<u8>, Status> {
+        self.seal_game(state, &new_game_id())
+    }
+
+    /// Seals a state of game `game_id` with the active key, padded to [`padded_len`].
+    pub fn seal_game(&self, state: &pb::GameState, game_id: &GameId) -> Result<Vec<u8>, Status> {
         let (id, cipher) = &self.keys[0];
         let mut header = Vec::with_capacity(5 + id.len());
         header.extend_from_slice(MAGIC);
         header.push(id.len() as u8);
         header.extend_from_slice(id.as_bytes());
+        let len = state.encoded_len();
+        let len32 =
+            u32::try_from(len).map_err(|_| Status::internal("state too large to be sealed"))?;
+        let mut plain = Vec::with_capacity(padded_len(&state.game, len));
+        plain.extend_from_slice(game_id);
+        plain.extend_from_slice(&len32.to_le_bytes());
+        state
+            .encode(&mut plain)
+            .map_err(|_| Status::internal("could not encode the state"))?;
+        plain.resize(padded_len(&state.game, len), 0);
         let nonce = XChaCha20Poly1305::generate_nonce(&mut OsRng);
         let ciphertext = cipher
             .encrypt(
                 &nonce,
                 Payload {
-                    msg: &state.encode_to_vec(),
+                    msg: &plain,
                     aad: &header,
                 },
             )
@@ -130,16 +241,28 @@ impl Sealer {
         Ok(out)
     }
 
-    /// Opens a sealed state. Errors: `INVALID_ARGUMENT` for a truncated, tampered or foreign
-    /// token (one message for all, so nothing is learned from the difference), naming the key id
-    /// only when it is simply not one of this server's keys.
+    /// Opens a sealed state (the state only; [`Sealer::open_game`] also gives its game id).
     pub fn open(&self, token: &[u8]) -> Result<pb::GameState, Status> {
+        self.open_game(token).map(|o| o.state)
+    }
+
+    /// Opens a sealed state of either layout. Errors: `INVALID_ARGUMENT` for a truncated,
+    /// tampered or foreign token (one message for all, so nothing is learned from the
+    /// difference), naming the key id only when it is simply not one of this server's keys.
+    pub fn open_game(&self, token: &[u8]) -> Result<Opened, Status> {
         let bad = || {
             Status::invalid_argument(
                 "sealed_state: cannot be opened: truncated, altered, or not sealed by this server",
             )
         };
-        let rest = token.strip_prefix(MAGIC.as_slice()).ok_or_else(bad)?;
+        let (v1, rest) = if let Some(rest) = token.strip_prefix(MAGIC.as_slice()) {
+            (false, rest)
+        } else {
+            (
+                true,
+                token.strip_prefix(MAGIC_V1.as_slice()).ok_or_else(bad)?,
+            )
+        };
         let (&id_len, rest) = rest.split_first().ok_or_else(bad)?;
         let id_len = usize::from(id_len);
         if rest.len() < id_len + NONCE_LEN {
@@ -163,7 +286,93 @@ impl Sealer {
                 },
             )
             .map_err(|_| bad())?;
-        pb::GameState::decode(plain.as_slice()).map_err(|_| bad())
+        if v1 {
+            let state = pb::GameState::decode(plain.as_slice()).map_err(|_| bad())?;
+            return Ok(Opened {
+                state,
+                game_id: None,
+            });
+        }
+        let (game_id, rest) = plain.split_at_checked(GAME_ID_LEN).ok_or_else(bad)?;
+        let (len, rest) = rest.split_at_checked(4).ok_or_else(bad)?;
+        let len = u32::from_le_bytes(len.try_into().map_err(|_| bad())?) as usize;
+        let encoded = rest.get(..len).ok_or_else(bad)?;
+        let state = pb::GameState::decode(encoded).map_err(|_| bad())?;
+        Ok(Opened {
+            state,
+            game_id: Some(game_id.try_into().map_err(|_| bad())?),
+        })
+    }
+
+    /// The arbiter credential of the active key: `arbiter:KEY_ID:HEX`.
+    pub fn arbiter_credential(&self) -> String {
+        let (id, key) = &self.raw[0];
+        format!("arbiter:{id}:{}", hex::encode(mac(key, &[ARBITER_LABEL])))
+    }
+
+    /// The credential of `seat` in game `game_id`, with the active key: `seat-S:KEY_ID:HEX`.
+    pub fn seat_credential(&self, game_id: &GameId, seat: u32) -> String {
+        let (id, key) = &self.raw[0];
+        let m = mac(key, &[SEAT_LABEL, game_id, &seat.to_be_bytes()]);
+        format!("seat-{seat}:{id}:{}", hex::encode(m))
+    }
+
+    /// Reads a caller's credential (header `referee-credential`): the arbiter credential or a
+    /// sealing key (`KEY_ID:HEX`) is [`Credential::Arbiter`]; a seat credential is returned
+    /// for checking against the game. Errors: UNAUTHENTICATED (malformed, unknown key, wrong
+    /// MAC).
+    pub fn credential(&self, text: &str) -> Result<Credential, Status> {
+        let text = text.trim();
+        let parts: Vec<&str> = text.split(':').collect();
+        match parts.as_slice() {
+            [_, _] if self.is_key(text) => Ok(Credential::Arbiter),
+            [kind, id, hex_mac] => {
+                let key = self
+                    .raw
+                    .iter()
+                    .find(|(k, _)| k == id)
+                    .map(|(_, key)| key)
+                    .ok_or_else(unauthenticated)?;
+                let given = hex::decode(hex_mac).map_err(|_| unauthenticated())?;
+                if *kind == "arbiter" {
+                    return if ct_eq(&mac(key, &[ARBITER_LABEL]), &given) {
+                        Ok(Credential::Arbiter)
+                    } else {
+                        Err(unauthenticated())
+                    };
+                }
+                let seat = kind
+                    .strip_prefix("seat-")
+                    .and_then(|s| s.parse::<u32>().ok())
+                    .ok_or_else(unauthenticated)?;
+                Ok(Credential::Seat {
+                    seat,
+                    key_id: id.to_string(),
+                    mac: given,
+                })
+            }
+            _ => Err(unauthenticated()),
+        }
+    }
+
+    /// Whether a seat credential (from [`Sealer::credential`]) belongs to game `game_id`.
+    /// Compared in constant time.
+    pub fn seat_credential_valid(&self, cred: &Credential, game_id: &GameId) -> bool {
+        let Credential::Seat {
+            seat,
+            key_id,
+            mac: given,
+        } = cred
+        else {
+            return false;
+        };
+        self.raw.iter().any(|(k, key)| {
+            k == key_id
+                && ct_eq(
+                    &mac(key, &[SEAT_LABEL, game_id, &seat.to_be_bytes()]),
+                    given,
+                )
+        })
     }
 }
 
@@ -211,6 +420,69 @@ mod tests {
             assert!(
                 s.open(&token[..len]).is_err(),
                 "truncation to {len} accepted"
+            );
+        }
+    }
+
+    #[test]
+    fn tokens_of_the_first_layout_still_open_without_a_game_id() {
+        let s = Sealer::parse(K1).unwrap();
+        // An `RSS1` token as the first sealed mode wrote it: the bare state, unpadded.
+        let mut header = b"RSS1".to_vec();
+        header.push(2);
+        header.extend_from_slice(b"k1");
+        let nonce = XChaCha20Poly1305::generate_nonce(&mut OsRng);
+        let ct = s.keys[0]
+            .1
+            .encrypt(
+                &nonce,
+                Payload {
+                    msg: &state().encode_to_vec(),
+                    aad: &header,
+                },
+            )
+            .unwrap();
+        let token = [header, nonce.to_vec(), ct].concat();
+        let opened = s.open_game(&token).unwrap();
+        assert_eq!(opened.state, state());
+        assert_eq!(opened.game_id, None);
+    }
+
+    #[test]
+    fn tokens_are_padded_and_keep_their_game_id() {
+        let s = Sealer::parse(K1).unwrap();
+        let id = [7u8; GAME_ID_LEN];
+        let token = s.seal_game(&state(), &id).unwrap();
+        // magic, key-id length, key id, nonce, 8 KiB of plaintext (1841), tag.
+        assert_eq!(token.len(), 4 + 1 + 2 + 24 + 8192 + 16);
+        let opened = s.open_game(&token).unwrap();
+        assert_eq!((opened.state, opened.game_id), (state(), Some(id)));
+    }
+
+    #[test]
+    fn credentials_verify_only_for_their_seat_game_and_keys() {
+        let s = Sealer::parse(K1).unwrap();
+        let (g1, g2) = ([1u8; GAME_ID_LEN], [2u8; GAME_ID_LEN]);
+        assert_eq!(
+            s.credential(&s.arbiter_credential()).unwrap(),
+            Credential::Arbiter
+        );
+        assert_eq!(s.credential(K1).unwrap(), Credential::Arbiter);
+        let c = s.credential(&s.seat_credential(&g1, 3)).unwrap();
+        assert!(matches!(c, Credential::Seat { seat: 3, .. }));
+        assert!(s.seat_credential_valid(&c, &g1));
+        assert!(!s.seat_credential_valid(&c, &g2));
+        // Another server's credentials are not this one's.
+        let other = Sealer::parse(K2).unwrap();
+        assert!(s.credential(&other.arbiter_credential()).is_err());
+        let forged = s
+            .credential(&other.seat_credential(&g1, 3).replace("k2", "k1"))
+            .unwrap();
+        assert!(!s.seat_credential_valid(&forged, &g1));
+        for bad in ["", "arbiter", "arbiter:k1:zz", "seat-x:k1:00", "k1:00"] {
+            assert_eq!(
+                s.credential(bad).unwrap_err().code(),
+                tonic::Code::Unauthenticated
             );
         }
     }

@@ -73,6 +73,11 @@ pub struct ServeConfig {
     /// connection still open `header_read_timeout` after any graceful close began (and no
     /// call in flight) is dropped, whatever the peer does.
     pub idle_timeout: Duration,
+    /// The bytes of request bodies all connections together may have buffered at once
+    /// (read or announced, until the call has answered); a body that finds the budget spent
+    /// is refused with RESOURCE_EXHAUSTED (HTTP 429). At least `max_request_bytes` is
+    /// sensible.
+    pub max_buffered_bytes: usize,
 }
 
 impl Default for ServeConfig {
@@ -89,6 +94,7 @@ impl Default for ServeConfig {
             allow_arbiter_view: false,
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
+            max_buffered_bytes: 64 * 1024 * 1024,
         }
     }
 }
@@ -308,7 +314,7 @@ async fn deadline(State(request_timeout): State<Duration>, req: Request, next: N
 }
 
 /// Limits applied while a request body arrives, before the request takes a concurrency slot.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct BodyLimits {
     /// `--max-request-bytes`: the limit of a JSON body, and the limit quoted in messages.
     max_request_bytes: usize,
@@ -316,6 +322,9 @@ struct BodyLimits {
     /// (base64), so that tonic's precise limit on the decoded message decides.
     max_grpc_bytes: usize,
     timeout: Duration,
+    /// The bytes all buffered bodies together may hold (`--max-buffered-bytes`).
+    budget: ByteBudget,
+    budget_bytes: usize,
 }
 
 /// Reads the whole request body (bounded in size and time) before passing the request on, so
@@ -353,7 +362,14 @@ async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: N
             Some(StatusCode::PAYLOAD_TOO_LARGE),
         );
     }
-    match tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, max_bytes)).await {
+    // Announced bodies take their share of the byte budget before a byte is read.
+    let mut held = match announced.map(|n| limits.budget.take(n as usize)) {
+        Some(None) => return busy_response(&parts.headers, &limits),
+        Some(Some(permit)) => Some(permit),
+        None => None,
+    };
+    let read = read_body(body, max_bytes, &limits.budget, &mut held);
+    match tokio::time::timeout(limits.timeout, read).await {
         Err(_) => status_response(
             &parts.headers,
             Status::deadline_exceeded(format!(
@@ -362,28 +378,114 @@ async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: N
             )),
             Some(StatusCode::REQUEST_TIMEOUT),
         ),
-        Ok(Err(e)) => {
-            let too_large = std::error::Error::source(&e)
-                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
-            if too_large {
-                status_response(
-                    &parts.headers,
-                    Status::out_of_range(http_json::too_large_message(limits.max_request_bytes)),
-                    Some(StatusCode::PAYLOAD_TOO_LARGE),
-                )
-            } else {
-                status_response(
-                    &parts.headers,
-                    Status::invalid_argument("the request body could not be read"),
-                    None,
-                )
-            }
-        }
+        Ok(Err(BodyError::TooLarge)) => status_response(
+            &parts.headers,
+            Status::out_of_range(http_json::too_large_message(limits.max_request_bytes)),
+            Some(StatusCode::PAYLOAD_TOO_LARGE),
+        ),
+        Ok(Err(BodyError::Busy)) => busy_response(&parts.headers, &limits),
+        Ok(Err(BodyError::Unreadable)) => status_response(
+            &parts.headers,
+            Status::invalid_argument("the request body could not be read"),
+            None,
+        ),
         Ok(Ok(bytes)) => {
-            next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
-                .await
+            let resp = next
+                .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+                .await;
+            // The body's bytes are accounted for until the call has answered.
+            drop(held);
+            resp
         }
     }
+}
+
+/// `--max-buffered-bytes`: the bytes of request bodies all connections together may have
+/// buffered at once (read, or announced by `Content-Length`, and not yet answered).
+#[derive(Clone, Debug)]
+struct ByteBudget {
+    semaphore: Arc<Semaphore>,
+}
+
+impl ByteBudget {
+    fn new(bytes: usize) -> Self {
+        Self {
+            semaphore: Arc::new(Semaphore::new(bytes.clamp(1, Semaphore::MAX_PERMITS))),
+        }
+    }
+
+    /// Takes `bytes` of the budget at once, or `None` when they are not free now.
+    fn take(&self, bytes: usize) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let n = u32::try_from(bytes).ok()?;
+        self.semaphore.clone().try_acquire_many_owned(n).ok()
+    }
+}
+
+/// Why a request body could not be buffered.
+enum BodyError {
+    /// Over the size limit.
+    TooLarge,
+    /// The byte budget of all buffered bodies is spent.
+    Busy,
+    /// The transport failed (reset stream, bad framing).
+    Unreadable,
+}
+
+/// Reads `body` in full, at most `max_bytes`, taking every frame's bytes from `budget`
+/// (beyond what `held` already holds: an announced length) before keeping them.
+async fn read_body(
+    body: axum::body::Body,
+    max_bytes: usize,
+    budget: &ByteBudget,
+    held: &mut Option<tokio::sync::OwnedSemaphorePermit>,
+) -> Result<bytes::Bytes, BodyError> {
+    use http_body_util::BodyExt;
+    let mut body = body;
+    let mut chunks: Vec<bytes::Bytes> = Vec::new();
+    let mut total = 0usize;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|_| BodyError::Unreadable)?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        total = total.saturating_add(data.len());
+        if total > max_bytes {
+            return Err(BodyError::TooLarge);
+        }
+        let covered = held.as_ref().map_or(0, |p| p.num_permits());
+        if total > covered {
+            let more = budget.take(total - covered).ok_or(BodyError::Busy)?;
+            match held {
+                Some(p) => p.merge(more),
+                None => *held = Some(more),
+            }
+        }
+        chunks.push(data);
+    }
+    Ok(match chunks.len() {
+        0 => bytes::Bytes::new(),
+        1 => chunks.pop().unwrap_or_default(),
+        _ => {
+            let mut all = bytes::BytesMut::with_capacity(total);
+            for c in &chunks {
+                all.extend_from_slice(c);
+            }
+            all.freeze()
+        }
+    })
+}
+
+/// The answer to a request whose body finds the byte budget spent: RESOURCE_EXHAUSTED
+/// (HTTP 429), as when the concurrency limit is reached.
+fn busy_response(headers: &HeaderMap, limits: &BodyLimits) -> Response {
+    status_response(
+        headers,
+        Status::resource_exhausted(format!(
+            "the server is buffering its limit of request bodies ({} bytes in all); retry later",
+            limits.budget_bytes
+        )),
+        None,
+    )
 }
 
 fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
@@ -474,6 +576,8 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
             .saturating_add(cfg.max_request_bytes / 3)
             .saturating_add(1024),
         timeout: cfg.body_timeout,
+        budget: ByteBudget::new(cfg.max_buffered_bytes),
+        budget_bytes: cfg.max_buffered_bytes,
     };
     app = app.layer(axum::middleware::from_fn_with_state(
         body_limits,
@@ -531,6 +635,9 @@ pub async fn serve(
             tracing::info!(calls_answered = crate::api::calls_answered(), calls_cancelled = crate::api::calls_cancelled(), "referee stopped");
         }
         () = deadline => {
+            // Work still running (a whole game, a route search) stops at its next check
+            // instead of keeping the process alive past its grace.
+            referee_engine::interrupt::cancel_all();
             tracing::warn!(grace_ms = grace.as_millis() as u64, calls_answered = crate::api::calls_answered(), calls_cancelled = crate::api::calls_cancelled(), "shutdown grace period over: closing the remaining connections");
         }
     }

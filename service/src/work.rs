@@ -40,9 +40,15 @@ impl Cancel {
         self.0.store(true, Ordering::Relaxed);
     }
 
-    /// Whether the work should stop.
+    /// Whether the work should stop (also once the server's shutdown grace is over:
+    /// [`referee_engine::interrupt::cancel_all`]).
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.load(Ordering::Relaxed) || referee_engine::interrupt::all_cancelled()
+    }
+
+    /// The shared flag, for the engine's own checks ([`referee_engine::interrupt`]).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone()
     }
 
     /// `Err(CANCELLED)` naming how far the work got (`progress`, e.g. `after 12 of 80000
@@ -75,7 +81,9 @@ impl Drop for CancelOnDrop {
 }
 
 /// Runs `work` on the blocking pool and waits for it. When the returned future is dropped
-/// before `work` is done (the caller went away), `work`'s [`Cancel`] is set.
+/// before `work` is done (the caller went away), `work`'s [`Cancel`] is set; the engine sees
+/// it too ([`referee_engine::interrupt::with_cancel`]: the route optimizer and the import
+/// stop at their next check).
 ///
 /// Errors: INTERNAL when the task itself failed (it panicked outside the engine's guard).
 pub async fn blocking<T: Send + 'static>(
@@ -83,9 +91,41 @@ pub async fn blocking<T: Send + 'static>(
 ) -> Result<T, Status> {
     let cancel = Cancel::new();
     let mut guard = CancelOnDrop(Some(cancel.clone()));
-    let result = tokio::task::spawn_blocking(move || work(&cancel)).await;
+    let result = tokio::task::spawn_blocking(move || {
+        referee_engine::interrupt::with_cancel(cancel.flag(), || work(&cancel))
+    })
+    .await;
     guard.0 = None;
     result.map_err(|e| Status::internal(format!("task failed: {e}")))
+}
+
+/// Threads that run one-state calls (Apply, View, LegalActions, Describe, DefaultAction,
+/// NewGame) at once: the machine's cores (at least 2). Calls over it wait their turn in
+/// arrival order, each holding its concurrency slot while it waits, so the slots count the
+/// work queued as well as the work running and the server sheds (RESOURCE_EXHAUSTED) as soon
+/// as the queue is full instead of letting calls pile up on the async workers.
+fn quick_workers() -> &'static tokio::sync::Semaphore {
+    static WORKERS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    WORKERS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        tokio::sync::Semaphore::new(cores.max(2))
+    })
+}
+
+/// [`blocking`] for a call on one state: waits (in arrival order) for one of the
+/// [`quick_workers`], then runs `work` on the blocking pool. The async workers only read
+/// requests, shed and answer; no engine work runs on them.
+///
+/// Errors: as [`blocking`].
+pub async fn quick<T: Send + 'static>(
+    work: impl FnOnce(&Cancel) -> T + Send + 'static,
+) -> Result<T, Status> {
+    // The semaphore is never closed: `acquire` cannot fail.
+    let _turn = quick_workers()
+        .acquire()
+        .await
+        .map_err(|e| Status::internal(format!("worker pool closed: {e}")))?;
+    blocking(work).await
 }
 
 /// Messages a stream buffers while its reader is slow (the work waits when they are full).

@@ -65,6 +65,7 @@ fn new_game(
         seats,
         options: options.clone().into_iter().collect(),
         seed,
+        explicit_seed: false,
     })
     .unwrap()
     .state

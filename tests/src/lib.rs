@@ -2,6 +2,7 @@
 //! ([`fuzzing`]), shared by `fuzz/` (cargo-fuzz, nightly) and the stable test suite.
 
 pub mod fuzzing;
+pub mod validated;
 
 /// The tests' seeded random numbers (xorshift64*), as in the engine's tests: small, fast and
 /// the same on every machine, so a failing seed replays exactly.

@@ -51,6 +51,8 @@ macro_rules! play_concession_round_piece {
         let g1841_info = games.games.iter().find(|g| g.id == "1841").unwrap();
         assert_eq!((g1841_info.min_players, g1841_info.max_players), (3, 8));
         assert!(g1841_info.options.iter().any(|o| o.name == "version_1"));
+        // The whole game is implemented (docs/games/1841.md).
+        assert_eq!(g1841_info.stage, pb::GameStage::Complete as i32);
 
         let state = client
             .new_game(pb::NewGameRequest {
@@ -58,6 +60,7 @@ macro_rules! play_concession_round_piece {
                 seats: 4,
                 options: Default::default(),
                 seed: 1,
+                explicit_seed: false,
             })
             .await
             .expect("NewGame")
@@ -334,6 +337,7 @@ async fn new_state(client: &mut RefereeClient<tonic::transport::Channel>) -> pb:
             seats: 4,
             options: Default::default(),
             seed: 0,
+            explicit_seed: false,
         })
         .await
         .unwrap()

@@ -48,6 +48,7 @@ async fn new_game(
             seats,
             options: options.into_iter().collect(),
             seed: 3,
+            explicit_seed: false,
         })
         .await
         .map(|r| r.into_inner().state.expect("state"))

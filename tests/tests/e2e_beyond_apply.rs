@@ -82,6 +82,7 @@ async fn beyond_apply_over_grpc() {
             seats: game.seats,
             options: game.options.clone(),
             seed: 0,
+            explicit_seed: false,
         })
         .await
         .unwrap()

@@ -335,12 +335,16 @@ async fn sealed_mode_seals_the_imported_state() {
         .into_inner();
     assert!(r.state.is_none(), "no clear state in sealed mode");
     assert!(!r.sealed_state.is_empty());
-    assert_eq!(r.seat_views.len(), 4);
+    // The importer is the game's creator: every seat's credential, its own (spectator) view,
+    // no seat's view (docs/SECURITY.md, seat access).
+    assert!(r.seat_views.is_empty());
+    assert_eq!(r.seat_credentials.len(), 4);
+    assert!(r.caller_view.is_some());
     // The sealed state is one the server accepts.
     let view = c
         .view(pb::ViewRequest {
             sealed_state: r.sealed_state,
-            seat: Some(0),
+            seat: None,
             state: None,
             ..Default::default()
         })

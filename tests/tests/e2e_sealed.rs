@@ -24,6 +24,16 @@ async fn client(server: &Server) -> RefereeClient<Channel> {
     RefereeClient::connect(server.url()).await.expect("connect")
 }
 
+/// `req` sent with the header `referee-credential: cred` (seat access, docs/SECURITY.md).
+fn as_caller<T>(cred: &str, req: T) -> tonic::Request<T> {
+    let mut r = tonic::Request::new(req);
+    r.metadata_mut().insert(
+        "referee-credential",
+        cred.parse().expect("ASCII credential"),
+    );
+    r
+}
+
 fn blind_bid(amounts: Vec<i64>) -> pb::Action {
     pb::Action {
         action: Some(pb::action::Action::G1841(g::Action {
@@ -47,16 +57,23 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
     let keys = key_file("k1", &format!("# test key\n{K1}\n"));
     let server = Server::start(&["--seal-key-file", &keys]);
     let mut c = client(&server).await;
+    let arbiter = referee_service::seal::Sealer::parse(K1)
+        .unwrap()
+        .arbiter_credential();
 
     let mut options = std::collections::BTreeMap::new();
     options.insert("version_1".to_string(), "true".to_string());
     let created = c
-        .new_game(pb::NewGameRequest {
-            game: "1841".into(),
-            seats: 4,
-            options,
-            seed: 0,
-        })
+        .new_game(as_caller(
+            &arbiter,
+            pb::NewGameRequest {
+                game: "1841".into(),
+                seats: 4,
+                options,
+                seed: 0,
+                explicit_seed: false,
+            },
+        ))
         .await
         .expect("NewGame")
         .into_inner();
@@ -66,18 +83,23 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
     );
     assert!(!created.sealed_state.is_empty());
     assert_eq!(created.seat_views.len(), 4);
+    assert_eq!(created.seat_credentials.len(), 4);
+    let seat = created.seat_credentials;
     let token = created.sealed_state;
 
     // Seat 0 submits its sealed bid: L.30 on the first concession.
     let mut amounts = vec![0; 8];
     amounts[0] = 30;
     let resp = c
-        .apply(pb::ApplyRequest {
-            sealed_state: token.clone(),
-            seat: 0,
-            action: Some(blind_bid(amounts)),
-            ..Default::default()
-        })
+        .apply(as_caller(
+            &arbiter,
+            pb::ApplyRequest {
+                sealed_state: token.clone(),
+                seat: 0,
+                action: Some(blind_bid(amounts)),
+                ..Default::default()
+            },
+        ))
         .await
         .expect("Apply")
         .into_inner();
@@ -101,22 +123,28 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
 
     // View and LegalActions take the sealed state too.
     let view = c
-        .view(pb::ViewRequest {
-            sealed_state: after.clone(),
-            seat: Some(2),
-            state: None,
-            ..Default::default()
-        })
+        .view(as_caller(
+            &seat[2],
+            pb::ViewRequest {
+                sealed_state: after.clone(),
+                seat: Some(2),
+                state: None,
+                ..Default::default()
+            },
+        ))
         .await
         .expect("View")
         .into_inner();
     assert_eq!(view.action_count, 1);
     let legal = c
-        .legal_actions(pb::LegalActionsRequest {
-            sealed_state: after.clone(),
-            seat: 1,
-            state: None,
-        })
+        .legal_actions(as_caller(
+            &seat[1],
+            pb::LegalActionsRequest {
+                sealed_state: after.clone(),
+                seat: 1,
+                state: None,
+            },
+        ))
         .await
         .expect("LegalActions")
         .into_inner();
@@ -128,12 +156,15 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
     amounts[1] = 45;
     amounts[5] = 170;
     let described = c
-        .describe(pb::DescribeRequest {
-            sealed_state: after.clone(),
-            seat: 1,
-            action: Some(blind_bid(amounts)),
-            ..Default::default()
-        })
+        .describe(as_caller(
+            &seat[1],
+            pb::DescribeRequest {
+                sealed_state: after.clone(),
+                seat: 1,
+                action: Some(blind_bid(amounts)),
+                ..Default::default()
+            },
+        ))
         .await
         .expect("Describe")
         .into_inner();
@@ -143,11 +174,14 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
         "Seat 1 submits a sealed bid (amounts secret until every seat has bid)"
     );
     let default = c
-        .default_action(pb::DefaultActionRequest {
-            sealed_state: after.clone(),
-            seat: 2,
-            ..Default::default()
-        })
+        .default_action(as_caller(
+            &seat[2],
+            pb::DefaultActionRequest {
+                sealed_state: after.clone(),
+                seat: 2,
+                ..Default::default()
+            },
+        ))
         .await
         .expect("DefaultAction")
         .into_inner();
@@ -159,13 +193,16 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
 
     // Stale: the caller believes the game is still at action 0.
     let stale = c
-        .apply(pb::ApplyRequest {
-            sealed_state: after.clone(),
-            seat: 1,
-            action: Some(blind_bid(vec![0; 8])),
-            expected_action_count: Some(0),
-            ..Default::default()
-        })
+        .apply(as_caller(
+            &seat[1],
+            pb::ApplyRequest {
+                sealed_state: after.clone(),
+                seat: 1,
+                action: Some(blind_bid(vec![0; 8])),
+                expected_action_count: Some(0),
+                ..Default::default()
+            },
+        ))
         .await
         .expect("Apply")
         .into_inner();
@@ -233,12 +270,15 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
     let rotated = Server::start(&["--seal-key-file", &key_file("k21", &format!("{K2}\n{K1}"))]);
     let mut r = client(&rotated).await;
     let view = r
-        .view(pb::ViewRequest {
-            sealed_state: after.clone(),
-            seat: Some(0),
-            state: None,
-            ..Default::default()
-        })
+        .view(as_caller(
+            &seat[0],
+            pb::ViewRequest {
+                sealed_state: after.clone(),
+                seat: Some(0),
+                state: None,
+                ..Default::default()
+            },
+        ))
         .await
         .expect("old token opens after rotation")
         .into_inner();
@@ -275,4 +315,82 @@ fn a_bad_key_file_stops_the_server_with_a_clear_message() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("32 bytes"), "{err}");
+}
+
+/// POST /v1/`method` with a JSON body and, when given, the header `referee-credential`.
+async fn post_json(
+    server: &Server,
+    method: &str,
+    credential: Option<&str>,
+    body: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+    let http = Client::builder(TokioExecutor::new()).build_http::<Full<bytes::Bytes>>();
+    let mut req = http::Request::post(format!("{}/v1/{method}", server.url()))
+        .header("content-type", "application/json");
+    if let Some(c) = credential {
+        req = req.header("referee-credential", c);
+    }
+    let req = req
+        .body(Full::new(bytes::Bytes::from(body.to_string())))
+        .unwrap();
+    let resp = http.request(req).await.expect("http request");
+    let status = resp.status().as_u16();
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    (status, serde_json::from_slice(&bytes).expect("JSON answer"))
+}
+
+/// `referee credential` prints the arbiter credential of the key file, and the header
+/// `referee-credential` works over HTTP/JSON as over gRPC (docs/SECURITY.md, seat access).
+#[tokio::test]
+async fn the_arbiter_credential_and_seat_credentials_over_http_json() {
+    let keys = key_file("cli", K1);
+    let out = std::process::Command::new(common::referee_bin())
+        .args(["credential", "--seal-key-file", &keys])
+        .output()
+        .expect("run referee credential");
+    assert!(out.status.success(), "{out:?}");
+    let printed = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let arbiter = referee_service::seal::Sealer::parse(K1)
+        .unwrap()
+        .arbiter_credential();
+    assert_eq!(printed, arbiter);
+    assert!(printed.starts_with("arbiter:k1:"), "{printed}");
+
+    let server = Server::start(&["--seal-key-file", &keys]);
+    let body = serde_json::json!({"game": "1841", "seats": 3});
+    let (status, created) = post_json(&server, "NewGame", Some(&arbiter), body.clone()).await;
+    assert_eq!(status, 200, "{created}");
+    assert_eq!(created["seatViews"].as_array().map(Vec::len), Some(3));
+    let creds = created["seatCredentials"].as_array().unwrap().clone();
+    let token = created["sealedState"].clone();
+    // Without a credential: no seat views, and no view of seat 0.
+    let (_, anon) = post_json(&server, "NewGame", None, body).await;
+    assert!(anon.get("seatViews").is_none(), "{anon}");
+    let view0 = serde_json::json!({"sealedState": token, "seat": 0});
+    let (status, err) = post_json(&server, "View", None, view0.clone()).await;
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (403, Some("PERMISSION_DENIED"))
+    );
+    let (status, _) = post_json(&server, "View", creds[0].as_str(), view0.clone()).await;
+    assert_eq!(status, 200);
+    let (status, err) = post_json(&server, "View", creds[1].as_str(), view0).await;
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (403, Some("PERMISSION_DENIED"))
+    );
+    let (status, err) = post_json(
+        &server,
+        "View",
+        Some("seat-0:k1:00"),
+        serde_json::json!({"sealedState": token, "seat": 0}),
+    )
+    .await;
+    assert_eq!(
+        (status, err["code"].as_str()),
+        (401, Some("UNAUTHENTICATED"))
+    );
 }

@@ -36,6 +36,9 @@ fn crash_inputs_found_by_the_fuzzers_stay_fixed() {
         ("decode_state", fuzz_decode as fn(&[u8])),
         ("apply_actions", fuzz_apply),
         ("import_18xx", fuzz_import),
+        ("validated_states", |d| {
+            referee_tests::validated::fuzz_validated(d);
+        }),
     ] {
         for f in files(&format!("fuzz-regressions/{target}")) {
             let data = std::fs::read(&f).expect("regression input");

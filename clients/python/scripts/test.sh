@@ -5,7 +5,9 @@
 #
 # Creates/updates a venv ($REFEREE_PY_VENV, default clients/python/.venv) with the pinned
 # dependencies (requirements-dev.txt), builds and installs the package non-editably (which
-# generates the protobuf code from proto/), then runs pytest in clients/python.
+# generates the protobuf code from proto/), then runs pytest in clients/python, then (when no
+# pytest arguments were given) scripts/package-check.sh: the wheel and sdist built, installed
+# into fresh venvs and exercised against a real server.
 #
 # Environment:
 #   REFEREE_BIN     server binary (default: target/debug/referee at the repository root)
@@ -47,4 +49,10 @@ if [[ $rc -eq 5 ]]; then
   echo "test.sh: pytest collected no tests: failing" >&2
   exit 1
 fi
-exit $rc
+if [[ $rc -ne 0 ]]; then exit $rc; fi
+# The packages as users get them: wheel + sdist built by `python -m build`, installed into
+# fresh venvs, the quickstart example run against a real server (scripts/package-check.sh).
+# Skipped when pytest was given arguments (a selection of tests).
+if [[ $# -eq 0 ]]; then
+  REFEREE_PY_VENV="$venv" "$here/scripts/package-check.sh"
+fi

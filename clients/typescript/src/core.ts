@@ -180,11 +180,35 @@ export interface RefereeClient {
   describe(state: GameState, seat: number, action: ActionInit): Promise<DescribeResponse>;
   /** The state as a seat, a spectator or an arbiter sees it (see `Viewer`). */
   viewAs(state: GameState, viewer: Viewer): Promise<ViewResponse>;
+  /**
+   * Everything needed to draw `game` with `options` that never changes while it is played
+   * (GetGameData; docs/API.md "Static game data"): 1841 `hexes` (with `center`), `tiles`,
+   * `borders`, `market`, `ruleset` (`trains`, `phases`), `concessions`, `corporations`;
+   * Autobahn `board`, `layout`, `positions`. Kept per client by `contentHash` and asked again
+   * with `ifNoneMatch`, so a repeated call moves only the hash.
+   */
+  gameData(game: string, options?: GameOptions): Promise<GameData>;
+}
+
+/** The static data of a game variant (GetGameData), `data` parsed. */
+export interface GameData {
+  /** `1841` or `autobahn`. */
+  game: string;
+  /** 1841 `v2`, `v1`, `lite`; Autobahn the board id. */
+  variant: string;
+  /** Format of `data` (1). */
+  formatVersion: number;
+  /** `sha256:<hex>` of the document: a cache key. */
+  contentHash: string;
+  /** The document (see docs/API.md). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: any;
 }
 
 /** Wraps a Connect transport (any: gRPC, gRPC-Web, Connect) into a RefereeClient. */
 export function createRefereeClientFromTransport(transport: Transport): RefereeClient {
   const raw = createClient(Referee, transport);
+  const gameDataCache = new Map<string, GameData>();
   return {
     raw,
     async listGames() {
@@ -292,6 +316,26 @@ export function createRefereeClientFromTransport(transport: Transport): RefereeC
       if (typeof viewer === "number") return raw.view({ state, seat: viewer, viewer: ViewerRole.SEAT });
       if (viewer === "spectator") return raw.view({ state, viewer: ViewerRole.SPECTATOR });
       return raw.view({ state, viewer: ViewerRole.ARBITER, arbiterKey: viewer.key ?? "" });
+    },
+    async gameData(game, options = {}) {
+      const opts = Object.fromEntries(
+        Object.entries(options)
+          .map(([k, v]) => [k, String(v)])
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      );
+      const key = JSON.stringify([game, opts]);
+      const cached = gameDataCache.get(key);
+      const res = await raw.getGameData({ game, options: opts, ifNoneMatch: cached?.contentHash ?? "" });
+      if (res.notModified && cached) return cached;
+      const data: GameData = {
+        game: res.game,
+        variant: res.variant,
+        formatVersion: res.formatVersion,
+        contentHash: res.contentHash,
+        data: JSON.parse(res.dataJson),
+      };
+      gameDataCache.set(key, data);
+      return data;
     },
   };
 }

@@ -1,7 +1,7 @@
 //! # Autobahn
 //!
-//! Rules: the Referee rules specification `autobahn.md` (cited as `autobahn §n`, unknowns as
-//! `U-n`) and the authoritative rulings `autobahn-qa.md` (`AQ-1` … `AQ-6`). The base game for
+//! Rules: the Referee rules specification `docs/rules/autobahn.md` (cited as `autobahn §n`,
+//! unknowns as `U-n`) and the authoritative rulings `docs/rules/autobahn-qa.md` (`AQ-1` … `AQ-6`). The base game for
 //! 1–4 players and the solo opponent (Autobot, autobahn §8) are implemented; the modules (Wine,
 //! Traffic, Services, Planning, Customs) are not, but nothing in the data model rules them out.
 //!

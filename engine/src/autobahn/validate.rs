@@ -224,9 +224,15 @@ pub fn validate(state: &State) -> Result<(), Invalid> {
                 format!("expected {} departments", DEPARTMENTS.len()),
             );
         }
+        // Every department has exactly three floors (autobahn §1.6: the administration's
+        // floors 1–3; setup writes `[0, 0, 0]`). An empty list passed here before issue
+        // #24 and then panicked in LegalActions, DefaultAction, Playout and Apply.
         for (k, f) in p.departments.iter().enumerate() {
-            if f.len() > 16 {
-                return bad(format!("{path}.departments[{k}].floors"), "too many floors");
+            if f.len() != 3 {
+                return bad(
+                    format!("{path}.departments[{k}].floors"),
+                    format!("expected 3 floors, got {}", f.len()),
+                );
             }
         }
         if p.floor_access.len() != DEPARTMENTS.len() {
@@ -568,4 +574,31 @@ fn cards_conserved(state: &State) -> Result<(), Invalid> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+    use crate::autobahn::{Autobahn, Options};
+
+    /// Autobahn §1.6 (issue #24): a department has exactly three floors. An empty list passed
+    /// before and then panicked in LegalActions, DefaultAction, Playout and Apply (promotion
+    /// indexes the floors).
+    #[test]
+    fn s1_6_every_department_has_three_floors() {
+        let s = Autobahn::setup(&Options::default(), 2, 1).unwrap();
+        assert_eq!(validate(&s), Ok(()));
+        for floors in [vec![], vec![0, 0], vec![0, 0, 0, 0]] {
+            let mut bad = s.clone();
+            bad.players[1].departments[2] = floors.clone();
+            let e = validate(&bad).unwrap_err();
+            assert_eq!(e.path, "players[1].departments[2].floors", "{floors:?}");
+            assert!(
+                e.message.contains(&format!("got {}", floors.len())),
+                "{}",
+                e.message
+            );
+        }
+    }
 }

@@ -385,6 +385,18 @@ pub fn presidency_may_change(state: &State, corp: &Corporation) -> bool {
     !(corp.historical && phase_number(state) < 4)
 }
 
+/// The largest holding of `corp`, in percent, of any holder but `holder` (players and other
+/// corporations; the IPO and the pool hold no presidency): what a president must keep to stay
+/// president, since the presidency moves only to a holder with strictly more (1841 §7.5).
+pub fn largest_other_holding(state: &State, corp: &Corporation, holder: &ShareOwner) -> u32 {
+    ranked_holders(state, corp, 0)
+        .into_iter()
+        .filter(|(_, h, _)| *h != holder)
+        .map(|(_, _, percent)| percent)
+        .max()
+        .unwrap_or(0)
+}
+
 /// The current phase as a number (`2` … `8`).
 pub fn phase_number(state: &State) -> u32 {
     state.phase.parse().unwrap_or(2)

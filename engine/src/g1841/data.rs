@@ -12,7 +12,7 @@ use serde::Deserialize;
 use super::options::Options;
 
 /// The embedded data file (1841-data.md §11).
-const GAME_CONSTANTS: &str = include_str!("../../data/1841/game_constants.json");
+pub(crate) const GAME_CONSTANTS: &str = include_str!("../../data/1841/game_constants.json");
 
 /// Player range (1841 §2).
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
@@ -367,7 +367,7 @@ impl Ruleset {
 
 /// The stock market grid (1841 §6), loaded from `engine/data/1841/market.json` (verbatim copy
 /// of `1841-data/market.json`).
-const MARKET: &str = include_str!("../../data/1841/market.json");
+pub(crate) const MARKET: &str = include_str!("../../data/1841/market.json");
 
 /// One cell of the stock market.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]

@@ -52,21 +52,38 @@ fn timing(state: &State, reason: &str) -> String {
         .unwrap_or_else(|| "current_or".to_string())
 }
 
-/// Records the first end trigger met now, if none is recorded yet (1841 §13): a corporation
-/// on the end-game price, every off-board group connected, a broken bank. With
-/// `immediate_game_end` (FAQ-Q27) a stock-market or off-board trigger met after the bank
-/// broke replaces the recorded `bank` trigger (it ends the game at once).
+/// How soon a trigger's timing ends the game: `immediate` before `current_turn` (the end of
+/// the current corporation turn) before `current_or` (the end of the operating round).
+fn urgency(timing: &str) -> u8 {
+    match timing {
+        "immediate" => 0,
+        "current_turn" => 1,
+        _ => 2,
+    }
+}
+
+/// Records the end trigger met now (1841 §13): all players but one bankrupt, a corporation
+/// on the end-game price, every off-board group connected, a broken bank. A trigger is
+/// recorded when none is, and replaces the recorded one when its timing comes sooner (1841
+/// §13: "the first triggered timing wins, priority immediate > end of current turn > end of
+/// OR"; 18xx `game_end_check` with `GAME_END_TIMING_PRIORITY`): L.516 reached in the
+/// operating round in which the bank broke ends the game at the end of that corporation's
+/// turn, reason `stock_market`, not at the end of the round (FAQ-Q27's note). With
+/// `immediate_game_end` (FAQ-Q27) the stock-market and off-board triggers are immediate and
+/// so replace a recorded `bank` trigger at once.
 pub fn detect(state: &mut State) {
     if state.game_end.ended {
         return;
     }
-    let now = trigger_now(state);
-    match state.game_end.trigger.as_deref() {
-        None => state.game_end.trigger = now.map(str::to_string),
-        Some("bank") if now.is_some_and(|r| immediate_by_faq(state, r)) => {
-            state.game_end.trigger = now.map(str::to_string);
-        }
-        Some(_) => {}
+    let Some(now) = trigger_now(state) else {
+        return;
+    };
+    let sooner = match state.game_end.trigger.as_deref() {
+        None => true,
+        Some(recorded) => urgency(&timing(state, now)) < urgency(&timing(state, recorded)),
+    };
+    if sooner {
+        state.game_end.trigger = Some(now.to_string());
     }
 }
 

@@ -18,11 +18,11 @@ use serde_json::Value;
 
 use super::options::Options;
 
-const MAP_V2: &str = include_str!("../../data/1841/map_v2.json");
-const MAP_V1: &str = include_str!("../../data/1841/map_v1.json");
-const MAP_LITE: &str = include_str!("../../data/1841/map_lite.json");
-const TILES: &str = include_str!("../../data/1841/tiles.json");
-const BORDERS: &str = include_str!("../../data/1841/region_borders.json");
+pub(crate) const MAP_V2: &str = include_str!("../../data/1841/map_v2.json");
+pub(crate) const MAP_V1: &str = include_str!("../../data/1841/map_v1.json");
+pub(crate) const MAP_LITE: &str = include_str!("../../data/1841/map_lite.json");
+pub(crate) const TILES: &str = include_str!("../../data/1841/tiles.json");
+pub(crate) const BORDERS: &str = include_str!("../../data/1841/region_borders.json");
 
 /// Kind of a revenue node (1841 §9.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]

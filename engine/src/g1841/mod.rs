@@ -1,7 +1,8 @@
 //! # 1841 (Northern Italy)
 //!
-//! Rules: the Referee rules specification of 1841 (`1841.md`, sections cited as `1841 §n`),
-//! its FAQ (`FAQ-…`) and data (`1841-data`). This build implements **setup** (1841 §1, §2),
+//! Rules: the Referee rules specification of 1841 (`docs/rules/1841.md`, sections cited as
+//! `1841 §n`), its FAQ (`docs/rules/1841-faq.md`, `FAQ-…`) and data
+//! (`docs/rules/1841-data.md`). This build implements the whole game: **setup** (1841 §1, §2),
 //! the complete **concession round** (1841 §4: the Version 2 nomination auction, the Version 1
 //! sealed bids with tie auctions, `lite`) and the **stock round** (1841 §5: par with home
 //! tokens and token purchase, buy, sell, limits, presidency lock, end of round) and the
@@ -108,7 +109,9 @@ impl Game for G1841 {
             min_players: 3,
             max_players: 8,
             options: options::option_infos(),
-            stage: GameStage::Partial,
+            // The whole game: every rule of 1841 §1–§15 is implemented (no action is refused
+            // with UNSUPPORTED), random games end, both recorded games replay to their end.
+            stage: GameStage::Complete,
             coverage: "Setup, the concession round (both procedures, lite), stock rounds, operating rounds of phases 2-8 (track, tokens, routes with a route optimizer, dividends, token acquisition, trains, phases and discards, corporate shares and starts), emergency money raising and bankruptcy, the first 4-train with the Ferdinandea split and the Tuscan merge, mergers, transformations, frozen and circular control, player-to-player purchases (p2p_purchases: an offer and the seller's answer) and the game end follow the rules; both recorded games replay to their end. The FAQ rulings that differ from 18xx are options (off in Version 2, on with version_1 unless set).",
         }
     }

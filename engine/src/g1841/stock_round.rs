@@ -108,6 +108,40 @@ pub fn over_limits(state: &State, seat: Seat) -> bool {
     count > certificate_limit(state)
 }
 
+/// Why `seat` must sell before anything else now, if he must (1841 §5.1, FAQ-Q9): the rule
+/// and a sentence naming the limit he is over — the certificate limit (§2) or more than 60%
+/// of a corporation controlled, his own shares plus his corporations' (§7.3).
+fn must_sell_reason(state: &State, seat: Seat) -> Option<(&'static str, String)> {
+    if !forced_to_sell(state, seat) {
+        return None;
+    }
+    let count = certificate_count(state, seat);
+    let limit = certificate_limit(state);
+    if count > limit {
+        return Some((
+            "1841 §2",
+            format!(
+                "Seat {seat} holds {count} certificates, over the limit of {limit}: he must sell \
+                 first."
+            ),
+        ));
+    }
+    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
+    state.corporations.iter().find_map(|corp| {
+        let controlled = super::corporation::controlled_percent_of(state, seat, corp);
+        (controlled > max).then(|| {
+            (
+                "1841 §7.3",
+                format!(
+                    "Seat {seat} controls {controlled}% of {} (his own shares and his \
+                     corporations'), more than {max}%: he must sell first.",
+                    corp.sym
+                ),
+            )
+        })
+    })
+}
+
 fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
     round(state).is_some_and(|r| {
         r.sold
@@ -958,6 +992,26 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
             item,
             price,
         } => p2p::explain(state, seat, *seller, item, *price),
+        Action::Pass | Action::Par { .. } | Action::BuyShares { .. }
+            if must_sell_reason(state, seat).is_some() =>
+        {
+            let (rule, reason) = must_sell_reason(state, seat).unwrap_or_default();
+            let sales: Vec<String> = sell_options(state, seat, None, usize::MAX)
+                .iter()
+                .filter_map(|a| match a {
+                    Action::SellShares {
+                        corporation,
+                        percent,
+                    } => Some(format!("{percent}% of {corporation}")),
+                    _ => None,
+                })
+                .collect();
+            reject(
+                RejectionCode::IllegalMove,
+                rule,
+                format!("{reason} Sales possible now: {}.", sales.join(", ")),
+            )
+        }
         Action::Pass => reject(
             RejectionCode::IllegalMove,
             "1841 §5.1",

@@ -205,6 +205,7 @@ pub fn validate(state: &State) -> Result<(), StateError> {
             }
             if let Some(a) = &cr.auction {
                 check_auction("concession_round.auction", a, state, &cr.remaining)?;
+                check_open_auction("concession_round.auction", a)?;
             }
             for (i, a) in cr.pending_tie_auctions.iter().enumerate() {
                 check_auction(
@@ -987,6 +988,34 @@ fn check_stock_round(state: &State, sr: &StockRound, n: u32) -> Result<(), State
     Ok(())
 }
 
+/// The auction being bid on now (1841 §4.1, FAQ-C1): at least two bidders (with one left
+/// the auction is decided at once), and the seat to act is the bidder after the high bidder
+/// — never the high bidder itself, who cannot raise its own bid. Such states passed before
+/// issue #24.
+fn check_open_auction(path: &str, a: &Auction) -> Result<(), StateError> {
+    if a.bidders.len() < 2 {
+        return Err(err(
+            format!("{path}.bidders"),
+            "an open auction has at least two bidders (with one left it is decided)",
+        ));
+    }
+    let after_high = a
+        .bidders
+        .iter()
+        .position(|s| *s == a.high_bidder)
+        .map(|i| a.bidders[(i + 1) % a.bidders.len()]);
+    if after_high != Some(a.to_act) {
+        return Err(err(
+            format!("{path}.to_act"),
+            format!(
+                "must be the bidder after the high bidder (seat {}), not seat {}",
+                a.high_bidder, a.to_act
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn check_auction(
     path: &str,
     a: &Auction,
@@ -1105,6 +1134,42 @@ mod tests {
         let mut s = fresh();
         s.player_order = vec![0, 0, 1, 2];
         assert_eq!(validate(&s).unwrap_err().path, "player_order");
+    }
+
+    /// 1841 §4.1 (issue #24): in the open auction the bidder after the high bidder acts, never
+    /// the high bidder itself; an auction with one bidder left is decided, not open.
+    #[test]
+    fn s4_1_the_high_bidder_is_not_the_one_to_act() {
+        let mut s = fresh();
+        <G1841 as crate::Game>::apply(
+            &mut s,
+            0,
+            &crate::g1841::Action::Bid {
+                concession: "SFTG".into(),
+                price: 20,
+            },
+        )
+        .unwrap();
+        assert_eq!(validate(&s), Ok(()));
+        let mut high_acts = s.clone();
+        if let Round::ConcessionRound(cr) = &mut high_acts.round {
+            let a = cr.auction.as_mut().unwrap();
+            assert_ne!(a.to_act, a.high_bidder);
+            a.to_act = a.high_bidder;
+        }
+        let e = validate(&high_acts).unwrap_err();
+        assert_eq!(e.path, "concession_round.auction.to_act");
+        assert!(e.message.contains("after the high bidder"), "{}", e.message);
+        let mut lone = s.clone();
+        if let Round::ConcessionRound(cr) = &mut lone.round {
+            let a = cr.auction.as_mut().unwrap();
+            a.bidders = vec![a.high_bidder];
+            a.to_act = a.high_bidder;
+        }
+        assert_eq!(
+            validate(&lone).unwrap_err().path,
+            "concession_round.auction.bidders"
+        );
     }
 
     /// 1841 §4.1: a standing high bid its bidder cannot pay is refused (it would make a later

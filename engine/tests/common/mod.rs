@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use referee_engine::Game;
 use referee_engine::g1841::import18xx::{ReplaySettings, parse_export, replay};
-use referee_engine::g1841::{G1841, State};
+use referee_engine::g1841::{G1841, ShareOwner, State};
 
 /// The text of `tests/fixtures/1841/<rel>` (a recorded game or a snapshot).
 pub fn fixture(rel: &str) -> String {
@@ -77,4 +77,30 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n.max(1) as u64) as usize
     }
+}
+
+/// Moves `percent` of ordinary certificates of `corp` from `from` to `to`.
+pub fn move_shares(s: &mut State, corp: &str, from: &ShareOwner, to: &ShareOwner, percent: u32) {
+    let c = s.corporations.iter_mut().find(|c| c.sym == corp).unwrap();
+    let mut left = percent;
+    for k in c.certificates.iter_mut() {
+        if left > 0 && &k.owner == from && !k.president && k.percent <= left {
+            k.owner = to.clone();
+            left -= k.percent;
+        }
+    }
+    assert_eq!(left, 0, "{percent}% of {corp} held by {from:?}");
+}
+
+/// Sets a corporation's or a player's cash, the difference moved to or from the bank.
+pub fn set_cash(s: &mut State, who: &ShareOwner, cash: i64) {
+    let have = match who {
+        ShareOwner::Corporation(c) => {
+            let c = s.corporations.iter_mut().find(|x| &x.sym == c).unwrap();
+            std::mem::replace(&mut c.cash, cash)
+        }
+        ShareOwner::Player(p) => std::mem::replace(&mut s.players[*p as usize].cash, cash),
+        _ => unreachable!(),
+    };
+    s.bank_cash += have - cash;
 }

@@ -237,6 +237,20 @@ pub fn decode_state<W: WireGame>(gs: &pb::GameState) -> Result<<W::G as Game>::S
 /// never saturates and stays the next one (docs/CLIENTS.md).
 pub const MAX_ACTION_COUNT: u64 = (1 << 53) - 1;
 
+/// Refuses (FAILED_PRECONDITION) to apply `n` actions to a state whose `action_count` would
+/// then pass [`MAX_ACTION_COUNT`]: the answer would be a state no server reads back (issue
+/// #24: a state at 2^53 − 1 was accepted and its successor refused).
+pub fn check_room_for_actions(gs: &pb::GameState, n: usize) -> Result<(), Status> {
+    let room = MAX_ACTION_COUNT.saturating_sub(gs.action_count);
+    if n as u64 > room {
+        return Err(Status::failed_precondition(format!(
+            "state.action_count: {} leaves room for {room} more actions (at most {MAX_ACTION_COUNT} in a game), not {n}",
+            gs.action_count
+        )));
+    }
+    Ok(())
+}
+
 /// Wraps a typed state into the envelope.
 pub fn encode_state<W: WireGame>(
     state: &<W::G as Game>::State,
@@ -280,6 +294,8 @@ pub fn new_game<W: WireGame>(req: &pb::NewGameRequest) -> Result<pb::NewGameResp
         state: Some(encode_state::<W>(&state, 0)),
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
     })
 }
 
@@ -294,6 +310,7 @@ pub struct Applied {
 /// Apply for game `W`. Stale-state checks come first, then the engine.
 pub fn apply<W: WireGame>(gs: &pb::GameState, req: &pb::ApplyRequest) -> Result<Applied, Status> {
     let mut state = decode_state::<W>(gs)?;
+    check_room_for_actions(gs, 1)?;
     // A seat that is not at the table is a malformed request, as in LegalActions and View.
     check_seat::<W>(&state, req.seat)?;
     let reject = |r: Rejection, kind| Applied {
@@ -365,6 +382,8 @@ pub fn apply<W: WireGame>(gs: &pb::GameState, req: &pb::ApplyRequest) -> Result<
                     )),
                     sealed_state: Vec::new(),
                     seat_views: Vec::new(),
+                    caller_view: None,
+                    seat_credentials: Vec::new(),
                 })),
             },
             action_kind: kind,
@@ -421,6 +440,11 @@ pub fn view_for<W: WireGame>(
     })
 }
 
+/// Number of seats of a state of game `W`.
+pub fn seat_count<W: WireGame>(gs: &pb::GameState) -> Result<u32, Status> {
+    Ok(W::seat_count(&decode_state::<W>(gs)?))
+}
+
 /// What every seat may see of a state (index = seat), for the clear views that accompany a
 /// sealed state.
 pub fn seat_views<W: WireGame>(gs: &pb::GameState) -> Result<Vec<pb::ViewResponse>, Status> {
@@ -475,6 +499,8 @@ pub fn replay<W: WireGame>(
         actions_applied: applied,
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
     })
 }
 
@@ -529,6 +555,7 @@ pub fn apply_batch<W: WireGame>(
     cancel: &Cancel,
 ) -> Result<pb::ApplyBatchResponse, Status> {
     let mut state = decode_state::<W>(gs)?;
+    check_room_for_actions(gs, req.actions.len())?;
     let mut failure = None;
     if let Some(expected) = req.expected_action_count
         && expected != gs.action_count
@@ -583,6 +610,8 @@ pub fn apply_batch<W: WireGame>(
         state: Some(encode_state::<W>(&state, gs.action_count.saturating_add(n))),
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
         actions_applied: n,
         failure,
         applied,
@@ -615,6 +644,8 @@ pub fn stream_replay<W: WireGame>(
         state: (!req.events_only || setup_last).then(|| encode_state::<W>(&state, 0)),
         sealed_state: Vec::new(),
         seat_views: Vec::new(),
+        caller_view: None,
+        seat_credentials: Vec::new(),
         failure: None,
         last: setup_last,
     };
@@ -637,6 +668,8 @@ pub fn stream_replay<W: WireGame>(
                     state: with_state.then(|| encode_state::<W>(&state, applied)),
                     sealed_state: Vec::new(),
                     seat_views: Vec::new(),
+                    caller_view: None,
+                    seat_credentials: Vec::new(),
                     failure: None,
                     last,
                 };
@@ -650,6 +683,8 @@ pub fn stream_replay<W: WireGame>(
                     state: Some(encode_state::<W>(&state, applied)),
                     sealed_state: Vec::new(),
                     seat_views: Vec::new(),
+                    caller_view: None,
+                    seat_credentials: Vec::new(),
                     failure: Some(failure_at(index, &r)),
                     last: true,
                 })?;

@@ -25,7 +25,7 @@ actions flattened), :mod:`referee_client.game`, :mod:`referee_client.bots`,
 from . import autobahn, g1841, pb
 from .aio import AsyncReferee
 from .bots import Bot, FirstLegalBot, RandomBot, Turn, load_bot
-from .client import DEFAULT_TARGET, Applied, Referee, to_action
+from .client import DEFAULT_TARGET, Applied, GameData, Referee, to_action
 from .errors import RefereeError, RejectedError
 from .game import AsyncGame, Game, ReplayError
 from .legal import AmountRange, BlindBidRange, Legal, action_kind
@@ -42,6 +42,7 @@ __all__ = [
     "BlindBidRange",
     "Bot",
     "FirstLegalBot",
+    "GameData",
     "Game",
     "Legal",
     "RandomBot",

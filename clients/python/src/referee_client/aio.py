@@ -32,7 +32,8 @@ from typing import Any
 import grpc
 from grpc import aio
 
-from .client import (DEFAULT_TARGET, ActionLike, Applied, ExportLike, OptionValue, StateLike, _applied,
+from .client import (DEFAULT_TARGET, ActionLike, Applied, ExportLike, GameData, OptionValue, StateLike, _applied,
+                     _game_data, _game_data_request,
                      _batch_request, _default_action_request, _export_request, _import_request, _options,
                      _playout_request, _replay_request, _state_fields, _stream_replay_request, _view_request,
                      to_action)
@@ -208,6 +209,17 @@ class AsyncReferee:
         """One English line for an action; see :meth:`Referee.describe`."""
         req = referee_pb2.DescribeRequest(seat=seat, action=to_action(action), **_state_fields(state))
         return await self.stub.Describe(req, timeout=self._t(timeout))
+
+    async def game_data(self, game: str, options: Mapping[str, OptionValue] | None = None, *,
+                        timeout: float | None = None) -> GameData:
+        """The static data to draw a game with; see :meth:`Referee.game_data`."""
+        key = (game, tuple(sorted(_options(options).items())))
+        cache: dict = self.__dict__.setdefault("_game_data_cache", {})
+        cached = cache.get(key)
+        req = _game_data_request(game, options, cached.content_hash if cached else None)
+        data = _game_data(await self.stub.GetGameData(req, timeout=self._t(timeout)), cached)
+        cache[key] = data
+        return data
 
 
 __all__ = ["AsyncReferee"]

@@ -212,6 +212,39 @@ def _state_fields(state: StateLike) -> dict:
     raise TypeError(f"state must be a referee_pb2.GameState or sealed bytes, not {type(state).__name__}")
 
 
+@dataclass(frozen=True)
+class GameData:
+    """The static data a UI draws a game with (GetGameData; docs/API.md "Static game data").
+
+    Attributes:
+        game: game id (``"1841"``, ``"autobahn"``).
+        variant: 1841 ``"v2"``, ``"v1"`` or ``"lite"``; Autobahn the board id.
+        format_version: format of :attr:`data` (1).
+        content_hash: ``"sha256:<hex>"`` of the document: a cache key.
+        data: the document, parsed (1841: ``layout``, ``hexes`` with ``center``, ``tiles``,
+            ``borders``, ``market``, ``ruleset`` with ``trains`` and ``phases``,
+            ``concessions``, ``corporations``; Autobahn: ``board``, ``layout``, ``positions``).
+    """
+
+    game: str
+    variant: str
+    format_version: int
+    content_hash: str
+    data: dict
+
+
+def _game_data_request(game, options, if_none_match) -> "referee_pb2.GetGameDataRequest":
+    return referee_pb2.GetGameDataRequest(game=game, options=_options(options),
+                                          if_none_match=if_none_match or "")
+
+
+def _game_data(resp: "referee_pb2.GetGameDataResponse", cached: GameData | None) -> GameData:
+    if resp.not_modified and cached is not None:
+        return cached
+    return GameData(game=resp.game, variant=resp.variant, format_version=resp.format_version,
+                    content_hash=resp.content_hash, data=json.loads(resp.data_json))
+
+
 class Referee:
     """A connection to a Referee server (gRPC). Use as a context manager, or call :meth:`close`.
 
@@ -470,5 +503,22 @@ class Referee:
         req = referee_pb2.DescribeRequest(seat=seat, action=to_action(action), **_state_fields(state))
         return self.stub.Describe(req, timeout=self._t(timeout))
 
+    def game_data(self, game: str, options: Mapping[str, OptionValue] | None = None, *,
+                  timeout: float | None = None) -> GameData:
+        """Everything needed to draw ``game`` with ``options`` that never changes while it is
+        played (GetGameData): the 1841 map, tiles, market, corporations, trains and phases of
+        the variant, or the Autobahn board with drawing positions. Kept per client and asked
+        again with ``if_none_match``, so a repeated call moves only the hash.
 
-__all__ = ["Applied", "DEFAULT_TARGET", "ExportLike", "Referee", "to_action"]
+        Example: ``hexes = ref.game_data("1841", {"lite": True}).data["hexes"]``.
+        """
+        key = (game, tuple(sorted(_options(options).items())))
+        cache: dict = self.__dict__.setdefault("_game_data_cache", {})
+        cached = cache.get(key)
+        req = _game_data_request(game, options, cached.content_hash if cached else None)
+        data = _game_data(self.stub.GetGameData(req, timeout=self._t(timeout)), cached)
+        cache[key] = data
+        return data
+
+
+__all__ = ["Applied", "DEFAULT_TARGET", "ExportLike", "GameData", "Referee", "to_action"]

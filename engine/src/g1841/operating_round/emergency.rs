@@ -17,9 +17,10 @@
 //! own treasury (§9.6). When even selling everything cannot raise the price, the player may
 //! declare bankruptcy (resign or take a L.500 loan).
 
-use super::super::corporation::presidency_may_change;
 use super::super::corporation::swap_presidency;
+use super::super::corporation::{largest_other_holding, presidency_may_change};
 use super::super::start::half_price_proceeds;
+use super::super::state::Corporation;
 use super::super::stock_round::{successor, update_presidency};
 use super::*;
 
@@ -106,6 +107,12 @@ fn funds(state: &State, sym: &str) -> i64 {
 /// when nobody does, never of a corporation in the needy chain nor of a historical
 /// corporation before phase 4 (the concession lock, 1841 §7.5; kept with the option too,
 /// interpretation I39).
+///
+/// Where a president may not dump (the needy corporation and every corporation above it in
+/// the chain; a historical corporation before phase 4), he may not sell his ordinary
+/// certificates below the largest other holding either ([`retained_units`]): an emergency sale
+/// never moves the presidency of a corporation in the needy chain (1841 §14, rule {4.5.1};
+/// 18xx `emr_can_sell?`, `corp_minimum_to_retain`).
 fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32)> {
     let chain: Vec<ShareOwner> = raisers(state, needy);
     let mut out = Vec::new();
@@ -121,6 +128,13 @@ fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32
                     .filter(|k| &k.owner == raiser && !k.president)
                     .map(|k| k.percent / c.unit_percent())
                     .sum();
+                // A corporation never sells its president's certificate here; a historical
+                // one it presides over before phase 4 keeps the largest other holding.
+                let units = if c.president() == Some(raiser) && !presidency_may_change(state, c) {
+                    units.min(units_above_retained(state, c, raiser))
+                } else {
+                    units
+                };
                 if units > 0 && c.price().is_some() {
                     out.push((c.sym.clone(), units));
                 }
@@ -159,6 +173,11 @@ fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32
                     && !chain.contains(&ShareOwner::Corporation(c.sym.clone()))
                     && presidency_may_change(state, c);
                 let _ = seat;
+                let ordinary = if is_president && !may_dump {
+                    ordinary.min(units_above_retained(state, c, raiser))
+                } else {
+                    ordinary
+                };
                 let units = ordinary + if may_dump { 2 } else { 0 };
                 if units > 0 {
                     out.push((c.sym.clone(), units));
@@ -168,6 +187,60 @@ fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32
         ShareOwner::Ipo | ShareOwner::Pool => {}
     }
     out
+}
+
+/// The units of `corp` that `president`, its president, holds above the largest other
+/// holding ([`largest_other_holding`]): what he may sell and stay president (1841 §7.5: the
+/// presidency moves only to a holder with strictly more; 18xx `corp_minimum_to_retain`).
+fn units_above_retained(state: &State, corp: &Corporation, president: &ShareOwner) -> u32 {
+    let held = corp.percent_of(president);
+    let keep = largest_other_holding(state, corp, president);
+    held.saturating_sub(keep) / corp.unit_percent()
+}
+
+/// Why an emergency sale of `percent` of `target` by `seller` (the controlling player when
+/// `None`) for the needy corporation `needy` is refused because of a presidency it would move,
+/// if that is the reason (1841 §14, rule {4.5.1}): the seller presides over `target`, which
+/// is in the needy chain (or historical before phase 4), and would keep less than the largest
+/// other holding.
+pub(super) fn emergency_presidency_kept(
+    state: &State,
+    needy: &str,
+    seller: &Option<String>,
+    target: &str,
+    percent: u32,
+) -> Option<String> {
+    let c = state.corporation(target)?;
+    let owner = match seller {
+        Some(s) if s == target => return None,
+        Some(s) => ShareOwner::Corporation(s.clone()),
+        None => c.president()?.clone(),
+    };
+    if c.president() != Some(&owner) {
+        return None;
+    }
+    let in_chain = raisers(state, needy).contains(&ShareOwner::Corporation(target.to_string()));
+    let locked = !presidency_may_change(state, c);
+    if !in_chain && !locked {
+        return None;
+    }
+    let allowed = units_above_retained(state, c, &owner) * c.unit_percent();
+    if percent <= allowed {
+        return None;
+    }
+    let keep = largest_other_holding(state, c, &owner);
+    let why = if in_chain && target == needy {
+        format!("{target} is the corporation raising the money")
+    } else if in_chain {
+        format!("{target} is in {needy}'s chain of control")
+    } else {
+        format!("{target} is a historical corporation before phase 4")
+    };
+    Some(format!(
+        "Selling {percent}% of {target} would leave its president with less than another \
+         holder's {keep}% and move the presidency; {why}, so an emergency sale may not change \
+         its president (at most {allowed}% may be sold)."
+    ))
 }
 
 fn seller_owner(seller: &Option<String>, seat: Seat) -> ShareOwner {

@@ -31,36 +31,69 @@ pub(super) fn why_not(
             rotation,
         } => lay(state, sym, legal, hex, tile, *rotation),
         Action::PlaceToken { hex, city } => token(state, sym, legal, hex, *city),
-        Action::BuyTrain { train, from, price } => train_purchase(sym, legal, train, from, *price),
+        Action::BuyTrain { train, from, price } => {
+            train_purchase(state, sym, legal, train, from, *price)
+        }
         Action::BuyToken {
             hex,
             city,
             seller,
             price,
-        } => token_purchase(sym, legal, hex, *city, seller, *price),
-        _ => {
-            let same: Vec<String> = legal
-                .actions
-                .iter()
-                .filter(|a| std::mem::discriminant(*a) == std::mem::discriminant(action))
-                .map(brief)
-                .collect();
-            let message = if same.is_empty() {
-                format!(
-                    "{} is not possible for {sym} in its {} step.",
-                    capitalized(&brief(action)),
-                    step_name(step)
-                )
-            } else {
-                format!(
-                    "{} is not legal for {sym} now. Possible now: {}.",
-                    capitalized(&brief(action)),
-                    shown(&same)
-                )
-            };
-            reject(RejectionCode::IllegalMove, rule_of(step), message)
+        } => token_purchase(state, sym, legal, hex, *city, seller, *price),
+        Action::BuyShares { .. } | Action::Par { .. } | Action::Pass
+            if step == OperatingStep::Shares =>
+        {
+            match shares::must_sell(state) {
+                Some(reason) => {
+                    let sales: Vec<String> = legal.actions.iter().map(brief).collect();
+                    illegal(
+                        if reason.contains("§7.3") {
+                            "1841 §7.3"
+                        } else if reason.contains("§7.1") {
+                            "1841 §7.1"
+                        } else {
+                            "1841 §9.7"
+                        },
+                        format!("{reason} Possible now: {}.", shown(&sales)),
+                    )
+                }
+                None => other(sym, step, action, legal),
+            }
         }
+        Action::EmergencySell {
+            seller,
+            corporation,
+            percent,
+        } if step == OperatingStep::Trains => {
+            emergency_sale(state, sym, legal, seller, corporation, *percent)
+        }
+        _ => other(sym, step, action, legal),
     }
+}
+
+/// The refusal of an action of the step that is not listed, with the listed actions of its
+/// kind (or none).
+fn other(sym: &str, step: OperatingStep, action: &Action, legal: &LegalActions) -> Rejection {
+    let same: Vec<String> = legal
+        .actions
+        .iter()
+        .filter(|a| std::mem::discriminant(*a) == std::mem::discriminant(action))
+        .map(brief)
+        .collect();
+    let message = if same.is_empty() {
+        format!(
+            "{} is not possible for {sym} in its {} step.",
+            capitalized(&brief(action)),
+            step_name(step)
+        )
+    } else {
+        format!(
+            "{} is not legal for {sym} now. Possible now: {}.",
+            capitalized(&brief(action)),
+            shown(&same)
+        )
+    };
+    reject(RejectionCode::IllegalMove, rule_of(step), message)
 }
 
 /// A short English form of an action, for listing alternatives.
@@ -120,6 +153,88 @@ fn brief(action: &Action) -> String {
         Action::Transform { corporation } => format!("transforming into {corporation}"),
         other => format!("`{}`", other.kind_name()),
     }
+}
+
+/// Why an emergency sale is refused (1841 §14): no emergency, a sale that would move a
+/// presidency in the needy chain (rule {4.5.1}), or one not among the sales open now (another
+/// raiser's turn to sell, more than needed, nothing of that corporation to sell).
+fn emergency_sale(
+    state: &State,
+    sym: &str,
+    legal: &LegalActions,
+    seller: &Option<String>,
+    corporation: &str,
+    percent: u32,
+) -> Rejection {
+    const RULE: &str = "1841 §14";
+    if !in_emergency(state) {
+        return illegal(
+            RULE,
+            format!("{sym} is not raising money in an emergency: it can pay for a train itself."),
+        );
+    }
+    if let Some(reason) = emergency_presidency_kept(state, sym, seller, corporation, percent) {
+        return illegal(RULE, reason);
+    }
+    let same: Vec<String> = legal
+        .actions
+        .iter()
+        .filter(|a| matches!(a, Action::EmergencySell { .. }))
+        .map(brief)
+        .collect();
+    let who = seller.as_deref().unwrap_or("the president");
+    illegal(
+        RULE,
+        if same.is_empty() {
+            format!(
+                "No emergency sale is open to {who} now: {sym} may buy its train, or the \
+                 president may declare bankruptcy."
+            )
+        } else {
+            format!(
+                "{} selling {percent}% of {corporation} is not an emergency sale open now (sales \
+                 go up the chain of control, only as many shares as needed). Possible now: {}.",
+                capitalized(who),
+                shown(&same)
+            )
+        },
+    )
+}
+
+/// Why `sym` may not buy `seller`'s token on `hex` city `city`, when the rule that stands in
+/// the way can be named (1841 §9.5): no such token, its own token, a seller without a
+/// controlling player, the seller's last city token, a tile where the buyer already has a
+/// token. `None` otherwise (not reached, no unplaced token, no cash: the listing says it).
+fn token_refusal(state: &State, sym: &str, hex: &str, city: u32, seller: &str) -> Option<String> {
+    if !track::tokens_at(state, hex, city)
+        .iter()
+        .any(|s| s == seller)
+    {
+        return Some(format!("{seller} has no token on {hex} city {city}."));
+    }
+    if seller == sym {
+        return Some(format!("{sym} cannot buy its own token."));
+    }
+    if controller(state, seller).is_none() {
+        return Some(format!(
+            "{seller} has no controlling player: its tokens cannot be bought."
+        ));
+    }
+    let bases = track::bases(state, seller);
+    let is_base = bases.iter().any(|(h, _, c)| h == hex && *c == city);
+    if is_base && bases.len() < 2 {
+        return Some(format!(
+            "The token on {hex} city {city} is {seller}'s last city token: a corporation \
+             keeps at least one token in a city (only a token in a pass can always be sold)."
+        ));
+    }
+    if state
+        .corporation(sym)
+        .is_some_and(|c| c.tokens.iter().any(|t| t.hex == hex))
+    {
+        return Some(format!("{sym} already has a token on {hex}."));
+    }
+    None
 }
 
 fn capitalized(s: &str) -> String {
@@ -351,6 +466,7 @@ fn token(state: &State, sym: &str, legal: &LegalActions, hex: &str, city: u32) -
 
 /// 1841 §9.6 / §14: why `train` from `from` at `price` cannot be bought now.
 fn train_purchase(
+    state: &State,
     sym: &str,
     legal: &LegalActions,
     train: &str,
@@ -414,21 +530,75 @@ fn train_purchase(
             t.train, t.from, t.min_price, t.max_price
         )
     }));
+    if offers.is_empty() {
+        return no_train_for_sale(state, sym);
+    }
     illegal(
         R,
-        if offers.is_empty() {
-            format!("{sym} cannot buy a train now.")
-        } else {
+        format!(
+            "Train {train} from {from} is not for sale to {sym} now. Trains it can buy: {}.",
+            shown(&offers)
+        ),
+    )
+}
+
+/// Why the operating corporation `sym` can buy no train at all now, in its train step
+/// (1841 §9.6, §14): it is raising money in an emergency and must sell first, or may only buy
+/// the cheapest train once emergency money is used; it holds its train limit; or its treasury
+/// pays for no depot or pool train and no other corporation offers one.
+fn no_train_for_sale(state: &State, sym: &str) -> Rejection {
+    let cash = state.corporation(sym).map_or(0, |c| c.cash);
+    if in_emergency(state) {
+        let cheapest =
+            cheapest_train(state).map(|(id, from, p)| format!("{id} from {from} for L.{p}"));
+        let cheapest = cheapest.unwrap_or_else(|| "none left".to_string());
+        let sales: Vec<String> = emergency_sales(state).iter().map(brief).collect();
+        return illegal(
+            "1841 §14",
+            if sales.is_empty() {
+                format!(
+                    "{sym} is raising money in an emergency: it may buy only the cheapest \
+                     depot or pool train ({cheapest}), and the money for it is not there; its \
+                     controlling player may declare bankruptcy."
+                )
+            } else {
+                format!(
+                    "{sym} is raising money in an emergency: the cheapest train ({cheapest}) \
+                     costs more than the cash of its chain of control, so shares must be sold \
+                     first. Possible now: {}.",
+                    shown(&sales)
+                )
+            },
+        );
+    }
+    let held = train_count(state, sym) as u32;
+    let limit = train_limit(state, sym);
+    if held >= limit {
+        return illegal(
+            "1841 §9.6",
             format!(
-                "Train {train} from {from} is not for sale to {sym} now. Trains it can buy: {}.",
-                shown(&offers)
-            )
+                "{sym} holds {held} trains, its limit in phase {}: it may buy no more.",
+                state.phase
+            ),
+        );
+    }
+    let price = cheapest_train(state).map(|(_, _, p)| p);
+    reject(
+        RejectionCode::InsufficientFunds,
+        "1841 §9.6",
+        match price {
+            Some(p) => format!(
+                "{sym} has L.{cash}; the cheapest depot or pool train costs L.{p}, and no other \
+                 corporation has a train to sell to it."
+            ),
+            None => format!("No train is for sale to {sym}: the depot and the pool are empty."),
         },
     )
 }
 
 /// 1841 §9.5: why this token purchase is refused.
 fn token_purchase(
+    state: &State,
     sym: &str,
     legal: &LegalActions,
     hex: &str,
@@ -467,6 +637,16 @@ fn token_purchase(
             )
         })
         .collect();
+    if let Some(reason) = token_refusal(state, sym, hex, city, seller) {
+        return illegal(
+            R,
+            if offers.is_empty() {
+                format!("{reason} It can buy no token now; pass.")
+            } else {
+                format!("{reason} Tokens it can buy: {}.", shown(&offers))
+            },
+        );
+    }
     illegal(
         R,
         if offers.is_empty() {

@@ -199,8 +199,11 @@ fn listing(
         }
         OperatingStep::Shares => {
             out.actions = sell_options(state);
-            out.actions.extend(share_options(state));
-            out.actions.push(Action::Pass);
+            // 1841 §7.3, FAQ-C7, FAQ-Q11: a corporation that must sell only sells.
+            if shares::must_sell(state).is_none() {
+                out.actions.extend(share_options(state));
+                out.actions.push(Action::Pass);
+            }
         }
         OperatingStep::Merge => {
             out.actions = events::merger::partners(state, &sym)
@@ -711,10 +714,23 @@ fn narrowed_listing(
         return None;
     }
     match step {
-        OperatingStep::Shares => Some(LegalActions {
-            actions: share_step_listing_of(state, action)?,
-            ..LegalActions::default()
-        }),
+        OperatingStep::Shares => {
+            // A corporation that must sell (1841 §7.3) may only sell.
+            let forced = || shares::must_sell(state).is_some();
+            let actions = match action {
+                Action::Pass if forced() => Vec::new(),
+                Action::Pass => vec![Action::Pass],
+                Action::SellShares { .. } => share_step_listing_of(state, action)?,
+                _ => {
+                    let listed = share_step_listing_of(state, action)?;
+                    if forced() { Vec::new() } else { listed }
+                }
+            };
+            Some(LegalActions {
+                actions,
+                ..LegalActions::default()
+            })
+        }
         OperatingStep::Trains => {
             let r = round(state)?;
             let sym = r.current.as_deref()?;
@@ -776,7 +792,6 @@ fn pass_always_listed(step: OperatingStep) -> bool {
         OperatingStep::Track
             | OperatingStep::Token
             | OperatingStep::BuyToken
-            | OperatingStep::Shares
             | OperatingStep::Merge
             | OperatingStep::Transform
     )

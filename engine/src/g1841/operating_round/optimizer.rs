@@ -31,6 +31,14 @@
 //! exceed the budget by at most trains × routes found). Ties keep the first set found in this
 //! fixed order, so the same state and budget always give the same answer.
 //!
+//! Memory: the walks of the graph and the candidate routes stored are each capped at
+//! [`MAX_STORED_ROUTES`] (a few hundred bytes each, so a search holds at most some tens of
+//! MB whatever its work budget); reaching the cap stops the search the same way as the work
+//! budget (the best set of what is stored, `proven_optimal == false`,
+//! [`SearchStop::StoredRoutes`]). The search is cancellable: every
+//! [`crate::interrupt::CHECK_EVERY`] work units it asks [`crate::interrupt::cancelled`] and,
+//! when its caller has gone away, stops the same way ([`SearchStop::Cancelled`]).
+//!
 //! The rules are exactly those [`check_routes`] applies, including its choices: a token in a
 //! pass counts as the route's token (18xx, 1841 §17 item 5; not with the option
 //! `pass_token_not_a_route_base`, FAQ-C11: [`route_token_node`]), the
@@ -51,6 +59,24 @@ use crate::g1841::state::MapToken;
 /// work unit (about 250 bytes each); a corporation with one train stores only its best.
 pub const DEFAULT_BUDGET: u64 = 5_000_000;
 
+/// Most walks (connections between two nodes) and most candidate routes one search keeps
+/// (each, not together). The recorded games store at most a few thousand routes per
+/// operating turn; a crafted position with every hex brown and two 8-trains stores
+/// millions, which made one search hold several hundred MB before this cap. At the cap
+/// the search stops and answers the best set of the routes kept ([`SearchStop::StoredRoutes`]).
+pub const MAX_STORED_ROUTES: usize = 100_000;
+
+/// Why a search stopped before it had proved its answer optimal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchStop {
+    /// The work budget ran out.
+    Work,
+    /// [`MAX_STORED_ROUTES`] walks or candidate routes were stored.
+    StoredRoutes,
+    /// The caller went away ([`crate::interrupt::cancelled`]); the answer is of no use.
+    Cancelled,
+}
+
 /// The optimizer's answer: routes and their revenues in L. (1841 §9.3).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct BestRoutes {
@@ -65,16 +91,27 @@ pub struct BestRoutes {
     pub proven_optimal: bool,
     /// Work units spent.
     pub work: u64,
+    /// Why the search stopped early (`None` when `proven_optimal`).
+    pub stopped: Option<SearchStop>,
 }
 
 /// The best route set of corporation `sym` in the current state (1841 §9.3), searching at
 /// most `budget` work units (see the module documentation). A corporation without trains,
 /// tokens or routes gets an empty set with revenue 0.
 pub fn best_routes(state: &State, sym: &str, budget: u64) -> BestRoutes {
+    best_routes_within(state, sym, budget, MAX_STORED_ROUTES)
+}
+
+/// [`best_routes`] keeping at most `max_stored` walks and `max_stored` candidate routes
+/// (instead of [`MAX_STORED_ROUTES`]).
+pub fn best_routes_within(state: &State, sym: &str, budget: u64, max_stored: usize) -> BestRoutes {
     let mut b = Budget {
         used: 0,
         limit: budget,
         cut: false,
+        stored: 0,
+        max_stored,
+        stop: None,
     };
     let trains = train_specs(state, sym);
     let Some(corp) = state.corporation(sym) else {
@@ -115,24 +152,54 @@ pub fn best_routes(state: &State, sym: &str, budget: u64) -> BestRoutes {
         revenue: total,
         proven_optimal: !b.cut,
         work: b.used,
+        stopped: b.stop,
     }
 }
 
-/// Work-unit counter.
+/// Work-unit counter, with the cap on stored walks and the cancellation check.
 struct Budget {
     used: u64,
     limit: u64,
     cut: bool,
+    /// Walks stored so far (the graph).
+    stored: usize,
+    max_stored: usize,
+    stop: Option<SearchStop>,
 }
 
 impl Budget {
-    /// Spends one unit; `false` (and the search is marked cut) when none is left.
+    /// Marks the search cut for `why` (the first reason is kept).
+    fn halt(&mut self, why: SearchStop) {
+        self.cut = true;
+        self.stop.get_or_insert(why);
+    }
+
+    /// Spends one unit; `false` (and the search is marked cut) when none is left, when the
+    /// search was already cut (stored routes) or when its caller has gone away.
     fn tick(&mut self) -> bool {
+        if self.cut {
+            return false;
+        }
         if self.used >= self.limit {
-            self.cut = true;
+            self.halt(SearchStop::Work);
             return false;
         }
         self.used += 1;
+        if self.used.is_multiple_of(crate::interrupt::CHECK_EVERY) && crate::interrupt::cancelled()
+        {
+            self.halt(SearchStop::Cancelled);
+            return false;
+        }
+        true
+    }
+
+    /// Room for one more stored walk; `false` (and the search is cut) at the cap.
+    fn store(&mut self) -> bool {
+        if self.stored >= self.max_stored {
+            self.halt(SearchStop::StoredRoutes);
+            return false;
+        }
+        self.stored += 1;
         true
     }
 }
@@ -349,6 +416,7 @@ fn walks_from(
         }
         let seg = seg_id(segs, hex, pi);
         match other {
+            End::Node(_) if !b.store() => return out,
             End::Node(w) => out.push((
                 (hex.to_string(), w),
                 vec![seg],
@@ -410,6 +478,10 @@ fn cross(
         }
         used.push(seg);
         match other {
+            End::Node(_) if !b.store() => {
+                used.pop();
+                break;
+            }
             End::Node(w) => out.push((
                 (next.clone(), w),
                 used.clone(),
@@ -647,7 +719,7 @@ impl Enum<'_> {
             self.enter(y);
             self.fwd.push((ci, dir));
             if self.qualifying >= 2 {
-                self.record();
+                self.record(b);
             }
             self.backward(self.pivot, false, b);
             self.forward(y, ty, b);
@@ -693,7 +765,7 @@ impl Enum<'_> {
             self.enter(y);
             self.bwd.push((ci, dir));
             if self.qualifying >= 2 {
-                self.record();
+                self.record(b);
             }
             self.backward(y, ty, b);
             self.bwd.pop();
@@ -706,7 +778,7 @@ impl Enum<'_> {
     }
 
     /// Stores the current route: the backward half reversed, then the forward half.
-    fn record(&mut self) {
+    fn record(&mut self, b: &mut Budget) {
         let g = self.g;
         let o = &mut self.out;
         if self.best_only {
@@ -714,6 +786,9 @@ impl Enum<'_> {
                 return;
             }
             o.clear();
+        } else if o.len() >= b.max_stored {
+            b.halt(SearchStop::StoredRoutes);
+            return;
         }
         let lo = o.steps.len();
         let start = match self.bwd.last() {
@@ -1062,6 +1137,9 @@ mod tests {
                 used: 0,
                 limit: u64::MAX,
                 cut: false,
+                stored: 0,
+                max_stored: usize::MAX,
+                stop: None,
             };
             let g = Graph::build(&state, "SFTG", &corp.tokens, &mut b);
             let per: Vec<Vec<(Route, i64)>> = specs

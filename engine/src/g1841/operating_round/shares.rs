@@ -59,6 +59,77 @@ fn sell_options_up_to(state: &State, limit: usize) -> Vec<Action> {
     out
 }
 
+/// Why the operating corporation must sell before it may buy, start a corporation or pass in
+/// its share step, if it must (18xx `must_sell?` of the corporate share step): it can sell a
+/// certificate of a corporation
+/// * of which its controlling player controls more than 60% — his own holdings plus those of
+///   every corporation he controls (1841 §7.3; FAQ-C7: he must get back under the limit at
+///   his next stock-round turn or the next share step of one of his corporations, whichever
+///   comes first; FAQ-Q11: it sells even if he stays over 60% afterwards, and it need not
+///   give up a corporation that holds the shares in its place);
+/// * that is in its own chain of control (1841 §7.1: a corporation never holds shares of a
+///   corporation controlling it; 18xx);
+///
+/// or it holds more certificates of other corporations than it may (5, 1841 §9.7) and can sell
+/// any. `None` when nothing can be sold (the duty waits for a share step where it can).
+pub fn must_sell(state: &State) -> Option<String> {
+    let r = round(state)?;
+    let sym = r.current.as_deref()?;
+    if r.step != OperatingStep::Shares || r.start.is_some() {
+        return None;
+    }
+    let sales = sell_options(state);
+    if sales.is_empty() {
+        return None;
+    }
+    let rules = data::ruleset(&state.options);
+    let owner = ShareOwner::Corporation(sym.to_string());
+    let held = state
+        .corporations
+        .iter()
+        .flat_map(|c| c.certificates.iter())
+        .filter(|c| c.owner == owner)
+        .count() as u32;
+    let max_held = rules.corporation_max_certificates_of_other_corporations;
+    if held > max_held {
+        return Some(format!(
+            "{sym} holds {held} certificates of other corporations, more than {max_held}: it \
+             must sell first (1841 §9.7)."
+        ));
+    }
+    let seat = controller(state, sym);
+    let max = rules.max_percent_controlled_by_one_player;
+    let chain = super::super::corporation::chain(state, sym);
+    for corp in &state.corporations {
+        if corp.sym == sym
+            || !sales.iter().any(
+                |a| matches!(a, Action::SellShares { corporation, .. } if *corporation == corp.sym),
+            )
+        {
+            continue;
+        }
+        if let Some(seat) = seat {
+            let controlled = super::super::corporation::controlled_percent_of(state, seat, corp);
+            if controlled > max {
+                return Some(format!(
+                    "Seat {seat}, who controls {sym}, controls {controlled}% of {} (his own \
+                     shares and his corporations'), more than {max}%: {sym} must sell its {} \
+                     shares first (1841 §7.3, FAQ-C7, FAQ-Q11).",
+                    corp.sym, corp.sym
+                ));
+            }
+        }
+        if chain.contains(&corp.sym) {
+            return Some(format!(
+                "{} controls {sym}, which may not hold its shares: {sym} must sell them first \
+                 (1841 §7.1).",
+                corp.sym
+            ));
+        }
+    }
+    None
+}
+
 /// Records that corporation `seller` sold certificates of `corporation` in this operating
 /// round (FAQ-R5: with `no_corporate_rebuy_after_sale` it may not buy them again in this
 /// round, emergency sales included); nothing without the option.

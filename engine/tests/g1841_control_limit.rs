@@ -1,0 +1,88 @@
+//! The 60% control limit in the corporate share step (1841 §7.3, FAQ-C7, FAQ-Q11): a
+//! corporation whose controlling player controls more than 60% of a corporation it holds
+//! shares of must sell them before it may buy, start a corporation or pass.
+
+use referee_engine::g1841::{Action, G1841, OperatingStep, Round, ShareOwner, State};
+use referee_engine::{Game, RejectionCode};
+
+mod common;
+use common::{move_shares, recorded_states};
+
+fn sell(corporation: &str, percent: u32) -> Action {
+    Action::SellShares {
+        corporation: corporation.into(),
+        percent,
+    }
+}
+
+/// The lite game in phase 4, SFTC (controlled by Player 1, seat 0) in its share step. SFTC
+/// holds 30% of AFI (the president's certificate and one share); seat 0 is given 50% of AFI
+/// from its IPO, so he controls 80% of AFI (FAQ-Q11's numbers: his own 50%, plus the 30% of
+/// the corporation he controls).
+fn sftc_over_the_limit() -> State {
+    let mut s = recorded_states("1841_game_end_bank").swap_remove(193);
+    move_shares(&mut s, "AFI", &ShareOwner::Ipo, &ShareOwner::Player(0), 50);
+    let Round::OperatingRound(r) = &s.round else {
+        panic!("an operating round")
+    };
+    assert_eq!(
+        (r.current.as_deref(), r.step),
+        (Some("SFTC"), OperatingStep::Shares)
+    );
+    assert_eq!(
+        referee_engine::g1841::corporation::controlled_percent(&s, 0, "AFI"),
+        80
+    );
+    assert_eq!(referee_engine::g1841::validate::validate(&s), Ok(()));
+    s
+}
+
+/// 1841 §7.3, FAQ-C7 (the next share step of one of his corporations comes before his next
+/// stock-round turn), FAQ-Q11 (it sells even if he stays over 60%): SFTC may only sell its
+/// one AFI share — no purchase, no start, no pass; the refused pass names §7.3 and the 80%.
+/// After the sale seat 0 still controls 70% of AFI, but SFTC has no AFI share left to sell
+/// (its president's certificate is never sold here), so it may pass, buy or start again.
+#[test]
+fn s7_3_a_corporation_over_the_limit_sells_in_its_share_step() {
+    let mut s = sftc_over_the_limit();
+    assert_eq!(G1841::legal(&s, 0).actions, [sell("AFI", 10)]);
+    let before = s.clone();
+    let err = G1841::apply(&mut s, 0, &Action::Pass).unwrap_err();
+    assert_eq!(
+        (err.code, err.rule.as_str()),
+        (RejectionCode::IllegalMove, "1841 §7.3")
+    );
+    assert_eq!(
+        err.message,
+        "Seat 0, who controls SFTC, controls 80% of AFI (his own shares and his \
+         corporations'), more than 60%: SFTC must sell its AFI shares first (1841 §7.3, \
+         FAQ-C7, FAQ-Q11). Possible now: selling 10% of AFI."
+    );
+    let buy = Action::BuyShares {
+        corporation: "ATFA".into(),
+        from_pool: false,
+        percent: 10,
+    };
+    assert_eq!(G1841::apply(&mut s, 0, &buy).unwrap_err().rule, "1841 §7.3");
+    assert_eq!(s, before, "refused actions leave the state unchanged");
+    G1841::apply(&mut s, 0, &sell("AFI", 10)).unwrap();
+    assert_eq!(
+        referee_engine::g1841::corporation::controlled_percent(&s, 0, "AFI"),
+        70
+    );
+    let legal = G1841::legal(&s, 0).actions;
+    assert!(legal.contains(&Action::Pass), "{legal:?}");
+    assert!(legal.contains(&buy), "{legal:?}");
+    G1841::apply(&mut s, 0, &Action::Pass).unwrap();
+}
+
+/// Without the extra AFI shares (seat 0 controls 30% of AFI) nothing forces SFTC: its share
+/// step offers the AFI sale, purchases, starts and the pass, as recorded.
+#[test]
+fn s7_3_within_the_limit_the_share_step_is_free() {
+    let s = recorded_states("1841_game_end_bank").swap_remove(193);
+    let legal = G1841::legal(&s, 0).actions;
+    assert_eq!(legal.first(), Some(&sell("AFI", 10)));
+    assert_eq!(legal.last(), Some(&Action::Pass));
+    assert_eq!(legal.len(), 21);
+}

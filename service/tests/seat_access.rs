@@ -1,0 +1,525 @@
+//! Seat access in sealed mode (issue #24, docs/SECURITY.md "Seat access in sealed mode"): who
+//! may see what, each leak of the first sealed mode closed by one test. The transports only
+//! hand the header `referee-credential` to [`Api::for_caller`] (tests/tests/e2e_sealed.rs
+//! sends it over gRPC), so these tests call the service logic directly.
+
+use std::collections::BTreeMap;
+
+use referee_service::api::Api;
+use referee_service::pb::g1841 as g;
+use referee_service::pb::v1 as pb;
+use referee_service::seal::Sealer;
+use referee_service::work::Cancel;
+use tonic::Code;
+
+const K1: &str = "k1:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
+fn sealed() -> Api {
+    Api::sealed(Sealer::parse(K1).unwrap())
+}
+
+fn arbiter() -> String {
+    Sealer::parse(K1).unwrap().arbiter_credential()
+}
+
+fn blind_bid(amounts: Vec<i64>) -> pb::Action {
+    pb::Action {
+        action: Some(pb::action::Action::G1841(g::Action {
+            action: Some(g::action::Action::BlindBid(g::BlindBid { amounts })),
+        })),
+    }
+}
+
+/// Seat 0's bid: `amount` on the first concession.
+fn bid(amount: i64) -> pb::Action {
+    let mut amounts = vec![0; 8];
+    amounts[0] = amount;
+    blind_bid(amounts)
+}
+
+fn version_1() -> BTreeMap<String, String> {
+    [("version_1".to_string(), "true".to_string())].into()
+}
+
+/// A sealed 4-seat Version 1 game of 1841 created by `api`.
+fn new_1841(api: &Api) -> pb::NewGameResponse {
+    api.new_game(&pb::NewGameRequest {
+        game: "1841".into(),
+        seats: 4,
+        options: version_1(),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+fn accepted(r: pb::ApplyResponse) -> pb::Accepted {
+    match r.result {
+        Some(pb::apply_response::Result::Accepted(a)) => a,
+        other => panic!("not accepted: {other:?}"),
+    }
+}
+
+fn sealed_bids(view: &pb::ViewResponse) -> Vec<g::SealedBid> {
+    let Some(pb::view_response::View::G1841(v)) = view.view.as_ref() else {
+        panic!("no 1841 view")
+    };
+    match v.state.as_ref().and_then(|s| s.round.as_ref()) {
+        Some(g::state::Round::ConcessionRound(r)) => r.sealed_bids.clone(),
+        other => panic!("not in the concession round: {other:?}"),
+    }
+}
+
+/// Seat 0's bid amounts as `view` shows them.
+fn seat0_amounts(view: &pb::ViewResponse) -> Vec<i64> {
+    sealed_bids(view)[0].amounts.clone()
+}
+
+/// A game where seat 0 (holding `creds[0]`) has bid L.30: the token and the credentials.
+fn seat0_has_bid(api: &Api) -> (Vec<u8>, Vec<String>) {
+    let created = new_1841(api);
+    let creds = created.seat_credentials.clone();
+    let acc = accepted(
+        api.for_caller(Some(&creds[0]))
+            .apply(&pb::ApplyRequest {
+                sealed_state: created.sealed_state,
+                seat: 0,
+                action: Some(bid(30)),
+                ..Default::default()
+            })
+            .unwrap(),
+    );
+    (acc.sealed_state, creds)
+}
+
+fn autobahn_deck(api: &Api, token: &[u8]) -> Vec<String> {
+    let view = api
+        .for_caller(Some(&arbiter()))
+        .view(&pb::ViewRequest {
+            sealed_state: token.to_vec(),
+            viewer: pb::ViewerRole::Arbiter as i32,
+            ..Default::default()
+        })
+        .unwrap();
+    let Some(pb::view_response::View::Autobahn(v)) = view.view else {
+        panic!("no Autobahn view")
+    };
+    v.state.unwrap().card_deck
+}
+
+#[test]
+fn sealed_new_game_draws_a_secret_seed_unless_the_caller_gives_one() {
+    let api = sealed();
+    let new = |seed: u64, explicit_seed: bool| {
+        api.new_game(&pb::NewGameRequest {
+            game: "autobahn".into(),
+            seats: 2,
+            seed,
+            explicit_seed,
+            ..Default::default()
+        })
+        .unwrap()
+        .sealed_state
+    };
+    // No seed given: two games get two decks (before issue #24 both used seed 0).
+    let (a, b) = (
+        autobahn_deck(&api, &new(0, false)),
+        autobahn_deck(&api, &new(0, false)),
+    );
+    assert!(a.len() > 10, "{a:?}");
+    assert_ne!(a, b, "two sealed games without a seed have the same deck");
+    // A given seed (also 0 with explicit_seed) is used: the same deck every time, the deck
+    // of that seed in open mode.
+    assert_eq!(
+        autobahn_deck(&api, &new(0, true)),
+        autobahn_deck(&api, &new(0, true))
+    );
+    let open = Api::new()
+        .new_game(&pb::NewGameRequest {
+            game: "autobahn".into(),
+            seats: 2,
+            seed: 7,
+            ..Default::default()
+        })
+        .unwrap()
+        .state
+        .unwrap();
+    let Some(pb::game_state::State::Autobahn(open)) = open.state else {
+        panic!()
+    };
+    assert_eq!(autobahn_deck(&api, &new(7, false)), open.card_deck);
+}
+
+#[test]
+fn every_answer_carries_only_the_callers_view() {
+    let api = sealed();
+    // The creator without a credential: the spectator view and every seat's credential, no
+    // seat view.
+    let created = new_1841(&api);
+    assert!(created.seat_views.is_empty());
+    assert_eq!(created.seat_credentials.len(), 4);
+    assert!(created.caller_view.is_some());
+    let creds = created.seat_credentials.clone();
+    assert!(creds[1].starts_with("seat-1:k1:"), "{}", creds[1]);
+
+    // Seat 0 bids: its answer shows its own amounts and nothing of the others.
+    let acc = accepted(
+        api.for_caller(Some(&creds[0]))
+            .apply(&pb::ApplyRequest {
+                sealed_state: created.sealed_state,
+                seat: 0,
+                action: Some(bid(30)),
+                ..Default::default()
+            })
+            .unwrap(),
+    );
+    assert!(acc.seat_views.is_empty(), "a seat got every seat's view");
+    assert!(
+        acc.seat_credentials.is_empty(),
+        "a seat got the credentials"
+    );
+    assert_eq!(seat0_amounts(acc.caller_view.as_ref().unwrap())[0], 30);
+    let token = acc.sealed_state;
+
+    // Seat 1 bids next: its answer does not show seat 0's amounts.
+    let acc1 = accepted(
+        api.for_caller(Some(&creds[1]))
+            .apply(&pb::ApplyRequest {
+                sealed_state: token.clone(),
+                seat: 1,
+                action: Some(blind_bid(vec![0; 8])),
+                ..Default::default()
+            })
+            .unwrap(),
+    );
+    assert!(acc1.seat_views.is_empty());
+    assert!(
+        seat0_amounts(acc1.caller_view.as_ref().unwrap())
+            .iter()
+            .all(|&a| a == 0),
+        "seat 1 sees seat 0's bid"
+    );
+    // The same from ApplyBatch.
+    let batch = api
+        .for_caller(Some(&creds[1]))
+        .apply_batch(
+            &pb::ApplyBatchRequest {
+                sealed_state: token.clone(),
+                actions: vec![pb::SeatAction {
+                    seat: 1,
+                    action: Some(blind_bid(vec![0; 8])),
+                }],
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
+        .unwrap();
+    assert_eq!(batch.actions_applied, 1);
+    assert!(batch.seat_views.is_empty());
+    assert!(
+        seat0_amounts(batch.caller_view.as_ref().unwrap())
+            .iter()
+            .all(|&a| a == 0)
+    );
+
+    // The arbiter sees every seat, and gets the credentials.
+    let arb = accepted(
+        api.for_caller(Some(&arbiter()))
+            .apply(&pb::ApplyRequest {
+                sealed_state: token,
+                seat: 1,
+                action: Some(blind_bid(vec![0; 8])),
+                ..Default::default()
+            })
+            .unwrap(),
+    );
+    assert_eq!(arb.seat_views.len(), 4);
+    assert_eq!(
+        arb.seat_credentials, creds,
+        "credentials change within a game"
+    );
+    assert_eq!(seat0_amounts(arb.caller_view.as_ref().unwrap())[0], 30);
+    // A sealing key is an arbiter credential too (as `arbiter_key` always was).
+    let by_key = accepted(
+        api.for_caller(Some(K1))
+            .apply(&pb::ApplyRequest {
+                sealed_state: arb.sealed_state.clone(),
+                seat: 2,
+                action: Some(blind_bid(vec![0; 8])),
+                ..Default::default()
+            })
+            .unwrap(),
+    );
+    assert_eq!(by_key.seat_views.len(), 4);
+
+    // Replay creates a new game: its creator gets the spectator view and new credentials.
+    let replay = api
+        .replay(
+            &pb::ReplayRequest {
+                game: "1841".into(),
+                seats: 4,
+                options: version_1().into_iter().collect(),
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
+        .unwrap();
+    assert!(replay.seat_views.is_empty());
+    assert_eq!(replay.seat_credentials.len(), 4);
+    assert_ne!(replay.seat_credentials, creds);
+}
+
+#[test]
+fn a_caller_cannot_see_or_act_for_a_seat_it_does_not_hold() {
+    let api = sealed();
+    let (token, creds) = seat0_has_bid(&api);
+    let seat1 = api.for_caller(Some(&creds[1]));
+    let nobody = api.for_caller(None);
+    let denied = |r: Result<_, tonic::Status>, what: &str| match r {
+        Err(e) if e.code() == Code::PermissionDenied => {}
+        Err(e) => panic!("{what}: {e:?}"),
+        Ok(_) => panic!("{what}: allowed"),
+    };
+    for (who, caller) in [("seat 1", &seat1), ("no credential", &nobody)] {
+        denied(
+            caller
+                .view(&pb::ViewRequest {
+                    sealed_state: token.clone(),
+                    seat: Some(0),
+                    ..Default::default()
+                })
+                .map(drop),
+            &format!("{who}: View as seat 0"),
+        );
+        denied(
+            caller
+                .view(&pb::ViewRequest {
+                    sealed_state: token.clone(),
+                    viewer: pb::ViewerRole::Arbiter as i32,
+                    ..Default::default()
+                })
+                .map(drop),
+            &format!("{who}: View as arbiter"),
+        );
+        denied(
+            caller
+                .legal_actions(&pb::LegalActionsRequest {
+                    sealed_state: token.clone(),
+                    seat: 0,
+                    state: None,
+                })
+                .map(drop),
+            &format!("{who}: LegalActions of seat 0"),
+        );
+        denied(
+            caller
+                .default_action(&pb::DefaultActionRequest {
+                    sealed_state: token.clone(),
+                    seat: 2,
+                    ..Default::default()
+                })
+                .map(drop),
+            &format!("{who}: DefaultAction of seat 2"),
+        );
+        denied(
+            caller
+                .describe(&pb::DescribeRequest {
+                    sealed_state: token.clone(),
+                    seat: 2,
+                    action: Some(blind_bid(vec![0; 8])),
+                    ..Default::default()
+                })
+                .map(drop),
+            &format!("{who}: Describe for seat 2"),
+        );
+        denied(
+            caller
+                .apply(&pb::ApplyRequest {
+                    sealed_state: token.clone(),
+                    seat: 2,
+                    action: Some(blind_bid(vec![0; 8])),
+                    ..Default::default()
+                })
+                .map(drop),
+            &format!("{who}: Apply for seat 2"),
+        );
+        denied(
+            caller
+                .playout(
+                    &pb::PlayoutRequest {
+                        sealed_state: token.clone(),
+                        ..Default::default()
+                    },
+                    None,
+                    None,
+                    &Cancel::new(),
+                )
+                .map(drop),
+            &format!("{who}: Playout"),
+        );
+    }
+    // Its own seat and the spectator view are open to seat 1.
+    let own = seat1
+        .view(&pb::ViewRequest {
+            sealed_state: token.clone(),
+            seat: Some(1),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(seat0_amounts(&own).iter().all(|&a| a == 0));
+    seat1
+        .legal_actions(&pb::LegalActionsRequest {
+            sealed_state: token.clone(),
+            seat: 1,
+            state: None,
+        })
+        .unwrap();
+    nobody
+        .view(&pb::ViewRequest {
+            sealed_state: token.clone(),
+            ..Default::default()
+        })
+        .unwrap();
+    // A seat credential of another game, an altered one, garbage: UNAUTHENTICATED.
+    let (_, other_game) = seat0_has_bid(&api);
+    let mut altered = creds[1].clone();
+    altered.replace_range(
+        altered.len() - 1..,
+        if altered.ends_with('0') { "1" } else { "0" },
+    );
+    for bad in [
+        other_game[1].as_str(),
+        altered.as_str(),
+        "seat-1",
+        "seat-1:k9:00",
+        "arbiter:k1:00",
+    ] {
+        let err = api
+            .for_caller(Some(bad))
+            .view(&pb::ViewRequest {
+                sealed_state: token.clone(),
+                seat: Some(1),
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(err.code(), Code::Unauthenticated, "{bad}: {err:?}");
+    }
+}
+
+#[test]
+fn a_trial_batch_does_not_reveal_sealed_bids() {
+    let api = sealed();
+    let (token, creds) = seat0_has_bid(&api);
+    // The attack of issue #24: seat 1 plays the other seats' bids on a copy to force the
+    // reveal. Refused as a whole before anything is applied.
+    let trial = pb::ApplyBatchRequest {
+        sealed_state: token.clone(),
+        actions: (1..4)
+            .map(|seat| pb::SeatAction {
+                seat,
+                action: Some(blind_bid(vec![0; 8])),
+            })
+            .collect(),
+        ..Default::default()
+    };
+    let err = api
+        .for_caller(Some(&creds[1]))
+        .apply_batch(&trial, &Cancel::new())
+        .unwrap_err();
+    assert_eq!(err.code(), Code::PermissionDenied);
+    assert!(err.message().starts_with("actions[1]"), "{}", err.message());
+    let err = api
+        .for_caller(None)
+        .apply_batch(&trial, &Cancel::new())
+        .unwrap_err();
+    assert_eq!(err.code(), Code::PermissionDenied);
+    // The attack was real: the same batch run by the arbiter reveals seat 0's bid.
+    let arb = api
+        .for_caller(Some(&arbiter()))
+        .apply_batch(&trial, &Cancel::new())
+        .unwrap();
+    assert_eq!(arb.actions_applied, 3);
+    let revealed = arb.applied.iter().flat_map(|a| &a.events).any(|e| {
+        matches!(
+            &e.event,
+            Some(pb::event::Event::G1841(g::Event {
+                event: Some(g::event::Event::SealedBidsRevealed(_))
+            }))
+        )
+    });
+    assert!(revealed, "{:?}", arb.applied);
+}
+
+#[test]
+fn token_length_does_not_depend_on_the_secrets() {
+    let api = sealed();
+    let created = new_1841(&api);
+    let seat0 = api.for_caller(Some(&created.seat_credentials[0]));
+    let len_after_bid = |amount| {
+        accepted(
+            seat0
+                .apply(&pb::ApplyRequest {
+                    sealed_state: created.sealed_state.clone(),
+                    seat: 0,
+                    action: Some(bid(amount)),
+                    ..Default::default()
+                })
+                .unwrap(),
+        )
+        .sealed_state
+        .len()
+    };
+    // A bid of 20 and one of 200 (a one-byte and a two-byte varint before padding: the
+    // token grew with a bid of 128 or more before issue #24).
+    assert_eq!(len_after_bid(20), len_after_bid(200));
+    assert_eq!(len_after_bid(127), len_after_bid(128));
+    // Autobahn games with different secret seeds: the same length.
+    let lens: Vec<usize> = (0..5)
+        .map(|_| {
+            api.new_game(&pb::NewGameRequest {
+                game: "autobahn".into(),
+                seats: 3,
+                ..Default::default()
+            })
+            .unwrap()
+            .sealed_state
+            .len()
+        })
+        .collect();
+    assert!(lens.windows(2).all(|w| w[0] == w[1]), "{lens:?}");
+}
+
+#[test]
+fn open_mode_ignores_credentials_and_the_arbiter_flag_restores_full_views() {
+    // Open mode: whoever holds the state sees all; the header is ignored.
+    let open = Api::new().for_caller(Some("anything"));
+    let state = open
+        .new_game(&pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            options: version_1(),
+            ..Default::default()
+        })
+        .unwrap()
+        .state
+        .unwrap();
+    open.view(&pb::ViewRequest {
+        state: Some(state),
+        seat: Some(3),
+        ..Default::default()
+    })
+    .unwrap();
+    // --allow-arbiter-view: every caller is an arbiter (the behaviour before issue #24).
+    let all = sealed().with_arbiter_view(true);
+    let created = new_1841(&all);
+    assert_eq!(created.seat_views.len(), 4);
+    let acc = accepted(
+        all.apply(&pb::ApplyRequest {
+            sealed_state: created.sealed_state,
+            seat: 3,
+            action: Some(blind_bid(vec![0; 8])),
+            ..Default::default()
+        })
+        .unwrap(),
+    );
+    assert_eq!(acc.seat_views.len(), 4);
+}
