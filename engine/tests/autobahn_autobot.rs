@@ -8,13 +8,27 @@ use referee_engine::autobahn::board::Effect;
 use referee_engine::autobahn::state::{Phase, Road, State, Truck, TruckAt};
 use referee_engine::autobahn::{Autobahn, Options};
 
+/// The fixed board of these tests (issue #23): today's numbers stay pinned here whatever the
+/// default board's tuning (`data/autobahn-test-board.json`, board `reconstructed-2026-1`).
+fn test_options() -> Options {
+    Options {
+        board: std::sync::Arc::new(
+            referee_engine::autobahn::Board::from_json(include_str!(
+                "data/autobahn-test-board.json"
+            ))
+            .unwrap(),
+        ),
+        ..Options::default()
+    }
+}
+
 const BOT: u32 = 1;
 
 /// A solo game at `level`, before anything is played (the route draft is pending).
 fn solo(level: u32) -> State {
     let o = Options {
         autobot_level: level,
-        ..Options::default()
+        ..test_options()
     };
     let s = Autobahn::setup(&o, 1, 5).unwrap();
     assert!(matches!(s.phase, Phase::RouteDraft));

@@ -7,9 +7,23 @@ use referee_engine::autobahn::state::{PendingKind, Phase, Road, State, TruckAt};
 use referee_engine::autobahn::{Action, Autobahn, Options, build, era, movement};
 use referee_engine::{Game, RejectionCode};
 
+/// The fixed board of these tests (issue #23): today's numbers stay pinned here whatever the
+/// default board's tuning (`data/autobahn-test-board.json`, board `reconstructed-2026-1`).
+fn test_options() -> Options {
+    Options {
+        board: std::sync::Arc::new(
+            referee_engine::autobahn::Board::from_json(include_str!(
+                "data/autobahn-test-board.json"
+            ))
+            .unwrap(),
+        ),
+        ..Options::default()
+    }
+}
+
 /// A game after the route draft, player 0 to act.
 fn started(players: u32) -> State {
-    let mut s = Autobahn::setup(&Options::default(), players, 7).unwrap();
+    let mut s = Autobahn::setup(&test_options(), players, 7).unwrap();
     while matches!(s.phase, Phase::RouteDraft) {
         let seat = Autobahn::to_act(&s)[0];
         let a = Autobahn::legal_actions(&s, seat)[0].clone();
@@ -35,6 +49,8 @@ fn build_road(s: &mut State, ids: &[&str], road: Road) {
         }
         s.sections[i].road = road;
     }
+    // City values follow the roads (AQ-3; the invariant checker compares them).
+    build::recalc_cities(s, &mut Vec::new());
 }
 
 /// Leaves `left` sections in the era-1 supply; the others go to the era-2 supply, so road
@@ -328,7 +344,7 @@ fn aq6_construction_budget_divides_by_employees() {
 #[test]
 fn board_loader_reports_every_problem_with_its_path() {
     let mut v: serde_json::Value =
-        serde_json::from_str(referee_engine::autobahn::board::DEFAULT_BOARD_JSON).unwrap();
+        serde_json::from_str(include_str!("data/autobahn-test-board.json")).unwrap();
     v["links"][12]["sections"] = serde_json::json!([]);
     v["era_supply"]["by_era"] = serde_json::json!([10, 0, 14]);
     v["countries"][0]["value"] = serde_json::json!(0);
@@ -385,7 +401,7 @@ fn setup_gives_six_cards_and_starting_money() {
         assert!(p.route_card.is_some());
     }
     assert_eq!(s.offices[0].seats, vec![0, 1, 2, 3]);
-    assert!(Autobahn::setup(&Options::default(), 5, 1).is_err());
+    assert!(Autobahn::setup(&test_options(), 5, 1).is_err());
 }
 
 #[test]
@@ -436,7 +452,7 @@ fn era_end_last_builder_promotion_and_subsidy_return() {
 fn solo_autobot_plays_inside_apply_reproducibly() {
     let o = Options {
         autobot_level: 8,
-        ..Options::default()
+        ..test_options()
     };
     let run = || {
         let mut s = Autobahn::setup(&o, 1, 99).unwrap();

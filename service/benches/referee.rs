@@ -286,6 +286,7 @@ fn playout_benches(c: &mut Criterion) {
                     seed,
                     5_000,
                     playout::autobahn_rare,
+                    &[playout::Policy::Random],
                 );
                 assert!(matches!(played.ending, playout::Ending::Finished(..)));
                 black_box(played)
@@ -298,8 +299,14 @@ fn playout_benches(c: &mut Criterion) {
     g.bench_function("1841_4p_game", |b| {
         b.iter(|| {
             seed = seed % 10 + 1;
-            let played =
-                playout::play_one::<G1841>(&options_1841, 4, seed, 20_000, playout::g1841_rare);
+            let played = playout::play_one::<G1841>(
+                &options_1841,
+                4,
+                seed,
+                20_000,
+                playout::g1841_rare,
+                &[playout::Policy::Random],
+            );
             assert!(matches!(played.ending, playout::Ending::Finished(..)));
             black_box(played)
         })
@@ -317,6 +324,7 @@ fn playout_benches(c: &mut Criterion) {
                 seed,
                 ACTIONS_1841,
                 |_| false,
+                &[playout::Policy::Random],
             ))
         })
     });

@@ -31,6 +31,9 @@ pub enum Command {
     /// Write a game played on Referee (the game as Replay takes it) as an 18xx.games export.
     #[command(name = "export-18xx")]
     Export18xx(Export18xxArgs),
+    /// Autobahn balance harness (issue #23): round-robin tournaments of the strategy bots at
+    /// 2-4 players and solo games against the Autobot; prints one JSON report.
+    Balance(BalanceArgs),
     /// Ask a running server for its gRPC health (for container health checks): exit 0 when it
     /// reports SERVING, 1 otherwise.
     Health(HealthArgs),
@@ -164,6 +167,65 @@ pub struct PlayoutArgs {
     /// 18xx.games' own engine (`scripts/oracle-sample.sh`).
     #[arg(long, value_name = "DIR")]
     pub export_18xx: Option<std::path::PathBuf>,
+    /// Policies by name, comma-separated, one per seat (seat i plays the (i mod n)-th; one
+    /// name = every seat): random (the default), first, heuristic; Autobahn also balanced
+    /// (= heuristic), builder, network, trucker, finance (docs/games/autobahn-bots.md). An
+    /// unknown name lists the game's names (exit status 2).
+    #[arg(long, value_delimiter = ',')]
+    pub policy: Vec<String>,
+}
+
+/// Options of `referee balance` (docs/games/autobahn-balance.md; `scripts/autobahn-balance.sh`
+/// regenerates the report and plots).
+#[derive(Debug, Args)]
+pub struct BalanceArgs {
+    /// Game (only autobahn has strategy bots).
+    #[arg(long, value_enum, default_value = "autobahn")]
+    pub game: BalanceGame,
+    /// Games per table (per player count, and per Autobot level unless --solo-games).
+    #[arg(long, default_value_t = 1000)]
+    pub games: u32,
+    /// Games per Autobot level (default: --games).
+    #[arg(long)]
+    pub solo_games: Option<u32>,
+    /// Seed of game 0 of every table (game g uses seed + g).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Player counts of the round-robin tables.
+    #[arg(long, value_delimiter = ',', default_value = "2,3,4")]
+    pub players: Vec<u32>,
+    /// Strategy bots of the round-robin tables (default: all five).
+    #[arg(long, value_delimiter = ',')]
+    pub strategies: Vec<String>,
+    /// Autobot levels of the solo tables (empty: none).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "1,2,3,4,5,6,7,8,9,10,11,12"
+    )]
+    pub solo_levels: Vec<u32>,
+    /// Strategy bots playing solo (game g: the (g mod n)-th).
+    #[arg(long, value_delimiter = ',', default_value = "balanced")]
+    pub solo_strategies: Vec<String>,
+    /// NewGame options as name=value, comma-separated; `board=@FILE` reads a board file.
+    #[arg(long, value_delimiter = ',')]
+    pub options: Vec<String>,
+    /// Worker threads.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Actions after which a game counts as unfinished.
+    #[arg(long, default_value_t = 5_000)]
+    pub max_actions: u64,
+    /// Also write the JSON report to this file.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// Games `referee balance` can balance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BalanceGame {
+    /// Autobahn.
+    Autobahn,
 }
 
 /// Options of `referee serve`. Every flag also reads an environment variable.

@@ -10,6 +10,7 @@
 //! encode the new state and events.
 
 pub mod api;
+pub mod balance;
 pub mod cli;
 pub mod codec;
 pub mod game_data;

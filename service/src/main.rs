@@ -16,6 +16,7 @@ async fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Serve(args) => run_serve(args).await,
         Command::Playout(args) => return referee_service::playout::main(&args),
+        Command::Balance(args) => return referee_service::balance::main(&args),
         Command::Health(args) => return health(args).await,
         Command::Credential(args) => args.arbiter_credential().map(|c| println!("{c}")),
         Command::Replay18xx(args) => {

@@ -50,6 +50,8 @@ pub struct Plan {
     pub max_actions: u64,
     /// NewGame options (`name → value`).
     pub options: BTreeMap<String, String>,
+    /// Policy names, one per seat (seat `i` plays `policies[i % len]`); empty = `random`.
+    pub policies: Vec<String>,
 }
 
 /// How one game ended.
@@ -88,13 +90,15 @@ pub fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
     }
 }
 
-/// Plays one game of `G` with seed `seed`; `rare` marks the actions picked rarely.
+/// Plays one game of `G` with seed `seed`; `rare` marks the actions picked rarely; seat `i`
+/// plays `policies[i % len]` (at least one policy).
 pub fn play_one<G: Game>(
     options: &G::Options,
     players: u32,
     seed: u64,
     max_actions: u64,
     rare: fn(&G::Action) -> bool,
+    policies: &[Policy<G>],
 ) -> Played {
     let mut state = match G::setup(options, players, seed) {
         Ok(s) => s,
@@ -111,19 +115,74 @@ pub fn play_one<G: Game>(
         &mut rng,
         max_actions,
         rare,
-        Policy::Random,
+        policies,
         Stop::default(),
         None,
     )
 }
 
-/// How [`play_from`] chooses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    /// A seat of `to_act` and one of its legal actions at random ([`pick`]'s rare rule).
+/// A game's bot: the action it plays for `seat` among the (non-empty) legal actions, using
+/// only `rng` for its random choices (deterministic for a given generator state).
+pub type BotFn<G> = fn(
+    &<G as Game>::State,
+    referee_engine::Seat,
+    Vec<<G as Game>::Action>,
+    &mut ChaCha8Rng,
+) -> <G as Game>::Action;
+
+/// How [`play_from`] chooses, named by a string (issue #23, one convention for every game):
+/// `random`, `first`, then the game's bots (`heuristic` and its own names; see
+/// [`policy_by_name`]).
+pub enum Policy<G: Game> {
+    /// `random`: a seat of `to_act` and one of its legal actions at random ([`pick`]'s rare rule).
     Random,
-    /// The first seat of `to_act` and its first legal action.
+    /// `first`: the first seat of `to_act` and its first legal action.
     First,
+    /// A bot of the game (Autobahn: `heuristic`/`balanced`, `builder`, `network`, `trucker`,
+    /// `finance`): the first seat of `to_act`, the bot's choice.
+    Bot(BotFn<G>),
+}
+
+impl<G: Game> Clone for Policy<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Policy<G> {}
+
+impl<G: Game> std::fmt::Debug for Policy<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Policy::Random => "Random",
+            Policy::First => "First",
+            Policy::Bot(_) => "Bot",
+        })
+    }
+}
+
+/// The policy called `name` for game `W`. Errors (the message of INVALID_ARGUMENT, and of
+/// `referee playout`): a name the game does not have, listing the names it has; `heuristic`
+/// for a game without one says so.
+pub fn policy_by_name<W: WireGame>(name: &str) -> Result<Policy<W::G>, String> {
+    let name = name.trim();
+    let names = W::policy_names().join(", ");
+    match name {
+        "random" => Ok(Policy::Random),
+        "first" => Ok(Policy::First),
+        _ => match W::bot(name) {
+            Some(f) => Ok(Policy::Bot(f)),
+            None if name == "heuristic" => Err(format!(
+                "{} has no `heuristic` policy yet; its policies: {names}",
+                W::ID
+            )),
+            None => Err(format!(
+                "unknown policy `{}` for {}; its policies: {names}",
+                crate::games::log_safe(name),
+                W::ID
+            )),
+        },
+    }
 }
 
 /// When [`play_from`] stops early, checked before every action: the Playout RPC's deadline
@@ -136,7 +195,8 @@ pub struct Stop<'a> {
     pub cancel: Option<&'a Cancel>,
 }
 
-/// Plays `state` on with `policy` until it has an outcome, `max_actions` actions were applied
+/// Plays `state` on with `policies` (seat `i` plays `policies[i % len]`; the seat acting is
+/// the first of `to_act` unless the policy of the first is `random`) until it has an outcome, `max_actions` actions were applied
 /// ([`Ending::ActionLimit`]), or `stop` says so ([`Ending::Deadline`], [`Ending::Cancelled`]).
 /// Every applied action is pushed to `record` when given. The Playout RPC and
 /// `referee playout` share it.
@@ -145,7 +205,7 @@ pub fn play_from<G: Game>(
     rng: &mut ChaCha8Rng,
     max_actions: u64,
     rare: fn(&G::Action) -> bool,
-    policy: Policy,
+    policies: &[Policy<G>],
     stop: Stop<'_>,
     mut record: Option<&mut Vec<(referee_engine::Seat, G::Action)>>,
 ) -> Played {
@@ -182,10 +242,17 @@ pub fn play_from<G: Game>(
                 actions,
             };
         }
-        let seat = match policy {
-            Policy::Random => to_act[below(rng, to_act.len())],
-            Policy::First => to_act[0],
+        let policy_of = |seat: referee_engine::Seat| {
+            policies
+                .get(seat as usize % policies.len().max(1))
+                .copied()
+                .unwrap_or(Policy::Random)
         };
+        let seat = match policy_of(to_act[0]) {
+            Policy::Random => to_act[below(rng, to_act.len())],
+            Policy::First | Policy::Bot(_) => to_act[0],
+        };
+        let policy = policy_of(seat);
         let mut legal = G::legal_actions(state, seat);
         if legal.is_empty() {
             // The engine cannot go on (1841 today: the operating round is not implemented).
@@ -199,6 +266,7 @@ pub fn play_from<G: Game>(
         let pick = match policy {
             Policy::Random => pick(legal, rare, rng),
             Policy::First => legal.swap_remove(0),
+            Policy::Bot(bot) => bot(state, seat, legal, rng),
         };
         match G::apply(state, seat, &pick) {
             Ok(_) => {
@@ -260,6 +328,14 @@ pub fn run<W: WireGame>(
     rare: fn(&<W::G as Game>::Action) -> bool,
 ) -> Result<(Value, bool), String> {
     let options = W::options_from_pb(&plan.options).map_err(|s| s.message().to_string())?;
+    let policies = if plan.policies.is_empty() {
+        vec![Policy::Random]
+    } else {
+        plan.policies
+            .iter()
+            .map(|n| policy_by_name::<W>(n))
+            .collect::<Result<Vec<_>, _>>()?
+    };
     let start = Instant::now();
     let mut finished = 0u32;
     let mut total_actions = 0u64;
@@ -270,7 +346,14 @@ pub fn run<W: WireGame>(
     for k in 0..plan.games {
         let seed = plan.seed.wrapping_add(u64::from(k));
         let played = catch_unwind(AssertUnwindSafe(|| {
-            play_one::<W::G>(&options, plan.players, seed, plan.max_actions, rare)
+            play_one::<W::G>(
+                &options,
+                plan.players,
+                seed,
+                plan.max_actions,
+                rare,
+                &policies,
+            )
         }))
         .unwrap_or_else(|p| Played {
             ending: Ending::Error(format!("engine panicked: {}", panic_message(p.as_ref()))),
@@ -324,6 +407,7 @@ pub fn run<W: WireGame>(
         "games": plan.games,
         "seed": plan.seed,
         "max_actions": plan.max_actions,
+        "policies": if plan.policies.is_empty() { vec!["random".to_string()] } else { plan.policies.clone() },
         "finished": finished,
         "unfinished": unfinished.len(),
         "errors": errors.len(),
@@ -367,6 +451,7 @@ pub fn main(args: &PlayoutArgs) -> ExitCode {
             PlayoutGame::G1841 => 20_000,
         }),
         options,
+        policies: args.policy.clone(),
     };
     let result = match args.game {
         PlayoutGame::Autobahn => run::<WireAutobahn>(&plan, autobahn_rare),
@@ -431,6 +516,15 @@ pub fn export_1841_games(plan: &Plan, dir: &std::path::Path) -> Result<(), Strin
     use referee_engine::g1841::G1841;
     use referee_engine::g1841::export18xx::{ExportSettings, export};
     let options = Wire1841::options_from_pb(&plan.options).map_err(|s| s.message().to_string())?;
+    // The plan's policies, so the same games are played again.
+    let policies = if plan.policies.is_empty() {
+        vec![Policy::Random]
+    } else {
+        plan.policies
+            .iter()
+            .map(|n| policy_by_name::<Wire1841>(n))
+            .collect::<Result<Vec<_>, _>>()?
+    };
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for k in 0..plan.games {
         let seed = plan.seed.wrapping_add(u64::from(k));
@@ -445,7 +539,7 @@ pub fn export_1841_games(plan: &Plan, dir: &std::path::Path) -> Result<(), Strin
                 &mut rng,
                 plan.max_actions,
                 g1841_rare,
-                Policy::Random,
+                &policies,
                 Stop::default(),
                 Some(&mut record),
             )
@@ -488,6 +582,7 @@ mod tests {
             seed: 7,
             max_actions: 5_000,
             options: BTreeMap::new(),
+            policies: Vec::new(),
         };
         let (a, ok) = run::<WireAutobahn>(&plan, rare).unwrap();
         assert!(ok, "{a}");
@@ -495,6 +590,56 @@ mod tests {
         assert_eq!(a["actions"], b["actions"]);
         assert_eq!(a["scores"], b["scores"]);
         assert_eq!(a["finished"], 2);
+    }
+
+    #[test]
+    fn policies_are_named_by_a_string_for_both_games() {
+        assert!(matches!(
+            policy_by_name::<WireAutobahn>("random"),
+            Ok(Policy::Random)
+        ));
+        assert!(matches!(
+            policy_by_name::<Wire1841>("first"),
+            Ok(Policy::First)
+        ));
+        assert!(matches!(
+            policy_by_name::<WireAutobahn>("heuristic"),
+            Ok(Policy::Bot(_))
+        ));
+        for name in ["balanced", "builder", "network", "trucker", "finance"] {
+            assert!(
+                matches!(policy_by_name::<WireAutobahn>(name), Ok(Policy::Bot(_))),
+                "{name}"
+            );
+        }
+        let e = policy_by_name::<Wire1841>("heuristic").unwrap_err();
+        assert_eq!(
+            e,
+            "1841 has no `heuristic` policy yet; its policies: random, first"
+        );
+        let e = policy_by_name::<WireAutobahn>("greedy").unwrap_err();
+        assert_eq!(
+            e,
+            "unknown policy `greedy` for autobahn; its policies: random, first, heuristic, balanced, builder, network, trucker, finance"
+        );
+    }
+
+    #[test]
+    fn strategy_bots_finish_reproducible_games() {
+        let plan = Plan {
+            players: 3,
+            games: 1,
+            seed: 3,
+            max_actions: 5_000,
+            options: BTreeMap::new(),
+            policies: vec!["builder".into(), "trucker".into(), "finance".into()],
+        };
+        let (a, ok) = run::<WireAutobahn>(&plan, rare).unwrap();
+        assert!(ok, "{a}");
+        let (b, _) = run::<WireAutobahn>(&plan, rare).unwrap();
+        assert_eq!(a["scores"], b["scores"]);
+        assert_eq!(a["actions"], b["actions"]);
+        assert_eq!(a["policies"], json!(["builder", "trucker", "finance"]));
     }
 
     /// The 1841 games of `referee playout --game 1841 --players 4 --games 20 --seed 1`
@@ -516,7 +661,7 @@ mod tests {
                 &mut rng,
                 20_000,
                 g1841_rare,
-                Policy::Random,
+                &[Policy::Random],
                 Stop::default(),
                 None,
             );

@@ -295,7 +295,14 @@ fn playout_is_reproducible_and_matches_direct_loops() {
     assert_eq!(a.finished, 4, "{a:?}");
     // Game 0 is the CLI's game for seed 11 (setup and policy seeded alike).
     let options = WireAutobahn::options_from_pb(&BTreeMap::new()).unwrap();
-    let cli = playout::play_one::<Autobahn>(&options, 2, 11, 5_000, playout::autobahn_rare);
+    let cli = playout::play_one::<Autobahn>(
+        &options,
+        2,
+        11,
+        5_000,
+        playout::autobahn_rare,
+        &[playout::Policy::Random],
+    );
     let playout::Ending::Finished(scores, _) = cli.ending else {
         panic!("{cli:?}")
     };
@@ -927,6 +934,7 @@ fn playout_names_the_request_field_of_the_action_limit() {
         seed: 0,
         max_actions: 10,
         options: BTreeMap::new(),
+        policies: Vec::new(),
     };
     let (report, ok) = playout::run::<Wire1841>(&plan, playout::g1841_rare).unwrap();
     assert!(!ok);

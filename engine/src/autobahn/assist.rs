@@ -67,6 +67,11 @@ pub fn describe(state: &State, seat: Seat, action: &Action) -> (String, Result<(
         Action::PlaceActionTile { space } => format!("{p} places an action tile on {space}"),
         Action::Decline => format!("{p} declines the free action"),
     };
+    // A legal trap says so (issue #23; autobahn::legal::warning).
+    let text = match (&applied, super::legal::warning(state, seat, action)) {
+        (Ok(()), Some(w)) => format!("{text} — warning: {w}"),
+        _ => text,
+    };
     (text, applied)
 }
 

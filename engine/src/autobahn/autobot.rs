@@ -196,8 +196,9 @@ fn at_dist(state: &State, at: &TruckAt, d: &[u32]) -> u32 {
 
 /// Plays one Autobot turn (§8.3).
 pub fn take_turn(state: &mut State, ev: &mut Vec<Event>) {
+    // The `TurnStarted` of this turn was emitted by whoever handed the turn over
+    // (`turn::end_turn`, or setup for the first turn): not repeated here (issue #23).
     let Some(me) = bot_index(state) else { return };
-    ev.push(Event::TurnStarted { player: me });
     // 1. colour card
     let card = {
         let mut rng = state.rng.clone();
@@ -833,17 +834,19 @@ pub fn bot_promote(state: &mut State, ev: &mut Vec<Event>, me: u32, department: 
     if opts.is_empty() && department.is_some() {
         opts = super::office::promotion_options(state, me, None);
     }
+    // Ties to the leftmost department of the board's Administration order (§1.6 [L]).
+    let board = state.board.clone();
     let best = opts
         .iter()
         .copied()
-        .max_by_key(|(d, f)| (*f, std::cmp::Reverse(*d)));
+        .max_by_key(|(d, f)| (*f, std::cmp::Reverse(board.department_position(*d))));
     match best {
         Some((d, f)) => {
             let _ = super::office::promote(state, ev, me, d, f, None);
         }
         None => ev.push(Event::EffectLost {
             player: me,
-            effect: "Promote".into(),
+            effect: "a promotion (autobahn §8.6): no employee in the Lobby or on a floor below an open floor to promote".into(),
         }),
     }
 }

@@ -359,6 +359,11 @@ pub struct DepartmentDef {
     pub floors: Vec<u32>,
     /// Metric id.
     pub metric: String,
+    /// Place from the left on the Administration board, 1–4 (autobahn §1.6 [L]: default
+    /// Network, Trade, Service, Finance). The Autobot breaks promotion ties towards the
+    /// leftmost (§8.6). Absent: the listing order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u32>,
 }
 
 /// Floor access (U-11).
@@ -790,7 +795,32 @@ pub mod arc_board {
 /// The shipped default board (a reconstruction, not the printed board).
 pub const DEFAULT_BOARD_JSON: &str = include_str!("../../data/autobahn/default-board.json");
 
+/// Earlier default boards, still shipped so that states saved with them keep their board
+/// (a state carries its board id; issue #23). `reconstructed-2026-1` was the default until the
+/// balance retuning of issue #23 (docs/games/autobahn-balance.md).
+pub const PREVIOUS_BOARDS_JSON: [&str; 1] = [include_str!(
+    "../../data/autobahn/boards/reconstructed-2026-1.json"
+)];
+
 impl Board {
+    /// A board shipped with the engine, by id: the default or an earlier default
+    /// ([`PREVIOUS_BOARDS_JSON`]). `None` for any other id.
+    pub fn shipped(id: &str) -> Option<Board> {
+        std::iter::once(DEFAULT_BOARD_JSON)
+            .chain(PREVIOUS_BOARDS_JSON)
+            .filter_map(|text| Board::from_json(text).ok())
+            .find(|b| b.def.board_id == id)
+    }
+
+    /// The ids of the shipped boards, the default first.
+    pub fn shipped_ids() -> Vec<String> {
+        std::iter::once(DEFAULT_BOARD_JSON)
+            .chain(PREVIOUS_BOARDS_JSON)
+            .filter_map(|text| Board::from_json(text).ok())
+            .map(|b| b.def.board_id)
+            .collect()
+    }
+
     /// The shipped default board.
     pub fn default_board() -> Board {
         // The default file is checked by the tests; a broken build-time file is a programming
@@ -819,6 +849,17 @@ impl Board {
         } else {
             Err(v.problems)
         }
+    }
+
+    /// Place from the left (1 = leftmost) of department `d` (`DEPARTMENTS` index) on the
+    /// Administration board (autobahn §1.6 [L]).
+    pub fn department_position(&self, d: usize) -> u32 {
+        self.def
+            .administration
+            .departments
+            .get(d)
+            .and_then(|x| x.position)
+            .unwrap_or(d as u32 + 1)
     }
 
     /// Index of autobahn `id`.
@@ -1385,6 +1426,20 @@ impl Validator {
             self.err(
                 "administration.departments",
                 format!("must be {DEPARTMENTS:?}"),
+            );
+        }
+        let mut positions: Vec<u32> = b
+            .administration
+            .departments
+            .iter()
+            .enumerate()
+            .map(|(i, d)| d.position.unwrap_or(i as u32 + 1))
+            .collect();
+        positions.sort_unstable();
+        if positions != [1, 2, 3, 4] {
+            self.err(
+                "administration.departments",
+                "the positions must be 1, 2, 3 and 4, each once",
             );
         }
         for (i, d) in b.administration.departments.iter().enumerate() {

@@ -176,7 +176,12 @@ pub fn settle(state: &mut State, ev: &mut Vec<Event>) {
         let p = state.pending.remove(0);
         ev.push(Event::EffectLost {
             player: p.player,
-            effect: format!("{:?} ({})", p.kind, p.source),
+            effect: format!(
+                "{} ({}): {}",
+                p.kind.describe(),
+                p.source,
+                p.kind.why_lost()
+            ),
         });
     }
 }

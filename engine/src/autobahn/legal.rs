@@ -621,3 +621,61 @@ pub fn candidates(state: &State, seat: Seat) -> Vec<Action> {
     }
     out
 }
+
+/// Why `action` by `seat` is a trap, when its reward is certain to be lost (issue #23: "no
+/// trap actions without a word"). The action stays legal (the rules allow it); the legal-action
+/// entry and `Describe` carry this text, and the strategy bots never pick it while anything
+/// else is legal. Two cases, both exact:
+///
+/// * an unlock (the `KEY` space, a pending `Unlock`) or a delivery bonus whose reward is lost
+///   at once because nothing can take it (autobahn §5.11: e.g. the Promote cell unlocked with
+///   an empty Lobby and nobody to promote) — found by applying the action to a copy;
+/// * loading a truck at a depot with no built road at its city (autobahn §5.6, AQ-4): the
+///   truck cannot leave the depot until a road reaches it.
+///
+/// `None` for every other action, and for actions `apply` refuses.
+pub fn warning(state: &State, seat: Seat, action: &Action) -> Option<String> {
+    let player = state.player_of(seat)?;
+    let reward = match action {
+        Action::PlayCard { space, target, .. } if space == "LOAD_TRUCK" => {
+            let d = state
+                .board
+                .def
+                .depots
+                .iter()
+                .position(|d| d.id == *target)?;
+            if build::depot_connected(state, d) {
+                return None;
+            }
+            let city = &state.board.def.depots[d].at;
+            return Some(format!(
+                "no built road reaches depot {target} ({city}): the truck cannot leave it until a road section at {city} is built"
+            ));
+        }
+        Action::PlayCard { space, target, .. } if action_index(space) == 4 => {
+            format!("unlocking {target}")
+        }
+        Action::Unlock { cell } => format!("unlocking {cell}"),
+        Action::ClaimDeliveryBonus { country } => format!("the delivery bonus of {country}"),
+        _ => return None,
+    };
+    let mut copy = state.clone();
+    let events = turn::apply(&mut copy, seat, action).ok()?;
+    let lost: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            super::action::Event::EffectLost { player: p, effect } if *p == player => {
+                Some(effect.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    if lost.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "the reward of {reward} is lost: {}",
+            lost.join("; ")
+        ))
+    }
+}

@@ -18,6 +18,7 @@ pub mod action;
 pub mod assist;
 pub mod autobot;
 pub mod board;
+pub mod bots;
 pub mod build;
 pub mod effects;
 pub mod era;

@@ -33,6 +33,51 @@ pub fn may_start(state: &State, player: u32, t: usize, colour: usize) -> bool {
     }
 }
 
+/// Why truck `t` of `player` may not start moving after a card of colour `c` (AQ-4): it must
+/// start on a depot *of that colour* or on a section of that colour; the message names where
+/// it stands (issue #23: the old text, "on a depot or a section of the colour", read as if any
+/// depot would do).
+pub fn start_refusal(state: &State, player: u32, t: usize, c: usize) -> String {
+    let colour = state
+        .board
+        .def
+        .autobahns
+        .get(c)
+        .map_or("?", |a| a.id.as_str());
+    let at = match state.p(player).trucks.get(t).map(|x| &x.at) {
+        Some(TruckAt::Depot(d)) => {
+            let other = state
+                .board
+                .def
+                .depots
+                .iter()
+                .find(|x| x.id == *d)
+                .map_or("?", |x| x.autobahn.as_str());
+            format!("it stands on depot {d}, a {other} depot, not a {colour} one")
+        }
+        Some(TruckAt::Section(s)) => {
+            let other = state
+                .board
+                .map
+                .section_index
+                .get(s)
+                .and_then(|i| {
+                    state
+                        .board
+                        .def
+                        .autobahns
+                        .get(state.board.map.sections[*i].autobahn)
+                })
+                .map_or("?", |a| a.id.as_str());
+            format!("it stands on section {s} of {other}, not of {colour}")
+        }
+        _ => "it is in the reserve".to_string(),
+    };
+    format!(
+        "Truck {t} cannot move with a {colour} card: a truck moves only if it starts on a {colour} depot or a {colour} road section, and {at}."
+    )
+}
+
 /// Maximum steps (AQ-4): 2 in era 1, 3 in eras 2–3 (board `eras[].truck_steps`), +1 when the
 /// truck starts on a two-lane section.
 pub fn max_steps(state: &State, player: u32, t: usize) -> u32 {
@@ -107,10 +152,7 @@ pub fn move_truck(
     if let Some(c) = colour
         && !may_start(state, player, t, c)
     {
-        return Err(reject(
-            "AQ-4",
-            "A truck may move only if it starts on a depot or a section of the colour of the card played.",
-        ));
+        return Err(reject("AQ-4", start_refusal(state, player, t, c)));
     }
     let steps = path.len() as u32 + u32::from(deliver);
     if steps == 0 {

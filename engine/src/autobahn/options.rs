@@ -47,6 +47,17 @@ impl Options {
             reason,
         };
         match name {
+            "board" if !value.trim_start().starts_with('{') => {
+                // A shipped board by id (the default or an earlier default).
+                let id = value.trim();
+                let b = Board::shipped(id).ok_or_else(|| {
+                    bad(format!(
+                        "`{id}` is not a shipped board ({}); a custom board is given as its JSON text",
+                        Board::shipped_ids().join(", ")
+                    ))
+                })?;
+                self.board = Arc::new(b);
+            }
             "board" => {
                 let b = Board::from_json(value).map_err(|p| {
                     bad(p

@@ -164,6 +164,48 @@ pub enum PendingKind {
     ActionTile,
 }
 
+impl PendingKind {
+    /// The decision in plain English, e.g. `a promotion in FINANCE`, `a free road section`
+    /// (for `EffectLost` messages; issue #23: they were Rust debug text).
+    pub fn describe(&self) -> String {
+        match self {
+            PendingKind::Promote { department: None } => "a promotion".into(),
+            PendingKind::Promote {
+                department: Some(d),
+            } => format!("a promotion in {d}"),
+            PendingKind::PlaceEmployee => "placing an employee".into(),
+            PendingKind::BuildRoad { colour: None } => "a free road section".into(),
+            PendingKind::BuildRoad { colour: Some(c) } => format!("a free {c} road section"),
+            PendingKind::UpgradeLink => "a free link upgrade".into(),
+            PendingKind::BuildStation => "a free service station".into(),
+            PendingKind::Unlock => "an unlock".into(),
+            PendingKind::TakeDisplayCard => "taking a display card".into(),
+            PendingKind::DiscardDisplayCard => "discarding a display card".into(),
+            PendingKind::ActionTile => "an action tile".into(),
+        }
+    }
+
+    /// Why nobody could take this decision when it is lost (autobahn §5.11).
+    pub fn why_lost(&self) -> &'static str {
+        match self {
+            PendingKind::Promote { .. } => {
+                "no employee in the Lobby or on a floor below an open floor to promote"
+            }
+            PendingKind::PlaceEmployee => "no employee in reserve or in the Lobby",
+            PendingKind::BuildRoad { .. } => "no buildable section the player can pay for",
+            PendingKind::UpgradeLink => "no upgradable link the player can pay for",
+            PendingKind::BuildStation => {
+                "no station left, no free station space on built road, or not enough DM"
+            }
+            PendingKind::Unlock => "no cell left to unlock",
+            PendingKind::TakeDisplayCard | PendingKind::DiscardDisplayCard => {
+                "the display is empty"
+            }
+            PendingKind::ActionTile => "no action tile left",
+        }
+    }
+}
+
 /// One section space.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SectionState {

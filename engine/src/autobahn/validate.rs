@@ -382,6 +382,20 @@ pub fn validate(state: &State) -> Result<(), Invalid> {
     let city_ids: Vec<&str> = state.city_values.iter().map(|c| c.city.as_str()).collect();
     let want: Vec<&str> = d.cities.iter().map(|c| c.id.as_str()).collect();
     ids_in_order("city_values", &city_ids, &want)?;
+    // AQ-3: a city's value follows from the roads (issue #23: a state claiming a city worth 999
+    // fed the construction budget). The sections were checked above.
+    for (k, v) in state.city_values.iter().enumerate() {
+        let value = super::build::city_value(state, k);
+        if v.value != value {
+            return bad(
+                format!("city_values[{k}].value"),
+                format!(
+                    "{} does not match the roads: base {} + 2 per autobahn with a complete link at {} + 2 per autobahn with an upgraded one = {value} (AQ-3)",
+                    v.value, d.cities[k].base_value, v.city
+                ),
+            );
+        }
+    }
     if state.country_tiles.len() != d.countries.len() {
         return bad(
             "country_tiles",

@@ -4,7 +4,8 @@
 //! `board` option (JSON text) at NewGame. A state carries `options.board_id` always and
 //! `options.board_json` (the board definition re-serialized) only when the board differs from
 //! the default, so default-board states stay small. Decoding rebuilds the board from
-//! `board_json` (or takes the default) and refuses a state whose `board_id` does not match.
+//! `board_json` (or takes the default, or the earlier default its `board_id` names: old states
+//! keep their board, issue #23) and refuses a state whose `board_id` does not match.
 //!
 //! **Solo.** The Autobot is not a seat: a solo game has one seat (0) and two players on the
 //! wire, the Autobot being player index 1 with no `seat` and an `autobot` record. Its turns
@@ -43,6 +44,27 @@ fn is_default(board: &Arc<Board>) -> bool {
     Arc::ptr_eq(board, &d) || **board == *d
 }
 
+/// The earlier default boards the engine still ships (issue #23), parsed once: a state saved
+/// with one keeps it and carries only its id.
+fn previous_boards() -> &'static [Arc<Board>] {
+    static PREVIOUS: OnceLock<Vec<Arc<Board>>> = OnceLock::new();
+    PREVIOUS.get_or_init(|| {
+        referee_engine::autobahn::board::PREVIOUS_BOARDS_JSON
+            .iter()
+            .filter_map(|t| Board::from_json(t).ok())
+            .map(Arc::new)
+            .collect()
+    })
+}
+
+/// The shipped board (default or earlier default) `board` is, if it is one.
+fn shipped(board: &Arc<Board>) -> bool {
+    is_default(board)
+        || previous_boards()
+            .iter()
+            .any(|b| Arc::ptr_eq(board, b) || **board == **b)
+}
+
 fn bad(path: impl AsRef<str>, what: impl AsRef<str>) -> Status {
     Status::invalid_argument(format!(
         "state.autobahn.{}: {}",
@@ -68,7 +90,7 @@ fn options_to_pb(o: &eng::Options) -> pb::Options {
         autobot_level: o.autobot_level,
         strict_budget_connection: o.strict_budget_connection,
         board_id: o.board.def.board_id.clone(),
-        board_json: if is_default(&o.board) {
+        board_json: if shipped(&o.board) {
             String::new()
         } else {
             serde_json::to_string(&o.board.def).unwrap_or_default()
@@ -81,7 +103,12 @@ fn options_from_pb(o: Option<&pb::Options>) -> Result<eng::Options, Status> {
         return Err(bad("options", "missing"));
     };
     let board = if o.board_json.is_empty() {
-        default_board()
+        // No board text: the default, or the earlier default a saved state names (issue #23).
+        previous_boards()
+            .iter()
+            .find(|b| b.def.board_id == o.board_id)
+            .cloned()
+            .unwrap_or_else(default_board)
     } else {
         Arc::new(Board::from_json(&o.board_json).map_err(|p| {
             bad(
@@ -1094,6 +1121,35 @@ impl WireGame for WireAutobahn {
         crate::playout::autobahn_rare(action)
     }
 
+    fn policy_names() -> &'static [&'static str] {
+        &referee_engine::autobahn::bots::POLICY_NAMES
+    }
+
+    fn bot(name: &str) -> Option<crate::playout::BotFn<Autobahn>> {
+        use referee_engine::autobahn::bots::{Strategy, choose};
+        Some(match Strategy::from_name(name)? {
+            Strategy::Balanced => {
+                |s, seat, legal, rng| choose(Strategy::Balanced, s, seat, legal, rng)
+            }
+            Strategy::Builder => {
+                |s, seat, legal, rng| choose(Strategy::Builder, s, seat, legal, rng)
+            }
+            Strategy::Network => {
+                |s, seat, legal, rng| choose(Strategy::Network, s, seat, legal, rng)
+            }
+            Strategy::Trucker => {
+                |s, seat, legal, rng| choose(Strategy::Trucker, s, seat, legal, rng)
+            }
+            Strategy::Finance => {
+                |s, seat, legal, rng| choose(Strategy::Finance, s, seat, legal, rng)
+            }
+        })
+    }
+
+    fn warning(state: &eng::State, seat: Seat, action: &eng::Action) -> Option<String> {
+        referee_engine::autobahn::legal::warning(state, seat, action)
+    }
+
     fn action_kind(action: &eng::Action) -> &'static str {
         use eng::Action as A;
         match action {
@@ -1127,11 +1183,15 @@ impl WireGame for WireAutobahn {
         state: &eng::State,
         seat: Seat,
     ) -> v1::legal_actions_response::LegalActions {
+        let legal = Autobahn::legal_actions(state, seat);
         v1::legal_actions_response::LegalActions::Autobahn(pb::LegalActions {
-            actions: Autobahn::legal_actions(state, seat)
+            warnings: legal
                 .iter()
-                .map(action_to_pb_inner)
+                .map(|a| {
+                    referee_engine::autobahn::legal::warning(state, seat, a).unwrap_or_default()
+                })
                 .collect(),
+            actions: legal.iter().map(action_to_pb_inner).collect(),
         })
     }
 
@@ -1221,6 +1281,30 @@ mod tests {
             "{}",
             e.message()
         );
+    }
+
+    /// Issue #23: a state saved with the previous default board keeps it: it travels by id
+    /// only and decodes to that board, not to today's default.
+    #[test]
+    fn previous_default_board_travels_by_id_and_keeps_its_numbers() {
+        let mut options = eng::Options::default();
+        options.set("board", "reconstructed-2026-1").unwrap();
+        assert_ne!(
+            options.board.def.board_id,
+            default_board().def.board_id,
+            "the default moved on"
+        );
+        let state = Autobahn::setup(&options, 2, 0).unwrap();
+        assert_eq!(state.players[0].dm, 12, "the old board's starting DM");
+        let pb = state_to_pb(&state);
+        let o = pb.options.as_ref().unwrap();
+        assert_eq!(o.board_id, "reconstructed-2026-1");
+        assert!(o.board_json.is_empty(), "a shipped board travels by id");
+        let back = state_from_pb(&pb).unwrap();
+        assert_eq!(back, state);
+        assert_eq!(back.board.def.starting_dm.per_player, 12);
+        let fresh = Autobahn::setup(&eng::Options::default(), 2, 0).unwrap();
+        assert_eq!(fresh.players[0].dm, 14, "the new default's starting DM");
     }
 
     #[test]

@@ -84,6 +84,24 @@ pub trait WireGame {
     fn is_pass(action: &<Self::G as Game>::Action) -> bool;
     /// Actions the random policy picks rarely ([`crate::playout`]).
     fn rare(action: &<Self::G as Game>::Action) -> bool;
+    /// The playout policy names this game answers (issue #23): `random`, `first`, then
+    /// `heuristic` and the game's own bots when it has them.
+    fn policy_names() -> &'static [&'static str] {
+        &["random", "first"]
+    }
+    /// The game's bot named `name` (any name of [`WireGame::policy_names`] but `random` and
+    /// `first`); `None` for names it does not have.
+    fn bot(_name: &str) -> Option<crate::playout::BotFn<Self::G>> {
+        None
+    }
+    /// Why a legal action is a trap (its reward is certain to be lost), if it is.
+    fn warning(
+        _state: &<Self::G as Game>::State,
+        _seat: Seat,
+        _action: &<Self::G as Game>::Action,
+    ) -> Option<String> {
+        None
+    }
 }
 
 /// Longest error or rejection message sent back, in characters. Caller input echoed in a
@@ -753,14 +771,19 @@ pub fn playout<W: WireGame>(
     use rand_core::SeedableRng;
     let (games, max_actions) = playout_limits(req.games, req.max_actions, req.include_actions)?;
     let start = decode_state::<W>(gs)?;
-    let policy = match pb::PlayoutPolicy::try_from(req.policy) {
-        Ok(pb::PlayoutPolicy::Unspecified | pb::PlayoutPolicy::RandomLegal) => Policy::Random,
-        Ok(pb::PlayoutPolicy::FirstLegal) => Policy::First,
-        Err(_) => {
-            return Err(Status::invalid_argument(format!(
-                "policy: unknown value {}",
-                req.policy
-            )));
+    let policy = if !req.policy_name.is_empty() {
+        crate::playout::policy_by_name::<W>(&req.policy_name)
+            .map_err(|e| Status::invalid_argument(format!("policy_name: {e}")))?
+    } else {
+        match pb::PlayoutPolicy::try_from(req.policy) {
+            Ok(pb::PlayoutPolicy::Unspecified | pb::PlayoutPolicy::RandomLegal) => Policy::Random,
+            Ok(pb::PlayoutPolicy::FirstLegal) => Policy::First,
+            Err(_) => {
+                return Err(Status::invalid_argument(format!(
+                    "policy: unknown value {}",
+                    req.policy
+                )));
+            }
         }
     };
     let seats = W::seat_count(&start) as usize;
@@ -777,7 +800,7 @@ pub fn playout<W: WireGame>(
             &mut rng,
             u64::from(max_actions),
             W::rare,
-            policy,
+            &[policy],
             Stop {
                 deadline: Some(deadline),
                 cancel: Some(cancel),
@@ -891,16 +914,35 @@ pub fn default_action<W: WireGame>(
             W::G::to_act(&state)
         )));
     }
-    let action = match pb::DefaultActionPolicy::try_from(req.policy) {
-        Ok(pb::DefaultActionPolicy::Unspecified | pb::DefaultActionPolicy::PassOrMinimal) => {
-            W::default_action(&state, req.seat)
+    let named = if req.policy_name.is_empty() {
+        None
+    } else {
+        Some(
+            crate::playout::policy_by_name::<W>(&req.policy_name)
+                .map_err(|e| Status::invalid_argument(format!("policy_name: {e}")))?,
+        )
+    };
+    let action = match (named, pb::DefaultActionPolicy::try_from(req.policy)) {
+        (Some(policy), _) => {
+            use crate::playout::Policy;
+            let mut legal = W::G::legal_actions(&state, req.seat);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(req.seed);
+            (!legal.is_empty()).then(|| match policy {
+                Policy::Random => crate::playout::pick(legal, W::rare, &mut rng),
+                Policy::First => legal.swap_remove(0),
+                Policy::Bot(bot) => bot(&state, req.seat, legal, &mut rng),
+            })
         }
-        Ok(pb::DefaultActionPolicy::RandomLegal) => {
+        (
+            None,
+            Ok(pb::DefaultActionPolicy::Unspecified | pb::DefaultActionPolicy::PassOrMinimal),
+        ) => W::default_action(&state, req.seat),
+        (None, Ok(pb::DefaultActionPolicy::RandomLegal)) => {
             let legal = W::G::legal_actions(&state, req.seat);
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(req.seed);
             (!legal.is_empty()).then(|| crate::playout::pick(legal, W::rare, &mut rng))
         }
-        Err(_) => {
+        (None, Err(_)) => {
             return Err(Status::invalid_argument(format!(
                 "policy: unknown value {}",
                 req.policy
@@ -949,14 +991,21 @@ pub fn describe<W: WireGame>(
                 text: log_safe(&format!("Seat {}: {what}", req.seat)),
                 legal: false,
                 rejection: Some(rejection_to_pb(&r)),
+                warning: String::new(),
             });
         }
     };
     let (text, result) = W::describe(&state, req.seat, &action);
+    let warning = if result.is_ok() {
+        W::warning(&state, req.seat, &action).unwrap_or_default()
+    } else {
+        String::new()
+    };
     Ok(pb::DescribeResponse {
         text: log_safe(&text),
         legal: result.is_ok(),
         rejection: result.err().map(|r| rejection_to_pb(&r)),
+        warning: log_safe(&warning),
     })
 }
 

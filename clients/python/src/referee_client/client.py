@@ -133,12 +133,20 @@ def _stream_replay_request(game, seats, actions, options, seed, every,
 
 
 def _playout_request(state, games, max_actions, policy, seed, include_actions) -> "referee_pb2.PlayoutRequest":
+    # A name that is not one of the enum's (``heuristic``, Autobahn's ``builder``, ``trucker``,
+    # ...) travels as ``policy_name``; the server lists the game's names when it does not know it.
+    if isinstance(policy, str) and policy not in _PLAYOUT_POLICIES:
+        return referee_pb2.PlayoutRequest(games=games, max_actions=max_actions, policy_name=policy, seed=seed,
+                                          include_actions=include_actions, **_state_fields(state))
     return referee_pb2.PlayoutRequest(games=games, max_actions=max_actions,
                                       policy=_enum(_PLAYOUT_POLICIES, policy, "policy"), seed=seed,
                                       include_actions=include_actions, **_state_fields(state))
 
 
 def _default_action_request(state, seat, policy, seed) -> "referee_pb2.DefaultActionRequest":
+    if isinstance(policy, str) and policy not in _DEFAULT_POLICIES:
+        # A playout policy by name (``first``, ``heuristic``, ``builder``, ...): that bot's move.
+        return referee_pb2.DefaultActionRequest(seat=seat, policy_name=policy, seed=seed, **_state_fields(state))
     return referee_pb2.DefaultActionRequest(seat=seat, policy=_enum(_DEFAULT_POLICIES, policy, "policy"), seed=seed,
                                             **_state_fields(state))
 
@@ -452,7 +460,9 @@ class Referee:
     def playout(self, state: StateLike, games: int = 1, *, max_actions: int = 0, policy: str | int = "random",
                 seed: int = 0, include_actions: bool = False,
                 timeout: float | None = None) -> "referee_pb2.PlayoutResponse":
-        """Play ``games`` games on from ``state`` (``policy`` ``"random"`` or ``"first"``; game k
+        """Play ``games`` games on from ``state`` (``policy`` by name: ``"random"``, ``"first"``,
+        ``"heuristic"``, Autobahn's ``"balanced"``, ``"builder"``, ``"network"``, ``"trucker"``,
+        ``"finance"``; game k
         seeded ``seed + k``) and return the ``PlayoutResponse``: ``seats[i].wins``,
         ``mean_score``, ``score_stddev``, ``finished``, ``end_reasons``, with
         ``include_actions`` the games' actions (``played``). At most 1,000 games, 50,000

@@ -1,0 +1,252 @@
+//! Issue #23: the defects found by an outside tester, each pinned with its exact value, the
+//! trap warnings, and the strategy bots (seeded, deterministic, avoiding traps).
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use referee_engine::autobahn::action::Event;
+use referee_engine::autobahn::bots::{Strategy, choose};
+use referee_engine::autobahn::state::{Phase, State, TruckAt};
+use referee_engine::autobahn::{Action, Autobahn, Options, assist, check_invariants, era, legal};
+use referee_engine::{Game, RejectionCode};
+
+/// The fixed board of these tests (issue #23): today's numbers stay pinned here whatever the
+/// default board's tuning (`data/autobahn-test-board.json`, board `reconstructed-2026-1`).
+fn test_options() -> Options {
+    Options {
+        board: std::sync::Arc::new(
+            referee_engine::autobahn::Board::from_json(include_str!(
+                "data/autobahn-test-board.json"
+            ))
+            .unwrap(),
+        ),
+        ..Options::default()
+    }
+}
+
+/// A game after the route draft, player 0 to act.
+fn started(players: u32) -> State {
+    let mut s = Autobahn::setup(&test_options(), players, 7).unwrap();
+    while matches!(s.phase, Phase::RouteDraft) {
+        let seat = Autobahn::to_act(&s)[0];
+        let a = Autobahn::legal_actions(&s, seat)[0].clone();
+        Autobahn::apply(&mut s, seat, &a).unwrap();
+    }
+    s
+}
+
+#[test]
+fn autobot_turn_starts_once() {
+    let mut s = Autobahn::setup(&test_options(), 1, 3).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut events = Vec::new();
+    let mut bot_turns = 0;
+    for _ in 0..400 {
+        if Autobahn::outcome(&s).is_some() {
+            break;
+        }
+        let legal = Autobahn::legal_actions(&s, 0);
+        let a = choose(Strategy::Balanced, &s, 0, legal, &mut rng);
+        let ev = Autobahn::apply(&mut s, 0, &a).unwrap();
+        bot_turns += ev
+            .iter()
+            .filter(|e| matches!(e, Event::TurnStarted { player: 1 }))
+            .count();
+        events.extend(ev);
+    }
+    assert!(bot_turns > 10, "the Autobot played {bot_turns} turns");
+    let starts: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TurnStarted { player } => Some(*player),
+            _ => None,
+        })
+        .collect();
+    for w in starts.windows(2) {
+        assert_ne!(w[0], w[1], "a turn started twice in a row: {starts:?}");
+    }
+}
+
+#[test]
+fn lost_promotion_is_said_in_plain_words_and_warned() {
+    let mut s = started(2);
+    assert_eq!(s.players[0].lobby, 0);
+    assert!(s.players[0].departments.iter().flatten().all(|n| *n == 0));
+    let key = Action::PlayCard {
+        card: "BASIC-RED".into(),
+        colour: "RED".into(),
+        space: "KEY".into(),
+        target: "U3".into(),
+        goods: None,
+    };
+    assert!(Autobahn::legal_actions(&s, 0).contains(&key));
+    let w = legal::warning(&s, 0, &key).expect("a trap");
+    assert_eq!(
+        w,
+        "the reward of unlocking U3 is lost: a promotion (unlock cell U3): no employee in the Lobby or on a floor below an open floor to promote"
+    );
+    let (text, ok) = assist::describe(&s, 0, &key);
+    assert!(ok.is_ok());
+    assert!(text.ends_with(&format!(" — warning: {w}")), "{text}");
+    let ev = Autobahn::apply(&mut s, 0, &key).unwrap();
+    let lost: Vec<&Event> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::EffectLost { .. }))
+        .collect();
+    assert_eq!(
+        lost,
+        vec![&Event::EffectLost {
+            player: 0,
+            effect: "a promotion (unlock cell U3): no employee in the Lobby or on a floor below an open floor to promote".into()
+        }]
+    );
+}
+
+#[test]
+fn unlock_with_something_to_promote_is_not_warned() {
+    let mut s = started(2);
+    s.players[0].lobby = 1;
+    s.players[0].reserve -= 1;
+    let key = Action::PlayCard {
+        card: "BASIC-RED".into(),
+        colour: "RED".into(),
+        space: "KEY".into(),
+        target: "U3".into(),
+        goods: None,
+    };
+    assert_eq!(legal::warning(&s, 0, &key), None);
+}
+
+#[test]
+fn loading_at_a_depot_no_road_reaches_is_warned() {
+    let s = started(2);
+    let load = |depot: &str, colour: &str, goods: &str| Action::PlayCard {
+        card: format!("BASIC-{colour}").into(),
+        colour: colour.into(),
+        space: "LOAD_TRUCK".into(),
+        target: depot.into(),
+        goods: Some(goods.into()),
+    };
+    let legal_now = Autobahn::legal_actions(&s, 0);
+    let red = load("DEP-RED", "RED", "APPLIANCES");
+    assert!(legal_now.contains(&red), "loading is legal");
+    assert_eq!(
+        legal::warning(&s, 0, &red).as_deref(),
+        Some(
+            "no built road reaches depot DEP-RED (BIELEFELD): the truck cannot leave it until a road section at BIELEFELD is built"
+        )
+    );
+    // Hamburg is on the pre-built A7: no warning.
+    let black = load("DEP-BLK-HAMBURG", "BLACK", "CHEMICALS");
+    assert!(legal_now.contains(&black));
+    assert_eq!(legal::warning(&s, 0, &black), None);
+}
+
+#[test]
+fn bots_never_pick_a_warned_action_while_another_is_legal() {
+    for strategy in Strategy::ALL {
+        for seed in 0..3u64 {
+            let mut s = Autobahn::setup(&test_options(), 2, seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while Autobahn::outcome(&s).is_none() {
+                let seat = Autobahn::to_act(&s)[0];
+                let legal_now = Autobahn::legal_actions(&s, seat);
+                let safe = legal_now
+                    .iter()
+                    .any(|a| legal::warning(&s, seat, a).is_none());
+                let a = choose(strategy, &s, seat, legal_now, &mut rng);
+                if safe {
+                    assert_eq!(legal::warning(&s, seat, &a), None, "{strategy:?} {a:?}");
+                }
+                Autobahn::apply(&mut s, seat, &a).unwrap();
+                assert!(s.action_count < 3_000, "{strategy:?} seed {seed} stalls");
+            }
+        }
+    }
+}
+
+#[test]
+fn bots_are_deterministic_for_a_seed() {
+    let play = |seed: u64| {
+        let mut s = Autobahn::setup(&test_options(), 3, seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let bots = [Strategy::Builder, Strategy::Trucker, Strategy::Finance];
+        while Autobahn::outcome(&s).is_none() {
+            let seat = Autobahn::to_act(&s)[0];
+            let legal_now = Autobahn::legal_actions(&s, seat);
+            let a = choose(bots[seat as usize], &s, seat, legal_now, &mut rng);
+            Autobahn::apply(&mut s, seat, &a).unwrap();
+        }
+        (s.action_count, Autobahn::outcome(&s).unwrap().scores)
+    };
+    assert_eq!(play(5), play(5));
+}
+
+#[test]
+fn truck_on_a_depot_of_another_colour_is_refused_in_clear_words() {
+    let mut s = started(2);
+    s.goods_supply[2] -= 1;
+    s.players[0].trucks[0].at = TruckAt::Depot("DEP-BLK-HAMBURG".into());
+    s.players[0].trucks[0].goods = Some("CHEMICALS".into());
+    s.phase = Phase::Trucks {
+        colour: "RED".into(),
+        moved: vec![],
+    };
+    let before = s.clone();
+    let mv = Action::MoveTruck {
+        truck: 0,
+        path: vec!["BLK01-1".into()].into(),
+        deliver: false,
+    };
+    let r = Autobahn::apply(&mut s, 0, &mv).unwrap_err();
+    assert_eq!(r.code, RejectionCode::IllegalMove);
+    assert_eq!(r.rule, "AQ-4");
+    assert_eq!(
+        r.message,
+        "Truck 0 cannot move with a RED card: a truck moves only if it starts on a RED depot or a RED road section, and it stands on depot DEP-BLK-HAMBURG, a BLACK depot, not a RED one."
+    );
+    assert_eq!(s, before);
+}
+
+#[test]
+fn validator_refuses_city_values_that_do_not_match_the_roads() {
+    let mut s = started(2);
+    assert!(check_invariants(&s).is_ok());
+    let c = s
+        .city_values
+        .iter()
+        .position(|v| v.city == "HAMBURG")
+        .unwrap();
+    let real = s.city_values[c].value;
+    s.city_values[c].value = 999;
+    let e = check_invariants(&s).unwrap_err();
+    assert_eq!(e.path, format!("city_values[{c}].value"));
+    assert!(
+        e.message.starts_with("999 does not match the roads")
+            && e.message.contains(&format!("= {real} (AQ-3)")),
+        "{}",
+        e.message
+    );
+}
+
+/// autobahn §6 step 2 / AQ-6: S sums the cities *along that autobahn* connected to the built
+/// network — of any colour ([L]: a city counts if it ends a complete link of any colour). So an
+/// Office whose own colour has no road yet still earns a budget from cities its autobahn
+/// passes that other roads connect. Pinned either way; here: it earns.
+#[test]
+fn office_without_road_of_its_colour_earns_from_connected_cities_along_it() {
+    let mut s = started(2);
+    let red = s.board.autobahn("RED").unwrap();
+    let red_built = s.board.map.sections.iter().enumerate().any(|(i, x)| {
+        x.autobahn == red && s.sections[i].road != referee_engine::autobahn::state::Road::Unbuilt
+    });
+    assert!(!red_built, "no red road at setup");
+    let sum = era::budget_sum(&s, red);
+    assert!(sum > 0, "red passes cities the A7 connects");
+    s.offices[red].seats = vec![0];
+    s.players[0].reserve -= 1;
+    let dm = s.players[0].dm;
+    let mut ev = Vec::new();
+    era::pay_budgets(&mut s, &mut ev);
+    assert!(ev.iter().any(|e| matches!(e, Event::BudgetPaid { office, player: 0, amount, .. } if office == "RED" && *amount == sum)));
+    assert!(s.players[0].dm - dm >= sum);
+}
