@@ -441,7 +441,7 @@ async fn action_lists_are_limited_to_100000_actions() {
 
 /// Playout with `include_actions` returns every action, so games × max_actions is capped at
 /// 100,000 (INVALID_ARGUMENT naming the limit, HTTP 400 with the JSON error); at the cap the
-/// call is taken (here cut short by its deadline: `partial`).
+/// call is taken (cut short by its deadline, `partial`, or played to the end).
 #[tokio::test]
 async fn playout_with_actions_is_capped_at_100000_returned_actions() {
     use bytes::Bytes;
@@ -497,7 +497,9 @@ async fn playout_with_actions_is_capped_at_100000_returned_actions() {
         });
         req.set_timeout(std::time::Duration::from_secs(1));
         let p = c.playout(req).await.expect("within the caps").into_inner();
-        assert!(p.partial, "{p:?}");
+        // Taken: cut short by its deadline (`partial`), or, on a fast machine, every game
+        // played (random 1841 games often end early by bankruptcy).
+        assert!(p.partial || p.games_played == games, "{p:?}");
     }
 }
 
