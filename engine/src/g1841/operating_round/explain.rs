@@ -49,8 +49,6 @@ pub(super) fn why_not(
                     illegal(
                         if reason.contains("§7.3") {
                             "1841 §7.3"
-                        } else if reason.contains("§7.1") {
-                            "1841 §7.1"
                         } else {
                             "1841 §9.7"
                         },

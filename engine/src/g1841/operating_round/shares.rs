@@ -67,8 +67,8 @@ fn sell_options_up_to(state: &State, limit: usize) -> Vec<Action> {
 ///   his next stock-round turn or the next share step of one of his corporations, whichever
 ///   comes first; FAQ-Q11: it sells even if he stays over 60% afterwards, and it need not
 ///   give up a corporation that holds the shares in its place);
-/// * that is in its own chain of control (1841 §7.1: a corporation never holds shares of a
-///   corporation controlling it; 18xx);
+/// * that is in its own chain of control (1841 §7.1, §9.7 forbid buying such shares; 18xx
+///   `must_sell?` makes a corporation holding some sell them);
 ///
 /// or it holds more certificates of other corporations than it may (5, 1841 §9.7) and can sell
 /// any. `None` when nothing can be sold (the duty waits for a share step where it can).
@@ -122,7 +122,7 @@ pub fn must_sell(state: &State) -> Option<String> {
         if chain.contains(&corp.sym) {
             return Some(format!(
                 "{} controls {sym}, which may not hold its shares: {sym} must sell them first \
-                 (1841 §7.1).",
+                 (1841 §9.7).",
                 corp.sym
             ));
         }
