@@ -14,11 +14,16 @@
 //! layers and tracing span, without converting, validating or applying anything. Results are
 //! given as a ratio to that baseline, which carries over between machines.
 //!
+//! `describe-*` and `default-*` ([`EXTRA_SCENARIOS`]) call Describe (the same action) and
+//! DefaultAction (the same seat) on those positions. A call refused by load shedding
+//! (RESOURCE_EXHAUSTED) is counted as shed, with its own latencies, not as an error.
+//!
 //! **Cheap client.** Requests are encoded once; the load phase sends the same bytes with a
 //! raw codec and does not decode answers (each scenario's answer is checked once, typed,
 //! before the load), so on a small machine the client takes as little CPU as possible from
 //! the server.
 
+pub mod attack;
 pub mod soak;
 
 use std::collections::BTreeMap;
@@ -52,6 +57,15 @@ pub const SCENARIOS: [&str; 8] = [
     "apply-autobahn",
     "legal-autobahn",
     "view-autobahn",
+];
+
+/// Scenarios not in a default run: Describe and DefaultAction of the same positions (the
+/// load-shedding figures of docs/PERFORMANCE.md load every call on one state).
+pub const EXTRA_SCENARIOS: [&str; 4] = [
+    "describe-1841",
+    "default-1841",
+    "describe-autobahn",
+    "default-autobahn",
 ];
 
 /// What to run.
@@ -220,6 +234,27 @@ pub fn prepare(name: &str, p1841: &Position, pab: &Position) -> anyhow::Result<P
             .encode_to_vec(),
             Code::Ok,
         ),
+        "describe" => (
+            "/referee.v1.Referee/Describe",
+            pb::DescribeRequest {
+                state: Some(p.state.clone()),
+                seat: p.seat,
+                action: Some(p.action.clone()),
+                ..Default::default()
+            }
+            .encode_to_vec(),
+            Code::Ok,
+        ),
+        "default" => (
+            "/referee.v1.Referee/DefaultAction",
+            pb::DefaultActionRequest {
+                state: Some(p.state.clone()),
+                seat: p.seat,
+                ..Default::default()
+            }
+            .encode_to_vec(),
+            Code::Ok,
+        ),
         "view" => (
             "/referee.v1.Referee/View",
             pb::ViewRequest {
@@ -313,6 +348,14 @@ async fn check(channel: Channel, p: &Prepared) -> anyhow::Result<()> {
             let req = pb::LegalActionsRequest::decode(p.body.clone())?;
             client.legal_actions(req).await.map(|_| true)
         }
+        "/referee.v1.Referee/Describe" => {
+            let req = pb::DescribeRequest::decode(p.body.clone())?;
+            client.describe(req).await.map(|r| r.into_inner().legal)
+        }
+        "/referee.v1.Referee/DefaultAction" => {
+            let req = pb::DefaultActionRequest::decode(p.body.clone())?;
+            client.default_action(req).await.map(|_| true)
+        }
         _ => {
             let req = pb::ViewRequest::decode(p.body.clone())?;
             client.view(req).await.map(|_| true)
@@ -349,8 +392,12 @@ pub struct Outcome {
     pub request_bytes: usize,
     /// Measured requests answered as expected.
     pub ok: u64,
-    /// Other answers, by gRPC code.
+    /// Other answers, by gRPC code (load shedding not included: [`Outcome::shed`]).
     pub errors: BTreeMap<String, u64>,
+    /// Calls refused by load shedding (RESOURCE_EXHAUSTED).
+    pub shed: u64,
+    /// Latencies of the shed calls in microseconds (how early overload is refused).
+    pub shed_latency: Histogram<u64>,
     /// Measured seconds.
     pub seconds: f64,
     /// Latencies in microseconds.
@@ -377,6 +424,11 @@ impl Outcome {
             "request_bytes": self.request_bytes,
             "requests": self.ok,
             "errors": self.errors,
+            "shed": self.shed,
+            "shed_latency_ms": {
+                "p50": self.shed_latency.value_at_quantile(0.50) as f64 / 1000.0,
+                "p99": self.shed_latency.value_at_quantile(0.99) as f64 / 1000.0,
+            },
             "seconds": self.seconds,
             "rps": self.rps(),
             "latency_ms": {
@@ -407,6 +459,8 @@ pub async fn run_scenario(
         let p = p.clone();
         tasks.push(tokio::spawn(async move {
             let mut h = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3).expect("histogram");
+            let mut hs = h.clone();
+            let mut shed = 0u64;
             let mut ok = 0u64;
             let mut errors: BTreeMap<String, u64> = BTreeMap::new();
             let mut measured = 0u64;
@@ -425,10 +479,13 @@ pub async fn run_scenario(
                     Ok(_) => p.expect == Code::Ok,
                     Err(s) => s.code() == p.expect,
                 };
+                let us = (t1 - t0).as_micros().clamp(1, 60_000_000) as u64;
                 if good {
                     ok += 1;
-                    let us = (t1 - t0).as_micros().clamp(1, 60_000_000) as u64;
                     let _ = h.record(us);
+                } else if matches!(&r, Err(s) if s.code() == Code::ResourceExhausted) {
+                    shed += 1;
+                    let _ = hs.record(us);
                 } else {
                     let code = match r {
                         Ok(_) => "OK (unexpected)".to_string(),
@@ -437,16 +494,20 @@ pub async fn run_scenario(
                     *errors.entry(code).or_default() += 1;
                 }
             }
-            (h, ok, errors, Instant::now())
+            (h, ok, errors, Instant::now(), hs, shed)
         }));
     }
     let mut latency = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)?;
+    let mut shed_latency = latency.clone();
+    let mut shed = 0;
     let mut ok = 0;
     let mut errors: BTreeMap<String, u64> = BTreeMap::new();
     let mut finished = measure_from;
     for t in tasks {
-        let (h, n, e, at) = t.await?;
+        let (h, n, e, at, hs, sh) = t.await?;
         latency.add(&h)?;
+        shed_latency.add(&hs)?;
+        shed += sh;
         ok += n;
         for (k, v) in e {
             *errors.entry(k).or_default() += v;
@@ -461,6 +522,8 @@ pub async fn run_scenario(
         request_bytes: p.body.len(),
         ok,
         errors,
+        shed,
+        shed_latency,
         seconds,
         latency,
         server_rss_kib: cfg.server_pid.and_then(rss_kib),
@@ -517,8 +580,17 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Value> {
 /// A plain-text table of a report from [`run`].
 pub fn table(report: &Value) -> String {
     let mut s = format!(
-        "{:<16} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>8} {:>10}\n",
-        "scenario", "bytes", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "rss MiB"
+        "{:<16} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>10}\n",
+        "scenario",
+        "bytes",
+        "req/s",
+        "p50 ms",
+        "p90 ms",
+        "p99 ms",
+        "max ms",
+        "shed",
+        "errors",
+        "rss MiB"
     );
     for o in report["scenarios"].as_array().into_iter().flatten() {
         let errors: u64 = o["errors"]
@@ -528,7 +600,7 @@ pub fn table(report: &Value) -> String {
             .as_u64()
             .map_or("-".to_string(), |k| format!("{:.1}", k as f64 / 1024.0));
         s += &format!(
-            "{:<16} {:>7} {:>10.0} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>8} {:>10}\n",
+            "{:<16} {:>7} {:>10.0} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>8} {:>8} {:>10}\n",
             o["scenario"].as_str().unwrap_or(""),
             o["request_bytes"],
             o["rps"].as_f64().unwrap_or(0.0),
@@ -536,6 +608,7 @@ pub fn table(report: &Value) -> String {
             o["latency_ms"]["p90"].as_f64().unwrap_or(0.0),
             o["latency_ms"]["p99"].as_f64().unwrap_or(0.0),
             o["latency_ms"]["max"].as_f64().unwrap_or(0.0),
+            o["shed"].as_u64().unwrap_or(0),
             errors,
             rss,
         );

@@ -27,8 +27,11 @@ struct Args {
     /// Unmeasured warm-up seconds per scenario.
     #[arg(long, default_value_t = 2.0)]
     warmup_secs: f64,
-    /// Scenarios, comma-separated (default: all): echo-1841, apply-1841, legal-1841,
-    /// view-1841, echo-autobahn, apply-autobahn, legal-autobahn, view-autobahn.
+    /// Scenarios, comma-separated (default: all of SCENARIOS): echo-1841, apply-1841,
+    /// legal-1841, view-1841, echo-autobahn, apply-autobahn, legal-autobahn, view-autobahn;
+    /// also describe-1841, default-1841, describe-autobahn, default-autobahn (Describe and
+    /// DefaultAction of the same positions). Calls refused by load shedding
+    /// (RESOURCE_EXHAUSTED) are counted in their own column, not as errors.
     #[arg(long, value_delimiter = ',')]
     scenarios: Vec<String>,
     /// Stop each scenario after this many measured requests.

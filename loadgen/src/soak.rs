@@ -40,6 +40,12 @@ pub struct SoakConfig {
     pub sigterm: bool,
     /// Load kept up after the signal.
     pub after_term: Duration,
+    /// Honest calls per second, spread over the `concurrency` callers (each waits for its
+    /// turn); `None`: as fast as the server answers (saturation).
+    pub rate: Option<f64>,
+    /// Mix the attack suite's hostile traffic in (`attack::Scale::Soak`, the server's default
+    /// limits): its attacks run one after the other, over and over, for the whole soak.
+    pub hostile: bool,
 }
 
 /// The scenarios of the mix, all answered OK by a healthy server.
@@ -82,20 +88,39 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
     let counts = Arc::new(Counts::default());
     let stop = Arc::new(AtomicBool::new(false));
     let termed = Arc::new(AtomicBool::new(false));
+    let turn = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
     let mut tasks = Vec::new();
     for i in 0..cfg.concurrency.max(1) {
         let channel = channels[i % channels.len()].clone();
         let mix = mix.clone();
-        let (counts, stop, termed) = (counts.clone(), stop.clone(), termed.clone());
+        let (counts, stop, termed, turn) =
+            (counts.clone(), stop.clone(), termed.clone(), turn.clone());
+        let rate = cfg.rate;
         tasks.push(tokio::spawn(async move {
+            let mut latency = crate::attack::calls::histogram();
             let mut k = i;
             while !stop.load(Ordering::Relaxed) {
+                if let Some(r) = rate.filter(|r| *r > 0.0) {
+                    // Open loop: call number `n` is due at start + n / rate.
+                    let n = turn.fetch_add(1, Ordering::Relaxed);
+                    let due = start + Duration::from_secs_f64(n as f64 / r);
+                    tokio::time::sleep_until(due.into()).await;
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                }
                 let p = &mix[k % mix.len()];
                 k += 1;
                 let after = termed.load(Ordering::Relaxed);
+                let t0 = Instant::now();
                 match call(channel.clone(), p).await {
                     Ok(_) => {
                         counts.ok.fetch_add(1, Ordering::Relaxed);
+                        if !after {
+                            let us = t0.elapsed().as_micros().clamp(1, 60_000_000) as u64;
+                            let _ = latency.record(us);
+                        }
                     }
                     Err(s) => {
                         let phase = if after { "shutdown" } else { "load" };
@@ -111,9 +136,38 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
                     }
                 }
             }
+            latency
         }));
     }
-    let start = Instant::now();
+    // The hostile mix: the attack suite at soak scale, over and over, until the load stops.
+    let hostile = cfg.hostile.then(|| {
+        let ctx = crate::attack::Ctx {
+            open: crate::attack::Target {
+                addr: cfg.addr.clone(),
+                pid: cfg.server_pid,
+            },
+            sealed: None,
+            limits: crate::attack::Limits::server_defaults(),
+            scale: crate::attack::Scale::Soak,
+        };
+        let records = Arc::new(Mutex::new(Vec::new()));
+        let sink = records.clone();
+        let task = tokio::spawn(async move {
+            loop {
+                for a in crate::attack::ATTACKS.iter().filter(|a| a.in_soak) {
+                    let r = crate::attack::run_recorded(&ctx, a, &ctx.open).await;
+                    eprintln!(
+                        "soak: attack {} {} (peak RSS {} KiB)",
+                        r.name,
+                        if r.passed() { "held" } else { "FAILED" },
+                        r.peak_kib
+                    );
+                    sink.lock().unwrap_or_else(|p| p.into_inner()).push(r);
+                }
+            }
+        });
+        (task, records)
+    });
     let mut samples = Vec::new();
     let mut next = start + cfg.sample_every;
     let end = start + cfg.duration;
@@ -141,6 +195,15 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         }
         next += cfg.sample_every;
     }
+    // The hostile mix stops with the load (the attack under way is dropped unrecorded).
+    let attacks: Vec<crate::attack::Record> = match hostile {
+        Some((task, records)) => {
+            task.abort();
+            let _ = task.await;
+            std::mem::take(&mut *records.lock().unwrap_or_else(|p| p.into_inner()))
+        }
+        None => Vec::new(),
+    };
     let ok_before_term = counts.ok.load(Ordering::Relaxed);
     if cfg.sigterm {
         termed.store(true, Ordering::Relaxed);
@@ -152,8 +215,16 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         tokio::time::sleep(cfg.after_term).await;
     }
     stop.store(true, Ordering::Relaxed);
+    let mut latency = crate::attack::calls::histogram();
     for t in tasks {
-        t.await?;
+        latency.add(&t.await?)?;
+    }
+    let mut by_attack: BTreeMap<String, (u64, u64, u64)> = BTreeMap::new();
+    for r in &attacks {
+        let e = by_attack.entry(r.name.clone()).or_default();
+        e.0 += 1;
+        e.1 += u64::from(!r.passed());
+        e.2 = e.2.max(r.peak_kib);
     }
     let elapsed = start.elapsed().as_secs_f64();
     let ok = counts.ok.load(Ordering::Relaxed);
@@ -187,7 +258,20 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         }
         _ => None,
     };
-    let passed = unexpected == 0 && growth.is_some_and(|g| g < 10.0);
+    let attacks_failed: u64 = by_attack.values().map(|v| v.1).sum();
+    let peak_kib = samples
+        .iter()
+        .filter_map(|s| s["rss_kib"].as_u64())
+        .chain(attacks.iter().map(|r| r.peak_kib))
+        .max();
+    let shed: u64 = errors
+        .iter()
+        .filter(|((phase, code), _)| phase == "load" && code == "ResourceExhausted")
+        .map(|(_, n)| n)
+        .sum();
+    // With hostile traffic the memory follows the attacks: bounded (peak), not flat.
+    let passed =
+        unexpected == 0 && attacks_failed == 0 && (cfg.hostile || growth.is_some_and(|g| g < 10.0));
     Ok(json!({
         "addr": cfg.addr,
         "connections": cfg.connections,
@@ -205,6 +289,20 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         "unexpected_errors": unexpected,
         "rss_samples": samples,
         "rss_growth_percent_first_to_last": growth,
+        "rate_target": cfg.rate,
+        "honest_latency_ms": {
+            "p50": latency.value_at_quantile(0.50) as f64 / 1000.0,
+            "p90": latency.value_at_quantile(0.90) as f64 / 1000.0,
+            "p99": latency.value_at_quantile(0.99) as f64 / 1000.0,
+            "max": latency.max() as f64 / 1000.0,
+        },
+        "honest_shed_under_load": shed,
+        "hostile": cfg.hostile,
+        "attacks": by_attack
+            .iter()
+            .map(|(k, (runs, failed, peak))| json!({"attack": k, "runs": runs, "failed": failed, "peak_rss_kib": peak}))
+            .collect::<Vec<_>>(),
+        "peak_rss_kib": peak_kib,
         "passed": passed,
     }))
 }

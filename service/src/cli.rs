@@ -290,6 +290,11 @@ pub struct ServeArgs {
     /// reads, or never opens its HTTP/2 receive window); then its connection is dropped.
     #[arg(long, env = "REFEREE_SEND_TIMEOUT_MS", default_value_t = 30_000)]
     pub send_timeout_ms: u64,
+    /// Bytes of answers ready and not yet sent, all connections together; over it the
+    /// connection with the most bytes waiting is dropped at once (clients that never open
+    /// their HTTP/2 window, or never read, on many connections).
+    #[arg(long, env = "REFEREE_MAX_UNSENT_BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub max_unsent_bytes: usize,
     /// Sealed mode: file of sealing keys, one `KEY_ID:HEX` per line (32-byte keys, 64 hex
     /// digits); the first key seals, every key opens (rotation). Without keys: open mode.
     #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
@@ -337,6 +342,7 @@ impl ServeArgs {
             max_connections: self.max_connections.max(1),
             max_streams_per_connection: self.max_streams_per_connection.max(1),
             send_timeout: Duration::from_millis(self.send_timeout_ms.max(1)),
+            max_unsent_bytes: self.max_unsent_bytes.max(1),
         })
     }
 }

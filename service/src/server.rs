@@ -85,6 +85,10 @@ pub struct ServeConfig {
     /// Longest time an answer may wait to be sent (a client that never opens its HTTP/2
     /// receive window, or never reads); then the connection is dropped.
     pub send_timeout: Duration,
+    /// The bytes of answers ready and not yet sent, all connections together: over it, the
+    /// connection with the most bytes waiting is dropped at once (a client that never opens
+    /// its HTTP/2 window, on many connections).
+    pub max_unsent_bytes: usize,
 }
 
 impl Default for ServeConfig {
@@ -105,6 +109,7 @@ impl Default for ServeConfig {
             max_connections: 4096,
             max_streams_per_connection: 100,
             send_timeout: Duration::from_secs(30),
+            max_unsent_bytes: 64 * 1024 * 1024,
         }
     }
 }
@@ -725,6 +730,7 @@ pub async fn serve(
         connections: Arc::new(Semaphore::new(
             cfg.max_connections.clamp(1, Semaphore::MAX_PERMITS),
         )),
+        unsent: Arc::new(Unsent::new(cfg.max_unsent_bytes)),
     };
     let server = serve_connections(listener, routes, timeouts, signal);
     let grace = cfg.shutdown_grace;
@@ -762,6 +768,122 @@ struct ConnTimeouts {
     max_streams: u32,
     /// [`ServeConfig::max_connections`] permits.
     connections: Arc<Semaphore>,
+    /// [`ServeConfig::max_unsent_bytes`].
+    unsent: Arc<Unsent>,
+}
+
+/// The answers ready and not yet sent, in bytes, per connection and in all
+/// ([`ServeConfig::max_unsent_bytes`]). A unary answer is collected in full when it is ready
+/// (its size known) and counts until it has been sent or dropped.
+#[derive(Debug)]
+struct Unsent {
+    budget: usize,
+    state: std::sync::Mutex<UnsentState>,
+}
+
+#[derive(Debug, Default)]
+struct UnsentState {
+    total: usize,
+    /// Per connection: the bytes waiting, and the signal that drops it.
+    conns: std::collections::HashMap<u64, (usize, Arc<tokio::sync::Notify>)>,
+}
+
+impl Unsent {
+    fn new(budget: usize) -> Self {
+        Self {
+            budget: budget.max(1),
+            state: std::sync::Mutex::new(UnsentState::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, UnsentState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// `bytes` more wait on connection `conn`; over the budget, the connection with the most
+    /// bytes waiting is told to close (`drop_conn` of that connection).
+    fn add(&self, conn: u64, drop_conn: &Arc<tokio::sync::Notify>, bytes: usize) {
+        let mut s = self.lock();
+        s.total = s.total.saturating_add(bytes);
+        let e = s
+            .conns
+            .entry(conn)
+            .or_insert_with(|| (0, drop_conn.clone()));
+        e.0 = e.0.saturating_add(bytes);
+        if s.total > self.budget
+            && let Some((_, (_, hog))) = s.conns.iter().max_by_key(|(_, (b, _))| *b)
+        {
+            hog.notify_one();
+        }
+    }
+
+    /// `bytes` of connection `conn` were sent or dropped.
+    fn sub(&self, conn: u64, bytes: usize) {
+        let mut s = self.lock();
+        s.total = s.total.saturating_sub(bytes);
+        if let Some(e) = s.conns.get_mut(&conn) {
+            e.0 = e.0.saturating_sub(bytes);
+            if e.0 == 0 {
+                s.conns.remove(&conn);
+            }
+        }
+    }
+}
+
+/// A unary answer collected in full: its data, then its trailers (gRPC status).
+struct Collected {
+    data: Option<bytes::Bytes>,
+    trailers: Option<HeaderMap>,
+}
+
+impl http_body::Body for Collected {
+    type Data = bytes::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        if let Some(d) = self.data.take() {
+            return std::task::Poll::Ready(Some(Ok(http_body::Frame::data(d))));
+        }
+        std::task::Poll::Ready(
+            self.trailers
+                .take()
+                .map(|t| Ok(http_body::Frame::trailers(t))),
+        )
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.data.is_none() && self.trailers.is_none()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.data.as_ref().map_or(0, |d| d.len() as u64))
+    }
+}
+
+/// Collects a unary answer's body (the answer is complete once its handler has returned;
+/// collecting it makes its size known before it waits to be sent). A body that fails is
+/// answered empty.
+async fn collect(body: axum::body::Body) -> Collected {
+    use http_body_util::BodyExt;
+    match body.collect().await {
+        Ok(c) => {
+            let trailers = c.trailers().cloned();
+            let data = c.to_bytes();
+            Collected {
+                data: (!data.is_empty()).then_some(data),
+                trailers,
+            }
+        }
+        Err(_) => Collected {
+            data: None,
+            trailers: None,
+        },
+    }
 }
 
 /// What one connection has done so far, for its timeouts: calls in flight (from the complete
@@ -771,6 +893,11 @@ struct ConnTimeouts {
 struct Activity {
     accepted: tokio::time::Instant,
     state: std::sync::Mutex<ActivityState>,
+    /// The connection's number, its share of the unsent answers, and the signal that drops
+    /// it when the unsent answers pass their budget.
+    id: u64,
+    unsent: Arc<Unsent>,
+    drop_conn: Arc<tokio::sync::Notify>,
 }
 
 #[derive(Debug)]
@@ -782,21 +909,27 @@ struct ActivityState {
     unsent: std::collections::BTreeMap<u64, tokio::time::Instant>,
 }
 
-/// One call in flight on a connection; dropped with the answer's body.
-struct InFlight(Arc<Activity>, u64);
+/// One call in flight on a connection (the call's number, the bytes of its answer counted as
+/// unsent); dropped with the answer's body.
+struct InFlight(Arc<Activity>, u64, usize);
 
 impl InFlight {
-    /// The call's answer is ready: from now on it is waiting to be sent.
-    fn answered(&self) {
+    /// The call's answer (`bytes` long) is ready: from now on it is waiting to be sent.
+    fn answered(&mut self, bytes: usize) {
         self.0
             .lock()
             .unsent
             .insert(self.1, tokio::time::Instant::now());
+        self.0.unsent.add(self.0.id, &self.0.drop_conn, bytes);
+        self.2 = bytes;
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
+        if self.2 > 0 {
+            self.0.unsent.sub(self.0.id, self.2);
+        }
         let mut state = self.0.lock();
         state.in_flight = state.in_flight.saturating_sub(1);
         state.last_end = tokio::time::Instant::now();
@@ -805,9 +938,12 @@ impl Drop for InFlight {
 }
 
 impl Activity {
-    fn new() -> Self {
+    fn new(id: u64, unsent: Arc<Unsent>) -> Self {
         let now = tokio::time::Instant::now();
         Self {
+            id,
+            unsent,
+            drop_conn: Arc::new(tokio::sync::Notify::new()),
             accepted: now,
             state: std::sync::Mutex::new(ActivityState {
                 in_flight: 0,
@@ -830,7 +966,7 @@ impl Activity {
         let mut state = self.lock();
         state.in_flight += 1;
         state.requests += 1;
-        InFlight(self.clone(), state.requests)
+        InFlight(self.clone(), state.requests, 0)
     }
 
     /// Completes once an answer of this connection has waited `send` to be sent in full
@@ -931,6 +1067,7 @@ async fn serve_connections(
     // Accept errors (out of file descriptors) are logged at most once a second.
     let mut last_accept_warning: Option<tokio::time::Instant> = None;
     let mut refused_connections = 0u64;
+    let mut connection_number = 0u64;
     // Every connection task holds a receiver: `closed()` completes when all have ended.
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
     let mut shutdown = std::pin::pin!(shutdown);
@@ -970,21 +1107,26 @@ async fn serve_connections(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
-        let activity = Arc::new(Activity::new());
+        connection_number += 1;
+        let activity = Arc::new(Activity::new(connection_number, timeouts.unsent.clone()));
         let service = {
             let activity = activity.clone();
             let app = app.clone();
             tower::service_fn(move |req: Request<hyper::body::Incoming>| {
-                let in_flight = activity.begin();
+                let mut in_flight = activity.begin();
                 let app = app.clone();
                 // Streams end by their own deadline (StreamReplay) or the server's
-                // (`Ending`); a plain answer must be taken within the send timeout.
+                // (`Ending`); a plain answer must be taken within the send timeout, and
+                // counts against `--max-unsent-bytes` until it has been sent.
                 let stream = is_stream(req.uri().path());
                 async move {
-                    let resp =
+                    let mut resp =
                         tower::ServiceExt::oneshot(app, req.map(axum::body::Body::new)).await?;
                     if !stream {
-                        in_flight.answered();
+                        let (parts, body) = resp.into_parts();
+                        let body = collect(body).await;
+                        in_flight.answered(body.data.as_ref().map_or(0, |d| d.len()));
+                        resp = Response::from_parts(parts, axum::body::Body::new(body));
                     }
                     Ok::<_, std::convert::Infallible>(
                         resp.map(|body| Guarded::new(body, in_flight)),
@@ -1003,6 +1145,14 @@ async fn serve_connections(
             let ended = tokio::select! {
                 result = conn.as_mut() => Some(result),
                 _ = stop.changed() => None,
+                () = activity.drop_conn.notified() => {
+                    // The answers waiting to be sent passed `--max-unsent-bytes` and this
+                    // connection holds the most of them.
+                    tracing::debug!(
+                        "closing the connection with the most unsent answers (--max-unsent-bytes)"
+                    );
+                    return;
+                }
                 () = activity.stalled(timeouts.send) => {
                     // Answers the peer does not take (an HTTP/2 receive window never
                     // opened): drop the connection and what it holds.

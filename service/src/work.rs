@@ -1,6 +1,7 @@
 //! Long work off the async workers, stopped when nobody waits for it any more.
 //!
-//! Whole games (Replay, ApplyBatch, StreamReplay, Playout) run on tokio's blocking pool. The
+//! Whole games (Replay, ApplyBatch, StreamReplay, Playout) run on tokio's blocking pool, at
+//! most as many at once as the machine has cores (StreamReplay apart). The
 //! caller can go away before the answer — it disconnects, cancels the call, or the call's
 //! deadline passes and the server has already answered `DEADLINE_EXCEEDED` — and then the
 //! request future is dropped. [`blocking`] ties a [`Cancel`] flag to that future: dropping
@@ -80,13 +81,44 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// Runs `work` on the blocking pool and waits for it. When the returned future is dropped
+/// Runs `work` on the blocking pool once one of the [`heavy_workers`] is free (waiting in
+/// arrival order) and waits for it. When the returned future is dropped
 /// before `work` is done (the caller went away), `work`'s [`Cancel`] is set; the engine sees
 /// it too ([`referee_engine::interrupt::with_cancel`]: the route optimizer and the import
 /// stop at their next check).
 ///
 /// Errors: INTERNAL when the task itself failed (it panicked outside the engine's guard).
 pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce(&Cancel) -> T + Send + 'static,
+) -> Result<T, Status> {
+    // The semaphore is never closed: `acquire` cannot fail.
+    let _turn = heavy_workers()
+        .acquire()
+        .await
+        .map_err(|e| Status::internal(format!("worker pool closed: {e}")))?;
+    unbounded(work).await
+}
+
+/// Threads that run whole-game work (Replay, ApplyBatch, Playout, ImportGame, ExportGame,
+/// SuggestRoutes) at once: the machine's cores (at least 2), apart from the
+/// [`quick_workers`]. Calls over it wait their turn in arrival order holding their
+/// concurrency slot, so the memory such work holds at once (a route search up to its cap of
+/// stored routes, a recorded game, a playout) is bounded by the cores, not by
+/// `--max-concurrency` (issue #24: three SuggestRoutes at once held 1.8 GB).
+fn heavy_workers() -> &'static tokio::sync::Semaphore {
+    static WORKERS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    WORKERS.get_or_init(|| tokio::sync::Semaphore::new(worker_count()))
+}
+
+/// The machine's cores (at least 2): the size of each worker pool.
+fn worker_count() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, std::num::NonZero::get)
+        .max(2)
+}
+
+/// [`blocking`] without waiting for a worker of a pool (the pools' own work).
+async fn unbounded<T: Send + 'static>(
     work: impl FnOnce(&Cancel) -> T + Send + 'static,
 ) -> Result<T, Status> {
     let cancel = Cancel::new();
@@ -106,10 +138,7 @@ pub async fn blocking<T: Send + 'static>(
 /// as the queue is full instead of letting calls pile up on the async workers.
 fn quick_workers() -> &'static tokio::sync::Semaphore {
     static WORKERS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    WORKERS.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-        tokio::sync::Semaphore::new(cores.max(2))
-    })
+    WORKERS.get_or_init(|| tokio::sync::Semaphore::new(worker_count()))
 }
 
 /// [`blocking`] for a call on one state: waits (in arrival order) for one of the
@@ -125,7 +154,7 @@ pub async fn quick<T: Send + 'static>(
         .acquire()
         .await
         .map_err(|e| Status::internal(format!("worker pool closed: {e}")))?;
-    blocking(work).await
+    unbounded(work).await
 }
 
 /// Messages a stream buffers while its reader is slow (the work waits when they are full).
@@ -269,5 +298,51 @@ mod tests {
         let only = s.next().await.unwrap().unwrap_err();
         assert_eq!(only.code(), Code::DeadlineExceeded);
         assert!(s.next().await.is_none());
+    }
+
+    /// Whole-game work runs on at most [`worker_count`] threads at once (issue #24: three
+    /// SuggestRoutes at once held 1.8 GB; with `--max-concurrency` 256 nothing else bounded
+    /// how many ran): three times as many calls as workers, each holding its thread until
+    /// released, never run more than the workers at once. Counted, not timed.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn whole_game_work_runs_on_at_most_the_heavy_workers() {
+        use std::sync::atomic::AtomicUsize;
+        let workers = worker_count();
+        let running = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        let release = Arc::new(AtomicBool::new(false));
+        let mut calls = Vec::new();
+        for _ in 0..3 * workers {
+            let (running, most, release) = (running.clone(), most.clone(), release.clone());
+            calls.push(tokio::spawn(blocking(move |_| {
+                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                // Hold the thread until released (bounded: 10 s).
+                for _ in 0..10_000 {
+                    if release.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                running.fetch_sub(1, Ordering::SeqCst);
+            })));
+        }
+        // Wait (bounded) until the pool is full, then let everything finish.
+        for _ in 0..2_000 {
+            if running.load(Ordering::SeqCst) >= workers {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        release.store(true, Ordering::SeqCst);
+        for c in calls {
+            c.await.unwrap().unwrap();
+        }
+        let most = most.load(Ordering::SeqCst);
+        assert!(
+            (1..=workers).contains(&most),
+            "{most} whole-game calls ran at once on {workers} workers"
+        );
     }
 }

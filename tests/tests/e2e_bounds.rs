@@ -220,3 +220,93 @@ async fn calls_on_one_state_are_shed_when_the_slots_are_full() {
     }
     assert!(ok >= 1 && shed >= 1, "{ok} answered, {shed} shed");
 }
+
+/// Item 4: an HTTP/2 client that never opens its receive window (SETTINGS_INITIAL_WINDOW_SIZE
+/// 0, no WINDOW_UPDATE) and sends 300 calls at once on one connection, ignoring the
+/// server's stream limit (hand-built frames: a client library would keep to it). It grew the
+/// server without bound (30,000 calls: 34 → 322 MB). Now at most
+/// `--max-streams-per-connection` calls are taken — each holding one answer the server cannot
+/// send — every other stream is refused (RST_STREAM REFUSED_STREAM) before it is read, not a
+/// byte of an answer leaves the server (the window is shut), and the connection is dropped
+/// once an answer has waited `--send-timeout-ms`. Counted in streams and bytes, not time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_opens_its_window_holds_a_bounded_number_of_answers() {
+    use referee_loadgen::attack::transport::raw_zero_window_calls;
+    let server = Server::start(&[
+        "--max-streams-per-connection",
+        "20",
+        "--send-timeout-ms",
+        "5000",
+    ]);
+    // ListGames: an answer with a body (held by the shut window), an empty request.
+    let seen = raw_zero_window_calls(
+        &server.addr,
+        300,
+        "/referee.v1.Referee/ListGames",
+        &[],
+        Duration::from_secs(20),
+    )
+    .await
+    .unwrap();
+    println!("{seen:?}");
+    assert!(seen.held() <= 20, "{} answers held (limit 20)", seen.held());
+    assert!(seen.held() >= 1, "no call was taken: {seen:?}");
+    assert_eq!(
+        seen.responses + seen.refused,
+        300,
+        "every stream is either taken or refused: {seen:?}"
+    );
+    assert_eq!(
+        seen.data_bytes, 0,
+        "the server sent data through a shut window"
+    );
+    assert!(seen.closed, "the connection was not dropped: {seen:?}");
+    // The server answers others after it (and meanwhile: the calls took no slot once answered).
+    let mut probe = TcpStream::connect(&server.addr).unwrap();
+    write!(probe, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n").unwrap();
+    assert!(answer(&mut probe).starts_with("HTTP/1.1 200"));
+}
+
+/// Item 4 on many connections: each zero-window connection may hold
+/// `--max-streams-per-connection` answers, so the answers waiting to be sent, all
+/// connections together, are bounded in bytes (`--max-unsent-bytes`): once over it, the
+/// connection holding the most is dropped at once — long before the send timeout (10
+/// minutes here) — while one holding less keeps its answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_waiting_to_be_sent_share_one_byte_budget() {
+    use referee_loadgen::attack::transport::{game_data_1841, raw_zero_window_calls};
+    // GetGameData of 1841: an answer of about 110 KB; room for two of them.
+    let server = Server::start(&[
+        "--max-unsent-bytes",
+        "250000",
+        "--send-timeout-ms",
+        "600000",
+    ]);
+    let (path, request) = (game_data_1841().path, game_data_1841().body.clone());
+    let addr = server.addr.clone();
+    let small = {
+        let (addr, request) = (addr.clone(), request.clone());
+        tokio::spawn(async move {
+            raw_zero_window_calls(&addr, 1, path, &request, Duration::from_secs(8))
+                .await
+                .unwrap()
+        })
+    };
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let hog = raw_zero_window_calls(&addr, 40, path, &request, Duration::from_secs(60))
+        .await
+        .unwrap();
+    let small = small.await.unwrap();
+    println!("hog {hog:?}\nsmall {small:?}");
+    assert!(
+        hog.closed,
+        "the connection holding the most was not dropped: {hog:?}"
+    );
+    assert!(hog.held() < 40, "every answer of the hog was held: {hog:?}");
+    assert_eq!(small.held(), 1, "{small:?}");
+    assert!(
+        !small.closed,
+        "the connection holding one answer was dropped: {small:?}"
+    );
+    assert_eq!(hog.data_bytes + small.data_bytes, 0);
+}

@@ -1,6 +1,7 @@
 //! `referee-soak`: saturate a running server, sample its memory, then SIGTERM it under load
 //! and count every answer. Prints a JSON report; exits 1 when the soak failed (an unexpected
-//! gRPC code, memory growth of 10 % or more). Used by `scripts/soak.sh` (docs/PERFORMANCE.md).
+//! gRPC code, memory growth of 10 % or more; with `--hostile`, an attack that did not meet its
+//! bound). Used by `scripts/soak.sh` (docs/PERFORMANCE.md, docs/SECURITY.md).
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -36,6 +37,12 @@ struct Args {
     /// Seconds of load kept up after SIGTERM.
     #[arg(long, default_value_t = 5.0)]
     after_term_secs: f64,
+    /// Honest calls per second (paced, open loop); default: as fast as answered (saturation).
+    #[arg(long)]
+    rate: Option<f64>,
+    /// Mix in the attack suite's hostile traffic (the server must run with its default limits).
+    #[arg(long)]
+    hostile: bool,
 }
 
 #[tokio::main]
@@ -50,6 +57,8 @@ async fn main() -> ExitCode {
         server_pid: a.server_pid,
         sigterm: !a.no_sigterm,
         after_term: Duration::from_secs_f64(a.after_term_secs.max(0.0)),
+        rate: a.rate,
+        hostile: a.hostile,
     };
     match soak(&cfg).await {
         Ok(report) => {

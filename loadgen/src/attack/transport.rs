@@ -1,0 +1,784 @@
+//! Attacks on the transport: slow and idle connections, HTTP/2 floods and windows, bodies
+//! that never end, compression bombs, endless streams, too many connections.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use super::h2raw::{self, END_HEADERS, HEADERS};
+use super::{Ctx, Outcome, honest_call};
+use crate::{Prepared, position_1841, position_autobahn, prepare};
+
+/// The Apply request of the load generator's mid-game 1841 position (its answer carries the
+/// new state and its events: the largest answer of the loaded calls).
+pub fn apply_1841() -> &'static Prepared {
+    static P: std::sync::OnceLock<Prepared> = std::sync::OnceLock::new();
+    P.get_or_init(|| {
+        let (a, b) = (
+            position_1841().expect("1841 position"),
+            position_autobahn().expect("Autobahn position"),
+        );
+        prepare("apply-1841", &a, &b).expect("apply-1841")
+    })
+}
+
+/// GetGameData of 1841: a tiny request with a large answer (about 110 KB: the game's data
+/// as JSON), what a client that does not take its answers makes the server hold.
+pub fn game_data_1841() -> &'static Prepared {
+    static P: std::sync::OnceLock<Prepared> = std::sync::OnceLock::new();
+    P.get_or_init(|| Prepared {
+        name: "game-data-1841".into(),
+        path: "/referee.v1.Referee/GetGameData",
+        body: Bytes::from(prost::Message::encode_to_vec(
+            &crate::pb::GetGameDataRequest {
+                game: "1841".into(),
+                ..Default::default()
+            },
+        )),
+        expect: tonic::Code::Ok,
+    })
+}
+
+/// The size in bytes of the answer to [`game_data_1841`].
+async fn held_answer_bytes(ctx: &Ctx) -> anyhow::Result<usize> {
+    Ok(crate::call(ctx.channel().await?, game_data_1841()).await?)
+}
+
+/// Reads until the peer closes (`true`) or `within` passes (`false`).
+async fn closed_within(tcp: &mut TcpStream, within: Duration) -> bool {
+    let until = tokio::time::Instant::now() + within;
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at(until, tcp.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+/// Earlier attack: connections opened and never finished (nothing sent, half an HTTP/1.1
+/// header, half the HTTP/2 preface). Bound: each is closed `--header-read-timeout-ms` after
+/// it was accepted, and the server answers others meanwhile.
+pub async fn slowloris(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let n = ctx.pick(60, 300, 60);
+    let wait = ctx.limits.header_read + Duration::from_secs(5);
+    let closed = Arc::new(AtomicUsize::new(0));
+    let mut tasks = Vec::new();
+    for i in 0..n {
+        let addr = ctx.open.addr.clone();
+        let closed = closed.clone();
+        tasks.push(tokio::spawn(async move {
+            let Ok(mut tcp) = TcpStream::connect(&addr).await else {
+                return;
+            };
+            let half: &[u8] = match i % 3 {
+                0 => b"",
+                1 => b"POST /v1/Apply HTTP/1.1\r\nhost: x\r\ncontent-le",
+                _ => b"PRI * HTTP/2.0\r\n",
+            };
+            let _ = tcp.write_all(half).await;
+            if closed_within(&mut tcp, wait).await {
+                closed.fetch_add(1, Ordering::Relaxed);
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let during = honest_call(&ctx.open.addr).await;
+    for t in tasks {
+        let _ = t.await;
+    }
+    let closed = closed.load(Ordering::Relaxed);
+    Ok(Outcome {
+        sent: format!(
+            "{n} connections: nothing / half an HTTP/1.1 header / half the HTTP/2 preface, then silence"
+        ),
+        answer: format!(
+            "{closed}/{n} closed by the server within header-read timeout ({} ms) + 5 s; honest call meanwhile: {}",
+            ctx.limits.header_read.as_millis(),
+            if during { "answered" } else { "NOT answered" }
+        ),
+        pass: closed == n && during,
+    })
+}
+
+/// #24.4 with a real HTTP/2 client (the `h2` crate): SETTINGS_INITIAL_WINDOW_SIZE 0 and no
+/// WINDOW_UPDATE ever, then `n` calls with a large answer on one connection (the library keeps to the
+/// server's stream limit and queues the rest). Bound: at most `--max-streams-per-connection`
+/// answers held, the connection dropped `--send-timeout-ms` after the first answer waited.
+pub async fn zero_window(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let n = ctx.pick(3_000, 30_000, 1_000);
+    let answer_bytes = held_answer_bytes(ctx).await?;
+    let (responses, opened, closed_after) = zero_window_connection(ctx, n).await?;
+    let held_bound = ctx.limits.max_streams;
+    Ok(Outcome {
+        sent: format!(
+            "1 HTTP/2 connection, initial window 0, {n} GetGameData calls (answer {answer_bytes} B each)"
+        ),
+        answer: format!(
+            "{opened} streams opened, {responses} answers held unsent (limit {held_bound}, ≤ {:.1} MiB), connection dropped by the server after {}",
+            (responses * answer_bytes) as f64 / 1048576.0,
+            closed_after.map_or("— (still open)".to_string(), |d| format!(
+                "{:.1} s (send timeout {} ms)",
+                d.as_secs_f64(),
+                ctx.limits.send_timeout.as_millis()
+            )),
+        ),
+        pass: responses <= held_bound && closed_after.is_some(),
+    })
+}
+
+/// One zero-window connection sending up to `n` GetGameData calls: (answers held, streams
+/// opened, when the server dropped the connection).
+async fn zero_window_connection(
+    ctx: &Ctx,
+    n: usize,
+) -> anyhow::Result<(usize, usize, Option<Duration>)> {
+    let tcp = TcpStream::connect(&ctx.open.addr).await?;
+    tcp.set_nodelay(true)?;
+    let (client, conn) = h2::client::Builder::new()
+        .initial_window_size(0)
+        .handshake::<_, Bytes>(tcp)
+        .await?;
+    let t0 = Instant::now();
+    let mut conn_task = tokio::spawn(async move {
+        let _ = conn.await;
+        Instant::now()
+    });
+    let p = game_data_1841();
+    let mut body = vec![0u8];
+    body.extend_from_slice(&(p.body.len() as u32).to_be_bytes());
+    body.extend_from_slice(&p.body);
+    let body = Bytes::from(body);
+    let responses = Arc::new(AtomicUsize::new(0));
+    let mut held = Vec::new();
+    let mut opened = 0;
+    let deadline = t0 + ctx.limits.send_timeout + Duration::from_secs(15);
+    let mut client = Some(client);
+    let mut closed_at = None;
+    while opened < n && Instant::now() < deadline {
+        let Some(c) = client.take() else { break };
+        let ready = tokio::select! {
+            r = c.ready() => r,
+            at = &mut conn_task => {
+                closed_at = Some(at.ok());
+                break;
+            }
+        };
+        let Ok(mut c) = ready else { break };
+        let req = http::Request::builder()
+            .method("POST")
+            .uri(format!("http://{}{}", ctx.open.addr, p.path))
+            .header("content-type", "application/grpc")
+            .header("te", "trailers")
+            .body(())?;
+        let Ok((resp, mut send)) = c.send_request(req, false) else {
+            break;
+        };
+        if send.send_data(body.clone(), true).is_err() {
+            break;
+        }
+        opened += 1;
+        let responses = responses.clone();
+        held.push(tokio::spawn(async move {
+            // The answer's head arrives (HEADERS are not flow-controlled); its body is
+            // never read and the window never opened.
+            // A complete answer without a body (load shedding) ends its stream at once.
+            if let Ok(r) = resp.await
+                && !r.body().is_end_stream()
+            {
+                responses.fetch_add(1, Ordering::Relaxed);
+                let _keep = r;
+                std::future::pending::<()>().await;
+            }
+        }));
+        client = Some(c);
+    }
+    drop(client);
+    let closed_at = match closed_at {
+        Some(at) => at,
+        None => tokio::time::timeout_at(deadline.into(), &mut conn_task)
+            .await
+            .ok()
+            .and_then(Result::ok),
+    };
+    for h in &held {
+        h.abort();
+    }
+    Ok((
+        responses.load(Ordering::Relaxed),
+        opened,
+        closed_at.map(|at| at - t0),
+    ))
+}
+
+/// #24.4 on many connections at once: each holds up to `--max-streams-per-connection`
+/// answers. The answers held are bounded by connections × streams × answer size until the
+/// send timeout drops them.
+pub async fn zero_window_many(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let conns = ctx.pick(10, 40, 5);
+    let per = ctx.limits.max_streams;
+    let answer_bytes = held_answer_bytes(ctx).await?;
+    let mut tasks = Vec::new();
+    for _ in 0..conns {
+        let ctx = ctx.clone();
+        tasks.push(tokio::spawn(async move {
+            zero_window_connection(&ctx, per).await
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let during = honest_call(&ctx.open.addr).await;
+    let (mut held, mut dropped, mut holding) = (0, 0, 0);
+    for t in tasks {
+        if let Ok(Ok((r, _, closed))) = t.await {
+            held += r;
+            holding += usize::from(r > 0);
+            dropped += usize::from(r > 0 && closed.is_some());
+        }
+    }
+    Ok(Outcome {
+        sent: format!(
+            "{conns} HTTP/2 connections, initial window 0, {per} GetGameData calls each (answer {answer_bytes} B)"
+        ),
+        answer: format!(
+            "{held} answers held in all (≤ {:.1} MiB of answers; budget --max-unsent-bytes {} MiB), {dropped} of the {holding} connections holding answers dropped (budget or send timeout); honest call meanwhile: {}",
+            (held * answer_bytes) as f64 / 1048576.0,
+            ctx.limits.max_unsent_bytes >> 20,
+            if during { "answered" } else { "NOT answered" }
+        ),
+        pass: held <= conns * per && dropped == holding && during,
+    })
+}
+
+/// #24.4 without a client library: hand-built frames, window 0, and `n` calls sent at once
+/// ignoring the server's stream limit. Bound: streams over `--max-streams-per-connection`
+/// are refused (RST_STREAM REFUSED_STREAM) and at most that many answers are held.
+pub async fn zero_window_raw(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let n = ctx.pick(400, 2_000, 300);
+    let seen = raw_zero_window_calls(
+        &ctx.open.addr,
+        n,
+        game_data_1841().path,
+        &game_data_1841().body,
+        ctx.limits.send_timeout + Duration::from_secs(15),
+    )
+    .await?;
+    let bound = ctx.limits.max_streams;
+    Ok(Outcome {
+        sent: format!(
+            "1 connection of hand-built frames: SETTINGS_INITIAL_WINDOW_SIZE 0, {n} GetGameData calls at once, no WINDOW_UPDATE"
+        ),
+        answer: format!(
+            "{} answers held (limit {bound}; {} more answered at once without a body: shed), {} streams refused (REFUSED_STREAM), {} resets of their DATA, {} DATA bytes sent by the server, GOAWAY {:?}, connection dropped: {}",
+            seen.held(),
+            seen.complete_heads,
+            seen.refused,
+            seen.reset,
+            seen.data_bytes,
+            seen.goaway,
+            seen.closed
+        ),
+        pass: seen.held() <= bound && seen.data_bytes == 0 && seen.closed,
+    })
+}
+
+/// Sends `n` unary gRPC calls to `path` with `message` at once on one raw connection whose
+/// window is 0 and reads what comes back until the server closes it or `quiet` passes
+/// without a frame.
+pub async fn raw_zero_window_calls(
+    addr: &str,
+    n: usize,
+    path: &str,
+    message: &[u8],
+    quiet: Duration,
+) -> anyhow::Result<h2raw::Seen> {
+    let tcp = h2raw::connect(addr, &[(0x4, 0)]).await?;
+    let (mut rd, mut wr) = tcp.into_split();
+    let mut frames = Vec::new();
+    for i in 0..n {
+        frames.extend(h2raw::grpc_call(2 * i as u32 + 1, path, message));
+    }
+    let writer = tokio::spawn(async move {
+        let _ = wr.write_all(&frames).await;
+        // Keep the write half open (dropping it would half-close the connection).
+        std::future::pending::<()>().await;
+        drop(wr);
+    });
+    let seen = h2raw::read_until_quiet(&mut rd, quiet, |_| false).await;
+    writer.abort();
+    Ok(seen)
+}
+
+/// Earlier attack: rapid reset (CVE-2023-44487): streams opened and reset at once, many
+/// times. Bound: h2 answers with GOAWAY once too many resets are pending, the server
+/// answers others meanwhile.
+pub async fn rapid_reset(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let n = ctx.pick(5_000, 50_000, 2_000);
+    let tcp = h2raw::connect(&ctx.open.addr, &[]).await?;
+    let (mut rd, mut wr) = tcp.into_split();
+    let headers = h2raw::grpc_headers("/referee.v1.Referee/ListGames");
+    let writer = tokio::spawn(async move {
+        let mut sent = 0usize;
+        let mut batch = Vec::new();
+        for i in 0..n {
+            let id = 2 * i as u32 + 1;
+            batch.extend(h2raw::frame(HEADERS, END_HEADERS, id, &headers));
+            batch.extend(h2raw::frame(h2raw::RST_STREAM, 0, id, &8u32.to_be_bytes()));
+            if batch.len() > 64 * 1024 || i + 1 == n {
+                if wr.write_all(&batch).await.is_err() {
+                    break;
+                }
+                sent = i + 1;
+                batch.clear();
+            }
+        }
+        sent
+    });
+    let during = honest_call(&ctx.open.addr).await;
+    let seen =
+        h2raw::read_until_quiet(&mut rd, Duration::from_secs(3), |s| s.goaway.is_some()).await;
+    let sent = writer.await.unwrap_or(0);
+    Ok(Outcome {
+        sent: format!(
+            "{n} streams opened and reset at once on one connection (HEADERS + RST_STREAM)"
+        ),
+        answer: format!(
+            "{sent} pairs written before the connection stopped taking them; GOAWAY {}; honest call meanwhile: {}",
+            seen.goaway
+                .map_or("none".to_string(), |c| format!("code {c:#x}")),
+            if during { "answered" } else { "NOT answered" }
+        ),
+        pass: during,
+    })
+}
+
+/// Earlier attack: CONTINUATION flood: one header block that never ends. Bound: the
+/// server stops the connection once the header list passes its limit.
+pub async fn continuation_flood(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let total = ctx.pick(8, 64, 4) << 20;
+    let tcp = h2raw::connect(&ctx.open.addr, &[]).await?;
+    let (mut rd, mut wr) = tcp.into_split();
+    let writer = tokio::spawn(async move {
+        let first = h2raw::grpc_headers("/referee.v1.Referee/ListGames");
+        if wr
+            .write_all(&h2raw::frame(HEADERS, 0, 1, &first))
+            .await
+            .is_err()
+        {
+            return 0;
+        }
+        // Literal fields `x-a: aaaa…` of 16,000 bytes, one per CONTINUATION frame.
+        let value = "a".repeat(15_990);
+        let block = h2raw::header_block(&[("x-a", &value)]);
+        let f = h2raw::frame(h2raw::CONTINUATION, 0, 1, &block);
+        let mut sent = 0usize;
+        while sent < total {
+            match tokio::time::timeout(Duration::from_secs(5), wr.write_all(&f)).await {
+                Ok(Ok(())) => sent += f.len(),
+                _ => break,
+            }
+        }
+        sent
+    });
+    let seen =
+        h2raw::read_until_quiet(&mut rd, Duration::from_secs(6), |s| s.goaway.is_some()).await;
+    let sent = writer.await.unwrap_or(0);
+    Ok(Outcome {
+        sent: format!(
+            "one HEADERS without END_HEADERS, then CONTINUATION frames of 16 KB up to {} MiB",
+            total >> 20
+        ),
+        answer: format!(
+            "{:.1} MiB written before the server stopped reading; GOAWAY {}, closed: {}",
+            sent as f64 / 1048576.0,
+            seen.goaway
+                .map_or("none".to_string(), |c| format!("code {c:#x}")),
+            seen.closed
+        ),
+        pass: sent < total || seen.goaway.is_some() || seen.closed,
+    })
+}
+
+/// Earlier attack: PING and SETTINGS flood from a client that never reads. Bound: the
+/// server stops reading once its answers are not taken (TCP back-pressure); memory flat.
+pub async fn ping_flood(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let n = ctx.pick(200_000, 2_000_000, 100_000);
+    let mut tcp = h2raw::connect(&ctx.open.addr, &[]).await?;
+    let ping = h2raw::frame(h2raw::PING, 0, 0, &[7u8; 8]);
+    let settings = h2raw::settings(&[(0x3, 100)]);
+    let mut batch = Vec::new();
+    for i in 0..1000 {
+        batch.extend_from_slice(if i % 2 == 0 { &ping } else { &settings });
+    }
+    let mut sent = 0usize;
+    let stalled = loop {
+        if sent >= n {
+            break false;
+        }
+        match tokio::time::timeout(Duration::from_secs(3), tcp.write_all(&batch)).await {
+            Ok(Ok(())) => sent += 1000,
+            Ok(Err(_)) => break false,
+            Err(_) => break true,
+        }
+    };
+    let during = honest_call(&ctx.open.addr).await;
+    drop(tcp);
+    Ok(Outcome {
+        sent: format!("up to {n} PING and SETTINGS frames on one connection, never reading"),
+        answer: format!(
+            "{sent} frames taken, then {}; honest call meanwhile: {}",
+            if stalled {
+                "the server stopped reading (its answers not taken)"
+            } else if sent >= n {
+                "all taken"
+            } else {
+                "the connection was closed"
+            },
+            if during { "answered" } else { "NOT answered" }
+        ),
+        pass: during,
+    })
+}
+
+/// #24.7 over HTTP/1.1: `n` connections each announce a 4 MiB JSON body and send all but
+/// one byte of it. Bound: all bodies buffered at once share `--max-buffered-bytes`; a body
+/// announced over what is left is refused at once (429), the others wait for the body
+/// timeout (408).
+pub async fn incomplete_bodies(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let n = ctx.pick(40, 160, 8);
+    let len = ctx.limits.max_request_bytes;
+    let fit = ctx.limits.max_buffered_bytes / len;
+    let wait = ctx.limits.body_timeout + Duration::from_secs(10);
+    let mut tasks = Vec::new();
+    for _ in 0..n {
+        let addr = ctx.open.addr.clone();
+        tasks.push(tokio::spawn(async move {
+            let Ok(mut tcp) = TcpStream::connect(&addr).await else {
+                return "connect failed".to_string();
+            };
+            let head = format!(
+                "POST /v1/Apply HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {len}\r\n\r\n"
+            );
+            let _ = tcp.write_all(head.as_bytes()).await;
+            let body = vec![b' '; len - 1];
+            let _ = tokio::time::timeout(Duration::from_secs(20), tcp.write_all(&body)).await;
+            let mut out = Vec::new();
+            let mut buf = [0u8; 1024];
+            let until = tokio::time::Instant::now() + wait;
+            while !out.windows(4).any(|w| w == b"\r\n\r\n") {
+                match tokio::time::timeout_at(until, tcp.read(&mut buf)).await {
+                    Ok(Ok(k)) if k > 0 => out.extend_from_slice(&buf[..k]),
+                    _ => break,
+                }
+            }
+            let text = String::from_utf8_lossy(&out);
+            text.split(' ').nth(1).unwrap_or("no answer").to_string()
+        }));
+    }
+    let mut by: std::collections::BTreeMap<String, usize> = Default::default();
+    for t in tasks {
+        *by.entry(t.await.unwrap_or_default()).or_default() += 1;
+    }
+    let timed_out = by.get("408").copied().unwrap_or(0);
+    let refused = by.get("429").copied().unwrap_or(0);
+    Ok(Outcome {
+        sent: format!(
+            "{n} HTTP/1.1 connections, each `content-length: {len}` and {} bytes of it, then silence",
+            len - 1
+        ),
+        answer: format!(
+            "HTTP status counts {by:?}: {refused} refused at once (429 RESOURCE_EXHAUSTED), {timed_out} buffered until the body timeout (408; budget room for {fit})"
+        ),
+        pass: timed_out <= fit && refused + timed_out == n,
+    })
+}
+
+/// The gRPC status of an `h2` response: from the headers (trailers-only) or the trailers.
+async fn grpc_status(resp: h2::client::ResponseFuture) -> String {
+    let Ok(r) = resp.await else {
+        return "reset".to_string();
+    };
+    let code = |h: &http::HeaderMap| {
+        h.get("grpc-status")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<i32>().ok())
+            .map(|c| format!("{:?}", tonic::Code::from(c)))
+    };
+    if let Some(c) = code(r.headers()) {
+        return c;
+    }
+    let mut body = r.into_body();
+    while let Some(Ok(chunk)) = body.data().await {
+        let _ = body.flow_control().release_capacity(chunk.len());
+    }
+    match body.trailers().await {
+        Ok(Some(t)) => code(&t).unwrap_or_else(|| "no grpc-status".to_string()),
+        _ => "no trailers".to_string(),
+    }
+}
+
+/// #24.7 over HTTP/2 (gRPC has no content length): `n` connections each send 4 MiB less one
+/// byte of a 4 MiB message and stall. Bound: the frames buffered count against the same
+/// budget: a stream that passes it is refused with RESOURCE_EXHAUSTED at once, the others
+/// get DEADLINE_EXCEEDED at the body timeout.
+pub async fn incomplete_bodies_h2(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let n = ctx.pick(24, 60, 4);
+    let msg = ctx.limits.max_request_bytes - 5;
+    let mut tasks = Vec::new();
+    for _ in 0..n {
+        let addr = ctx.open.addr.clone();
+        tasks.push(tokio::spawn(async move {
+            let Ok(tcp) = TcpStream::connect(&addr).await else {
+                return "connect failed".to_string();
+            };
+            let Ok((client, conn)) = h2::client::handshake(tcp).await else {
+                return "handshake failed".to_string();
+            };
+            let conn = tokio::spawn(conn);
+            let Ok(mut client) = client.ready().await else {
+                return "not ready".to_string();
+            };
+            let req = http::Request::builder()
+                .method("POST")
+                .uri(format!("http://{addr}/referee.v1.Referee/Apply"))
+                .header("content-type", "application/grpc")
+                .header("te", "trailers")
+                .body(())
+                .expect("request");
+            let Ok((resp, mut send)) = client.send_request(req, false) else {
+                return "refused stream".to_string();
+            };
+            let mut data = vec![0u8];
+            data.extend_from_slice(&(msg as u32).to_be_bytes());
+            data.resize(msg + 4, 0x0a);
+            let _ = send.send_data(Bytes::from(data), false);
+            let status = grpc_status(resp).await;
+            drop(send);
+            conn.abort();
+            status
+        }));
+    }
+    let mut by: std::collections::BTreeMap<String, usize> = Default::default();
+    for t in tasks {
+        *by.entry(t.await.unwrap_or_default()).or_default() += 1;
+    }
+    let fit = ctx.limits.max_buffered_bytes / ctx.limits.max_request_bytes;
+    let waited = by.get("DeadlineExceeded").copied().unwrap_or(0);
+    let shed = by.get("ResourceExhausted").copied().unwrap_or(0);
+    Ok(Outcome {
+        sent: format!(
+            "{n} HTTP/2 connections, one gRPC Apply each: a {msg}-byte message of which all but one byte is sent, then silence"
+        ),
+        answer: format!(
+            "gRPC codes {by:?} ({shed} refused when the budget was full, {waited} held until the body timeout; room for about {fit} whole bodies)"
+        ),
+        pass: shed + waited == n && waited <= fit + 1,
+    })
+}
+
+/// A gzip stream that inflates to `mib` MiB of zeros in a few KB: one deflate block of
+/// 1 MiB of zeros ending on a byte boundary (sync flush), repeated; never finished (a
+/// reader that keeps to a limit stops long before the end).
+pub fn gzip_bomb(mib: usize) -> Vec<u8> {
+    let mut c = flate2::Compress::new(flate2::Compression::fast(), false);
+    let zeros = vec![0u8; 1 << 20];
+    let mut block = Vec::with_capacity(8 << 10);
+    c.compress_vec(&zeros, &mut block, flate2::FlushCompress::Sync)
+        .expect("deflate");
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    for _ in 0..mib {
+        out.extend_from_slice(&block);
+    }
+    out
+}
+
+/// Earlier attack: a gRPC message compressed with gzip that inflates to hundreds of MiB.
+/// Bound: refused once the inflated size passes the message limit, memory flat.
+pub async fn compression_bomb(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let mib = ctx.pick(256, 1024, 128);
+    let bomb = gzip_bomb(mib);
+    let tcp = TcpStream::connect(&ctx.open.addr).await?;
+    let (client, conn) = h2::client::handshake(tcp).await?;
+    let conn = tokio::spawn(conn);
+    let mut client = client.ready().await?;
+    let req = http::Request::builder()
+        .method("POST")
+        .uri(format!("http://{}/referee.v1.Referee/Apply", ctx.open.addr))
+        .header("content-type", "application/grpc")
+        .header("grpc-encoding", "gzip")
+        .header("te", "trailers")
+        .body(())?;
+    let (resp, mut send) = client.send_request(req, false)?;
+    let mut data = vec![1u8];
+    data.extend_from_slice(&(bomb.len() as u32).to_be_bytes());
+    data.extend_from_slice(&bomb);
+    send.send_data(Bytes::from(data), true)?;
+    let status = tokio::time::timeout(Duration::from_secs(60), grpc_status(resp))
+        .await
+        .unwrap_or_else(|_| "no answer in 60 s".into());
+    conn.abort();
+    Ok(Outcome {
+        sent: format!(
+            "gRPC Apply, grpc-encoding gzip: {} KB inflating to {mib} MiB of zeros",
+            bomb.len() / 1024
+        ),
+        answer: format!("gRPC status {status}"),
+        pass: status != "Ok" && !status.starts_with("no answer"),
+    })
+}
+
+/// #24.9: health `Watch` streams (never ending by themselves) and a reflection stream, more
+/// than the concurrency slots. Bound: each open stream holds a slot (the ones over the slots
+/// are refused with RESOURCE_EXHAUSTED) and ends with DEADLINE_EXCEEDED at the request
+/// timeout.
+pub async fn endless_streams(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    use tonic_health::pb::HealthCheckRequest;
+    use tonic_health::pb::health_client::HealthClient;
+    let n = match ctx.scale {
+        super::Scale::Soak => 4,
+        _ => ctx.limits.max_concurrency + ctx.pick(8, 32, 0),
+    };
+    let mut channels = Vec::new();
+    for _ in 0..n.div_ceil(50) {
+        channels.push(ctx.channel().await?);
+    }
+    let mut tasks = Vec::new();
+    for i in 0..n {
+        let ch = channels[i % channels.len()].clone();
+        tasks.push(tokio::spawn(async move {
+            let mut h = HealthClient::new(ch);
+            let mut s = match h
+                .watch(HealthCheckRequest {
+                    service: String::new(),
+                })
+                .await
+            {
+                Ok(s) => s.into_inner(),
+                Err(e) => return (false, format!("{:?}", e.code())),
+            };
+            match s.message().await {
+                Ok(Some(_)) => {}
+                Ok(None) => return (true, "ended".into()),
+                Err(e) => return (false, format!("{:?}", e.code())),
+            }
+            loop {
+                match s.message().await {
+                    Ok(Some(_)) => continue,
+                    Ok(None) => return (true, "ended without status".into()),
+                    Err(e) => return (true, format!("{:?}", e.code())),
+                }
+            }
+        }));
+    }
+    // A reflection stream whose request side never ends.
+    let reflection = {
+        use tokio_stream::StreamExt;
+        use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+        use tonic_reflection::pb::v1::{ServerReflectionRequest, server_reflection_request};
+        let ch = ctx.channel().await?;
+        tokio::spawn(async move {
+            let first = ServerReflectionRequest {
+                host: String::new(),
+                message_request: Some(server_reflection_request::MessageRequest::ListServices(
+                    String::new(),
+                )),
+            };
+            let requests = tokio_stream::iter(vec![first]).chain(tokio_stream::pending());
+            let mut c = ServerReflectionClient::new(ch);
+            let mut s = match c.server_reflection_info(requests).await {
+                Ok(s) => s.into_inner(),
+                Err(e) => return format!("{:?}", e.code()),
+            };
+            loop {
+                match s.message().await {
+                    Ok(Some(_)) => continue,
+                    Ok(None) => return "ended without status".into(),
+                    Err(e) => return format!("{:?}", e.code()),
+                }
+            }
+        })
+    };
+    let mut opened: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut refused: std::collections::BTreeMap<String, usize> = Default::default();
+    for t in tasks {
+        let (open, how) = t.await.unwrap_or((false, "panicked".into()));
+        let counts = if open { &mut opened } else { &mut refused };
+        *counts.entry(how).or_default() += 1;
+    }
+    let refl = reflection.await.unwrap_or_default();
+    let open_n: usize = opened.values().sum();
+    let ok_ends = opened.get("DeadlineExceeded").copied().unwrap_or(0);
+    let shed = refused.get("ResourceExhausted").copied().unwrap_or(0);
+    Ok(Outcome {
+        sent: format!(
+            "{n} health Watch streams over {} connections and 1 reflection stream, never closed by the client",
+            channels.len()
+        ),
+        answer: format!(
+            "{open_n} opened, all ending {opened:?}; {shed} refused {refused:?}; reflection stream ended {refl} (request timeout {} ms)",
+            ctx.limits.request_timeout.as_millis()
+        ),
+        pass: open_n <= ctx.limits.max_concurrency
+            && ok_ends == open_n
+            && shed + open_n == n
+            && (refl == "DeadlineExceeded" || refl == "ResourceExhausted"),
+    })
+}
+
+/// #24.9: more connections than `--max-connections`, all idle. Bound: those over the limit
+/// are closed at once; the others at the header-read timeout; a connection opened before
+/// keeps being served.
+pub async fn connections(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let (limit, extra) = match ctx.scale {
+        super::Scale::Soak => (0, 500),
+        _ => (ctx.limits.max_connections, ctx.pick(100, 200, 0)),
+    };
+    let n = limit + extra;
+    let kept = ctx.channel().await?;
+    let mut conns = Vec::with_capacity(n);
+    for _ in 0..n {
+        match TcpStream::connect(&ctx.open.addr).await {
+            Ok(t) => conns.push(t),
+            Err(_) => break,
+        }
+    }
+    let opened = conns.len();
+    let mut tasks = Vec::new();
+    for mut t in conns {
+        tasks.push(tokio::spawn(async move {
+            let t0 = Instant::now();
+            closed_within(&mut t, Duration::from_secs(30))
+                .await
+                .then(|| t0.elapsed())
+        }));
+    }
+    let mut c = crate::pb::referee_client::RefereeClient::new(kept);
+    let during = c
+        .list_games(crate::pb::ListGamesRequest::default())
+        .await
+        .is_ok();
+    let (mut at_once, mut later, mut open) = (0, 0, 0);
+    for t in tasks {
+        match t.await.ok().flatten() {
+            // "At once": well before the header-read timeout could have closed it.
+            Some(d) if d < ctx.limits.header_read / 2 => at_once += 1,
+            Some(_) => later += 1,
+            None => open += 1,
+        }
+    }
+    Ok(Outcome {
+        sent: format!(
+            "{opened} idle TCP connections at once (limit {limit}), one gRPC connection opened before"
+        ),
+        answer: format!(
+            "{at_once} closed at once, {later} at the header-read timeout ({} ms), {open} still open after 30 s; the earlier connection served meanwhile: {}",
+            ctx.limits.header_read.as_millis(),
+            if during { "yes" } else { "NO" }
+        ),
+        pass: open == 0 && during && (limit == 0 || at_once + 1 >= extra),
+    })
+}
