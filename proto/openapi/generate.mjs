@@ -14,8 +14,8 @@
 // registries reachable here (gnostic's protoc-gen-openapi and protoc-gen-connect-openapi are Go
 // programs, not on npm, PyPI or crates.io), hence this small generator; the document is
 // committed (the server embeds it, so `cargo build` needs no Node.js) and the test run checks
-// that it matches a fresh generation and the running server (tests/tests/e2e_openapi.rs,
-// scripts/openapi-check.sh).
+// that it is valid OpenAPI (a maintained validator, below), matches a fresh generation and the
+// running server (service/src/http_json.rs tests, scripts/openapi-check.sh).
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -23,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import { createFileRegistry, fromBinary, ScalarType } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { getComments } from "@bufbuild/protoplugin";
+import { Validator } from "@seriousme/openapi-schema-validator";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -203,6 +204,45 @@ paths["/v1/openapi.json"] = {
   },
 };
 
+// `GET /v1/GameData` (service/src/http_json.rs `game_data_get`): GetGameData's document itself,
+// cacheable by ETag, for pages that draw a board.
+const etagHeader = {
+  description: "The document's content hash in quotes (`\"sha256:…\"`), GetGameData's `content_hash`.",
+  schema: { type: "string" },
+};
+paths["/v1/GameData"] = {
+  get: {
+    operationId: "GameDataGet",
+    summary: "The static game data document (GetGameData's `data_json` itself)",
+    description:
+      "What `POST /v1/GetGameData` carries in `dataJson`, served as the JSON document itself with an `ETag`, so a browser or a proxy can cache it: the same tag in `If-None-Match` answers 304 without a body (docs/API.md, \"Static game data\").",
+    tags: ["Referee"],
+    parameters: [
+      { name: "game", in: "query", required: true, description: "Game id from ListGames, e.g. `1841`.", schema: { type: "string" } },
+      {
+        name: "options",
+        in: "query",
+        required: false,
+        style: "form",
+        explode: true,
+        description:
+          "Every query parameter but `game` is an option, as NewGame takes it (`lite=true`); only those that change what is drawn matter (1841: `version_1`, `lite`; Autobahn: `board`).",
+        schema: { type: "object", additionalProperties: { type: "string" } },
+      },
+      { name: "If-None-Match", in: "header", required: false, description: "An ETag of this route.", schema: { type: "string" } },
+    ],
+    responses: {
+      200: {
+        description: "The game data document (1841: map, tiles, market, corporations, trains, phases; Autobahn: the board with drawing positions).",
+        headers: { ETag: etagHeader },
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+      304: { description: "Not modified: the `If-None-Match` tag is current.", headers: { ETag: etagHeader } },
+      ...errors,
+    },
+  },
+};
+
 const doc = {
   openapi: "3.1.0",
   info: {
@@ -218,6 +258,15 @@ const doc = {
   components: { schemas },
 };
 
+// Valid OpenAPI 3.1 before anything is written or compared: a maintained validator checks the
+// document against the official OpenAPI JSON schema (@seriousme/openapi-schema-validator).
+const validation = await new Validator().validate(structuredClone(doc));
+if (!validation.valid) {
+  console.error(`openapi: the generated document is not valid OpenAPI ${doc.openapi}:`);
+  console.error(JSON.stringify(validation.errors, null, 2));
+  process.exit(1);
+}
+
 const text = `${JSON.stringify(doc, null, 2)}\n`;
 if (process.argv.includes("--check")) {
   let old = "";
@@ -228,7 +277,7 @@ if (process.argv.includes("--check")) {
     console.error(`openapi: ${out} is not what proto/ generates: run \`npm run generate\` in proto/openapi and commit it`);
     process.exit(1);
   }
-  console.log(`openapi: ${out} matches proto/ (${Object.keys(paths).length} paths, ${Object.keys(schemas).length} schemas)`);
+  console.log(`openapi: ${out} matches proto/ and is valid OpenAPI ${doc.openapi} (${Object.keys(paths).length} paths, ${Object.keys(schemas).length} schemas)`);
 } else {
   writeFileSync(out, text);
   console.log(`openapi: wrote ${out} (${Object.keys(paths).length} paths, ${Object.keys(schemas).length} schemas)`);

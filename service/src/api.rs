@@ -151,6 +151,21 @@ impl Access {
         }
     }
 
+    /// Refuses (PERMISSION_DENIED) `expected_state_hash` from a seat or a spectator in sealed
+    /// mode: the state's hash is a test of any guess of its hidden information (a Version 1
+    /// sealed bid: rebuild the state for each guessed bid and compare), so only the arbiter
+    /// may compare hashes; `expected_action_count` (public) guards races for everyone.
+    fn allow_state_hash(self, hash: &[u8]) -> Result<(), Status> {
+        match self {
+            Access::Seat(_) | Access::Spectator if !hash.is_empty() => {
+                Err(Status::permission_denied(
+                    "expected_state_hash: in sealed mode only the arbiter may compare state hashes (a hash tests guesses of hidden information); send expected_action_count",
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The viewer whose view the caller gets.
     fn viewer(self) -> referee_engine::Viewer {
         use referee_engine::Viewer;
@@ -516,6 +531,7 @@ impl Api {
                 game = gs.game.clone();
                 let access = self.access(id.as_ref())?;
                 access.require_seat(req.seat)?;
+                access.allow_state_hash(&req.expected_state_hash)?;
                 let mut applied = dispatch!(game_id(&gs.game, "state.game")?, apply(&gs, req))?;
                 if let Some(pb::apply_response::Result::Accepted(acc)) =
                     applied.response.result.as_mut()
@@ -755,6 +771,7 @@ impl Api {
             // Every entry is checked before any is applied: a seat caller cannot play
             // the other seats' moves, not even on a trial copy (1841 Version 1 bids).
             let access = self.access(id.as_ref())?;
+            access.allow_state_hash(&req.expected_state_hash)?;
             for (i, sa) in req.actions.iter().enumerate() {
                 access.require_seat(sa.seat).map_err(|e| {
                     Status::permission_denied(format!("actions[{i}].{}", e.message()))

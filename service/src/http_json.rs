@@ -313,24 +313,27 @@ async fn game_data_get(
             req.options.insert(k.into_owned(), v.into_owned());
         }
     }
-    if let Some(tags) = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-    {
-        // The first tag that looks like ours (`"sha256:…"`, maybe weak `W/"…"`).
-        req.if_none_match = tags
-            .split(',')
-            .map(|t| t.trim().trim_start_matches("W/").trim_matches('"'))
-            .find(|t| t.starts_with("sha256:"))
-            .unwrap_or_default()
-            .to_string();
-    }
+    // Every tag of every If-None-Match header (weak `W/"…"` compares as strong: the hash is of
+    // the bytes), or `*`; any one that matches the document's hash is a 304 (RFC 9110 §13.1.2).
+    let tags: Vec<String> = headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| {
+            t.trim()
+                .trim_start_matches("W/")
+                .trim_matches('"')
+                .to_string()
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
     match json.api.get_game_data(&req) {
         Err(status) => error_response(&status),
         Ok(resp) => {
             let etag = format!("\"{}\"", resp.content_hash);
             let cache = "public, no-cache";
-            if resp.not_modified {
+            if tags.iter().any(|t| t == "*" || *t == resp.content_hash) {
                 (
                     StatusCode::NOT_MODIFIED,
                     [(header::ETAG, etag), (header::CACHE_CONTROL, cache.into())],
@@ -777,6 +780,17 @@ mod plain_message_tests {
         assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
         let body = axum::body::to_bytes(again.into_body(), 100).await.unwrap();
         assert!(body.is_empty());
+        // Any tag of a list, a weak tag, or `*` matches too.
+        for tags in [
+            format!("\"sha256:00\", {etag}"),
+            format!("W/{etag}"),
+            "*".to_string(),
+        ] {
+            let r = get("/v1/GameData?game=1841&lite=true", Some(&tags))
+                .await
+                .unwrap();
+            assert_eq!(r.status(), StatusCode::NOT_MODIFIED, "{tags}");
+        }
         // Another variant has another tag, so the old one does not match.
         let v2 = get("/v1/GameData?game=1841", Some(&etag)).await.unwrap();
         assert_eq!(v2.status(), StatusCode::OK);
@@ -842,7 +856,8 @@ mod plain_message_tests {
             .filter(|s| s.name() == "Referee")
             .flat_map(|s| &s.method)
             .map(|m| format!("/v1/{}", m.name()))
-            .chain(["/v1/openapi.json".to_string()])
+            // The GET-only routes: this document and the game data document (ETag-cached).
+            .chain(["/v1/openapi.json".to_string(), "/v1/GameData".to_string()])
             .collect();
         assert!(want.len() >= 15, "{want:?}");
         want.sort_unstable();

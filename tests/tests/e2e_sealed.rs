@@ -52,6 +52,24 @@ fn sealed_bids(view: &pb::ViewResponse) -> Vec<g::SealedBid> {
     }
 }
 
+/// A sealed 1841 Version 1 game of 4 seats, created by the arbiter.
+async fn new_version_1_game(c: &mut RefereeClient<Channel>, arbiter: &str) -> pb::NewGameResponse {
+    let mut options = std::collections::BTreeMap::new();
+    options.insert("version_1".to_string(), "true".to_string());
+    c.new_game(as_caller(
+        arbiter,
+        pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            options,
+            ..Default::default()
+        },
+    ))
+    .await
+    .expect("NewGame")
+    .into_inner()
+}
+
 #[tokio::test]
 async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
     let keys = key_file("k1", &format!("# test key\n{K1}\n"));
@@ -61,22 +79,7 @@ async fn sealed_mode_hides_secrets_and_refuses_forged_states() {
         .unwrap()
         .arbiter_credential();
 
-    let mut options = std::collections::BTreeMap::new();
-    options.insert("version_1".to_string(), "true".to_string());
-    let created = c
-        .new_game(as_caller(
-            &arbiter,
-            pb::NewGameRequest {
-                game: "1841".into(),
-                seats: 4,
-                options,
-                seed: 0,
-                explicit_seed: false,
-            },
-        ))
-        .await
-        .expect("NewGame")
-        .into_inner();
+    let created = new_version_1_game(&mut c, &arbiter).await;
     assert!(
         created.state.is_none(),
         "sealed mode must not hand out the clear state"
@@ -392,5 +395,111 @@ async fn the_arbiter_credential_and_seat_credentials_over_http_json() {
     assert_eq!(
         (status, err["code"].as_str()),
         (401, Some("UNAUTHENTICATED"))
+    );
+}
+
+/// Issue #24 (attacker review): in sealed mode `expected_state_hash` is a guess oracle (rebuild
+/// the state for each guessed Version 1 sealed bid, compare hashes: STALE_STATE for a wrong
+/// guess, another answer for the right one), so a seat or a spectator may not send it, in
+/// Apply nor in ApplyBatch (not even an empty batch); the arbiter may, and
+/// `expected_action_count` stays open to everyone.
+#[tokio::test]
+async fn sealed_mode_refuses_state_hashes_from_seats_and_spectators() {
+    let keys = key_file("k1", &format!("# test key\n{K1}\n"));
+    let server = Server::start(&["--seal-key-file", &keys]);
+    let mut c = client(&server).await;
+    let arbiter = referee_service::seal::Sealer::parse(K1)
+        .unwrap()
+        .arbiter_credential();
+    let created = new_version_1_game(&mut c, &arbiter).await;
+    let seat = created.seat_credentials;
+    let mut amounts = vec![0; 8];
+    amounts[3] = 45;
+    let resp = c
+        .apply(as_caller(
+            &seat[0],
+            pb::ApplyRequest {
+                sealed_state: created.sealed_state.clone(),
+                seat: 0,
+                action: Some(blind_bid(amounts)),
+                ..Default::default()
+            },
+        ))
+        .await
+        .expect("Apply")
+        .into_inner();
+    let Some(pb::apply_response::Result::Accepted(acc)) = resp.result else {
+        panic!("refused: {resp:?}")
+    };
+    let token = acc.sealed_state;
+    let guess = vec![7u8; 32];
+
+    // Seat 1, with its own credential: the hash is refused before anything is compared.
+    let err = c
+        .apply(as_caller(
+            &seat[1],
+            pb::ApplyRequest {
+                sealed_state: token.clone(),
+                seat: 1,
+                action: Some(blind_bid(vec![1, 0, 0, 0, 0, 0, 0, 0])),
+                expected_state_hash: guess.clone(),
+                ..Default::default()
+            },
+        ))
+        .await
+        .expect_err("a seat may not compare state hashes");
+    assert_eq!(err.code(), tonic::Code::PermissionDenied);
+    assert!(err.message().starts_with("expected_state_hash:"), "{err:?}");
+
+    // A spectator's empty batch with a hash: refused too.
+    let err = c
+        .apply_batch(pb::ApplyBatchRequest {
+            sealed_state: token.clone(),
+            actions: vec![],
+            expected_state_hash: guess.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect_err("a spectator may not compare state hashes");
+    assert_eq!(err.code(), tonic::Code::PermissionDenied);
+
+    // The arbiter may: a wrong hash is an ordinary STALE_STATE failure.
+    let batch = c
+        .apply_batch(as_caller(
+            &arbiter,
+            pb::ApplyBatchRequest {
+                sealed_state: token.clone(),
+                actions: vec![],
+                expected_state_hash: guess,
+                ..Default::default()
+            },
+        ))
+        .await
+        .expect("the arbiter compares hashes")
+        .into_inner();
+    let failure = batch.failure.expect("a wrong hash fails");
+    assert_eq!(
+        failure.rejection.map(|r| r.code()),
+        Some(pb::RejectionCode::StaleState)
+    );
+
+    // expected_action_count stays open to seats: seat 1's own bid goes through.
+    let resp = c
+        .apply(as_caller(
+            &seat[1],
+            pb::ApplyRequest {
+                sealed_state: token,
+                seat: 1,
+                action: Some(blind_bid(vec![0, 20, 0, 0, 0, 0, 0, 0])),
+                expected_action_count: Some(1),
+                ..Default::default()
+            },
+        ))
+        .await
+        .expect("Apply")
+        .into_inner();
+    assert!(
+        matches!(resp.result, Some(pb::apply_response::Result::Accepted(_))),
+        "{resp:?}"
     );
 }

@@ -42,6 +42,8 @@ class Server:
         self.host = host
         self.port = port
         self.output: list[str] = []
+        #: The arbiter credential (sealed-mode servers only).
+        self.arbiter: str = ""
 
     @property
     def target(self) -> str:
@@ -52,12 +54,12 @@ class Server:
         return f"http://{self.host}:{self.port}"
 
 
-def _start_server() -> Server:
+def _start_server(*extra_args: str) -> Server:
     binary = _server_bin().resolve()
     if not binary.is_file():
         pytest.fail(f"Referee server binary not found at {binary}: build it (cargo build) or set REFEREE_BIN",
                     pytrace=False)
-    proc = subprocess.Popen([str(binary), "serve", "--addr", "127.0.0.1:0"], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([str(binary), "serve", "--addr", "127.0.0.1:0", *extra_args], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, bufsize=1)
     lines: queue.Queue = queue.Queue()
     seen: list[str] = []
@@ -107,6 +109,28 @@ def server():
         return
     srv = _start_server()
     try:
+        yield srv
+    finally:
+        _stop(srv.proc)
+
+
+#: The sealing key of the sealed-mode server (a test key: never use a published key).
+SEAL_KEY = "pytest:" + "5e" * 32
+
+
+@pytest.fixture(scope="session")
+def sealed_server(tmp_path_factory):
+    """A second server, in sealed mode (``--seal-key-file``), started from ``$REFEREE_BIN``
+    even when ``REFEREE_TARGET`` names a running server. ``.arbiter`` is its arbiter
+    credential, as ``referee credential --seal-key-file F`` prints it."""
+    keys = tmp_path_factory.mktemp("seal") / "keys"
+    keys.write_text(SEAL_KEY + "\n")
+    keys.chmod(0o600)
+    srv = _start_server("--seal-key-file", str(keys))
+    try:
+        out = subprocess.run([str(_server_bin().resolve()), "credential", "--seal-key-file", str(keys)],
+                             capture_output=True, text=True, check=True, timeout=30)
+        srv.arbiter = out.stdout.strip()
         yield srv
     finally:
         _stop(srv.proc)

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from referee_client import FirstLegalBot, Legal, RandomBot, Turn, action_kind, load_bot
-from referee_client.bots import Bot, BotLoadError, _fallback_action, make_bot
+from referee_client.bots import Bot, BotLoadError, ServerBot, _fallback_action, make_bot
 from referee_client.pb import autobahn_pb2, g1841_pb2, referee_pb2
 from referee_client.tournament import Config, bot_entries, derive_seed
 
@@ -193,6 +193,21 @@ def test_builtin_bots():
     assert len(choices) > 1
 
 
+def test_server_bot_asks_the_server_by_policy_name():
+    asked = []
+
+    def fetch(policy, seed):
+        asked.append((policy, seed))
+        return referee_pb2.DefaultActionResponse(action=referee_pb2.Action())
+
+    bot = load_bot("trucker")(seed=5)
+    t = Turn("autobahn", 0, full_1841(), None, 7, fetch_server_move=fetch)
+    assert bot.choose(t) == referee_pb2.Action()
+    assert asked == [("trucker", 5 * 1_000_003 + 7)]
+    with pytest.raises(RuntimeError):
+        bot.choose(Turn("autobahn", 0, full_1841(), None, 7))
+
+
 def test_turn_view_is_fetched_once_on_demand():
     calls = []
 
@@ -209,6 +224,10 @@ def test_turn_view_is_fetched_once_on_demand():
 def test_load_bot_builtins_and_errors():
     assert load_bot("random") is RandomBot
     assert load_bot("first") is FirstLegalBot
+    # the server's bots by the policy names the server answers (docs/games/autobahn-bots.md)
+    for name in ("heuristic", "balanced", "builder", "network", "trucker", "finance"):
+        cls = load_bot(name)
+        assert issubclass(cls, ServerBot) and cls.policy == name and cls.name == name
     assert load_bot("referee_client.bots:RandomBot") is RandomBot
     for spec in ("nope", "no_such_module_xyz:Bot", "referee_client.bots:NoSuchBot", "referee_client.bots:Turn",
                  "referee_client:__version__", "missing_file.py:Bot"):

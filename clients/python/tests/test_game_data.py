@@ -26,7 +26,7 @@ def test_1841_variants_have_their_maps(ref):
 
 def test_autobahn_board_has_positions(ref):
     ab = ref.game_data("autobahn")
-    assert ab.variant == "reconstructed-2026-2"
+    assert ab.variant == "reconstructed-2026-3"
     sections = ab.data["positions"]["sections"]
     assert len(sections) == sum(len(link["sections"]) for link in ab.data["board"]["links"])
     assert all(0 <= p["x"] <= 1000 for p in sections.values())

@@ -58,6 +58,18 @@ def test_autobahn_tournament_finishes_and_scores_match_final_states(autobahn_run
     assert len({s for r in records for s in r.bot_seeds}) == 30
 
 
+def test_the_servers_strategy_bots_play_a_tournament_by_policy_name(server):
+    """The policy names of the server (docs/games/autobahn-bots.md) are built-in bot names: two
+    Autobahn games with builder, trucker and heuristic play to the end with no default move."""
+    config = Config(game="autobahn", players=3, games=2, bots=bot_entries(["builder", "trucker", "heuristic"]),
+                    seed=5, concurrency=2, max_moves=2000)
+    records = asyncio.run(run_tournament(config, server.target))
+    assert [r.status for r in records] == ["finished", "finished"], [(r.status, r.reason) for r in records]
+    for r in records:
+        assert r.default_moves == r.bot_errors == r.rejections == [0, 0, 0]
+        assert sorted(r.ranks)[0] == 1
+
+
 def test_recorded_actions_replay_to_the_final_state(autobahn_run, ref):
     config, records = autobahn_run
     r = records[0]

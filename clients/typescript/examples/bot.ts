@@ -1,7 +1,9 @@
 // A bot that plays a whole game of Autobahn against a running Referee server: every seat plays a
-// seeded random legal action until the game has a result, then the final scores are printed.
+// seeded random legal action (or, with --policy NAME, the move of the server's bot NAME:
+// heuristic, balanced, builder, network, trucker, finance — POLICY_NAMES) until the game has a
+// result, then the final scores are printed.
 //
-//   REFEREE_URL=http://127.0.0.1:50051 npx tsx examples/bot.ts [--seats 3] [--seed 1] [--max-moves 1000]
+//   REFEREE_URL=http://127.0.0.1:50051 npx tsx examples/bot.ts [--seats 3] [--seed 1] [--max-moves 1000] [--policy random]
 //   REFEREE_TRANSPORT=grpc-web ...                                  (gRPC-Web instead of gRPC)
 //
 // Exit status 0 when the game finished, 1 otherwise.
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     "max-moves": { type: "string", default: "1000" },
     verbose: { type: "boolean", default: false },
+    policy: { type: "string", default: "random" },
   },
 });
 const seats = Number(values.seats);
@@ -45,7 +48,10 @@ for (;;) {
   if (!turn) break; // nobody to act: the game is over
   if (moves >= maxMoves) break;
   seat = turn.seat;
-  const action = randomAction(turn.legal, rnd)!;
+  const action =
+    values.policy === "random"
+      ? randomAction(turn.legal, rnd)!
+      : (await client.defaultAction(state, seat, values.policy, seed * 100_003 + moves)).action!;
   const res = await client.apply(state, seat, action);
   if (res.rejected) {
     // Cannot happen for a listed action; a real bot would choose again.

@@ -18,6 +18,11 @@ export interface RefereeClientOptions {
   interceptors?: Interceptor[];
   /** Deadline of every call in ms (none by default). */
   defaultTimeoutMs?: number;
+  /**
+   * Sealed mode: the credential sent as the `referee-credential` header with every call (a
+   * seat's `seat-S:KEY_ID:HEX` or the arbiter's `arbiter:KEY_ID:HEX`); see `withCredential`.
+   */
+  credential?: string;
 }
 
 /** Builds the Connect transport for `baseUrl` (e.g. `http://127.0.0.1:50051`). */
@@ -36,5 +41,5 @@ export function createRefereeTransport(baseUrl: string, options: RefereeClientOp
 
 /** A Referee client for the server at `baseUrl`, over gRPC (default) or gRPC-Web. */
 export function createRefereeClient(baseUrl: string, options: RefereeClientOptions = {}): RefereeClient {
-  return createRefereeClientFromTransport(createRefereeTransport(baseUrl, options));
+  return createRefereeClientFromTransport(createRefereeTransport(baseUrl, options), { credential: options.credential });
 }

@@ -13,12 +13,18 @@ export interface RefereeWebClientOptions {
   interceptors?: Interceptor[];
   /** Deadline of every call in ms (none by default). */
   defaultTimeoutMs?: number;
+  /**
+   * Sealed mode: the credential sent as the `referee-credential` header with every call (a
+   * seat's `seat-S:KEY_ID:HEX` or the arbiter's `arbiter:KEY_ID:HEX`); see `withCredential`.
+   */
+  credential?: string;
 }
 
 /** A Referee client over gRPC-Web for browsers. */
 export function createRefereeClient(baseUrl: string, options: RefereeWebClientOptions = {}): RefereeClient {
-  const { interceptors = [], defaultTimeoutMs } = options;
+  const { interceptors = [], defaultTimeoutMs, credential } = options;
   return createRefereeClientFromTransport(
     createGrpcWebTransport({ baseUrl, useBinaryFormat: true, interceptors, defaultTimeoutMs }),
+    { credential },
   );
 }

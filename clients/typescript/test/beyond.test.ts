@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import {
   createRefereeClient,
   g1841,
+  POLICY_NAMES,
   RejectionCode,
   type GameState,
   type RefereeClient,
@@ -78,6 +79,23 @@ for (const transport of transports) {
         b.seats.map((s) => [s.wins, s.meanScore]),
       );
       assert.equal(a.played[0].actions.length, b.played[0].actions.length);
+    });
+
+    it("playout and defaultAction take the server's bots by name", async () => {
+      const ab = await client.newGame("autobahn", 3, {}, 4);
+      const p = await client.playout(ab, { games: 1, seed: 4, policy: "builder" });
+      assert.equal(p.gamesPlayed, 1);
+      const q = await client.playout(ab, { games: 1, seed: 4, policy: "builder" });
+      assert.deepEqual(
+        p.seats.map((s) => s.meanScore),
+        q.seats.map((s) => s.meanScore),
+      );
+      const seat = (await client.legalActions(ab, 0)).toAct[0];
+      for (const name of POLICY_NAMES) {
+        const d = await client.defaultAction(ab, seat, name, 3);
+        assert.ok((await client.apply(ab, seat, d.action!)).accepted, name);
+      }
+      await assert.rejects(client.defaultAction(ab, seat, "no-such-bot"), /builder/);
     });
 
     it("suggestRoutes, defaultAction and describe on IRSFF's turn", async () => {

@@ -35,7 +35,7 @@ for (const transport of transports) {
     it("answers the Autobahn board with positions", async () => {
       const client = createRefereeClient(server.baseUrl, { transport });
       const ab = await client.gameData("autobahn");
-      assert.equal(ab.variant, "reconstructed-2026-2");
+      assert.equal(ab.variant, "reconstructed-2026-3");
       const sections = Object.keys(ab.data.positions.sections).length;
       const inLinks = ab.data.board.links.reduce((n: number, l: { sections: unknown[] }) => n + l.sections.length, 0);
       assert.equal(sections, inLinks);

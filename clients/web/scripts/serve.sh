@@ -10,14 +10,20 @@
 # 3. serves dist/ with `vite preview` on 127.0.0.1:$PORT (default 8080), proxying gRPC-Web
 #    (/referee.v1.Referee/*) and HTTP/JSON (/v1/*) to the server: one origin, no CORS setting.
 # Ctrl-C stops both. REFEREE_URL=http://host:port serves the page against a server already
-# running there instead of starting one.
+# running there instead of starting one. SEALED=1 starts the server in sealed mode with a fresh
+# key (a temporary key file, deleted on exit): the page then plays per seat, each seat seeing
+# only its own view (docs/SECURITY.md, "Seat access in sealed mode").
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 root="$(cd "$here/../.." && pwd)"
 port="${PORT:-8080}"
 
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+keydir=""
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  if [[ -n "$keydir" ]]; then rm -rf "$keydir"; fi
+}
 trap cleanup EXIT INT TERM
 
 if [[ -z "${REFEREE_URL:-}" ]]; then
@@ -27,7 +33,14 @@ if [[ -z "${REFEREE_URL:-}" ]]; then
     bin="${CARGO_TARGET_DIR:-$root/target}/debug/referee"
   fi
   addr="127.0.0.1:${REFEREE_PORT:-50051}"
-  "$bin" serve --addr "$addr" &
+  seal=()
+  if [[ "${SEALED:-}" == 1 ]]; then
+    keydir="$(mktemp -d)"
+    (umask 077 && echo "web:$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')" >"$keydir/keys")
+    seal=(--seal-key-file "$keydir/keys")
+    echo "serve.sh: sealed mode (a fresh key in $keydir, deleted on exit)"
+  fi
+  "$bin" serve --addr "$addr" "${seal[@]}" &
   pids+=($!)
   export REFEREE_URL="http://$addr"
 fi
@@ -37,6 +50,7 @@ cd "$here"
 npm ci --no-audit --no-fund --loglevel=error
 npx vite build --logLevel warn
 echo "serve.sh: the page is on http://127.0.0.1:$port (API: $REFEREE_URL)"
-npx vite preview --host 127.0.0.1 --port "$port" --strictPort &
+# vite itself (not through npx, which would leave it running when this script is stopped).
+./node_modules/.bin/vite preview --host 127.0.0.1 --port "$port" --strictPort &
 pids+=($!)
 wait "${pids[-1]}"

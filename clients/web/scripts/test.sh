@@ -24,8 +24,10 @@ fi
 if [[ -n "${REFEREE_BIN:-}" && "${REFEREE_BIN}" != /* ]]; then export REFEREE_BIN="$PWD/$REFEREE_BIN"; fi
 export REFEREE_REQUIRE_BROWSER=1
 
+echo "install: npm ci (clients/typescript/node_modules: the generated client)"
 (cd "$root/clients/typescript" && npm ci --no-audit --no-fund --loglevel=error && npx buf generate)
 cd "$here"
+echo "install: npm ci (clients/web/node_modules)"
 npm ci --no-audit --no-fund --loglevel=error
 npx tsc --noEmit
 npx vite build --logLevel warn

@@ -15,7 +15,19 @@ import {
 } from "@referee/client";
 import { BoardAutobahn, Offices, PlayersAutobahn, actionTargets, phaseText, selectionIds } from "./autobahn";
 import { Map1841, Market1841, Tables1841, lastRoutes, roundText, runRoutesAction } from "./g1841";
-import { BOT_POLICY, importSession, loadSession, startSession, type SaveFile, type SeatKind, type Session, type Setup } from "./session";
+import {
+  botPolicy,
+  errorText,
+  knownBotPolicy,
+  importSession,
+  loadSession,
+  startSession,
+  type SaveFile,
+  type SealedSaveFile,
+  type SeatKind,
+  type Session,
+  type Setup,
+} from "./session";
 import "./style.css";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -31,18 +43,51 @@ function download(name: string, text: string) {
   URL.revokeObjectURL(a.href);
 }
 
-function readFile(input: HTMLInputElement): Promise<string> {
-  const f = input.files?.[0];
-  if (!f) return Promise.reject(new Error("no file chosen"));
+/** The server's default request limit (`referee serve --max-request-bytes`). */
+const SERVER_REQUEST_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Reads the chosen file. A file larger than the server's default request limit is refused here
+ * with a message that says so: the server would answer 413 before reading it, which the
+ * same-origin proxy reports only as "HTTP 500".
+ */
+async function readFile(input: HTMLInputElement | null): Promise<string> {
+  const f = input?.files?.[0];
+  if (!f) throw new Error("choose a file first");
+  if (f.size > SERVER_REQUEST_LIMIT) {
+    throw new Error(`${f.name} is ${(f.size / 1048576).toFixed(1)} MiB: the server accepts requests of at most 4 MiB (--max-request-bytes)`);
+  }
   return f.text();
 }
 
+/** Parses a saved game file; what is not JSON is refused with a message (the page stays usable). */
+function parseSave(text: string): SaveFile | SealedSaveFile {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`not a saved game of this page: the file is not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const format = v !== null && typeof v === "object" ? (v as { format?: unknown }).format : undefined;
+  if (format !== "referee-web-save/1" && format !== "referee-web-sealed/1") {
+    throw new Error(`not a saved game of this page (format ${JSON.stringify(format) ?? "missing"})`);
+  }
+  return v as SaveFile | SealedSaveFile;
+}
+
 /** The start screen: game, options, seats and who plays them; load and import. */
-function SetupForm(props: { games: GameInfo[]; onStart: (s: Setup) => void; onLoad: (f: SaveFile) => void; onImport: (t: string) => void }) {
+function SetupForm(props: {
+  games: GameInfo[];
+  onStart: (s: Setup) => void;
+  /** Reads and starts the chosen file; errors are shown by the caller. */
+  onLoad: (read: () => Promise<SaveFile | SealedSaveFile>) => void;
+  onImport: (read: () => Promise<string>) => void;
+}) {
   const [game, setGame] = useState("1841");
   const info = props.games.find((g) => g.id === game);
   const [seats, setSeats] = useState(4);
-  const [seed, setSeed] = useState(1);
+  // Empty: a sealed server draws a secret seed (open mode: 0).
+  const [seed, setSeed] = useState("");
   const [options, setOptions] = useState<Record<string, string>>({});
   const [kinds, setKinds] = useState<SeatKind[]>(["human", "bot", "bot", "bot", "bot", "bot", "bot", "bot"]);
   const min = info?.minPlayers ?? 1;
@@ -60,7 +105,7 @@ function SetupForm(props: { games: GameInfo[]; onStart: (s: Setup) => void; onLo
           game,
           seats: n,
           options,
-          seed,
+          seed: seed.trim() === "" ? undefined : Number(seed),
           kinds: kinds.slice(0, n),
           names: Array.from({ length: n }, (_, i) => `Seat ${i}${kinds[i] === "bot" ? " (bot)" : ""}`),
         });
@@ -89,7 +134,15 @@ function SetupForm(props: { games: GameInfo[]; onStart: (s: Setup) => void; onLo
         <input name="seats" type="number" min={min} max={max} value={n} onInput={(e) => setSeats(Number(e.currentTarget.value))} />
       </label>
       <label>
-        Seed <input name="seed" type="number" value={seed} onInput={(e) => setSeed(Number(e.currentTarget.value))} />
+        Seed{" "}
+        <input
+          name="seed"
+          type="number"
+          value={seed}
+          placeholder="secret"
+          title="Empty: a sealed server draws a secret seed (open mode: 0). A given seed makes the deck and every draw predictable."
+          onInput={(e) => setSeed(e.currentTarget.value)}
+        />
       </label>
       <fieldset>
         <legend>Who plays</legend>
@@ -106,7 +159,7 @@ function SetupForm(props: { games: GameInfo[]; onStart: (s: Setup) => void; onLo
               }}
             >
               <option value="human">person (hot seat)</option>
-              <option value="bot">server bot ({BOT_POLICY})</option>
+              <option value="bot">server bot{knownBotPolicy(game) ? ` (${knownBotPolicy(game)})` : ""}</option>
             </select>
           </label>
         ))}
@@ -160,13 +213,13 @@ function SetupForm(props: { games: GameInfo[]; onStart: (s: Setup) => void; onLo
       <label>
         Load a saved game <input ref={loadRef} type="file" accept=".json" data-testid="load-file" />
       </label>
-      <button type="button" data-testid="load" onClick={async () => props.onLoad(JSON.parse(await readFile(loadRef.current!)))}>
+      <button type="button" data-testid="load" onClick={() => props.onLoad(async () => parseSave(await readFile(loadRef.current)))}>
         Load
       </button>
       <label>
         Watch an 18xx.games export of 1841 <input ref={importRef} type="file" accept=".json" data-testid="import-file" />
       </label>
-      <button type="button" data-testid="import" onClick={async () => props.onImport(await readFile(importRef.current!))}>
+      <button type="button" data-testid="import" onClick={() => props.onImport(() => readFile(importRef.current))}>
         Import
       </button>
     </form>
@@ -227,8 +280,9 @@ function ActionPanel(props: { s: Session; data: Json; selected?: string }) {
               <button
                 disabled={s.busy}
                 onClick={() => {
-                  const v = BigInt(amounts[key] || String(r.min));
                   try {
+                    // Inside the try: BigInt refuses what is not an integer ("1e5", "2.5").
+                    const v = BigInt(amounts[key] || String(r.min));
                     // An amount outside the range goes to the server all the same: its
                     // rejection names the rule (every range's action carries a `price`).
                     const a = r.action(r.min);
@@ -309,9 +363,24 @@ function GameScreen(props: { s: Session; data: Json; onQuit: () => void }) {
   const ab = view?.view.case === "autobahn" ? view.view.value.state : undefined;
   const viewerValue = typeof s.viewer === "number" ? String(s.viewer) : s.viewer;
   return (
-    <div class="game" data-testid="game" data-game={game} data-actions={String(s.log.length)} data-over={over ? "1" : "0"}>
+    <div
+      class="game"
+      data-testid="game"
+      data-game={game}
+      data-actions={String(s.log.length)}
+      data-over={over ? "1" : "0"}
+      data-sealed={s.sealed ? "1" : "0"}
+      data-at-screen={s.atScreen === undefined ? "" : String(s.atScreen)}
+    >
       <header>
         <strong>{game === "1841" ? "1841" : "Autobahn"}</strong> · {s.setup.seats} seats · move {s.log.length}
+        {s.sealed && (
+          <span class="sealed" data-testid="sealed" title="The server runs in sealed mode: the page holds sealed tokens and each seat's credential, and draws only the view of the seat at the screen">
+            {" "}
+            · sealed{s.atScreen !== undefined && s.handOver === undefined ? ` · at the screen: ${s.setup.names[s.atScreen]}` : ""}
+          </span>
+        )}
+        {s.setup.kinds.includes("bot") && <span class="meta" data-testid="header-bots"> · bots: {botPolicy(game)}</span>}
         {g1841 && <span> · {roundText(g1841)}</span>}
         {ab && <span> · {phaseText(ab)}</span>}
         {s.isImport && <span> · watching an import ({s.queue.length} moves left)</span>}
@@ -327,13 +396,15 @@ function GameScreen(props: { s: Session; data: Json; onQuit: () => void }) {
               void s.refresh();
             }}
           >
-            <option value="auto">seat to act (hot seat)</option>
+            <option value="auto">{s.sealed ? "the seat at the screen" : "seat to act (hot seat)"}</option>
             <option value="spectator">spectator</option>
-            {s.setup.names.map((n, i) => (
-              <option key={i} value={String(i)}>
-                {n}
-              </option>
-            ))}
+            {/* Sealed mode: no other seat's view (the page holds none). */}
+            {!s.sealed &&
+              s.setup.names.map((n, i) => (
+                <option key={i} value={String(i)}>
+                  {n}
+                </option>
+              ))}
           </select>
         </label>
         {!s.isImport && (
@@ -350,14 +421,14 @@ function GameScreen(props: { s: Session; data: Json; onQuit: () => void }) {
               />{" "}
               bots play
             </label>
-            <button data-testid="undo" disabled={s.log.length === 0} onClick={() => void s.undo()}>
+            <button data-testid="undo" disabled={!s.canUndo} onClick={() => void s.undo()}>
               Undo
             </button>
           </>
         )}
         {s.isImport && (
           <>
-            <button data-testid="back" disabled={s.log.length === 0} onClick={() => void s.stepBack()}>
+            <button data-testid="back" disabled={!s.canUndo} onClick={() => void s.stepBack()}>
               ◀ Back
             </button>
             <button data-testid="next" disabled={s.queue.length === 0} onClick={() => void s.step()}>
@@ -365,7 +436,11 @@ function GameScreen(props: { s: Session; data: Json; onQuit: () => void }) {
             </button>
           </>
         )}
-        <button data-testid="save" onClick={() => download(`referee-${game}-${s.log.length}.json`, JSON.stringify(s.save(), null, 1))}>
+        <button
+          data-testid="save"
+          title={s.sealed ? "The file holds the sealed position and every seat's credential: whoever has it can play every seat" : "The setup and the moves"}
+          onClick={() => download(`referee-${game}-${s.log.length}${s.sealed ? "-sealed" : ""}.json`, JSON.stringify(s.save(), null, 1))}
+        >
           Save
         </button>
         <button onClick={props.onQuit}>New game</button>
@@ -382,15 +457,19 @@ function GameScreen(props: { s: Session; data: Json; onQuit: () => void }) {
           {outcome.scores.map((sc, i) => `${s.setup.names[i]} ${String(sc)} (rank ${outcome.ranks[i] ?? "?"})`).join(" · ")}
         </div>
       )}
+      {s.handOver !== undefined ? (
+        <HandOver s={s} seat={s.handOver} />
+      ) : (
       <div class="main">
         <div class="left">
-          <ActionPanel s={s} data={data} selected={selected} />
+          <ActionPanel key={`${s.actingSeat ?? "-"}:${s.log.length}`} s={s} data={data} selected={selected} />
           {g1841 && <Map1841 data={data} state={g1841} legal={s.legal} lastRoutes={lastRoutes(s.log)} onAct={(a) => s.actingSeat !== undefined && void s.act(s.actingSeat, a)} />}
           {ab && <BoardAutobahn data={data} state={ab} legal={s.legal} selected={selected} onSelect={setSelected} />}
         </div>
         <div class="right">
           {g1841 && (
             <>
+              <SealedBids state={g1841} names={s.setup.names} />
               <Tables1841 data={data} state={g1841} names={s.setup.names} />
               <Market1841 data={data} state={g1841} />
             </>
@@ -409,6 +488,58 @@ function GameScreen(props: { s: Session; data: Json; onQuit: () => void }) {
           </ol>
         </div>
       </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Sealed hot seat: between two people, nothing of the game is drawn until the next one takes
+ * the screen (the page then asks for that seat's view with that seat's credential).
+ */
+function HandOver(props: { s: Session; seat: number }) {
+  const { s, seat } = props;
+  return (
+    <div class="handover" data-testid="handover" data-seat={String(seat)}>
+      <h2>Pass the screen to {s.setup.names[seat]}</h2>
+      <p>
+        {s.atScreen !== undefined ? `${s.setup.names[s.atScreen]}'s turn is over. ` : ""}
+        The board stays hidden until {s.setup.names[seat]} is at the screen: each seat sees only its own view.
+      </p>
+      <button data-testid="take-seat" onClick={() => void s.takeSeat()}>
+        I am {s.setup.names[seat]}: show my view
+      </button>
+    </div>
+  );
+}
+
+/** 1841 Version 1: who has submitted a sealed bid; amounts where the view shows them (own, or revealed). */
+function SealedBids(props: { state: g1841pb.State; names: string[] }) {
+  const r = props.state.round;
+  if (r.case !== "concessionRound" || r.value.sealedBids.length === 0) return null;
+  const remaining = r.value.remaining;
+  return (
+    <div data-testid="sealed-bids">
+      <h3>Sealed bids</h3>
+      <table>
+        <tbody>
+          {r.value.sealedBids.map((b) => (
+            <tr key={b.seat} data-seat={String(b.seat)}>
+              <td>{props.names[b.seat]}</td>
+              <td data-bid>
+                {!b.submitted
+                  ? "not yet"
+                  : b.amounts.length === 0
+                    ? "submitted (secret)"
+                    : b.amounts
+                        .map((a, i) => (a > 0n ? `${remaining.length === b.amounts.length ? remaining[i] : `#${i + 1}`} L.${String(a)}` : ""))
+                        .filter(Boolean)
+                        .join(", ") || "no bids"}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
@@ -421,7 +552,7 @@ function App() {
   const [, setTick] = useState(0);
   const tick = () => setTick((x) => x + 1);
   useEffect(() => {
-    client.listGames().then(setGames, (e) => setError(`cannot reach the Referee server: ${String(e)}`));
+    client.listGames().then(setGames, (e) => setError(`cannot reach the Referee server: ${errorText(e)}`));
   }, []);
   const begin = async (make: () => Promise<Session>) => {
     setError("");
@@ -433,7 +564,7 @@ function App() {
       setSession(s);
       (window as Json).refereeSession = s; // for the browser tests and the console
     } catch (e) {
-      setError(String(e));
+      setError(errorText(e));
     }
   };
   const content =
@@ -450,8 +581,8 @@ function App() {
       <SetupForm
         games={games}
         onStart={(setup) => void begin(() => startSession(client, setup, tick))}
-        onLoad={(f) => void begin(() => loadSession(client, f, tick))}
-        onImport={(t) => void begin(() => importSession(client, t, tick))}
+        onLoad={(read) => void begin(async () => loadSession(client, await read(), tick))}
+        onImport={(read) => void begin(async () => importSession(client, await read(), tick))}
       />
     );
   return (

@@ -24,8 +24,9 @@ actions flattened), :mod:`referee_client.game`, :mod:`referee_client.bots`,
 
 from . import autobahn, g1841, pb
 from .aio import AsyncReferee
-from .bots import Bot, FirstLegalBot, RandomBot, Turn, load_bot
-from .client import DEFAULT_TARGET, Applied, GameData, Referee, to_action
+from .bots import Bot, FirstLegalBot, RandomBot, ServerBot, Turn, load_bot
+from .client import (CREDENTIAL_HEADER, DEFAULT_TARGET, Applied, GameData, Referee, Started, caller_view,
+                     credential_metadata, to_action)
 from .errors import RefereeError, RejectedError
 from .game import AsyncGame, Game, ReplayError
 from .legal import AmountRange, BlindBidRange, Legal, action_kind
@@ -34,6 +35,7 @@ from .pb import referee_pb2
 __version__ = "0.2.0"
 
 __all__ = [
+    "CREDENTIAL_HEADER",
     "DEFAULT_TARGET",
     "AmountRange",
     "Applied",
@@ -46,13 +48,17 @@ __all__ = [
     "Game",
     "Legal",
     "RandomBot",
+    "ServerBot",
     "Referee",
     "RefereeError",
     "RejectedError",
     "ReplayError",
+    "Started",
     "Turn",
     "action_kind",
     "autobahn",
+    "caller_view",
+    "credential_metadata",
     "g1841",
     "load_bot",
     "pb",

@@ -1,4 +1,7 @@
 """Bots: the :class:`Bot` interface, the built-in :class:`RandomBot` and :class:`FirstLegalBot`,
+the server's bots by policy name (:class:`ServerBot`: ``heuristic``, and Autobahn's strategy
+bots ``balanced``, ``builder``, ``network``, ``trucker``, ``finance``; the names of
+``referee playout --policy``, ``PlayoutRequest.policy_name`` and ``DefaultActionRequest.policy_name``),
 and :func:`load_bot` for user bots named ``package.module:ClassName``.
 
 A bot gets a :class:`Turn` — its seat, its seat's view (what that seat may see, not the full
@@ -64,7 +67,8 @@ class Turn:
     def __init__(self, game: str, seat: int, legal: Legal, view: "referee_pb2.ViewResponse | None" = None,
                  action_count: int = 0, *, fetch_view: "Callable[[], referee_pb2.ViewResponse] | None" = None,
                  fetch_routes: "Callable[[], referee_pb2.SuggestRoutesResponse] | None" = None,
-                 routes: "referee_pb2.SuggestRoutesResponse | None" = None):
+                 routes: "referee_pb2.SuggestRoutesResponse | None" = None,
+                 fetch_server_move: "Callable[[str, int], referee_pb2.DefaultActionResponse] | None" = None):
         self.game = game
         self.seat = seat
         self.legal = legal
@@ -74,6 +78,17 @@ class Turn:
         self._fetch_view = fetch_view
         self._routes = routes
         self._fetch_routes = fetch_routes
+        self._fetch_server_move = fetch_server_move
+
+    def server_move(self, policy: str, seed: int = 0) -> "referee_pb2.Action":
+        """The move the server's bot ``policy`` (a name of ``PlayoutRequest.policy_name``:
+        ``random``, ``first``, ``heuristic``, Autobahn's ``balanced``, ``builder``, ``network``,
+        ``trucker``, ``finance``) plays for this seat (DefaultAction with ``policy_name``; the server
+        decides on the whole state, as its playout bots do). Raises ``RuntimeError`` when the turn
+        cannot ask the server, ``grpc.RpcError`` INVALID_ARGUMENT for a name the game does not have."""
+        if self._fetch_server_move is None:
+            raise RuntimeError("this Turn cannot ask the server for a move")
+        return self._fetch_server_move(policy, seed).action
 
     def suggested_routes(self) -> "referee_pb2.SuggestRoutesResponse | None":
         """1841, in the routes step (``legal.route_trains`` not empty): the route optimizer's best
@@ -170,11 +185,46 @@ class FirstLegalBot(Bot):
         return _with_best_routes(turn, turn.legal.first())
 
 
-#: Built-in bots by name, for :func:`load_bot` and ``referee-tournament --bots``.
+class ServerBot(Bot):
+    """Plays the move of the server's bot named :attr:`policy` (DefaultAction with
+    ``policy_name``, seeded with the bot's seed and the move number, so games reproduce): the same
+    bots as ``referee playout --policy NAME`` and the balance harness
+    (docs/games/autobahn-bots.md). The subclasses are the built-in names ``heuristic``,
+    ``balanced``, ``builder``, ``network``, ``trucker`` and ``finance``; 1841 answers to
+    ``heuristic`` (its heuristic player, docs/games/1841.md), and to a name it does not have with
+    INVALID_ARGUMENT listing the names it has (the runner then plays a default move and counts a
+    bot error)."""
+
+    #: The server's policy name.
+    policy: str = "heuristic"
+
+    def choose(self, turn: Turn) -> ActionLike:
+        return turn.server_move(self.policy, ((self.seed or 0) * 1_000_003 + turn.action_count) % (1 << 63))
+
+
+def _server_bot(policy: str, doc: str) -> type:
+    cls = type(f"ServerBot_{policy}", (ServerBot,), {"policy": policy, "name": policy, "__doc__": doc})
+    cls.__module__ = __name__
+    return cls
+
+
+#: The server's bots, by the policy names the server answers (``PlayoutRequest.policy_name``).
+SERVER_BOTS: dict[str, type] = {
+    "heuristic": _server_bot("heuristic", "The server's best general-purpose bot (Autobahn: = balanced; 1841: its heuristic player)."),
+    "balanced": _server_bot("balanced", "Autobahn: no preferred action or department, the highest projected score."),
+    "builder": _server_bot("builder", "Autobahn: builds and upgrades first."),
+    "network": _server_bot("network", "Autobahn: builds and promotes into Network."),
+    "trucker": _server_bot("trucker", "Autobahn: loads trucks and delivers; promotes into Trade."),
+    "finance": _server_bot("finance", "Autobahn: builds for the budget, keeps its DM; promotes into Finance."),
+}
+
+#: Built-in bots by name, for :func:`load_bot` and ``referee-tournament --bots``: the client's
+#: own ``random`` and ``first``, and the server's bots by their policy names (:data:`SERVER_BOTS`).
 BUILTIN_BOTS: dict[str, type] = {
     "random": RandomBot,
     "first": FirstLegalBot,
     "first-legal": FirstLegalBot,
+    **SERVER_BOTS,
 }
 
 
@@ -183,7 +233,8 @@ class BotLoadError(ValueError):
 
 
 def load_bot(spec: str) -> type:
-    """The bot class for ``spec``: a built-in name (``random``, ``first``), a module path
+    """The bot class for ``spec``: a built-in name (``random``, ``first``, or a server policy
+    name of :data:`SERVER_BOTS`: ``heuristic``, ``balanced``, ``builder``, ...), a module path
     ``package.module:ClassName`` (imported from ``sys.path``, the current directory included) or
     a file ``path/to/bots.py:ClassName``. The class must have a ``choose`` method.
 
@@ -250,5 +301,5 @@ def _fallback_action(legal: Legal, rng: random.Random) -> "referee_pb2.Action":
     return legal.pass_action() or legal.random(rng)
 
 
-__all__ = ["BUILTIN_BOTS", "Bot", "BotLoadError", "FirstLegalBot", "RandomBot", "Turn", "call_hook", "load_bot",
-           "make_bot"]
+__all__ = ["BUILTIN_BOTS", "SERVER_BOTS", "Bot", "BotLoadError", "FirstLegalBot", "RandomBot", "ServerBot", "Turn",
+           "call_hook", "load_bot", "make_bot"]

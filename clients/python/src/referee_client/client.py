@@ -38,6 +38,24 @@ OptionValue = Union[str, bool, int]
 
 DEFAULT_TARGET = "127.0.0.1:50051"
 
+#: The request header (gRPC metadata) that carries the caller's credential in sealed mode
+#: (docs/SECURITY.md, "Seat access in sealed mode").
+CREDENTIAL_HEADER = "referee-credential"
+
+
+def credential_metadata(credential: str | None) -> tuple:
+    """The gRPC metadata that sends ``credential`` (``()`` for none): for calls made on
+    :attr:`Referee.stub` directly, e.g. ``ref.stub.View(req, metadata=credential_metadata(c))``.
+
+    Raises ``ValueError`` for a credential that cannot be a header value (newline, non-ASCII).
+    """
+    if not credential:
+        return ()
+    credential = credential.strip()
+    if not credential.isascii() or any(ord(c) < 0x20 or ord(c) == 0x7F for c in credential):
+        raise ValueError("credential: not a header value (expected `seat-S:KEY_ID:HEX` or `arbiter:KEY_ID:HEX`)")
+    return ((CREDENTIAL_HEADER, credential),)
+
 
 @dataclass
 class Applied:
@@ -49,6 +67,57 @@ class Applied:
     events: list = field(default_factory=list)
     #: The full ``ApplyResponse``.
     response: Any = None
+
+    @property
+    def caller_view(self) -> "referee_pb2.ViewResponse | None":
+        """Sealed mode: what the caller may see of the new state (its seat's view with a seat
+        credential, the arbiter's or a spectator's); ``None`` in open mode."""
+        return caller_view(self.response)
+
+
+@dataclass
+class Started:
+    """A new game (:meth:`Referee.start_game`): its state and, in sealed mode, the seat
+    credentials its creator deals to the players."""
+
+    #: The initial state: a ``GameState`` (open mode) or the sealed token (``bytes``).
+    state: StateLike
+    #: Sealed mode: every seat's credential ``seat-S:KEY_ID:HEX`` (index = seat); each lets
+    #: its holder act and look as that seat only, for this game only. Empty in open mode.
+    seat_credentials: list = field(default_factory=list)
+    #: Sealed mode: what the creator may see (a spectator's view, or the arbiter's when the
+    #: creator sent the arbiter credential); ``None`` in open mode.
+    caller_view: Any = None
+    #: The full ``NewGameResponse``.
+    response: Any = None
+
+    @property
+    def sealed(self) -> bool:
+        """Whether the server runs in sealed mode (the state is a token)."""
+        return isinstance(self.state, (bytes, bytearray))
+
+
+def caller_view(response: Any) -> "referee_pb2.ViewResponse | None":
+    """What the caller may see of the state in a response (sealed mode): the ``caller_view`` of
+    ``NewGameResponse``, ``ApplyResponse`` (accepted), ``ApplyBatchResponse``, ``ReplayResponse``,
+    ``StreamReplayResponse``, ``ImportGameResponse``, or of an :class:`Applied`. With a seat
+    credential it is that seat's view (its own secrets, nothing of other seats'); without one
+    a spectator's; with the arbiter credential everything. ``None`` in open mode, where the
+    clear state is in the response, and for a refused action.
+
+    Example: ``caller_view(ref.with_credential(cred).apply(token, 1, action)).g1841.state``.
+    """
+    if isinstance(response, Applied):
+        response = response.response
+    if isinstance(response, referee_pb2.ApplyResponse):
+        if response.WhichOneof("result") != "accepted":
+            return None
+        response = response.accepted
+    try:
+        has = response.HasField("caller_view")
+    except (ValueError, AttributeError):
+        return None
+    return response.caller_view if has else None
 
 
 def to_action(action: ActionLike) -> "referee_pb2.Action":
@@ -197,6 +266,12 @@ def _export_request(game, seats, actions, options, seed, players, source_game_id
                                          players=ext, source_game_id=source_game_id, description=description)
 
 
+def _started(resp: "referee_pb2.NewGameResponse") -> Started:
+    sealed = not resp.HasField("state") and bool(resp.sealed_state)
+    return Started(state=resp.sealed_state if sealed else resp.state, seat_credentials=list(resp.seat_credentials),
+                   caller_view=caller_view(resp), response=resp)
+
+
 def _options(options: Mapping[str, OptionValue] | None) -> dict[str, str]:
     out = {}
     for k, v in (options or {}).items():
@@ -255,6 +330,11 @@ class Referee:
             :meth:`close` unless ``own_channel=True``).
         credentials: ``grpc.ChannelCredentials`` for TLS; plaintext when ``None``.
         options: gRPC channel options, e.g. ``[("grpc.max_receive_message_length", 1 << 24)]``.
+        credential: sealed mode: the caller's credential, sent as the ``referee-credential``
+            header with every call — a seat credential ``seat-S:KEY_ID:HEX`` (from
+            :attr:`Started.seat_credentials`) to act and look as seat S, or the arbiter
+            credential ``arbiter:KEY_ID:HEX`` (``referee credential --seal-key-file F``).
+            ``None``: a spectator. Open mode ignores it. See :meth:`with_credential`.
 
     gRPC errors (unknown game, malformed state, ...) propagate as :class:`grpc.RpcError`;
     refused actions raise :class:`~referee_client.RejectedError` from :meth:`apply`.
@@ -262,9 +342,13 @@ class Referee:
 
     def __init__(self, target: str = DEFAULT_TARGET, *, timeout: float | None = 30.0,
                  channel: grpc.Channel | None = None, credentials: grpc.ChannelCredentials | None = None,
-                 options: Iterable[tuple[str, Any]] | None = None, own_channel: bool | None = None):
+                 options: Iterable[tuple[str, Any]] | None = None, own_channel: bool | None = None,
+                 credential: str | None = None):
         self.target = target
         self.timeout = timeout
+        self._metadata = credential_metadata(credential)
+        #: The credential sent with every call (``None``: none).
+        self.credential = credential.strip() if credential else None
         if channel is None:
             opts = list(options or [])
             channel = (grpc.secure_channel(target, credentials, opts) if credentials is not None
@@ -272,8 +356,28 @@ class Referee:
             own_channel = True if own_channel is None else own_channel
         self._channel = channel
         self._own_channel = bool(own_channel)
-        #: The raw generated stub, for anything the helpers do not cover.
+        #: The raw generated stub, for anything the helpers do not cover. It sends no
+        #: credential by itself: pass ``metadata=ref.metadata``.
         self.stub = referee_pb2_grpc.RefereeStub(channel)
+
+    @property
+    def metadata(self) -> tuple:
+        """The gRPC metadata of every call (the credential header, or ``()``)."""
+        return self._metadata
+
+    def with_credential(self, credential: str | None) -> "Referee":
+        """A client on the same channel that sends ``credential`` instead (``None``: none, a
+        spectator). Cheap: make one per seat. Closing it leaves the channel open.
+
+        Example (a hot-seat table in sealed mode)::
+
+            game = ref.start_game("1841", 3, {"version_1": True})
+            seats = [ref.with_credential(c) for c in game.seat_credentials]
+            step = seats[0].apply(game.state, 0, g1841.blind_bid([20, 0, 0, 0, 0, 0, 0, 0]))
+            step.caller_view.g1841.state   # seat 0's view: its own bid, nobody else's
+        """
+        return Referee(self.target, timeout=self.timeout, channel=self._channel, own_channel=False,
+                       credential=credential)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -293,7 +397,8 @@ class Referee:
         self.close()
 
     def __repr__(self) -> str:
-        return f"Referee({self.target!r})"
+        who = self.credential.split(":", 1)[0] if self.credential else None
+        return f"Referee({self.target!r})" if who is None else f"Referee({self.target!r}, credential={who}:…)"
 
     def _t(self, timeout: float | None) -> float | None:
         return self.timeout if timeout is None else timeout
@@ -305,7 +410,8 @@ class Referee:
 
         Example: ``[g.id for g in ref.list_games()]`` → ``['1841', 'autobahn']``.
         """
-        return list(self.stub.ListGames(referee_pb2.ListGamesRequest(), timeout=self._t(timeout)).games)
+        return list(self.stub.ListGames(referee_pb2.ListGamesRequest(), timeout=self._t(timeout),
+                                        metadata=self._metadata).games)
 
     def new_game(self, game: str, seats: int, options: Mapping[str, OptionValue] | None = None,
                  seed: int = 0, *, timeout: float | None = None) -> StateLike:
@@ -315,10 +421,29 @@ class Referee:
         ``state.g1841.bank_cash``, ``state.g1841.players[0].cash``.
         """
         resp = self.stub.NewGame(referee_pb2.NewGameRequest(game=game, seats=seats, options=_options(options),
-                                                            seed=seed), timeout=self._t(timeout))
+                                                            seed=seed), timeout=self._t(timeout),
+                                                            metadata=self._metadata)
         if not resp.HasField("state") and resp.sealed_state:
             return resp.sealed_state
         return resp.state
+
+    def start_game(self, game: str, seats: int, options: Mapping[str, OptionValue] | None = None,
+                   seed: int | None = None, *, timeout: float | None = None) -> Started:
+        """Create a game and return :class:`Started`: the state, and in sealed mode the seat
+        credentials (``seat_credentials``, index = seat) and what the creator may see
+        (``caller_view``). ``seed=None`` lets a sealed server draw a secret seed (open mode:
+        seed 0); a given seed, 0 included, is used as given and makes the game predictable.
+
+        Example::
+
+            game = ref.start_game("autobahn", 3)
+            if game.sealed:
+                players = [ref.with_credential(c) for c in game.seat_credentials]
+        """
+        req = referee_pb2.NewGameRequest(game=game, seats=seats, options=_options(options), seed=seed or 0,
+                                         explicit_seed=seed is not None)
+        resp = self.stub.NewGame(req, timeout=self._t(timeout), metadata=self._metadata)
+        return _started(resp)
 
     def try_apply(self, state: StateLike, seat: int, action: ActionLike, *,
                   expected_action_count: int | None = None, expected_state_hash: bytes = b"",
@@ -336,7 +461,7 @@ class Referee:
                                        expected_state_hash=expected_state_hash, **_state_fields(state))
         if expected_action_count is not None:
             req.expected_action_count = expected_action_count
-        return self.stub.Apply(req, timeout=self._t(timeout))
+        return self.stub.Apply(req, timeout=self._t(timeout), metadata=self._metadata)
 
     def apply(self, state: StateLike, seat: int, action: ActionLike, *,
               expected_action_count: int | None = None, expected_state_hash: bytes = b"",
@@ -359,19 +484,22 @@ class Referee:
         ranges, e.g. ``resp.g1841.bids[0].min_price`` and ``resp.g1841.actions`` (pass).
         """
         return self.stub.LegalActions(referee_pb2.LegalActionsRequest(seat=seat, **_state_fields(state)),
-                                      timeout=self._t(timeout))
+                                      timeout=self._t(timeout), metadata=self._metadata)
 
     def view(self, state: StateLike, seat: int | None = None, *, viewer: str | None = None,
              arbiter_key: str = "", timeout: float | None = None) -> "referee_pb2.ViewResponse":
         """The state as ``seat`` sees it (``None`` = spectator, public information only).
         ``viewer="spectator"`` asks for the public view explicitly; ``viewer="arbiter"`` for
         everything, secrets included (PERMISSION_DENIED unless the server runs with
-        ``--allow-arbiter-view`` or, sealed, ``arbiter_key`` is one of its keys ``ID:HEX``).
-        After the game has ended every viewer sees everything.
+        ``--allow-arbiter-view`` or, sealed, the client's credential is the arbiter's or
+        ``arbiter_key`` is one of its keys ``ID:HEX``). In sealed mode a seat's view needs that
+        seat's credential (:meth:`with_credential`; else PERMISSION_DENIED). After the game
+        has ended every viewer sees everything.
 
         Example: ``ref.view(state).g1841.state.bank_cash``; ``ref.view(state, 2).to_act``.
         """
-        return self.stub.View(_view_request(state, seat, viewer, arbiter_key), timeout=self._t(timeout))
+        return self.stub.View(_view_request(state, seat, viewer, arbiter_key), timeout=self._t(timeout),
+                              metadata=self._metadata)
 
     def replay(self, game: str, seats: int, actions: Iterable, options: Mapping[str, OptionValue] | None = None,
                seed: int = 0, *, timeout: float | None = None) -> "referee_pb2.ReplayResponse":
@@ -385,7 +513,7 @@ class Referee:
             resp.actions_applied  # 2
         """
         req = _replay_request(game, seats, actions, options, seed)
-        return self.stub.Replay(req, timeout=self._t(timeout))
+        return self.stub.Replay(req, timeout=self._t(timeout), metadata=self._metadata)
 
     def import_game(self, export_json: ExportLike, *, check: bool = False, stop_at_action_id: int | None = None,
                     timeout: float | None = None) -> "referee_pb2.ImportGameResponse":
@@ -406,7 +534,7 @@ class Referee:
             print({p.name: p.result for p in resp.players}, resp.game_end_reason)
         """
         req = _import_request(export_json, check, stop_at_action_id)
-        return self.stub.ImportGame(req, timeout=self._t(timeout))
+        return self.stub.ImportGame(req, timeout=self._t(timeout), metadata=self._metadata)
 
     def export_game(self, game: str, seats: int, actions: Iterable, options: Mapping[str, OptionValue] | None = None,
                     seed: int = 0, *, players: Iterable | None = None, source_game_id: int = 0,
@@ -424,7 +552,7 @@ class Referee:
             open("game.json", "w").write(resp.export_json)
         """
         req = _export_request(game, seats, actions, options, seed, players, source_game_id, description)
-        return self.stub.ExportGame(req, timeout=self._t(timeout))
+        return self.stub.ExportGame(req, timeout=self._t(timeout), metadata=self._metadata)
 
 
     # -- issue #9 ---------------------------------------------------------------------------
@@ -442,7 +570,7 @@ class Referee:
             state = resp.state
         """
         return self.stub.ApplyBatch(_batch_request(state, actions, expected_action_count, expected_state_hash),
-                                    timeout=self._t(timeout))
+                                    timeout=self._t(timeout), metadata=self._metadata)
 
     def stream_replay(self, game: str, seats: int, actions: Iterable, options: Mapping[str, OptionValue] | None = None,
                       seed: int = 0, *, every: int = 0, events_only: bool = False,
@@ -455,7 +583,7 @@ class Referee:
         Example: ``for m in ref.stream_replay("1841", 4, actions, every=10): show(m.state)``.
         """
         req = _stream_replay_request(game, seats, actions, options, seed, every, events_only)
-        yield from self.stub.StreamReplay(req, timeout=self._t(timeout))
+        yield from self.stub.StreamReplay(req, timeout=self._t(timeout), metadata=self._metadata)
 
     def playout(self, state: StateLike, games: int = 1, *, max_actions: int = 0, policy: str | int = "random",
                 seed: int = 0, include_actions: bool = False,
@@ -472,7 +600,7 @@ class Referee:
         Example: ``[s.wins for s in ref.playout(state, 20, seed=7).seats]``.
         """
         req = _playout_request(state, games, max_actions, policy, seed, include_actions)
-        return self.stub.Playout(req, timeout=self._t(timeout))
+        return self.stub.Playout(req, timeout=self._t(timeout), metadata=self._metadata)
 
     def suggest_routes(self, state: StateLike, corporation: str = "", *, work_budget: int = 0,
                        timeout: float | None = None) -> "referee_pb2.SuggestRoutesResponse":
@@ -482,7 +610,7 @@ class Referee:
         """
         req = referee_pb2.SuggestRoutesRequest(corporation=corporation, work_budget=work_budget,
                                                **_state_fields(state))
-        return self.stub.SuggestRoutes(req, timeout=self._t(timeout))
+        return self.stub.SuggestRoutes(req, timeout=self._t(timeout), metadata=self._metadata)
 
     def default_action(self, state: StateLike, seat: int, *, policy: str | int = "pass_or_minimal", seed: int = 0,
                        timeout: float | None = None) -> "referee_pb2.DefaultActionResponse":
@@ -492,7 +620,8 @@ class Referee:
 
         Example: ``state = ref.apply(state, seat, ref.default_action(state, seat).action).state``.
         """
-        return self.stub.DefaultAction(_default_action_request(state, seat, policy, seed), timeout=self._t(timeout))
+        return self.stub.DefaultAction(_default_action_request(state, seat, policy, seed), timeout=self._t(timeout),
+                                       metadata=self._metadata)
 
     def describe(self, state: StateLike, seat: int, action: ActionLike, *,
                  timeout: float | None = None) -> "referee_pb2.DescribeResponse":
@@ -501,7 +630,7 @@ class Referee:
         when Apply would refuse it, ``resp.rejection``.
         """
         req = referee_pb2.DescribeRequest(seat=seat, action=to_action(action), **_state_fields(state))
-        return self.stub.Describe(req, timeout=self._t(timeout))
+        return self.stub.Describe(req, timeout=self._t(timeout), metadata=self._metadata)
 
     def game_data(self, game: str, options: Mapping[str, OptionValue] | None = None, *,
                   timeout: float | None = None) -> GameData:
@@ -516,9 +645,10 @@ class Referee:
         cache: dict = self.__dict__.setdefault("_game_data_cache", {})
         cached = cache.get(key)
         req = _game_data_request(game, options, cached.content_hash if cached else None)
-        data = _game_data(self.stub.GetGameData(req, timeout=self._t(timeout)), cached)
+        data = _game_data(self.stub.GetGameData(req, timeout=self._t(timeout), metadata=self._metadata), cached)
         cache[key] = data
         return data
 
 
-__all__ = ["Applied", "DEFAULT_TARGET", "ExportLike", "GameData", "Referee", "to_action"]
+__all__ = ["Applied", "CREDENTIAL_HEADER", "DEFAULT_TARGET", "ExportLike", "GameData", "Referee", "Started",
+           "caller_view", "credential_metadata", "to_action"]

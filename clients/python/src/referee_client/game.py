@@ -175,7 +175,9 @@ class Game(_GameBase):
                 break
             turn = Turn(self.game, seat, legal, None, self.action_count,
                         fetch_view=lambda st=self.state, s=seat: self.referee.view(st, s),
-                        fetch_routes=lambda st=self.state: self.referee.suggest_routes(st))
+                        fetch_routes=lambda st=self.state: self.referee.suggest_routes(st),
+                        fetch_server_move=lambda policy, seed, st=self.state, s=seat:
+                        self.referee.default_action(st, s, policy=policy, seed=seed))
             for _ in range(4):
                 action = to_action(bots[seat].choose(turn))
                 try:

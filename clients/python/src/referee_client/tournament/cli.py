@@ -19,7 +19,8 @@ from .runner import Config, GameRecord, bot_entries, run_tournament
 from .stats import standings
 
 EPILOG = """\
-bots: a built-in name (random, first), a class path package.module:ClassName (the current
+bots: a built-in name (random, first; the server's bots by their policy names: heuristic, and
+for Autobahn balanced, builder, network, trucker, finance), a class path package.module:ClassName (the current
 directory is on the import path) or a file path/to/bots.py:ClassName; optionally named
 label=spec. One bot per seat; a single bot fills every seat. Seats rotate each game.
 

@@ -292,6 +292,11 @@ async def _play(game: AsyncGame, config: Config, rec: GameRecord, bots: list, fa
             return
         bot = bots[seat]
         state = game.state
+        def fetch_server_move(policy, seed, st=state, s=seat):
+            # The server's bot by name (DefaultAction with policy_name); called from the bot's thread.
+            return asyncio.run_coroutine_threadsafe(
+                game.referee.default_action(st, s, policy=policy, seed=seed), loop).result()
+
         if inspect.iscoroutinefunction(getattr(bot, "choose", None)):
             routes = await game.referee.suggest_routes(state) if legal.route_trains else None
             turn = Turn(config.game, seat, legal, await game.referee.view(state, seat), game.action_count,
@@ -304,7 +309,7 @@ async def _play(game: AsyncGame, config: Config, rec: GameRecord, bots: list, fa
                 return asyncio.run_coroutine_threadsafe(game.referee.suggest_routes(st), loop).result()
 
             turn = Turn(config.game, seat, legal, None, game.action_count, fetch_view=fetch,
-                        fetch_routes=fetch_routes)
+                        fetch_routes=fetch_routes, fetch_server_move=fetch_server_move)
         accepted = None
         for _ in range(config.max_retries + 1):
             try:
