@@ -33,7 +33,8 @@ def targets(r):
     if t3:
         rates = {s["strategy"]: s["win_rate"] for s in t3["strategies"]}
         top = max(rates, key=rates.get)
-        worst = max(rates.values())
+        # The pure strategies: every bot but the balanced one (issue #23).
+        worst = max(v for k, v in rates.items() if k != "balanced")
         out.append((
             "3 players: no pure strategy wins more than 40 %, the balanced bot wins most",
             ", ".join(f"{k} {v:.0%}" for k, v in rates.items()),

@@ -250,3 +250,71 @@ fn office_without_road_of_its_colour_earns_from_connected_cities_along_it() {
     assert!(ev.iter().any(|e| matches!(e, Event::BudgetPaid { office, player: 0, amount, .. } if office == "RED" && *amount == sum)));
     assert!(s.players[0].dm - dm >= sum);
 }
+
+/// U-23: a board may give the era supplies by player count (`era_supply.by_players`); a table
+/// of that size starts with them, a solo game takes the 2-player supply (§3.3), other counts
+/// keep `by_era`, and the validator checks a state's supplies against its own table size.
+#[test]
+fn era_supply_by_player_count() {
+    let mut def = test_options().board.def.clone();
+    def.era_supply.by_players.insert("2".into(), vec![7, 8, 9]);
+    def.era_supply
+        .by_players
+        .insert("4".into(), vec![11, 13, 15]);
+    let text = serde_json::to_string(&def).unwrap();
+    let board = std::sync::Arc::new(referee_engine::autobahn::Board::from_json(&text).unwrap());
+    let o = Options {
+        board,
+        ..Options::default()
+    };
+    for (seats, want) in [
+        (1, vec![7, 8, 9]),
+        (2, vec![7, 8, 9]),
+        (3, vec![10, 12, 14]),
+        (4, vec![11, 13, 15]),
+    ] {
+        let s = Autobahn::setup(&o, seats, 5).unwrap();
+        assert_eq!(s.era_supply, want, "{seats} seat(s)");
+        check_invariants(&s).unwrap();
+        // a 4-player supply in a 3-player game does not add up
+        if seats == 3 {
+            let mut bad = s.clone();
+            bad.era_supply = vec![11, 13, 15];
+            assert!(check_invariants(&bad).is_err());
+        }
+    }
+    // a count outside 2-4, or a supply that is not three positive numbers, is refused
+    let mut wrong = def.clone();
+    wrong
+        .era_supply
+        .by_players
+        .insert("5".into(), vec![1, 2, 3]);
+    wrong
+        .era_supply
+        .by_players
+        .insert("3".into(), vec![0, 2, 3]);
+    let err = referee_engine::autobahn::Board::from_json(&serde_json::to_string(&wrong).unwrap())
+        .unwrap_err()
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join("; ");
+    assert!(err.contains("era_supply.by_players.5"), "{err}");
+    assert!(err.contains("era_supply.by_players.3"), "{err}");
+}
+
+/// Issue #23: every earlier default board stays loadable by its id, and a game set up on it
+/// keeps it.
+#[test]
+fn earlier_default_boards_stay_loadable() {
+    use referee_engine::autobahn::Board;
+    let ids = Board::shipped_ids();
+    assert_eq!(ids[0], Board::default_board().def.board_id);
+    for id in ["reconstructed-2026-1", "reconstructed-2026-2"] {
+        assert!(ids.iter().any(|x| x == id), "{id} in {ids:?}");
+        let mut o = Options::default();
+        o.set("board", id).unwrap();
+        let s = Autobahn::setup(&o, 3, 1).unwrap();
+        assert_eq!(s.board.def.board_id, id);
+    }
+}

@@ -146,7 +146,7 @@ mod tests {
         let doc: serde_json::Value = serde_json::from_str(&v2.data_json).unwrap();
         assert_eq!(doc["variant"], "v2");
         let ab = get_game_data(&req("autobahn", &[])).unwrap();
-        assert_eq!(ab.variant, "reconstructed-2026-2");
+        assert_eq!(ab.variant, "reconstructed-2026-3");
         assert_eq!(ab.format_version, 1);
     }
 

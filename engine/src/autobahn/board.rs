@@ -310,6 +310,21 @@ pub struct ClosureDef {
 pub struct EraSupplyDef {
     /// Sections per era.
     pub by_era: Vec<u32>,
+    /// Sections per era for a number of players (`"2"`, `"3"`, `"4"`), where it differs from
+    /// `by_era` (U-23: whether the supplies change with the player count is unknown; the
+    /// default is that they do not). A solo game is set up as for 2 players (§3.3).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_players: BTreeMap<String, Vec<u32>>,
+}
+
+impl EraSupplyDef {
+    /// The supplies of eras 1–3 for a table of `players` players (the Autobot counts: a solo
+    /// game has 2, §3.3): `by_players` for that count, else `by_era`.
+    pub fn for_players(&self, players: usize) -> &[u32] {
+        self.by_players
+            .get(&players.max(2).to_string())
+            .unwrap_or(&self.by_era)
+    }
 }
 
 /// One Construction Office.
@@ -796,11 +811,13 @@ pub mod arc_board {
 pub const DEFAULT_BOARD_JSON: &str = include_str!("../../data/autobahn/default-board.json");
 
 /// Earlier default boards, still shipped so that states saved with them keep their board
-/// (a state carries its board id; issue #23). `reconstructed-2026-1` was the default until the
-/// balance retuning of issue #23 (docs/games/autobahn-balance.md).
-pub const PREVIOUS_BOARDS_JSON: [&str; 1] = [include_str!(
-    "../../data/autobahn/boards/reconstructed-2026-1.json"
-)];
+/// (a state carries its board id; issue #23), newest first. `reconstructed-2026-1` was the
+/// default until the first balance retune of issue #23, `reconstructed-2026-2` until the second
+/// (docs/games/autobahn-balance.md).
+pub const PREVIOUS_BOARDS_JSON: [&str; 2] = [
+    include_str!("../../data/autobahn/boards/reconstructed-2026-2.json"),
+    include_str!("../../data/autobahn/boards/reconstructed-2026-1.json"),
+];
 
 impl Board {
     /// A board shipped with the engine, by id: the default or an earlier default
@@ -1398,6 +1415,20 @@ impl Validator {
                 "must be three positive numbers (10/12/14)",
             );
         }
+        for (k, v) in &b.era_supply.by_players {
+            if !["2", "3", "4"].contains(&k.as_str()) {
+                self.err(
+                    format!("era_supply.by_players.{k}"),
+                    "the player count must be 2, 3 or 4",
+                );
+            }
+            if v.len() != 3 || v.contains(&0) {
+                self.err(
+                    format!("era_supply.by_players.{k}"),
+                    "must be three positive numbers",
+                );
+            }
+        }
         for a in AUTOBAHNS {
             match b.offices.iter().position(|o| o.autobahn == a) {
                 None => self.err("offices", format!("missing the {a} office")),
@@ -1800,26 +1831,33 @@ impl Validator {
             def: b.clone(),
             map: m.clone(),
         };
-        let mut built: BTreeSet<usize> = (0..n)
+        let built: BTreeSet<usize> = (0..n)
             .filter(|s| b.links[m.sections[*s].link].sections[m.sections[*s].idx].prebuilt)
             .collect();
         let pre = built.clone();
-        for (e, supply) in b.era_supply.by_era.iter().enumerate() {
-            let era = e as u32 + 1;
-            for _ in 0..*supply {
-                let f = board.frontier(&built, era);
-                match f.iter().min_by_key(|s| (board.section_cost(**s, era), **s)) {
-                    Some(s) => {
-                        built.insert(*s);
-                    }
-                    None => {
-                        self.err(
-                            "era_supply.by_era",
-                            format!(
-                                "era {era}'s supply cannot be built out from the pre-built road"
-                            ),
-                        );
-                        break;
+        let mut supplies = vec![("era_supply.by_era".to_string(), &b.era_supply.by_era)];
+        for (k, v) in &b.era_supply.by_players {
+            supplies.push((format!("era_supply.by_players.{k}"), v));
+        }
+        for (path, by_era) in supplies {
+            let mut built = built.clone();
+            'eras: for (e, supply) in by_era.iter().enumerate() {
+                let era = e as u32 + 1;
+                for _ in 0..*supply {
+                    let f = board.frontier(&built, era);
+                    match f.iter().min_by_key(|s| (board.section_cost(**s, era), **s)) {
+                        Some(s) => {
+                            built.insert(*s);
+                        }
+                        None => {
+                            self.err(
+                                path.as_str(),
+                                format!(
+                                    "era {era}'s supply cannot be built out from the pre-built road"
+                                ),
+                            );
+                            break 'eras;
+                        }
                     }
                 }
             }

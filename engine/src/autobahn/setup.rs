@@ -185,7 +185,7 @@ pub fn setup(options: &Options, seats: u32, seed: u64) -> Result<State, SetupErr
         current: if solo { 1 } else { 0 },
         phase: Phase::RouteDraft,
         era: 1,
-        era_supply: d.era_supply.by_era.clone(),
+        era_supply: d.era_supply.for_players(n_players as usize).to_vec(),
         sections,
         station_spaces: board
             .map

@@ -317,11 +317,9 @@ pub fn validate(state: &State) -> Result<(), Invalid> {
     if !(1..=3).contains(&state.era) {
         return bad("era", format!("must be 1 to 3, got {}", state.era));
     }
-    if state.era_supply.len() != d.era_supply.by_era.len() {
-        return bad(
-            "era_supply",
-            format!("expected {} entries", d.era_supply.by_era.len()),
-        );
+    let by_era = d.era_supply.for_players(np);
+    if state.era_supply.len() != by_era.len() {
+        return bad("era_supply", format!("expected {} entries", by_era.len()));
     }
     // Sections, stations, cities, countries follow the board.
     let sec_ids: Vec<&str> = state.sections.iter().map(|s| s.id.as_str()).collect();
@@ -349,7 +347,7 @@ pub fn validate(state: &State) -> Result<(), Invalid> {
         .filter(|x| x.road != Road::Unbuilt)
         .count() as u64;
     let supply: u64 = state.era_supply.iter().map(|&x| u64::from(x)).sum();
-    let total: u64 = d.era_supply.by_era.iter().map(|&x| u64::from(x)).sum();
+    let total: u64 = by_era.iter().map(|&x| u64::from(x)).sum();
     if built + supply != prebuilt + total {
         return bad(
             "era_supply",
