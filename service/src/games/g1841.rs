@@ -1773,6 +1773,17 @@ impl WireGame for Wire1841 {
         crate::playout::g1841_rare(action)
     }
 
+    fn policy_names() -> &'static [&'static str] {
+        &referee_engine::g1841::heuristic::POLICY_NAMES
+    }
+
+    fn bot(name: &str) -> Option<crate::playout::BotFn<referee_engine::g1841::G1841>> {
+        match name {
+            "heuristic" => Some(referee_engine::g1841::heuristic::choose),
+            _ => None,
+        }
+    }
+
     fn action_kind(action: &eng::Action) -> &'static str {
         match action {
             eng::Action::Bid { .. } => "bid",

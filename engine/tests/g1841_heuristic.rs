@@ -1,0 +1,146 @@
+//! The 1841 `heuristic` playout policy (issue #22): deterministic, ends games of every mode
+//! without an engine error, and plays like a player (starts its corporations, buys trains,
+//! pays out, reaches the late phases and the events of the first 4-train).
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use referee_engine::Game;
+use referee_engine::g1841::heuristic::choose;
+use referee_engine::g1841::heuristic::stats::{modes, play, player_counts};
+use referee_engine::g1841::{Action, Event, G1841, Options, Round};
+
+/// Plays a game with the heuristic for every seat, returning every (seat, action, events).
+fn record(options: &Options, players: u32, seed: u64) -> Vec<(u32, Action, Vec<Event>)> {
+    let mut state = G1841::setup(options, players, seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while G1841::outcome(&state).is_none() && out.len() < 20_000 {
+        let seat = G1841::to_act(&state)[0];
+        let legal = G1841::legal_actions(&state, seat);
+        let a = choose(&state, seat, legal, &mut rng);
+        let events = G1841::apply(&mut state, seat, &a).unwrap();
+        out.push((seat, a, events));
+    }
+    out
+}
+
+#[test]
+fn same_seed_same_game() {
+    let o = Options::default();
+    let a = record(&o, 4, 11);
+    let b = record(&o, 4, 11);
+    assert_eq!(a.len(), b.len());
+    assert!(a == b, "the two games differ");
+    let c = record(&o, 4, 12);
+    assert_ne!(
+        a.iter().map(|x| &x.1).collect::<Vec<_>>(),
+        c.iter().map(|x| &x.1).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn every_mode_ends_without_an_engine_error() {
+    for (i, (name, options)) in modes().into_iter().enumerate() {
+        let counts = player_counts(&options);
+        let players = counts[i % counts.len()];
+        let g = play(&options, players, 100 + i as u64, 20_000);
+        assert_eq!(g.error, None, "{name}, {players} players");
+        assert!(
+            g.end.is_some(),
+            "{name}, {players} players: no end after {} actions",
+            g.actions
+        );
+    }
+}
+
+#[test]
+fn stock_round_one_starts_every_concession_held() {
+    // Version 2, 4 players, seed 5: after the concession round and the first stock round,
+    // every concession a player held at the end of the concession round is a started
+    // corporation (1841 §5.4, §5.5 step 4), with its president holding at least 20%.
+    let o = Options::default();
+    let mut state = G1841::setup(&o, 4, 5).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut held: Vec<(u32, String)> = Vec::new();
+    loop {
+        let seat = G1841::to_act(&state)[0];
+        let legal = G1841::legal_actions(&state, seat);
+        let a = choose(&state, seat, legal, &mut rng);
+        let was_concession = matches!(state.round, Round::ConcessionRound(_));
+        G1841::apply(&mut state, seat, &a).unwrap();
+        if was_concession && matches!(state.round, Round::StockRound(_)) {
+            for p in &state.players {
+                for c in &p.concessions {
+                    held.push((p.seat, c.as_str().to_string()));
+                }
+            }
+        }
+        if matches!(state.round, Round::OperatingRound(_)) {
+            break;
+        }
+    }
+    assert!(held.len() >= 4, "{held:?}");
+    for (seat, concession) in &held {
+        // Bayard has no corporation (1841 §3.2).
+        let Some(sym) = referee_engine::g1841::corporation::corporation_of_concession(
+            &o,
+            concession.parse().unwrap(),
+        ) else {
+            continue;
+        };
+        let corp = state.corporation(sym).unwrap();
+        assert!(corp.started(), "{sym} not started");
+        assert_eq!(corp.president_seat(), Some(*seat), "{sym}");
+    }
+}
+
+/// A pinned game (Version 2, 4 players, seed 5; `referee playout --game 1841 --policy
+/// heuristic --players 4 --seed 5 --games 1`): how it ends and what happens in it, so that
+/// any change of the policy or of the rules it reaches shows here.
+#[test]
+fn pinned_game_version_2_four_players_seed_5() {
+    let g = play(&Options::default(), 4, 5, 20_000);
+    // Ends at the end of a corporation turn once one reaches L.516 (1841 §13), in phase 8.
+    assert_eq!(
+        (g.end.as_deref(), g.actions, g.phase.as_str()),
+        (Some("stock_market"), 1323, "8")
+    );
+    // 9 mergers, 2 transformations, the split and the Tuscan merge, 3 corporations frozen,
+    // 1 token bought, 22 emergencies and no bankruptcy, 7 of the 8 off-board groups.
+    assert_eq!(
+        (g.mergers, g.transformations, g.split, g.tuscan, g.frozen),
+        (9, 2, true, true, 3)
+    );
+    assert_eq!(
+        (
+            g.token_purchases,
+            g.emergencies,
+            g.bankruptcies,
+            g.offboards
+        ),
+        (1, 22, 0, 7)
+    );
+}
+
+/// The player pays out mostly and buys trains: in the pinned game every corporation that
+/// ran pays out far more often than it withholds, and the depot sells trains of every type.
+#[test]
+fn pays_out_mostly_and_buys_every_train_type() {
+    let game = record(&Options::default(), 4, 5);
+    let (mut paid, mut withheld) = (0, 0);
+    let mut types = std::collections::BTreeSet::new();
+    for (_, _, events) in &game {
+        for e in events {
+            match e {
+                Event::DividendPaid { .. } => paid += 1,
+                Event::Withheld { .. } => withheld += 1,
+                Event::TrainBought { train, from, .. } if from == "depot" => {
+                    types.insert(train.split('-').next().unwrap().to_string());
+                }
+                _ => {}
+            }
+        }
+    }
+    // 82 payouts against 10 withholdings; the 2- to 8-trains all bought from the depot.
+    assert_eq!((paid, withheld, types.len()), (82, 10, 7));
+}
