@@ -142,7 +142,7 @@ fn s18_recorded_games_export_and_reimport_to_the_identical_state() {
 fn loose(a: &Value) -> Value {
     let mut a = a.clone();
     if let Some(m) = a.as_object_mut() {
-        for k in ["shares", "extra_revenue", "subsidy"] {
+        for k in ["shares", "referee_shares", "extra_revenue", "subsidy"] {
             m.remove(k);
         }
         if let Some(routes) = m.get_mut("routes").and_then(Value::as_array_mut) {
@@ -771,31 +771,18 @@ fn oracle() -> Option<PathBuf> {
 }
 
 /// Issue #21, in 18xx.games' own engine: our re-export of each recorded game, loaded strictly
-/// by `oracle.rb`. The goal is the whole game to the recorded result; today the oracle still
-/// stops at a share id after a merger's exchange (132002 id 218, bank id 480), so this pins
-/// the progress made (before issue #21 both stopped at their first tile lay, ids 91 and 63)
-/// and fails on any step back. Skips with a notice without Ruby or the oracle.
+/// by `oracle.rb`, is accepted to its last action (702 in 132002, 691 in the bank game) and
+/// reaches the recorded end reason and result. (Before issue #21 both stopped at their first
+/// tile lay, ids 91 and 63; without 18xx's share ids after the mergers, at 218 and 480.)
+/// Skips with a notice without Ruby or the oracle.
 #[test]
 fn s18_recorded_reexports_load_in_the_oracle() {
     let Some(dir) = oracle() else {
         println!("SKIPPED: no ruby or no 18xx.games oracle (REFEREE_ORACLE_18XX)");
         return;
     };
-    for (name, at_least) in [("132002.json", 217), ("1841_game_end_bank.json", 479)] {
-        let text = fixture(name);
-        let original = replay(&text, &ReplaySettings::default());
-        let export_in = original.export.as_ref().unwrap();
-        let written = export(
-            &export_in.options().unwrap(),
-            export_in.players.len() as u32,
-            &original.actions,
-            &ExportSettings {
-                id: export_in.id,
-                players: export_in.players.clone(),
-                description: None,
-            },
-        )
-        .unwrap();
+    for (name, last) in [("132002.json", 702), ("1841_game_end_bank.json", 691)] {
+        let (recorded, written) = reexport(name);
         let path =
             std::env::temp_dir().join(format!("referee-reexport-{}-{name}", std::process::id()));
         std::fs::write(&path, serde_json::to_string(&written.json).unwrap()).unwrap();
@@ -808,19 +795,105 @@ fn s18_recorded_reexports_load_in_the_oracle() {
         let _ = std::fs::remove_file(&path);
         let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
         println!("{name}: {report}");
-        if report["finished"] == true {
-            assert_eq!(report["result"], written.json["result"], "{name}");
-            assert_eq!(
-                report["game_end_reason"], written.json["game_end_reason"],
-                "{name}"
-            );
-        } else {
-            let ok = report["last_ok_action"].as_i64().unwrap_or(0);
-            assert!(
-                ok >= at_least,
-                "{name}: the oracle stops after action {ok}: {}",
-                report["error"]
-            );
+        assert_eq!(report["error"], Value::Null, "{name}");
+        assert_eq!(report["last_ok_action"], last, "{name}");
+        assert_eq!(report["finished"], true, "{name}");
+        assert_eq!(report["result"], recorded["result"], "{name}");
+        assert_eq!(
+            report["game_end_reason"], recorded["game_end_reason"],
+            "{name}"
+        );
+        assert_eq!(report["result"], written.json["result"], "{name}");
+    }
+}
+
+/// The re-export of a recorded game, written as `ExportGame` writes it.
+fn reexport(name: &str) -> (Value, referee_engine::g1841::export18xx::Exported) {
+    let text = fixture(name);
+    let original = replay(&text, &ReplaySettings::default());
+    let export_in = original.export.as_ref().unwrap();
+    let written = export(
+        &export_in.options().unwrap(),
+        export_in.players.len() as u32,
+        &original.actions,
+        &ExportSettings {
+            id: export_in.id,
+            players: export_in.players.clone(),
+            description: None,
+        },
+    )
+    .unwrap();
+    (serde_json::from_str(&text).unwrap(), written)
+}
+
+/// The `shares` of every `buy_shares`/`sell_shares` among the effective records and their
+/// `auto_actions` (18xx's programmed purchases), in order, and how many carry
+/// `referee_shares`.
+fn share_records(game: &Value) -> (Vec<Value>, usize) {
+    let filtered =
+        referee_engine::g1841::import18xx::filter_actions(game["actions"].as_array().unwrap())
+            .unwrap();
+    let mut ids = Vec::new();
+    let mut ours = 0;
+    for record in filtered {
+        let autos = record["auto_actions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for a in std::iter::once(&record).chain(&autos) {
+            if a["type"] == "buy_shares" || a["type"] == "sell_shares" {
+                ids.push(a["shares"].clone());
+                ours += usize::from(a.get("referee_shares").is_some());
+            }
+        }
+    }
+    (ids, ours)
+}
+
+/// Issue #21: 18xx.games' share ids are objects that keep their id through presidency swaps
+/// and the exchanges of mergers; this engine's certificates of one size are interchangeable.
+/// The re-export follows 18xx's ids (`share_ledger`) and names, in every purchase and sale,
+/// exactly the share ids 18xx.games recorded; where they differ from this engine's indices it
+/// writes those beside them (`referee_shares`), so that the export still re-imports.
+#[test]
+fn s18_reexport_names_the_share_ids_18xx_recorded() {
+    for (name, differing) in [("132002.json", 12), ("1841_game_end_bank.json", 30)] {
+        let (recorded, written) = reexport(name);
+        let (theirs, _) = share_records(&recorded);
+        let (ours, with_ours) = share_records(&written.json);
+        assert_eq!(ours.len(), theirs.len(), "{name}");
+        for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+            assert_eq!(a, b, "{name}: purchase/sale {i}");
+        }
+        assert_eq!(with_ours, differing, "{name}: records with referee_shares");
+    }
+}
+
+/// Issue #21: every report on an 18xx action id names our action index too. The export maps
+/// each of our actions to the id of the record that carries it (`referee_action_ids`); the
+/// records 18xx.games needs where this engine skips a step (a `pass`) carry none of ours.
+#[test]
+fn s18_export_maps_each_action_index_to_its_record_id() {
+    for (name, inserted) in [("132002.json", 0), ("1841_game_end_bank.json", 0)] {
+        let (_, written) = reexport(name);
+        let ids = &written.action_ids;
+        assert_eq!(
+            written.json["referee_action_ids"],
+            serde_json::json!(ids),
+            "{name}"
+        );
+        assert_eq!(ids.first(), Some(&1), "{name}");
+        // One record per action, in order, each an id of the export.
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "{name}");
+        let records = written.json["actions"].as_array().unwrap();
+        assert!(*ids.last().unwrap() as usize <= records.len(), "{name}");
+        assert_eq!(
+            records.len() - ids.len(),
+            inserted,
+            "{name}: records only 18xx needs"
+        );
+        for (k, id) in ids.iter().enumerate() {
+            assert_eq!(records[*id as usize - 1]["id"], *id, "{name}: action {k}");
         }
     }
 }

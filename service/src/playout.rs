@@ -552,6 +552,17 @@ pub fn export_1841_games(plan: &Plan, dir: &std::path::Path) -> Result<(), Strin
             export(&options, plan.players, &record, &settings).map_err(|e| e.to_string())?;
         let mut json = exported.json;
         json["referee_actions"] = Value::from(record.len());
+        let players: Vec<referee_engine::g1841::import18xx::ExportPlayer> = (1..=plan.players)
+            .map(|n| referee_engine::g1841::import18xx::ExportPlayer {
+                id: n.to_string(),
+                name: format!("Player {n}"),
+            })
+            .collect();
+        let ids: Vec<Option<i64>> = exported.action_ids.iter().map(|i| Some(*i)).collect();
+        let played = record.get(..exported.action_ids.len()).unwrap_or(&record);
+        json[crate::replay18xx::SNAPSHOTS] = Value::Array(crate::replay18xx::play_snapshots(
+            &options, &players, played, &ids,
+        ));
         if let Some(f) = &exported.failure {
             json["referee_export_failure"] = json!({
                 "index": f.index,
@@ -612,16 +623,45 @@ mod tests {
                 "{name}"
             );
         }
-        let e = policy_by_name::<Wire1841>("heuristic").unwrap_err();
+        assert!(matches!(
+            policy_by_name::<Wire1841>("heuristic"),
+            Ok(Policy::Bot(_))
+        ));
+        let e = policy_by_name::<Wire1841>("balanced").unwrap_err();
         assert_eq!(
             e,
-            "1841 has no `heuristic` policy yet; its policies: random, first"
+            "unknown policy `balanced` for 1841; its policies: random, first, heuristic"
         );
         let e = policy_by_name::<WireAutobahn>("greedy").unwrap_err();
         assert_eq!(
             e,
             "unknown policy `greedy` for autobahn; its policies: random, first, heuristic, balanced, builder, network, trucker, finance"
         );
+    }
+
+    /// `referee playout --game 1841 --policy heuristic` plays exactly the games of the
+    /// engine's frequency report (`g1841::heuristic::stats::play`, docs/games/1841.md).
+    #[test]
+    fn g1841_heuristic_playout_is_the_frequency_report_game() {
+        let plan = Plan {
+            players: 4,
+            games: 1,
+            seed: 5,
+            max_actions: 20_000,
+            options: BTreeMap::new(),
+            policies: vec!["heuristic".into()],
+        };
+        let (report, ok) = run::<Wire1841>(&plan, g1841_rare).unwrap();
+        assert!(ok, "{report}");
+        let g = referee_engine::g1841::heuristic::stats::play(
+            &referee_engine::g1841::Options::default(),
+            4,
+            5,
+            20_000,
+        );
+        assert_eq!(report["actions"], json!(g.actions));
+        let end = g.end.unwrap();
+        assert_eq!(report["end_reasons"], json!({ end: 1 }));
     }
 
     #[test]

@@ -5,7 +5,11 @@
 //! ([`referee_engine::g1841::import18xx::replay`], the function `ImportGame` calls too) and
 //! prints one JSON object: `game_id`, `actions_total` (game actions after undo/redo
 //! filtering), `actions_applied`, `finished`, `result` (final value by 18xx player id, or
-//! `null`), `game_end_reason`, and when the replay could not go on `stopped_at` (`kind`,
+//! `null`), `game_end_reason`, `passes_dropped` and `records_dropped` (records of steps the
+//! engine skips or decisions it takes itself, accepted and dropped) with `dropped` listing
+//! each (`action_id`, `index`, `action_type`, `auto`, `reason`), `passes_inserted` (passes of
+//! optional steps the engine opens where 18xx.games offered nothing), and when the replay could
+//! not go on `stopped_at` (`kind`,
 //! `action_id`, `index`, `type`, `field`, `reason`, and for a refused action `code` and
 //! `rule`; for a file that cannot be read also `line`/`column`, and `error` with the reason).
 //! With `--check` the recorded `result` and `game_end_reason` are compared too, and the first
@@ -96,6 +100,9 @@ pub fn replay_with(text: &str, settings: &ReplaySettings) -> (Value, bool) {
         "game_end_reason": r.outcome.as_ref().map(|o| o.end_reason.clone()),
         "stopped_at": stopped_at(&r),
         "passes_dropped": r.passes_dropped,
+        "records_dropped": r.records_dropped,
+        "passes_inserted": r.passes_inserted,
+        "dropped": r.dropped,
     });
     if r.state.is_none()
         && let Some(f) = &r.failure
@@ -241,27 +248,50 @@ pub fn oracle_snapshots(r: &Replayed) -> Vec<Value> {
     let Ok(options) = export.options() else {
         return Vec::new();
     };
-    let seats = u32::try_from(export.players.len()).unwrap_or(u32::MAX);
-    let Ok(mut state) = G1841::setup(&options, seats, 0) else {
+    play_snapshots(&options, &export.players, &r.actions, &r.action_ids)
+}
+
+/// Top-level field of an export written by the command line tools: [`play_snapshots`] of
+/// the game exported.
+pub const SNAPSHOTS: &str = "referee_snapshots";
+
+/// The snapshots of a game played as `actions` (with `players`, one per seat), in the shape
+/// of `oracle.rb`'s: at the start, after each record during which the round changed (the
+/// record of each action is `ids[index]`: a replay's record ids, or an export's
+/// [`export18xx::Exported::action_ids`]), and at the end. Written beside an export by
+/// `playout --export-18xx` and `replay-18xx --export-18xx` (`referee_snapshots`), so that the
+/// conformance harness compares the game as it was played with the oracle's replay of it.
+pub fn play_snapshots(
+    options: &referee_engine::g1841::Options,
+    players: &[ExportPlayer],
+    actions: &[(referee_engine::Seat, referee_engine::g1841::Action)],
+    ids: &[Option<i64>],
+) -> Vec<Value> {
+    let seats = u32::try_from(players.len()).unwrap_or(u32::MAX);
+    let Ok(mut state) = G1841::setup(options, seats, 0) else {
         return Vec::new();
     };
-    let mut out = vec![oracle_snapshot(&state, &export.players, "start", None)];
+    let mut out = vec![oracle_snapshot(&state, players, "start", None)];
     let mut changed = false;
-    for (i, (seat, action)) in r.actions.iter().enumerate() {
+    // The latest record so far: Version 1 sealed bids are written in player order, so the
+    // record of a round's last action need not be the round's last record.
+    let mut latest = None;
+    for (i, (seat, action)) in actions.iter().enumerate() {
         let before = round_key(&state);
         if G1841::apply(&mut state, *seat, action).is_err() {
             break;
         }
         changed |= round_key(&state) != before;
-        let id = r.action_ids.get(i).copied().flatten();
-        let last_of_record = r.action_ids.get(i + 1).copied().flatten() != id;
-        if changed && last_of_record && i + 1 < r.actions.len() {
-            out.push(oracle_snapshot(&state, &export.players, "round", id));
+        let id = ids.get(i).copied().flatten();
+        latest = latest.max(id);
+        let last_of_record = ids.get(i + 1).copied().flatten() > latest;
+        if changed && last_of_record && i + 1 < actions.len() {
+            out.push(oracle_snapshot(&state, players, "round", latest));
             changed = false;
         }
     }
-    let at = r.action_ids.last().copied().flatten();
-    out.push(oracle_snapshot(&state, &export.players, "end", at));
+    let at = latest;
+    out.push(oracle_snapshot(&state, players, "end", at));
     out
 }
 
@@ -299,7 +329,22 @@ pub fn main(
                     report["export_failure"] = json!({"index": f.index, "reason": f.reason});
                     ok = false;
                 }
-                serde_json::to_string(&exported.json)
+                let mut json = exported.json;
+                if let Some((export, options)) = replayed
+                    .export
+                    .as_ref()
+                    .and_then(|e| e.options().ok().map(|o| (e, o)))
+                {
+                    let ids: Vec<Option<i64>> =
+                        exported.action_ids.iter().map(|i| Some(*i)).collect();
+                    json[SNAPSHOTS] = Value::Array(play_snapshots(
+                        &options,
+                        &export.players,
+                        &replayed.actions,
+                        &ids,
+                    ));
+                }
+                serde_json::to_string(&json)
                     .map_err(|e| e.to_string())
                     .and_then(|t| {
                         std::fs::write(out, t)

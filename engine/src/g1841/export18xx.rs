@@ -35,9 +35,13 @@
 //! still does not read back the export stops there with
 //! [`ExportFailureKind::NotRepresentable`]. So an export always re-imports to the same game.
 //!
-//! The top-level `exported_by` field marks the file as Referee's: its share ids are this
-//! engine's certificate indices, which 18xx's own ids follow until the first exchange of a
-//! merger or split (docs/games/1841.md I25).
+//! Share ids are 18xx.games' own: 18xx's certificates keep their ids through presidency
+//! swaps, exchanges and restarts, where this engine's certificates of one size are
+//! interchangeable, so the export follows 18xx's objects ([`super::share_ledger`]) and, where
+//! this engine's indices differ, writes them beside (`referee_shares`, [`REFEREE_SHARES`]),
+//! which the importer reads in place of `shares`. The top-level `exported_by` field marks the
+//! file as Referee's; `referee_action_ids` ([`ACTION_IDS`]) maps each of our action indices to
+//! the id of its record.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -49,6 +53,7 @@ use super::data;
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
+use super::share_ledger::Ledger;
 use super::state::{
     CorporateEvent, MergerStage, PurchaseItem, PurchaseOffer, Round, ShareOwner, SplitStage,
     StartStep, State,
@@ -115,6 +120,11 @@ pub struct Exported {
     pub state: State,
     /// Actions written (= applied).
     pub actions_exported: usize,
+    /// For each applied action (our index, from 0), the id of the record that carries it: its
+    /// own record, or for an action with no record of its own (a purchase offer, a declined
+    /// offer) the id of the next record written. Records 18xx.games needs where this engine
+    /// skips a step (an explicit `pass`) have no index. Written as `referee_action_ids`.
+    pub action_ids: Vec<i64>,
     /// Set when the history could not be written to its end.
     pub failure: Option<ExportFailure>,
 }
@@ -171,6 +181,7 @@ pub fn export(
         tiles: BTreeMap::new(),
         supply: BTreeMap::new(),
         connected: BTreeSet::new(),
+        ledger: Ledger::new(&state),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -219,8 +230,10 @@ pub fn export(
                 } else {
                     Ok(writer.pass_after_decline(&offer, &events, id))
                 };
+                writer.ledger.settle(&state);
                 match written {
-                    Ok(Some(json)) => {
+                    Ok(Some(mut json)) => {
+                        json[INDEX_TAG] = Value::from(index);
                         out.push(json);
                         writer.track_pass(&pre, &state, *seat, &mut out);
                     }
@@ -242,8 +255,40 @@ pub fn export(
         }
         match writer.write(&pre, &state, *seat, action, &events, id) {
             Ok(mut json) => {
-                writer.auto_actions(&pre, &state, action, &mut json);
+                writer.ledger.exchanged(&events);
+                writer.ledger.settle(&state);
+                let open = writer.auto_actions(&pre, &state, action, &mut json);
+                json[INDEX_TAG] = Value::from(index);
                 out.push(json);
+                for (corp, letter) in split_choices(&pre, &state, &events) {
+                    // 18xx asks a controlled corporation for its odd IRSFF share's successor;
+                    // this engine gives it the first by rule (1841 §12.4): that decision.
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let mut f = Map::new();
+                    f.insert("choice".into(), Value::from(letter));
+                    let seat = super::corporation::controller(&state, &corp).unwrap_or(*seat);
+                    out.push(writer.record("choose", &f, &Entity::Corporation(corp), seat, id));
+                }
+                if let Some(corp) = transform_offer_skipped(&pre, &state, action) {
+                    // 18xx offers the transformation; the corporation did not transform.
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let seat = super::corporation::controller(&pre, &corp).unwrap_or(*seat);
+                    out.push(writer.record(
+                        "pass",
+                        &Map::new(),
+                        &Entity::Corporation(corp),
+                        seat,
+                        id,
+                    ));
+                }
+                if let Some((corp, autos)) = open {
+                    // 18xx's track step still waits: its `pass` carries the Destinate record.
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let mut pass =
+                        writer.record("pass", &Map::new(), &Entity::Corporation(corp), *seat, id);
+                    pass["auto_actions"] = Value::Array(autos);
+                    out.push(pass);
+                }
                 writer.track_pass(&pre, &state, *seat, &mut out);
             }
             Err(reason) => {
@@ -270,13 +315,52 @@ pub fn export(
         });
     }
     in_player_order(&mut out, &players);
-    let json = top_level(options, &players, &state, out.clone(), settings);
+    let applied = failure.as_ref().map_or(actions.len(), |f| f.index);
+    let action_ids = index_to_id(&mut out, applied);
+    let mut json = top_level(options, &players, &state, out.clone(), settings);
+    json[ACTION_IDS] = json!(action_ids);
     Ok(Exported {
         json,
         state,
         actions_exported: out.len(),
+        action_ids,
         failure,
     })
+}
+
+/// Top-level field of an export: for each of our actions (index from 0), the id of the record
+/// that carries it ([`Exported::action_ids`]), so that a report on an 18xx id names our index.
+pub const ACTION_IDS: &str = "referee_action_ids";
+
+/// The temporary field that carries a record's action index until the ids are final.
+const INDEX_TAG: &str = "_referee_index";
+
+/// Takes the index tags off the records and returns the id of the record of each of the
+/// first `applied` actions (an action without a record of its own: the next record's id, or
+/// one past the last id).
+fn index_to_id(out: &mut [Value], applied: usize) -> Vec<i64> {
+    let mut ids: Vec<Option<i64>> = vec![None; applied];
+    for record in out.iter_mut() {
+        let Some(obj) = record.as_object_mut() else {
+            continue;
+        };
+        let index = obj.remove(INDEX_TAG).and_then(|v| v.as_u64());
+        let id = obj.get("id").and_then(Value::as_i64);
+        if let (Some(i), Some(id)) = (index, id)
+            && let Some(slot) = usize::try_from(i).ok().and_then(|i| ids.get_mut(i))
+        {
+            *slot = Some(id);
+        }
+    }
+    let mut next = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+    let mut result = vec![0; applied];
+    for (i, id) in ids.iter().enumerate().rev() {
+        if let Some(id) = id {
+            next = *id;
+        }
+        result[i] = next;
+    }
+    result
 }
 
 /// The corporation whose operating turn began with `pre → post` and whose track step this
@@ -299,6 +383,108 @@ fn track_step_skipped(pre: &State, post: &State) -> Option<String> {
     };
     (began && r.step != super::state::OperatingStep::Track && r.laid_hexes.is_empty())
         .then_some(corp)
+}
+
+/// The minor whose operating turn ended with `action` (`pre → post`) without this engine
+/// opening its transformation step, where 18xx.games offers it (`G1841::Step::Transform`: a
+/// minor, non-historical or from phase 4, while a non-historical major can be formed; 1841
+/// §12.2) and needs the corporation's `pass`. This engine also asks for the second token's
+/// price up front (it skips the step for a minor that cannot pay it, where 18xx's
+/// corporation would raise the money), so the pass is the decision made: no transformation.
+fn transform_offer_skipped(pre: &State, post: &State, action: &Action) -> Option<String> {
+    let Round::OperatingRound(r) = &pre.round else {
+        return None;
+    };
+    if r.event.is_some() || !r.crowded.is_empty() || r.start.is_some() {
+        return None;
+    }
+    let corp = r.current.clone()?;
+    if r.step == super::state::OperatingStep::Transform
+        || matches!(
+            action,
+            Action::ProposeMerger { .. }
+                | Action::Transform { .. }
+                | Action::DeclareBankruptcy { .. }
+        )
+    {
+        return None;
+    }
+    let ended = match &post.round {
+        Round::OperatingRound(q) => {
+            q.event.is_none()
+                && (q.current.as_ref() != Some(&corp)
+                    || (q.stock_round, q.number) != (r.stock_round, r.number))
+        }
+        _ => true,
+    };
+    let c = post.corporation(&corp)?;
+    let offered = c.kind == super::state::CorporationKind::Minor
+        && !c.closed
+        && c.started()
+        && (!c.historical || super::corporation::phase_number(post) >= 4)
+        && super::corporation::controller(pre, &corp).is_some()
+        && operating_round::events::any_formable_major(post)
+        && operating_round::events::transform::targets(post, &corp).is_empty();
+    (ended && offered).then_some(corp)
+}
+
+/// The odd IRSFF shares of corporations this engine exchanged by rule during `pre → post`
+/// (1841 §12.4: a corporation takes the first successor while it has IPO shares), where
+/// 18xx.games asks the corporation (`pick_exchange_corp`, when both successors have shares
+/// and a player controls it): each corporation with the letter of the successor it got
+/// (`a` first, `b` second), in order. A pair exchange gives shares of both successors in a
+/// row to one holder; a single exchange gives one.
+fn split_choices(pre: &State, post: &State, events: &[Event]) -> Vec<(String, &'static str)> {
+    let successors = &data::ruleset(&pre.options).ferdinandea_split.successors;
+    let ipo = |sym: &str| {
+        pre.corporation(sym).map_or(0, |c| {
+            c.certificates
+                .iter()
+                .filter(|x| x.owner == ShareOwner::Ipo)
+                .count()
+        })
+    };
+    let mut left: Vec<usize> = successors.iter().map(|s| ipo(s)).collect();
+    let exchanges: Vec<(&ShareOwner, usize)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SharesExchanged {
+                holder,
+                corporation,
+                president: false,
+                ..
+            } => successors
+                .iter()
+                .position(|s| s == corporation)
+                .map(|k| (holder, k)),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < exchanges.len() {
+        let (holder, k) = exchanges[i];
+        let pair = exchanges
+            .get(i + 1)
+            .is_some_and(|(h, k2)| *h == holder && *k2 != k);
+        let both = left.iter().all(|n| *n > 0);
+        if !pair
+            && both
+            && let ShareOwner::Corporation(c) = holder
+            && super::corporation::controller(post, c).is_some()
+        {
+            out.push((c.clone(), if k == 0 { "a" } else { "b" }));
+        }
+        let used = if pair { 2 } else { 1 };
+        for (h, k) in exchanges.iter().skip(i).take(used) {
+            let _ = h;
+            if let Some(n) = left.get_mut(*k) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        i += used;
+    }
+    out
 }
 
 /// Version 1 sealed bids (1841 §4.2) in player order, as 18xx.games asks for them: each run of
@@ -416,6 +602,8 @@ struct Writer<'a> {
     supply: BTreeMap<String, VecDeque<String>>,
     /// Off-board groups (1841 §13) whose connection a `destination_connection` has recorded.
     connected: BTreeSet<String>,
+    /// 18xx.games' share ids and their holders.
+    ledger: Ledger,
 }
 
 impl Writer<'_> {
@@ -428,8 +616,20 @@ impl Writer<'_> {
     ///   the off-board hexes connected since the last one written (1841 §13: the game-end
     ///   condition "every off-board group connected"; one hex with track per group newly
     ///   connected, which is all the condition reads).
-    fn auto_actions(&mut self, pre: &State, post: &State, action: &Action, json: &mut Value) {
+    ///
+    /// Returns the corporation whose track step 18xx.games still holds open after this
+    /// action: a lay that left this engine's track step with fewer lays than the turn allows
+    /// (1841 §9.1; no legal lay left here, while 18xx's step waits for its `pass` as long as
+    /// lays remain); the `destination_connection` then goes with that `pass`.
+    fn auto_actions(
+        &mut self,
+        pre: &State,
+        post: &State,
+        action: &Action,
+        json: &mut Value,
+    ) -> Option<(String, Vec<Value>)> {
         let mut autos = Vec::new();
+        let mut open = None;
         if let Round::OperatingRound(r) = &pre.round
             && r.event.is_none()
             && r.crowded.is_empty()
@@ -455,17 +655,26 @@ impl Writer<'_> {
                     .filter_map(|g| groups.get(g))
                     .flat_map(|g| g.hexes_with_track.iter().cloned())
                     .collect();
-                autos.push(json!({
+                let dc = json!({
                     "type": "destination_connection",
                     "entity": corp,
                     "entity_type": "corporation",
                     "hexes": hexes,
-                }));
+                });
+                let lays =
+                    r.laid_hexes.len() + usize::from(matches!(action, Action::LayTile { .. }));
+                let allowed = operating_round::tile_actions(pre, corp) as usize;
+                if matches!(action, Action::LayTile { .. }) && lays < allowed {
+                    open = Some((corp.to_string(), vec![dc]));
+                } else {
+                    autos.push(dc);
+                }
             }
         }
         if !autos.is_empty() {
             json["auto_actions"] = Value::Array(autos);
         }
+        open
     }
 
     /// Appends 18xx.games' `pass` of a step this engine skipped after the action from `pre`
@@ -512,8 +721,33 @@ impl Writer<'_> {
         id: i64,
     ) -> Result<Value, String> {
         self.follow_tiles(pre, post);
-        let ids = share_moves(pre, post, action);
-        let (kind, fields) = self.fields(pre, post, action, events, &ids)?;
+        let moves = share_moves(pre, post, action);
+        let ours: Vec<String> = moves
+            .iter()
+            .map(|(i, _, _)| notation::share_id(action_corporation(action), *i))
+            .collect();
+        let mut ids = Vec::new();
+        let mut from_to: Vec<(&ShareOwner, &ShareOwner)> = Vec::new();
+        for (_, from, to) in &moves {
+            if !from_to.contains(&(from, to)) {
+                from_to.push((from, to));
+            }
+        }
+        for (from, to) in from_to {
+            let indices: Vec<usize> = moves
+                .iter()
+                .filter(|(_, f, t)| (f, t) == (from, to))
+                .map(|(i, _, _)| *i)
+                .collect();
+            ids.extend(
+                self.ledger
+                    .pick(action_corporation(action), from, to, pre, &indices),
+            );
+        }
+        let (kind, mut fields) = self.fields(pre, post, action, events, &ids)?;
+        if ids != ours {
+            fields.insert(REFEREE_SHARES.into(), json!(ours));
+        }
         let preferred = entity(pre, seat, action);
         let mut candidates = vec![preferred];
         if !candidates.contains(&Entity::Player(seat)) {
@@ -578,7 +812,7 @@ impl Writer<'_> {
     /// `percent` and `total_price`, or `buy_company` with `company` and `price`; checked by
     /// reading it back as the same offer and acceptance.
     fn purchase(
-        &self,
+        &mut self,
         before: &State,
         post: &State,
         offer: &PurchaseOffer,
@@ -591,11 +825,22 @@ impl Writer<'_> {
                 percent,
             } => {
                 let seller = ShareOwner::Player(offer.seller);
-                let ids = moved(before, post, corporation, |a, b| {
+                let ours = moved(before, post, corporation, |a, b| {
                     *a == seller && *b != seller
                 });
-                if ids.is_empty() {
+                if ours.is_empty() {
                     return Err(format!("no certificate of {corporation} left the seller"));
+                }
+                let indices: Vec<usize> = ours
+                    .iter()
+                    .filter_map(|id| notation::parse_share_id(id).map(|(_, i)| i))
+                    .collect();
+                let buyer = ShareOwner::Player(offer.buyer);
+                let ids = self
+                    .ledger
+                    .pick(corporation, &seller, &buyer, before, &indices);
+                if ids != ours {
+                    f.insert(REFEREE_SHARES.into(), json!(ours));
                 }
                 f.insert("shares".into(), json!(ids));
                 f.insert("percent".into(), Value::from(*percent));
@@ -1018,6 +1263,21 @@ impl Writer<'_> {
     }
 }
 
+/// The corporation whose certificates a purchase or a sale moves (empty for other actions).
+fn action_corporation(action: &Action) -> &str {
+    match action {
+        Action::BuyShares { corporation, .. }
+        | Action::SellShares { corporation, .. }
+        | Action::EmergencySell { corporation, .. } => corporation,
+        _ => "",
+    }
+}
+
+/// Field of a `buy_shares`/`sell_shares` record written beside 18xx's `shares` where this
+/// engine's certificate indices differ from 18xx.games' ids ([`super::share_ledger`]): the
+/// importer reads it in place of `shares`, so an export re-imports to the same game.
+pub const REFEREE_SHARES: &str = "referee_shares";
+
 fn tokens_total(state: &State, sym: &str) -> u32 {
     state.corporation(sym).map_or(0, |c| c.tokens_total)
 }
@@ -1042,9 +1302,34 @@ fn moved(
         .collect()
 }
 
-/// The ids of the certificates `action` names (a purchase, a sale): this engine's certificate
-/// indices, which 18xx.games' ids follow until the first exchange (docs/games/1841.md I25).
-fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<String> {
+/// The certificates `action` moves (a purchase, a sale): this engine's indices, with the
+/// holder before and after.
+fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<(usize, ShareOwner, ShareOwner)> {
+    let corporation = match action {
+        Action::BuyShares { corporation, .. }
+        | Action::SellShares { corporation, .. }
+        | Action::EmergencySell { corporation, .. } => corporation,
+        _ => return Vec::new(),
+    };
+    let ours = share_ids_moved(pre, post, action);
+    let (Some(a), Some(b)) = (pre.corporation(corporation), post.corporation(corporation)) else {
+        return Vec::new();
+    };
+    ours.iter()
+        .filter_map(|id| notation::parse_share_id(id).map(|(_, i)| i))
+        .filter_map(|i| {
+            Some((
+                i,
+                a.certificates.get(i)?.owner.clone(),
+                b.certificates.get(i)?.owner.clone(),
+            ))
+        })
+        .collect()
+}
+
+/// The ids of the certificates `action` names (a purchase, a sale) as this engine's
+/// certificate indices.
+fn share_ids_moved(pre: &State, post: &State, action: &Action) -> Vec<String> {
     match action {
         Action::BuyShares {
             corporation,

@@ -1555,6 +1555,10 @@ struct FieldData {
     values: SmallVec<[(Field, Value); 3]>,
     /// `shares` when a list: its texts (another value reads as `None`).
     shares: reader::Few<[reader::Text; 2]>,
+    /// `referee_shares` when a list: the same certificates as this engine's indices, which a
+    /// Referee export writes beside 18xx.games' own share ids where the two differ
+    /// ([`super::export18xx::REFEREE_SHARES`]); read in place of `shares`.
+    referee_shares: reader::Few<[reader::Text; 2]>,
     /// `routes` when a list.
     routes: reader::List<reader::RouteRecord>,
     /// `action_id` (of an `undo`) when an integer.
@@ -1588,16 +1592,19 @@ impl Fields {
         }
     }
 
-    /// `shares[0]` when a text.
+    /// `shares[0]` when a text (`referee_shares[0]` when present).
     fn first_share(&self) -> Option<&str> {
-        self.0.as_ref()?.shares.0.as_ref()?.first()?.0.as_deref()
+        let d = self.0.as_ref()?;
+        let list = d.referee_shares.0.as_ref().or(d.shares.0.as_ref())?;
+        list.first()?.0.as_deref()
     }
 
-    /// The texts among `shares`, in order.
+    /// The texts among `shares` (`referee_shares` when present), in order.
     fn share_ids(&self) -> impl Iterator<Item = &str> {
         self.0
             .iter()
-            .flat_map(|d| d.shares.0.iter().flatten())
+            .flat_map(|d| d.referee_shares.0.as_ref().or(d.shares.0.as_ref()))
+            .flatten()
             .filter_map(|id| id.0.as_deref())
     }
 
@@ -2174,6 +2181,7 @@ mod reader {
         AutoActions,
         Routes,
         Shares,
+        RefereeShares,
         Field(Field),
         Other,
     }
@@ -2193,6 +2201,7 @@ mod reader {
                     other => field(other),
                 },
                 9 if key == "action_id" => RecordKey::ActionId,
+                14 if key == "referee_shares" => RecordKey::RefereeShares,
                 11 if key == "entity_type" => RecordKey::EntityType,
                 12 if key == "auto_actions" => RecordKey::AutoActions,
                 // No key the importer reads has this length (`created_at`, the commonest).
@@ -2244,6 +2253,9 @@ mod reader {
                     RecordKey::AutoActions => r.fields.data().auto_actions = map.next_value()?,
                     RecordKey::Routes => r.fields.data().routes = map.next_value()?,
                     RecordKey::Shares => r.fields.data().shares = map.next_value()?,
+                    RecordKey::RefereeShares => {
+                        r.fields.data().referee_shares = map.next_value()?;
+                    }
                     RecordKey::Field(field) => r.fields.set(field, map.next_value()?),
                     RecordKey::Other => map.next_value::<Skip>().map(drop)?,
                 }
@@ -2358,6 +2370,7 @@ mod reader {
                 ("auto_actions", "AutoActions"),
                 ("routes", "Routes"),
                 ("shares", "Shares"),
+                ("referee_shares", "RefereeShares"),
             ];
             let name = |k: &RecordKey| match k {
                 RecordKey::Type => "Type".to_string(),
@@ -2368,6 +2381,7 @@ mod reader {
                 RecordKey::AutoActions => "AutoActions".to_string(),
                 RecordKey::Routes => "Routes".to_string(),
                 RecordKey::Shares => "Shares".to_string(),
+                RecordKey::RefereeShares => "RefereeShares".to_string(),
                 RecordKey::Field(f) => format!("{f:?}"),
                 RecordKey::Other => "Other".to_string(),
             };
@@ -2754,6 +2768,22 @@ pub struct Difference {
     pub reason: String,
 }
 
+/// A record of an export the replay accepted and dropped (a step this engine skips or a
+/// decision it takes itself).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DroppedRecord {
+    /// The 18xx action id (for an element of `auto_actions`, the id of the carrying action).
+    pub action_id: Option<i64>,
+    /// Index among the effective actions, from 0.
+    pub index: usize,
+    /// `pass` or `choose`.
+    pub action_type: String,
+    /// Whether it came from `auto_actions`.
+    pub auto: bool,
+    /// Which step or decision it belongs to, in a few words.
+    pub reason: &'static str,
+}
+
 /// A game replayed from an export.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Replayed {
@@ -2771,6 +2801,21 @@ pub struct Replayed {
     /// the optional second home token of a non-historical major when no city of its region
     /// has a free slot.
     pub passes_dropped: usize,
+    /// Recorded records of steps this engine skips or decides itself, accepted and dropped,
+    /// besides [`Replayed::passes_dropped`]: 18xx.games' automatic `pass` of a step this
+    /// engine does not open (the token purchase from another corporation with nothing to buy),
+    /// a major's `pass` ending a track step 18xx.games keeps open for further lays this
+    /// engine has no legal lay for, and a corporation's token count (`choose`) this engine
+    /// settled itself (a single possible count). Each is listed in [`Replayed::dropped`].
+    pub records_dropped: usize,
+    /// Passes this engine's replay added for optional steps it opens where 18xx.games offered
+    /// nothing and so recorded nothing (a corporation's share step, a merger or
+    /// transformation offer, a token step, a further train purchase): the next record is for a later step or the next
+    /// corporation ([`step_18xx_skipped`]).
+    pub passes_inserted: usize,
+    /// Every dropped record (passes and choices), in order: 18xx action id (of the carrying
+    /// action for an automatic one), type, and why.
+    pub dropped: Vec<DroppedRecord>,
     /// For each applied action, the id of the record it comes from (for an element of
     /// `auto_actions`, the id of the action that carries it; `None` before any id).
     pub action_ids: Vec<Option<i64>>,
@@ -2862,6 +2907,8 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     };
     let mut record_id = None;
     let mut track = TrackStep::default();
+    // The last record applied (index into the export's actions).
+    let mut previous: Option<usize> = None;
     for (index, action) in export.actions.iter().enumerate() {
         if action.id.is_some() && !action.auto {
             record_id = action.id;
@@ -2873,8 +2920,30 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             out.cancelled = true;
             break;
         }
-        if track.drops(&state, action) || second_home_pass(&state, action) {
+        if let Some(reason) = track
+            .drops(&state, action)
+            .or_else(|| second_home_pass(&state, action))
+            .or_else(|| split_choice_by_rule(&state, action))
+        {
             out.passes_dropped += 1;
+            out.dropped.push(DroppedRecord {
+                action_id: record_id,
+                index,
+                action_type: action.kind.clone(),
+                auto: action.auto,
+                reason,
+            });
+            continue;
+        }
+        if let Some(reason) = pass_after_turn(&state, action) {
+            out.records_dropped += 1;
+            out.dropped.push(DroppedRecord {
+                action_id: record_id,
+                index,
+                action_type: action.kind.clone(),
+                auto: action.auto,
+                reason,
+            });
             continue;
         }
         if let (Some(stop), Some(id)) = (settings.stop_at_action_id, action.id)
@@ -2897,21 +2966,61 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                 )
             }
             .at(index, action),
-            Ok(list) => {
-                let mut refused = None;
-                for (seat, a) in list {
-                    match G1841::apply(&mut state, seat, &a) {
-                        Ok(_) => {
-                            out.actions.push((seat, a));
-                            out.action_ids.push(record_id);
-                        }
-                        Err(r) => {
-                            refused = Some(r);
-                            break;
+            Ok(mut list) => {
+                let mut refused;
+                let mut filled = 0;
+                loop {
+                    refused = None;
+                    for (seat, a) in &list {
+                        match G1841::apply(&mut state, *seat, a) {
+                            Ok(_) => {
+                                out.actions.push((*seat, a.clone()));
+                                out.action_ids.push(record_id);
+                            }
+                            Err(r) => {
+                                refused = Some(r);
+                                break;
+                            }
                         }
                     }
+                    // An optional step this engine opens and 18xx.games did not (it offered
+                    // nothing there): the record is for a later step or the next
+                    // corporation; the step is passed and the record tried again.
+                    let Some(r) = &refused else { break };
+                    let Some(seat) = (filled < 4 && list.len() == 1)
+                        .then(|| step_18xx_skipped(&state, action, r))
+                        .flatten()
+                    else {
+                        break;
+                    };
+                    if G1841::apply(&mut state, seat, &Action::Pass).is_err() {
+                        break;
+                    }
+                    filled += 1;
+                    out.actions.push((seat, Action::Pass));
+                    out.action_ids.push(record_id);
+                    out.passes_inserted += 1;
+                    match action.to_actions(&state) {
+                        Ok(l) if !l.is_empty() => list = l,
+                        _ => break,
+                    }
                 }
-                let Some(r) = refused else { continue };
+                let Some(r) = refused else {
+                    previous = Some(index);
+                    continue;
+                };
+                let before = previous.and_then(|i| export.actions.get(i));
+                if let Some(reason) = skipped_record(&state, action, before, &r) {
+                    out.records_dropped += 1;
+                    out.dropped.push(DroppedRecord {
+                        action_id: record_id,
+                        index,
+                        action_type: action.kind.clone(),
+                        auto: action.auto,
+                        reason,
+                    });
+                    continue;
+                }
                 ImportFailure {
                     reason: r.message.clone(),
                     rejection: Some(r),
@@ -2946,51 +3055,278 @@ pub fn corporation_start(state: &State) -> Option<&super::state::CorporationStar
 /// Whether `action` is 18xx.games' `pass` of the optional second home token of a
 /// non-historical major (1841 §5.4 step 3) that this engine skipped because no city of the
 /// region has a free slot (18xx offers the step while the region has another city at all).
-fn second_home_pass(state: &State, action: &ImportedAction) -> bool {
-    let Some(st) = corporation_start(state) else {
-        return false;
-    };
-    action.kind == "pass"
+fn second_home_pass(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    let st = corporation_start(state)?;
+    (action.kind == "pass"
         && matches!(&action.entity, Entity::Corporation(c) if *c == st.corporation)
         && st.step == super::state::StartStep::BuyTokens
-        && super::start::home_optional(state, &st.corporation)
+        && super::start::home_optional(state, &st.corporation))
+    .then_some("optional second home token with no free city")
+}
+
+/// Whether `action` is 18xx.games' `choose` (`a`/`b`) of a corporation for its odd IRSFF
+/// share in the Ferdinandea split (`pick_exchange_corp`): this engine exchanges a
+/// corporation's odd share by rule (1841 §12.4, the first successor while it has shares) and
+/// asks corporations nothing in the split but the presidency choice (written by a Referee
+/// export, [`super::export18xx`]).
+fn split_choice_by_rule(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    let presidency = matches!(&state.round, Round::OperatingRound(r)
+        if matches!(r.event.as_deref(), Some(super::state::CorporateEvent::Split(s))
+            if s.stage == super::state::SplitStage::Presidency));
+    (action.kind == "choose"
+        && matches!(action.entity, Entity::Corporation(_))
+        && action
+            .field("choice")
+            .and_then(Value::as_str)
+            .is_some_and(|c| c == "a" || c == "b")
+        && !presidency)
+        .then_some("a corporation's odd split share this engine exchanged by rule")
+}
+
+/// Whether `action` is a corporation's `pass` after this engine ended its operating turn
+/// (18xx.games' transformation step, which it offers to a minor this engine lets go on, 1841
+/// §12.2; written by a Referee export, [`super::export18xx`]). Dropped before it is read, as
+/// its seat may control the corporation operating now.
+fn pass_after_turn(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    let Round::OperatingRound(r) = &state.round else {
+        return None;
+    };
+    (action.kind == "pass"
+        && r.event.is_none()
+        && r.start.is_none()
+        && r.crowded.is_empty()
+        && matches!(&action.entity, Entity::Corporation(c)
+            if r.current.as_ref() != Some(c) && r.done.contains(c)))
+    .then_some("operating turn this engine ended itself (nothing legal)")
+}
+
+/// How many tiles 18xx.games' track step lets `corp` lay in one turn
+/// (`G1841::Step::Track#num_possible_lays`): a minor 1; a major one per base (token in a
+/// non-pass city) in phase 2, at most 2 in phases 3 and 4, then 1 (1841 §9.1). Its step stays
+/// open, waiting for a lay or a `pass`, until that many tiles are laid.
+fn xx_possible_lays(state: &State, corp: &str) -> usize {
+    let major = state
+        .corporation(corp)
+        .is_some_and(|c| c.kind == super::state::CorporationKind::Major);
+    if !major {
+        return 1;
+    }
+    let bases = super::track::bases(state, corp).len();
+    match state.phase.as_str() {
+        "2" => bases,
+        "3" | "4" => bases.min(2),
+        _ => 1,
+    }
 }
 
 /// 18xx.games' track step (`G1841::Step::Track`) opens every corporation's operating turn,
-/// also when no tile can be laid: its record then starts with a `pass` where this engine has
+/// also when no tile can be laid, and stays open after a lay while its count of lays
+/// ([`xx_possible_lays`]) allows another: its record then has a `pass` where this engine has
 /// already moved on (1841 §9.1: the track action is optional; this engine skips a step with
 /// nothing legal). Followed over the replay: the step is open from the start of a
-/// corporation's turn until its first record.
+/// corporation's turn, and again after each of its lays while 18xx's count allows more, until
+/// the corporation's next record.
 #[derive(Default)]
 struct TrackStep {
     turn: Option<String>,
     open: bool,
+    lays: usize,
 }
 
 impl TrackStep {
-    /// Whether `action` is 18xx's pass of a track step this engine skipped (to be dropped).
-    fn drops(&mut self, state: &State, action: &ImportedAction) -> bool {
+    /// Whether `action` is 18xx's pass of a track step this engine skipped (to be dropped),
+    /// and which.
+    fn drops(&mut self, state: &State, action: &ImportedAction) -> Option<&'static str> {
         let Round::OperatingRound(r) = &state.round else {
             self.turn = None;
-            return false;
+            return None;
         };
         if r.current != self.turn {
             self.open = r.current.is_some();
             self.turn = r.current.clone();
+            self.lays = 0;
         }
-        let by_operating =
-            matches!(&action.entity, Entity::Corporation(c) if Some(c) == r.current.as_ref());
-        if !by_operating || !self.open {
-            return false;
+        let operating = match &action.entity {
+            Entity::Corporation(c) if Some(c) == r.current.as_ref() => c,
+            _ => return None,
+        };
+        // 18xx's track step takes no automatic actions: an automatic pass is another step's.
+        if !self.open || action.auto {
+            return None;
+        }
+        if action.kind == "lay_tile" && !action.auto {
+            self.lays += 1;
+            self.open = self.lays < xx_possible_lays(state, operating);
+            return None;
         }
         self.open = false;
-        action.kind == "pass"
+        let skipped = action.kind == "pass"
             && r.event.is_none()
             && r.crowded.is_empty()
             && r.step != OperatingStep::Track
-            && r.start.is_none()
-            && r.laid_hexes.is_empty()
+            && r.start.is_none();
+        if !skipped {
+            None
+        } else if self.lays == 0 && r.laid_hexes.is_empty() {
+            Some("track step with no legal lay")
+        } else if self.lays > 0 {
+            Some("further track lays with no legal lay")
+        } else {
+            None
+        }
     }
+}
+
+/// Whether a record this engine refused (`rejection`) belongs to a step it skips or a decision
+/// it takes itself, to be accepted and dropped, and which (`previous`: the record applied
+/// last):
+/// * a player's `pass` in a stock round when this engine has already ended that turn: right
+///   after the player's own sale, or a turn with nothing legal this engine passed by itself
+///   (1841 §5.1; a pass changes nothing);
+/// * a corporation's `pass` after this engine ended its operating turn, having nothing
+///   legal left (18xx.games' track step waits for a `pass` even then);
+/// * a corporation's `pass` ending the optional removal of tokens after a merger (18xx's
+///   `G1841::Step::RemoveTokens` waits for it once the minimum is removed, 1841 §12.3) when
+///   this engine has closed the removal;
+/// * a corporation's `pass` of 18xx's token step (`Engine::Step::Token` opens whenever the
+///   corporation has a token left and money for it, 1841 §9.2) right after its track step,
+///   when this engine, finding no legal placement, is already past its token step;
+/// * an automatic `pass` (from `auto_actions`) of a step this engine does not open: 18xx's
+///   token purchase from another corporation (`G1841::Step::BuyToken`, 1841 §9.5) passes by
+///   itself when nothing can be bought, and its merger step (§12.1) when no partner is
+///   connected; this engine skips such steps;
+/// * a corporation's token count (`choose` with a number) when this engine has no token
+///   purchase open: it settled the count itself (a single possible count, 1841 §5.4,
+///   §12.2).
+///
+/// Only refusals for the turn or the step (`NOT_YOUR_TURN`, `WRONG_STEP`, and the
+/// `ILLEGAL_MOVE` of a pass where a pass is not an option) qualify: a record this engine
+/// understands but finds against the rules still stops the replay.
+fn skipped_record(
+    state: &State,
+    action: &ImportedAction,
+    previous: Option<&ImportedAction>,
+    rejection: &Rejection,
+) -> Option<&'static str> {
+    use crate::RejectionCode as C;
+    let step_or_turn = matches!(rejection.code, C::NotYourTurn | C::WrongStep);
+    match action.kind.as_str() {
+        "pass"
+            if rejection.code == C::NotYourTurn
+                && matches!(action.entity, Entity::Player(_))
+                && matches!(state.round, Round::StockRound(_)) =>
+        {
+            Some(
+                if previous.is_some_and(|p| p.kind == "sell_shares" && p.entity == action.entity) {
+                    "end of a stock-round turn this engine ended after a sale"
+                } else {
+                    "stock-round turn this engine passed itself (nothing legal)"
+                },
+            )
+        }
+        "pass"
+            if !action.auto
+                && matches!(rejection.code, C::WrongStep | C::IllegalMove)
+                && matches!(&state.round, Round::OperatingRound(r)
+                if r.event.is_none()
+                    && r.start.is_none()
+                    && matches!(r.step, OperatingStep::Routes | OperatingStep::Dividend
+                        | OperatingStep::BuyToken | OperatingStep::Trains)
+                    && matches!(&action.entity, Entity::Corporation(c)
+                        if Some(c) == r.current.as_ref()
+                            && state.corporation(c).is_some_and(|k| {
+                                usize::try_from(k.tokens_total).unwrap_or(0) > k.tokens.len()
+                            })))
+                && previous.is_some_and(|p| {
+                    p.entity == action.entity && matches!(p.kind.as_str(), "lay_tile" | "pass")
+                }) =>
+        {
+            Some("token step with no legal placement")
+        }
+        "pass"
+            if matches!(rejection.code, C::NotYourTurn | C::WrongStep)
+                && matches!(action.entity, Entity::Corporation(_))
+                && previous
+                    .is_some_and(|p| p.kind == "remove_token" && p.entity == action.entity) =>
+        {
+            Some("end of the optional token removal this engine closed")
+        }
+        "pass"
+            if rejection.code == C::NotYourTurn
+                && matches!(&state.round, Round::OperatingRound(r)
+                    if matches!(&action.entity, Entity::Corporation(c) if r.done.contains(c))) =>
+        {
+            Some("operating turn this engine ended itself (nothing legal)")
+        }
+        "pass" if action.auto && (step_or_turn || rejection.code == C::IllegalMove) => {
+            Some("automatic pass of a step this engine skips")
+        }
+        "choose"
+            if step_or_turn
+                && matches!(action.entity, Entity::Corporation(_))
+                && action.field("choice").is_some_and(|c| {
+                    as_whole_number(c).is_some()
+                        || c.as_str().is_some_and(|t| t.parse::<u32>().is_ok())
+                })
+                && !token_count_open(state) =>
+        {
+            Some("token count this engine settled itself")
+        }
+        _ => None,
+    }
+}
+
+/// The seat that passes an optional step this engine has open while 18xx.games, which
+/// recorded `action` (refused with `rejection`), had nothing to offer there and went on: in an
+/// operating round without a corporate event or start, the operating corporation is in its
+/// token, token-purchase, train (a purchase not required: the pass is refused otherwise),
+/// corporate share, merger or transformation step (1841 §9.2, §9.5, §9.6, §9.7, §12), and the
+/// record, refused for the turn or the step, is not a `pass` of that
+/// corporation (a refused pass is never answered with another).
+fn step_18xx_skipped(
+    state: &State,
+    action: &ImportedAction,
+    rejection: &Rejection,
+) -> Option<Seat> {
+    use crate::RejectionCode as C;
+    if !matches!(rejection.code, C::NotYourTurn | C::WrongStep) {
+        return None;
+    }
+    let Round::OperatingRound(r) = &state.round else {
+        return None;
+    };
+    let by_operating =
+        matches!(&action.entity, Entity::Corporation(c) if Some(c) == r.current.as_ref());
+    if action.kind == "pass" && by_operating {
+        return None;
+    }
+    if r.event.is_some() || r.start.is_some() || !r.crowded.is_empty() {
+        return None;
+    }
+    let optional = matches!(
+        r.step,
+        OperatingStep::Token
+            | OperatingStep::BuyToken
+            | OperatingStep::Trains
+            | OperatingStep::Shares
+            | OperatingStep::Merge
+            | OperatingStep::Transform
+    );
+    if !optional {
+        return None;
+    }
+    controller(state, r.current.as_deref()?)
+}
+
+/// Whether the engine waits for a token count now (a start, the split's tokens, a
+/// transformation's tokens).
+fn token_count_open(state: &State) -> bool {
+    state.players.iter().any(|p| {
+        G1841::legal(state, p.seat)
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::BuyTokens { .. }))
+    })
 }
 
 /// The first difference between our replay and the recorded `game_end_reason` and `result`.

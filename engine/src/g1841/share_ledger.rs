@@ -1,0 +1,444 @@
+//! 18xx.games' share ids followed over a game played on Referee, for the export
+//! ([`super::export18xx`]).
+//!
+//! Both engines number a corporation's certificates the same way at the start (`SFTG_0` is
+//! the president's certificate, then the others in roster order), but this engine's
+//! certificates of one size are interchangeable, while 18xx.games' are objects that keep
+//! their id: after a presidency swap, a merger's or a split's exchange, or a transformation,
+//! the certificate with this engine's index 3 need not be 18xx's `SFTG_3`. An export must
+//! name the shares 18xx holds where it holds them, so the ledger follows 18xx's own objects:
+//! who holds each id, and each holder's list in the order it received them (18xx's
+//! `shares_of`, from which its presidency swap takes the first shares).
+//!
+//! After each action the ledger is brought to this engine's holdings ([`Ledger::settle`]): the
+//! president's certificate goes to its holder, and every other certificate a holder has too
+//! many of goes, from the front of its list, to the holders that have too few, taken in the
+//! order of this engine's certificate indices (the order in which both engines hand out a new
+//! corporation's shares). A purchase or a sale names its ids itself ([`Ledger::pick`]).
+
+use std::collections::BTreeMap;
+
+use super::action::Event;
+use super::import18xx::notation;
+use super::state::{ShareOwner, State};
+
+/// 18xx's certificates of one corporation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Shares {
+    /// Size (percent) and president flag of each certificate, by 18xx index.
+    sizes: Vec<(u32, bool)>,
+    /// Holder of each certificate, by 18xx index.
+    owner: Vec<ShareOwner>,
+    /// Each holder's certificates (18xx indices) in the order it received them.
+    held: BTreeMap<ShareOwner, Vec<usize>>,
+}
+
+impl Shares {
+    fn from_state(c: &super::state::Corporation) -> Shares {
+        let mut s = Shares::default();
+        for (i, cert) in c.certificates.iter().enumerate() {
+            s.sizes.push((cert.percent, cert.president));
+            s.owner.push(cert.owner.clone());
+            s.held.entry(cert.owner.clone()).or_default().push(i);
+        }
+        s
+    }
+
+    /// 18xx's `move_share`: off the old holder's list, onto the end of the new one's.
+    fn move_share(&mut self, index: usize, to: &ShareOwner) {
+        let Some(from) = self.owner.get(index).cloned() else {
+            return;
+        };
+        if let Some(list) = self.held.get_mut(&from) {
+            list.retain(|&i| i != index);
+            if list.is_empty() {
+                self.held.remove(&from);
+            }
+        }
+        self.held.entry(to.clone()).or_default().push(index);
+        self.owner[index] = to.clone();
+    }
+}
+
+/// 18xx.games' share ids of every corporation, followed over a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ledger {
+    corps: BTreeMap<String, Shares>,
+    /// The corporations each corporation formed by an event was last formed from.
+    formed: BTreeMap<String, Vec<String>>,
+    /// Corporations made available again by the last action, re-sorted once it is settled.
+    restarted: Vec<String>,
+}
+
+impl Ledger {
+    /// The ledger of a game set up as `state`: 18xx's ids are this engine's indices.
+    pub fn new(state: &State) -> Ledger {
+        Ledger {
+            corps: state
+                .corporations
+                .iter()
+                .map(|c| (c.sym.clone(), Shares::from_state(c)))
+                .collect(),
+            formed: BTreeMap::new(),
+            restarted: Vec::new(),
+        }
+    }
+
+    /// The 18xx ids of the certificates of `corporation` that left `from` from `pre` to
+    /// `post` in one purchase or sale (`moved`: this engine's indices of them), taken from
+    /// `from`'s list: the president's certificate if it moved, then as many others of each
+    /// size as moved, from the front. Moves them to `to` in the ledger.
+    pub fn pick(
+        &mut self,
+        corporation: &str,
+        from: &ShareOwner,
+        to: &ShareOwner,
+        pre: &State,
+        moved: &[usize],
+    ) -> Vec<String> {
+        let (Some(shares), Some(c)) = (
+            self.corps.get_mut(corporation),
+            pre.corporation(corporation),
+        ) else {
+            return Vec::new();
+        };
+        let mut picked = Vec::new();
+        let mut list = shares.held.get(from).cloned().unwrap_or_default();
+        for &m in moved {
+            let Some(cert) = c.certificates.get(m) else {
+                continue;
+            };
+            let want = (cert.percent, cert.president);
+            if let Some(pos) = list
+                .iter()
+                .position(|&i| shares.sizes.get(i) == Some(&want))
+            {
+                picked.push(list.remove(pos));
+            }
+        }
+        for &i in &picked {
+            shares.move_share(i, to);
+        }
+        picked
+            .iter()
+            .map(|&i| notation::share_id(corporation, i))
+            .collect()
+    }
+
+    /// Follows 18xx's exchanges (1841 §12) from this engine's `SharesExchanged` events, in
+    /// order: each holder receives the new corporation's shares one by one from the front of
+    /// its IPO. In a merger of two majors (18xx `merger_do_exchange`), a player who takes the
+    /// presidency without paying for it receives two shares, which 18xx's presidency swap
+    /// then sends back to the end of the IPO for the president's certificate, before the rest
+    /// of his shares; a presidency paid for (an `ExchangePayment` to the corporation just
+    /// before), and the president's certificate of a split or a transformation, are handed
+    /// over directly.
+    pub fn exchanged(&mut self, events: &[Event]) {
+        let mut pending: Option<(String, ShareOwner, usize)> = None;
+        for (k, e) in events.iter().enumerate() {
+            if let Event::CorporationFormed {
+                corporation, from, ..
+            } = e
+            {
+                self.formed.insert(corporation.clone(), from.clone());
+            }
+            if let Event::CorporationAvailable { corporation } = e {
+                self.restarted.push(corporation.clone());
+            }
+            let Event::SharesExchanged {
+                holder,
+                corporation,
+                percent,
+                president,
+            } = e
+            else {
+                continue;
+            };
+            let Some(unit) = self.unit(corporation) else {
+                continue;
+            };
+            self.return_old(corporation, holder);
+            let units = (*percent / unit) as usize;
+            if let Some((c, h, extra)) = pending.take() {
+                if c == *corporation && h == *holder && !president {
+                    self.presidency_by_swap(&c, &h, extra + units);
+                    continue;
+                }
+                self.presidency_by_swap(&c, &h, extra);
+            }
+            if *president {
+                let paid = k > 0
+                    && matches!(&events[k - 1], Event::ExchangePayment {
+                        holder: h, to_corporation: true, ..
+                    } if h == holder);
+                let rest = units.saturating_sub(2);
+                if paid
+                    || !matches!(holder, ShareOwner::Player(_))
+                    || !self.merger_of_majors(corporation)
+                {
+                    self.give_president(corporation, holder);
+                    self.give_front(corporation, holder, rest);
+                } else {
+                    pending = Some((corporation.clone(), holder.clone(), rest));
+                }
+            } else {
+                self.give_front(corporation, holder, units);
+            }
+        }
+        if let Some((c, h, extra)) = pending {
+            self.presidency_by_swap(&c, &h, extra);
+        }
+    }
+
+    /// 18xx's `restart_corporation!` (1841 §3.4: a non-historical corporation that merged or
+    /// transformed may be started anew) re-sorts its IPO by share id.
+    fn restarted(&mut self, corporation: &str) {
+        if let Some(list) = self
+            .corps
+            .get_mut(corporation)
+            .and_then(|s| s.held.get_mut(&ShareOwner::Ipo))
+        {
+            list.sort_by_key(|&i| notation::share_id(corporation, i));
+        }
+    }
+
+    /// Sends `holder`'s certificates of the corporations `corporation` was formed from back
+    /// to their IPOs, as 18xx's exchange does before handing out the new shares: the
+    /// holder's certificates of both, largest first (18xx `sort_by(&:percent).reverse`, so
+    /// among equal sizes the last received first).
+    fn return_old(&mut self, corporation: &str, holder: &ShareOwner) {
+        let Some(from) = self.formed.get(corporation).cloned() else {
+            return;
+        };
+        let mut list: Vec<(String, usize, u32)> = Vec::new();
+        for old in &from {
+            if let Some(shares) = self.corps.get(old) {
+                for &i in shares.held.get(holder).into_iter().flatten() {
+                    list.push((old.clone(), i, shares.sizes.get(i).map_or(0, |s| s.0)));
+                }
+            }
+        }
+        list.sort_by_key(|(_, _, size)| *size);
+        for (old, i, _) in list.into_iter().rev() {
+            if let Some(shares) = self.corps.get_mut(&old) {
+                shares.move_share(i, &ShareOwner::Ipo);
+            }
+        }
+    }
+
+    /// Whether `corporation` was formed by the merger of two majors (18xx's exchange of
+    /// pairs, `merger_do_exchange`; a merger of minors, a split and a transformation hand over
+    /// the president's certificate directly).
+    fn merger_of_majors(&self, corporation: &str) -> bool {
+        self.formed.get(corporation).is_some_and(|from| {
+            from.len() == 2
+                && from.iter().all(|c| {
+                    self.corps
+                        .get(c)
+                        .and_then(|s| s.sizes.iter().find(|(_, p)| *p))
+                        .is_some_and(|(size, _)| *size == 20)
+                })
+        })
+    }
+
+    /// The size of an ordinary certificate of `corporation`.
+    fn unit(&self, corporation: &str) -> Option<u32> {
+        let shares = self.corps.get(corporation)?;
+        shares
+            .sizes
+            .iter()
+            .find(|(_, p)| !p)
+            .map(|(size, _)| *size)
+            .filter(|s| *s > 0)
+    }
+
+    /// Moves `n` ordinary certificates from the front of the IPO of `corporation` to `to`.
+    fn give_front(&mut self, corporation: &str, to: &ShareOwner, n: usize) {
+        let Some(shares) = self.corps.get_mut(corporation) else {
+            return;
+        };
+        for _ in 0..n {
+            let next = shares.held.get(&ShareOwner::Ipo).and_then(|list| {
+                list.iter()
+                    .copied()
+                    .find(|&i| shares.sizes.get(i).is_some_and(|(_, p)| !p))
+            });
+            let Some(i) = next else { return };
+            shares.move_share(i, to);
+        }
+    }
+
+    fn give_president(&mut self, corporation: &str, to: &ShareOwner) {
+        let Some(shares) = self.corps.get_mut(corporation) else {
+            return;
+        };
+        if let Some(i) = shares.sizes.iter().position(|(_, p)| *p) {
+            shares.move_share(i, to);
+        }
+    }
+
+    /// 18xx: two shares from the IPO; the presidency swap sends the holder's first two back
+    /// to the IPO for the president's certificate; then `rest` more shares.
+    fn presidency_by_swap(&mut self, corporation: &str, to: &ShareOwner, rest: usize) {
+        self.give_front(corporation, to, 2);
+        if let Some(shares) = self.corps.get_mut(corporation) {
+            let first: Vec<usize> = shares
+                .held
+                .get(to)
+                .map(|list| {
+                    list.iter()
+                        .copied()
+                        .filter(|&i| shares.sizes.get(i).is_some_and(|(_, p)| !p))
+                        .take(2)
+                        .collect()
+                })
+                .unwrap_or_default();
+            for i in first {
+                shares.move_share(i, &ShareOwner::Ipo);
+            }
+        }
+        self.give_president(corporation, to);
+        self.give_front(corporation, to, rest);
+    }
+
+    /// Brings the ledger to the holdings of `post` (see the module documentation).
+    pub fn settle(&mut self, post: &State) {
+        self.settle_holdings(post);
+        for c in std::mem::take(&mut self.restarted) {
+            self.restarted(&c);
+        }
+    }
+
+    fn settle_holdings(&mut self, post: &State) {
+        for c in &post.corporations {
+            let Some(shares) = self.corps.get_mut(&c.sym) else {
+                continue;
+            };
+            if shares.sizes.len() != c.certificates.len() {
+                *shares = Shares::from_state(c);
+                continue;
+            }
+            if shares.owner
+                == c.certificates
+                    .iter()
+                    .map(|x| x.owner.clone())
+                    .collect::<Vec<_>>()
+            {
+                continue;
+            }
+            // The president's certificate to its holder.
+            for (i, cert) in c.certificates.iter().enumerate() {
+                if cert.president && shares.owner[i] != cert.owner {
+                    shares.move_share(i, &cert.owner);
+                }
+            }
+            // Count, per holder and size, what each side holds of the other certificates.
+            let mut need: BTreeMap<(ShareOwner, u32), i64> = BTreeMap::new();
+            for cert in c.certificates.iter().filter(|x| !x.president) {
+                *need.entry((cert.owner.clone(), cert.percent)).or_default() += 1;
+            }
+            for (i, owner) in shares.owner.iter().enumerate() {
+                let (size, president) = shares.sizes[i];
+                if !president {
+                    *need.entry((owner.clone(), size)).or_default() -= 1;
+                }
+            }
+            // Receivers in the order of this engine's certificate indices.
+            let mut receivers = Vec::new();
+            for cert in c.certificates.iter().filter(|x| !x.president) {
+                let key = (cert.owner.clone(), cert.percent);
+                if let Some(n) = need.get_mut(&key)
+                    && *n > 0
+                {
+                    *n -= 1;
+                    receivers.push(key);
+                }
+            }
+            for (to, size) in receivers {
+                let donor = need
+                    .iter()
+                    .find(|((_, s), n)| *s == size && **n < 0)
+                    .map(|((o, _), _)| o.clone());
+                let Some(donor) = donor else { continue };
+                let index = shares.held.get(&donor).and_then(|list| {
+                    list.iter()
+                        .copied()
+                        .find(|&i| shares.sizes.get(i) == Some(&(size, false)))
+                });
+                let Some(index) = index else { continue };
+                shares.move_share(index, &to);
+                if let Some(n) = need.get_mut(&(donor, size)) {
+                    *n += 1;
+                }
+            }
+        }
+    }
+
+    /// The holder of 18xx's certificate `index` of `corporation`.
+    pub fn holder(&self, corporation: &str, index: usize) -> Option<&ShareOwner> {
+        self.corps.get(corporation)?.owner.get(index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+    use crate::g1841::{G1841, Options};
+
+    fn own(state: &mut State, sym: &str, owners: &[(usize, ShareOwner)]) {
+        let c = state.corporation_mut(sym).unwrap();
+        for (i, o) in owners {
+            c.certificates[*i].owner = o.clone();
+        }
+    }
+
+    /// 18xx's presidency swap hands over the new president's *first* shares (in the order he
+    /// received them, `shares_for_presidency_swap`), whichever certificates this engine moved.
+    #[test]
+    fn a_presidency_swap_moves_the_new_presidents_first_shares() {
+        let mut s = G1841::setup(&Options::default(), 3, 0).unwrap();
+        let sym = s
+            .corporations
+            .iter()
+            .find(|c| c.certificates.len() == 9)
+            .unwrap()
+            .sym
+            .clone();
+        let (p0, p1) = (ShareOwner::Player(0), ShareOwner::Player(1));
+        own(
+            &mut s,
+            &sym,
+            &[(0, p0.clone()), (1, p0.clone()), (2, p0.clone())],
+        );
+        let mut ledger = Ledger::new(&s);
+        // Seat 1 buys three shares; this engine moves its certificates 3, 5 and 4, 18xx the
+        // front of its IPO each time: 3, 4, 5 (appended to his list in that order).
+        for (ours, theirs) in [(3, 3), (5, 4), (4, 5)] {
+            let pre = s.clone();
+            own(&mut s, &sym, &[(ours, p1.clone())]);
+            let ids = ledger.pick(&sym, &ShareOwner::Ipo, &p1, &pre, &[ours]);
+            assert_eq!(ids, [format!("{sym}_{theirs}")]);
+            ledger.settle(&s);
+        }
+        // This engine swaps: seat 1 takes the president's certificate and gives 4 and 5.
+        own(
+            &mut s,
+            &sym,
+            &[(0, p1.clone()), (4, p0.clone()), (5, p0.clone())],
+        );
+        ledger.settle(&s);
+        // 18xx gave seat 1's first two, 3 and 4; he keeps 5.
+        let holders: Vec<_> = (0..6).map(|i| ledger.holder(&sym, i).cloned()).collect();
+        assert_eq!(
+            holders,
+            [&p1, &p0, &p0, &p0, &p0, &p1].map(|o| Some(o.clone()))
+        );
+        // A later sale of one share by seat 1 (this engine's certificate 3) names 18xx's id of
+        // his share: 5.
+        let pre = s.clone();
+        own(&mut s, &sym, &[(3, ShareOwner::Pool)]);
+        let ids = ledger.pick(&sym, &p1, &ShareOwner::Pool, &pre, &[3]);
+        assert_eq!(ids, [format!("{sym}_5")]);
+    }
+}

@@ -1,0 +1,179 @@
+//! Issue #21: records 18xx.games' engine needs where this engine moves on by itself, so that
+//! the oracle (`../shared/oracle-18xx`) loads a Referee export strictly. Each test plays a
+//! random game, exports it and checks the records written against this engine's own state,
+//! with exact counts for fixed seeds (they fail without the exporter change they pin).
+
+use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
+use referee_engine::g1841::operating_round;
+use referee_engine::g1841::state::{OperatingStep, Round};
+use referee_engine::g1841::{Action, G1841, Options, State};
+use referee_engine::{Game, Seat};
+
+const SPLIT_SEEDS: u64 = 12;
+const SPLIT_CHOICES: usize = 18;
+const TRANSFORM_SEEDS: u64 = 8;
+const TRANSFORM_PASSES: usize = 6;
+use serde_json::Value;
+
+mod common;
+use common::Rng;
+
+fn rare(a: &Action) -> bool {
+    match a {
+        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
+        Action::Dividend { payout } => !payout,
+        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
+        _ => false,
+    }
+}
+
+fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
+    let mut state = G1841::setup(&options, players, 0).unwrap();
+    let mut rng = Rng(seed.wrapping_mul(2) | 1);
+    let mut history = Vec::new();
+    for _ in 0..20_000 {
+        if G1841::outcome(&state).is_some() {
+            return history;
+        }
+        let to_act = G1841::to_act(&state);
+        assert!(!to_act.is_empty(), "seed {seed}: nobody can act");
+        let seat = to_act[rng.below(to_act.len())];
+        let legal = G1841::legal_actions(&state, seat);
+        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
+        let pick = if !common.is_empty() && rng.below(8) != 0 {
+            common[rng.below(common.len())].clone()
+        } else {
+            legal[rng.below(legal.len())].clone()
+        };
+        G1841::apply(&mut state, seat, &pick).unwrap();
+        history.push((seat, pick));
+    }
+    panic!("seed {seed}: no result after 20,000 actions");
+}
+
+fn exported(options: Options, players: u32, seed: u64) -> (Vec<(Seat, Action)>, Exported) {
+    let history = random_game(options, players, seed);
+    let written = export(&options, players, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None, "seed {seed}");
+    (history, written)
+}
+
+/// The record with id `id`.
+fn record(written: &Exported, id: i64) -> &Value {
+    &written.json["actions"].as_array().unwrap()[usize::try_from(id - 1).unwrap()]
+}
+
+fn track_step(state: &State) -> Option<(String, usize)> {
+    match &state.round {
+        Round::OperatingRound(r)
+            if r.event.is_none() && r.start.is_none() && r.step == OperatingStep::Track =>
+        {
+            Some((r.current.clone()?, r.laid_hexes.len()))
+        }
+        _ => None,
+    }
+}
+
+/// 1841 §9.1: a major may lay one tile per base (phases 3–4 at most 2). When this engine
+/// finds no legal lay left after a lay, it leaves the track step; 18xx.games' step stays open
+/// until the count is reached, so the export writes the corporation's `pass` right after the
+/// lay, and that `pass` carries the `destination_connection` record (18xx's Destinate step
+/// follows the track step).
+#[test]
+fn s21_a_major_passes_the_lays_it_cannot_make() {
+    let mut total = 0;
+    for (options, players, seed, expected) in [
+        (Options::default(), 4, 1, 0),
+        (Options::from_optional_rules(&["lite"]).unwrap(), 4, 2, 0),
+        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 2),
+    ] {
+        let (history, written) = exported(options, players, seed);
+        let mut state = G1841::setup(&options, players, 0).unwrap();
+        let mut passes = 0;
+        for (k, (seat, action)) in history.iter().enumerate() {
+            let pre = state.clone();
+            G1841::apply(&mut state, *seat, action).unwrap();
+            let (Some((corp, laid)), Action::LayTile { .. }) = (track_step(&pre), action) else {
+                continue;
+            };
+            let still = track_step(&state).is_some_and(|(c, _)| c == corp);
+            if still || laid + 1 >= operating_round::tile_actions(&pre, &corp) as usize {
+                continue;
+            }
+            let id = written.action_ids[k];
+            let next = record(&written, id + 1);
+            assert_eq!(next["type"], "pass", "seed {seed}: after record {id}");
+            assert_eq!(
+                next["entity"],
+                corp.as_str(),
+                "seed {seed}: after record {id}"
+            );
+            assert_eq!(
+                next["auto_actions"][0]["type"], "destination_connection",
+                "seed {seed}: after record {id}"
+            );
+            assert!(record(&written, id).get("auto_actions").is_none());
+            passes += 1;
+        }
+        println!("seed {seed}: {passes} passes after a lay");
+        assert_eq!(passes, expected, "seed {seed}");
+        total += passes;
+    }
+    assert!(total > 0);
+}
+
+/// 1841 §12.4: in the Ferdinandea split a corporation's odd IRSFF share is exchanged for the
+/// first successor while it has shares (this engine decides it by rule); 18xx.games asks the
+/// corporation (`pick_exchange_corp`) when both successors have shares and a player controls
+/// it. The export writes that decision as the corporation's `choose` (`a`), a record with no
+/// action of ours.
+#[test]
+fn s21_a_corporations_odd_split_share_is_written_as_its_choice() {
+    let mut total = 0;
+    for seed in 1..=SPLIT_SEEDS {
+        let options = Options::from_optional_rules(&["lite"]).unwrap();
+        let (_, written) = exported(options, 3, seed);
+        let ours: std::collections::BTreeSet<i64> = written.action_ids.iter().copied().collect();
+        for a in written.json["actions"].as_array().unwrap() {
+            let id = a["id"].as_i64().unwrap();
+            if a["type"] == "choose" && a["entity_type"] == "corporation" && !ours.contains(&id) {
+                assert_eq!(a["choice"], "a", "seed {seed}: record {id}");
+                total += 1;
+            }
+        }
+    }
+    println!("{total} corporation split choices");
+    assert_eq!(total, SPLIT_CHOICES);
+}
+
+/// 1841 §12.2: 18xx.games offers a minor its transformation at the end of every operating
+/// turn (non-historical, or from phase 4, while a non-historical major can be formed) and
+/// waits for a `pass`; this engine skips the step for a minor that cannot pay the second
+/// token. The export writes the minor's `pass` right after the record that ended its turn.
+#[test]
+fn s21_a_minor_passes_the_transformation_18xx_offers() {
+    let mut total = 0;
+    for seed in 1..=TRANSFORM_SEEDS {
+        let options = Options::default();
+        let (_, written) = exported(options, 4, seed);
+        let ours: std::collections::BTreeSet<i64> = written.action_ids.iter().copied().collect();
+        let records = written.json["actions"].as_array().unwrap();
+        for (i, a) in records.iter().enumerate() {
+            let id = a["id"].as_i64().unwrap();
+            let minor = a["entity"]
+                .as_str()
+                .and_then(|c| written.state.corporation(c))
+                .is_some_and(|c| c.kind == referee_engine::g1841::CorporationKind::Minor);
+            let next_other = records
+                .get(i + 1)
+                .is_none_or(|n| n["entity"] != a["entity"]);
+            if a["type"] == "pass" && minor && !ours.contains(&id) && next_other && i > 0 {
+                // Right after a record of the same minor: the end of its turn.
+                assert_eq!(records[i - 1]["entity"], a["entity"], "seed {seed}: {id}");
+                total += 1;
+            }
+        }
+    }
+    println!("{total} transformation passes");
+    assert_eq!(total, TRANSFORM_PASSES);
+}

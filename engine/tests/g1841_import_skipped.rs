@@ -1,0 +1,196 @@
+//! Imports of games 18xx.games' own engine played (`scripts/oracle_random.rb`, excerpts in
+//! `tests/fixtures/1841/oracle-played/`, each loaded strictly by the oracle): every record of a
+//! step this engine skips, or of a decision it takes itself, is accepted and dropped, counted
+//! and listed ([`Replayed::dropped`]), and the replay goes on to the end of the excerpt
+//! (issue #21).
+
+use referee_engine::g1841::import18xx::{DroppedRecord, ReplaySettings, Replayed, replay};
+use referee_engine::g1841::{Action, OperatingStep, Round};
+
+mod common;
+use common::fixture;
+
+fn import(name: &str) -> Replayed {
+    replay(
+        &fixture(&format!("oracle-played/{name}.json")),
+        &ReplaySettings::default(),
+    )
+}
+
+fn dropped(r: &Replayed) -> Vec<(Option<i64>, &str, bool, &str)> {
+    r.dropped
+        .iter()
+        .map(|d: &DroppedRecord| (d.action_id, d.action_type.as_str(), d.auto, d.reason))
+        .collect()
+}
+
+fn assert_to_the_end(r: &Replayed, applied: usize) {
+    assert_eq!(r.failure, None, "the excerpt imports to its end");
+    assert!(!r.stopped_at_limit);
+    assert_eq!(r.actions.len(), applied, "engine actions applied");
+}
+
+/// Version 2, 7 players (seed 11), actions up to id 487:
+/// * 384 `merge` FTP → CFCC is a transformation; 18xx asks CFCC's president for the number
+///   of additional tokens (`choose` "1", id 387) where this engine settles the single
+///   possible count itself;
+/// * 471 player 1 sells SFTN_4, then `pass` (472): 18xx waits for the pass, this engine ended
+///   the turn with the sale (nothing else was possible); likewise player 5 after selling
+///   SFTC_7 (477/478);
+/// * 486 player 5's `pass` in a turn this engine passed by itself (nothing legal for them).
+#[test]
+fn s18_v2_choices_and_stock_round_passes_this_engine_settles_are_dropped() {
+    let r = import("v2-7p-s11-to487");
+    assert_to_the_end(&r, 494);
+    assert_eq!(r.actions_total, 498);
+    assert_eq!(
+        dropped(&r),
+        vec![
+            (
+                Some(387),
+                "choose",
+                false,
+                "token count this engine settled itself"
+            ),
+            (
+                Some(472),
+                "pass",
+                false,
+                "end of a stock-round turn this engine ended after a sale"
+            ),
+            (
+                Some(478),
+                "pass",
+                false,
+                "end of a stock-round turn this engine ended after a sale"
+            ),
+            (
+                Some(486),
+                "pass",
+                false,
+                "stock-round turn this engine passed itself (nothing legal)"
+            ),
+        ]
+    );
+    assert_eq!(r.passes_dropped, 0);
+    assert_eq!(r.records_dropped, 4);
+}
+
+/// lite, 6 players (seed 12), actions up to id 270: IRSFF (a major in phase 2 with three
+/// bases) lays B8 and C11 (266, 267); 18xx's track step allows one lay per base and waits for
+/// a `pass` (268); this engine has no further legal lay and is in the routes step.
+#[test]
+fn s18_lite_pass_ending_further_track_lays_is_dropped() {
+    let r = import("lite-6p-s12-to270");
+    assert_to_the_end(&r, 275);
+    assert_eq!(
+        dropped(&r),
+        vec![(
+            Some(268),
+            "pass",
+            false,
+            "further track lays with no legal lay"
+        )]
+    );
+    assert_eq!(r.passes_dropped, 1);
+}
+
+/// Version 1 + SFLi variant, 3 players (seed 13), actions up to id 151: track passes at the
+/// start of a turn (42) and after a lay (113), and ILTF's lone `pass` (150) for an operating
+/// turn this engine ended by itself (nothing legal: 18xx's track step waits for a pass even
+/// then).
+#[test]
+fn s18_v1_sfli_pass_of_an_operating_turn_this_engine_ended_is_dropped() {
+    let r = import("version_1+sfli-3p-s13-to151");
+    assert_to_the_end(&r, 161);
+    assert_eq!(
+        dropped(&r),
+        vec![
+            (Some(42), "pass", false, "track step with no legal lay"),
+            (
+                Some(113),
+                "pass",
+                false,
+                "further track lays with no legal lay"
+            ),
+            (
+                Some(150),
+                "pass",
+                false,
+                "operating turn this engine ended itself (nothing legal)"
+            ),
+        ]
+    );
+    assert_eq!((r.passes_dropped, r.records_dropped), (2, 1));
+}
+
+/// Version 2, 8 players (seed 102), actions up to id 160: SFLP buys a 3-train (157) and ends
+/// its train step (158); 18xx.games has nothing more to offer SFLP and goes on to SFTC, whose
+/// track-step `pass` (159) is the next record. This engine still has SFLP in an optional
+/// step, which the replay passes (one pass inserted) before taking SFTC's record.
+#[test]
+fn s18_v2_optional_step_18xx_did_not_open_is_passed() {
+    let settings = ReplaySettings {
+        stop_at_action_id: Some(158),
+        ..ReplaySettings::default()
+    };
+    let before = replay(&fixture("oracle-played/v2-8p-s102-to160.json"), &settings);
+    let state = before.state.as_ref().unwrap();
+    let Round::OperatingRound(or) = &state.round else {
+        panic!("an operating round")
+    };
+    assert_eq!(or.current.as_deref(), Some("SFLP"));
+    assert_eq!(or.step, OperatingStep::Shares);
+
+    let r = import("v2-8p-s102-to160");
+    assert_to_the_end(&r, 164);
+    assert_eq!(r.passes_inserted, 1);
+    assert_eq!(dropped(&r), vec![]);
+    // The inserted pass is SFLP's, made while taking record 159 (SFTC's pass).
+    let i = r.action_ids.iter().position(|id| *id == Some(159)).unwrap();
+    assert_eq!(r.actions[i].1, Action::Pass);
+}
+
+/// Version 2, 6 players (seed 202), actions up to id 443: ILTF buys the first 4-train (430):
+/// the Ferdinandea split asks the corporations holding odd IRSFF shares (SFMA, SFLP, SFTN:
+/// `choose` a/b, 431–433), which this engine gives by rule (dropped); the Tuscan merge follows,
+/// SFLi removes two tokens (440, 441) and ends the optional removal with a `pass` (442) this
+/// engine does not wait for; ILTF's `pass` (443) comes after this engine ended ILTF's turn, so
+/// it is dropped before it is read (it is not a pass of the corporation operating now).
+#[test]
+fn s18_v2_split_choices_of_corporations_and_the_tuscan_removal_pass_are_dropped() {
+    let r = import("v2-6p-s202-to443");
+    assert_to_the_end(&r, 459);
+    let split = "a corporation's odd split share this engine exchanged by rule";
+    assert_eq!(
+        dropped(&r),
+        vec![
+            (Some(177), "pass", false, "track step with no legal lay"),
+            (
+                Some(380),
+                "pass",
+                false,
+                "optional second home token with no free city"
+            ),
+            (Some(431), "choose", false, split),
+            (Some(432), "choose", false, split),
+            (Some(433), "choose", false, split),
+            (
+                Some(442),
+                "pass",
+                false,
+                "end of the optional token removal this engine closed"
+            ),
+            (
+                Some(443),
+                "pass",
+                false,
+                "operating turn this engine ended itself (nothing legal)"
+            ),
+        ]
+    );
+    assert_eq!(
+        (r.passes_dropped, r.records_dropped, r.passes_inserted),
+        (5, 2, 3)
+    );
+}
