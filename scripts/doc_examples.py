@@ -7,7 +7,8 @@ Reads the fenced blocks of README.md, docs/API.md, docs/CLIENTS.md, clients/pyth
 and clients/typescript/README.md (or the FILEs given) and runs every ```sh, ```python and ```ts
 block, in that order, in one scratch directory (so a file one block writes, like `game.json`
 or the recorded game `132002.json`, is there for the next), against one server started here (`$REFEREE_BIN serve` on
-a free port; `127.0.0.1:50051` and `localhost:50051` in a block are rewritten to it). Fails
+a free port; `127.0.0.1:50051` and `localhost:50051` in a block are rewritten to it; a second
+server in sealed mode, with a fresh key, answers for `127.0.0.1:50052`). Fails
 when a block exits non-zero, printing its output. Blocks without one of those languages
 (signatures, pseudo-code) are not examples and are left alone.
 
@@ -25,7 +26,9 @@ How a block runs:
   directory (`referee`, as after `cargo install --path service`). `curl` fails on an HTTP
   error (--fail-with-body); `curl https://18xx.games/api/game/ID` (not reachable here) answers
   the recorded game tests/fixtures/1841/ID.json; `cargo run --release --bin referee -- serve`
-  (the README's server command) is the server already running.
+  (the README's server command) is the server already running. A one-line command followed by
+  a comment line that states its output (`# 17`, `# {"text": ...}`: a number, a JSON value or
+  a quoted string, without `...` or `…`) must print exactly that (JSON compared as values).
 * python: the venv's python, same directory.
 * ts: `tsx` of clients/typescript, as an ES module placed in that folder (so `@referee/client`
   resolves to the client), run from the scratch directory.
@@ -70,6 +73,21 @@ curl() {
   done
   command curl --fail-with-body "$@"
 }
+__doc_expect() {  # __doc_expect OUTPUT, the stated output on stdin
+  local want
+  want=$(cat)
+  python3 - "$1" "$want" <<'__DOC_PY__'
+import json, sys
+got, want = sys.argv[1].strip(), sys.argv[2].strip()
+def value(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+if value(got) != value(want):
+    sys.exit(f"doc-examples: the output differs from the one the document states\n  stated: {want}\n  got:    {got}")
+__DOC_PY__
+}
 cargo() {
   if [[ "$*" == "run --release --bin referee -- serve"* ]]; then
     echo "doc-examples: the server is already running at $REFEREE_DOC_ADDR" >&2
@@ -78,6 +96,29 @@ cargo() {
   command cargo "$@"
 }
 """
+
+
+STATED = re.compile(r"^# ([0-9\[{\"].*)$")
+
+
+def with_output_checks(text: str) -> tuple[str, int]:
+    """An sh block where each one-line command followed by a comment stating its output (see
+    the module doc) prints that output and then compares it; the number of such checks."""
+    lines = text.split("\n")
+    out, checks = [], 0
+    for i, line in enumerate(lines):
+        nxt = STATED.match(lines[i + 1]) if i + 1 < len(lines) else None
+        prev = lines[i - 1].rstrip() if i > 0 else ""
+        one_line = (line.strip() and not line.lstrip().startswith("#")
+                    and not prev.endswith(("\\", "|", "&&"))
+                    and not line.rstrip().endswith(("\\", "|", "&&", "&")))
+        if nxt and one_line and "..." not in nxt.group(1) and "…" not in nxt.group(1):
+            out += [f"__doc_out=$({line})", 'printf "%s\\n" "$__doc_out"',
+                    "__doc_expect \"$__doc_out\" <<'__DOC_STATED__'", nxt.group(1), "__DOC_STATED__"]
+            checks += 1
+        else:
+            out.append(line)
+    return "\n".join(out), checks
 
 
 @dataclass
@@ -145,6 +186,20 @@ def main() -> int:
         return 1
     addr = first.rsplit(" ", 1)[-1].strip()
     print(f"doc-examples: server {binary} at {addr}")
+    # Sealed mode (docs/CLIENTS.md "Seat credentials"): a second server with a fresh key.
+    key_dir = Path(tempfile.mkdtemp(prefix="referee-doc-keys-"))
+    (key_dir / "keys").write_text("doc:" + os.urandom(32).hex() + "\n")
+    (key_dir / "keys").chmod(0o600)
+    sealed = subprocess.Popen([binary, "serve", "--addr", "127.0.0.1:0", "--seal-key-file", key_dir / "keys"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    first = sealed.stdout.readline() if sealed.stdout else ""
+    if "listening on " not in first:
+        sealed.kill()
+        server.kill()
+        print(f"doc-examples: the sealed server did not start: {first!r}", file=sys.stderr)
+        return 1
+    sealed_addr = first.rsplit(" ", 1)[-1].strip()
+    print(f"doc-examples: sealed-mode server at {sealed_addr} (for 127.0.0.1:50052)")
 
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(venv / "bin"), str(tsx.parent), str(binary.parent), env["PATH"]])
@@ -176,16 +231,23 @@ def main() -> int:
                     print(f"doc-examples: {where} ({b.lang}) not run: {reason}")
                     continue
                 text = b.text.replace("127.0.0.1:50051", addr).replace("localhost:50051", addr)
+                text = text.replace("127.0.0.1:50052", sealed_addr)
                 if b.mark.startswith("file "):
                     name = b.mark.split(None, 1)[1]
                     (scratch / name).write_text(text)
                     print(f"doc-examples: {where} ({b.lang}) written to {name}")
                     continue
+                # A recorded game a block reads (`132002.json`) is there even when the block
+                # that downloads it (docs/API.md) is not part of this run: `FILE...` alone works.
+                for fixture in (ROOT / "tests" / "fixtures" / "1841").glob("*.json"):
+                    if fixture.name in text and not (scratch / fixture.name).exists():
+                        shutil.copyfile(fixture, scratch / fixture.name)
                 cwd = scratch
                 if b.mark.startswith("cwd "):
                     cwd = ROOT / b.mark.split(None, 1)[1]
                 t0 = time.monotonic()
                 if b.lang == "sh":
+                    text, checks = with_output_checks(text)
                     cmd = ["bash", "-euo", "pipefail", "-c", SH_PRELUDE + text]
                 elif b.lang == "python":
                     cmd = [str(venv / "bin" / "python"), "-c", text]
@@ -207,7 +269,8 @@ def main() -> int:
                 secs = time.monotonic() - t0
                 ran += 1
                 if rc == 0:
-                    print(f"doc-examples: {where} ({b.lang}) ok, {secs:.1f} s")
+                    stated = f", {checks} stated output(s) matched" if b.lang == "sh" and checks else ""
+                    print(f"doc-examples: {where} ({b.lang}) ok, {secs:.1f} s{stated}")
                 else:
                     failed.append(where)
                     print(f"doc-examples: {where} ({b.lang}) FAILED (exit {rc}, {secs:.1f} s):")
@@ -217,7 +280,10 @@ def main() -> int:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
         server.terminate()
+        sealed.terminate()
         server.wait(timeout=10)
+        sealed.wait(timeout=10)
+        shutil.rmtree(key_dir, ignore_errors=True)
 
     print(f"doc-examples: {ran} blocks run, {len(skipped)} not run (each with its reason above), "
           f"{len(failed)} failed")

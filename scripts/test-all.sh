@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
 # Runs every test suite of Referee: Rust (format, lint, unit, property and end-to-end tests, the
-# random full games), proto lint + breaking-change check, the Python client and the TypeScript
-# client against the real server (the browser example in headless Chromium), and the fuzz
-# targets. One debug build serves every suite (no release build). docs/ARCHITECTURE.md
-# "Tests and what they cost" lists the suites and their measured cost.
+# random full games, the fuzz target bodies), the 18xx.games oracle sample (1841), proto lint +
+# breaking-change check, the OpenAPI description against a running server, the Python and
+# TypeScript clients against the real server (each with its package built, installed into a
+# fresh environment and exercised: wheel + sdist, npm tarball), the web client in headless
+# Chromium, and every doc example. One debug build serves every suite (no release build).
+# docs/ARCHITECTURE.md "Tests and what they cost" lists the suites and their measured cost.
 #
 # Usage: ./scripts/test-all.sh          the default run (what CI runs): every suite, short fuzzing
 #                                       (the fuzz target bodies replay their seed corpus and
 #                                       1500 generated inputs each on the stable toolchain)
 #        ./scripts/test-all.sh --long   adds the long suites: real cargo-fuzz runs
-#                                       ($FUZZ_SECONDS per target, default 300) and, as they
-#                                       land, the large oracle sample
+#                                       ($FUZZ_SECONDS per target, default 300) and the large
+#                                       oracle sample (60 games per mode)
 #
 # Installs: every install step is printed ("install: ..."). Project tools go into project-local
-# folders: npm packages into clients/typescript/node_modules, the Python packages into
-# clients/python/.venv, cargo-fuzz (--long only) into .tools/ (ignored by git). Debian packages
-# (ruby for the 18xx.games oracle suites, chromium for the browser tests, jq for the doc
-# examples) are installed with
-# apt-get only when running as root with CI=true; elsewhere a missing one is named and the
-# suites that need it are skipped with a printed notice. --long also installs the nightly
-# toolchain through rustup when it is missing (scripts/fuzz.sh).
+# folders: npm packages into the node_modules of clients/typescript, clients/web and
+# proto/openapi, the Python packages into clients/python/.venv (the package checks use fresh
+# venvs and an npm project in a temporary folder), cargo-fuzz (--long only) into .tools/
+# (ignored by git). Debian packages (ruby for the 18xx.games oracle suites, chromium for the
+# browser tests, jq for the doc examples) are installed with apt-get only when running as root
+# with CI=true; elsewhere a missing one is named and the suites that need it are skipped with a
+# printed notice. --long also installs the nightly toolchain through rustup (into ~/.rustup)
+# when it is missing (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -104,6 +107,10 @@ suite "rust: tests (+ fuzz replay)" env REFEREE_FUZZ_INPUTS=1500 cargo test --lo
 # other features and rebuilds them: 1.5 min measured).
 suite "rust: random games" env AUTOBAHN_GAMES=50 cargo test --locked --workspace --test autobahn_proptest
 suite "rust: random 1841 games" env G1841_GAMES=48 cargo test --locked --workspace --test g1841_full_games
+# The attack suite, short run (scripts/attack.sh, docs/SECURITY.md): every attack of issue #24 and
+# the earlier ones against two real servers on loopback, bounded in time and count, with the
+# servers' peak memory per attack. The binaries come from "rust: build".
+suite "attack suite (short)" "$target_dir/debug/referee-attack" --referee-bin "$REFEREE_BIN"
 
 # --- 18xx.games oracle suites (1841) --------------------------------------------------------------
 # Place for the oracle suites: they need ruby and the oracle (REFEREE_ORACLE_18XX, default

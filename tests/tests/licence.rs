@@ -1,7 +1,8 @@
 //! One licence everywhere: `MIT OR Apache-2.0`. The licence files exist (the clients carry
 //! identical copies, because their packages are built from their own folders), and every
 //! manifest says the same: the Cargo workspace and each of its crates, the fuzz crate, the
-//! Python `pyproject.toml` and the TypeScript `package.json` (not private) with its lock file.
+//! Python `pyproject.toml` and the TypeScript `package.json` (not private) with its lock file;
+//! a walk of the tree finds every other manifest (the web client, the OpenAPI generator).
 
 use std::path::{Path, PathBuf};
 
@@ -141,4 +142,95 @@ fn every_manifest_says_mit_or_apache() {
         readme.contains("## Licence") && readme.contains(LICENCE),
         "README.md: a Licence section naming {LICENCE}"
     );
+}
+
+/// Every manifest in the repository, found by walking it (so a new package cannot be missed):
+/// each `package.json` (the web client and the OpenAPI generator too, private or not) and its
+/// lock file, each `pyproject.toml` and each crate's `Cargo.toml` name the one licence.
+#[test]
+fn no_manifest_in_the_tree_names_another_licence() {
+    /// Folders of installed or built things, not of the project.
+    const SKIP: [&str; 8] = [
+        "node_modules",
+        "target",
+        "dist",
+        "build",
+        "corpus",
+        "artifacts",
+        "coverage",
+        "__pycache__",
+    ];
+    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let entry = entry.expect("directory entry");
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            let file_type = entry.file_type().expect("file type");
+            if file_type.is_dir() {
+                if !name.starts_with('.') && !SKIP.contains(&name.as_str()) {
+                    walk(&path, found);
+                }
+            } else if matches!(
+                name.as_str(),
+                "package.json" | "pyproject.toml" | "Cargo.toml"
+            ) {
+                found.push(path);
+            }
+        }
+    }
+    let root = root().canonicalize().expect("repository root");
+    let mut found = Vec::new();
+    walk(&root, &mut found);
+    found.sort();
+    let rel = |p: &Path| {
+        p.strip_prefix(&root)
+            .expect("inside the repository")
+            .to_string_lossy()
+            .replace('\\', "/")
+    };
+    let names: Vec<String> = found.iter().map(|p| rel(p)).collect();
+    for expected in [
+        "Cargo.toml",
+        "clients/python/pyproject.toml",
+        "clients/typescript/package.json",
+        "clients/web/package.json",
+        "proto/openapi/package.json",
+    ] {
+        assert!(
+            names.iter().any(|n| n == expected),
+            "the walk finds {expected}: {names:?}"
+        );
+    }
+    for (path, name) in found.iter().zip(&names) {
+        match path.file_name().and_then(|f| f.to_str()) {
+            Some("package.json") => {
+                assert_eq!(
+                    json(name)["license"].as_str(),
+                    Some(LICENCE),
+                    "{name} license"
+                );
+                let lock = path.with_file_name("package-lock.json");
+                if lock.is_file() {
+                    let lock_rel = rel(&lock);
+                    assert_eq!(
+                        json(&lock_rel)["packages"][""]["license"].as_str(),
+                        Some(LICENCE),
+                        "{lock_rel}: the root package's licence (npm install after changing it)"
+                    );
+                }
+            }
+            Some("pyproject.toml") => assert_eq!(
+                toml(name)["project"]["license"].as_str(),
+                Some(LICENCE),
+                "{name} [project] license"
+            ),
+            _ => {
+                // Cargo.toml: the workspace root has no [package]; every crate has a licence.
+                if toml(name).get("package").is_some() {
+                    assert_eq!(crate_licence(name, LICENCE), LICENCE, "{name}");
+                }
+            }
+        }
+    }
 }

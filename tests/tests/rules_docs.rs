@@ -157,3 +157,148 @@ fn rule_text_matches_the_shared_rules_folder() {
         }
     }
 }
+
+/// The data files the headers say are byte-for-byte copies: the 1841 files the engine loads
+/// (`engine/data/1841/`, from the shared `1841-data/`) and the reconstructed Autobahn board the
+/// design notes describe (`autobahn-board.json`, kept as
+/// `engine/data/autobahn/boards/reconstructed-2026-1.json`; the default board is its retune).
+#[test]
+fn data_files_named_as_copies_match_the_shared_rules_folder() {
+    const BOARD: &str = "engine/data/autobahn/boards/reconstructed-2026-1.json";
+    let (header, _) = split("autobahn-board.md");
+    assert!(
+        header.contains(&format!("(../../{BOARD})")),
+        "docs/rules/autobahn-board.md: the header links {BOARD}"
+    );
+    assert!(root().join(BOARD).is_file(), "{BOARD} exists");
+    let shared = std::env::var_os("REFEREE_SHARED_RULES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/rules"));
+    if !shared.is_dir() {
+        println!(
+            "skipped: no shared rules folder at {}; the data copies are not compared",
+            shared.display()
+        );
+        return;
+    }
+    assert!(
+        std::fs::read(root().join(BOARD)).expect(BOARD)
+            == std::fs::read(shared.join("autobahn-board.json")).expect("autobahn-board.json"),
+        "{BOARD} differs from the shared autobahn-board.json (docs/rules/autobahn-board.md says byte for byte)"
+    );
+    let data = root().join("engine/data/1841");
+    let mut compared = 0;
+    for entry in std::fs::read_dir(shared.join("1841-data")).expect("shared 1841-data/") {
+        let name = entry.expect("entry").file_name();
+        let ours = data.join(&name);
+        if ours.is_file() {
+            assert!(
+                std::fs::read(&ours).expect("engine data file")
+                    == std::fs::read(shared.join("1841-data").join(&name)).expect("shared file"),
+                "engine/data/1841/{} differs from the shared 1841-data/ (docs/rules/1841-data.md says byte for byte)",
+                name.to_string_lossy()
+            );
+            compared += 1;
+        }
+    }
+    // maps (3), tiles, market, merger prices (2), region borders, game constants.
+    assert!(compared >= 9, "{compared} engine data files compared");
+}
+
+/// Every citation in the code and the protos leads somewhere in `docs/rules/`: `1841 §n.m` and
+/// `autobahn §n.m` to a heading with that number, `FAQ-Q12` to its ruling's heading, `AQ-n` to
+/// its ruling, `U-n` to the open point of autobahn.md.
+#[test]
+fn every_citation_in_the_sources_resolves() {
+    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("rs" | "proto")
+            ) {
+                out.push(path);
+            }
+        }
+    }
+    /// The identifiers that follow each `prefix` in `text`: the longest run of `allowed`
+    /// characters, without a trailing dot.
+    fn after(text: &str, prefix: &str, allowed: fn(char) -> bool) -> Vec<String> {
+        text.match_indices(prefix)
+            .map(|(at, _)| {
+                let rest = &text[at + prefix.len()..];
+                let end = rest.find(|c: char| !allowed(c)).unwrap_or(rest.len());
+                rest[..end].trim_end_matches('.').to_owned()
+            })
+            .filter(|id| id.starts_with(|c: char| c.is_ascii_alphanumeric()))
+            .collect()
+    }
+    /// A Markdown heading (`## 9.`, `### 9.7 Corporate share actions`) numbered `number`.
+    fn has_heading(doc: &str, number: &str) -> bool {
+        doc.lines().any(|line| {
+            line.starts_with('#')
+                && line
+                    .trim_start_matches('#')
+                    .strip_prefix(' ')
+                    .and_then(|l| l.strip_prefix(number))
+                    .is_some_and(|r| r.starts_with([' ', '.']))
+        })
+    }
+    let mut files = Vec::new();
+    for dir in ["engine/src", "service/src", "proto"] {
+        sources(&root().join(dir), &mut files);
+    }
+    let text: String = files.iter().map(|f| read(f)).collect::<Vec<_>>().join("\n");
+    let numbered = |c: char| c.is_ascii_digit() || c == '.';
+    let (_, rules_1841) = split("1841.md");
+    let (_, autobahn) = split("autobahn.md");
+    let (_, faq) = split("1841-faq.md");
+    let (_, qa) = split("autobahn-qa.md");
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for n in after(&text, "1841 §", numbered) {
+        checked += 1;
+        if !has_heading(&rules_1841, &n) {
+            missing.push(format!("1841 §{n}"));
+        }
+    }
+    for n in after(&text, "autobahn §", numbered) {
+        checked += 1;
+        if !has_heading(&autobahn, &n) {
+            missing.push(format!("autobahn §{n}"));
+        }
+    }
+    for id in after(&text, "FAQ-", |c| c.is_ascii_alphanumeric()) {
+        // Numbered rulings have their own heading; a bare letter (`FAQ-T`) names a section.
+        checked += 1;
+        let found = if id.ends_with(|c: char| c.is_ascii_digit()) {
+            faq.contains(&format!("### FAQ-{id} "))
+        } else {
+            faq.contains(&format!("FAQ-{id}"))
+        };
+        if !found {
+            missing.push(format!("FAQ-{id}"));
+        }
+    }
+    for n in after(&text, "AQ-", |c| c.is_ascii_digit()) {
+        checked += 1;
+        if !qa.contains(&format!("## AQ-{n} ")) {
+            missing.push(format!("AQ-{n}"));
+        }
+    }
+    for n in after(&text, "U-", |c| c.is_ascii_digit()) {
+        checked += 1;
+        if !autobahn.contains(&format!("U-{n}")) {
+            missing.push(format!("U-{n}"));
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(checked > 500, "{checked} citations found");
+    assert!(
+        missing.is_empty(),
+        "citations with no place in docs/rules/: {missing:?}"
+    );
+}

@@ -12,6 +12,7 @@
 #    contain grpcio-tools.
 # 3. From outside the source tree, each installed package runs examples/quickstart.py against a
 #    real server, and the wheel's `referee-tournament` entry point answers --help.
+# 4. The sdist, unpacked below an unrelated `proto/` folder, still builds from its shipped code.
 #
 # Environment: REFEREE_BIN (default target/debug/referee), REFEREE_TARGET (host:port of a
 # running server instead), REFEREE_PY_VENV (dev venv, default clients/python/.venv; made by
@@ -109,4 +110,14 @@ echo "package-check: fresh venv with hatchling only, pip install the sdist witho
 "$work/venv-sdist/bin/python" "${pipq[@]}" "hatchling==1.33.0"
 "$work/venv-sdist/bin/python" "${pipq[@]}" --no-build-isolation "$sdist"
 run_example "$work/venv-sdist" sdist
+
+# An unpacked sdist uses its shipped code even where a `proto/` happens to sit two levels up
+# (pip unpacks into /tmp/pip-…/NAME/, so that would be /tmp/proto, anyone's to create).
+echo "package-check: the sdist unpacked below an unrelated proto/ folder builds from its shipped code"
+mkdir -p "$work/decoy/proto" "$work/decoy/unpacked"
+echo 'syntax = "proto3"; package decoy;' > "$work/decoy/proto/decoy.proto"
+tar xzf "$sdist" -C "$work/decoy/unpacked"
+"$work/venv-sdist/bin/python" -m pip wheel --quiet --disable-pip-version-check --no-build-isolation --no-deps \
+  -w "$work/decoy/wheel" "$work/decoy/unpacked"/referee_client-* > "$work/decoy.log" 2>&1 \
+  || { cat "$work/decoy.log"; echo "package-check: the unpacked sdist looked for ../../proto" >&2; exit 1; }
 echo "package-check: ok"

@@ -74,7 +74,8 @@ JSON
 echo "package-check: fresh project, npm install the tarball"
 (cd "$app" && npm install --no-audit --no-fund --silent "$tarball" > "$work/install.log" 2>&1) || { cat "$work/install.log"; exit 1; }
 
-# The same moves through every entry point: the first legal bid accepted, a bid of L.5 refused.
+# The same moves through every entry point: the first legal bid accepted, the next seat's raise
+# to L.5 refused for its amount (ILLEGAL_MOVE).
 cat > "$app/play.js" <<'JS'
 // Shared by the ESM and CJS checks: `lib` is the imported/required module.
 module.exports = async function play(lib, transport, label) {
@@ -89,10 +90,13 @@ module.exports = async function play(lib, transport, label) {
   const ok = await client.apply(state, seat, lib.g1841.bid(first.concession, first.minPrice));
   if (!ok.accepted) throw new Error(`${label}: bid refused: ${ok.rejection.message}`);
   state = ok.state;
-  const bad = await client.apply(state, seat, lib.g1841.bid(first.concession, 5));
+  // The seat whose turn it is now raises to L.5: refused for the amount, not the turn.
+  const next = (await client.view(state)).toAct[0];
+  const bad = await client.apply(state, next, lib.g1841.bid(first.concession, 5));
   if (!bad.rejected) throw new Error(`${label}: a bid of L.5 was accepted`);
   const code = lib.rejectionCodeName(bad.rejection.code);
-  console.log(`package-check: ${label}: games ${games.join(", ")}; seat ${seat} bids L.${first.minPrice} on ${first.concession}: accepted; L.5: ${code} (${bad.rejection.rule})`);
+  if (code !== "ILLEGAL_MOVE") throw new Error(`${label}: L.5 refused as ${code}: ${bad.rejection.message}`);
+  console.log(`package-check: ${label}: games ${games.join(", ")}; seat ${seat} bids L.${first.minPrice} on ${first.concession}: accepted; seat ${next} L.5: ${code} (${bad.rejection.message} ${bad.rejection.rule})`);
 };
 JS
 mv "$app/play.js" "$app/play.cjs"
