@@ -516,15 +516,34 @@ export interface NextTurn {
 }
 
 /**
+ * The seat of a seat credential `seat-S:KEY_ID:HEX` (S), or `undefined` for none, an arbiter's
+ * credential, or text of another shape (the server judges credentials; this only reads the seat).
+ */
+export function credentialSeat(credential?: string): number | undefined {
+  const m = /^seat-(\d{1,9}):/.exec(credential?.trim() ?? "");
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
  * The first seat of `to_act` and its flattened legal actions, or `undefined` when nobody can act
  * (the game is over — `view(state).outcome` — or the engine offers nothing more). Asks `hint`
  * first (the seat that acted last often acts again), so usually one call.
+ *
+ * With a seat credential (sealed mode, `client.credential` = `seat-S:…`) it asks only as seat S,
+ * since a seat may not ask for another's actions (PERMISSION_DENIED): `seat` is S when S is in
+ * `to_act`, else the first seat of `to_act`, and `legal` is always S's own (empty while another
+ * seat must act).
  */
 export async function nextTurn(client: RefereeClient, state: StateRef, hint = 0): Promise<NextTurn | undefined> {
-  let resp = await client.legalActions(state, hint);
+  const own = credentialSeat(client.credential);
+  const ask = own ?? hint;
+  let resp = await client.legalActions(state, ask);
   if (resp.toAct.length === 0) return undefined;
+  if (own !== undefined) {
+    return { seat: resp.toAct.includes(own) ? own : resp.toAct[0], legal: flattenLegal(resp) };
+  }
   const seat = resp.toAct[0];
-  if (seat !== hint) resp = await client.legalActions(state, seat);
+  if (seat !== ask) resp = await client.legalActions(state, seat);
   return { seat, legal: flattenLegal(resp) };
 }
 

@@ -11,9 +11,11 @@ import {
   CREDENTIAL_HEADER,
   createRefereeClient,
   credentialCallOptions,
+  credentialSeat,
   flattenLegal,
   g1841,
   isSealed,
+  nextTurn,
   type RefereeClient,
   type TransportKind,
   type ViewResponse,
@@ -89,6 +91,26 @@ for (const transport of transports) {
       // The arbiter sees every bid.
       const arb = ref.withCredential(arbiter);
       assert.deepEqual(bids(await arb.viewAs(step1.state, { arbiter: true }))[0], amounts);
+    });
+
+    it("nextTurn with a seat credential asks only as that seat", async () => {
+      const game = await ref.startGame("1841", 3, { version_1: true });
+      assert.deepEqual(game.seatCredentials.map(credentialSeat), [0, 1, 2]);
+      const [seat0, , seat2] = game.seatCredentials.map((c) => ref.withCredential(c));
+      // Version 1 sealed bids: every seat bids at once; seat 2's own turn, whatever the hint.
+      const mine = await nextTurn(seat2, game.state, 0);
+      assert.equal(mine?.seat, 2);
+      assert.ok(mine?.legal.blindBid, "seat 2 may bid");
+      const amounts = mine.legal.blindBid.concessions.map(() => 0);
+      const step = await seat2.apply(game.state, 2, mine.legal.blindBid.action(amounts));
+      assert.ok(step.accepted && step.state instanceof Uint8Array);
+      // Seat 2 has bid: another seat must act, and seat 2 is not asked for its actions.
+      const waiting = await nextTurn(seat2, step.state, 0);
+      assert.equal(waiting?.seat, 0);
+      assert.equal(waiting?.legal.size, 0);
+      assert.equal(waiting?.legal.blindBid, undefined);
+      // Seat 0 still gets its own turn.
+      assert.equal((await nextTurn(seat0, step.state, 2))?.seat, 0);
     });
 
     it("a seat cannot look or act as another; bad credentials are refused", async () => {
