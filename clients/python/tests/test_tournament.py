@@ -172,3 +172,22 @@ def test_command_line(server, tmp_path):
                              capture_output=True, text=True, timeout=60)
         assert bad.returncode == 2 and message in bad.stderr, (args, bad.stderr)
         assert not (tmp_path / "never.csv").exists()
+
+
+def test_command_line_against_a_sealed_server_needs_the_arbiter_credential(sealed_server, tmp_path):
+    exe = CLIENT_DIR / ".venv" / "bin" / "referee-tournament"
+    cmd = [str(exe)] if exe.is_file() else [sys.executable, "-m", "referee_client.tournament"]
+    base = cmd + ["--server", sealed_server.target, "--game", "autobahn", "--players", "2", "--games", "2",
+                  "--bots", "random,first", "--max-moves", "20", "--no-progress"]
+    # No credential: a spectator may not ask for a seat's legal actions, so every game fails.
+    res = subprocess.run(base + ["--out", str(tmp_path / "none")], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 1, res.stdout + res.stderr
+    rows = list(csv.DictReader((tmp_path / "none.csv").open()))
+    assert [r["status"] for r in rows] == ["error"] * 2
+    assert all("PERMISSION_DENIED" in r["reason"] for r in rows), rows
+    # The arbiter credential lets the runner act for every seat.
+    res = subprocess.run(base + ["--credential", sealed_server.arbiter, "--out", str(tmp_path / "arb")],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    rows = list(csv.DictReader((tmp_path / "arb.csv").open()))
+    assert [(r["status"], r["moves"]) for r in rows] == [("capped", "20")] * 2

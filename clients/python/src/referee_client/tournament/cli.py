@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import time
 from pathlib import Path
@@ -88,6 +89,9 @@ def parser() -> argparse.ArgumentParser:
                     help="play only these game numbers (0-based) of the tournament")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("--call-timeout", type=float, default=60.0, help="deadline of each RPC in seconds (%(default)s)")
+    ap.add_argument("--credential", default=os.environ.get("REFEREE_CREDENTIAL") or None, metavar="CREDENTIAL",
+                    help="a sealed-mode server's arbiter credential (`referee credential --seal-key-file F`): the "
+                         "runner acts for every seat; default $REFEREE_CREDENTIAL; open-mode servers ignore it")
     return ap
 
 
@@ -125,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
 
     async def go() -> list[GameRecord]:
         if not show:
-            return await run_tournament(config, args.server, call_timeout=args.call_timeout)
+            return await run_tournament(config, args.server, call_timeout=args.call_timeout,
+                                        credential=args.credential)
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         counts = {"finished": 0, "capped": 0, "stopped": 0, "error": 0}
@@ -138,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
                 progress.update(task, advance=1,
                                 counts=" ".join(f"{k} {v}" for k, v in counts.items() if v))
 
-            return await run_tournament(config, args.server, on_game_done=done, call_timeout=args.call_timeout)
+            return await run_tournament(config, args.server, on_game_done=done, call_timeout=args.call_timeout,
+                                        credential=args.credential)
 
     records = asyncio.run(go())
     seconds = time.monotonic() - t0

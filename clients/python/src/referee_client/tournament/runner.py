@@ -358,12 +358,16 @@ async def _play(game: AsyncGame, config: Config, rec: GameRecord, bots: list, fa
 
 async def run_tournament(config: Config, server: str | AsyncReferee,
                          on_game_done: Callable[[GameRecord], None] | None = None,
-                         call_timeout: float | None = 60.0) -> list[GameRecord]:
+                         call_timeout: float | None = 60.0, credential: str | None = None) -> list[GameRecord]:
     """Play every game of ``config`` against ``server`` (``host:port`` or an
     :class:`~referee_client.AsyncReferee`), at most ``config.concurrency`` at once. Returns the
-    records in game order; ``on_game_done`` is called as each game ends."""
+    records in game order; ``on_game_done`` is called as each game ends.
+
+    ``credential``: against a sealed-mode server, the arbiter credential (the runner acts for
+    every seat; without it every game ends in ``error`` with PERMISSION_DENIED). Used only when
+    ``server`` is a ``host:port``; an :class:`~referee_client.AsyncReferee` sends its own."""
     own = isinstance(server, str)
-    ref = AsyncReferee(server, timeout=call_timeout) if own else server
+    ref = AsyncReferee(server, timeout=call_timeout, credential=credential) if own else server
     sem = asyncio.Semaphore(config.concurrency)
 
     async def one(g: int) -> GameRecord:
