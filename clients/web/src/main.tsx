@@ -462,7 +462,14 @@ function GameScreen(props: { s: Session; data: Json; onQuit: () => void }) {
       ) : (
       <div class="main">
         <div class="left">
-          <ActionPanel key={`${s.actingSeat ?? "-"}:${s.log.length}`} s={s} data={data} selected={selected} />
+          {/* A fresh panel (empty amount fields) when the seat to act changes or acts; not when another
+              seat's move lands meanwhile (1841 Version 1: a bot bids while the person types). */}
+          <ActionPanel
+            key={`${s.actingSeat ?? "-"}:${s.log.filter((e) => e.seat === s.actingSeat).length}`}
+            s={s}
+            data={data}
+            selected={selected}
+          />
           {g1841 && <Map1841 data={data} state={g1841} legal={s.legal} lastRoutes={lastRoutes(s.log)} onAct={(a) => s.actingSeat !== undefined && void s.act(s.actingSeat, a)} />}
           {ab && <BoardAutobahn data={data} state={ab} legal={s.legal} selected={selected} onSelect={setSelected} />}
         </div>

@@ -397,6 +397,9 @@ describe("clients/web in headless Chromium", { skip: !chromium && !mustHaveBrows
     await page.click("[data-testid=take-seat]");
     const blind = page.locator(".range", { hasText: "sealed bids" });
     await blind.locator("input").fill("37");
+    // The bot's sealed bid lands while the person has typed and not submitted: the amount stays.
+    await page.waitForFunction(() => (window as unknown as { refereeSession: { log: Array<{ seat: number }> } }).refereeSession.log.some((e) => e.seat === 2));
+    assert.equal(await blind.locator("input").inputValue(), "37");
     await blind.locator("button").click();
     // Hand-over to seat 1: nothing of seat 0's turn stays on the page.
     await page.waitForSelector("[data-testid=handover][data-seat='1']");
