@@ -187,6 +187,16 @@ def table_md(t):
         f"{t['vp_min_mean']:.1f} / {t['vp_max_mean']:.1f} VP on average; winners {t['winner_vp_mean']:.1f} VP, "
         f"best deliverer {t['best_deliverer_vp_mean']:.1f} VP."
     )
+    if "dm_held_mean_by_era" in t:
+        # Where money stands in each era (reports from before these fields lack them).
+        f = lambda k: " / ".join(f"{x:.0f}" for x in t[k])  # noqa: E731
+        rows.append("")
+        rows.append(
+            f"Money by era (1 / 2 / 3): DM held in a main-phase state {f('dm_held_mean_by_era')} on "
+            f"average, against a dearest action money could block of {f('dearest_action_mean_by_era')} DM; "
+            f"per player, construction budget paid at the era's end {f('budget_per_seat_by_era')} DM, "
+            f"DM spent on roads {f('spent_per_seat_by_era')}."
+        )
     return "\n".join(rows)
 
 
@@ -207,7 +217,8 @@ def main():
           "players and the balanced bot solo against the Autobot at every level, on each board below; "
           "this file and the plots are rewritten by that one command. Win rates share ties; "
           "\"money blocked an action\": a main-phase state where a section or link of a colour in hand "
-          "could be built or upgraded but for its cost (AQ-1).", ""]
+          "could be built or upgraded, or a service station built on a free connected space of such a colour, "
+          "but for its cost (AQ-1, U-30).", ""]
     for label, r in reports:
         md.append(f"## Board `{label}`")
         md.append("")

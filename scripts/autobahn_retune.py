@@ -35,6 +35,15 @@ PARAMS = {
     # acceptance rule) has its sections scaled down to fit.
     "cost_mult": [1.5, 2.0, 2.5],
     "link_cap": None,
+    # Trials of the third pass (docs/games/autobahn-balance-notes.md; None: off): sections whose
+    # 2026-1 cost is at most `cheap_max` (a number or one per era) cost `cheap` DM (one per
+    # era), the others their 2026-1 cost x `dear` (one per era), each link's total capped at
+    # `link_cap` (default the starting DM). Replaces `cost_mult`.
+    "cheap": None,
+    "cheap_max": 2,
+    "dear": None,
+    # U-30: price of a service station.
+    "station_cost": 0,
     # U-7: subsidy by era.
     "subsidy": [2, 10, 15],
     # U-3 / U-4: base values of German cities and fixed values of the commercial cities, as
@@ -80,10 +89,16 @@ def retune(base, P):
     sdm = P["starting_dm"]
     b["starting_dm"]["per_player"] = sdm
     cap = P["link_cap"] or sdm
+
+    def price(c0, e):
+        if P["cheap"] is None:
+            return max(1, round(c0 * P["cost_mult"][e]))
+        cm = P["cheap_max"][e] if isinstance(P["cheap_max"], list) else P["cheap_max"]
+        return P["cheap"][e] if c0 <= cm else max(1, round(c0 * P["dear"][e]))
     for L in b["links"]:
         per_era = []
         for e in range(3):
-            raw = [max(1, round(cost_list(s["cost"])[e] * P["cost_mult"][e])) for s in L["sections"]]
+            raw = [price(cost_list(s["cost"])[e], e) for s in L["sections"]]
             if sum(raw) > cap:
                 scale = cap / sum(raw)
                 raw = [max(1, math.floor(x * scale)) for x in raw]
@@ -93,6 +108,7 @@ def retune(base, P):
     b["upgrade_costs"]["by_link"] = {
         L["id"]: [sum(s["cost"][e] for s in L["sections"]) for e in range(3)] for L in b["links"]}
     b["subsidy"]["dm_by_era"] = list(P["subsidy"])
+    b["service_stations"]["build_cost_dm"] = P["station_cost"]
     for c in b["cities"]:
         c["base_value"] = max(0, round(c["base_value"] * P["city_mult"]))
     for c in b["countries"]:

@@ -318,3 +318,102 @@ fn earlier_default_boards_stay_loadable() {
         assert_eq!(s.board.def.board_id, id);
     }
 }
+
+/// The acceptance rule "costs are affordable given starting DM and income" of the shared board
+/// checker (`check_autobahn_board.py`), repeated here so that the repository checks its default
+/// board without the shared folder: the dearest section and the dearest upgrade cost at most
+/// the starting DM, three of the cheapest first builds are payable from it, and, for 2
+/// players, each era's cheapest-first build-out of the standard supply (10/12/14, [C]) is
+/// covered, cumulatively, by the starting DM, the subsidies (U-7) and, from era 2, the black
+/// office's budget at its setup value less the worst rounding loss (AQ-6). Figures of the
+/// default board `reconstructed-2026-3`: era build-outs 31 / 56 / 65 DM against 32 / 87 / 152.
+#[test]
+fn default_board_costs_are_affordable_as_the_checker_requires() {
+    use std::collections::BTreeSet;
+    let b = referee_engine::autobahn::Board::default_board();
+    let m = &b.map;
+    let sdm = b.def.starting_dm.per_player;
+    let sub = &b.def.subsidy.dm_by_era;
+    let n = m.sections.len();
+    let max_sec = (0..n)
+        .flat_map(|s| (1..=3).map(move |e| (s, e)))
+        .map(|(s, e)| b.section_cost(s, e))
+        .max()
+        .unwrap();
+    let max_upg = (0..m.link_sections.len())
+        .flat_map(|l| (1..=3).map(move |e| (l, e)))
+        .map(|(l, e)| {
+            m.link_sections[l]
+                .iter()
+                .map(|s| b.section_cost(*s, e))
+                .sum::<i64>()
+        })
+        .max()
+        .unwrap();
+    let prebuilt: BTreeSet<usize> = (0..n)
+        .filter(|s| b.def.links[m.sections[*s].link].sections[m.sections[*s].idx].prebuilt)
+        .collect();
+    let frontier = |built: &BTreeSet<usize>, era: u32| {
+        referee_engine::autobahn::board::frontier(m, built, |s| b.section_open(s, era))
+    };
+    let cheapest0 = frontier(&prebuilt, 1)
+        .iter()
+        .map(|s| b.section_cost(*s, 1))
+        .min()
+        .unwrap();
+    assert_eq!((max_sec, max_upg, cheapest0, sdm), (10, 14, 3, 14));
+    assert!(max_sec <= sdm && max_upg <= sdm && cheapest0 * 3 <= sdm);
+    // The black office's budget at setup: the cities of the pre-built black road, each worth
+    // its base value + 2 per autobahn with a pre-built (complete) link there (AQ-3).
+    let full_links: Vec<&referee_engine::autobahn::board::LinkDef> = b
+        .def
+        .links
+        .iter()
+        .filter(|l| l.sections.iter().all(|s| s.prebuilt))
+        .collect();
+    let black_budget: i64 = b
+        .def
+        .cities
+        .iter()
+        .filter(|c| {
+            full_links
+                .iter()
+                .any(|l| l.autobahn == "BLACK" && (l.a == c.id || l.b == c.id))
+        })
+        .map(|c| {
+            let cols: BTreeSet<&str> = full_links
+                .iter()
+                .filter(|l| l.a == c.id || l.b == c.id)
+                .map(|l| l.autobahn.as_str())
+                .collect();
+            c.base_value + 2 * cols.len() as i64
+        })
+        .sum();
+    let (mut built, mut income, mut spent) = (prebuilt.clone(), 0i64, 0i64);
+    let mut figures = Vec::new();
+    for (e, supply) in [10u32, 12, 14].into_iter().enumerate() {
+        let era = e as u32 + 1;
+        let before = spent;
+        for _ in 0..supply {
+            let s = frontier(&built, era)
+                .into_iter()
+                .min_by(|x, y| {
+                    (b.section_cost(*x, era), &m.section_ids[*x])
+                        .cmp(&(b.section_cost(*y, era), &m.section_ids[*y]))
+                })
+                .expect("the era's supply can be built out");
+            spent += b.section_cost(s, era);
+            built.insert(s);
+        }
+        income += 2 * if era == 1 { sdm } else { 0 } + 2 * sub[e];
+        if era > 1 {
+            income += (black_budget - 2).max(0);
+        }
+        assert!(
+            spent <= income,
+            "era {era}: cumulative build-out {spent} DM > guaranteed income {income} DM"
+        );
+        figures.push((spent - before, income));
+    }
+    assert_eq!(figures, vec![(31, 32), (56, 87), (65, 152)]);
+}

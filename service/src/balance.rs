@@ -14,7 +14,9 @@
 //!
 //! **Money blocked an action**: in a main-phase state of a (human) player, a road section or a
 //! link of a colour the player holds a card of, with room on that action space, could be
-//! built or upgraded but for its cost (AQ-1: "cannot pay, cannot act").
+//! built or upgraded but for its cost (AQ-1: "cannot pay, cannot act"), or a service station
+//! could be built on a free connected space of such a colour but for the station's cost
+//! (`service_stations.build_cost_dm`, U-30).
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -52,12 +54,20 @@ struct GameRecord {
     /// Per era: main-phase states of human players, and those where money blocked an action.
     main_states: [u32; 3],
     blocked: [u32; 3],
+    /// Per era: DM held, summed over those states, and the price of the dearest action there
+    /// that money could block (0 when none is available).
+    dm_held: [i64; 3],
+    dearest: [i64; 3],
+    /// Per era: construction budget paid at the era's end and DM spent on roads, all seats.
+    budget_by_era: [i64; 3],
+    spent_by_era: [i64; 3],
     /// Solo: the Autobot's score.
     autobot_vp: i64,
 }
 
-/// Whether money blocks an action of `player` now (see the module docs).
-fn money_blocks(state: &State, player: u32) -> bool {
+/// The price of the dearest action of `player` now that money could block (see the module
+/// docs), or 0 when there is none. Money blocks an action when this is above the DM held.
+fn dearest_action(state: &State, player: u32) -> i64 {
     let p = state.p(player);
     let room = |id: &str| {
         p.action_spaces
@@ -66,6 +76,9 @@ fn money_blocks(state: &State, player: u32) -> bool {
     };
     let (build_room, upgrade_room) = (room("BUILD_ROAD"), room("UPGRADE_LINK"));
     let board = &state.board;
+    let st = &board.def.service_stations;
+    let station_room = room("BUILD_STATION") && p.stations_built < st.per_player;
+    let mut dearest = 0;
     for card in &p.hand {
         let Some(def) = board.card(card) else {
             continue;
@@ -74,23 +87,22 @@ fn money_blocks(state: &State, player: u32) -> bool {
             let Some(c) = board.autobahn(colour) else {
                 continue;
             };
-            if build_room
-                && build::buildable_sections(state, Some(c))
-                    .iter()
-                    .any(|s| board.section_cost(*s, state.era) > p.dm)
-            {
-                return true;
+            if build_room {
+                for s in build::buildable_sections(state, Some(c)) {
+                    dearest = dearest.max(board.section_cost(s, state.era));
+                }
             }
-            if upgrade_room
-                && build::upgradable_links(state, Some(c))
-                    .iter()
-                    .any(|l| build::upgrade_cost(state, *l) > p.dm)
-            {
-                return true;
+            if upgrade_room {
+                for l in build::upgradable_links(state, Some(c)) {
+                    dearest = dearest.max(build::upgrade_cost(state, l));
+                }
+            }
+            if station_room && !build::free_station_spaces(state, Some(c)).is_empty() {
+                dearest = dearest.max(st.build_cost_dm);
             }
         }
     }
-    false
+    dearest
 }
 
 /// Plays one game: seat `i` plays `strategies[i]`.
@@ -119,13 +131,18 @@ fn play(options: &Options, strategies: &[usize], seed: u64, max_actions: u64) ->
             && (1..=3).contains(&state.era)
         {
             let e = (state.era - 1) as usize;
+            let dearest = dearest_action(&state, pl);
+            let dm = state.p(pl).dm;
             rec.main_states[e] += 1;
-            rec.blocked[e] += u32::from(money_blocks(&state, pl));
+            rec.blocked[e] += u32::from(dearest > dm);
+            rec.dm_held[e] += dm;
+            rec.dearest[e] += dearest;
         }
         let legal = Autobahn::legal_actions(&state, seat);
         if legal.is_empty() {
             break;
         }
+        let era_before = (state.era.clamp(1, 3) - 1) as usize;
         let strategy = Strategy::ALL[strategies[seat as usize]];
         let action = choose(strategy, &state, seat, legal, &mut rng);
         let Ok(events) = Autobahn::apply(&mut state, seat, &action) else {
@@ -135,9 +152,15 @@ fn play(options: &Options, strategies: &[usize], seed: u64, max_actions: u64) ->
             match e {
                 Event::Delivered { player, .. } => deliveries[*player as usize] += 1,
                 Event::TurnStarted { player } => turns[*player as usize] += 1,
-                Event::BudgetPaid { player, amount, .. } => budget[*player as usize] += amount,
+                Event::BudgetPaid { player, amount, .. } => {
+                    budget[*player as usize] += amount;
+                    rec.budget_by_era[era_before] += amount;
+                }
                 Event::SectionBuilt { player, cost, .. }
-                | Event::LinkUpgraded { player, cost, .. } => spent[*player as usize] += cost,
+                | Event::LinkUpgraded { player, cost, .. } => {
+                    spent[*player as usize] += cost;
+                    rec.spent_by_era[era_before] += cost;
+                }
                 _ => {}
             }
         }
@@ -293,12 +316,28 @@ fn summarize(records: &[GameRecord], names: &[&str]) -> Value {
     }
     let mut main = [0u64; 3];
     let mut blocked = [0u64; 3];
+    let (mut held, mut dear, mut paid, mut spent) = ([0i64; 3], [0i64; 3], [0i64; 3], [0i64; 3]);
     for r in &finished {
         for e in 0..3 {
             main[e] += u64::from(r.main_states[e]);
             blocked[e] += u64::from(r.blocked[e]);
+            held[e] += r.dm_held[e];
+            dear[e] += r.dearest[e];
+            paid[e] += r.budget_by_era[e];
+            spent[e] += r.spent_by_era[e];
         }
     }
+    let per_state = |v: &[i64; 3]| -> Vec<f64> {
+        (0..3)
+            .map(|e| round2(v[e] as f64 / (main[e].max(1)) as f64))
+            .collect()
+    };
+    let seats_played: usize = finished.iter().map(|r| r.seats.len()).sum();
+    let per_seat = |v: &[i64; 3]| -> Vec<f64> {
+        v.iter()
+            .map(|x| round2(*x as f64 / seats_played.max(1) as f64))
+            .collect()
+    };
     let share: Vec<Value> = (0..3)
         .map(|e| {
             json!(if main[e] == 0 {
@@ -338,6 +377,10 @@ fn summarize(records: &[GameRecord], names: &[&str]) -> Value {
         "finished": finished.len(),
         "strategies": per,
         "money_blocked_share_by_era": share,
+        "dm_held_mean_by_era": per_state(&held),
+        "dearest_action_mean_by_era": per_state(&dear),
+        "budget_per_seat_by_era": per_seat(&paid),
+        "spent_per_seat_by_era": per_seat(&spent),
         "main_states_by_era": main,
         "winner_vp_mean": round2(mean_sd(&winners).0),
         "best_deliverer_vp_mean": round2(mean_sd(&deliverers).0),
@@ -533,5 +576,48 @@ mod tests {
             (wins - 4.0).abs() < 1e-6,
             "one win per game, shared on ties"
         );
+        // Every era pays a budget and has main-phase states holding DM.
+        for k in [
+            "dm_held_mean_by_era",
+            "budget_per_seat_by_era",
+            "spent_per_seat_by_era",
+        ] {
+            let v = s[k].as_array().unwrap();
+            assert_eq!(v.len(), 3, "{k}");
+            assert!(v.iter().all(|x| x.as_f64().unwrap() > 0.0), "{k}: {v:?}");
+        }
+    }
+
+    /// A game of 2 players after the route draft, on `board`.
+    fn started(board: referee_engine::autobahn::Board) -> State {
+        let o = Options {
+            board: Arc::new(board),
+            ..Options::default()
+        };
+        let mut s = Autobahn::setup(&o, 2, 5).unwrap();
+        while matches!(s.phase, Phase::RouteDraft) {
+            let seat = Autobahn::to_act(&s)[0];
+            let a = Autobahn::legal_actions(&s, seat)[0].clone();
+            Autobahn::apply(&mut s, seat, &a).unwrap();
+        }
+        s
+    }
+
+    /// The money measure: at the start the dearest blockable action is a section of the
+    /// default board (at most 8 DM in era 1, below the 14 DM held); with stations priced
+    /// above the DM held (U-30), a station on the pre-built black road is blocked.
+    #[test]
+    fn money_blocks_a_station_priced_above_the_dm_held() {
+        let s = started(Board::default_board());
+        let p = 0;
+        assert_eq!(s.p(p).dm, 14);
+        let d = dearest_action(&s, p);
+        assert!((3..=8).contains(&d), "{d}");
+        let text = referee_engine::autobahn::board::DEFAULT_BOARD_JSON
+            .replace("\"build_cost_dm\": 0", "\"build_cost_dm\": 40");
+        let s = started(Board::from_json(&text).unwrap());
+        assert_eq!(s.board.def.service_stations.build_cost_dm, 40);
+        assert_eq!(dearest_action(&s, p), 40);
+        assert!(dearest_action(&s, p) > s.p(p).dm);
     }
 }
