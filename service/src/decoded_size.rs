@@ -12,8 +12,9 @@
 //! * the root message's struct (fields inline: a singular message field is an `Option` of
 //!   its struct inside its parent, a oneof an enum of its members);
 //! * a repeated field of `n` entries: a `Vec` of the capacity Rust's growth gives
-//!   (`max(4, n.next_power_of_two())`) times the entry's size (a message's struct, 24 for a
-//!   string or bytes, the scalar's size);
+//!   (`c = max(4, n.next_power_of_two())`), and half that again for the old buffer it held
+//!   while it last grew (`1.5 c` for `n > 4`), times the entry's size (a message's struct,
+//!   24 for a string or bytes, the scalar's size);
 //! * a map entry: twice its key and value (a B-tree leaf holds 6 to 11 entries) plus 16;
 //! * a string or bytes: its length (JSON: the length of its text, an upper bound).
 //!
@@ -33,10 +34,11 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use tonic::Status;
 
-/// Default of `--max-decoded-bytes`: the estimated bytes one request may take once decoded.
-/// The largest legitimate requests (an ApplyBatch or Replay of 100,000 actions, a recorded
-/// 1841 game) take a fraction of it (docs/SECURITY.md, "Decoded size").
-pub const DEFAULT_MAX_DECODED_BYTES: usize = 32 * 1024 * 1024;
+/// Default of `--max-decoded-bytes`: the estimated bytes one request may take once decoded,
+/// 48 MiB. The largest legitimate request, an ApplyBatch of 100,000 recorded 1841 actions
+/// (2.4 MB on the wire), is estimated at 44 MB (36.5 MB allocated at once, the batch's work
+/// included); a recorded 1841 game is 1 to 2 MB (docs/SECURITY.md, "Decoded size").
+pub const DEFAULT_MAX_DECODED_BYTES: usize = 48 * 1024 * 1024;
 
 /// Nesting deeper than prost's recursion limit (100) is refused by the decoder anyway.
 const MAX_DEPTH: usize = 100;
@@ -267,13 +269,17 @@ fn struct_size(
     total
 }
 
-/// The capacity of a `Vec` grown one push at a time to `n` entries (Rust's growth: at least
-/// 4, then doubling).
+/// The entries a `Vec` grown one push at a time to `n` entries holds room for at its peak:
+/// its capacity (Rust's growth: at least 4, then doubling) and, while it last grew, its old
+/// buffer of half that beside the new one.
 fn vec_capacity(n: u64) -> u64 {
-    if n == 0 {
-        0
-    } else {
-        n.max(4).next_power_of_two()
+    match n {
+        0 => 0,
+        1..=4 => 4,
+        _ => {
+            let cap = n.next_power_of_two();
+            cap + cap / 2
+        }
     }
 }
 
@@ -786,9 +792,10 @@ impl<'de> DeserializeSeed<'de> for JsonKey<'_, '_> {
 }
 
 /// Estimated bytes an 18xx.games export (ImportGame's `export_json`) takes once read, at most
-/// `limit`: every JSON value the document holds (an action record, a value the importer keeps
-/// as a `serde_json::Value`) costs [`IMPORT_BYTES_PER_VALUE`], every string its length. Text
-/// that is not JSON: what was counted before the fault (the importer refuses it).
+/// `limit`: every object or array of the document costs [`IMPORT_BYTES_PER_CONTAINER`] (an
+/// action record), every other value [`IMPORT_BYTES_PER_SCALAR`] (a `serde_json::Value` the
+/// importer keeps, in a growing `Vec`), every string its length besides. Text that is not
+/// JSON: what was counted before the fault (the importer refuses it).
 ///
 /// Errors: [`OverBudget`] (path `export_json`).
 pub fn import_json(json: &str, limit: usize) -> Result<usize, OverBudget> {
@@ -808,10 +815,15 @@ pub fn import_json(json: &str, limit: usize) -> Result<usize, OverBudget> {
     Ok(counter.used.min(usize::MAX as u64) as usize)
 }
 
-/// What one JSON value of an 18xx.games export costs once imported, beyond its text:
-/// measured on the import of a document of empty actions (`{}`), the worst case, with the
-/// counting allocator (`service/tests/decoded_size.rs`).
-pub const IMPORT_BYTES_PER_VALUE: u64 = 320;
+/// What an object or array of an 18xx.games export costs once imported: measured with the
+/// counting allocator on a document of 100,000 empty actions (`{}`, the worst case: 157 bytes
+/// each at once, `service/tests/decoded_size.rs`).
+pub const IMPORT_BYTES_PER_CONTAINER: u64 = 160;
+
+/// What any other JSON value of an export costs once imported: 63 bytes each at once for
+/// 100,000 numbers the importer keeps as `serde_json::Value`s (a growing `Vec` of 32-byte
+/// values); a recorded action's fields cost less.
+pub const IMPORT_BYTES_PER_SCALAR: u64 = 64;
 
 struct ValueCounter {
     used: u64,
@@ -845,30 +857,30 @@ impl<'de> Visitor<'de> for CountValues<'_> {
         f.write_str("any JSON value")
     }
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_VALUE)
+        self.0.add(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_VALUE)
+        self.0.add(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_VALUE)
+        self.0.add(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_VALUE)
+        self.0.add(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_VALUE)
+        self.0.add(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_VALUE + v.len() as u64)
+        self.0.add(IMPORT_BYTES_PER_SCALAR + v.len() as u64)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        self.0.add::<A::Error>(IMPORT_BYTES_PER_VALUE)?;
+        self.0.add::<A::Error>(IMPORT_BYTES_PER_CONTAINER)?;
         while seq.next_element_seed(CountValues(self.0))?.is_some() {}
         Ok(())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        self.0.add::<A::Error>(IMPORT_BYTES_PER_VALUE)?;
+        self.0.add::<A::Error>(IMPORT_BYTES_PER_CONTAINER)?;
         while let Some(key) = map.next_key::<IgnoredAny>()? {
             let _ = key;
             map.next_value_seed(CountValues(self.0))?;
@@ -944,15 +956,16 @@ mod tests {
         let json = format!("{{\"actions\":[{}{{}}]}}", "{},".repeat(100_000));
         let err = request_json("ApplyBatch", json.as_bytes(), 1_000_000).unwrap_err();
         assert_eq!(err.path, format!("actions[{expected}]"));
-        // Under a budget that holds them: the Vec at its capacity (131,072 entries).
+        // Under a budget that holds them: the Vec at its capacity (131,072 entries) and its
+        // previous buffer (65,536).
         let est = request_protobuf("ApplyBatch", &body, usize::MAX).unwrap();
         assert_eq!(
             est,
-            size_of("referee.v1.ApplyBatchRequest") + 131_072 * entry
+            size_of("referee.v1.ApplyBatchRequest") + 196_608 * entry
         );
         assert_eq!(
             request_json("ApplyBatch", json.as_bytes(), usize::MAX).unwrap(),
-            { size_of("referee.v1.ApplyBatchRequest") + 131_072 * entry }
+            { size_of("referee.v1.ApplyBatchRequest") + 196_608 * entry }
         );
     }
 
@@ -995,9 +1008,14 @@ mod tests {
     #[test]
     fn import_documents_count_their_values() {
         let doc = format!("{{\"actions\":[{}{{}}]}}", "{},".repeat(999));
+        let scalars = r#"{"settings": [1, true, null, "abc"]}"#;
+        assert_eq!(
+            import_json(scalars, usize::MAX).unwrap() as u64,
+            2 * IMPORT_BYTES_PER_CONTAINER + 4 * IMPORT_BYTES_PER_SCALAR + 3
+        );
         assert_eq!(
             import_json(&doc, usize::MAX).unwrap() as u64,
-            (1 + 1 + 1000) * IMPORT_BYTES_PER_VALUE
+            (1 + 1 + 1000) * IMPORT_BYTES_PER_CONTAINER
         );
         assert_eq!(import_json(&doc, 1000).unwrap_err().path, "export_json");
         assert!(import_json("not json", 10).is_ok());

@@ -765,6 +765,15 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
     // Outside the limits: the body is read before the request takes a concurrency slot. The
     // bound of gRPC bodies leaves room for gRPC framing and gRPC-Web text (base64) so that
     // tonic's precise limit on the decoded message still decides.
+    if cfg.max_decoded_bytes.saturating_add(cfg.max_request_bytes) > cfg.max_buffered_bytes {
+        tracing::warn!(
+            max_decoded_bytes = cfg.max_decoded_bytes,
+            max_request_bytes = cfg.max_request_bytes,
+            max_buffered_bytes = cfg.max_buffered_bytes,
+            "a request's body and decoded size share --max-buffered-bytes: requests near both \
+             limits will be refused with RESOURCE_EXHAUSTED even on an idle server"
+        );
+    }
     let body_limits = BodyLimits {
         max_request_bytes: cfg.max_request_bytes,
         max_grpc_bytes: cfg
