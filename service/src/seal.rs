@@ -332,8 +332,8 @@ impl Sealer {
 
     /// Reads a caller's credential (header `referee-credential`): the arbiter credential or a
     /// sealing key (`KEY_ID:HEX`) is [`Credential::Arbiter`]; a seat credential is returned
-    /// for checking against the game. Errors: UNAUTHENTICATED (malformed, unknown key, wrong
-    /// MAC).
+    /// for checking against the game. Errors: UNAUTHENTICATED (malformed — also a MAC that is
+    /// not 32 bytes of hex —, unknown key, wrong arbiter MAC).
     pub fn credential(&self, text: &str) -> Result<Credential, Status> {
         let text = text.trim();
         let parts: Vec<&str> = text.split(':').collect();
@@ -347,6 +347,11 @@ impl Sealer {
                     .map(|(_, key)| key)
                     .ok_or_else(unauthenticated)?;
                 let given = hex::decode(hex_mac).map_err(|_| unauthenticated())?;
+                // An HMAC-SHA256: 32 bytes. Anything else is malformed, also where it cannot
+                // be checked against a game (the calls that start one).
+                if given.len() != 32 {
+                    return Err(unauthenticated());
+                }
                 if *kind == "arbiter" {
                     return if ct_eq(&mac(key, &[ARBITER_LABEL]), &given) {
                         Ok(Credential::Arbiter)
