@@ -134,6 +134,15 @@ fn json(method: &str, body: String) -> Request<Body> {
         .expect("request")
 }
 
+/// Runs a test's body on a runtime of its own (the tests hold [`serial`] throughout).
+fn run(body: impl std::future::Future<Output = ()>) {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(body)
+}
+
 /// Peak bytes allocated at once while `f` runs, above what was in use before.
 async fn peak_of<T>(f: impl std::future::Future<Output = T>) -> (T, usize) {
     ALLOC.reset_peak();
@@ -156,9 +165,13 @@ fn empty_actions(n: usize) -> Vec<u8> {
 /// JSON: refused with INVALID_ARGUMENT naming `actions[…]` and the limit, before anything is
 /// decoded; the call allocates at most twice its body at once (it decoded to about 130 times
 /// its body before: 134 MB for this one).
-#[tokio::test(flavor = "current_thread")]
-async fn empty_list_entries_are_refused_before_they_are_decoded() {
+#[test]
+fn empty_list_entries_are_refused_before_they_are_decoded() {
     let _serial = serial();
+    run(empty_list_entries_are_refused_before_they_are_decoded_body());
+}
+
+async fn empty_list_entries_are_refused_before_they_are_decoded_body() {
     let app = app().await;
     let message = empty_actions(MIB / 2);
     let json_body = format!("{{\"actions\":[{}{{}}]}}", "{},".repeat(MIB / 3 - 1));
@@ -206,9 +219,13 @@ async fn empty_list_entries_are_refused_before_they_are_decoded() {
 /// The same through a state's repeated field (`state.g1841.players`, 1,200,000 empty entries)
 /// and gRPC-Web text (base64), and through ImportGame's export (`{}` actions in the
 /// 18xx.games JSON, sent as JSON: 400,000; the 1.4 M took 372 MB).
-#[tokio::test(flavor = "current_thread")]
-async fn states_grpc_web_text_and_import_exports_are_bounded_too() {
+#[test]
+fn states_grpc_web_text_and_import_exports_are_bounded_too() {
     let _serial = serial();
+    run(states_grpc_web_text_and_import_exports_are_bounded_too_body());
+}
+
+async fn states_grpc_web_text_and_import_exports_are_bounded_too_body() {
     let app = app().await;
     let players = pb::ApplyRequest {
         state: Some(pb::GameState {
@@ -280,10 +297,14 @@ async fn states_grpc_web_text_and_import_exports_are_bounded_too() {
 /// request at a smaller scale allocate at once at most the estimate plus a few copies of the
 /// body (transport buffers), and at least half the estimate. What the refusals above saved:
 /// on a server without the bound these requests allocated the figures printed here.
-#[tokio::test(flavor = "current_thread")]
-async fn the_estimate_is_what_decoding_takes() {
-    use referee_service::decoded_size::{import_json, request_json, request_protobuf};
+#[test]
+fn the_estimate_is_what_decoding_takes() {
     let _serial = serial();
+    run(the_estimate_is_what_decoding_takes_body());
+}
+
+async fn the_estimate_is_what_decoding_takes_body() {
+    use referee_service::decoded_size::{import_json, request_json, request_protobuf};
     let app = build_routes(&ServeConfig {
         max_decoded_bytes: usize::MAX,
         max_buffered_bytes: 1 << 31,
@@ -364,9 +385,13 @@ fn fixture(name: &str) -> String {
 /// (JSON) and replayed (gRPC-Web and JSON) from their actions, and an ApplyBatch of 100,000
 /// recorded actions (the action-list limit; 3.2 MB on the wire) — its estimate well under the
 /// default limit, answered by the rules, not refused.
-#[tokio::test(flavor = "current_thread")]
-async fn the_largest_legitimate_requests_pass() {
+#[test]
+fn the_largest_legitimate_requests_pass() {
     let _serial = serial();
+    run(the_largest_legitimate_requests_pass_body());
+}
+
+async fn the_largest_legitimate_requests_pass_body() {
     let app = app().await;
     let api = referee_service::api::Api::new();
     let mut recorded = Vec::new();
