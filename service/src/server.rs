@@ -561,13 +561,16 @@ fn decoded_estimate(
             let decoded;
             let mut frames: &[u8] = if text {
                 use base64::Engine as _;
-                // Malformed base64 is refused by tonic-web: nothing to count.
-                let Ok(d) = base64::engine::general_purpose::STANDARD.decode(
-                    body.iter()
-                        .copied()
-                        .filter(|b| !b.is_ascii_whitespace())
-                        .collect::<Vec<u8>>(),
-                ) else {
+                use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+                // Decoded as tonic-web decodes it (its engine: padding optional; the whole
+                // multiple of 4 the body holds, which arrives as one chunk), so that what
+                // this cannot decode tonic-web refuses too: nothing to count then.
+                const TONIC_WEB: GeneralPurpose = GeneralPurpose::new(
+                    &base64::alphabet::STANDARD,
+                    GeneralPurposeConfig::new()
+                        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+                );
+                let Ok(d) = TONIC_WEB.decode(&body[..body.len() / 4 * 4]) else {
                     return Ok(0);
                 };
                 decoded = d;
