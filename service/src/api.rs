@@ -31,6 +31,8 @@ pub struct Api {
     /// The caller's credential (header `referee-credential`, [`Api::for_caller`]); only read
     /// in sealed mode.
     credential: Option<Arc<str>>,
+    /// `--max-decoded-bytes`: the estimated bytes an ImportGame's export may take once read.
+    max_decoded_bytes: usize,
 }
 
 impl Default for Api {
@@ -40,6 +42,7 @@ impl Default for Api {
             allow_arbiter: false,
             request_timeout: Duration::from_secs(30),
             credential: None,
+            max_decoded_bytes: crate::decoded_size::DEFAULT_MAX_DECODED_BYTES,
         }
     }
 }
@@ -429,6 +432,13 @@ impl Api {
         self
     }
 
+    /// `--max-decoded-bytes`: the estimated bytes an ImportGame's `export_json` may take once
+    /// read (default [`crate::decoded_size::DEFAULT_MAX_DECODED_BYTES`]).
+    pub fn with_max_decoded_bytes(mut self, bytes: usize) -> Self {
+        self.max_decoded_bytes = bytes;
+        self
+    }
+
     /// The server's request timeout, the longest a Playout works (default 30 s).
     pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
@@ -687,8 +697,9 @@ impl Api {
 impl Api {
     /// ImportGame: a recorded game (18xx.games export of 1841) replayed through the engine
     /// ([`crate::game_records::import_game`]); the state is sealed in sealed mode. Problems of
-    /// the recorded game are `failure` in the answer; INVALID_ARGUMENT only for an unknown
-    /// `format`.
+    /// the recorded game are `failure` in the answer; INVALID_ARGUMENT for an unknown
+    /// `format`, and for an export that would take more than `--max-decoded-bytes` once read
+    /// (counted before it is read: [`crate::decoded_size::import_json`]).
     pub fn import_game(
         &self,
         req: &pb::ImportGameRequest,
@@ -697,6 +708,8 @@ impl Api {
         let sealer = self.sealer.as_deref();
         let mut result = guarded(|| {
             let access = self.creator_access()?;
+            crate::decoded_size::import_json(&req.export_json, self.max_decoded_bytes)
+                .map_err(|e| e.status("the recorded game"))?;
             let mut resp = crate::game_records::import_game(req)?;
             let game = crate::seal::new_game_id();
             set_state!(resp, outgoing(sealer, resp.state, &game, access, true)?);

@@ -295,6 +295,13 @@ pub struct ServeArgs {
     /// their HTTP/2 window, or never read, on many connections).
     #[arg(long, env = "REFEREE_MAX_UNSENT_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub max_unsent_bytes: usize,
+    /// The bytes one request may take once decoded, estimated from its body before anything
+    /// is decoded (gRPC, gRPC-Web and JSON alike; also an ImportGame's export and an opened
+    /// sealed state). Over it the request is refused with INVALID_ARGUMENT naming the field;
+    /// within it the estimate shares --max-buffered-bytes with the body until the call has
+    /// answered.
+    #[arg(long, env = "REFEREE_MAX_DECODED_BYTES", default_value_t = crate::decoded_size::DEFAULT_MAX_DECODED_BYTES)]
+    pub max_decoded_bytes: usize,
     /// Sealed mode: file of sealing keys, one `KEY_ID:HEX` per line (32-byte keys, 64 hex
     /// digits); the first key seals, every key opens (rotation). Without keys: open mode.
     #[arg(long, env = "REFEREE_SEAL_KEY_FILE")]
@@ -343,6 +350,7 @@ impl ServeArgs {
             max_streams_per_connection: self.max_streams_per_connection.max(1),
             send_timeout: Duration::from_millis(self.send_timeout_ms.max(1)),
             max_unsent_bytes: self.max_unsent_bytes.max(1),
+            max_decoded_bytes: self.max_decoded_bytes.max(1),
         })
     }
 }

@@ -13,6 +13,7 @@ pub mod api;
 pub mod balance;
 pub mod cli;
 pub mod codec;
+pub mod decoded_size;
 pub mod game_data;
 pub mod game_records;
 pub mod games;

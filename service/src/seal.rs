@@ -72,6 +72,19 @@ pub fn random_seed() -> u64 {
     OsRng.next_u64()
 }
 
+/// Decodes an opened token's state, its decoded size estimated first (within the default
+/// `--max-decoded-bytes`, [`crate::decoded_size`]): a token is the server's own work, so
+/// this only keeps the bound of every decode true should a key ever leak.
+fn decode_state(encoded: &[u8]) -> Result<pb::GameState, ()> {
+    crate::decoded_size::protobuf(
+        "referee.v1.GameState",
+        encoded,
+        crate::decoded_size::DEFAULT_MAX_DECODED_BYTES,
+    )
+    .map_err(drop)?;
+    pb::GameState::decode(encoded).map_err(drop)
+}
+
 /// An opened token: the state and its game id (`None` for a token of the first layout).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Opened {
@@ -287,7 +300,7 @@ impl Sealer {
             )
             .map_err(|_| bad())?;
         if v1 {
-            let state = pb::GameState::decode(plain.as_slice()).map_err(|_| bad())?;
+            let state = decode_state(plain.as_slice()).map_err(|_| bad())?;
             return Ok(Opened {
                 state,
                 game_id: None,
@@ -297,7 +310,7 @@ impl Sealer {
         let (len, rest) = rest.split_at_checked(4).ok_or_else(bad)?;
         let len = u32::from_le_bytes(len.try_into().map_err(|_| bad())?) as usize;
         let encoded = rest.get(..len).ok_or_else(bad)?;
-        let state = pb::GameState::decode(encoded).map_err(|_| bad())?;
+        let state = decode_state(encoded).map_err(|_| bad())?;
         Ok(Opened {
             state,
             game_id: Some(game_id.try_into().map_err(|_| bad())?),
@@ -319,8 +332,8 @@ impl Sealer {
 
     /// Reads a caller's credential (header `referee-credential`): the arbiter credential or a
     /// sealing key (`KEY_ID:HEX`) is [`Credential::Arbiter`]; a seat credential is returned
-    /// for checking against the game. Errors: UNAUTHENTICATED (malformed, unknown key, wrong
-    /// MAC).
+    /// for checking against the game. Errors: UNAUTHENTICATED (malformed — also a MAC that is
+    /// not 32 bytes of hex —, unknown key, wrong arbiter MAC).
     pub fn credential(&self, text: &str) -> Result<Credential, Status> {
         let text = text.trim();
         let parts: Vec<&str> = text.split(':').collect();
@@ -334,6 +347,11 @@ impl Sealer {
                     .map(|(_, key)| key)
                     .ok_or_else(unauthenticated)?;
                 let given = hex::decode(hex_mac).map_err(|_| unauthenticated())?;
+                // An HMAC-SHA256: 32 bytes. Anything else is malformed, also where it cannot
+                // be checked against a game (the calls that start one).
+                if given.len() != 32 {
+                    return Err(unauthenticated());
+                }
                 if *kind == "arbiter" {
                     return if ct_eq(&mac(key, &[ARBITER_LABEL]), &given) {
                         Ok(Credential::Arbiter)

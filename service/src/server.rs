@@ -89,6 +89,12 @@ pub struct ServeConfig {
     /// connection with the most bytes waiting is dropped at once (a client that never opens
     /// its HTTP/2 window, on many connections).
     pub max_unsent_bytes: usize,
+    /// The bytes one request may take once decoded, estimated from its body before it is
+    /// decoded ([`crate::decoded_size`]): over it the request is refused with
+    /// INVALID_ARGUMENT naming the field where the estimate passed it. Within it, the
+    /// estimate takes its share of `max_buffered_bytes` with the body until the call has
+    /// answered. Also the bound of an ImportGame's export and of an opened sealed state.
+    pub max_decoded_bytes: usize,
 }
 
 impl Default for ServeConfig {
@@ -110,6 +116,7 @@ impl Default for ServeConfig {
             max_streams_per_connection: 100,
             send_timeout: Duration::from_secs(30),
             max_unsent_bytes: 64 * 1024 * 1024,
+            max_decoded_bytes: crate::decoded_size::DEFAULT_MAX_DECODED_BYTES,
         }
     }
 }
@@ -429,6 +436,8 @@ struct BodyLimits {
     /// The bytes all buffered bodies together may hold (`--max-buffered-bytes`).
     budget: ByteBudget,
     budget_bytes: usize,
+    /// `--max-decoded-bytes`: the estimated bytes of one decoded request.
+    max_decoded_bytes: usize,
 }
 
 /// Reads the whole request body (bounded in size and time) before passing the request on, so
@@ -494,12 +503,97 @@ async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: N
             None,
         ),
         Ok(Ok(bytes)) => {
+            // The decoded size, estimated before anything is decoded: over the limit the call
+            // is refused; within it the estimate shares the byte budget with the body.
+            let decoded = match decoded_estimate(&parts, &bytes, limits.max_decoded_bytes) {
+                Ok(n) => n,
+                Err(status) => return status_response(&parts.headers, status, None),
+            };
+            if decoded > 0 {
+                match limits.budget.take(decoded) {
+                    Some(more) => match held.as_mut() {
+                        Some(p) => p.merge(more),
+                        None => held = Some(more),
+                    },
+                    None => return busy_response(&parts.headers, &limits),
+                }
+            }
             let resp = next
                 .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
                 .await;
             // The body's bytes are accounted for until the call has answered.
             drop(held);
             resp
+        }
+    }
+}
+
+/// The estimated bytes the request `body` takes once decoded ([`crate::decoded_size`]), or
+/// INVALID_ARGUMENT naming the field where it passes `limit`. gRPC and gRPC-Web bodies are
+/// read frame by frame (gRPC-Web text decoded from base64 first); a compressed frame is
+/// refused by tonic (no `grpc-encoding` is enabled) and counts nothing; paths of other
+/// services (health) count nothing.
+fn decoded_estimate(
+    parts: &axum::http::request::Parts,
+    body: &[u8],
+    limit: usize,
+) -> Result<usize, Status> {
+    use crate::decoded_size::{request_json, request_protobuf};
+    let path = parts.uri.path();
+    let what = "the request";
+    match call_kind(&parts.headers) {
+        CallKind::Json => {
+            let Some(method) = path.strip_prefix("/v1/") else {
+                return Ok(0);
+            };
+            request_json(method, body, limit).map_err(|e| e.status(what))
+        }
+        kind @ (CallKind::Grpc | CallKind::GrpcWeb) => {
+            let Some(method) = path.strip_prefix("/referee.v1.Referee/") else {
+                return Ok(0);
+            };
+            let text = kind == CallKind::GrpcWeb
+                && parts
+                    .headers
+                    .get(header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .is_some_and(|ct| ct.starts_with("application/grpc-web-text"));
+            let decoded;
+            let mut frames: &[u8] = if text {
+                use base64::Engine as _;
+                use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+                // Decoded as tonic-web decodes it (its engine: padding optional; the whole
+                // multiple of 4 the body holds, which arrives as one chunk), so that what
+                // this cannot decode tonic-web refuses too: nothing to count then.
+                const TONIC_WEB: GeneralPurpose = GeneralPurpose::new(
+                    &base64::alphabet::STANDARD,
+                    GeneralPurposeConfig::new()
+                        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+                );
+                let Ok(d) = TONIC_WEB.decode(&body[..body.len() / 4 * 4]) else {
+                    return Ok(0);
+                };
+                decoded = d;
+                &decoded
+            } else {
+                body
+            };
+            let mut total = 0usize;
+            while frames.len() >= 5 {
+                let compressed = frames[0] != 0;
+                let len = u32::from_be_bytes([frames[1], frames[2], frames[3], frames[4]]) as usize;
+                let Some(message) = frames.get(5..5 + len) else {
+                    break;
+                };
+                if !compressed {
+                    total = total.saturating_add(
+                        request_protobuf(method, message, limit.saturating_sub(total))
+                            .map_err(|e| e.status(what))?,
+                    );
+                }
+                frames = &frames[5 + len..];
+            }
+            Ok(total)
         }
     }
 }
@@ -635,7 +729,8 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
         }
     }
     .with_arbiter_view(cfg.allow_arbiter_view)
-    .with_request_timeout(cfg.request_timeout);
+    .with_request_timeout(cfg.request_timeout)
+    .with_max_decoded_bytes(cfg.max_decoded_bytes);
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health_reporter
         .set_serving::<pb::v1::referee_server::RefereeServer<GrpcReferee>>()
@@ -673,6 +768,15 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
     // Outside the limits: the body is read before the request takes a concurrency slot. The
     // bound of gRPC bodies leaves room for gRPC framing and gRPC-Web text (base64) so that
     // tonic's precise limit on the decoded message still decides.
+    if cfg.max_decoded_bytes.saturating_add(cfg.max_request_bytes) > cfg.max_buffered_bytes {
+        tracing::warn!(
+            max_decoded_bytes = cfg.max_decoded_bytes,
+            max_request_bytes = cfg.max_request_bytes,
+            max_buffered_bytes = cfg.max_buffered_bytes,
+            "a request's body and decoded size share --max-buffered-bytes: requests near both \
+             limits will be refused with RESOURCE_EXHAUSTED even on an idle server"
+        );
+    }
     let body_limits = BodyLimits {
         max_request_bytes: cfg.max_request_bytes,
         max_grpc_bytes: cfg
@@ -682,6 +786,7 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
         timeout: cfg.body_timeout,
         budget: ByteBudget::new(cfg.max_buffered_bytes),
         budget_bytes: cfg.max_buffered_bytes,
+        max_decoded_bytes: cfg.max_decoded_bytes,
     };
     app = app.layer(axum::middleware::from_fn_with_state(
         body_limits,

@@ -523,3 +523,63 @@ fn open_mode_ignores_credentials_and_the_arbiter_flag_restores_full_views() {
     );
     assert_eq!(acc.seat_views.len(), 4);
 }
+
+/// The calls that start a game (NewGame, Replay, ImportGame) take a caller without a
+/// credential as a spectator, but a malformed credential — not `KIND:KEY_ID:HEX` of a known
+/// key, a MAC that is not hex or not 32 bytes, an arbiter MAC that is wrong — is refused with
+/// UNAUTHENTICATED as in every other call, not read as "no credential". A well-formed seat
+/// credential cannot be checked against a game that does not exist yet: its holder is a
+/// spectator of the new game (the same rights as without it).
+#[test]
+fn calls_that_start_a_game_refuse_a_malformed_credential() {
+    let api = sealed();
+    let created = api
+        .new_game(&pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .unwrap();
+    let seat0 = created.seat_credentials[0].clone();
+    let short = seat0[..seat0.len() - 2].to_string();
+    let new_game = |credential: &str| {
+        api.for_caller(Some(credential))
+            .new_game(&pb::NewGameRequest {
+                game: "1841".into(),
+                seats: 4,
+                ..Default::default()
+            })
+    };
+    for bad in [
+        "garbage",
+        "seat-0",
+        "seat-0:k1:",
+        "seat-0:k1:00",
+        "seat-0:k1:zz",
+        "seat-x:k1:00",
+        "seat-0:k9:00",
+        "arbiter:k1:00",
+        short.as_str(),
+    ] {
+        let err = new_game(bad).unwrap_err();
+        assert_eq!(err.code(), Code::Unauthenticated, "{bad}: {err:?}");
+        let err = api
+            .for_caller(Some(bad))
+            .replay(
+                &pb::ReplayRequest {
+                    game: "1841".into(),
+                    seats: 4,
+                    ..Default::default()
+                },
+                &Cancel::new(),
+            )
+            .unwrap_err();
+        assert_eq!(err.code(), Code::Unauthenticated, "Replay {bad}: {err:?}");
+    }
+    // A seat credential (of another game): a spectator of the new game, as without one.
+    let as_seat = new_game(&seat0).unwrap();
+    assert_eq!(as_seat.seat_credentials.len(), 4);
+    assert!(as_seat.seat_views.is_empty());
+    // The arbiter credential: the arbiter.
+    assert_eq!(new_game(&arbiter()).unwrap().seat_views.len(), 4);
+}

@@ -8,6 +8,7 @@
 //! After every attack an honest call (`ListGames`) must be answered: the server survived.
 
 pub mod calls;
+pub mod decoded;
 pub mod h2raw;
 pub mod sealed;
 pub mod states;
@@ -209,6 +210,12 @@ pub const ATTACKS: &[Attack] = &[
         in_soak: true,
     },
     Attack {
+        name: "decoded-size",
+        finding: "#24 decoded-size amplification (empty list entries)",
+        sealed: false,
+        in_soak: true,
+    },
+    Attack {
         name: "zero-window",
         finding: "#24.4 HTTP/2 client never opening its window",
         sealed: false,
@@ -307,6 +314,7 @@ pub async fn run_one(ctx: &Ctx, name: &str) -> anyhow::Result<Outcome> {
         "sealed-leaks" => sealed::leaks(ctx).await,
         "sealed-tamper" => sealed::tamper(ctx).await,
         "import-bomb" => calls::import_bomb(ctx).await,
+        "decoded-size" => decoded::decoded_size(ctx).await,
         "zero-window" => transport::zero_window(ctx).await,
         "zero-window-raw" => transport::zero_window_raw(ctx).await,
         "zero-window-many" => transport::zero_window_many(ctx).await,

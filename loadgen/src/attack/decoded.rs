@@ -1,0 +1,182 @@
+//! Decoded-size amplification (issue #24, attacker review of 2026-12-05): bodies within
+//! `--max-request-bytes` made of empty entries of a repeated message field, which decode into
+//! 100 times their size and more (one 4 MiB gRPC-Web ApplyBatch of `12 00` took the server
+//! from 41 to 602 MB, eight at once to 1.22 GB; the JSON forms 512–536 MB; an ImportGame of
+//! 1.4 M `{}` actions 372 MB). Bound: every request's decoded size is estimated before it is
+//! decoded and refused over `--max-decoded-bytes` (INVALID_ARGUMENT naming the field).
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use super::{Ctx, Outcome};
+
+/// One HTTP/1.1 POST on its own connection (`connection: close`); the answer's status line,
+/// `grpc-status` and `grpc-message` headers and body.
+async fn post(addr: &str, path: &str, content_type: &str, body: &[u8]) -> String {
+    let Ok(mut tcp) = TcpStream::connect(addr).await else {
+        return "connect failed".into();
+    };
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    if tcp.write_all(head.as_bytes()).await.is_err() || tcp.write_all(body).await.is_err() {
+        return "write failed".into();
+    }
+    let mut out = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(60), tcp.read_to_end(&mut out)).await;
+    if read.is_err() {
+        return "no answer within 60 s".into();
+    }
+    let text = String::from_utf8_lossy(&out);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).unwrap_or("?");
+    let header = |name: &str| {
+        head.lines()
+            .find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.trim()
+                    .eq_ignore_ascii_case(name)
+                    .then(|| v.trim().to_string())
+            })
+            .unwrap_or_default()
+    };
+    let grpc = header("grpc-status");
+    if grpc.is_empty() {
+        let v: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+        format!(
+            "HTTP {status} {} {}",
+            v["code"].as_str().unwrap_or("-"),
+            v["message"].as_str().unwrap_or(body)
+        )
+    } else {
+        let code = grpc
+            .parse::<i32>()
+            .map_or_else(|_| grpc.clone(), |c| format!("{:?}", tonic::Code::from(c)));
+        format!(
+            "HTTP {status} {code} {}",
+            percent_decode(&header("grpc-message"))
+        )
+    }
+}
+
+/// A `grpc-message` header's text (percent-encoded by the gRPC spec).
+fn percent_decode(s: &str) -> String {
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && let Some(v) = s
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `n` copies of `entry` joined by commas, in `prefix`…`suffix`, filling `total` bytes.
+fn json_list(prefix: &str, entry: &str, suffix: &str, total: usize) -> (String, usize) {
+    let n = (total - prefix.len() - suffix.len()) / (entry.len() + 1);
+    let mut s = String::with_capacity(total);
+    s.push_str(prefix);
+    for i in 0..n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(entry);
+    }
+    s.push_str(suffix);
+    (s, n)
+}
+
+/// Sends at once `k` gRPC-Web ApplyBatch bodies of empty actions (`12 00`) filling
+/// `--max-request-bytes` (the issue: 1, 4 and 8 at once), then at once the JSON ApplyBatch of
+/// `{}` actions, a JSON Apply whose 1841 state has `{}` players, and a JSON ImportGame whose
+/// 18xx.games export has `{}` actions. Every one must be refused with INVALID_ARGUMENT naming
+/// `--max-decoded-bytes`.
+pub async fn decoded_size(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let k = ctx.pick(4, 8, 1);
+    let limit = ctx.limits.max_request_bytes - 64;
+    let entries = (limit - 5) / 2;
+    let mut grpc_web = vec![0u8];
+    grpc_web.extend_from_slice(&((entries * 2) as u32).to_be_bytes());
+    grpc_web.extend_from_slice(&[0x12u8, 0x00].repeat(entries));
+    let (batch, batch_n) = json_list("{\"actions\":[", "{}", "]}", limit);
+    let (players, players_n) = json_list(
+        "{\"state\":{\"game\":\"1841\",\"schemaVersion\":1,\"g1841\":{\"players\":[",
+        "{}",
+        "]}}}",
+        limit,
+    );
+    let (import, import_n) =
+        json_list("{\"exportJson\":\"{\\\"actions\\\":[", "{}", "]}\"}", limit);
+    let grpc_web = std::sync::Arc::new(grpc_web);
+    let mut tasks = Vec::new();
+    for _ in 0..k {
+        let (addr, body) = (ctx.open.addr.clone(), grpc_web.clone());
+        tasks.push(tokio::spawn(async move {
+            post(
+                &addr,
+                "/referee.v1.Referee/ApplyBatch",
+                "application/grpc-web+proto",
+                &body,
+            )
+            .await
+        }));
+    }
+    // The JSON forms together once the gRPC-Web ones are answered (all eleven bodies at once
+    // did not always arrive within the suite's 3 s body timeout on a loaded machine).
+    let mut answers = Vec::new();
+    for t in tasks.drain(..) {
+        answers.push(t.await.unwrap_or_else(|e| format!("task failed: {e}")));
+    }
+    for (path, body) in [
+        ("/v1/ApplyBatch", batch),
+        ("/v1/Apply", players),
+        ("/v1/ImportGame", import),
+    ] {
+        let addr = ctx.open.addr.clone();
+        tasks.push(tokio::spawn(async move {
+            post(&addr, path, "application/json", body.as_bytes()).await
+        }));
+    }
+    for t in tasks {
+        answers.push(t.await.unwrap_or_else(|e| format!("task failed: {e}")));
+    }
+    let refused = |a: &String| {
+        (a.contains("InvalidArgument") || a.contains("INVALID_ARGUMENT"))
+            && a.contains("--max-decoded-bytes")
+    };
+    let pass = answers.iter().all(refused);
+    // One answer per kind (the gRPC-Web ones are alike).
+    let mut shown: Vec<String> = Vec::new();
+    for a in &answers {
+        let short: String = a.chars().take(160).collect();
+        if !shown.contains(&short) {
+            shown.push(short);
+        }
+    }
+    Ok(Outcome {
+        sent: format!(
+            "at once: {k} gRPC-Web ApplyBatch of {entries} empty actions (`12 00`, {:.2} MiB each); then at once: JSON ApplyBatch of {batch_n} `{{}}` actions; JSON Apply with {players_n} `{{}}` players; JSON ImportGame with {import_n} `{{}}` actions (each {:.2} MiB)",
+            (entries * 2 + 5) as f64 / 1048576.0,
+            limit as f64 / 1048576.0
+        ),
+        answer: format!(
+            "{} of {} refused INVALID_ARGUMENT before decoding: {}",
+            answers.iter().filter(|a| refused(a)).count(),
+            answers.len(),
+            shown.join(" | ")
+        ),
+        pass,
+    })
+}

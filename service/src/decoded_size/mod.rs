@@ -1,0 +1,573 @@
+//! The memory a request takes once decoded, estimated **before** it is decoded (issue #24,
+//! "decoded size"). A body within `--max-request-bytes` can decode into far more memory than
+//! its own size: an empty entry of a repeated message field is two bytes on the wire (`12 00`)
+//! or three in JSON (`{},`) and a whole Rust struct once decoded (a `SeatAction` is 100 bytes
+//! and more). So every request body is walked once, without building anything, guided by the
+//! message descriptors of the API (the file descriptor set served by reflection,
+//! [`crate::pb::FILE_DESCRIPTOR_SET`]); the walk adds up what prost (protobuf) or pbjson
+//! (JSON) would allocate and stops as soon as the total passes the budget of the call, naming
+//! the field where it did.
+//!
+//! The estimate, in bytes, of a decoded message (64-bit layout):
+//! * the root message's struct (fields inline: a singular message field is an `Option` of
+//!   its struct inside its parent, a oneof an enum of its members);
+//! * a repeated field of `n` entries: a `Vec` of the capacity Rust's growth gives
+//!   (`c = max(4, n.next_power_of_two())`), and half that again for the old buffer it held
+//!   while it last grew (`1.5 c` for `n > 4`), times the entry's size (a message's struct,
+//!   24 for a string or bytes, the scalar's size);
+//! * a map entry: twice its key and value (a B-tree leaf holds 6 to 11 entries) plus 16;
+//! * a string or bytes: its length (JSON: the length of its text, an upper bound).
+//!
+//! Unknown fields are skipped by prost and refused by pbjson: they cost nothing. Malformed
+//! input ends the walk with what it counted so far; the decoder then refuses it with its own
+//! error, having allocated no more than that. The wire is read with prost's own
+//! `encoding` functions (keys, varints, skipping fields), JSON with serde_json.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use prost::Message;
+use prost::bytes::Buf;
+use prost::encoding::{DecodeContext, WireType, decode_key, decode_varint, skip_field};
+use prost_types::field_descriptor_proto::{Label, Type};
+use serde::de::DeserializeSeed;
+use tonic::Status;
+
+use json::JsonMessage;
+pub use json::{IMPORT_BYTES_PER_CONTAINER, IMPORT_BYTES_PER_SCALAR, import_json};
+
+mod json;
+#[cfg(test)]
+mod tests;
+
+/// Default of `--max-decoded-bytes`: the estimated bytes one request may take once decoded,
+/// 48 MiB. The largest legitimate request, an ApplyBatch of 100,000 recorded 1841 actions
+/// (2.4 MB on the wire), is estimated at 44 MB (36.5 MB allocated at once, the batch's work
+/// included); a recorded 1841 game is 1 to 2 MB (docs/SECURITY.md, "Decoded size").
+pub const DEFAULT_MAX_DECODED_BYTES: usize = 48 * 1024 * 1024;
+
+/// Nesting deeper than prost's recursion limit (100) is refused by the decoder anyway.
+const MAX_DEPTH: usize = 100;
+
+/// A request over its decoded-size budget: where the walk passed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverBudget {
+    /// The field where the estimate passed the budget, e.g. `actions[65535]`.
+    pub path: String,
+    /// The budget, in bytes.
+    pub limit: usize,
+}
+
+impl OverBudget {
+    /// INVALID_ARGUMENT naming the field and the limit (retrying the same request cannot
+    /// succeed).
+    pub fn status(&self, what: &str) -> Status {
+        Status::invalid_argument(format!(
+            "{}: {what} would take more than {} bytes once decoded (--max-decoded-bytes); \
+             the request is refused before it is decoded",
+            self.path, self.limit
+        ))
+    }
+}
+
+/// What a field holds.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    /// A message (index into [`Schema::messages`]).
+    Message(usize),
+    /// A string or bytes.
+    Text,
+    /// A scalar of this many bytes in Rust, encoded as the given wire type.
+    Scalar { size: usize, wire: ScalarWire },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ScalarWire {
+    Varint,
+    Fixed32,
+    Fixed64,
+}
+
+#[derive(Debug)]
+struct Field {
+    name: String,
+    kind: Kind,
+    repeated: bool,
+}
+
+#[derive(Debug)]
+struct Msg {
+    /// Size of the Rust struct, estimated from the fields.
+    size: usize,
+    /// A map's entry message (`map<K, V>`).
+    map_entry: bool,
+    fields: Vec<Field>,
+    by_number: HashMap<u32, usize>,
+    /// JSON names: the lowerCamelCase `json_name` and the proto name (pbjson takes both).
+    by_json: HashMap<String, usize>,
+}
+
+/// The messages of the API and each RPC's request message.
+#[derive(Debug)]
+struct Schema {
+    messages: Vec<Msg>,
+    by_name: HashMap<String, usize>,
+    /// Method name (`ApplyBatch`) → its request message.
+    requests: HashMap<String, usize>,
+}
+
+fn schema() -> &'static Schema {
+    static SCHEMA: OnceLock<Schema> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        // The descriptor set is built into the binary by build.rs: it always decodes.
+        let set = prost_types::FileDescriptorSet::decode(crate::pb::FILE_DESCRIPTOR_SET)
+            .unwrap_or_default();
+        Schema::new(&set)
+    })
+}
+
+impl Schema {
+    fn new(set: &prost_types::FileDescriptorSet) -> Self {
+        // Every message with its full name (`referee.v1.SeatAction`, nested ones too).
+        let mut protos: Vec<(String, &prost_types::DescriptorProto)> = Vec::new();
+        fn collect<'a>(
+            prefix: &str,
+            msgs: &'a [prost_types::DescriptorProto],
+            out: &mut Vec<(String, &'a prost_types::DescriptorProto)>,
+        ) {
+            for m in msgs {
+                let name = format!("{prefix}.{}", m.name());
+                collect(&name, &m.nested_type, out);
+                out.push((name, m));
+            }
+        }
+        for file in &set.file {
+            collect(file.package(), &file.message_type, &mut protos);
+        }
+        let by_name: HashMap<String, usize> = protos
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (n.clone(), i))
+            .collect();
+        let mut messages: Vec<Msg> = protos
+            .iter()
+            .map(|(_, m)| {
+                let fields: Vec<Field> = m
+                    .field
+                    .iter()
+                    .map(|f| Field {
+                        name: f.name().to_string(),
+                        kind: kind_of(f, &by_name),
+                        repeated: f.label() == Label::Repeated,
+                    })
+                    .collect();
+                let mut by_json = HashMap::new();
+                for (i, f) in m.field.iter().enumerate() {
+                    by_json.insert(f.json_name().to_string(), i);
+                    by_json.insert(f.name().to_string(), i);
+                }
+                Msg {
+                    size: 0,
+                    map_entry: m.options.as_ref().is_some_and(|o| o.map_entry()),
+                    by_number: m
+                        .field
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| (f.number() as u32, i))
+                        .collect(),
+                    fields,
+                    by_json,
+                }
+            })
+            .collect();
+        let mut sizes: Vec<Option<usize>> = vec![None; protos.len()];
+        for i in 0..protos.len() {
+            struct_size(i, &protos, &messages, &mut sizes, 0);
+        }
+        for (m, s) in messages.iter_mut().zip(sizes) {
+            m.size = s.unwrap_or(0);
+        }
+        let mut requests = HashMap::new();
+        for file in &set.file {
+            for service in &file.service {
+                for method in &service.method {
+                    let input = method.input_type().trim_start_matches('.');
+                    if let Some(&i) = by_name.get(input) {
+                        requests.insert(method.name().to_string(), i);
+                    }
+                }
+            }
+        }
+        Schema {
+            messages,
+            by_name,
+            requests,
+        }
+    }
+}
+
+fn kind_of(f: &prost_types::FieldDescriptorProto, by_name: &HashMap<String, usize>) -> Kind {
+    use ScalarWire::*;
+    let scalar = |size, wire| Kind::Scalar { size, wire };
+    match f.r#type() {
+        Type::Message | Type::Group => by_name
+            .get(f.type_name().trim_start_matches('.'))
+            .map_or(Kind::Text, |&i| Kind::Message(i)),
+        Type::String | Type::Bytes => Kind::Text,
+        Type::Bool => scalar(1, Varint),
+        Type::Int32 | Type::Uint32 | Type::Sint32 | Type::Enum => scalar(4, Varint),
+        Type::Int64 | Type::Uint64 | Type::Sint64 => scalar(8, Varint),
+        Type::Fixed32 | Type::Sfixed32 | Type::Float => scalar(4, Fixed32),
+        Type::Fixed64 | Type::Sfixed64 | Type::Double => scalar(8, Fixed64),
+    }
+}
+
+/// The size of message `i`'s Rust struct as prost lays it out: strings, bytes, repeated
+/// fields and maps 24 bytes each; a scalar its size (an `optional` one doubled: `Option`);
+/// a singular message field its struct plus 8 (`Option`); a oneof its largest member plus 8;
+/// the sum rounded up to 8 bytes. (Checked against `size_of` in the tests below.)
+fn struct_size(
+    i: usize,
+    protos: &[(String, &prost_types::DescriptorProto)],
+    messages: &[Msg],
+    sizes: &mut Vec<Option<usize>>,
+    depth: usize,
+) -> usize {
+    if let Some(s) = sizes[i] {
+        return s;
+    }
+    if depth > MAX_DEPTH {
+        // A recursive message would be boxed: a pointer.
+        return 8;
+    }
+    let proto = protos[i].1;
+    let mut plain = 0usize;
+    let mut oneofs: HashMap<i32, usize> = HashMap::new();
+    for (f, field) in proto.field.iter().zip(&messages[i].fields) {
+        let size = if field.repeated {
+            24
+        } else {
+            match field.kind {
+                Kind::Text => 24,
+                Kind::Scalar { size, .. } if f.proto3_optional() => size * 2,
+                Kind::Scalar { size, .. } => size,
+                Kind::Message(m) => {
+                    let inner = struct_size(m, protos, messages, sizes, depth + 1);
+                    if f.oneof_index.is_some() && !f.proto3_optional() {
+                        inner
+                    } else {
+                        inner + 8
+                    }
+                }
+            }
+        };
+        match f.oneof_index {
+            Some(o) if !f.proto3_optional() => {
+                let e = oneofs.entry(o).or_default();
+                *e = (*e).max(size);
+            }
+            _ => plain += size,
+        }
+    }
+    let total = plain + oneofs.values().map(|m| m + 8).sum::<usize>();
+    let total = total.div_ceil(8) * 8;
+    sizes[i] = Some(total);
+    total
+}
+
+/// The entries a `Vec` grown one push at a time to `n` entries holds room for at its peak:
+/// its capacity (Rust's growth: at least 4, then doubling) and, while it last grew, its old
+/// buffer of half that beside the new one.
+fn vec_capacity(n: u64) -> u64 {
+    match n {
+        0 => 0,
+        1..=4 => 4,
+        _ => {
+            let cap = n.next_power_of_two();
+            cap + cap / 2
+        }
+    }
+}
+
+/// Per entry of a map field: twice its key and value (B-tree nodes are half full at worst),
+/// plus the node's share of pointers and lengths.
+fn map_entry_cost(entry: &Msg) -> u64 {
+    entry.size as u64 * 2 + 16
+}
+
+/// One step of the path to the field being read.
+#[derive(Clone, Copy)]
+struct Step {
+    msg: usize,
+    field: usize,
+    index: Option<u64>,
+}
+
+/// The walk: the bytes counted so far, the budget and the path.
+struct Walk<'s> {
+    schema: &'s Schema,
+    used: u64,
+    limit: u64,
+    path: Vec<Step>,
+    over: Option<String>,
+}
+
+/// The walk stopped: over budget (the path is in `Walk::over`) or malformed input.
+#[derive(Debug)]
+enum Stop {
+    Over,
+    Malformed,
+}
+
+impl<'s> Walk<'s> {
+    fn new(schema: &'s Schema, limit: usize) -> Self {
+        Walk {
+            schema,
+            used: 0,
+            limit: limit as u64,
+            path: Vec::new(),
+            over: None,
+        }
+    }
+
+    fn path_text(&self) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&self.schema.messages[step.msg].fields[step.field].name);
+            if let Some(i) = step.index {
+                let _ = write!(out, "[{i}]");
+            }
+        }
+        if out.is_empty() {
+            out.push_str("request");
+        }
+        out
+    }
+
+    /// Counts `bytes` more; over the budget the walk stops with the current path.
+    fn add(&mut self, bytes: u64) -> Result<(), Stop> {
+        self.used = self.used.saturating_add(bytes);
+        if self.used > self.limit {
+            if self.over.is_none() {
+                self.over = Some(self.path_text());
+            }
+            return Err(Stop::Over);
+        }
+        Ok(())
+    }
+
+    /// Checks that `projected` more bytes (a repeated field's entries so far, counted when
+    /// its message ends) would still fit, so that a long list stops at the entry that
+    /// passes the budget instead of at its end.
+    fn fits(&mut self, projected: u64) -> Result<(), Stop> {
+        if self.used.saturating_add(projected) > self.limit {
+            if self.over.is_none() {
+                self.over = Some(self.path_text());
+            }
+            return Err(Stop::Over);
+        }
+        Ok(())
+    }
+
+    /// The entry size of repeated field `f` of message `m`.
+    fn entry_size(&self, m: usize, f: usize) -> u64 {
+        match self.schema.messages[m].fields[f].kind {
+            Kind::Message(e) => self.schema.messages[e].size as u64,
+            Kind::Text => 24,
+            Kind::Scalar { size, .. } => size as u64,
+        }
+    }
+
+    /// Walks one encoded message `m` (its struct already counted by the caller).
+    fn wire_message(&mut self, m: usize, mut buf: &[u8]) -> Result<(), Stop> {
+        if self.path.len() > MAX_DEPTH {
+            return Err(Stop::Malformed);
+        }
+        let schema = self.schema;
+        let msg = &schema.messages[m];
+        // Entries of each repeated field in this message (few fields: a short list).
+        let mut counts: Vec<(usize, u64)> = Vec::new();
+        while buf.has_remaining() {
+            let (tag, wire) = decode_key(&mut buf).map_err(|_| Stop::Malformed)?;
+            let Some(&f) = msg.by_number.get(&tag) else {
+                skip_field(wire, tag, &mut buf, DecodeContext::default())
+                    .map_err(|_| Stop::Malformed)?;
+                continue;
+            };
+            let field = &msg.fields[f];
+            // Entries this occurrence adds to a repeated field.
+            let mut entries = 0u64;
+            let index = counts.iter().find(|c| c.0 == f).map_or(0, |c| c.1);
+            match (field.kind, wire) {
+                (Kind::Message(e), WireType::LengthDelimited) => {
+                    let body = length_delimited(&mut buf)?;
+                    let entry = &schema.messages[e];
+                    self.path.push(Step {
+                        msg: m,
+                        field: f,
+                        index: (field.repeated && !entry.map_entry).then_some(index),
+                    });
+                    if entry.map_entry {
+                        self.add(map_entry_cost(entry))?;
+                    } else if field.repeated {
+                        entries = 1;
+                        self.fits((index + 1) * self.entry_size(m, f))?;
+                    }
+                    self.wire_message(e, body)?;
+                    self.path.pop();
+                    if entry.map_entry {
+                        continue;
+                    }
+                }
+                (Kind::Text, WireType::LengthDelimited) => {
+                    let body = length_delimited(&mut buf)?;
+                    self.path.push(Step {
+                        msg: m,
+                        field: f,
+                        index: field.repeated.then_some(index),
+                    });
+                    if field.repeated {
+                        entries = 1;
+                        self.fits((index + 1) * 24)?;
+                    }
+                    self.add(body.len() as u64)?;
+                    self.path.pop();
+                }
+                (Kind::Scalar { size, wire: sw }, WireType::LengthDelimited) if field.repeated => {
+                    // Packed.
+                    let body = length_delimited(&mut buf)?;
+                    entries = match sw {
+                        ScalarWire::Varint => body.iter().filter(|b| **b < 0x80).count() as u64,
+                        ScalarWire::Fixed32 => body.len() as u64 / 4,
+                        ScalarWire::Fixed64 => body.len() as u64 / 8,
+                    };
+                    self.path.push(Step {
+                        msg: m,
+                        field: f,
+                        index: Some(index + entries.saturating_sub(1)),
+                    });
+                    self.fits((index + entries) * size as u64)?;
+                    self.path.pop();
+                }
+                (Kind::Scalar { .. }, _) => {
+                    skip_field(wire, tag, &mut buf, DecodeContext::default())
+                        .map_err(|_| Stop::Malformed)?;
+                    if field.repeated {
+                        entries = 1;
+                    }
+                }
+                // A wire type the field cannot have: prost refuses the message.
+                _ => return Err(Stop::Malformed),
+            }
+            if entries > 0 {
+                match counts.iter_mut().find(|c| c.0 == f) {
+                    Some(c) => c.1 += entries,
+                    None => counts.push((f, entries)),
+                }
+            }
+        }
+        self.close_lists(m, &counts)
+    }
+
+    /// A message ends: its repeated fields' `Vec`s are counted at their capacity.
+    fn close_lists(&mut self, m: usize, counts: &[(usize, u64)]) -> Result<(), Stop> {
+        for &(f, n) in counts {
+            let bytes = vec_capacity(n).saturating_mul(self.entry_size(m, f));
+            self.path.push(Step {
+                msg: m,
+                field: f,
+                index: None,
+            });
+            self.add(bytes)?;
+            self.path.pop();
+        }
+        Ok(())
+    }
+}
+
+fn length_delimited<'b>(buf: &mut &'b [u8]) -> Result<&'b [u8], Stop> {
+    let len = decode_varint(buf).map_err(|_| Stop::Malformed)?;
+    let len = usize::try_from(len).map_err(|_| Stop::Malformed)?;
+    if len > buf.len() {
+        return Err(Stop::Malformed);
+    }
+    let (body, rest) = buf.split_at(len);
+    *buf = rest;
+    Ok(body)
+}
+
+/// The request message of RPC `method` (`ApplyBatch`), if the API has one.
+fn request_of(method: &str) -> Option<usize> {
+    schema().requests.get(method).copied()
+}
+
+/// Estimated bytes of the protobuf message `bytes` of type `message` (full name,
+/// `referee.v1.GameState`) once decoded, at most `limit`. Malformed bytes: what was counted
+/// before the fault (the decoder refuses them).
+///
+/// Errors: [`OverBudget`] when the estimate passes `limit`.
+pub fn protobuf(message: &str, bytes: &[u8], limit: usize) -> Result<usize, OverBudget> {
+    let schema = schema();
+    let Some(&m) = schema.by_name.get(message) else {
+        return Ok(0);
+    };
+    protobuf_of(schema, m, bytes, limit)
+}
+
+fn protobuf_of(schema: &Schema, m: usize, bytes: &[u8], limit: usize) -> Result<usize, OverBudget> {
+    let mut walk = Walk::new(schema, limit);
+    let result = walk
+        .add(schema.messages[m].size as u64)
+        .and_then(|()| walk.wire_message(m, bytes));
+    finish(walk, result)
+}
+
+fn finish(walk: Walk<'_>, result: Result<(), Stop>) -> Result<usize, OverBudget> {
+    // Malformed input ends the walk with what it counted; the decoder refuses it.
+    let _ = result;
+    match walk.over {
+        Some(path) => Err(OverBudget {
+            path,
+            limit: walk.limit as usize,
+        }),
+        None => Ok(walk.used.min(usize::MAX as u64) as usize),
+    }
+}
+
+/// Estimated bytes of the request of RPC `method` (`ApplyBatch`) given as the protobuf
+/// message `bytes`, at most `limit`; 0 for a method the API does not have (health, reflection).
+///
+/// Errors: [`OverBudget`].
+pub fn request_protobuf(method: &str, bytes: &[u8], limit: usize) -> Result<usize, OverBudget> {
+    match request_of(method) {
+        Some(m) => protobuf_of(schema(), m, bytes, limit),
+        None => Ok(0),
+    }
+}
+
+/// Estimated bytes of the request of RPC `method` given as proto3 JSON (`POST /v1/<method>`),
+/// at most `limit`; 0 for a method the API does not have. JSON that does not parse: what was
+/// counted before the fault (the JSON decoder refuses it).
+///
+/// Errors: [`OverBudget`].
+pub fn request_json(method: &str, json: &[u8], limit: usize) -> Result<usize, OverBudget> {
+    let schema = schema();
+    let Some(m) = request_of(method) else {
+        return Ok(0);
+    };
+    let mut walk = Walk::new(schema, limit);
+    let result = walk.add(schema.messages[m].size as u64).and_then(|()| {
+        let mut de = serde_json::Deserializer::from_slice(json);
+        JsonMessage {
+            walk: &mut walk,
+            msg: m,
+        }
+        .deserialize(&mut de)
+        .map_err(|_| Stop::Malformed)
+    });
+    finish(walk, result)
+}

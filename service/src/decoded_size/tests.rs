@@ -1,0 +1,131 @@
+//! Unit tests of the decoded-size estimate.
+
+use super::*;
+use crate::pb;
+
+fn size_of(name: &str) -> usize {
+    let s = schema();
+    s.messages[s.by_name[name]].size
+}
+
+/// The estimated struct sizes are those of prost's generated types, within a word or two
+/// (Rust may pack small fields tighter; never much smaller than the estimate).
+#[test]
+fn struct_sizes_match_the_generated_types() {
+    let cases = [
+        (
+            "referee.v1.SeatAction",
+            std::mem::size_of::<pb::v1::SeatAction>(),
+        ),
+        ("referee.v1.Action", std::mem::size_of::<pb::v1::Action>()),
+        (
+            "referee.v1.ApplyBatchRequest",
+            std::mem::size_of::<pb::v1::ApplyBatchRequest>(),
+        ),
+        (
+            "referee.v1.GameState",
+            std::mem::size_of::<pb::v1::GameState>(),
+        ),
+        (
+            "referee.g1841.v1.State",
+            std::mem::size_of::<pb::g1841::State>(),
+        ),
+        (
+            "referee.autobahn.v1.State",
+            std::mem::size_of::<pb::autobahn::State>(),
+        ),
+        (
+            "referee.g1841.v1.Action",
+            std::mem::size_of::<pb::g1841::Action>(),
+        ),
+        (
+            "referee.autobahn.v1.Action",
+            std::mem::size_of::<pb::autobahn::Action>(),
+        ),
+    ];
+    for (name, actual) in cases {
+        let est = size_of(name);
+        assert!(
+            est + 16 >= actual && est <= actual * 2 + 16,
+            "{name}: estimated {est}, size_of {actual}"
+        );
+    }
+}
+
+/// The attack of issue #24: empty entries of ApplyBatch's `actions` (`12 00`) stop the
+/// walk at the entry that passes the budget, named in the path.
+#[test]
+fn empty_list_entries_pass_the_budget_at_a_named_entry() {
+    let body: Vec<u8> = [0x12u8, 0x00].repeat(100_000);
+    let entry = size_of("referee.v1.SeatAction");
+    let err = request_protobuf("ApplyBatch", &body, 1_000_000).unwrap_err();
+    assert_eq!(err.limit, 1_000_000);
+    let expected = (1_000_000 - size_of("referee.v1.ApplyBatchRequest")) / entry;
+    assert_eq!(err.path, format!("actions[{expected}]"), "entry {entry}");
+    let json = format!("{{\"actions\":[{}{{}}]}}", "{},".repeat(100_000));
+    let err = request_json("ApplyBatch", json.as_bytes(), 1_000_000).unwrap_err();
+    assert_eq!(err.path, format!("actions[{expected}]"));
+    // Under a budget that holds them: the Vec at its capacity (131,072 entries) and its
+    // previous buffer (65,536).
+    let est = request_protobuf("ApplyBatch", &body, usize::MAX).unwrap();
+    assert_eq!(
+        est,
+        size_of("referee.v1.ApplyBatchRequest") + 196_608 * entry
+    );
+    assert_eq!(
+        request_json("ApplyBatch", json.as_bytes(), usize::MAX).unwrap(),
+        { size_of("referee.v1.ApplyBatchRequest") + 196_608 * entry }
+    );
+}
+
+/// Nested fields are named with their path; strings count their length; map entries
+/// count; unknown fields and methods count nothing; malformed input ends the walk.
+#[test]
+fn paths_strings_maps_and_malformed_input() {
+    let req = pb::v1::NewGameRequest {
+        game: "1841".into(),
+        seats: 4,
+        options: [("variant".to_string(), "x".repeat(1000))].into(),
+        ..Default::default()
+    };
+    let bytes = req.encode_to_vec();
+    let est = request_protobuf("NewGame", &bytes, usize::MAX).unwrap();
+    assert!((1004..1500).contains(&est), "{est}");
+    let err = request_protobuf("NewGame", &bytes, 900).unwrap_err();
+    assert_eq!(err.path, "options.value");
+    let json = br#"{"game": "1841", "options": {"variant": "xxxxxxxxxx"}, "unknown": [1,2,3]}"#;
+    assert!(request_json("NewGame", json, usize::MAX).unwrap() < 300);
+    assert_eq!(request_protobuf("Check", &bytes, 10).unwrap(), 0);
+    // A length past the end: malformed, what was counted so far.
+    assert!(request_protobuf("ApplyBatch", &[0x12, 0x7f, 0x00], usize::MAX).is_ok());
+    let state = pb::v1::ApplyRequest {
+        state: Some(pb::v1::GameState {
+            game: "1841".into(),
+            state: Some(pb::v1::game_state::State::G1841(pb::g1841::State {
+                players: vec![Default::default(); 3000],
+                ..Default::default()
+            })),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let err = request_protobuf("Apply", &state.encode_to_vec(), 100_000).unwrap_err();
+    assert!(err.path.starts_with("state.g1841.players["), "{}", err.path);
+}
+
+/// An 18xx.games export of empty actions counts every value.
+#[test]
+fn import_documents_count_their_values() {
+    let doc = format!("{{\"actions\":[{}{{}}]}}", "{},".repeat(999));
+    let scalars = r#"{"settings": [1, true, null, "abc"]}"#;
+    assert_eq!(
+        import_json(scalars, usize::MAX).unwrap() as u64,
+        2 * IMPORT_BYTES_PER_CONTAINER + 4 * IMPORT_BYTES_PER_SCALAR + 3
+    );
+    assert_eq!(
+        import_json(&doc, usize::MAX).unwrap() as u64,
+        (1 + 1 + 1000) * IMPORT_BYTES_PER_CONTAINER
+    );
+    assert_eq!(import_json(&doc, 1000).unwrap_err().path, "export_json");
+    assert!(import_json("not json", 10).is_ok());
+}
