@@ -640,6 +640,61 @@ fn s12_1_merger_without_a_president_fails() {
     assert_eq!(state, before);
 }
 
+/// 1841 §12.1 (rule 4.7.4.1), FAQ-R6, 18xx #9404: a merger that cannot end with a president
+/// whatever the holders decide is not offered (18xx.games refuses it at once: "Cannot
+/// complete this merger without a president. Undo required."). 132002 before action 529 with
+/// SFTC held by P2 (20%) and P3 (10%), SFTG by P4 (20%) and P1 (10%): nobody holds 40% of the
+/// old shares; the new price is L.162, so P2's claim costs 162 × (40 − 20) ÷ 20 = L.162, P4's
+/// the same, P1's and P3's 162 × 30 ÷ 20 = L.243. With L.161 each nobody can claim: SFTG is
+/// not a partner, and proposing it is refused with the reason. With L.162 for P2 it is.
+#[test]
+fn s12_1_merger_nobody_can_preside_is_not_offered() {
+    let mut state = before_in("132002", 529);
+    set_holders(
+        &mut state,
+        "SFTC",
+        &[p(P2), p(P3), ShareOwner::Pool, ShareOwner::Pool],
+    );
+    set_holders(&mut state, "SFTG", &[p(P4), p(P1)]);
+    for seat in [P1, P2, P3, P4] {
+        let cash = state.players[seat as usize].cash;
+        give(&mut state, seat, 161 - cash);
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let propose = Action::ProposeMerger {
+        partner: "SFTG".into(),
+    };
+    assert!(!G1841::legal(&state, P2).actions.contains(&propose));
+    assert!(!merger::partners(&state, "SFTC").contains(&"SFTG".to_string()));
+    let mut probe = state.clone();
+    let r = G1841::apply(&mut probe, P2, &propose).unwrap_err();
+    assert_eq!(
+        (r.code, r.rule.as_str()),
+        (RejectionCode::IllegalMove, "1841 §12.1")
+    );
+    assert!(
+        r.message.contains("cannot end with a president"),
+        "{}",
+        r.message
+    );
+    assert_eq!(probe, state);
+    // One more lira for P2: he can claim, the merger is offered and goes through with him.
+    give(&mut state, P2, 1);
+    assert!(G1841::legal(&state, P2).actions.contains(&propose));
+    act(&mut state, P2, propose);
+    act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    assert_eq!(G1841::to_act(&state), [P2]);
+    act(&mut state, P2, Action::ClaimPresidency { claim: true });
+    assert_eq!(state.corporation("AFI").unwrap().president(), Some(&p(P2)));
+    assert_eq!(state.players[P2 as usize].cash, 0);
+}
+
 /// 1841 §12.1, FAQ-R6: a player with less than 40% claims the presidency for price × (40 −
 /// held%) ÷ 20 rounded down, paid to the new corporation: A at L.90 and B at L.60 → L.141
 /// (FAQ-T); with 30% the claim costs L.70 (70.5 rounded down) and gives him the 20%
