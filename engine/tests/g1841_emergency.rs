@@ -223,7 +223,7 @@ fn s14_a_chain_corporation_sells_its_shares_of_the_needy_one_first() {
         stop_at_action_id: Some(199),
     };
     let r = replay(
-        &common::fixture("oracle-played/lite-5p-s103-to202.json"),
+        &common::fixture("oracle-played/lite-5p-s103-to199.json"),
         &settings,
     );
     assert!(r.failure.is_none(), "{:?}", r.failure);
