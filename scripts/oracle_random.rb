@@ -405,6 +405,16 @@ module OracleRandom
       bundles = []
       if entity.corporation? && step.respond_to?(:issuable_shares)
         bundles.concat(Array(step.issuable_shares(entity)))
+        # A corporation's emergency sales in the train step: only what the UI offers
+        # (`issuable_shares`: the first corporation of the chain with something to sell,
+        # bundles short of the need plus one half-price share, 1841 §14). The engine's own
+        # `process_sell_shares` checks only `emr_can_sell?`, so any bundle would load (e.g. 60%
+        # of IRSFF's IPO where 20% covers the need), which no player can do on 18xx.games.
+        if step.is_a?(Engine::Step::BuyTrain)
+          return bundles.uniq { |b| [b.shares.map(&:id), b.percent] }
+                        .select { |b| safe { step.can_sell?(entity, b) } }
+                        .map { |b| bundle_action(entity, b, A::SellShares) }
+        end
       end
       @game.corporations.each do |corp|
         next unless corp.share_price

@@ -206,3 +206,56 @@ fn s14_a_refused_sale_of_a_share_the_player_does_not_preside_names_the_open_sale
          president selling 10% of IFAI."
     );
 }
+
+/// 1841 §14: a corporation of the needy chain sells, before its own IPO shares, the
+/// certificates it holds of other corporations — those of a corporation in the chain too, as
+/// long as it stays president (18xx `emr_valid_bundles`, `corp_minimum_to_retain`). Oracle
+/// game `lite-5p-s103` (played by 18xx.games' own engine) before its action 200: CGTF must buy
+/// a train, has L.155 and nothing left to sell (IPO empty); SFTG, its president with 30% (the
+/// president's certificate and CGTF_1, nobody else holding CGTF outside the pool), sells
+/// CGTF_1 at half of L.11: ceil(5.5) = L.6, and only then its own IPO shares (action 201).
+/// Before, Referee skipped every corporation of the chain and offered SFTG's IPO at once.
+#[test]
+fn s14_a_chain_corporation_sells_its_shares_of_the_needy_one_first() {
+    use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+    let settings = ReplaySettings {
+        check: false,
+        stop_at_action_id: Some(199),
+    };
+    let r = replay(
+        &common::fixture("oracle-played/lite-5p-s103-to199.json"),
+        &settings,
+    );
+    assert!(r.failure.is_none(), "{:?}", r.failure);
+    let mut state = r.state.expect("state");
+    assert_eq!(operating_round::current(&state).as_deref(), Some("CGTF"));
+    let cgtf = state.corporation("CGTF").unwrap();
+    assert_eq!((cgtf.cash, cgtf.price()), (155, Some(11)));
+    assert_eq!(
+        cgtf.percent_of(&corp("SFTG")),
+        30,
+        "SFTG: the president's certificate and CGTF_1"
+    );
+    let seat = G1841::to_act(&state)[0];
+    let sell = |seller: &str, corporation: &str, percent: u32| Action::EmergencySell {
+        seller: Some(seller.into()),
+        corporation: corporation.into(),
+        percent,
+    };
+    let legal = G1841::legal_actions(&state, seat);
+    let sales: Vec<&Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::EmergencySell { .. }))
+        .collect();
+    assert_eq!(sales, [&sell("SFTG", "CGTF", 10)]);
+    let sftg_cash = state.corporation("SFTG").unwrap().cash;
+    G1841::apply(&mut state, seat, &sell("SFTG", "CGTF", 10)).unwrap();
+    assert_eq!(validate(&state), Ok(()));
+    assert_eq!(state.corporation("SFTG").unwrap().cash, sftg_cash + 6);
+    let cgtf = state.corporation("CGTF").unwrap();
+    assert_eq!(cgtf.president(), Some(&corp("SFTG")));
+    assert_eq!(cgtf.percent_of(&corp("SFTG")), 20);
+    // Then SFTG's own IPO shares, as 18xx's action 201 (30% of SFTG).
+    let legal = G1841::legal_actions(&state, seat);
+    assert!(legal.contains(&sell("SFTG", "SFTG", 30)), "{legal:?}");
+}

@@ -640,6 +640,61 @@ fn s12_1_merger_without_a_president_fails() {
     assert_eq!(state, before);
 }
 
+/// 1841 §12.1 (rule 4.7.4.1), FAQ-R6, 18xx #9404: a merger that cannot end with a president
+/// whatever the holders decide is not offered (18xx.games refuses it at once: "Cannot
+/// complete this merger without a president. Undo required."). 132002 before action 529 with
+/// SFTC held by P2 (20%) and P3 (10%), SFTG by P4 (20%) and P1 (10%): nobody holds 40% of the
+/// old shares; the new price is L.162, so P2's claim costs 162 × (40 − 20) ÷ 20 = L.162, P4's
+/// the same, P1's and P3's 162 × 30 ÷ 20 = L.243. With L.161 each nobody can claim: SFTG is
+/// not a partner, and proposing it is refused with the reason. With L.162 for P2 it is.
+#[test]
+fn s12_1_merger_nobody_can_preside_is_not_offered() {
+    let mut state = before_in("132002", 529);
+    set_holders(
+        &mut state,
+        "SFTC",
+        &[p(P2), p(P3), ShareOwner::Pool, ShareOwner::Pool],
+    );
+    set_holders(&mut state, "SFTG", &[p(P4), p(P1)]);
+    for seat in [P1, P2, P3, P4] {
+        let cash = state.players[seat as usize].cash;
+        give(&mut state, seat, 161 - cash);
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let propose = Action::ProposeMerger {
+        partner: "SFTG".into(),
+    };
+    assert!(!G1841::legal(&state, P2).actions.contains(&propose));
+    assert!(!merger::partners(&state, "SFTC").contains(&"SFTG".to_string()));
+    let mut probe = state.clone();
+    let r = G1841::apply(&mut probe, P2, &propose).unwrap_err();
+    assert_eq!(
+        (r.code, r.rule.as_str()),
+        (RejectionCode::IllegalMove, "1841 §12.1")
+    );
+    assert!(
+        r.message.contains("cannot end with a president"),
+        "{}",
+        r.message
+    );
+    assert_eq!(probe, state);
+    // One more lira for P2: he can claim, the merger is offered and goes through with him.
+    give(&mut state, P2, 1);
+    assert!(G1841::legal(&state, P2).actions.contains(&propose));
+    act(&mut state, P2, propose);
+    act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    assert_eq!(G1841::to_act(&state), [P2]);
+    act(&mut state, P2, Action::ClaimPresidency { claim: true });
+    assert_eq!(state.corporation("AFI").unwrap().president(), Some(&p(P2)));
+    assert_eq!(state.players[P2 as usize].cash, 0);
+}
+
 /// 1841 §12.1, FAQ-R6: a player with less than 40% claims the presidency for price × (40 −
 /// held%) ÷ 20 rounded down, paid to the new corporation: A at L.90 and B at L.60 → L.141
 /// (FAQ-T); with 30% the claim costs L.70 (70.5 rounded down) and gives him the 20%
@@ -693,6 +748,96 @@ fn s12_1_claiming_the_presidency_costs_price_times_40_minus_held_over_20() {
     assert_eq!(state.players[P2 as usize].cash, cash - cost);
     assert_eq!(state.corporation("AFI").unwrap().president(), Some(&p(P2)));
     assert_eq!(percent(&state, "AFI", p(P2)), 20);
+}
+
+/// 1841 §9.6, §12.1: a merger completed in the turn of the round's last corporation leaves the
+/// new corporation over its train limit; it discards before the round ends (as 18xx.games'
+/// `DiscardTrain` step blocks its operating round). Before the fix the round ended at once and
+/// the new corporation kept its excess trains into later rounds (a random game reached a later
+/// merger whose new corporation held 9 trains and failed the state validator).
+///
+/// 132002 before action 529 (phase 4, limit 3 for a major), SFLi marked as operated so that
+/// SFTC operates last: SFTC (3-3 and SB's 4-2) + SFTG (3-2 and SFL's 4-3) → AFI with 4 trains.
+#[test]
+fn s9_6_merger_of_the_last_corporation_discards_before_the_round_ends() {
+    let mut state = before_in("132002", 529);
+    let t = &mut state.operations.trains;
+    t.get_mut("SB").unwrap().retain(|x| x != "4-2");
+    t.get_mut("SFL").unwrap().retain(|x| x != "4-3");
+    t.get_mut("SFTC").unwrap().push("4-2".into());
+    t.get_mut("SFTG").unwrap().push("4-3".into());
+    let Round::OperatingRound(r) = &mut state.round else {
+        unreachable!()
+    };
+    r.done.push("SFLi".into());
+    assert_eq!((r.stock_round, r.number, r.total), (4, 1, 2));
+    assert_eq!(validate(&state), Ok(()));
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    // The odd shares: every holder sells his to the bank.
+    while event(&state).is_some() {
+        let seat = G1841::to_act(&state)[0];
+        act(
+            &mut state,
+            seat,
+            Action::ExchangeOddShare {
+                choice: OddShareChoice::Cash,
+            },
+        );
+    }
+    assert_eq!(trains(&state, "AFI"), ["3-3", "4-2", "3-2", "4-3"]);
+    let Round::OperatingRound(r) = &state.round else {
+        panic!("the round must wait for AFI's discard: {:?}", state.round)
+    };
+    assert_eq!((r.stock_round, r.number), (4, 1));
+    assert_eq!(
+        (r.current.as_deref(), r.crowded.as_slice()),
+        (None, &["AFI".to_string()][..])
+    );
+    assert_eq!(G1841::to_act(&state), [P2]);
+    let discards = |train: &str| Action::DiscardTrain {
+        corporation: "AFI".into(),
+        train: train.into(),
+    };
+    assert_eq!(
+        G1841::legal_actions(&state, P2),
+        [discards("3-3"), discards("4-2")]
+    );
+    // Nothing else moves first: not another seat, not another action.
+    let mut probe = state.clone();
+    let r = G1841::apply(&mut probe, P1, &discards("3-3")).unwrap_err();
+    assert_eq!(
+        (r.code, r.rule.as_str()),
+        (RejectionCode::NotYourTurn, "1841 §9.6")
+    );
+    let r = G1841::apply(&mut probe, P2, &Action::Pass).unwrap_err();
+    assert_eq!(
+        (r.code, r.rule.as_str()),
+        (RejectionCode::WrongStep, "1841 §9.6")
+    );
+    assert_eq!(probe, state);
+    act(&mut state, P2, discards("3-3"));
+    assert_eq!(trains(&state, "AFI"), ["4-2", "3-2", "4-3"]);
+    assert_eq!(state.operations.pool_trains, ["3-3"]);
+    // Then the round is over: Operating Round 4.2 begins with the first corporation.
+    let Round::OperatingRound(r) = &state.round else {
+        panic!("{:?}", state.round)
+    };
+    assert_eq!((r.stock_round, r.number), (4, 2));
+    assert!(r.crowded.is_empty());
+    assert!(r.current.is_some());
 }
 
 /// FAQ-R6 worked example (fixed numbers): 30% at a new price of L.141 costs L.70.
@@ -973,4 +1118,53 @@ fn s12_random_decisions_through_the_events_keep_the_contract() {
             }
         }
     }
+}
+
+/// 1841 §9.6, §10: the buyer of the first train of a phase counts its new train against the
+/// phase's lower limit. 132002 before action 578 (phase 5, limit 3): CTDA holds 4-0 and SB's
+/// 5-1 and buys the first 6-train (L.800) → phase 6, limit 2, CTDA holds 3 trains and must
+/// discard before its turn goes on. Before the fix the limits were checked before the new
+/// train was added, and CTDA kept 3 trains.
+#[test]
+fn s9_6_first_train_of_a_phase_counts_against_the_new_limit() {
+    let mut state = before_in("132002", 578);
+    let t = &mut state.operations.trains;
+    t.get_mut("SB").unwrap().retain(|x| x != "5-1");
+    t.get_mut("CTDA").unwrap().push("5-1".into());
+    assert_eq!(validate(&state), Ok(()));
+    let seat = G1841::to_act(&state)[0];
+    let events = act(
+        &mut state,
+        seat,
+        Action::BuyTrain {
+            train: "6-0".into(),
+            from: "depot".into(),
+            price: 800,
+        },
+    );
+    assert!(events.contains(&Event::PhaseChanged { phase: "6".into() }));
+    assert_eq!(state.phase, "6");
+    assert_eq!(trains(&state, "CTDA"), ["4-0", "5-1", "6-0"]);
+    let Round::OperatingRound(r) = &state.round else {
+        unreachable!()
+    };
+    assert_eq!(r.crowded, ["CTDA"]);
+    assert_eq!(r.current.as_deref(), Some("CTDA"));
+    assert_eq!(G1841::to_act(&state), [seat]);
+    let discard = |train: &str| Action::DiscardTrain {
+        corporation: "CTDA".into(),
+        train: train.into(),
+    };
+    assert_eq!(
+        G1841::legal_actions(&state, seat),
+        [discard("4-0"), discard("5-1"), discard("6-0")]
+    );
+    act(&mut state, seat, discard("4-0"));
+    assert_eq!(trains(&state, "CTDA"), ["5-1", "6-0"]);
+    assert_eq!(state.operations.pool_trains, ["4-0"]);
+    let Round::OperatingRound(r) = &state.round else {
+        unreachable!()
+    };
+    assert!(r.crowded.is_empty());
+    assert_eq!(r.current.as_deref(), Some("CTDA"));
 }

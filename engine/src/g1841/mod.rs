@@ -85,6 +85,34 @@ pub fn check_invariants(state: &State) -> Result<(), crate::InvariantViolation> 
     validate::validate(state)
 }
 
+/// An invariant of the rules' own transitions, checked after every action in debug builds
+/// (not on decoded states, so states saved before it held still load): a corporation is above
+/// its train limit (1841 §9.6) only while it must discard (`operating_round.crowded`) or while
+/// a corporate event moves trains (§12.1: a merger's new corporation holds both corporations'
+/// trains until the event is over), and not after the game's end.
+///
+/// Errors: the first corporation over its limit, at `operations.trains.<sym>`.
+pub fn check_train_limits(state: &State) -> Result<(), crate::InvariantViolation> {
+    let (crowded, event): (&[String], bool) = match &state.round {
+        state::Round::OperatingRound(r) => (&r.crowded, r.event.is_some()),
+        _ => (&[], false),
+    };
+    // (Once the game is over nobody discards any more, §13.)
+    if event || state.game_end.ended {
+        return Ok(());
+    }
+    for (sym, trains) in &state.operations.trains {
+        if trains.len() as u32 > operating_round::train_limit(state, sym) && !crowded.contains(sym)
+        {
+            return Err(crate::InvariantViolation::new(
+                format!("operations.trains.{sym}"),
+                "over the train limit without a pending discard (1841 §9.6)",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The game 1841. Implements [`Game`]; see the module documentation for coverage.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct G1841;
@@ -127,7 +155,7 @@ impl Game for G1841 {
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
         let events = concession_round::apply(state, seat, action)?;
         #[cfg(debug_assertions)]
-        if let Err(v) = check_invariants(state) {
+        if let Err(v) = check_invariants(state).and_then(|()| check_train_limits(state)) {
             panic!("1841: {action:?} by seat {seat} broke an invariant: {v}");
         }
         Ok(events)

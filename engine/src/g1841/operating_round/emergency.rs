@@ -119,7 +119,7 @@ fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32
     match raiser {
         ShareOwner::Corporation(x) => {
             for c in &state.corporations {
-                if &c.sym == x || chain.contains(&ShareOwner::Corporation(c.sym.clone())) {
+                if &c.sym == x {
                     continue;
                 }
                 let units: u32 = c
@@ -128,9 +128,16 @@ fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32
                     .filter(|k| &k.owner == raiser && !k.president)
                     .map(|k| k.percent / c.unit_percent())
                     .sum();
-                // A corporation never sells its president's certificate here; a historical
-                // one it presides over before phase 4 keeps the largest other holding.
-                let units = if c.president() == Some(raiser) && !presidency_may_change(state, c) {
+                // A corporation never sells its president's certificate here; one it presides
+                // over in the needy chain (the needy corporation included), or a historical one
+                // before phase 4, keeps the largest other holding: its ordinary shares above
+                // it are sold like any other (18xx `emr_valid_bundles`, `corp_minimum_to_retain`;
+                // oracle game lite-5p-s103 id 200: SFTG, raising for CGTF, sells its 10% of CGTF
+                // and stays president with 20%).
+                let in_chain = chain.contains(&ShareOwner::Corporation(c.sym.clone()));
+                let units = if c.president() == Some(raiser)
+                    && (in_chain || !presidency_may_change(state, c))
+                {
                     units.min(units_above_retained(state, c, raiser))
                 } else {
                     units

@@ -120,15 +120,15 @@ fn listing(
     if r.event.is_some() {
         return events::legal(state, seat);
     }
-    let Some(sym) = r.current.clone() else {
-        return out;
-    };
     if let Some(crowded) = r.crowded.first() {
         if controller(state, crowded) == Some(seat) {
             out.actions = discard_options(state);
         }
         return out;
     }
+    let Some(sym) = r.current.clone() else {
+        return out;
+    };
     if controller(state, &sym) != Some(seat) {
         return out;
     }
@@ -290,13 +290,6 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     if r.event {
         return events::apply(state, seat, action);
     }
-    let Some(sym) = r.current.clone() else {
-        return Err(reject(
-            RejectionCode::WrongStep,
-            RULE,
-            "No corporation is operating.",
-        ));
-    };
     if let Some(crowded) = r.crowded.clone() {
         if controller(state, &crowded) != Some(seat) {
             return Err(reject(
@@ -330,9 +323,16 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 ));
             }
         }
-        settle(state, &mut events);
+        after_discards(state, &mut events);
         return Ok(events);
     }
+    let Some(sym) = r.current.clone() else {
+        return Err(reject(
+            RejectionCode::WrongStep,
+            RULE,
+            "No corporation is operating.",
+        ));
+    };
     if controller(state, &sym) != Some(seat) {
         return Err(reject(
             RejectionCode::NotYourTurn,
@@ -1013,6 +1013,22 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
         return;
     }
     next_corporation(state, events);
+}
+
+/// Goes on once no corporation must discard a train (1841 §9.6): the current corporation's
+/// turn, or — its turn over (a merger's initiator, a corporation gone in an event) — the next
+/// corporation's, or the end of the round. While a corporation is over its limit nothing moves
+/// on: a merger completed by the round's last corporation must not end the round with the new
+/// corporation above its limit.
+fn after_discards(state: &mut State, events: &mut Vec<Event>) {
+    let Some(r) = round(state) else { return };
+    if !r.crowded.is_empty() {
+        return;
+    }
+    if r.current.is_none() && r.event.is_none() && r.queued_events.is_empty() {
+        next_corporation(state, events);
+    }
+    settle(state, events);
 }
 
 /// Starts the next corporation in operating order that has not yet operated (1841 §8: the

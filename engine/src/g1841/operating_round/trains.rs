@@ -274,6 +274,7 @@ pub(super) fn buy_train(
     price: i64,
     events: &mut Vec<Event>,
 ) {
+    let mut phase_changed = false;
     match from {
         "depot" => {
             let t = train_type(train).to_string();
@@ -282,6 +283,7 @@ pub(super) fn buy_train(
             state.bank_cash += price;
             if first {
                 first_train(state, &t, events);
+                phase_changed = true;
             }
         }
         "pool" => {
@@ -316,6 +318,13 @@ pub(super) fn buy_train(
         from: from.to_string(),
         price,
     });
+    // 1841 §9.6: the limits drop with a new phase, the buyer's new train included (a
+    // corporation at the new limit that buys the first train of the phase discards one, as
+    // 18xx.games' `DiscardTrain` step after the purchase). With the first 4-train's events
+    // queued, `events::resume` checks once they are over.
+    if phase_changed && round(state).is_none_or(|r| r.queued_events.is_empty()) {
+        mark_crowded(state, events);
+    }
 }
 
 /// First purchase of train type `t` (1841 §10): phase change and rusting.
@@ -340,12 +349,9 @@ pub(super) fn first_train(state: &mut State, t: &str, events: &mut Vec<Event>) {
     rust(state, &rusting, events);
     // 1841 §11 (after the rusting, step 1): the concessions close now; the split and the
     // Tuscan merge are queued and run by the caller, which then checks the train limits.
-    // Borders follow the phase (set 4).
+    // Borders follow the phase (set 4). The lower train limits are checked by the caller once
+    // the buyer holds its new train (1841 §9.6).
     events::first_train_events(state, t, events);
-    // 1841 §9.6: limits drop with the phase (the buyer's new train included).
-    if round(state).is_none_or(|r| r.queued_events.is_empty()) {
-        mark_crowded(state, events);
-    }
 }
 
 /// Removes every train of the `rusting` types, owned or in the pool (1841 §10).

@@ -122,6 +122,7 @@ pub fn partners(state: &State, sym: &str) -> Vec<String> {
                 .as_ref()
                 .is_some_and(|r| reaches(state, r, &c.sym))
         })
+        .filter(|c| can_succeed(state, sym, &c.sym))
         .map(|c| c.sym.clone())
         .collect()
 }
@@ -166,6 +167,11 @@ pub fn why_not(state: &State, sym: &str, partner: &str) -> String {
             "No token of {partner} in a city reachable from {sym}'s tokens without crossing a border (FAQ-R7)."
         );
     }
+    if !can_succeed(state, sym, partner) {
+        return format!(
+            "A merger of {sym} and {partner} cannot end with a president of the new corporation (nobody holds 40% of the old shares or can pay to claim it), or only with circular control or a frozen corporation (1841 §12.1, FAQ-R6, FAQ-R1)."
+        );
+    }
     format!("{partner} is not a legal partner of {sym} now.")
 }
 
@@ -175,8 +181,16 @@ pub(in crate::g1841::operating_round) fn propose(
     initiator: &str,
     partner: &str,
 ) {
+    if let Some(m) = proposal(state, initiator, partner) {
+        store(state, m);
+    }
+}
+
+/// The merger of `initiator` with `partner` as proposed: the new price's cell, or the two
+/// prices its president chooses between (1841 §12.1).
+fn proposal(state: &State, initiator: &str, partner: &str) -> Option<Merger> {
     let (Some(a), Some(b)) = (state.corporation(initiator), state.corporation(partner)) else {
-        return;
+        return None;
     };
     let (pa, pb) = (a.price().unwrap_or(0), b.price().unwrap_or(0));
     let (ca, cb) = (
@@ -232,7 +246,76 @@ pub(in crate::g1841::operating_round) fn propose(
             }
         }
     }
-    store(state, m);
+    Some(m)
+}
+
+/// Whether some decisions of the holders end the merger of `initiator` with `partner` with a
+/// president and a legal result (1841 §12.1, rule 4.7.4.1, FAQ-R6: "a voluntary merger may not
+/// happen if no shareholder takes the presidency"; FAQ-R1: no circular control, the new
+/// corporation not frozen). 18xx.games refuses such a merger as soon as it is sure to fail
+/// ("Cannot complete this merger without a president. Undo required.", 18xx #9404), so a
+/// partner is offered only if it can succeed: for some new price (both prices when its
+/// president chooses), the president is one of those the presidency stage can reach — a
+/// holder in order who may claim it and can pay (pairs first, then single shares), or the
+/// first holder of 40% of the old shares, who takes it unless someone before him claims —
+/// and the merger executed with him leaves no new circular control and the new corporation
+/// not frozen. Minors merge without decisions: the result alone is checked. Which
+/// non-historical major is formed changes nothing here (the first formable one is used).
+fn can_succeed(state: &State, initiator: &str, partner: &str) -> bool {
+    let (Some(base), Some(target)) = (
+        proposal(state, initiator, partner),
+        formable_majors_of(state).next(),
+    ) else {
+        return false;
+    };
+    let cells: Vec<Option<MarketCell>> = if base.price_choices.is_empty() {
+        vec![base.cell]
+    } else {
+        base.price_choices.iter().copied().map(Some).collect()
+    };
+    for cell in cells {
+        let mut m = base.clone();
+        m.cell = cell;
+        m.price_choices.clear();
+        m.target = target.clone();
+        begin_exchange(state, &mut m);
+        if kind_of(state, initiator) == CorporationKind::Minor {
+            if !illegal_result(state, &m) {
+                return true;
+            }
+            continue;
+        }
+        for (president, claimed) in reachable_presidents(state, &m) {
+            let mut sim = m.clone();
+            sim.president = Some(president);
+            sim.claimed = claimed;
+            if !illegal_result(state, &sim) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The presidents a major merger's presidency stage can end with, as [`advance`] walks it:
+/// each holder asked ([`presidency_candidate`]: he may claim, `true`) until the first holder
+/// of 40% in the pairs sweep, who takes it (`false`).
+fn reachable_presidents(state: &State, m: &Merger) -> Vec<(ShareOwner, bool)> {
+    let len = m.holders.len();
+    let mut out = Vec::new();
+    let mut probe = m.clone();
+    for next in 0..2 * len {
+        probe.next = next as u32;
+        let i = next % len;
+        if next < len && m.units[i] >= 4 && m.holders[i] != ShareOwner::Pool {
+            out.push((m.holders[i].clone(), false));
+            break;
+        }
+        if let Some((h, _)) = presidency_candidate(state, &probe) {
+            out.push((h, true));
+        }
+    }
+    out
 }
 
 /// The decision the merger waits for.
@@ -400,7 +483,7 @@ fn first_seat(state: &State, m: &Merger) -> Seat {
 
 /// After the new corporation is chosen: majors go to the presidency stage; minors exchange
 /// at once.
-fn begin_exchange(state: &mut State, m: &mut Merger) {
+fn begin_exchange(state: &State, m: &mut Merger) {
     let first = first_seat(state, m);
     let (holders, units) = old_holders(state, m, first);
     m.holders = holders;

@@ -184,21 +184,21 @@ pub(super) fn run(state: &mut State, events: &mut Vec<Event>) {
 
 /// After the events: the operating corporation goes on with its turn if it still exists
 /// (1841 §11: the 4-train buyer continues), else the next corporation operates (FAQ-Q24).
+///
+/// A corporation left over its train limit (the lower limit of a new phase, or a merger's new
+/// corporation holding both corporations' trains, 1841 §9.6, §12.1) discards first: when the
+/// turn is over, the next corporation operates — or the round ends — only after the discards
+/// ([`after_discards`]), as 18xx.games' `DiscardTrain` step blocks its operating round.
 fn resume(state: &mut State, events: &mut Vec<Event>) {
     // 1841 §9.6: the lower train limit of the new phase, once the trains have moved.
     mark_crowded(state, events);
-    let Some(sym) = current(state) else {
-        next_corporation(state, events);
-        settle(state, events);
-        return;
-    };
-    if !state.corporation(&sym).is_some_and(|c| c.started()) {
-        if let Some(r) = round_mut(state) {
-            r.current = None;
-        }
-        next_corporation(state, events);
+    if let Some(sym) = current(state)
+        && !state.corporation(&sym).is_some_and(|c| c.started())
+        && let Some(r) = round_mut(state)
+    {
+        r.current = None;
     }
-    settle(state, events);
+    after_discards(state, events);
 }
 
 /// The events of the first purchase of train type `t` that belong to this module
