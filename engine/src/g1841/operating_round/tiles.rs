@@ -113,7 +113,6 @@ fn lays_up_to(
         .filter(|(_, c)| colors.contains(c))
         .fold(0u64, |mask, (k, _)| mask | 1 << (k % 64));
     let border = track_border_set(state);
-    let border_mask = border.as_deref().and_then(|set| m.border_mask(set));
     let shapes = track::shapes(m);
     // The one hex asked about, by index (none: a hex off the map has no lay).
     let only_index = match only {
@@ -159,8 +158,6 @@ fn lays_up_to(
             };
             let reached = u32::from(reached);
             let neighbors = u32::from(m.neighbor_mask[i]);
-            // 1841 §9.1: phase 2 — no new track across an active province border.
-            let border_edges = border_mask.map_or(0, |b| u32::from(b.get(i).copied().unwrap_or(0)));
             for &t in candidates {
                 let tile = &m.tile_list[t];
                 if want.is_some_and(|(w, _)| w != tile.id) {
@@ -178,15 +175,16 @@ fn lays_up_to(
                     }
                     let new = &shapes.tiles[t][usize::from(rotation)];
                     // Every exit leads to a neighbour, one exit touches the track reached,
-                    // and the old track is kept.
+                    // and the old track is kept. 1841 §9.1 (phase 2, "track graph with
+                    // region check"): the province border limits what is *reached* (the
+                    // search does not cross it, FAQ-Q14), not where a new exit may point:
+                    // an exit may face an active border and end there, as in 18xx.games
+                    // (`legal_tile_rotation?` only asks for a neighbour across each exit;
+                    // FAQ-Q14's own example has such a J6 tile facing I7 in phase 2).
                     if new.exits & !neighbors != 0
                         || new.exits & reached == 0
                         || !old.preserved_by(new)
                     {
-                        continue;
-                    }
-                    let added = new.exits & !old.exits;
-                    if added & border_edges & 0x3f != 0 {
                         continue;
                     }
                     if seen.insert((i, t, rotation)) {
