@@ -89,3 +89,24 @@ fn listed_divergence_i3_track_into_the_impassable_side_is_refused() {
     );
     assert_eq!(r.actions.len(), 166);
 }
+
+/// Listed divergence `V1-tie-auction-bid-on-another-concession` (tests/oracle/divergences.json):
+/// 1841 §4.2 step 2, FAQ-C1 — a tie after the sealed bids is settled among the tied players
+/// on that concession. Version 1 + `sfli_run_variant`, 7 players (seed 113): Bayard is tied
+/// (players 1 and 5 at L.30) and is resolved first; 18xx.games takes player 5's bid of L.65 on
+/// SFTC (id 8). Referee refuses it and keeps Bayard's tie auction open.
+#[test]
+fn listed_divergence_v1_tie_auction_takes_bids_on_that_concession_only() {
+    let r = import("version_1+sfli-7p-s113-to9");
+    let f = r.failure.expect("the import stops");
+    assert_eq!(f.action_id, Some(8));
+    assert_eq!(f.action_type.as_deref(), Some("bid"));
+    let rejection = f.rejection.expect("a rejection");
+    assert_eq!(rejection.rule, "1841 §4.2");
+    assert_eq!(
+        rejection.message,
+        "Only Bayard is being auctioned now; raise on it or pass."
+    );
+    // The seven sealed bids were applied.
+    assert_eq!(r.actions.len(), 7);
+}
