@@ -2,9 +2,7 @@
 //! game 132002 (replayed with the importer) and on hand-built routes.
 
 use referee_engine::g1841::operating_round::{self, check_routes, depot_train};
-use referee_engine::g1841::{
-    Action, Event, G1841, OperatingStep, Round, Route, State, Stop, data, map,
-};
+use referee_engine::g1841::{Action, Event, G1841, OperatingStep, Round, Route, State, Stop, data};
 use referee_engine::{Game, RejectionCode};
 
 mod common;

@@ -110,3 +110,29 @@ fn listed_divergence_v1_tie_auction_takes_bids_on_that_concession_only() {
     // The seven sealed bids were applied.
     assert_eq!(r.actions.len(), 7);
 }
+
+/// 1841 §9.1: each tile action is traced to a different base, whichever way the earlier
+/// lays are traced. Version 2, 8 players (seed 108), OR in phase 3: SFTG (bases Torino H4
+/// and Alessandria J6) lays G5 (tile 626, id 508), which both bases reach, then I3 (tile 7,
+/// rotation 4, id 509), which only Torino reaches: G5 is traced to Alessandria and I3 to
+/// Torino. Referee used to keep G5 on Torino, the first base, and refuse I3.
+#[test]
+fn s9_1_an_earlier_lay_is_traced_anew_to_free_a_base() {
+    let r = import("v2-8p-s108-to510");
+    assert_eq!(r.failure, None, "the excerpt imports to its end");
+    let s = r.state.expect("a state");
+    assert_eq!(tile(&s, "G5"), placed("626", 1));
+    assert_eq!(tile(&s, "I3"), placed("7", 4));
+    // Id 510 (SFTG's routes) is the last record: SFTG is past its track step.
+    let referee_engine::g1841::Round::OperatingRound(or) = &s.round else {
+        panic!("an operating round")
+    };
+    assert_eq!(or.current.as_deref(), Some("SFTG"));
+    assert_eq!(or.laid_hexes, vec!["G5".to_string(), "I3".to_string()]);
+    let bases: Vec<(&str, u32)> = or
+        .used_bases
+        .iter()
+        .map(|b| (b.hex.as_str(), b.city))
+        .collect();
+    assert_eq!(bases, vec![("J6", 0), ("H4", 0)]);
+}
