@@ -136,3 +136,25 @@ fn s9_1_an_earlier_lay_is_traced_anew_to_free_a_base() {
         .collect();
     assert_eq!(bases, vec![("J6", 0), ("H4", 0)]);
 }
+
+/// Listed divergence `p2p-concession-after-selling` (tests/oracle/divergences.json): 1841
+/// §5.1 — a player may not buy a share of a corporation he sold earlier in the stock round,
+/// and the president's certificate that comes with a locked concession is such a share
+/// (§3.2, §5.2: player-to-player purchases are subject to the same limits). `p2p_purchases`,
+/// 7 players (seed 101), SR 2: player 5 sells SFTG_3 (id 589), then buys the SFTG concession
+/// from player 4 with its president's certificate (id 612). 18xx.games checks the sale for
+/// purchases of shares from players but not for the concession; Referee refuses the offer.
+#[test]
+fn listed_divergence_p2p_concession_with_the_presidency_after_selling_is_refused() {
+    let r = import("p2p_purchases-7p-s101-to612");
+    let f = r.failure.expect("the import stops");
+    assert_eq!(f.action_id, Some(612));
+    assert_eq!(f.action_type.as_deref(), Some("buy_company"));
+    let rejection = f.rejection.expect("a rejection");
+    assert_eq!(rejection.rule, "1841 §5.1");
+    assert_eq!(
+        rejection.message,
+        "Seat 4 sold SFTG this round and may not buy it."
+    );
+    assert_eq!(r.actions.len(), 904);
+}
