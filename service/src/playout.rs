@@ -740,8 +740,8 @@ mod tests {
         }
         assert_eq!(reasons, BTreeMap::from([("bankrupt".to_owned(), 20)]));
         assert!(negative > 0 && with_loans >= negative);
-        // The lowest score: −1,000, two loans' worth (−1,500 before issue #22's rules fixes —
-        // train limits, merger offers, emergency sales — changed these random games).
-        assert_eq!(lowest, -1000);
+        // The lowest score: four loans and nothing held (−1,500 before the §9.1 lays of issue
+        // #22 changed the random games).
+        assert_eq!(lowest, -2000);
     }
 }

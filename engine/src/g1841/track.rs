@@ -791,9 +791,10 @@ impl Reach {
 
 /// Traces `corp`'s track graph from `starts` (hex, node) (1841 §9.1, §9.2; FAQ: tracing from
 /// own tokens, cities filled by other corporations block, off-boards end a trace, yellow
-/// Milano's terminal stubs cannot be passed through). Every traversable edge of a start hex
-/// counts as reached (a tile may be laid on a token's hex). With `border_set`, edges on that
-/// province border set are not crossed. Several searches on one state share a [`Board`]
+/// Milano's terminal stubs cannot be passed through). Every edge of a start hex toward a
+/// neighbour counts as reached, a province border's too (a tile may be laid on a token's hex
+/// with any exit toward a neighbour; 18xx `Graph#compute` marks every `hex.neighbors` edge of
+/// a token's hex). With `border_set`, edges on that province border set are not crossed. Several searches on one state share a [`Board`]
 /// ([`Board::reach`]).
 pub fn reach(
     state: &State,
@@ -878,11 +879,7 @@ fn reach_until(
         };
         nodes.push((i, *n));
         let mask = edges[i].get_or_insert(0);
-        for e in 0..6u8 {
-            if m.neighbor_mask[i] & 1 << e != 0 && !on_border(i, e) {
-                *mask |= 1 << e;
-            }
-        }
+        *mask |= m.neighbor_mask[i] & 0x3f;
         push(&mut seen, &mut queue, Pos::Node(i, *n, false), true);
     }
     // Crossing edge `e` of hex `i`: both sides are reached; the neighbour is entered unless a

@@ -113,7 +113,6 @@ fn lays_up_to(
         .filter(|(_, c)| colors.contains(c))
         .fold(0u64, |mask, (k, _)| mask | 1 << (k % 64));
     let border = track_border_set(state);
-    let border_mask = border.as_deref().and_then(|set| m.border_mask(set));
     let shapes = track::shapes(m);
     // The one hex asked about, by index (none: a hex off the map has no lay).
     let only_index = match only {
@@ -127,13 +126,18 @@ fn lays_up_to(
     // Lays already listed, as (hex index, tile index, rotation) (several bases may reach one
     // lay).
     let mut seen: BTreeSet<(usize, usize, u8)> = BTreeSet::new();
-    for (bhex, bnode, bcity) in bases {
-        if r.used_bases
-            .iter()
-            .any(|b| b.hex == bhex && b.city == bcity)
-        {
-            continue;
-        }
+    // The bases not used yet this turn first, then those an earlier lay may hand on
+    // ([`reassigned_bases`]), each in token order: a lay is traced to the first that allows it.
+    let is_used =
+        |&(h, _, c): &(&str, usize, u32)| r.used_bases.iter().any(|u| u.hex == h && u.city == c);
+    let order = (0..bases.len())
+        .filter(|&b| !is_used(&bases[b]))
+        .chain((0..bases.len()).filter(|&b| {
+            is_used(&bases[b])
+                && reassigned_bases(state, board, sym, &bases, b, border.as_deref()).is_some()
+        }));
+    for b in order {
+        let (bhex, bnode, bcity) = bases[b];
         let reach = board.reach(state, sym, &[(bhex, bnode)], border.as_deref());
         for (i, reached) in reach.edges() {
             if only_index.is_some_and(|o| o != i) {
@@ -159,8 +163,6 @@ fn lays_up_to(
             };
             let reached = u32::from(reached);
             let neighbors = u32::from(m.neighbor_mask[i]);
-            // 1841 §9.1: phase 2 — no new track across an active province border.
-            let border_edges = border_mask.map_or(0, |b| u32::from(b.get(i).copied().unwrap_or(0)));
             for &t in candidates {
                 let tile = &m.tile_list[t];
                 if want.is_some_and(|(w, _)| w != tile.id) {
@@ -178,15 +180,16 @@ fn lays_up_to(
                     }
                     let new = &shapes.tiles[t][usize::from(rotation)];
                     // Every exit leads to a neighbour, one exit touches the track reached,
-                    // and the old track is kept.
+                    // and the old track is kept. 1841 §9.1 (phase 2, "track graph with
+                    // region check"): the province border limits what is *reached* (the
+                    // search does not cross it, FAQ-Q14), not where a new exit may point:
+                    // an exit may face an active border and end there, as in 18xx.games
+                    // (`legal_tile_rotation?` only asks for a neighbour across each exit;
+                    // FAQ-Q14's own example has such a J6 tile facing I7 in phase 2).
                     if new.exits & !neighbors != 0
                         || new.exits & reached == 0
                         || !old.preserved_by(new)
                     {
-                        continue;
-                    }
-                    let added = new.exits & !old.exits;
-                    if added & border_edges & 0x3f != 0 {
                         continue;
                     }
                     if seen.insert((i, t, rotation)) {
@@ -211,6 +214,94 @@ fn lays_up_to(
     out
 }
 
+/// The bases of this turn's earlier lays traced anew so that none of them is base `new`
+/// (an index in `bases`), which then serves the next lay; `None` when no such tracing
+/// exists. 1841 §9.1: each tile action must be traceable to a different base — whether a
+/// lay was traced to one base or another does not matter as long as every lay has a base of
+/// its own (18xx.games re-attributes the earlier lays when it checks a further one,
+/// `G1841::Step::Track#calc_unused_railheads`: in `v2-8p-s108` id 509 SFTG lays I3 from
+/// Torino after a lay on G5 that both Torino and Alessandria reach). An earlier lay on hex
+/// `h` is traceable to a base whose track search reaches an exit of the tile on `h` now.
+/// Bases of earlier lays that are no longer bases stay as they are.
+fn reassigned_bases(
+    state: &State,
+    board: &track::Board,
+    sym: &str,
+    bases: &[(&str, usize, u32)],
+    new: usize,
+    border: Option<&str>,
+) -> Option<Vec<MapToken>> {
+    let r = round(state)?;
+    let m = board.map;
+    let index_of = |t: &MapToken| {
+        bases
+            .iter()
+            .position(|&(h, _, c)| h == t.hex && c == t.city)
+    };
+    // Bases taken: the new lay's, and those of earlier lays that are no longer bases.
+    let mut taken: u64 = 1 << (new % 64);
+    if bases.len() > 64 {
+        return None;
+    }
+    // The earlier lays to trace anew, as (position in `used_bases`, hex index).
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for (j, u) in r.used_bases.iter().enumerate() {
+        match (
+            index_of(u),
+            r.laid_hexes.get(j).and_then(|h| m.hex_index(h)),
+        ) {
+            (Some(_), Some(i)) => open.push((j, i)),
+            (Some(b), None) => taken |= 1 << b,
+            (None, _) => {}
+        }
+    }
+    // serves[k]: the bases (a mask) that reach an exit of the k-th open lay's tile.
+    let serves: Vec<u64> = open
+        .iter()
+        .map(|&(_, i)| {
+            let exits = board.shape(i).map_or(0, |s| s.exits);
+            bases
+                .iter()
+                .enumerate()
+                .filter(|&(_, &(h, n, _))| {
+                    let reach = board.reach(state, sym, &[(h, n)], border);
+                    let reached = reach.edges().find(|&(x, _)| x == i).map_or(0, |(_, e)| e);
+                    u32::from(reached) & exits != 0
+                })
+                .fold(0u64, |mask, (b, _)| mask | 1 << b)
+        })
+        .collect();
+    // A distinct base for every open lay (a handful of lays and bases: plain search).
+    fn assign(serves: &[u64], k: usize, taken: u64, out: &mut Vec<usize>) -> bool {
+        let Some(&mask) = serves.get(k) else {
+            return true;
+        };
+        for b in 0..64 {
+            if mask & !taken & 1 << b != 0 {
+                out.push(b);
+                if assign(serves, k + 1, taken | 1 << b, out) {
+                    return true;
+                }
+                out.pop();
+            }
+        }
+        false
+    }
+    let mut chosen = Vec::with_capacity(open.len());
+    if !assign(&serves, 0, taken, &mut chosen) {
+        return None;
+    }
+    let mut used = r.used_bases.clone();
+    for (&(j, _), &b) in open.iter().zip(&chosen) {
+        let (hex, _, city) = bases[b];
+        used[j] = MapToken {
+            hex: hex.to_string(),
+            city,
+        };
+    }
+    Some(used)
+}
+
 /// Lays a tile (1841 §9.1): the old tile returns to the supply, the cost goes to the bank,
 /// tokens stay in their city. `before`: the board of the state before the lay, if one was
 /// made. Returns the board of the state after the lay (made from `before` when no token
@@ -222,6 +313,27 @@ pub(super) fn lay_tile(
     before: Option<&std::rc::Rc<track::Board>>,
     events: &mut Vec<Event>,
 ) -> std::rc::Rc<track::Board> {
+    // 1841 §9.1: a base already used this turn serves this lay when the earlier lays can be
+    // traced to other bases ([`reassigned_bases`]).
+    let retraced = round(state)
+        .filter(|r| r.used_bases.contains(&lay.base))
+        .and_then(|_| {
+            let board = before
+                .cloned()
+                .unwrap_or_else(|| track::Board::shared(state));
+            let bases = board.bases(state, sym);
+            let new = bases
+                .iter()
+                .position(|&(h, _, c)| h == lay.base.hex && c == lay.base.city)?;
+            reassigned_bases(
+                state,
+                &board,
+                sym,
+                &bases,
+                new,
+                track_border_set(state).as_deref(),
+            )
+        });
     state.operations.tiles.insert(
         lay.hex.clone(),
         PlacedTile {
@@ -269,6 +381,9 @@ pub(super) fn lay_tile(
     // 1841 §13: off-board groups newly reached by the layer's track.
     super::super::game_end::record_offboards_on(state, sym, &board);
     if let Some(r) = round_mut(state) {
+        if let Some(used) = retraced {
+            r.used_bases = used;
+        }
         r.laid_hexes.push(lay.hex.clone());
         r.used_bases.push(lay.base.clone());
     }

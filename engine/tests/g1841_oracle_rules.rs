@@ -1,0 +1,160 @@
+//! Rules checked against games 18xx.games' own engine played (issue #22): excerpts of
+//! `scripts/oracle_random.rb` games in `tests/fixtures/1841/oracle-played/`, each loaded
+//! strictly by the oracle, imported past the action where Referee used to stop
+//! (tests/oracle/divergences-import.md), or stopping exactly where a reviewed divergence
+//! (tests/oracle/divergences.json) says it must.
+
+use referee_engine::g1841::import18xx::{ReplaySettings, Replayed, replay};
+use referee_engine::g1841::{PlacedTile, State};
+
+mod common;
+use common::fixture;
+
+fn import(name: &str) -> Replayed {
+    replay(
+        &fixture(&format!("oracle-played/{name}.json")),
+        &ReplaySettings::default(),
+    )
+}
+
+/// The excerpt imported to its last action, with `applied` engine actions; its final state.
+fn to_the_end(name: &str, applied: usize) -> State {
+    let r = import(name);
+    assert_eq!(r.failure, None, "{name} imports to its end");
+    assert_eq!(r.actions.len(), applied, "{name}: engine actions applied");
+    r.state.expect("a state")
+}
+
+fn tile(state: &State, hex: &str) -> Option<PlacedTile> {
+    state.operations.tiles.get(hex).cloned()
+}
+
+fn placed(tile: &str, rotation: u8) -> Option<PlacedTile> {
+    Some(PlacedTile {
+        tile: tile.into(),
+        rotation,
+    })
+}
+
+/// 1841 §9.1 (phase 2): a new exit may face an active province border and end there; the
+/// border limits what the corporation's track search reaches, not where an exit points.
+/// Version 2, 3 players (seed 103), id 90: IRSFF, reaching Como (D8) from Milano, lays tile
+/// 6 in rotation 0 (exits 0 toward Milano and 2 toward Lugano C7, across the set-2 Swiss
+/// border). Referee used to refuse it ("rotations that fit: 4").
+#[test]
+fn s9_1_phase_2_exit_toward_the_lugano_border_como() {
+    let s = to_the_end("v2-3p-s103-to91", 92);
+    assert_eq!(s.phase, "2");
+    assert_eq!(tile(&s, "D8"), placed("6", 0));
+}
+
+/// 1841 §9.1: the same on a home hex. Lite, 4 players (seed 106), id 38: SFTG lays tile 6 on
+/// Alessandria (J6) in rotation 2 (exits 2 and 4; J6/4 faces I7 across the set-2 border,
+/// the position of FAQ-Q14's example). Referee used to offer rotations 0, 1, 3 and 5 only.
+#[test]
+fn s9_1_phase_2_exit_toward_a_border_on_a_home_hex_alessandria() {
+    let s = to_the_end("lite-4p-s106-to39", 42);
+    assert_eq!(s.phase, "2");
+    assert_eq!(tile(&s, "J6"), placed("6", 2));
+}
+
+/// 1841 §9.1: lite, 3 players (seed 105), id 46: IRSFF lays the straight city tile 57 on
+/// Busto Arsizio (E7) in rotation 1 (exits 1 and 4, one of them at the E7/F6 province
+/// border). Referee used to offer only tiles 5 and 6 there.
+#[test]
+fn s9_1_phase_2_straight_city_across_busto_arsizio() {
+    let s = to_the_end("lite-3p-s105-to47", 48);
+    assert_eq!(s.phase, "2");
+    assert_eq!(tile(&s, "E7"), placed("57", 1));
+}
+
+/// Listed divergence `I3-G3-impassable-side` (tests/oracle/divergences.json): the side
+/// between I3 and G3 is impassable (1841-data: recorded on both hexes; 18xx.games defines it
+/// on G3 alone, so its I3 takes track running into it). Version 2, 5 players (seed 105), id
+/// 155: SFTG lays tile 7 on I3 in rotation 3 (exits 3 and 4; edge 3 faces G3 across the
+/// impassable side): Referee refuses it (FAQ-R2, FAQ-C10: no new track may point at a border
+/// or off the map), naming the one rotation that fits.
+#[test]
+fn listed_divergence_i3_track_into_the_impassable_side_is_refused() {
+    let r = import("v2-5p-s105-to155");
+    let f = r.failure.expect("the import stops");
+    assert_eq!(f.action_id, Some(155));
+    assert_eq!(f.action_type.as_deref(), Some("lay_tile"));
+    let rejection = f.rejection.expect("a rejection");
+    assert_eq!(rejection.rule, "1841 §9.1");
+    assert_eq!(
+        rejection.message,
+        "Tile 7 does not fit on I3 in rotation 3 (its track must reach SFTG's, keep the old \
+         track and lead to neighbouring hexes); rotations that fit: 4."
+    );
+    assert_eq!(r.actions.len(), 166);
+}
+
+/// Listed divergence `V1-tie-auction-bid-on-another-concession` (tests/oracle/divergences.json):
+/// 1841 §4.2 step 2, FAQ-C1 — a tie after the sealed bids is settled among the tied players
+/// on that concession. Version 1 + `sfli_run_variant`, 7 players (seed 113): Bayard is tied
+/// (players 1 and 5 at L.30) and is resolved first; 18xx.games takes player 5's bid of L.65 on
+/// SFTC (id 8). Referee refuses it and keeps Bayard's tie auction open.
+#[test]
+fn listed_divergence_v1_tie_auction_takes_bids_on_that_concession_only() {
+    let r = import("version_1+sfli-7p-s113-to9");
+    let f = r.failure.expect("the import stops");
+    assert_eq!(f.action_id, Some(8));
+    assert_eq!(f.action_type.as_deref(), Some("bid"));
+    let rejection = f.rejection.expect("a rejection");
+    assert_eq!(rejection.rule, "1841 §4.2");
+    assert_eq!(
+        rejection.message,
+        "Only Bayard is being auctioned now; raise on it or pass."
+    );
+    // The seven sealed bids were applied.
+    assert_eq!(r.actions.len(), 7);
+}
+
+/// 1841 §9.1: each tile action is traced to a different base, whichever way the earlier
+/// lays are traced. Version 2, 8 players (seed 108), OR in phase 3: SFTG (bases Torino H4
+/// and Alessandria J6) lays G5 (tile 626, id 508), which both bases reach, then I3 (tile 7,
+/// rotation 4, id 509), which only Torino reaches: G5 is traced to Alessandria and I3 to
+/// Torino. Referee used to keep G5 on Torino, the first base, and refuse I3.
+#[test]
+fn s9_1_an_earlier_lay_is_traced_anew_to_free_a_base() {
+    let r = import("v2-8p-s108-to510");
+    assert_eq!(r.failure, None, "the excerpt imports to its end");
+    let s = r.state.expect("a state");
+    assert_eq!(tile(&s, "G5"), placed("626", 1));
+    assert_eq!(tile(&s, "I3"), placed("7", 4));
+    // Id 510 (SFTG's routes) is the last record: SFTG is past its track step.
+    let referee_engine::g1841::Round::OperatingRound(or) = &s.round else {
+        panic!("an operating round")
+    };
+    assert_eq!(or.current.as_deref(), Some("SFTG"));
+    assert_eq!(or.laid_hexes, vec!["G5".to_string(), "I3".to_string()]);
+    let bases: Vec<(&str, u32)> = or
+        .used_bases
+        .iter()
+        .map(|b| (b.hex.as_str(), b.city))
+        .collect();
+    assert_eq!(bases, vec![("J6", 0), ("H4", 0)]);
+}
+
+/// Listed divergence `p2p-concession-after-selling` (tests/oracle/divergences.json): 1841
+/// §5.1 — a player may not buy a share of a corporation he sold earlier in the stock round,
+/// and the president's certificate that comes with a locked concession is such a share
+/// (§3.2, §5.2: player-to-player purchases are subject to the same limits). `p2p_purchases`,
+/// 7 players (seed 101), SR 2: player 5 sells SFTG_3 (id 589), then buys the SFTG concession
+/// from player 4 with its president's certificate (id 612). 18xx.games checks the sale for
+/// purchases of shares from players but not for the concession; Referee refuses the offer.
+#[test]
+fn listed_divergence_p2p_concession_with_the_presidency_after_selling_is_refused() {
+    let r = import("p2p_purchases-7p-s101-to612");
+    let f = r.failure.expect("the import stops");
+    assert_eq!(f.action_id, Some(612));
+    assert_eq!(f.action_type.as_deref(), Some("buy_company"));
+    let rejection = f.rejection.expect("a rejection");
+    assert_eq!(rejection.rule, "1841 §5.1");
+    assert_eq!(
+        rejection.message,
+        "Seat 4 sold SFTG this round and may not buy it."
+    );
+    assert_eq!(r.actions.len(), 904);
+}
