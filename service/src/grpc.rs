@@ -33,9 +33,20 @@ impl GrpcReferee {
 /// The header carrying a caller's credential in sealed mode (docs/SECURITY.md, "Seat access").
 pub const CREDENTIAL_HEADER: &str = "referee-credential";
 
-/// The caller's credential from the `referee-credential` header (`None`: absent or not text).
+/// What a `referee-credential` header that is not visible ASCII text reads as: a value no
+/// credential can be, so that sealed mode refuses it with `UNAUTHENTICATED` like any other
+/// malformed credential instead of taking its caller for one without a credential.
+pub const NOT_TEXT_CREDENTIAL: &str = "\u{fffd}";
+
+/// The caller's credential from the `referee-credential` header (`None`: absent; a value that
+/// is not text: [`NOT_TEXT_CREDENTIAL`]).
 pub fn credential(metadata: &tonic::metadata::MetadataMap) -> Option<&str> {
-    metadata.get(CREDENTIAL_HEADER)?.to_str().ok()
+    Some(
+        metadata
+            .get(CREDENTIAL_HEADER)?
+            .to_str()
+            .unwrap_or(NOT_TEXT_CREDENTIAL),
+    )
 }
 
 /// The caller's deadline from the `grpc-timeout` header (gRPC over HTTP/2: digits and a unit

@@ -551,7 +551,7 @@ async fn call(
     let api = json.api.for_caller(
         headers
             .get(crate::grpc::CREDENTIAL_HEADER)
-            .and_then(|v| v.to_str().ok()),
+            .map(|v| v.to_str().unwrap_or(crate::grpc::NOT_TEXT_CREDENTIAL)),
     );
     match method.as_str() {
         "ListGames" => run(&body, |r| api.list_games(r)),

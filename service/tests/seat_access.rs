@@ -560,6 +560,8 @@ fn calls_that_start_a_game_refuse_a_malformed_credential() {
         "seat-0:k9:00",
         "arbiter:k1:00",
         short.as_str(),
+        // A header that is not text (review24: `seat-0:k\xe9:…` was taken as no credential).
+        referee_service::grpc::NOT_TEXT_CREDENTIAL,
     ] {
         let err = new_game(bad).unwrap_err();
         assert_eq!(err.code(), Code::Unauthenticated, "{bad}: {err:?}");
