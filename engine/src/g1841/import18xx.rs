@@ -2948,6 +2948,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             .or_else(|| split_choice_by_rule(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
+            .or_else(|| repeat_round_declined(&state, action))
         {
             out.passes_dropped += 1;
             out.dropped.push(DroppedRecord {
@@ -3140,6 +3141,23 @@ fn split_choice_by_rule(state: &State, action: &ImportedAction) -> Option<&'stat
         .then_some("a corporation's odd split share this engine exchanged by rule")
 }
 
+/// Whether `action` is 18xx.games' "no" to another round of purchases of a successor in the
+/// Ferdinandea split (`secession_offer_again`, `choose "n"`) where this engine has already
+/// closed that successor's purchases (1841 §12.4: it asks only while a holder can buy and the
+/// last round sold a share). The answer is the one this engine took.
+fn repeat_round_declined(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    let Round::OperatingRound(r) = &state.round else {
+        return None;
+    };
+    let Some(CorporateEvent::Split(sp)) = r.event.as_deref() else {
+        return None;
+    };
+    (action.kind == "choose"
+        && action.field("choice").and_then(Value::as_str) == Some("n")
+        && sp.stage != SplitStage::RepeatRound)
+        .then_some("another round of split purchases this engine closed itself")
+}
+
 /// Whether `action` is 18xx.games' `discard_train` by a corporation no player controls:
 /// this engine discards such a corporation's lowest trains itself when the limit drops
 /// (1841 §9.6, interpretation I26), so the record has nothing left to do (another train
@@ -3324,6 +3342,18 @@ fn skipped_record(
                     "stock-round turn this engine passed itself (nothing legal)"
                 },
             )
+        }
+        // The last turn of a stock round this engine passed by itself (nothing legal), the
+        // round's last pass: 18xx's player still passes (1841 §5.1, I10).
+        "pass"
+            if rejection.code == C::NotYourTurn
+                && matches!(action.entity, Entity::Player(_))
+                && matches!(&state.round, Round::OperatingRound(r)
+                    if r.event.is_none() && r.done.is_empty() && r.laid_hexes.is_empty())
+                && previous
+                    .is_some_and(|p| p.kind == "pass" && matches!(p.entity, Entity::Player(_))) =>
+        {
+            Some("stock-round turn this engine passed itself (nothing legal), the round's end")
         }
         "pass"
             if !action.auto
