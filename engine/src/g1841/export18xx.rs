@@ -919,9 +919,58 @@ impl Writer<'_> {
             .iter()
             .map(|(i, _, _)| notation::share_id(action_corporation(action), *i))
             .collect();
+        // A president holding nothing but the president's certificate who sells part of it
+        // (the presidency passes, 1841 §5.3): 18xx's bundle is that certificate with the
+        // percent sold (`ShareBundle` of the president's share, partial).
+        let dump = match action {
+            Action::SellShares {
+                corporation,
+                percent,
+            }
+            | Action::EmergencySell {
+                seller: None,
+                corporation,
+                percent,
+            } => {
+                let seller = ShareOwner::Player(seat);
+                let held = |s: &State| {
+                    s.corporation(corporation).map(|c| {
+                        c.certificates
+                            .iter()
+                            .filter(|x| x.owner == seller)
+                            .map(|x| (x.percent, x.president))
+                            .collect::<Vec<_>>()
+                    })
+                };
+                match (held(pre), held(post)) {
+                    (Some(a), Some(b))
+                        if a.len() == 1
+                            && a[0].1
+                            && a[0].0 > *percent
+                            && !b.iter().any(|x| x.1) =>
+                    {
+                        let id = self.ledger.president_alone(corporation, &seller);
+                        let president = post.corporation(corporation).and_then(|c| {
+                            c.certificates
+                                .iter()
+                                .find(|x| x.president)
+                                .map(|x| x.owner.clone())
+                        });
+                        match (id, president) {
+                            (Some(id), Some(p @ (ShareOwner::Player(_) | ShareOwner::Pool))) => {
+                                Some((id, corporation.clone(), seller.clone(), p, *percent))
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
         let mut ids = Vec::new();
         let mut from_to: Vec<(&ShareOwner, &ShareOwner)> = Vec::new();
-        for (_, from, to) in &moves {
+        for (_, from, to) in moves.iter().filter(|_| dump.is_none()) {
             if !from_to.contains(&(from, to)) {
                 from_to.push((from, to));
             }
@@ -936,6 +985,11 @@ impl Writer<'_> {
                 self.ledger
                     .pick(action_corporation(action), from, to, pre, &indices),
             );
+        }
+        if let Some((id, corporation, seller, president, percent)) = &dump {
+            self.ledger
+                .partial_president_sale(corporation, seller, president, *percent);
+            ids = vec![id.clone()];
         }
         let (kind, mut fields) = self.fields(pre, post, action, events, &ids)?;
         if ids != ours {
