@@ -142,7 +142,12 @@ fn s21_a_corporations_odd_split_share_is_written_as_its_choice() {
         let ours: std::collections::BTreeSet<i64> = written.action_ids.iter().copied().collect();
         for a in written.json["actions"].as_array().unwrap() {
             let id = a["id"].as_i64().unwrap();
-            if a["type"] == "choose" && a["entity_type"] == "corporation" && !ours.contains(&id) {
+            // (A number is a token count: a transformation's single possible count.)
+            if a["type"] == "choose"
+                && a["entity_type"] == "corporation"
+                && a["choice"].is_string()
+                && !ours.contains(&id)
+            {
                 assert_eq!(a["choice"], "a", "seed {seed}: record {id}");
                 total += 1;
             }
@@ -182,4 +187,47 @@ fn s21_a_minor_passes_the_transformation_18xx_offers() {
     }
     println!("{total} transformation passes");
     assert_eq!(total, TRANSFORM_PASSES);
+}
+
+const EMR_SEEDS: u64 = 10;
+
+/// 1841 §14: a corporation's emergency sale in the train step is recorded by 18xx.games with
+/// the operating corporation as entity, whichever corporation of the chain owns the bundle
+/// (`G1841::Step::BuyTrain#actions` offers `sell_shares` to the operating corporation only;
+/// `process_sell_shares` takes the seller from `action.bundle.owner`). The export writes it
+/// so; the importer reads the seller from the certificates (a corporation's own treasury
+/// shares: the corporation itself), so every export re-imports to the same sale.
+#[test]
+fn s21_corporate_emergency_sales_name_the_operating_corporation() {
+    let (mut sales, mut by_others) = (0, 0);
+    for seed in 1..=EMR_SEEDS {
+        let options = Options::default();
+        let (history, written) = exported(options, 4, seed);
+        let mut state = G1841::setup(&options, 4, 0).unwrap();
+        for (k, (seat, action)) in history.iter().enumerate() {
+            if let (
+                Action::EmergencySell {
+                    seller: Some(seller),
+                    ..
+                },
+                Round::OperatingRound(r),
+            ) = (action, &state.round)
+                && r.step == OperatingStep::Trains
+                && r.event.is_none()
+            {
+                let current = r.current.clone().unwrap();
+                let id = written.action_ids[k];
+                assert_eq!(
+                    record(&written, id)["entity"],
+                    current.as_str(),
+                    "seed {seed}: {id}"
+                );
+                sales += 1;
+                by_others += usize::from(*seller != current);
+            }
+            G1841::apply(&mut state, *seat, action).unwrap();
+        }
+    }
+    println!("{sales} corporate emergency sales, {by_others} by another corporation");
+    assert_eq!((sales, by_others), (256, 76));
 }

@@ -155,12 +155,12 @@ fn s18_v2_optional_step_18xx_did_not_open_is_passed() {
 /// the Ferdinandea split asks the corporations holding odd IRSFF shares (SFMA, SFLP, SFTN:
 /// `choose` a/b, 431–433), which this engine gives by rule (dropped); the Tuscan merge follows,
 /// SFLi removes two tokens (440, 441) and ends the optional removal with a `pass` (442) this
-/// engine does not wait for; ILTF's `pass` (443) comes after this engine ended ILTF's turn, so
-/// it is dropped before it is read (it is not a pass of the corporation operating now).
+/// engine does not wait for, dropped before it is read (SFLi is not operating); ILTF's `pass`
+/// (443) then passes ILTF's open optional step.
 #[test]
 fn s18_v2_split_choices_of_corporations_and_the_tuscan_removal_pass_are_dropped() {
     let r = import("v2-6p-s202-to443");
-    assert_to_the_end(&r, 459);
+    assert_to_the_end(&r, 457);
     let split = "a corporation's odd split share this engine exchanged by rule";
     assert_eq!(
         dropped(&r),
@@ -179,18 +179,89 @@ fn s18_v2_split_choices_of_corporations_and_the_tuscan_removal_pass_are_dropped(
                 Some(442),
                 "pass",
                 false,
-                "end of the optional token removal this engine closed"
-            ),
-            (
-                Some(443),
-                "pass",
-                false,
-                "operating turn this engine ended itself (nothing legal)"
+                "end of the optional removal of SFLi's tokens this engine does not open"
             ),
         ]
     );
     assert_eq!(
         (r.passes_dropped, r.records_dropped, r.passes_inserted),
-        (5, 2, 3)
+        (5, 1, 0)
+    );
+}
+
+/// lite, 3 players (seed 301), actions up to id 160: CTLP transforms into CGTF (1841 §12.2);
+/// CGTF had one token, so this engine buys the compulsory second one (L.50) when the token
+/// step begins, and 18xx's count (`choose` "2", id 153: `transform_tokens` with `min` 1)
+/// includes it: 3 tokens in all, not 4.
+#[test]
+fn s21_lite_a_transformations_count_includes_the_compulsory_token() {
+    let r = import("lite-3p-s301-to160");
+    assert_to_the_end(&r, 175);
+    let i = r.action_ids.iter().position(|id| *id == Some(153)).unwrap();
+    assert_eq!(r.actions[i].1, Action::BuyTokens { count: 3 });
+    let state = r.state.as_ref().unwrap();
+    assert_eq!(state.corporation("CGTF").unwrap().tokens_total, 3);
+}
+
+/// Version 2, 5 players (seed 309), actions up to id 278: at the phase change SFLi, which no
+/// player controls, is over its train limit; this engine discards its lowest train itself
+/// (1841 §9.6, I26), 18xx.games records a `discard_train` by SFLi (id 277): dropped.
+#[test]
+fn s21_v2_a_discard_by_a_corporation_nobody_controls_is_dropped() {
+    let r = import("v2-5p-s309-to278");
+    assert_to_the_end(&r, 292);
+    assert_eq!(
+        dropped(&r).last(),
+        Some(&(
+            Some(277),
+            "discard_train",
+            false,
+            "train discard of a corporation nobody controls (automatic here)"
+        ))
+    );
+}
+
+/// lite, 5 players (seed 311), actions up to id 170: player 1 sells (160) and passes (161,
+/// the end of the turn 18xx keeps open after a sale); the others pass; this engine passes
+/// player 1's next turn itself (nothing legal), which ends the stock round, where 18xx.games
+/// records player 1's `pass` (166) before the operating round: dropped.
+#[test]
+fn s21_lite_the_last_pass_of_a_stock_round_this_engine_made_is_dropped() {
+    let r = import("lite-5p-s311-to170");
+    assert_to_the_end(&r, 171);
+    assert_eq!(
+        dropped(&r),
+        vec![
+            (
+                Some(161),
+                "pass",
+                false,
+                "end of a stock-round turn this engine ended after a sale"
+            ),
+            (
+                Some(166),
+                "pass",
+                false,
+                "stock-round turn this engine passed itself (nothing legal), the round's end"
+            ),
+        ]
+    );
+}
+
+/// Version 2, 3 players (seed 331), actions up to id 187: in the Ferdinandea split 18xx.games
+/// asks whether a successor's purchases go on (`choose` "n", id 186) where this engine has
+/// closed them (1841 §12.4): the "no" it took itself, dropped.
+#[test]
+fn s21_v2_a_declined_further_split_purchase_round_is_dropped() {
+    let r = import("v2-3p-s331-to187");
+    assert_to_the_end(&r, 196);
+    assert_eq!(
+        dropped(&r).last(),
+        Some(&(
+            Some(186),
+            "choose",
+            false,
+            "another round of split purchases this engine closed itself"
+        ))
     );
 }

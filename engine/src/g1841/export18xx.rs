@@ -55,8 +55,8 @@ use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
 use super::share_ledger::Ledger;
 use super::state::{
-    CorporateEvent, MergerStage, PurchaseItem, PurchaseOffer, Round, ShareOwner, SplitStage,
-    StartStep, State,
+    CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
+    SplitStage, StartStep, State,
 };
 use crate::{Game, Rejection, Seat, SetupError};
 
@@ -182,6 +182,8 @@ pub fn export(
         supply: BTreeMap::new(),
         connected: BTreeSet::new(),
         ledger: Ledger::new(&state),
+        split_tokens_seen: 0,
+        compulsory: None,
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -277,6 +279,36 @@ pub fn export(
                         "pass",
                         &Map::new(),
                         &Entity::Corporation(corp),
+                        seat,
+                        id,
+                    ));
+                }
+                if let Some(major) = writer.compulsory_token(&pre, &state, action, &events) {
+                    // 18xx asks for the count even when only the compulsory token is
+                    // possible (`transform_tokens`: `min` = `max` = 1).
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let mut f = Map::new();
+                    f.insert("choice".into(), Value::from(1));
+                    let seat = super::corporation::controller(&state, &major).unwrap_or(*seat);
+                    out.push(writer.record("choose", &f, &Entity::Corporation(major), seat, id));
+                }
+                for (corp, decider) in writer.split_tokens_by_rule(&pre, &state, &events) {
+                    // 18xx asks IRSFF's president how many tokens a successor without a
+                    // president buys; this engine buys none for it (1841 §12.4).
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let mut f = Map::new();
+                    f.insert("choice".into(), Value::from(0));
+                    let _ = corp;
+                    out.push(writer.record("choose", &f, &Entity::Player(decider), decider, id));
+                }
+                if let Some(target) = tuscan_removal_open(&pre, &state) {
+                    // 18xx's removal of SFLi's tokens stays open for more (1841 §12.3).
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let seat = super::corporation::controller(&state, &target).unwrap_or(*seat);
+                    out.push(writer.record(
+                        "pass",
+                        &Map::new(),
+                        &Entity::Corporation(target),
                         seat,
                         id,
                     ));
@@ -426,6 +458,33 @@ fn transform_offer_skipped(pre: &State, post: &State, action: &Action) -> Option
         && operating_round::events::any_formable_major(post)
         && operating_round::events::transform::targets(post, &corp).is_empty();
     (ended && offered).then_some(corp)
+}
+
+/// SFLi when the Tuscan merge ended with `pre → post` (1841 §12.3) and 18xx.games' removal
+/// of its tokens still waits for a `pass` (`G1841::Step::RemoveTokens`): 18xx lets SFLi's
+/// controller remove any of its tokens outside Pisa and Firenze (`merger_tokens_finish`:
+/// at most every such token), where this engine's removal ends at the count that keeps the
+/// new tokens on the map; so while such a token stays and a player controls SFLi, 18xx's
+/// step is open. The importer drops the `pass` again.
+fn tuscan_removal_open(pre: &State, post: &State) -> Option<String> {
+    let rules = data::ruleset(&post.options);
+    let target = rules.tuscan_merge.as_ref()?.result.clone();
+    let tuscan = |s: &State| {
+        matches!(&s.round, Round::OperatingRound(r)
+            if matches!(r.event.as_deref(), Some(CorporateEvent::Merger(m)) if m.target == target))
+    };
+    let started = |s: &State| s.corporation(&target).is_some_and(|c| c.started());
+    let ended = started(post) && !tuscan(post) && (tuscan(pre) || !started(pre));
+    if !ended {
+        return None;
+    }
+    super::corporation::controller(post, &target)?;
+    let protected = rules.city_set("TUSCAN_TOKEN_HEXES");
+    post.corporation(&target)?
+        .tokens
+        .iter()
+        .any(|t| !protected.contains(&t.hex))
+        .then_some(target)
 }
 
 /// The odd IRSFF shares of corporations this engine exchanged by rule during `pre → post`
@@ -604,6 +663,12 @@ struct Writer<'a> {
     connected: BTreeSet<String>,
     /// 18xx.games' share ids and their holders.
     ledger: Ledger,
+    /// Successors of the Ferdinandea split whose token purchase is written or decided
+    /// (1841 §12.4; [`Writer::split_tokens_by_rule`]).
+    split_tokens_seen: usize,
+    /// The major of a transformation in progress whose compulsory second token this engine
+    /// bought when the token step began (1841 §12.2), counted in 18xx's token choice.
+    compulsory: Option<String>,
 }
 
 impl Writer<'_> {
@@ -677,6 +742,134 @@ impl Writer<'_> {
         open
     }
 
+    /// Follows the compulsory second token of a transformation (1841 §12.2) bought during
+    /// `pre → post`: remembered while the major's count is asked ([`Writer::compulsory`]);
+    /// returns the major when the transformation ended at once (no further token
+    /// affordable), where 18xx.games still asks for its count, the single choice 1.
+    fn compulsory_token(
+        &mut self,
+        pre: &State,
+        post: &State,
+        action: &Action,
+        events: &[Event],
+    ) -> Option<String> {
+        let transformation = |s: &State| match &s.round {
+            Round::OperatingRound(r) => match r.event.as_deref() {
+                Some(CorporateEvent::Transformation(t)) => Some(t.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let before = transformation(pre);
+        let after = transformation(post);
+        if after.is_none() {
+            self.compulsory = None;
+        }
+        let price = data::ruleset(&post.options)
+            .token_prices
+            .transformation_required_second_token;
+        let bought = events.iter().find_map(|e| match e {
+            Event::TokensBought {
+                corporation,
+                count: 2,
+                price: p,
+            } if *p == price => Some(corporation.clone()),
+            _ => None,
+        })?;
+        let ours = matches!(action, Action::Transform { .. })
+            || before.as_ref().is_some_and(|t| t.major == bought);
+        if !ours {
+            return None;
+        }
+        match after {
+            Some(t) if t.major == bought && t.stage == 3 => {
+                self.compulsory = Some(bought);
+                None
+            }
+            Some(_) => None,
+            None => Some(bought),
+        }
+    }
+
+    /// The successors of the Ferdinandea split (1841 §12.4) whose token purchase this engine
+    /// passed over during `pre → post` while 18xx.games asks for it, each with the seat 18xx
+    /// asks: a successor without a controlling player buys no token here
+    /// (`operating_round::events::split`), where 18xx's `secession_tokens` offers 0 to
+    /// `(5 - tokens) ∧ cash ÷ L.100` further tokens to IRSFF's president
+    /// (`@secession_decider`) whenever it has fewer than 5 tokens and L.100. Version 1 has no
+    /// such purchase.
+    fn split_tokens_by_rule(
+        &mut self,
+        pre: &State,
+        post: &State,
+        events: &[Event],
+    ) -> Vec<(String, Seat)> {
+        let rules = data::ruleset(&post.options);
+        let successors = &rules.ferdinandea_split.successors;
+        let Some(price) = rules.token_prices.ferdinandea_split_extra_token else {
+            return Vec::new();
+        };
+        if self.split_tokens_seen >= successors.len() || price <= 0 {
+            return Vec::new();
+        }
+        let split_of = |s: &State| match &s.round {
+            Round::OperatingRound(r) => match r.event.as_deref() {
+                Some(CorporateEvent::Split(sp)) => Some(sp.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let before = split_of(pre);
+        let after = split_of(post);
+        let formed = events.iter().any(|e| {
+            matches!(e, Event::CorporationFormed { corporation, .. }
+                if successors.contains(corporation))
+        });
+        // Successors passed over: those before the one whose tokens are asked now, or all
+        // when the split ended.
+        let upto = match &after {
+            Some(sp) if sp.stage == SplitStage::Tokens => successors
+                .iter()
+                .position(|x| *x == sp.corporation)
+                .unwrap_or(successors.len()),
+            Some(_) => return Vec::new(),
+            None if before.is_some() || formed => successors.len(),
+            None => return Vec::new(),
+        };
+        let decider = before
+            .as_ref()
+            .and_then(|sp| match &sp.president {
+                ShareOwner::Player(p) => Some(*p),
+                ShareOwner::Corporation(c) => super::corporation::controller(pre, c),
+                _ => None,
+            })
+            .or_else(|| super::corporation::controller(pre, &rules.ferdinandea_split.from))
+            .or_else(|| match &pre.round {
+                Round::OperatingRound(r) => r
+                    .current
+                    .as_deref()
+                    .and_then(|c| super::corporation::controller(pre, c)),
+                _ => None,
+            });
+        let max = rules.token_counts.major_max;
+        let mut out = Vec::new();
+        while self.split_tokens_seen < upto {
+            let sym = &successors[self.split_tokens_seen];
+            self.split_tokens_seen += 1;
+            let Some(c) = post.corporation(sym) else {
+                continue;
+            };
+            if super::corporation::controller(post, sym).is_none()
+                && c.tokens_total < max
+                && c.cash >= price
+                && let Some(d) = decider
+            {
+                out.push((sym.clone(), d));
+            }
+        }
+        out
+    }
+
     /// Appends 18xx.games' `pass` of a step this engine skipped after the action from `pre`
     /// to `post`: the optional second home token of a non-historical major when no city of
     /// the region has a free slot (1841 §5.4 step 3; 18xx offers the step while the region
@@ -726,9 +919,58 @@ impl Writer<'_> {
             .iter()
             .map(|(i, _, _)| notation::share_id(action_corporation(action), *i))
             .collect();
+        // A president holding nothing but the president's certificate who sells part of it
+        // (the presidency passes, 1841 §5.3): 18xx's bundle is that certificate with the
+        // percent sold (`ShareBundle` of the president's share, partial).
+        let dump = match action {
+            Action::SellShares {
+                corporation,
+                percent,
+            }
+            | Action::EmergencySell {
+                seller: None,
+                corporation,
+                percent,
+            } => {
+                let seller = ShareOwner::Player(seat);
+                let held = |s: &State| {
+                    s.corporation(corporation).map(|c| {
+                        c.certificates
+                            .iter()
+                            .filter(|x| x.owner == seller)
+                            .map(|x| (x.percent, x.president))
+                            .collect::<Vec<_>>()
+                    })
+                };
+                match (held(pre), held(post)) {
+                    (Some(a), Some(b))
+                        if a.len() == 1
+                            && a[0].1
+                            && a[0].0 > *percent
+                            && !b.iter().any(|x| x.1) =>
+                    {
+                        let id = self.ledger.president_alone(corporation, &seller);
+                        let president = post.corporation(corporation).and_then(|c| {
+                            c.certificates
+                                .iter()
+                                .find(|x| x.president)
+                                .map(|x| x.owner.clone())
+                        });
+                        match (id, president) {
+                            (Some(id), Some(p @ (ShareOwner::Player(_) | ShareOwner::Pool))) => {
+                                Some((id, corporation.clone(), seller.clone(), p, *percent))
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
         let mut ids = Vec::new();
         let mut from_to: Vec<(&ShareOwner, &ShareOwner)> = Vec::new();
-        for (_, from, to) in &moves {
+        for (_, from, to) in moves.iter().filter(|_| dump.is_none()) {
             if !from_to.contains(&(from, to)) {
                 from_to.push((from, to));
             }
@@ -743,6 +985,11 @@ impl Writer<'_> {
                 self.ledger
                     .pick(action_corporation(action), from, to, pre, &indices),
             );
+        }
+        if let Some((id, corporation, seller, president, percent)) = &dump {
+            self.ledger
+                .partial_president_sale(corporation, seller, president, *percent);
+            ids = vec![id.clone()];
         }
         let (kind, mut fields) = self.fields(pre, post, action, events, &ids)?;
         if ids != ours {
@@ -910,7 +1157,18 @@ impl Writer<'_> {
                 .find(|(_, copy)| copy.as_str() == tile)
                 .map(|(hex, _)| hex.clone());
         }
-        imported.to_action(pre)
+        let mut read = imported.to_action(pre);
+        // The importer's replay takes the compulsory second token out of 18xx's count the
+        // same way ([`super::import18xx::replay`]).
+        if let Ok(Some((_, Action::BuyTokens { count }))) = &mut read
+            && let Some(major) = self.compulsory.as_deref()
+            && matches!(&pre.round, Round::OperatingRound(r)
+                if matches!(r.event.as_deref(),
+                    Some(CorporateEvent::Transformation(t)) if t.major == major))
+        {
+            *count = count.saturating_sub(1);
+        }
+        read
     }
 
     /// Gives every hex whose tile changed its tile copy, as 18xx picks it: the first copy of
@@ -1084,9 +1342,14 @@ impl Writer<'_> {
                     Some(CorporateEvent::Split(s)) => {
                         count.saturating_sub(tokens_total(pre, &s.corporation))
                     }
-                    Some(CorporateEvent::Transformation(t)) => {
-                        count.saturating_sub(tokens_total(pre, &t.major))
-                    }
+                    // 18xx's count includes the compulsory second token when the major
+                    // had one (`transform_tokens`: `min` 1), which this engine bought on
+                    // entering the step (1841 §12.2).
+                    Some(CorporateEvent::Transformation(t)) => count
+                        .saturating_sub(tokens_total(pre, &t.major))
+                        .saturating_add(u32::from(
+                            self.compulsory.as_deref() == Some(t.major.as_str()),
+                        )),
                     _ => *count,
                 };
                 put("choice", Value::from(bought));
@@ -1434,6 +1697,14 @@ fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
             }
             match action {
                 Action::EmergencySell { seller: None, .. } => Entity::Player(seat),
+                // 18xx.games' train step takes corporate sales from the operating
+                // corporation, the bundle's owner selling (`G1841::Step::BuyTrain#actions`,
+                // `process_sell_shares`; 1841 §14).
+                Action::EmergencySell {
+                    seller: Some(_), ..
+                } if r.step == OperatingStep::Trains && r.current.is_some() => {
+                    r.current.as_deref().map_or(Entity::Player(seat), corp)
+                }
                 Action::EmergencySell {
                     seller: Some(s), ..
                 } => corp(s),

@@ -603,14 +603,33 @@ impl ImportedAction {
             }
             // 1841 §14: sales during emergency money raising, by a corporation of the chain or
             // by the controlling player.
-            "sell_shares" if operating_round::in_emergency(state) => Action::EmergencySell {
-                seller: match &self.entity {
-                    Entity::Corporation(sym) => Some(sym.clone()),
+            // 18xx.games' train step records every corporate sale with the operating
+            // corporation as entity, the seller being the owner of the bundle
+            // (`G1841::Step::BuyTrain#process_sell_shares`: `action.bundle.owner`); a sale
+            // recorded by the seller itself reads the same.
+            "sell_shares" if operating_round::in_emergency(state) => {
+                let (sym, index) = first_share()?;
+                let seller = match &self.entity {
+                    Entity::Corporation(entity) => Some(
+                        match state
+                            .corporation(&sym)
+                            .and_then(|c| c.certificates.get(index))
+                            .map(|c| &c.owner)
+                        {
+                            Some(ShareOwner::Corporation(owner)) => owner.clone(),
+                            // A corporation's own treasury (IPO) shares, sold by it.
+                            Some(ShareOwner::Ipo) => sym.clone(),
+                            _ => entity.clone(),
+                        },
+                    ),
                     _ => None,
-                },
-                corporation: first_share()?.0,
-                percent: percent()?,
-            },
+                };
+                Action::EmergencySell {
+                    seller,
+                    corporation: sym,
+                    percent: percent()?,
+                }
+            }
             "sell_shares" => Action::SellShares {
                 corporation: first_share()?.0,
                 percent: percent()?,
@@ -2907,6 +2926,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     };
     let mut record_id = None;
     let mut track = TrackStep::default();
+    // The major whose compulsory second token the last action bought (a transformation's
+    // token step open, 1841 §12.2).
+    let mut compulsory: Option<String> = None;
     // The last record applied (index into the export's actions).
     let mut previous: Option<usize> = None;
     for (index, action) in export.actions.iter().enumerate() {
@@ -2924,6 +2946,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             .drops(&state, action)
             .or_else(|| second_home_pass(&state, action))
             .or_else(|| split_choice_by_rule(&state, action))
+            .or_else(|| token_count_by_player(&state, action))
+            .or_else(|| discard_without_controller(&state, action))
+            .or_else(|| repeat_round_declined(&state, action))
         {
             out.passes_dropped += 1;
             out.dropped.push(DroppedRecord {
@@ -2967,13 +2992,24 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             }
             .at(index, action),
             Ok(mut list) => {
+                // 18xx's count of a transformation's tokens includes the compulsory second
+                // token this engine bought when the step began (1841 §12.2).
+                if let (Some(major), [(_, Action::BuyTokens { count })]) =
+                    (compulsory.as_deref(), list.as_mut_slice())
+                    && matches!(&state.round, Round::OperatingRound(r)
+                        if matches!(r.event.as_deref(),
+                            Some(CorporateEvent::Transformation(t)) if t.major == major))
+                {
+                    *count = count.saturating_sub(1);
+                }
                 let mut refused;
                 let mut filled = 0;
                 loop {
                     refused = None;
                     for (seat, a) in &list {
                         match G1841::apply(&mut state, *seat, a) {
-                            Ok(_) => {
+                            Ok(events) => {
+                                compulsory = compulsory_token(&state, &events);
                                 out.actions.push((*seat, a.clone()));
                                 out.action_ids.push(record_id);
                             }
@@ -3042,6 +3078,28 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     out
 }
 
+/// The major of the transformation whose token count is asked now when `events` (of the
+/// action just applied) bought its compulsory second token (1841 §12.2, L.50): 18xx.games'
+/// count (`transform_tokens`, `min` 1) then includes that token.
+fn compulsory_token(state: &State, events: &[super::action::Event]) -> Option<String> {
+    let Round::OperatingRound(r) = &state.round else {
+        return None;
+    };
+    let Some(CorporateEvent::Transformation(t)) = r.event.as_deref() else {
+        return None;
+    };
+    let price = data::ruleset(&state.options)
+        .token_prices
+        .transformation_required_second_token;
+    events
+        .iter()
+        .any(|e| {
+            matches!(e, super::action::Event::TokensBought { corporation, count: 2, price: p }
+                if *corporation == t.major && *p == price)
+        })
+        .then(|| t.major.clone())
+}
+
 /// The start of a corporation in progress (1841 §5.4), in a stock round or an operating
 /// round's share step.
 pub fn corporation_start(state: &State) -> Option<&super::state::CorporationStart> {
@@ -3083,6 +3141,54 @@ fn split_choice_by_rule(state: &State, action: &ImportedAction) -> Option<&'stat
         .then_some("a corporation's odd split share this engine exchanged by rule")
 }
 
+/// Whether `action` is 18xx.games' "no" to another round of purchases of a successor in the
+/// Ferdinandea split (`secession_offer_again`, `choose "n"`) where this engine has already
+/// closed that successor's purchases (1841 §12.4: it asks only while a holder can buy and the
+/// last round sold a share). The answer is the one this engine took.
+fn repeat_round_declined(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    let Round::OperatingRound(r) = &state.round else {
+        return None;
+    };
+    let Some(CorporateEvent::Split(sp)) = r.event.as_deref() else {
+        return None;
+    };
+    (action.kind == "choose"
+        && action.field("choice").and_then(Value::as_str) == Some("n")
+        && sp.stage != SplitStage::RepeatRound)
+        .then_some("another round of split purchases this engine closed itself")
+}
+
+/// Whether `action` is 18xx.games' `discard_train` by a corporation no player controls:
+/// this engine discards such a corporation's lowest trains itself when the limit drops
+/// (1841 §9.6, interpretation I26), so the record has nothing left to do (another train
+/// chosen by 18xx is a rules matter: the states part there).
+fn discard_without_controller(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    (action.kind == "discard_train"
+        && matches!(&action.entity, Entity::Corporation(c) if controller(state, c).is_none()))
+    .then_some("train discard of a corporation nobody controls (automatic here)")
+}
+
+/// Whether `action` is 18xx.games' token count (`choose` with a number) asked of a player in
+/// an operating round: 18xx asks IRSFF's president for a split successor without a president
+/// (`secession_tokens`, `@secession_decider`) and the Tuscan merge's decider for a
+/// presidentless SFLi (`transform_tokens`), where this engine buys no token for a
+/// corporation nobody controls (1841 §12.4, §12.3). A corporation's own counts name the
+/// corporation. Dropped: a count other than 0 is a decision this engine took otherwise (the
+/// states part there, a rules matter for the conformance issue).
+fn token_count_by_player(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    let number = action.field("choice").and_then(|c| {
+        as_whole_number(c).or_else(|| c.as_str().and_then(|t| t.parse::<i64>().ok()))
+    })?;
+    (action.kind == "choose"
+        && matches!(action.entity, Entity::Player(_))
+        && matches!(state.round, Round::OperatingRound(_)))
+    .then_some(if number == 0 {
+        "token count of a corporation without a president (none, as this engine decides)"
+    } else {
+        "token count of a corporation without a president (18xx bought some; this engine none)"
+    })
+}
+
 /// Whether `action` is a corporation's `pass` after this engine ended its operating turn
 /// (18xx.games' transformation step, which it offers to a minor this engine lets go on, 1841
 /// §12.2; written by a Referee export, [`super::export18xx`]). Dropped before it is read, as
@@ -3091,13 +3197,26 @@ fn pass_after_turn(state: &State, action: &ImportedAction) -> Option<&'static st
     let Round::OperatingRound(r) = &state.round else {
         return None;
     };
-    (action.kind == "pass"
-        && r.event.is_none()
-        && r.start.is_none()
-        && r.crowded.is_empty()
-        && matches!(&action.entity, Entity::Corporation(c)
-            if r.current.as_ref() != Some(c) && r.done.contains(c)))
-    .then_some("operating turn this engine ended itself (nothing legal)")
+    if action.kind != "pass" || r.event.is_some() || r.start.is_some() || !r.crowded.is_empty() {
+        return None;
+    }
+    let Entity::Corporation(c) = &action.entity else {
+        return None;
+    };
+    if r.current.as_ref() == Some(c) {
+        return None;
+    }
+    if r.done.contains(c) {
+        return Some("operating turn this engine ended itself (nothing legal)");
+    }
+    // 18xx.games' removal of SFLi's tokens after the Tuscan merge (`G1841::Step::
+    // RemoveTokens`) allows every token outside Pisa and Firenze and waits for a `pass`;
+    // this engine's ends at the count that keeps the new tokens on the map (1841 §12.3).
+    data::ruleset(&state.options)
+        .tuscan_merge
+        .as_ref()
+        .is_some_and(|t| t.result == *c)
+        .then_some("end of the optional removal of SFLi's tokens this engine does not open")
 }
 
 /// How many tiles 18xx.games' track step lets `corp` lay in one turn
@@ -3223,6 +3342,18 @@ fn skipped_record(
                     "stock-round turn this engine passed itself (nothing legal)"
                 },
             )
+        }
+        // The last turn of a stock round this engine passed by itself (nothing legal), the
+        // round's last pass: 18xx's player still passes (1841 §5.1, I10).
+        "pass"
+            if rejection.code == C::NotYourTurn
+                && matches!(action.entity, Entity::Player(_))
+                && matches!(&state.round, Round::OperatingRound(r)
+                    if r.event.is_none() && r.done.is_empty() && r.laid_hexes.is_empty())
+                && previous
+                    .is_some_and(|p| p.kind == "pass" && matches!(p.entity, Entity::Player(_))) =>
+        {
+            Some("stock-round turn this engine passed itself (nothing legal), the round's end")
         }
         "pass"
             if !action.auto

@@ -374,6 +374,79 @@ impl Ledger {
         }
     }
 
+    /// The 18xx id of the president's certificate of `corporation` when `holder` holds it
+    /// and no other certificate of it.
+    pub fn president_alone(&self, corporation: &str, holder: &ShareOwner) -> Option<String> {
+        let shares = self.corps.get(corporation)?;
+        match shares.held.get(holder)?.as_slice() {
+            [i] if shares.sizes.get(*i).is_some_and(|s| s.1) => {
+                Some(notation::share_id(corporation, *i))
+            }
+            _ => None,
+        }
+    }
+
+    /// A president holding only the president's certificate sells `percent` of it to the
+    /// pool and `president` takes the presidency (1841 §5.3), as 18xx.games' share pool moves
+    /// the certificates (`transfer_shares` of a partial bundle): the president's certificate
+    /// to the pool, the new president's first certificates worth it to the pool
+    /// (`change_president`), the president's certificate to him (or, `president` being the
+    /// pool, nothing: receivership), then the pool's first
+    /// certificates worth the part not sold back to the seller (`handle_partial`).
+    pub fn partial_president_sale(
+        &mut self,
+        corporation: &str,
+        seller: &ShareOwner,
+        president: &ShareOwner,
+        percent: u32,
+    ) {
+        let Some(shares) = self.corps.get_mut(corporation) else {
+            return;
+        };
+        let Some(&pres) = shares.held.get(seller).and_then(|l| {
+            l.iter()
+                .find(|&&i| shares.sizes.get(i).is_some_and(|s| s.1))
+        }) else {
+            return;
+        };
+        let unit = shares
+            .sizes
+            .iter()
+            .filter(|s| !s.1)
+            .map(|s| s.0)
+            .min()
+            .unwrap_or(10)
+            .max(1);
+        let size = shares.sizes.get(pres).map_or(0, |s| s.0);
+        shares.move_share(pres, &ShareOwner::Pool);
+        // Nobody can take the presidency: the certificate stays in the pool (18xx
+        // `@allow_president_sale`, the corporation in receivership).
+        if *president != ShareOwner::Pool {
+            let swap: Vec<usize> = shares
+                .held
+                .get(president)
+                .map(|l| l.iter().copied().take((size / unit) as usize).collect())
+                .unwrap_or_default();
+            for i in swap {
+                shares.move_share(i, &ShareOwner::Pool);
+            }
+            shares.move_share(pres, president);
+        }
+        let back: Vec<usize> = shares
+            .held
+            .get(&ShareOwner::Pool)
+            .map(|l| {
+                l.iter()
+                    .copied()
+                    .take((size.saturating_sub(percent) / unit) as usize)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for i in back {
+            shares.move_share(i, seller);
+        }
+    }
+
     /// The holder of 18xx's certificate `index` of `corporation`.
     pub fn holder(&self, corporation: &str, index: usize) -> Option<&ShareOwner> {
         self.corps.get(corporation)?.owner.get(index)
