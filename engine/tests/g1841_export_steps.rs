@@ -229,5 +229,7 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
         }
     }
     println!("{sales} corporate emergency sales, {by_others} by another corporation");
-    assert_eq!((sales, by_others), (256, 76));
+    // 256 and 76 before the merge with issue #22's rules fixes (§14: a chain corporation
+    // sells its shares of the chain's corporations first) changed these random games.
+    assert_eq!((sales, by_others), (254, 80));
 }
