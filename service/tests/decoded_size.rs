@@ -442,7 +442,17 @@ async fn the_largest_legitimate_requests_pass_body() {
     for name in ["132002.json", "1841_game_end_bank.json"] {
         let export = fixture(name);
         let import = serde_json::json!({ "exportJson": export }).to_string();
-        let answer = call(&app, json("ImportGame", import)).await;
+        let estimate = referee_service::decoded_size::request_json(
+            "ImportGame",
+            import.as_bytes(),
+            usize::MAX,
+        )
+        .expect("estimate");
+        let (answer, peak) = peak_of(call(&app, json("ImportGame", import))).await;
+        eprintln!(
+            "ImportGame {name}: export {} bytes, estimate {estimate}, peak {peak} bytes",
+            export.len()
+        );
         assert_eq!(answer.code, "200", "{name}: {}", answer.message);
         let imported = api
             .import_game(&pb::ImportGameRequest {
