@@ -380,16 +380,17 @@ impl<'s> Walk<'s> {
     fn text(&mut self, text: &[u8]) -> Result<(), Stop> {
         self.add(text.len() as u64)?;
         let here = self.path.last().map(|s| (s.msg, s.field));
-        if here.is_some() && here == self.schema.export_json {
-            if let Ok(export) = std::str::from_utf8(text) {
-                let room = self.limit.saturating_sub(self.used);
-                let room = usize::try_from(room).unwrap_or(usize::MAX);
-                let bytes = match import_json(export, room) {
-                    Ok(n) => n as u64,
-                    Err(_) => room as u64 + 1,
-                };
-                self.add(bytes)?;
-            }
+        if here.is_some()
+            && here == self.schema.export_json
+            && let Ok(export) = std::str::from_utf8(text)
+        {
+            let room = self.limit.saturating_sub(self.used);
+            let room = usize::try_from(room).unwrap_or(usize::MAX);
+            let bytes = match import_json(export, room) {
+                Ok(n) => n as u64,
+                Err(_) => (room as u64).saturating_add(1),
+            };
+            self.add(bytes)?;
         }
         Ok(())
     }
