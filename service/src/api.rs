@@ -699,7 +699,9 @@ impl Api {
     /// ([`crate::game_records::import_game`]); the state is sealed in sealed mode. Problems of
     /// the recorded game are `failure` in the answer; INVALID_ARGUMENT for an unknown
     /// `format`, and for an export that would take more than `--max-decoded-bytes` once read
-    /// (counted before it is read: [`crate::decoded_size::import_json`]).
+    /// (counted before it is read: [`crate::decoded_size::import_json`]; served, the same
+    /// estimate is part of the request's decoded size, taken from `--max-buffered-bytes` by
+    /// the body layer for the call).
     pub fn import_game(
         &self,
         req: &pb::ImportGameRequest,

@@ -1681,6 +1681,16 @@ enum EntityType {
     Other,
 }
 
+/// Bytes of one element of an export's record list (`actions`, an action's `auto_actions`)
+/// in the list as read, whatever the element is (one that is not an object still takes a
+/// default record); the list grows one push at a time. The service's decoded-size estimate
+/// of an export charges this per element (`service/src/decoded_size/json.rs`).
+pub const RECORD_BYTES: usize = std::mem::size_of::<Record>();
+
+/// Bytes of the [`ImportedAction`] each effective element of a record list becomes (in a
+/// list reserved at its exact length, beside the records as read).
+pub const IMPORTED_ACTION_BYTES: usize = std::mem::size_of::<ImportedAction>();
+
 /// One recorded action, as the importer reads it.
 #[derive(Clone, Default)]
 struct Record {

@@ -101,7 +101,8 @@ fn json_list(prefix: &str, entry: &str, suffix: &str, total: usize) -> (String, 
 /// Sends at once `k` gRPC-Web ApplyBatch bodies of empty actions (`12 00`) filling
 /// `--max-request-bytes` (the issue: 1, 4 and 8 at once), then at once the JSON ApplyBatch of
 /// `{}` actions, a JSON Apply whose 1841 state has `{}` players, and a JSON ImportGame whose
-/// 18xx.games export has `{}` actions. Every one must be refused with INVALID_ARGUMENT naming
+/// 18xx.games export has `{}` actions, and one of 700,000 scalar actions (`0`, 1.4 MB).
+/// Every one must be refused with INVALID_ARGUMENT naming
 /// `--max-decoded-bytes`.
 pub async fn decoded_size(ctx: &Ctx) -> anyhow::Result<Outcome> {
     let k = ctx.pick(4, 8, 1);
@@ -119,6 +120,14 @@ pub async fn decoded_size(ctx: &Ctx) -> anyhow::Result<Outcome> {
     );
     let (import, import_n) =
         json_list("{\"exportJson\":\"{\\\"actions\\\":[", "{}", "]}\"}", limit);
+    // Scalar actions (`0`): each still a record in the importer (review of #24: 700,000 of
+    // them, 1.4 MB, took the server from 40 to 214 MiB).
+    let (scalars, scalars_n) = json_list(
+        "{\"exportJson\":\"{\\\"actions\\\":[",
+        "0",
+        "]}\"}",
+        1_400_000,
+    );
     let grpc_web = std::sync::Arc::new(grpc_web);
     let mut tasks = Vec::new();
     for _ in 0..k {
@@ -143,6 +152,7 @@ pub async fn decoded_size(ctx: &Ctx) -> anyhow::Result<Outcome> {
         ("/v1/ApplyBatch", batch),
         ("/v1/Apply", players),
         ("/v1/ImportGame", import),
+        ("/v1/ImportGame", scalars),
     ] {
         let addr = ctx.open.addr.clone();
         tasks.push(tokio::spawn(async move {
@@ -167,7 +177,7 @@ pub async fn decoded_size(ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     Ok(Outcome {
         sent: format!(
-            "at once: {k} gRPC-Web ApplyBatch of {entries} empty actions (`12 00`, {:.2} MiB each); then at once: JSON ApplyBatch of {batch_n} `{{}}` actions; JSON Apply with {players_n} `{{}}` players; JSON ImportGame with {import_n} `{{}}` actions (each {:.2} MiB)",
+            "at once: {k} gRPC-Web ApplyBatch of {entries} empty actions (`12 00`, {:.2} MiB each); then at once: JSON ApplyBatch of {batch_n} `{{}}` actions; JSON Apply with {players_n} `{{}}` players; JSON ImportGame with {import_n} `{{}}` actions (each {:.2} MiB); JSON ImportGame with {scalars_n} scalar actions (`0`, 1.4 MB)",
             (entries * 2 + 5) as f64 / 1048576.0,
             limit as f64 / 1048576.0
         ),

@@ -125,7 +125,7 @@ impl<'de> Visitor<'de> for JsonText<'_, '_> {
         f.write_str("a string")
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.0.add(v.len() as u64).map_err(stop)
+        self.0.text(v.as_bytes()).map_err(stop)
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
         Ok(())
@@ -232,10 +232,14 @@ impl<'de> DeserializeSeed<'de> for JsonKey<'_, '_> {
 }
 
 /// Estimated bytes an 18xx.games export (ImportGame's `export_json`) takes once read, at most
-/// `limit`: every object or array of the document costs [`IMPORT_BYTES_PER_CONTAINER`] (an
-/// action record), every other value [`IMPORT_BYTES_PER_SCALAR`] (a `serde_json::Value` the
-/// importer keeps, in a growing `Vec`), every string its length besides. Text that is not
-/// JSON: what was counted before the fault (the importer refuses it).
+/// `limit`: every element of a record list (the value of an `actions` or `auto_actions` key)
+/// a record slot ([`import_record_list_bytes`]: the importer reads each element, whatever it
+/// is, into a record of a growing `Vec`, and each effective one into an imported action) and,
+/// when an object, what its fields cost; every other object or array of the document
+/// [`IMPORT_BYTES_PER_CONTAINER`], every other value [`IMPORT_BYTES_PER_SCALAR`] (a
+/// `serde_json::Value` the importer keeps, in a growing `Vec`), every string its length
+/// besides. Text that is not JSON: what was counted before the fault (the importer refuses
+/// it).
 ///
 /// Errors: [`OverBudget`] (path `export_json`).
 pub fn import_json(json: &str, limit: usize) -> Result<usize, OverBudget> {
@@ -245,7 +249,11 @@ pub fn import_json(json: &str, limit: usize) -> Result<usize, OverBudget> {
         over: false,
     };
     let mut de = serde_json::Deserializer::from_str(json);
-    let _ = CountValues(&mut counter).deserialize(&mut de);
+    let _ = CountValues {
+        counter: &mut counter,
+        role: Role::Value,
+    }
+    .deserialize(&mut de);
     if counter.over {
         return Err(OverBudget {
             path: "export_json".into(),
@@ -265,6 +273,18 @@ pub const IMPORT_BYTES_PER_CONTAINER: u64 = 160;
 /// values); a recorded action's fields cost less.
 pub const IMPORT_BYTES_PER_SCALAR: u64 = 64;
 
+/// What a record list of `n` elements costs besides the elements' own fields: the records as
+/// read, in a `Vec` grown one push at a time (its capacity, and its old buffer while it last
+/// grew: [`vec_capacity`]), and the imported action each element becomes (a list reserved at
+/// its exact length). 700,000 scalar elements (`0,`, 1.4 MB of export) took the server from
+/// 36 to 203 MiB before they were charged (review of issue #24).
+pub fn import_record_list_bytes(n: u64) -> u64 {
+    use referee_engine::g1841::import18xx::{IMPORTED_ACTION_BYTES, RECORD_BYTES};
+    vec_capacity(n)
+        .saturating_mul(RECORD_BYTES as u64)
+        .saturating_add(n.saturating_mul(IMPORTED_ACTION_BYTES as u64))
+}
+
 struct ValueCounter {
     used: u64,
     limit: u64,
@@ -274,7 +294,13 @@ struct ValueCounter {
 impl ValueCounter {
     fn add<E: de::Error>(&mut self, bytes: u64) -> Result<(), E> {
         self.used = self.used.saturating_add(bytes);
-        if self.used > self.limit {
+        self.fits(0)
+    }
+
+    /// Whether `projected` more bytes would still fit (a record list's slots so far, counted
+    /// when it ends), so that a long list stops at the element that passes the budget.
+    fn fits<E: de::Error>(&mut self, projected: u64) -> Result<(), E> {
+        if self.used.saturating_add(projected) > self.limit {
             self.over = true;
             return Err(E::custom("over the decoded-size budget"));
         }
@@ -282,12 +308,58 @@ impl ValueCounter {
     }
 }
 
-struct CountValues<'c>(&'c mut ValueCounter);
+/// Where a value of an export stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Any value.
+    Value,
+    /// The value of an `actions` or `auto_actions` key: a list of it is a record list.
+    Records,
+    /// An element of a record list (its slot counted by the list): an object costs its
+    /// fields only, a list its elements, another value nothing more.
+    Record,
+}
+
+struct CountValues<'c> {
+    counter: &'c mut ValueCounter,
+    role: Role,
+}
+
+impl CountValues<'_> {
+    /// A value that is not an object or array: `bytes`, or nothing as an element of a
+    /// record list (skipped: its record stays a default one).
+    fn scalar<E: de::Error>(self, bytes: u64) -> Result<(), E> {
+        match self.role {
+            Role::Record => Ok(()),
+            Role::Value | Role::Records => self.counter.add(bytes),
+        }
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for CountValues<'_> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
+    }
+}
+
+/// A key of an export's object: whether it names a record list.
+struct RecordKey;
+
+impl<'de> DeserializeSeed<'de> for RecordKey {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RecordKey {
+    type Value = bool;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<bool, E> {
+        Ok(key == "actions" || key == "auto_actions")
     }
 }
 
@@ -297,33 +369,61 @@ impl<'de> Visitor<'de> for CountValues<'_> {
         f.write_str("any JSON value")
     }
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_SCALAR)
+        self.scalar(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_SCALAR)
+        self.scalar(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_SCALAR)
+        self.scalar(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_SCALAR)
+        self.scalar(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_SCALAR)
+        self.scalar(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.0.add(IMPORT_BYTES_PER_SCALAR + v.len() as u64)
+        self.scalar(IMPORT_BYTES_PER_SCALAR + v.len() as u64)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        self.0.add::<A::Error>(IMPORT_BYTES_PER_CONTAINER)?;
-        while seq.next_element_seed(CountValues(self.0))?.is_some() {}
-        Ok(())
+        if self.role != Role::Records {
+            if self.role == Role::Value {
+                self.counter.add::<A::Error>(IMPORT_BYTES_PER_CONTAINER)?;
+            }
+            while seq
+                .next_element_seed(CountValues {
+                    counter: self.counter,
+                    role: Role::Value,
+                })?
+                .is_some()
+            {}
+            return Ok(());
+        }
+        let mut n = 0u64;
+        loop {
+            self.counter
+                .fits::<A::Error>(import_record_list_bytes(n + 1))?;
+            let more = seq.next_element_seed(CountValues {
+                counter: self.counter,
+                role: Role::Record,
+            })?;
+            if more.is_none() {
+                break;
+            }
+            n += 1;
+        }
+        self.counter.add(import_record_list_bytes(n))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        self.0.add::<A::Error>(IMPORT_BYTES_PER_CONTAINER)?;
-        while let Some(key) = map.next_key::<IgnoredAny>()? {
-            let _ = key;
-            map.next_value_seed(CountValues(self.0))?;
+        if self.role != Role::Record {
+            self.counter.add::<A::Error>(IMPORT_BYTES_PER_CONTAINER)?;
+        }
+        while let Some(records) = map.next_key_seed(RecordKey)? {
+            map.next_value_seed(CountValues {
+                counter: self.counter,
+                role: if records { Role::Records } else { Role::Value },
+            })?;
         }
         Ok(())
     }

@@ -35,7 +35,9 @@ use serde::de::DeserializeSeed;
 use tonic::Status;
 
 use json::JsonMessage;
-pub use json::{IMPORT_BYTES_PER_CONTAINER, IMPORT_BYTES_PER_SCALAR, import_json};
+pub use json::{
+    IMPORT_BYTES_PER_CONTAINER, IMPORT_BYTES_PER_SCALAR, import_json, import_record_list_bytes,
+};
 
 mod json;
 #[cfg(test)]
@@ -115,6 +117,9 @@ struct Schema {
     by_name: HashMap<String, usize>,
     /// Method name (`ApplyBatch`) → its request message.
     requests: HashMap<String, usize>,
+    /// ImportGameRequest's `export_json` (message, field): its text is an 18xx.games export,
+    /// which costs what the importer makes of it besides ([`import_json`]).
+    export_json: Option<(usize, usize)>,
 }
 
 fn schema() -> &'static Schema {
@@ -199,10 +204,18 @@ impl Schema {
                 }
             }
         }
+        let export_json = by_name.get("referee.v1.ImportGameRequest").and_then(|&m| {
+            let f = messages[m]
+                .fields
+                .iter()
+                .position(|f| f.name == "export_json")?;
+            Some((m, f))
+        });
         Schema {
             messages,
             by_name,
             requests,
+            export_json,
         }
     }
 }
@@ -360,6 +373,28 @@ impl<'s> Walk<'s> {
         Ok(())
     }
 
+    /// Counts a string or bytes field's `text` (the field last on the path): its length, and
+    /// for ImportGameRequest's `export_json` what the export takes once imported
+    /// ([`import_json`]), so that the import's memory shares `--max-buffered-bytes` with the
+    /// body like any decoded request (text that is not UTF-8 is refused by the decoder).
+    fn text(&mut self, text: &[u8]) -> Result<(), Stop> {
+        self.add(text.len() as u64)?;
+        let here = self.path.last().map(|s| (s.msg, s.field));
+        if here.is_some()
+            && here == self.schema.export_json
+            && let Ok(export) = std::str::from_utf8(text)
+        {
+            let room = self.limit.saturating_sub(self.used);
+            let room = usize::try_from(room).unwrap_or(usize::MAX);
+            let bytes = match import_json(export, room) {
+                Ok(n) => n as u64,
+                Err(_) => (room as u64).saturating_add(1),
+            };
+            self.add(bytes)?;
+        }
+        Ok(())
+    }
+
     /// Checks that `projected` more bytes (a repeated field's entries so far, counted when
     /// its message ends) would still fit, so that a long list stops at the entry that
     /// passes the budget instead of at its end.
@@ -434,7 +469,7 @@ impl<'s> Walk<'s> {
                         entries = 1;
                         self.fits((index + 1) * 24)?;
                     }
-                    self.add(body.len() as u64)?;
+                    self.text(body)?;
                     self.path.pop();
                 }
                 (Kind::Scalar { size, wire: sw }, WireType::LengthDelimited) if field.repeated => {

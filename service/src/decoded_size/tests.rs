@@ -122,10 +122,64 @@ fn import_documents_count_their_values() {
         import_json(scalars, usize::MAX).unwrap() as u64,
         2 * IMPORT_BYTES_PER_CONTAINER + 4 * IMPORT_BYTES_PER_SCALAR + 3
     );
+    // The `actions` list: a record slot per element, whatever the element is.
     assert_eq!(
         import_json(&doc, usize::MAX).unwrap() as u64,
-        (1 + 1 + 1000) * IMPORT_BYTES_PER_CONTAINER
+        IMPORT_BYTES_PER_CONTAINER + import_record_list_bytes(1000)
     );
+    let zeros = format!("{{\"actions\":[{}0]}}", "0,".repeat(999));
+    let lists = format!("{{\"actions\":[{}[]]}}", "[],".repeat(999));
+    for d in [&zeros, &lists] {
+        assert_eq!(
+            import_json(d, usize::MAX).unwrap() as u64,
+            IMPORT_BYTES_PER_CONTAINER + import_record_list_bytes(1000)
+        );
+    }
+    // An action's `auto_actions` are records too.
+    let autos = r#"{"actions":[{"auto_actions":[1,2]}]}"#;
+    assert_eq!(
+        import_json(autos, usize::MAX).unwrap() as u64,
+        IMPORT_BYTES_PER_CONTAINER + import_record_list_bytes(1) + import_record_list_bytes(2)
+    );
+    // A long list stops at the element that passes the budget.
+    let many = format!("{{\"actions\":[{}0]}}", "0,".repeat(999_999));
+    assert!(import_json(&many, 48 << 20).is_err());
     assert_eq!(import_json(&doc, 1000).unwrap_err().path, "export_json");
     assert!(import_json("not json", 10).is_ok());
+}
+
+/// ImportGame's estimate counts what its export takes once imported, on both transports, so
+/// that the import shares `--max-buffered-bytes` with the body (review of issue #24).
+#[test]
+fn import_requests_count_their_export() {
+    let export = format!("{{\"actions\":[{}0]}}", "0,".repeat(9_999));
+    let imported = import_json(&export, usize::MAX).unwrap();
+    let wire = pb::v1::ImportGameRequest {
+        export_json: export.clone(),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    let empty = request_protobuf("ImportGame", &[], usize::MAX).unwrap();
+    assert_eq!(
+        request_protobuf("ImportGame", &wire, usize::MAX).unwrap(),
+        empty + export.len() + imported
+    );
+    let json = serde_json::json!({ "exportJson": export }).to_string();
+    assert_eq!(
+        request_json("ImportGame", json.as_bytes(), usize::MAX).unwrap(),
+        empty + export.len() + imported
+    );
+    let limit = imported / 2;
+    assert_eq!(
+        request_protobuf("ImportGame", &wire, limit)
+            .unwrap_err()
+            .path,
+        "export_json"
+    );
+    assert_eq!(
+        request_json("ImportGame", json.as_bytes(), limit)
+            .unwrap_err()
+            .path,
+        "export_json"
+    );
 }
