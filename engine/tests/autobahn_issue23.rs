@@ -483,7 +483,8 @@ fn station_price_is_one_amount_or_one_per_era() {
     assert_eq!((s.p(1).dm, s.p(1).stations_built), (39, 0));
     s.pm(1).dm = 40;
     referee_engine::autobahn::build::build_station(&mut s, &mut ev, 1, space, None).unwrap();
-    assert_eq!((s.p(1).dm, s.p(1).stations_built), (40 - 40 + 2, 1));
+    // 40 DM paid, then the +2 DM of slot 1.
+    assert_eq!((s.p(1).dm, s.p(1).stations_built), (2, 1));
 }
 
 /// The shipped boards of before the per-era station price (one amount, `0`) load unchanged.
