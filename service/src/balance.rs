@@ -634,5 +634,12 @@ mod tests {
         assert_eq!(s.board.def.service_stations.build_cost(1), 40);
         assert_eq!(dearest_action(&s, p), 40);
         assert!(dearest_action(&s, p) > s.p(p).dm);
+        // One price per era: the current era's counts.
+        let text = referee_engine::autobahn::board::DEFAULT_BOARD_JSON
+            .replace("\"build_cost_dm\": 0", "\"build_cost_dm\": [20, 90, 150]");
+        let mut s = started(Board::from_json(&text).unwrap());
+        assert_eq!(dearest_action(&s, p), 20);
+        s.era = 2;
+        assert_eq!(dearest_action(&s, p), 90);
     }
 }
