@@ -197,6 +197,10 @@ def table_md(t):
             f"per player, construction budget paid at the era's end {f('budget_per_seat_by_era')} DM, "
             f"DM spent on roads {f('spent_per_seat_by_era')}."
         )
+    if "stations_per_game_by_era" in t:
+        # Service stations built (U-30 prices them); reports from before lack the field.
+        rows[-1] += (" Service stations built per game (all players, eras 1 / 2 / 3): "
+                     + " / ".join(f"{x:.2f}" for x in t["stations_per_game_by_era"]) + ".")
     return "\n".join(rows)
 
 

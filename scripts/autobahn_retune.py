@@ -42,7 +42,7 @@ PARAMS = {
     "cheap": None,
     "cheap_max": 2,
     "dear": None,
-    # U-30: price of a service station.
+    # U-30: price of a service station: one DM amount, or one per era (eras 1-3).
     "station_cost": 0,
     # U-7: subsidy by era.
     "subsidy": [2, 10, 15],
@@ -59,6 +59,10 @@ PARAMS = {
                           "PlaceEmployee": {"type": "Promote", "department": "TRADE"}},
     # U-23: era supplies by player count where they differ from 10/12/14 (solo = 2 players).
     "supply_by_players": {"2": [7, 8, 9], "4": [12, 15, 17]},
+    # Player-board station slots (§5.7: building reveals what is printed underneath, [L]; the
+    # printed effects are not public, so ours to set): replacement on_build effects, slot 1
+    # first (None: keep). Trials only.
+    "station_slots": None,
     # U-16: passing income of the station slots, x this (rounded, at least 1).
     "station_income_mult": 1.0,
     # U-12: route-card rewards: extra Promote effects added to r1 / r2.
@@ -128,6 +132,9 @@ def retune(base, P):
         b["era_supply"]["by_player_count"] = (
             "10/12/14 is the standard supply; by_players lists the player counts whose supply "
             "differs (U-23, [U]; a solo game is set up as for 2 players, §3.3)")
+    if P["station_slots"]:
+        for s, e in zip(b["service_stations"]["slots"], P["station_slots"]):
+            s["on_build"] = dict(e)
     for s in b["service_stations"]["slots"]:
         s["passing_income_dm"] = max(1, round(s["passing_income_dm"] * P["station_income_mult"]))
     for rc in b["route_cards"]:

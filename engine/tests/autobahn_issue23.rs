@@ -417,3 +417,82 @@ fn default_board_costs_are_affordable_as_the_checker_requires() {
     }
     assert_eq!(figures, vec![(31, 32), (56, 87), (65, 152)]);
 }
+
+/// The test board with its station price (U-30) replaced by `price` (JSON).
+fn board_with_station_price(
+    price: serde_json::Value,
+) -> Result<referee_engine::autobahn::Board, String> {
+    let mut v: serde_json::Value =
+        serde_json::from_str(include_str!("data/autobahn-test-board.json")).unwrap();
+    v["service_stations"]["build_cost_dm"] = price;
+    referee_engine::autobahn::Board::from_json(&v.to_string()).map_err(|p| {
+        p.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
+/// U-30 ("station from data"): a board prices a service station with one amount for every era
+/// (the older boards: `0`) or with one amount per era; a player pays the current era's price,
+/// and cannot build when holding less (AQ-1: cannot pay, cannot act).
+#[test]
+fn station_price_is_one_amount_or_one_per_era() {
+    let one = board_with_station_price(serde_json::json!(12)).unwrap();
+    let st = &one.def.service_stations;
+    assert_eq!(
+        (st.build_cost(1), st.build_cost(2), st.build_cost(3)),
+        (12, 12, 12)
+    );
+    let per_era = board_with_station_price(serde_json::json!([10, 40, 90])).unwrap();
+    let st = &per_era.def.service_stations;
+    assert_eq!(
+        (st.build_cost(1), st.build_cost(2), st.build_cost(3)),
+        (10, 40, 90)
+    );
+    for bad in [
+        serde_json::json!([10, 40]),
+        serde_json::json!([10, -1, 90]),
+        serde_json::json!(-1),
+    ] {
+        let err = board_with_station_price(bad.clone()).unwrap_err();
+        assert!(
+            err.contains("service_stations.build_cost_dm"),
+            "{bad}: {err}"
+        );
+    }
+
+    let options = Options {
+        board: std::sync::Arc::new(per_era),
+        ..Options::default()
+    };
+    let mut s = Autobahn::setup(&options, 3, 7).unwrap();
+    let space = referee_engine::autobahn::build::free_station_spaces(&s, None)[0];
+    let mut ev = Vec::new();
+    // Era 1: 10 DM, then the first slot of the test board reveals +2 DM (§5.7).
+    s.pm(0).dm = 14;
+    referee_engine::autobahn::build::build_station(&mut s, &mut ev, 0, space, None).unwrap();
+    assert_eq!(s.p(0).dm, 14 - 10 + 2);
+    // Era 2: 40 DM; 39 DM is not enough and changes nothing.
+    s.era = 2;
+    let space = referee_engine::autobahn::build::free_station_spaces(&s, None)[0];
+    s.pm(1).dm = 39;
+    let err = referee_engine::autobahn::build::build_station(&mut s, &mut ev, 1, space, None)
+        .unwrap_err();
+    assert_eq!(err.code, RejectionCode::InsufficientFunds);
+    assert_eq!((s.p(1).dm, s.p(1).stations_built), (39, 0));
+    s.pm(1).dm = 40;
+    referee_engine::autobahn::build::build_station(&mut s, &mut ev, 1, space, None).unwrap();
+    // 40 DM paid, then the +2 DM of slot 1.
+    assert_eq!((s.p(1).dm, s.p(1).stations_built), (2, 1));
+}
+
+/// The shipped boards of before the per-era station price (one amount, `0`) load unchanged.
+#[test]
+fn boards_with_a_single_station_price_still_load() {
+    use referee_engine::autobahn::Board;
+    for id in ["reconstructed-2026-1", "reconstructed-2026-2"] {
+        let b = Board::shipped(id).unwrap();
+        assert_eq!(b.def.service_stations.build_cost(2), 0, "{id}");
+    }
+}

@@ -16,7 +16,7 @@
 //! link of a colour the player holds a card of, with room on that action space, could be
 //! built or upgraded but for its cost (AQ-1: "cannot pay, cannot act"), or a service station
 //! could be built on a free connected space of such a colour but for the station's cost
-//! (`service_stations.build_cost_dm`, U-30).
+//! in the current era (`service_stations.build_cost_dm`, one price or one per era, U-30).
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -40,6 +40,8 @@ struct SeatRecord {
     vp: [i64; 6], // lobby, network, trade, service, finance, total
     win: f64,
     deliveries: u32,
+    /// Service stations built (U-30 prices them).
+    stations: u32,
     turns: u32,
     budget: i64,
     spent: i64,
@@ -61,6 +63,8 @@ struct GameRecord {
     /// Per era: construction budget paid at the era's end and DM spent on roads, all seats.
     budget_by_era: [i64; 3],
     spent_by_era: [i64; 3],
+    /// Per era: service stations built by the seats (human players).
+    stations_by_era: [u32; 3],
     /// Solo: the Autobot's score.
     autobot_vp: i64,
 }
@@ -98,7 +102,7 @@ fn dearest_action(state: &State, player: u32) -> i64 {
                 }
             }
             if station_room && !build::free_station_spaces(state, Some(c)).is_empty() {
-                dearest = dearest.max(st.build_cost_dm);
+                dearest = dearest.max(st.build_cost(state.era));
             }
         }
     }
@@ -152,6 +156,9 @@ fn play(options: &Options, strategies: &[usize], seed: u64, max_actions: u64) ->
             match e {
                 Event::Delivered { player, .. } => deliveries[*player as usize] += 1,
                 Event::TurnStarted { player } => turns[*player as usize] += 1,
+                Event::StationBuilt { player, .. } if *player < seats => {
+                    rec.stations_by_era[era_before] += 1;
+                }
                 Event::BudgetPaid { player, amount, .. } => {
                     budget[*player as usize] += amount;
                     rec.budget_by_era[era_before] += amount;
@@ -187,6 +194,7 @@ fn play(options: &Options, strategies: &[usize], seed: u64, max_actions: u64) ->
                 0.0
             },
             deliveries: deliveries[i],
+            stations: state.players[i].stations_built,
             turns: turns[i],
             budget: budget[i],
             spent: spent[i],
@@ -308,6 +316,7 @@ fn summarize(records: &[GameRecord], names: &[&str]) -> Value {
             "wins": round2(seats.iter().map(|s| s.win).sum::<f64>()),
             "vp": vp,
             "deliveries": avg(&|s| f64::from(s.deliveries)),
+            "stations": avg(&|s| f64::from(s.stations)),
             "turns": avg(&|s| f64::from(s.turns)),
             "budget_dm": avg(&|s| s.budget as f64),
             "spent_dm": avg(&|s| s.spent as f64),
@@ -316,6 +325,7 @@ fn summarize(records: &[GameRecord], names: &[&str]) -> Value {
     }
     let mut main = [0u64; 3];
     let mut blocked = [0u64; 3];
+    let mut stations = [0u64; 3];
     let (mut held, mut dear, mut paid, mut spent) = ([0i64; 3], [0i64; 3], [0i64; 3], [0i64; 3]);
     for r in &finished {
         for e in 0..3 {
@@ -325,6 +335,7 @@ fn summarize(records: &[GameRecord], names: &[&str]) -> Value {
             dear[e] += r.dearest[e];
             paid[e] += r.budget_by_era[e];
             spent[e] += r.spent_by_era[e];
+            stations[e] += u64::from(r.stations_by_era[e]);
         }
     }
     let per_state = |v: &[i64; 3]| -> Vec<f64> {
@@ -386,6 +397,10 @@ fn summarize(records: &[GameRecord], names: &[&str]) -> Value {
         "best_deliverer_vp_mean": round2(mean_sd(&deliverers).0),
         "games_with_a_delivery": deliverers.len(),
         "deliveries_per_game": round2(mean_sd(&deliveries_game).0),
+        "stations_per_game_by_era": stations
+            .iter()
+            .map(|x| round2(*x as f64 / finished.len().max(1) as f64))
+            .collect::<Vec<_>>(),
         "turns_per_player": {"mean": round2(mean_sd(&turns).0), "sd": round2(mean_sd(&turns).1)},
         "vp_min_mean": round2(mean_sd(&min_vp).0),
         "vp_max_mean": round2(mean_sd(&max_vp).0),
@@ -616,8 +631,15 @@ mod tests {
         let text = referee_engine::autobahn::board::DEFAULT_BOARD_JSON
             .replace("\"build_cost_dm\": 0", "\"build_cost_dm\": 40");
         let s = started(Board::from_json(&text).unwrap());
-        assert_eq!(s.board.def.service_stations.build_cost_dm, 40);
+        assert_eq!(s.board.def.service_stations.build_cost(1), 40);
         assert_eq!(dearest_action(&s, p), 40);
         assert!(dearest_action(&s, p) > s.p(p).dm);
+        // One price per era: the current era's counts.
+        let text = referee_engine::autobahn::board::DEFAULT_BOARD_JSON
+            .replace("\"build_cost_dm\": 0", "\"build_cost_dm\": [20, 90, 150]");
+        let mut s = started(Board::from_json(&text).unwrap());
+        assert_eq!(dearest_action(&s, p), 20);
+        s.era = 2;
+        assert_eq!(dearest_action(&s, p), 90);
     }
 }

@@ -407,10 +407,19 @@ pub struct StartingDmDef {
 pub struct StationsDef {
     /// Stations per player.
     pub per_player: u32,
-    /// Cost to build (U-30).
-    pub build_cost_dm: i64,
+    /// DM a player pays to build a station (U-30: "station from data", [U]): one price for
+    /// every era (`12`) or one per era (`[10, 40, 90]`, eras 1–3), like a section cost (U-2).
+    /// The Autobot pays nothing (autobahn §8).
+    pub build_cost_dm: Cost,
     /// Slots left to right.
     pub slots: Vec<StationSlotDef>,
+}
+
+impl StationsDef {
+    /// DM a player pays to build a station in `era` (1–3) (U-30).
+    pub fn build_cost(&self, era: u32) -> i64 {
+        self.build_cost_dm.in_era(era)
+    }
 }
 
 /// One station slot of the player board.
@@ -1499,8 +1508,17 @@ impl Validator {
         {
             self.err("service_stations.slots", "must have one slot per station");
         }
-        if b.service_stations.build_cost_dm < 0 {
-            self.err("service_stations.build_cost_dm", "must be ≥ 0");
+        match &b.service_stations.build_cost_dm {
+            Cost::Fixed(c) if *c < 0 => {
+                self.err("service_stations.build_cost_dm", "must be ≥ 0");
+            }
+            Cost::PerEra(v) if v.len() != 3 || v.iter().any(|c| *c < 0) => {
+                self.err(
+                    "service_stations.build_cost_dm",
+                    "must be one amount ≥ 0 or three (eras 1–3)",
+                );
+            }
+            _ => {}
         }
         for (i, s) in b.service_stations.slots.iter().enumerate() {
             self.effect(

@@ -454,7 +454,7 @@ pub fn build_station(
         ));
     }
     let bot = state.is_bot(player);
-    let cost = state.board.def.service_stations.build_cost_dm;
+    let cost = state.board.def.service_stations.build_cost(state.era);
     if !bot && state.p(player).dm < cost {
         return Err(reject(
             RejectionCode::InsufficientFunds,

@@ -152,7 +152,7 @@ pub fn has_option(state: &State, p: &Pending) -> bool {
             state.p(i).stations_built < state.board.def.service_stations.per_player
                 && (0..state.board.map.station_spaces.len())
                     .any(|x| build::is_free_station_space(state, x, None))
-                && state.p(i).dm >= state.board.def.service_stations.build_cost_dm
+                && state.p(i).dm >= state.board.def.service_stations.build_cost(state.era)
         }
         PendingKind::Unlock => state
             .board

@@ -94,7 +94,8 @@ fn upgrade_ok(state: &State, player: u32, l: usize) -> bool {
 /// Whether `player` has a station left and can pay for it ([`build::build_station`] checks).
 fn station_possible(state: &State, player: u32) -> bool {
     let st = &state.board.def.service_stations;
-    state.p(player).stations_built < st.per_player && affordable(state, player, st.build_cost_dm)
+    state.p(player).stations_built < st.per_player
+        && affordable(state, player, st.build_cost(state.era))
 }
 
 /// Whether `player` can load `goods` now ([`build::load_truck`] checks beyond the depot).
