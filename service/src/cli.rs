@@ -197,7 +197,7 @@ pub struct BalanceArgs {
     /// Strategy bots of the round-robin tables (default: all five).
     #[arg(long, value_delimiter = ',')]
     pub strategies: Vec<String>,
-    /// Autobot levels of the solo tables (empty: none).
+    /// Autobot levels of the solo tables (`--solo-games 0` plays no solo table).
     #[arg(
         long,
         value_delimiter = ',',
