@@ -11,7 +11,7 @@ use referee_engine::g1841::corporation::{circular, controller, frozen};
 use referee_engine::g1841::operating_round::events::merger;
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
-    Action, CorporateEvent, Event, G1841, MergerStage, OddShareChoice, OperatingStep, Round,
+    Action, Concession, CorporateEvent, Event, G1841, MergerStage, OddShareChoice, OperatingStep, Round,
     ShareOwner, SplitStage, State,
 };
 use referee_engine::{Game, RejectionCode, Seat};
@@ -265,11 +265,10 @@ fn s12_4_successors_operate_when_irsff_had_not() {
     assert!(r.done.contains(&"IRSFF".to_string()));
     r.done.retain(|d| d != "IRSFF");
     act(&mut state, P4, buy_4_train());
-    act(&mut state, P3, Action::BuyTokens { count: 2 });
     let Round::OperatingRound(r) = &state.round else {
         unreachable!()
     };
-    assert!(r.event.is_none());
+    assert!(matches!(r.event.as_deref(), Some(CorporateEvent::Split(_))));
     assert!(!r.done.contains(&"SB".to_string()) && !r.done.contains(&"SFL".to_string()));
     let order = referee_engine::g1841::market::operating_order(&state);
     let at = |s: &str| order.iter().position(|x| x == s).unwrap();
@@ -1203,4 +1202,68 @@ fn s9_6_first_train_of_a_phase_counts_against_the_new_limit() {
     };
     assert!(r.crowded.is_empty());
     assert_eq!(r.current.as_deref(), Some("CTDA"));
+}
+
+// ----- 1841 §3.2: a bank concession whose president's certificate lies in the pool --------
+
+/// 1841 §3.2 (interpretation I15; 18xx.games `process_buy_company`): after a bankruptcy before
+/// phase 4 the concession is back in the bank and the president's certificate in the pool
+/// (§14); the buyer of the concession pays its L.50 and 2 × the market price for that
+/// certificate, takes it and becomes president (the corporation is no longer frozen). One
+/// who cannot pay both is not offered the concession.
+///
+/// 132002 before action 288 (Stock Round 3): SFTG's president's certificate moved from P2 to
+/// the pool, SFTG's concession from P2 to the bank.
+#[test]
+fn s3_2_bank_concession_brings_the_pool_presidency() {
+    let mut state = before_in("132002", 288);
+    let sftg = state.corporation_mut("SFTG").unwrap();
+    for c in sftg.certificates.iter_mut().filter(|c| c.president) {
+        assert_eq!(c.owner, p(P2));
+        c.owner = ShareOwner::Pool;
+    }
+    let price = sftg.price().unwrap();
+    state.players[P2 as usize]
+        .concessions
+        .retain(|c| *c != Concession::Sftg);
+    state.bank_concessions.push(Concession::Sftg);
+    state.bank_concessions.sort();
+    assert_eq!(validate(&state), Ok(()));
+    assert!(frozen(&state, "SFTG"));
+    // P3 (L.235) is on turn in Stock Round 3; SFTG is at L.105, so the concession costs
+    // L.50 + L.210. The bank lends him L.100 for the test.
+    let seat = G1841::to_act(&state)[0];
+    assert_eq!((seat, state.players[P3 as usize].cash, price), (P3, 235, 105));
+    state.players[P3 as usize].cash += 100;
+    state.bank_cash -= 100;
+    let buy = Action::BuyConcession {
+        concession: "SFTG".into(),
+    };
+    assert!(G1841::legal_actions(&state, seat).contains(&buy));
+    // Short of the certificate's price: not offered, refused with the amounts.
+    let mut poor = state.clone();
+    poor.players[seat as usize].cash = 50 + 2 * price - 1;
+    assert!(!G1841::legal_actions(&poor, seat).contains(&buy));
+    let r = G1841::apply(&mut poor.clone(), seat, &buy).unwrap_err();
+    assert_eq!(
+        (r.code, r.rule.as_str()),
+        (RejectionCode::InsufficientFunds, "1841 §3.2")
+    );
+    let (cash, bank) = (state.players[seat as usize].cash, state.bank_cash);
+    let events = act(&mut state, seat, buy);
+    assert_eq!((cash, state.players[seat as usize].cash), (335, 75));
+    assert_eq!(state.bank_cash, bank + 260);
+    assert!(state.players[seat as usize]
+        .concessions
+        .contains(&Concession::Sftg));
+    assert_eq!(
+        state.corporation("SFTG").unwrap().president(),
+        Some(&p(seat))
+    );
+    assert!(!frozen(&state, "SFTG"));
+    assert_eq!(controller(&state, "SFTG"), Some(seat));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PresidentChanged { corporation, seat: s } if corporation == "SFTG" && *s == seat
+    )));
 }
