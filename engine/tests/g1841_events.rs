@@ -11,8 +11,8 @@ use referee_engine::g1841::corporation::{circular, controller, frozen};
 use referee_engine::g1841::operating_round::events::merger;
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
-    Action, Concession, CorporateEvent, Event, G1841, MergerStage, OddShareChoice, OperatingStep, Round,
-    ShareOwner, SplitStage, State,
+    Action, Concession, CorporateEvent, Event, G1841, MergerStage, OddShareChoice, OperatingStep,
+    Round, ShareOwner, SplitStage, State,
 };
 use referee_engine::{Game, RejectionCode, Seat};
 
@@ -1233,7 +1233,10 @@ fn s3_2_bank_concession_brings_the_pool_presidency() {
     // P3 (L.235) is on turn in Stock Round 3; SFTG is at L.105, so the concession costs
     // L.50 + L.210. The bank lends him L.100 for the test.
     let seat = G1841::to_act(&state)[0];
-    assert_eq!((seat, state.players[P3 as usize].cash, price), (P3, 235, 105));
+    assert_eq!(
+        (seat, state.players[P3 as usize].cash, price),
+        (P3, 235, 105)
+    );
     state.players[P3 as usize].cash += 100;
     state.bank_cash -= 100;
     let buy = Action::BuyConcession {
@@ -1253,9 +1256,11 @@ fn s3_2_bank_concession_brings_the_pool_presidency() {
     let events = act(&mut state, seat, buy);
     assert_eq!((cash, state.players[seat as usize].cash), (335, 75));
     assert_eq!(state.bank_cash, bank + 260);
-    assert!(state.players[seat as usize]
-        .concessions
-        .contains(&Concession::Sftg));
+    assert!(
+        state.players[seat as usize]
+            .concessions
+            .contains(&Concession::Sftg)
+    );
     assert_eq!(
         state.corporation("SFTG").unwrap().president(),
         Some(&p(seat))

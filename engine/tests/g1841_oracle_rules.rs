@@ -172,7 +172,10 @@ fn listed_divergence_bankruptcy_without_a_train_obligation_is_refused() {
     let Round::OperatingRound(r) = &state.round else {
         panic!("an operating round")
     };
-    assert_eq!((r.current.as_deref(), r.step), (Some("SB"), OperatingStep::Track));
+    assert_eq!(
+        (r.current.as_deref(), r.step),
+        (Some("SB"), OperatingStep::Track)
+    );
     assert_eq!(state.operations.trains["SB"], ["3-1"]);
     let seat = G1841::to_act(&state)[0];
     let cash = state.players[seat as usize].cash + state.corporation("SB").unwrap().cash;

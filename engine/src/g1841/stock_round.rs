@@ -356,7 +356,9 @@ fn concession_refusal(state: &State, seat: Seat, c: Concession) -> Option<(&'sta
     if sold_this_round(state, seat, sym) {
         return Some((
             "1841 §5.1",
-            format!("Seat {seat} sold {sym} this round and may not buy its president's certificate with {c}."),
+            format!(
+                "Seat {seat} sold {sym} this round and may not buy its president's certificate with {c}."
+            ),
         ));
     }
     let percent = state
@@ -366,7 +368,9 @@ fn concession_refusal(state: &State, seat: Seat, c: Concession) -> Option<(&'sta
     if !super::corporation::may_hold_more(state, &ShareOwner::Player(seat), sym, percent) {
         return Some((
             "1841 §3.2",
-            format!("{c} brings {sym}'s president's certificate from the pool, which would put seat {seat} over the certificate limit or the 60% limit."),
+            format!(
+                "{c} brings {sym}'s president's certificate from the pool, which would put seat {seat} over the certificate limit or the 60% limit."
+            ),
         ));
     }
     None
