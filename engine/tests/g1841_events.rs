@@ -11,8 +11,8 @@ use referee_engine::g1841::corporation::{circular, controller, frozen};
 use referee_engine::g1841::operating_round::events::merger;
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
-    Action, CorporateEvent, Event, G1841, MergerStage, OddShareChoice, OperatingStep, Round,
-    ShareOwner, SplitStage, State,
+    Action, Concession, CorporateEvent, Event, G1841, MergerStage, OddShareChoice, OperatingStep,
+    Round, ShareOwner, SplitStage, State,
 };
 use referee_engine::{Game, RejectionCode, Seat};
 
@@ -248,6 +248,31 @@ fn s12_4_split_of_irsff_into_sb_and_sfl() {
         unreachable!()
     };
     assert!(r.done.contains(&"SB".to_string()) && r.done.contains(&"SFL".to_string()));
+}
+
+/// 1841 §12.4 ("if IRSFF had not yet operated in this OR, SB and SFL operate in its place;
+/// otherwise they wait for the next OR"; 18xx.games `secession_finish`: "will not run this
+/// OR" when IRSFF's place in the round is at or before the operating corporation's): the
+/// same position as [`s12_4_split_of_irsff_into_sb_and_sfl`] with IRSFF not yet operated in
+/// OR 3.1 — SB and SFL are not marked as operated and take IRSFF's place; with IRSFF
+/// operated (that test) both are.
+#[test]
+fn s12_4_successors_operate_when_irsff_had_not() {
+    let mut state = before_in("132002", 326);
+    let Round::OperatingRound(r) = &mut state.round else {
+        unreachable!()
+    };
+    assert!(r.done.contains(&"IRSFF".to_string()));
+    r.done.retain(|d| d != "IRSFF");
+    act(&mut state, P4, buy_4_train());
+    let Round::OperatingRound(r) = &state.round else {
+        unreachable!()
+    };
+    assert!(matches!(r.event.as_deref(), Some(CorporateEvent::Split(_))));
+    assert!(!r.done.contains(&"SB".to_string()) && !r.done.contains(&"SFL".to_string()));
+    let order = referee_engine::g1841::market::operating_order(&state);
+    let at = |s: &str| order.iter().position(|x| x == s).unwrap();
+    assert_eq!(at("SFL"), at("SB") + 1);
 }
 
 /// 1841 §12.4 (lite game, action 187: SFTC buys the first 4-train): P4 (50%) takes both
@@ -750,11 +775,14 @@ fn s12_1_claiming_the_presidency_costs_price_times_40_minus_held_over_20() {
     assert_eq!(percent(&state, "AFI", p(P2)), 20);
 }
 
-/// 1841 §9.6, §12.1: a merger completed in the turn of the round's last corporation leaves the
-/// new corporation over its train limit; it discards before the round ends (as 18xx.games'
-/// `DiscardTrain` step blocks its operating round). Before the fix the round ended at once and
-/// the new corporation kept its excess trains into later rounds (a random game reached a later
-/// merger whose new corporation held 9 trains and failed the state validator).
+/// 1841 §9.6, §12.1: a merger in the turn of the round's last corporation leaves the new
+/// corporation over its train limit; it discards as soon as the merger stops for a decision
+/// (before the odd shares: 18xx.games' `DiscardTrain` step blocks before its `ChooseOption`
+/// step once the assets have moved), and the round ends only after the merger. Before the
+/// fix of 2026-12-05 the round ended at once and the new corporation kept its excess trains
+/// into later rounds (a random game reached a later merger whose new corporation held 9
+/// trains and failed the state validator); until issue #22's alignment the discard waited
+/// for the end of the merger.
 ///
 /// 132002 before action 529 (phase 4, limit 3 for a major), SFLi marked as operated so that
 /// SFTC operates last: SFTC (3-3 and SB's 4-2) + SFTG (3-2 and SFL's 4-3) → AFI with 4 trains.
@@ -786,7 +814,48 @@ fn s9_6_merger_of_the_last_corporation_discards_before_the_round_ends() {
             corporation: "AFI".into(),
         },
     );
-    // The odd shares: every holder sells his to the bank.
+    assert_eq!(trains(&state, "AFI"), ["3-3", "4-2", "3-2", "4-3"]);
+    // The merger waits for the odd shares, but AFI discards first.
+    assert!(event(&state).is_some());
+    let Round::OperatingRound(r) = &state.round else {
+        panic!("the round must wait for AFI's discard: {:?}", state.round)
+    };
+    assert_eq!((r.stock_round, r.number), (4, 1));
+    assert_eq!(r.crowded.as_slice(), &["AFI".to_string()][..]);
+    assert_eq!(G1841::to_act(&state), [P2]);
+    let discards = |train: &str| Action::DiscardTrain {
+        corporation: "AFI".into(),
+        train: train.into(),
+    };
+    assert_eq!(
+        G1841::legal_actions(&state, P2),
+        [discards("3-3"), discards("4-2")]
+    );
+    // Nothing else moves first: not another seat, not another action (the odd share neither).
+    let mut probe = state.clone();
+    let r = G1841::apply(&mut probe, P1, &discards("3-3")).unwrap_err();
+    assert_eq!(
+        (r.code, r.rule.as_str()),
+        (RejectionCode::NotYourTurn, "1841 §9.6")
+    );
+    let r = G1841::apply(
+        &mut probe,
+        P2,
+        &Action::ExchangeOddShare {
+            choice: OddShareChoice::Cash,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        (r.code, r.rule.as_str()),
+        (RejectionCode::WrongStep, "1841 §9.6")
+    );
+    assert_eq!(probe, state);
+    act(&mut state, P2, discards("3-3"));
+    assert_eq!(trains(&state, "AFI"), ["4-2", "3-2", "4-3"]);
+    assert_eq!(state.operations.pool_trains, ["3-3"]);
+    // Then the odd shares: every holder sells his to the bank.
+    assert!(event(&state).is_some());
     while event(&state).is_some() {
         let seat = G1841::to_act(&state)[0];
         act(
@@ -797,40 +866,6 @@ fn s9_6_merger_of_the_last_corporation_discards_before_the_round_ends() {
             },
         );
     }
-    assert_eq!(trains(&state, "AFI"), ["3-3", "4-2", "3-2", "4-3"]);
-    let Round::OperatingRound(r) = &state.round else {
-        panic!("the round must wait for AFI's discard: {:?}", state.round)
-    };
-    assert_eq!((r.stock_round, r.number), (4, 1));
-    assert_eq!(
-        (r.current.as_deref(), r.crowded.as_slice()),
-        (None, &["AFI".to_string()][..])
-    );
-    assert_eq!(G1841::to_act(&state), [P2]);
-    let discards = |train: &str| Action::DiscardTrain {
-        corporation: "AFI".into(),
-        train: train.into(),
-    };
-    assert_eq!(
-        G1841::legal_actions(&state, P2),
-        [discards("3-3"), discards("4-2")]
-    );
-    // Nothing else moves first: not another seat, not another action.
-    let mut probe = state.clone();
-    let r = G1841::apply(&mut probe, P1, &discards("3-3")).unwrap_err();
-    assert_eq!(
-        (r.code, r.rule.as_str()),
-        (RejectionCode::NotYourTurn, "1841 §9.6")
-    );
-    let r = G1841::apply(&mut probe, P2, &Action::Pass).unwrap_err();
-    assert_eq!(
-        (r.code, r.rule.as_str()),
-        (RejectionCode::WrongStep, "1841 §9.6")
-    );
-    assert_eq!(probe, state);
-    act(&mut state, P2, discards("3-3"));
-    assert_eq!(trains(&state, "AFI"), ["4-2", "3-2", "4-3"]);
-    assert_eq!(state.operations.pool_trains, ["3-3"]);
     // Then the round is over: Operating Round 4.2 begins with the first corporation.
     let Round::OperatingRound(r) = &state.round else {
         panic!("{:?}", state.round)
@@ -1167,4 +1202,73 @@ fn s9_6_first_train_of_a_phase_counts_against_the_new_limit() {
     };
     assert!(r.crowded.is_empty());
     assert_eq!(r.current.as_deref(), Some("CTDA"));
+}
+
+// ----- 1841 §3.2: a bank concession whose president's certificate lies in the pool --------
+
+/// 1841 §3.2 (interpretation I15; 18xx.games `process_buy_company`): after a bankruptcy before
+/// phase 4 the concession is back in the bank and the president's certificate in the pool
+/// (§14); the buyer of the concession pays its L.50 and 2 × the market price for that
+/// certificate, takes it and becomes president (the corporation is no longer frozen). One
+/// who cannot pay both is not offered the concession.
+///
+/// 132002 before action 288 (Stock Round 3): SFTG's president's certificate moved from P2 to
+/// the pool, SFTG's concession from P2 to the bank.
+#[test]
+fn s3_2_bank_concession_brings_the_pool_presidency() {
+    let mut state = before_in("132002", 288);
+    let sftg = state.corporation_mut("SFTG").unwrap();
+    for c in sftg.certificates.iter_mut().filter(|c| c.president) {
+        assert_eq!(c.owner, p(P2));
+        c.owner = ShareOwner::Pool;
+    }
+    let price = sftg.price().unwrap();
+    state.players[P2 as usize]
+        .concessions
+        .retain(|c| *c != Concession::Sftg);
+    state.bank_concessions.push(Concession::Sftg);
+    state.bank_concessions.sort();
+    assert_eq!(validate(&state), Ok(()));
+    assert!(frozen(&state, "SFTG"));
+    // P3 (L.235) is on turn in Stock Round 3; SFTG is at L.105, so the concession costs
+    // L.50 + L.210. The bank lends him L.100 for the test.
+    let seat = G1841::to_act(&state)[0];
+    assert_eq!(
+        (seat, state.players[P3 as usize].cash, price),
+        (P3, 235, 105)
+    );
+    state.players[P3 as usize].cash += 100;
+    state.bank_cash -= 100;
+    let buy = Action::BuyConcession {
+        concession: "SFTG".into(),
+    };
+    assert!(G1841::legal_actions(&state, seat).contains(&buy));
+    // Short of the certificate's price: not offered, refused with the amounts.
+    let mut poor = state.clone();
+    poor.players[seat as usize].cash = 50 + 2 * price - 1;
+    assert!(!G1841::legal_actions(&poor, seat).contains(&buy));
+    let r = G1841::apply(&mut poor.clone(), seat, &buy).unwrap_err();
+    assert_eq!(
+        (r.code, r.rule.as_str()),
+        (RejectionCode::InsufficientFunds, "1841 §3.2")
+    );
+    let (cash, bank) = (state.players[seat as usize].cash, state.bank_cash);
+    let events = act(&mut state, seat, buy);
+    assert_eq!((cash, state.players[seat as usize].cash), (335, 75));
+    assert_eq!(state.bank_cash, bank + 260);
+    assert!(
+        state.players[seat as usize]
+            .concessions
+            .contains(&Concession::Sftg)
+    );
+    assert_eq!(
+        state.corporation("SFTG").unwrap().president(),
+        Some(&p(seat))
+    );
+    assert!(!frozen(&state, "SFTG"));
+    assert_eq!(controller(&state, "SFTG"), Some(seat));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PresidentChanged { corporation, seat: s } if corporation == "SFTG" && *s == seat
+    )));
 }

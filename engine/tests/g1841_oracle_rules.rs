@@ -158,3 +158,38 @@ fn listed_divergence_p2p_concession_with_the_presidency_after_selling_is_refused
     );
     assert_eq!(r.actions.len(), 904);
 }
+
+/// Listed divergence `bankruptcy-without-train-obligation` (tests/oracle/divergences.json):
+/// 1841 §14 — bankruptcy ends an emergency money raising for a compulsory train purchase;
+/// 18xx.games accepts `bankrupt` in any step once the president's money and the treasury are
+/// below the cheapest depot train. 132002 before action 386: SB, owning the 3-1, in its track
+/// step; its president's L.12 and SB's cash moved to the bank. Referee refuses.
+#[test]
+fn listed_divergence_bankruptcy_without_a_train_obligation_is_refused() {
+    use referee_engine::Game;
+    use referee_engine::g1841::{Action, G1841, OperatingStep, Round};
+    let mut state = common::before_in("132002", 386);
+    let Round::OperatingRound(r) = &state.round else {
+        panic!("an operating round")
+    };
+    assert_eq!(
+        (r.current.as_deref(), r.step),
+        (Some("SB"), OperatingStep::Track)
+    );
+    assert_eq!(state.operations.trains["SB"], ["3-1"]);
+    let seat = G1841::to_act(&state)[0];
+    let cash = state.players[seat as usize].cash + state.corporation("SB").unwrap().cash;
+    state.players[seat as usize].cash = 0;
+    state.corporation_mut("SB").unwrap().cash = 0;
+    state.bank_cash += cash;
+    let bankrupt = Action::DeclareBankruptcy { loan: false };
+    assert!(!G1841::legal_actions(&state, seat).contains(&bankrupt));
+    let r = G1841::apply(&mut state.clone(), seat, &bankrupt).unwrap_err();
+    assert_eq!(
+        (r.code, r.message.as_str()),
+        (
+            referee_engine::RejectionCode::WrongStep,
+            "SB is in its track step; `declare bankruptcy` is not possible now."
+        )
+    );
+}

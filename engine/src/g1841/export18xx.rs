@@ -1356,12 +1356,14 @@ impl Writer<'_> {
                 "choose"
             }
             Action::BuyConcession { concession } => {
-                let paid = pre
-                    .players
+                // The concession's own price: 18xx.games adds a pool president's
+                // certificate's 2 × market price itself (1841 §3.2, `process_buy_company`).
+                let paid = events
                     .iter()
-                    .zip(&post.players)
-                    .map(|(a, b)| a.cash - b.cash)
-                    .find(|d| *d > 0)
+                    .find_map(|e| match e {
+                        Event::ConcessionBought { price, .. } => Some(*price),
+                        _ => None,
+                    })
                     .unwrap_or(0);
                 put("company", Value::from(concession.as_str()));
                 put("price", Value::from(paid));

@@ -291,7 +291,9 @@ fn par_options(state: &State, seat: Seat, only: Option<&str>) -> Vec<Action> {
     out
 }
 
-/// Bank concessions `seat` may buy (1841 §3.2: face value, from SR 2).
+/// Bank concessions `seat` may buy (1841 §3.2: face value, from SR 2; one whose corporation's
+/// president's certificate lies in the pool also costs that certificate, see
+/// [`pool_presidency`], and is listed only when the buyer may take it).
 fn concession_options(state: &State, seat: Seat) -> Vec<Action> {
     let rules = data::ruleset(&state.options);
     let Some(sr) = round(state) else {
@@ -301,17 +303,77 @@ fn concession_options(state: &State, seat: Seat) -> Vec<Action> {
         < rules
             .concession_round
             .bank_concessions_buyable_from_stock_round
-        || cash(state, seat) < rules.concession_round.face_value
     {
         return Vec::new();
     }
     state
         .bank_concessions
         .iter()
+        .filter(|c| concession_refusal(state, seat, **c).is_none())
         .map(|c| Action::BuyConcession {
             concession: c.as_str().to_string(),
         })
         .collect()
+}
+
+/// The corporation of bank concession `c` when it is started and its president's certificate
+/// lies in the pool (1841 §3.2; it happens after a bankruptcy before phase 4, when the
+/// bankrupt president's certificate goes to the pool and the concession back to the bank,
+/// §14): its symbol and the certificate's price, 2 × the market price (18xx.games'
+/// `company_president_share`, `process_buy_company`).
+pub(crate) fn pool_presidency(state: &State, c: Concession) -> Option<(&'static str, i64)> {
+    let sym = corporation_of_concession(&state.options, c)?;
+    let corp = state.corporation(sym)?;
+    let price = corp.price()?;
+    corp.certificates
+        .iter()
+        .any(|x| x.president && x.owner == ShareOwner::Pool)
+        .then_some((sym, price.saturating_mul(2)))
+}
+
+/// Why `seat` may not buy bank concession `c` now (its rule and the reason), or `None`: the
+/// face value plus a pool president's certificate ([`pool_presidency`]) must be affordable,
+/// and that certificate must fit the buyer's certificate limit and 60% control limit (§2,
+/// §7.3; 18xx `can_gain?`) and may not be of a corporation he sold this round (§5.1: the
+/// certificate is a share bought; 18xx.games does not check this one, see the reviewed
+/// divergence `p2p-concession-after-selling`).
+fn concession_refusal(state: &State, seat: Seat, c: Concession) -> Option<(&'static str, String)> {
+    let face = data::ruleset(&state.options).concession_round.face_value;
+    let pool = pool_presidency(state, c);
+    let cost = face.saturating_add(pool.map_or(0, |(_, p)| p));
+    if cash(state, seat) < cost {
+        return Some((
+            "1841 §3.2",
+            match pool {
+                Some((sym, p)) => format!(
+                    "{c} costs L.{face} and, with {sym}'s president's certificate in the pool, L.{p} for that certificate: L.{cost} in all."
+                ),
+                None => format!("A concession costs L.{face}."),
+            },
+        ));
+    }
+    let (sym, _) = pool?;
+    if sold_this_round(state, seat, sym) {
+        return Some((
+            "1841 §5.1",
+            format!(
+                "Seat {seat} sold {sym} this round and may not buy its president's certificate with {c}."
+            ),
+        ));
+    }
+    let percent = state
+        .corporation(sym)
+        .and_then(|k| k.certificates.iter().find(|x| x.president))
+        .map_or(0, |x| x.percent);
+    if !super::corporation::may_hold_more(state, &ShareOwner::Player(seat), sym, percent) {
+        return Some((
+            "1841 §3.2",
+            format!(
+                "{c} brings {sym}'s president's certificate from the pool, which would put seat {seat} over the certificate limit or the 60% limit."
+            ),
+        ));
+    }
+    None
 }
 
 /// The largest other holding of `sym` that could take the presidency from `seat` (1841 §5.3:
@@ -1075,14 +1137,17 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
                     "1841 §3.2",
                     format!("The bank does not hold {c}."),
                 ),
-                Ok(_) => reject(
-                    RejectionCode::InsufficientFunds,
-                    "1841 §3.2",
-                    format!(
-                        "A concession costs L.{}.",
-                        rules.concession_round.face_value
+                Ok(c) => match concession_refusal(state, seat, c) {
+                    Some((rule, why)) if rule == "1841 §3.2" && why.contains("L.") => {
+                        reject(RejectionCode::InsufficientFunds, rule, why)
+                    }
+                    Some((rule, why)) => reject(RejectionCode::IllegalMove, rule, why),
+                    None => reject(
+                        RejectionCode::IllegalMove,
+                        "1841 §3.2",
+                        format!("{c} cannot be bought now."),
                     ),
-                ),
+                },
             }
         }
     }
@@ -1482,6 +1547,7 @@ fn buy_concession(
 ) -> Result<(), Rejection> {
     let c: Concession = text.parse().map_err(|_| corrupt("unknown concession"))?;
     let price = data::ruleset(&state.options).concession_round.face_value;
+    let pool = pool_presidency(state, c);
     let player = state
         .players
         .get_mut(seat as usize)
@@ -1497,6 +1563,38 @@ fn buy_concession(
         concession: c,
         price,
     });
+    // 1841 §3.2: the pool's president's certificate comes with the concession, at 2 × the
+    // market price to the bank; the buyer becomes president (and the corporation is no
+    // longer frozen, §7.4).
+    if let Some((sym, cost)) = pool {
+        let corp = state
+            .corporation_mut(sym)
+            .ok_or_else(|| corrupt("unknown corporation"))?;
+        let mut percent = 0;
+        for x in corp
+            .certificates
+            .iter_mut()
+            .filter(|x| x.president && x.owner == ShareOwner::Pool)
+        {
+            x.owner = ShareOwner::Player(seat);
+            percent = x.percent;
+        }
+        if let Some(p) = state.players.get_mut(seat as usize) {
+            p.cash -= cost;
+        }
+        state.bank_cash += cost;
+        events.push(Event::SharesBought {
+            seat,
+            corporation: sym.to_string(),
+            percent,
+            from_pool: true,
+            price: cost,
+        });
+        events.push(Event::PresidentChanged {
+            corporation: sym.to_string(),
+            seat,
+        });
+    }
     Ok(())
 }
 

@@ -25,11 +25,12 @@ pub(super) fn choose(
     let Round::OperatingRound(r) = &state.round else {
         return None;
     };
-    if r.event.is_some() {
-        return event(state, seat, legal, rng);
-    }
+    // Discards come before an event's decision (1841 §9.6, `operating_round::to_act`).
     if !r.crowded.is_empty() {
         return discard(legal);
+    }
+    if r.event.is_some() {
+        return event(state, seat, legal, rng);
     }
     let sym = r.current.clone()?;
     if let Some(start) = &r.start {

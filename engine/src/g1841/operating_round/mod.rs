@@ -76,7 +76,10 @@ pub fn acting(state: &State) -> Option<String> {
 /// The seat acting for the operating corporation (its controller, 1841 §7.2); empty when
 /// the corporation is in a step this build cannot play (routes, emergency money raising).
 pub fn to_act(state: &State) -> Vec<Seat> {
-    if events::in_progress(state) {
+    // 1841 §9.6: a corporation over its train limit discards before anything else, an
+    // event's decision included (18xx.games' `DiscardTrain` step comes before its
+    // `RemoveTokens`, `ChooseOption` and `BuyNewTokens` steps).
+    if events::in_progress(state) && round(state).is_none_or(|r| r.crowded.is_empty()) {
         return events::to_act(state);
     }
     acting(state)
@@ -117,14 +120,15 @@ fn listing(
 ) -> LegalActions {
     let mut out = LegalActions::default();
     let Some(r) = round(state) else { return out };
-    if r.event.is_some() {
-        return events::legal(state, seat);
-    }
+    // 1841 §9.6: discards come first, before an event's decision (see [`to_act`]).
     if let Some(crowded) = r.crowded.first() {
         if controller(state, crowded) == Some(seat) {
             out.actions = discard_options(state);
         }
         return out;
+    }
+    if r.event.is_some() {
+        return events::legal(state, seat);
     }
     let Some(sym) = r.current.clone() else {
         return out;
@@ -287,7 +291,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             )
         });
     }
-    if r.event {
+    if r.event && r.crowded.is_none() {
         return events::apply(state, seat, action);
     }
     if let Some(crowded) = r.crowded.clone() {

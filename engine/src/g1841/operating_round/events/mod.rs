@@ -148,24 +148,27 @@ fn set_event(state: &mut State, ev: Option<CorporateEvent>) {
 
 /// Runs the event in progress and the queued events until a decision is needed; when all
 /// are over, resumes the operating round.
+///
+/// When the event stops for a decision, every corporation then over its train limit (the
+/// lower limit of the first 4-train's phase, a split successor, a merger's new corporation)
+/// must discard first (1841 §9.6: excess trains are discarded after a phase change; the
+/// rules give no order against the events' decisions, so this follows 18xx.games, whose
+/// `DiscardTrain` step blocks before the `ChooseOption`, `RemoveTokens` and `BuyNewTokens`
+/// steps that carry them: at the Tuscan merge SFLi discards before its token removal).
 pub(super) fn run(state: &mut State, events: &mut Vec<Event>) {
     for _ in 0..64 {
+        let waits = match event(state).cloned() {
+            Some(CorporateEvent::Split(s)) => !split::advance(state, s, events),
+            Some(CorporateEvent::Merger(m)) => !merger::advance(state, m, events),
+            Some(CorporateEvent::Transformation(t)) => !transform::advance(state, t, events),
+            None => false,
+        };
+        if waits {
+            mark_crowded(state, events);
+            return;
+        }
         match event(state).cloned() {
-            Some(CorporateEvent::Split(s)) => {
-                if !split::advance(state, s, events) {
-                    return;
-                }
-            }
-            Some(CorporateEvent::Merger(m)) => {
-                if !merger::advance(state, m, events) {
-                    return;
-                }
-            }
-            Some(CorporateEvent::Transformation(t)) => {
-                if !transform::advance(state, t, events) {
-                    return;
-                }
-            }
+            Some(_) => {}
             None => {
                 let next = round_mut(state)
                     .and_then(|r| (!r.queued_events.is_empty()).then(|| r.queued_events.remove(0)));
