@@ -571,10 +571,7 @@ fn key_and_string_shapes() -> Vec<(&'static str, String)> {
             "players[0] of 200,000 short keys",
             format!(
                 r#"{{"players":[{}],"actions":[]}}"#,
-                object_of(
-                    std::iter::once("id".to_string()).chain(many(200_000)),
-                    "0"
-                )
+                object_of(std::iter::once("id".to_string()).chain(many(200_000)), "0")
             ),
         ),
         (
@@ -628,11 +625,17 @@ fn key_and_string_shapes() -> Vec<(&'static str, String)> {
         ),
         (
             "settings of 65,537 numbers",
-            format!(r#"{{{PLAYERS},"settings":{},"actions":[]}}"#, list(65_537, "7")),
+            format!(
+                r#"{{{PLAYERS},"settings":{},"actions":[]}}"#,
+                list(65_537, "7")
+            ),
         ),
         (
             "result of 131,073 empty objects",
-            format!(r#"{{{PLAYERS},"result":{},"actions":[]}}"#, list(131_073, "{}")),
+            format!(
+                r#"{{{PLAYERS},"result":{},"actions":[]}}"#,
+                list(131_073, "{}")
+            ),
         ),
         (
             "100,000 players",
@@ -652,7 +655,10 @@ fn key_and_string_shapes() -> Vec<(&'static str, String)> {
                     .map(|i| format!(r#"{{"id":{i}}}"#))
                     .collect::<Vec<_>>()
                     .join(","),
-                list(40_000, r#"{"type":"pass","entity":99999999,"entity_type":"player"}"#)
+                list(
+                    40_000,
+                    r#"{"type":"pass","entity":99999999,"entity_type":"player"}"#
+                )
             ),
         ),
         (
@@ -701,7 +707,10 @@ fn key_and_string_shapes() -> Vec<(&'static str, String)> {
             "escaped keys",
             format!(
                 r#"{{{PLAYERS},"result":{},"actions":[]}}"#,
-                object_of(many(100_000).into_iter().map(|k| format!("\\u0041{k}")), "1")
+                object_of(
+                    many(100_000).into_iter().map(|k| format!("\\u0041{k}")),
+                    "1"
+                )
             ),
         ),
     ]

@@ -236,11 +236,7 @@ const PLAYERS: &str = r#""players":[{"id":1,"name":"a"},{"id":2,"name":"b"},{"id
 fn key_exports(total: usize) -> Vec<(&'static str, String, bool)> {
     let room = total - 200;
     let (players0, _) = object_within(short_keys(usize::MAX), "0", room);
-    let (long, _) = object_within(
-        (0..).map(|i: usize| format!("{i:01000}")),
-        "1",
-        room,
-    );
+    let (long, _) = object_within((0..).map(|i: usize| format!("{i:01000}")), "1", room);
     let (unknown, _) = object_within(short_keys(usize::MAX), "null", room);
     let deep = format!("{}0{}", r#"{"a":"#.repeat(120), "}".repeat(120));
     let (nested, _) = object_within(short_keys(usize::MAX), &deep, room);
@@ -315,7 +311,10 @@ pub async fn import_keys(ctx: &Ctx) -> anyhow::Result<Outcome> {
             ..Default::default()
         }
         .encode_to_vec();
-        sent.push(format!("{what} ({:.2} MiB)", message.len() as f64 / 1048576.0));
+        sent.push(format!(
+            "{what} ({:.2} MiB)",
+            message.len() as f64 / 1048576.0
+        ));
         let mut frame = vec![0u8];
         frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
         frame.extend_from_slice(&message);

@@ -151,10 +151,7 @@ fn import_documents_count_their_values() {
     let autos = r#"{"actions":[{"auto_actions":[1,2]}]}"#;
     assert_eq!(
         import_json(autos, usize::MAX).unwrap() as u64,
-        root(autos)
-            + actions_entry
-            + import_record_list_bytes(1)
-            + import_record_list_bytes(2)
+        root(autos) + actions_entry + import_record_list_bytes(1) + import_record_list_bytes(2)
     );
     // Elsewhere `actions` and `auto_actions` are values like any other: an object in them
     // costs its entries.
@@ -167,7 +164,9 @@ fn import_documents_count_their_values() {
         import_json(nested, usize::MAX).unwrap() as u64,
         root(nested)
             + entry("players")
-            + list_of(IMPORT_BYTES_PER_CONTAINER + leaf + entry("actions") + list_of(object_of_one))
+            + list_of(
+                IMPORT_BYTES_PER_CONTAINER + leaf + entry("actions") + list_of(object_of_one)
+            )
             + entry("auto_actions")
             + list_of(object_of_one)
     );
