@@ -155,6 +155,18 @@ async fn app() -> axum::Router {
     build_routes(&ServeConfig::default()).await.expect("routes")
 }
 
+/// The server stack with the decoded-size bound lifted (what the estimates are measured
+/// against).
+async fn unbounded_app() -> axum::Router {
+    build_routes(&ServeConfig {
+        max_decoded_bytes: usize::MAX,
+        max_buffered_bytes: 1 << 31,
+        ..ServeConfig::default()
+    })
+    .await
+    .expect("routes")
+}
+
 /// `n` empty entries of ApplyBatch's `actions` (field 2): `12 00` each.
 fn empty_actions(n: usize) -> Vec<u8> {
     [0x12u8, 0x00].repeat(n)
@@ -305,13 +317,7 @@ fn the_estimate_is_what_decoding_takes() {
 
 async fn the_estimate_is_what_decoding_takes_body() {
     use referee_service::decoded_size::{import_json, request_json, request_protobuf};
-    let app = build_routes(&ServeConfig {
-        max_decoded_bytes: usize::MAX,
-        max_buffered_bytes: 1 << 31,
-        ..ServeConfig::default()
-    })
-    .await
-    .expect("routes");
+    let app = unbounded_app().await;
     let batch = empty_actions(100_000);
     let batch_json = format!("{{\"actions\":[{}{{}}]}}", "{},".repeat(99_999));
     let players = pb::ApplyRequest {
@@ -728,13 +734,7 @@ fn exports_keys_and_strings_are_charged() {
 
 async fn exports_keys_and_strings_are_charged_body() {
     use referee_service::decoded_size::request_json;
-    let app = build_routes(&ServeConfig {
-        max_decoded_bytes: usize::MAX,
-        max_buffered_bytes: 1 << 31,
-        ..ServeConfig::default()
-    })
-    .await
-    .expect("routes");
+    let app = unbounded_app().await;
     for (what, export) in key_and_string_shapes() {
         let import = serde_json::json!({ "exportJson": export }).to_string();
         drop(export);
