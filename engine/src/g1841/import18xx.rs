@@ -1420,19 +1420,53 @@ struct Seats<'a> {
     players: &'a [ExportPlayer],
     /// For each player, its id as a number when the id is the usual text of that number.
     numbers: SmallVec<[Option<u64>; 8]>,
+    /// With more players than any game seats (an export the setup refuses later), the first
+    /// seat of each id: mapping the actions stays linear in the export (100,000 players and
+    /// as many actions would compare each with each; issue #24). The ids are the caller's:
+    /// std's hasher, not Fx.
+    index: Option<std::collections::HashMap<&'a str, Seat>>,
 }
+
+/// Up to this many players an entity is looked up by scanning them.
+const SEATS_SCANNED: usize = 8;
 
 impl<'a> Seats<'a> {
     fn new(players: &'a [ExportPlayer]) -> Self {
+        if players.len() > SEATS_SCANNED {
+            let mut index = std::collections::HashMap::with_capacity(players.len());
+            for (i, p) in players.iter().enumerate() {
+                if let Ok(seat) = Seat::try_from(i) {
+                    index.entry(p.id.as_str()).or_insert(seat);
+                }
+            }
+            return Seats {
+                players,
+                numbers: SmallVec::new(),
+                index: Some(index),
+            };
+        }
         let numbers = players
             .iter()
             .map(|p| p.id.parse::<u64>().ok().filter(|n| n.to_string() == p.id))
             .collect();
-        Seats { players, numbers }
+        Seats {
+            players,
+            numbers,
+            index: None,
+        }
     }
 
     /// The seat of the player an entity names.
     fn of(&self, entity: &reader::Id) -> Option<Seat> {
+        if let Some(index) = &self.index {
+            // A whole number names the player whose id is its usual text.
+            let text = match entity {
+                reader::Id::Whole(n) => std::borrow::Cow::Owned(n.to_string()),
+                reader::Id::Text(text) => std::borrow::Cow::Borrowed(text.as_str()),
+                reader::Id::None => std::borrow::Cow::Borrowed(""),
+            };
+            return index.get(text.as_ref()).copied();
+        }
         match entity {
             reader::Id::Whole(n) => self
                 .numbers
@@ -2904,8 +2938,11 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         Ok(options) => {
             let seats = u32::try_from(export.players.len()).unwrap_or(u32::MAX);
             // Seats are found by player id: two players with one id cannot be told apart.
+            // (One pass: an export of 100,000 players took minutes comparing each with
+            // each before its seat count was refused; issue #24.)
+            let mut seen = std::collections::HashMap::with_capacity(export.players.len());
             let duplicate = export.players.iter().enumerate().find_map(|(i, p)| {
-                let first = export.players.iter().position(|q| q.id == p.id)?;
+                let first = *seen.entry(p.id.as_str()).or_insert(i);
                 (first < i).then(|| (first, i, p.id.clone()))
             });
             match duplicate {

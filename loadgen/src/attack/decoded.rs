@@ -22,13 +22,19 @@ async fn post(addr: &str, path: &str, content_type: &str, body: &[u8]) -> String
         "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
         body.len()
     );
-    if tcp.write_all(head.as_bytes()).await.is_err() || tcp.write_all(body).await.is_err() {
-        return "write failed".into();
-    }
+    // A server may answer before the body is sent (429 when the bodies buffered at once are
+    // at their limit) and close: its answer is read all the same.
+    let written = tcp.write_all(head.as_bytes()).await.is_ok() && tcp.write_all(body).await.is_ok();
     let mut out = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(60), tcp.read_to_end(&mut out)).await;
-    if read.is_err() {
-        return "no answer within 60 s".into();
+    if out.is_empty() {
+        return if !written {
+            "write failed".into()
+        } else if read.is_err() {
+            "no answer within 60 s".into()
+        } else {
+            "closed without an answer".into()
+        };
     }
     let text = String::from_utf8_lossy(&out);
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
@@ -185,6 +191,199 @@ pub async fn decoded_size(ctx: &Ctx) -> anyhow::Result<Outcome> {
             "{} of {} refused INVALID_ARGUMENT before decoding: {}",
             answers.iter().filter(|a| refused(a)).count(),
             answers.len(),
+            shown.join(" | ")
+        ),
+        pass,
+    })
+}
+
+/// `n` distinct keys of two or three characters.
+fn short_keys(n: usize) -> impl Iterator<Item = String> {
+    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let b = DIGITS.len();
+    (0..n).map(move |i| {
+        let (len, mut rest) = if i < b * b { (2, i) } else { (3, i - b * b) };
+        let mut key = String::with_capacity(len);
+        for _ in 0..len {
+            key.push(DIGITS[rest % b] as char);
+            rest /= b;
+        }
+        key
+    })
+}
+
+/// An object of `keys` with `value` each, filling at most `total` bytes: the text and how
+/// many keys it has.
+fn object_within(keys: impl Iterator<Item = String>, value: &str, total: usize) -> (String, usize) {
+    let mut s = String::from("{");
+    let mut n = 0;
+    for k in keys {
+        if s.len() + k.len() + value.len() + 5 > total {
+            break;
+        }
+        if n > 0 {
+            s.push(',');
+        }
+        s.push('"');
+        s.push_str(&k);
+        s.push_str("\":");
+        s.push_str(value);
+        n += 1;
+    }
+    s.push('}');
+    (s, n)
+}
+
+const PLAYERS: &str = r#""players":[{"id":1,"name":"a"},{"id":2,"name":"b"},{"id":3,"name":"c"}]"#;
+
+/// The ImportGame exports of the third attacker round's known gap (issue #24): object keys
+/// outside the action records, which the estimate charged nothing. Each fills the request
+/// limit; `refused` when its estimate is over `--max-decoded-bytes`.
+fn key_exports(total: usize) -> Vec<(&'static str, String, bool)> {
+    let room = total - 200;
+    let (players0, _) = object_within(short_keys(usize::MAX), "0", room);
+    let (long, _) = object_within((0..).map(|i: usize| format!("{i:01000}")), "1", room);
+    let (unknown, _) = object_within(short_keys(usize::MAX), "null", room);
+    let deep = format!("{}0{}", r#"{"a":"#.repeat(120), "}".repeat(120));
+    let (nested, _) = object_within(short_keys(usize::MAX), &deep, room);
+    let players = {
+        let mut s = String::from("[");
+        let mut i = 0;
+        while s.len() < room - 20 {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(&format!(r#"{{"id":{i}}}"#));
+            i += 1;
+        }
+        s.push(']');
+        s
+    };
+    vec![
+        (
+            "players[0] of short keys",
+            format!(
+                r#"{{"players":[{}],"actions":[]}}"#,
+                players0.replacen('{', r#"{"id":1,"#, 1)
+            ),
+            true,
+        ),
+        (
+            "result of 1,000-byte keys",
+            format!(r#"{{{PLAYERS},"result":{long},"actions":[]}}"#),
+            false,
+        ),
+        (
+            "an unknown key of short keys",
+            format!(r#"{{{PLAYERS},"history":{unknown},"actions":[]}}"#),
+            true,
+        ),
+        (
+            "a record's field of short keys",
+            format!(
+                r#"{{{PLAYERS},"actions":[{{"type":"pass","id":1,"entity":1,"price":{players0}}}]}}"#
+            ),
+            true,
+        ),
+        (
+            "settings of objects 120 deep",
+            format!(r#"{{{PLAYERS},"settings":{nested},"actions":[]}}"#),
+            true,
+        ),
+        (
+            "players {\"id\":N}",
+            format!(r#"{{"players":{players},"actions":[]}}"#),
+            true,
+        ),
+    ]
+}
+
+/// The key shapes of the third attacker round (issue #24's known gap, closed): at once, `k`
+/// gRPC-Web ImportGame bodies of each shape filling `--max-request-bytes` — `players[0]` with
+/// ~525,000 short keys, `result` with ~4,200 keys of 1,000 bytes, an unknown top-level key,
+/// a record's field, objects nested 120 deep, ~300,000 players. Bound: the shapes whose
+/// estimate passes `--max-decoded-bytes` are refused INVALID_ARGUMENT before they are read;
+/// `result`'s long keys (estimated at about 14 MB, what it allocates) are answered; any of
+/// them may instead be refused RESOURCE_EXHAUSTED at once when the bodies buffered together
+/// pass `--max-buffered-bytes` (24 bodies of 4 MiB with `--full`); never INTERNAL.
+pub async fn import_keys(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    use prost::Message as _;
+    let k = ctx.pick(1, 4, 1);
+    let limit = ctx.limits.max_request_bytes - 64;
+    let mut tasks = Vec::new();
+    let mut sent = Vec::new();
+    for (what, export, must_refuse) in key_exports(limit) {
+        let message = referee_service::pb::v1::ImportGameRequest {
+            export_json: export,
+            ..Default::default()
+        }
+        .encode_to_vec();
+        sent.push(format!(
+            "{what} ({:.2} MiB)",
+            message.len() as f64 / 1048576.0
+        ));
+        let mut frame = vec![0u8];
+        frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+        frame.extend_from_slice(&message);
+        let frame = std::sync::Arc::new(frame);
+        for _ in 0..k {
+            let (addr, body) = (ctx.open.addr.clone(), frame.clone());
+            tasks.push((
+                what,
+                must_refuse,
+                tokio::spawn(async move {
+                    post(
+                        &addr,
+                        "/referee.v1.Referee/ImportGame",
+                        "application/grpc-web+proto",
+                        &body,
+                    )
+                    .await
+                }),
+            ));
+        }
+    }
+    let refused = |a: &str| a.contains("InvalidArgument") && a.contains("--max-decoded-bytes");
+    // An answered gRPC-Web call has its status in the body's trailer frame (no
+    // `grpc-status` header): `post` shows it as `HTTP 200 -` and the body.
+    let answered = |a: &str| a.starts_with("HTTP 200 -");
+    // Bodies over the shared budget of buffered bodies are refused at once, read or not.
+    let shed = |a: &str| a.contains("ResourceExhausted") || a.contains("RESOURCE_EXHAUSTED");
+    let mut pass = true;
+    let mut shown: Vec<String> = Vec::new();
+    let (mut n_refused, mut n_shed, mut n_answered, mut total) = (0, 0, 0, 0);
+    for (what, must_refuse, t) in tasks {
+        let a = t.await.unwrap_or_else(|e| format!("task failed: {e}"));
+        total += 1;
+        let ok = if refused(&a) {
+            n_refused += 1;
+            true
+        } else if shed(&a) {
+            n_shed += 1;
+            true
+        } else if answered(&a) {
+            n_answered += 1;
+            !must_refuse
+        } else {
+            false
+        };
+        pass &= ok;
+        let short = if a.starts_with("HTTP 200 -") {
+            format!("{what}: answered")
+        } else {
+            format!("{what}: {}", a.chars().take(120).collect::<String>())
+        };
+        if !shown.contains(&short) && (!ok || shown.len() < 8) {
+            shown.push(short);
+        }
+    }
+    Ok(Outcome {
+        sent: format!(
+            "at once, {k} of each gRPC-Web ImportGame: {}",
+            sent.join("; ")
+        ),
+        answer: format!(
+            "{n_refused} of {total} refused INVALID_ARGUMENT before reading, {n_shed} RESOURCE_EXHAUSTED (the buffered-body budget), {n_answered} answered: {}",
             shown.join(" | ")
         ),
         pass,

@@ -216,6 +216,12 @@ pub const ATTACKS: &[Attack] = &[
         in_soak: true,
     },
     Attack {
+        name: "import-keys",
+        finding: "#24 decoded size: an export's object keys (third round)",
+        sealed: false,
+        in_soak: true,
+    },
+    Attack {
         name: "zero-window",
         finding: "#24.4 HTTP/2 client never opening its window",
         sealed: false,
@@ -315,6 +321,7 @@ pub async fn run_one(ctx: &Ctx, name: &str) -> anyhow::Result<Outcome> {
         "sealed-tamper" => sealed::tamper(ctx).await,
         "import-bomb" => calls::import_bomb(ctx).await,
         "decoded-size" => decoded::decoded_size(ctx).await,
+        "import-keys" => decoded::import_keys(ctx).await,
         "zero-window" => transport::zero_window(ctx).await,
         "zero-window-raw" => transport::zero_window_raw(ctx).await,
         "zero-window-many" => transport::zero_window_many(ctx).await,

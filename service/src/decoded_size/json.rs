@@ -13,17 +13,29 @@ fn stop<E: de::Error>(s: Stop) -> E {
     })
 }
 
+/// Seeds read as whatever JSON value comes (their visitors tell what they accept).
+macro_rules! seed_of_any_value {
+    ($($t:ident<$($l:lifetime),*>),*) => {$(
+        impl<'de> DeserializeSeed<'de> for $t<$($l),*> {
+            type Value = ();
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+    )*};
+}
+
+seed_of_any_value!(
+    JsonMessage<'_, '_>,
+    JsonList<'_, '_>,
+    JsonMap<'_, '_>,
+    CountValues<'_>
+);
+
 /// A JSON value read as message `msg` (an object; `null` is an absent message).
 pub(super) struct JsonMessage<'w, 's> {
     pub(super) walk: &'w mut Walk<'s>,
     pub(super) msg: usize,
-}
-
-impl<'de> DeserializeSeed<'de> for JsonMessage<'_, '_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
 }
 
 impl<'de> Visitor<'de> for JsonMessage<'_, '_> {
@@ -139,13 +151,6 @@ struct JsonList<'w, 's> {
     field: usize,
 }
 
-impl<'de> DeserializeSeed<'de> for JsonList<'_, '_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
 impl<'de> Visitor<'de> for JsonList<'_, '_> {
     type Value = ();
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -187,13 +192,6 @@ struct JsonMap<'w, 's> {
     entry: usize,
 }
 
-impl<'de> DeserializeSeed<'de> for JsonMap<'_, '_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
 impl<'de> Visitor<'de> for JsonMap<'_, '_> {
     type Value = ();
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -232,28 +230,44 @@ impl<'de> DeserializeSeed<'de> for JsonKey<'_, '_> {
 }
 
 /// Estimated bytes an 18xx.games export (ImportGame's `export_json`) takes once read, at most
-/// `limit`: every element of a record list (the value of an `actions` or `auto_actions` key)
-/// a record slot ([`import_record_list_bytes`]: the importer reads each element, whatever it
-/// is, into a record of a growing `Vec`, and each effective one into an imported action) and,
-/// when an object, what its fields cost; every other object or array of the document
-/// [`IMPORT_BYTES_PER_CONTAINER`], every other value [`IMPORT_BYTES_PER_SCALAR`] (a
-/// `serde_json::Value` the importer keeps, in a growing `Vec`), every string its length
-/// besides. Text that is not JSON: what was counted before the fault (the importer refuses
-/// it).
+/// `limit`. The importer reads the top-level `actions` and each record's `auto_actions` as
+/// record lists, and every other value it keeps (`players`, `settings`, `result`, a record's
+/// fields) as a `serde_json::Value`. So the estimate charges:
+/// * every element of a record list a record slot ([`import_record_list_bytes`]: each
+///   element, whatever it is, is read into a record of a growing `Vec`, and each effective
+///   one becomes an imported action) and, when an object, what its fields' values cost (its
+///   own keys are the record's fields: nothing more);
+/// * every other object or array [`IMPORT_BYTES_PER_CONTAINER`]; an array's elements their
+///   `Value` slots in a `Vec` grown one push at a time (as [`vec_capacity`] counts them:
+///   [`IMPORT_VALUE_BYTES`] each); an object with entries its first B-tree leaf
+///   ([`IMPORT_BYTES_PER_MAP_LEAF`]), and each entry [`IMPORT_BYTES_PER_ENTRY`] (its share
+///   of the other nodes) and its key's length twice;
+/// * every other value [`IMPORT_BYTES_PER_SCALAR`], and a string's length twice besides;
+/// * the text itself once more: the importer keeps a copy of it for its actions' raw values.
+///
+/// Keys and strings are counted twice because the importer copies some of them out of the
+/// value it read while that value is still held (a player's id and name, the title, the
+/// options, `result`'s keys). Values the importer skips (top-level keys it does not read) are
+/// charged as if kept: an upper bound. Text that is not JSON: what was counted before the
+/// fault (the importer refuses it).
 ///
 /// Errors: [`OverBudget`] (path `export_json`).
 pub fn import_json(json: &str, limit: usize) -> Result<usize, OverBudget> {
     let mut counter = ValueCounter {
-        used: 0,
+        used: json.len() as u64,
         limit: limit as u64,
         over: false,
     };
     let mut de = serde_json::Deserializer::from_str(json);
-    let _ = CountValues {
-        counter: &mut counter,
-        role: Role::Value,
+    if counter.used > counter.limit {
+        counter.over = true;
+    } else {
+        let _ = CountValues {
+            counter: &mut counter,
+            role: Role::Root,
+        }
+        .deserialize(&mut de);
     }
-    .deserialize(&mut de);
     if counter.over {
         return Err(OverBudget {
             path: "export_json".into(),
@@ -263,15 +277,32 @@ pub fn import_json(json: &str, limit: usize) -> Result<usize, OverBudget> {
     Ok(counter.used.min(usize::MAX as u64) as usize)
 }
 
-/// What an object or array of an 18xx.games export costs once imported: measured with the
-/// counting allocator on a document of 100,000 empty actions (`{}`, the worst case: 157 bytes
-/// each at once, `service/tests/decoded_size.rs`).
+/// What an object or array of an 18xx.games export costs once imported besides its entries
+/// or elements: measured with the counting allocator on a document of 100,000 empty actions
+/// (`{}`, the worst case: 157 bytes each at once, `service/tests/decoded_size.rs`).
 pub const IMPORT_BYTES_PER_CONTAINER: u64 = 160;
 
-/// What any other JSON value of an export costs once imported: 63 bytes each at once for
-/// 100,000 numbers the importer keeps as `serde_json::Value`s (a growing `Vec` of 32-byte
-/// values); a recorded action's fields cost less.
+/// What any other JSON value of an export costs once imported (besides a string's text): 63
+/// bytes each at once for 100,000 numbers the importer keeps as `serde_json::Value`s in a
+/// growing `Vec`; a recorded action's fields cost less.
 pub const IMPORT_BYTES_PER_SCALAR: u64 = 64;
+
+/// The size of a `serde_json::Value`: an array's slot for each element.
+pub const IMPORT_VALUE_BYTES: u64 = std::mem::size_of::<serde_json::Value>() as u64;
+
+/// The first node of an object's B-tree (a `serde_json::Map`): a leaf of 11 `String` keys
+/// and 11 `Value`s, 632 bytes, allocated at the object's first entry (an object nested 120
+/// deep, one entry a level, took 646 bytes a level at once).
+pub const IMPORT_BYTES_PER_MAP_LEAF: u64 = 640;
+
+/// What an entry of an object the importer keeps as a `serde_json::Value` costs besides its
+/// key's text and its value: its share of the B-tree's nodes (a leaf of 632 bytes holds 5 to
+/// 11 entries once split, 6 when keys come in order; an internal node of 728 bytes holds 6 to
+/// 12 children). 525,000 short keys in `players[0]` were charged nothing before (estimated
+/// 32 MiB, +93 MiB of RSS; issue #24, third attacker round); 200,000 now take 100 bytes an
+/// entry at once with their values (`service/tests/decoded_size.rs`,
+/// `exports_keys_and_strings_are_charged`).
+pub const IMPORT_BYTES_PER_ENTRY: u64 = 160;
 
 /// What a record list of `n` elements costs besides the elements' own fields: the records as
 /// read, in a `Vec` grown one push at a time (its capacity, and its old buffer while it last
@@ -297,8 +328,8 @@ impl ValueCounter {
         self.fits(0)
     }
 
-    /// Whether `projected` more bytes would still fit (a record list's slots so far, counted
-    /// when it ends), so that a long list stops at the element that passes the budget.
+    /// Whether `projected` more bytes would still fit (a list's slots so far, counted when
+    /// it ends), so that a long list stops at the element that passes the budget.
     fn fits<E: de::Error>(&mut self, projected: u64) -> Result<(), E> {
         if self.used.saturating_add(projected) > self.limit {
             self.over = true;
@@ -311,13 +342,26 @@ impl ValueCounter {
 /// Where a value of an export stands.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
-    /// Any value.
+    /// The export itself: as any value, but its `actions` is a record list.
+    Root,
+    /// Any value the importer keeps (or skips: charged as kept).
     Value,
-    /// The value of an `actions` or `auto_actions` key: a list of it is a record list.
+    /// The value of a record list's key: a list of it is a record list.
     Records,
     /// An element of a record list (its slot counted by the list): an object costs its
-    /// fields only, a list its elements, another value nothing more.
+    /// values only, and its `auto_actions` is a record list; a list costs its elements;
+    /// another value costs nothing more.
     Record,
+}
+
+impl Role {
+    /// The role of the value of `key` in an object of this role.
+    fn of_value(self, key: &str) -> Role {
+        match (self, key) {
+            (Role::Root, "actions") | (Role::Record, "auto_actions") => Role::Records,
+            _ => Role::Value,
+        }
+    }
 }
 
 struct CountValues<'c> {
@@ -331,35 +375,67 @@ impl CountValues<'_> {
     fn scalar<E: de::Error>(self, bytes: u64) -> Result<(), E> {
         match self.role {
             Role::Record => Ok(()),
-            Role::Value | Role::Records => self.counter.add(bytes),
+            Role::Root | Role::Value | Role::Records => self.counter.add(bytes),
         }
     }
-}
 
-impl<'de> DeserializeSeed<'de> for CountValues<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
+    /// The elements of a list: counted as values, and their slots: [`IMPORT_VALUE_BYTES`]
+    /// each in a growing `Vec` (`Role::Value`, `Role::Root`), a record each
+    /// ([`import_record_list_bytes`], `Role::Records`) or none (`Role::Record`: the importer
+    /// skips a record that is a list, keeping nothing).
+    fn list<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let (element, slots): (Role, fn(u64) -> u64) = match self.role {
+            Role::Records => (Role::Record, import_record_list_bytes),
+            Role::Record => (Role::Value, |_| 0),
+            Role::Root | Role::Value => {
+                self.counter.add::<A::Error>(IMPORT_BYTES_PER_CONTAINER)?;
+                (Role::Value, |n| {
+                    vec_capacity(n).saturating_mul(IMPORT_VALUE_BYTES)
+                })
+            }
+        };
+        let mut n = 0u64;
+        loop {
+            self.counter.fits::<A::Error>(slots(n + 1))?;
+            let more = seq.next_element_seed(CountValues {
+                counter: self.counter,
+                role: element,
+            })?;
+            if more.is_none() {
+                break;
+            }
+            n += 1;
+        }
+        self.counter.add(slots(n))
     }
 }
 
-/// A key of an export's object: whether it names a record list.
-struct RecordKey;
+/// A key of an export's object, as the role of its value (`role` is the object's): charged
+/// [`IMPORT_BYTES_PER_ENTRY`] and twice its length, unless the object is a record (whose keys
+/// are its fields, part of its slot).
+struct EntryKey<'c> {
+    counter: &'c mut ValueCounter,
+    role: Role,
+}
 
-impl<'de> DeserializeSeed<'de> for RecordKey {
-    type Value = bool;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+impl<'de> DeserializeSeed<'de> for EntryKey<'_> {
+    type Value = Role;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Role, D::Error> {
         d.deserialize_str(self)
     }
 }
 
-impl<'de> Visitor<'de> for RecordKey {
-    type Value = bool;
+impl<'de> Visitor<'de> for EntryKey<'_> {
+    type Value = Role;
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a key")
     }
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<bool, E> {
-        Ok(key == "actions" || key == "auto_actions")
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Role, E> {
+        if self.role != Role::Record {
+            self.counter
+                .add(IMPORT_BYTES_PER_ENTRY.saturating_add(2 * key.len() as u64))?;
+        }
+        Ok(self.role.of_value(key))
     }
 }
 
@@ -384,45 +460,25 @@ impl<'de> Visitor<'de> for CountValues<'_> {
         self.scalar(IMPORT_BYTES_PER_SCALAR)
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.scalar(IMPORT_BYTES_PER_SCALAR + v.len() as u64)
+        self.scalar(IMPORT_BYTES_PER_SCALAR.saturating_add(2 * v.len() as u64))
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        if self.role != Role::Records {
-            if self.role == Role::Value {
-                self.counter.add::<A::Error>(IMPORT_BYTES_PER_CONTAINER)?;
-            }
-            while seq
-                .next_element_seed(CountValues {
-                    counter: self.counter,
-                    role: Role::Value,
-                })?
-                .is_some()
-            {}
-            return Ok(());
-        }
-        let mut n = 0u64;
-        loop {
-            self.counter
-                .fits::<A::Error>(import_record_list_bytes(n + 1))?;
-            let more = seq.next_element_seed(CountValues {
-                counter: self.counter,
-                role: Role::Record,
-            })?;
-            if more.is_none() {
-                break;
-            }
-            n += 1;
-        }
-        self.counter.add(import_record_list_bytes(n))
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        self.list(seq)
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut leaf = 0;
         if self.role != Role::Record {
             self.counter.add::<A::Error>(IMPORT_BYTES_PER_CONTAINER)?;
+            leaf = IMPORT_BYTES_PER_MAP_LEAF;
         }
-        while let Some(records) = map.next_key_seed(RecordKey)? {
+        while let Some(role) = map.next_key_seed(EntryKey {
+            counter: self.counter,
+            role: self.role,
+        })? {
+            self.counter.add::<A::Error>(std::mem::take(&mut leaf))?;
             map.next_value_seed(CountValues {
                 counter: self.counter,
-                role: if records { Role::Records } else { Role::Value },
+                role,
             })?;
         }
         Ok(())

@@ -36,7 +36,8 @@ use tonic::Status;
 
 use json::JsonMessage;
 pub use json::{
-    IMPORT_BYTES_PER_CONTAINER, IMPORT_BYTES_PER_SCALAR, import_json, import_record_list_bytes,
+    IMPORT_BYTES_PER_CONTAINER, IMPORT_BYTES_PER_ENTRY, IMPORT_BYTES_PER_MAP_LEAF,
+    IMPORT_BYTES_PER_SCALAR, IMPORT_VALUE_BYTES, import_json, import_record_list_bytes,
 };
 
 mod json;

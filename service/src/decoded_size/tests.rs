@@ -118,28 +118,69 @@ fn paths_strings_maps_and_malformed_input() {
 fn import_documents_count_their_values() {
     let doc = format!("{{\"actions\":[{}{{}}]}}", "{},".repeat(999));
     let scalars = r#"{"settings": [1, true, null, "abc"]}"#;
+    // The text's copy, two containers, the object's leaf and its entry `settings` (the key
+    // twice), a list of four `Value` slots, four scalars and the string's text twice.
+    let leaf = IMPORT_BYTES_PER_MAP_LEAF;
     assert_eq!(
         import_json(scalars, usize::MAX).unwrap() as u64,
-        2 * IMPORT_BYTES_PER_CONTAINER + 4 * IMPORT_BYTES_PER_SCALAR + 3
+        scalars.len() as u64
+            + 2 * IMPORT_BYTES_PER_CONTAINER
+            + leaf
+            + IMPORT_BYTES_PER_ENTRY
+            + 2 * 8
+            + 4 * IMPORT_VALUE_BYTES
+            + 4 * IMPORT_BYTES_PER_SCALAR
+            + 2 * 3
     );
     // The `actions` list: a record slot per element, whatever the element is.
+    let actions_entry = IMPORT_BYTES_PER_ENTRY + 2 * "actions".len() as u64;
+    let root = |doc: &str| doc.len() as u64 + IMPORT_BYTES_PER_CONTAINER + leaf;
     assert_eq!(
         import_json(&doc, usize::MAX).unwrap() as u64,
-        IMPORT_BYTES_PER_CONTAINER + import_record_list_bytes(1000)
+        root(&doc) + actions_entry + import_record_list_bytes(1000)
     );
     let zeros = format!("{{\"actions\":[{}0]}}", "0,".repeat(999));
     let lists = format!("{{\"actions\":[{}[]]}}", "[],".repeat(999));
     for d in [&zeros, &lists] {
         assert_eq!(
             import_json(d, usize::MAX).unwrap() as u64,
-            IMPORT_BYTES_PER_CONTAINER + import_record_list_bytes(1000)
+            root(d) + actions_entry + import_record_list_bytes(1000)
         );
     }
-    // An action's `auto_actions` are records too.
+    // An action's `auto_actions` are records too (a record's own keys are its fields).
     let autos = r#"{"actions":[{"auto_actions":[1,2]}]}"#;
     assert_eq!(
         import_json(autos, usize::MAX).unwrap() as u64,
-        IMPORT_BYTES_PER_CONTAINER + import_record_list_bytes(1) + import_record_list_bytes(2)
+        root(autos) + actions_entry + import_record_list_bytes(1) + import_record_list_bytes(2)
+    );
+    // Elsewhere `actions` and `auto_actions` are values like any other: an object in them
+    // costs its entries.
+    let nested = r#"{"players":[{"actions":[{"a":1}]}],"auto_actions":[{"b":2}]}"#;
+    let object_of_one =
+        IMPORT_BYTES_PER_CONTAINER + leaf + IMPORT_BYTES_PER_ENTRY + 2 + IMPORT_BYTES_PER_SCALAR;
+    let list_of = |element| IMPORT_BYTES_PER_CONTAINER + 4 * IMPORT_VALUE_BYTES + element;
+    let entry = |key: &str| IMPORT_BYTES_PER_ENTRY + 2 * key.len() as u64;
+    assert_eq!(
+        import_json(nested, usize::MAX).unwrap() as u64,
+        root(nested)
+            + entry("players")
+            + list_of(
+                IMPORT_BYTES_PER_CONTAINER + leaf + entry("actions") + list_of(object_of_one)
+            )
+            + entry("auto_actions")
+            + list_of(object_of_one)
+    );
+    // Object entries outside the records: each charged, its key's length twice.
+    let keys = r#"{"result":{"abc":1,"de":2}}"#;
+    assert_eq!(
+        import_json(keys, usize::MAX).unwrap() as u64,
+        root(keys)
+            + IMPORT_BYTES_PER_CONTAINER
+            + leaf
+            + entry("result")
+            + entry("abc")
+            + entry("de")
+            + 2 * IMPORT_BYTES_PER_SCALAR
     );
     // A long list stops at the element that passes the budget.
     let many = format!("{{\"actions\":[{}0]}}", "0,".repeat(999_999));
