@@ -17,7 +17,8 @@ use referee_engine::g1841::{
 use referee_engine::{Game, RejectionCode, Seat};
 
 mod common;
-use common::before_in;
+use common::{before_in, fixture};
+use referee_engine::g1841::import18xx::{ReplaySettings, replay};
 
 const P1: Seat = 0;
 const P2: Seat = 1;
@@ -1167,4 +1168,74 @@ fn s9_6_first_train_of_a_phase_counts_against_the_new_limit() {
     };
     assert!(r.crowded.is_empty());
     assert_eq!(r.current.as_deref(), Some("CTDA"));
+}
+
+/// 1841 §12.4 ("each odd share → SB or SFL, holder's choice"), §7.2 (a corporation acts
+/// through the player at the end of its chain of control): a corporation holding an odd
+/// IRSFF share at the split is asked through its controller, as 18xx.games asks
+/// `entity.player` (`secession_next_exchange`). Oracle-played game v2-6p-s202 before id 431:
+/// ILTF's 4-train split IRSFF; SFMA, SFLP and SFTN hold an odd share each.
+#[test]
+fn s12_4_a_corporations_odd_split_share_is_its_controllers_choice() {
+    let mut state = replay(
+        &fixture("oracle-played/v2-6p-s202-to443.json"),
+        &ReplaySettings {
+            stop_at_action_id: Some(430),
+            ..ReplaySettings::default()
+        },
+    )
+    .state
+    .unwrap();
+    let holder = |state: &State| match event(state) {
+        Some(CorporateEvent::Split(s)) if s.stage == SplitStage::SingleShares => {
+            s.holders.get(s.next as usize).cloned()
+        }
+        _ => None,
+    };
+    assert_eq!(holder(&state), Some(ShareOwner::Corporation("SFMA".into())));
+    let seat = controller(&state, "SFMA").unwrap();
+    assert_eq!(G1841::to_act(&state), [seat]);
+    let exchange = |s: &str| Action::ExchangeSplitShare {
+        corporation: s.into(),
+    };
+    assert_eq!(
+        G1841::legal(&state, seat).actions,
+        [exchange("SB"), exchange("SFL")]
+    );
+    let other = (seat + 1) % state.players.len() as Seat;
+    assert!(G1841::legal(&state, other).actions.is_empty());
+    let before = state.clone();
+    let r = G1841::apply(&mut state, other, &exchange("SFL")).unwrap_err();
+    assert_eq!(r.code, RejectionCode::NotYourTurn);
+    assert_eq!(r.rule, "1841 §12.4");
+    assert_eq!(
+        r.message,
+        format!("Seat {seat} decides now in the corporate event, not seat {other}.")
+    );
+    let r = G1841::apply(&mut state, seat, &Action::Pass).unwrap_err();
+    assert_eq!(r.code, RejectionCode::WrongStep);
+    assert_eq!(
+        r.message,
+        "`pass` is not a legal choice now; the event waits for: exchange a split share."
+    );
+    assert_eq!(state, before);
+    let (line, ok) = referee_engine::g1841::assist::describe(&state, seat, &exchange("SFL"));
+    assert_eq!(
+        line,
+        format!("Seat {seat} exchanges SFMA's odd IRSFF share for a share of SFL")
+    );
+    assert_eq!(ok, Ok(()));
+    // SFMA's controller takes SFL (18xx recorded "a"; either is legal); SFLP is next.
+    let sfl = percent(&state, "SFL", ShareOwner::Corporation("SFMA".into()));
+    act(&mut state, seat, exchange("SFL"));
+    assert_eq!(
+        percent(&state, "SFL", ShareOwner::Corporation("SFMA".into())),
+        sfl + 10
+    );
+    assert_eq!(
+        percent(&state, "SB", ShareOwner::Corporation("SFMA".into())),
+        0
+    );
+    assert_eq!(holder(&state), Some(ShareOwner::Corporation("SFLP".into())));
+    assert_eq!(G1841::to_act(&state), [controller(&state, "SFLP").unwrap()]);
 }

@@ -4,8 +4,9 @@
 //! and listed ([`Replayed::dropped`]), and the replay goes on to the end of the excerpt
 //! (issue #21).
 
+use referee_engine::Seat;
 use referee_engine::g1841::import18xx::{DroppedRecord, ReplaySettings, Replayed, replay};
-use referee_engine::g1841::{Action, OperatingStep, Round};
+use referee_engine::g1841::{Action, OperatingStep, Round, ShareOwner};
 
 mod common;
 use common::fixture;
@@ -153,15 +154,15 @@ fn s18_v2_optional_step_18xx_did_not_open_is_passed() {
 
 /// Version 2, 6 players (seed 202), actions up to id 443: ILTF buys the first 4-train (430):
 /// the Ferdinandea split asks the corporations holding odd IRSFF shares (SFMA, SFLP, SFTN:
-/// `choose` a/b, 431–433), which this engine gives by rule (dropped); the Tuscan merge follows,
-/// SFLi removes two tokens (440, 441) and ends the optional removal with a `pass` (442) this
-/// engine does not wait for, dropped before it is read (SFLi is not operating); ILTF's `pass`
-/// (443) then passes ILTF's open optional step.
+/// `choose` a/b, 431–433) through their controllers, as this engine does (1841 §12.4,
+/// holder's choice): SFMA takes SB, SFLP SFL, SFTN SB. The Tuscan merge follows, SFLi removes
+/// two tokens (440, 441) and ends the optional removal with a `pass` (442) this engine does
+/// not wait for, dropped before it is read (SFLi is not operating); ILTF's `pass` (443) then
+/// passes ILTF's open optional step.
 #[test]
-fn s18_v2_split_choices_of_corporations_and_the_tuscan_removal_pass_are_dropped() {
+fn s18_v2_split_choices_of_corporations_are_taken_and_the_tuscan_removal_pass_dropped() {
     let r = import("v2-6p-s202-to443");
-    assert_to_the_end(&r, 457);
-    let split = "a corporation's odd split share this engine exchanged by rule";
+    assert_to_the_end(&r, 460);
     assert_eq!(
         dropped(&r),
         vec![
@@ -172,9 +173,6 @@ fn s18_v2_split_choices_of_corporations_and_the_tuscan_removal_pass_are_dropped(
                 false,
                 "optional second home token with no free city"
             ),
-            (Some(431), "choose", false, split),
-            (Some(432), "choose", false, split),
-            (Some(433), "choose", false, split),
             (
                 Some(442),
                 "pass",
@@ -185,7 +183,47 @@ fn s18_v2_split_choices_of_corporations_and_the_tuscan_removal_pass_are_dropped(
     );
     assert_eq!(
         (r.passes_dropped, r.records_dropped, r.passes_inserted),
-        (5, 1, 0)
+        (2, 1, 0)
+    );
+    let taken: Vec<(Seat, Action)> = [431, 432, 433]
+        .iter()
+        .map(|id| {
+            let i = r.action_ids.iter().position(|x| *x == Some(*id)).unwrap();
+            r.actions[i].clone()
+        })
+        .collect();
+    let exchange = |s: &str| Action::ExchangeSplitShare {
+        corporation: s.to_string(),
+    };
+    assert_eq!(
+        taken.iter().map(|(_, a)| a.clone()).collect::<Vec<_>>(),
+        vec![exchange("SB"), exchange("SFL"), exchange("SB")]
+    );
+    // After the choices (the Tuscan merge then changes the holders).
+    let at = replay(
+        &fixture("oracle-played/v2-6p-s202-to443.json"),
+        &ReplaySettings {
+            stop_at_action_id: Some(433),
+            ..ReplaySettings::default()
+        },
+    );
+    let state = at.state.as_ref().unwrap();
+    let held = |holder: &str, sym: &str| {
+        state
+            .corporation(sym)
+            .unwrap()
+            .percent_of(&ShareOwner::Corporation(holder.into()))
+    };
+    assert_eq!(
+        [
+            held("SFMA", "SB"),
+            held("SFMA", "SFL"),
+            held("SFLP", "SB"),
+            held("SFLP", "SFL"),
+            held("SFTN", "SB"),
+            held("SFTN", "SFL"),
+        ],
+        [10, 0, 0, 10, 10, 0]
     );
 }
 
@@ -254,7 +292,9 @@ fn s21_lite_the_last_pass_of_a_stock_round_this_engine_made_is_dropped() {
 #[test]
 fn s21_v2_a_declined_further_split_purchase_round_is_dropped() {
     let r = import("v2-3p-s331-to187");
-    assert_to_the_end(&r, 196);
+    // SFTN's and SFTC's odd IRSFF shares (`choose` "a", 180 and 181) are their controllers'
+    // choices (1841 §12.4), applied.
+    assert_to_the_end(&r, 198);
     assert_eq!(
         dropped(&r).last(),
         Some(&(

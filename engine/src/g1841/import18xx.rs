@@ -2955,7 +2955,6 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         if let Some(reason) = track
             .drops(&state, action)
             .or_else(|| second_home_pass(&state, action))
-            .or_else(|| split_choice_by_rule(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
             .or_else(|| repeat_round_declined(&state, action))
@@ -2970,7 +2969,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             });
             continue;
         }
-        if let Some(reason) = pass_after_turn(&state, action) {
+        if let Some(reason) =
+            pass_after_turn(&state, action, previous.and_then(|i| export.actions.get(i)))
+        {
             out.records_dropped += 1;
             out.dropped.push(DroppedRecord {
                 action_id: record_id,
@@ -3132,25 +3133,6 @@ fn second_home_pass(state: &State, action: &ImportedAction) -> Option<&'static s
     .then_some("optional second home token with no free city")
 }
 
-/// Whether `action` is 18xx.games' `choose` (`a`/`b`) of a corporation for its odd IRSFF
-/// share in the Ferdinandea split (`pick_exchange_corp`): this engine exchanges a
-/// corporation's odd share by rule (1841 §12.4, the first successor while it has shares) and
-/// asks corporations nothing in the split but the presidency choice (written by a Referee
-/// export, [`super::export18xx`]).
-fn split_choice_by_rule(state: &State, action: &ImportedAction) -> Option<&'static str> {
-    let presidency = matches!(&state.round, Round::OperatingRound(r)
-        if matches!(r.event.as_deref(), Some(super::state::CorporateEvent::Split(s))
-            if s.stage == super::state::SplitStage::Presidency));
-    (action.kind == "choose"
-        && matches!(action.entity, Entity::Corporation(_))
-        && action
-            .field("choice")
-            .and_then(Value::as_str)
-            .is_some_and(|c| c == "a" || c == "b")
-        && !presidency)
-        .then_some("a corporation's odd split share this engine exchanged by rule")
-}
-
 /// Whether `action` is 18xx.games' "no" to another round of purchases of a successor in the
 /// Ferdinandea split (`secession_offer_again`, `choose "n"`) where this engine has already
 /// closed that successor's purchases (1841 §12.4: it asks only while a holder can buy and the
@@ -3203,16 +3185,34 @@ fn token_count_by_player(state: &State, action: &ImportedAction) -> Option<&'sta
 /// (18xx.games' transformation step, which it offers to a minor this engine lets go on, 1841
 /// §12.2; written by a Referee export, [`super::export18xx`]). Dropped before it is read, as
 /// its seat may control the corporation operating now.
-fn pass_after_turn(state: &State, action: &ImportedAction) -> Option<&'static str> {
-    let Round::OperatingRound(r) = &state.round else {
-        return None;
-    };
-    if action.kind != "pass" || r.event.is_some() || r.start.is_some() || !r.crowded.is_empty() {
-        return None;
-    }
+///
+/// When that turn was the last of its operating round, the next round has begun (an operating
+/// round with no turn done yet, or a stock round not starting this corporation): the pass
+/// follows the corporation's own last record (`previous`).
+fn pass_after_turn(
+    state: &State,
+    action: &ImportedAction,
+    previous: Option<&ImportedAction>,
+) -> Option<&'static str> {
     let Entity::Corporation(c) = &action.entity else {
         return None;
     };
+    if action.kind != "pass" {
+        return None;
+    }
+    let after_own = !action.auto && previous.is_some_and(|p| p.entity == action.entity);
+    const ROUND_END: &str = "operating turn this engine ended itself, the round's last";
+    let r = match &state.round {
+        Round::OperatingRound(r) => r,
+        Round::StockRound(sr) => {
+            return (after_own && sr.start.as_ref().is_none_or(|st| st.corporation != *c))
+                .then_some(ROUND_END);
+        }
+        _ => return None,
+    };
+    if r.event.is_some() || r.start.is_some() || !r.crowded.is_empty() {
+        return None;
+    }
     if r.current.as_ref() == Some(c) {
         return None;
     }
@@ -3222,11 +3222,14 @@ fn pass_after_turn(state: &State, action: &ImportedAction) -> Option<&'static st
     // 18xx.games' removal of SFLi's tokens after the Tuscan merge (`G1841::Step::
     // RemoveTokens`) allows every token outside Pisa and Firenze and waits for a `pass`;
     // this engine's ends at the count that keeps the new tokens on the map (1841 §12.3).
-    data::ruleset(&state.options)
+    if data::ruleset(&state.options)
         .tuscan_merge
         .as_ref()
         .is_some_and(|t| t.result == *c)
-        .then_some("end of the optional removal of SFLi's tokens this engine does not open")
+    {
+        return Some("end of the optional removal of SFLi's tokens this engine does not open");
+    }
+    (r.done.is_empty() && after_own).then_some(ROUND_END)
 }
 
 /// How many tiles 18xx.games' track step lets `corp` lay in one turn
