@@ -1239,3 +1239,63 @@ fn s12_4_a_corporations_odd_split_share_is_its_controllers_choice() {
     assert_eq!(holder(&state), Some(ShareOwner::Corporation("SFLP".into())));
     assert_eq!(G1841::to_act(&state), [controller(&state, "SFLP").unwrap()]);
 }
+
+/// 1841 §12.4, §17 item 9: with IRSFF's president's certificate in the pool, both successor
+/// presidencies go to the pool, and 18xx.games orders the exchanges and asks the pool's odd
+/// share of `@secession_decider`, the controller of the corporation whose train purchase
+/// caused the split (`old.player || current_entity.player`). 132002 before action 326 with
+/// IRSFF held: pool the president's certificate and 50%, P1, P2 and P3 10% each (nobody can
+/// take the presidency); CTDA (P4) buys the first 4-train. The odd shares are asked round the
+/// table from P4 — P1, P2 and P3 in that order — and then the pool's, of P4.
+#[test]
+fn s12_4_with_irsffs_president_in_the_pool_the_buyers_controller_decides_for_the_pool() {
+    let mut state = before_in("132002", 326);
+    set_holders(
+        &mut state,
+        "IRSFF",
+        &[
+            ShareOwner::Pool,
+            p(P1),
+            p(P2),
+            p(P3),
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+        ],
+    );
+    assert_eq!(controller(&state, "CTDA"), Some(P4));
+    act(&mut state, P4, buy_4_train());
+    assert_eq!(
+        state.corporation("SB").unwrap().president(),
+        Some(&ShareOwner::Pool)
+    );
+    let mut asked = Vec::new();
+    while let Some(CorporateEvent::Split(s)) = event(&state) {
+        if s.stage != SplitStage::SingleShares {
+            break;
+        }
+        let holder = s.holders[s.next as usize].clone();
+        let seat = G1841::to_act(&state)[0];
+        asked.push((holder, seat));
+        act(
+            &mut state,
+            seat,
+            Action::ExchangeSplitShare {
+                corporation: "SFL".into(),
+            },
+        );
+    }
+    let players: Vec<Seat> = referee_engine::g1841::corporation::players_from(&state, P4)
+        .into_iter()
+        .filter(|s| [P1, P2, P3].contains(s))
+        .collect();
+    let mut expected: Vec<(ShareOwner, Seat)> = players.iter().map(|s| (p(*s), *s)).collect();
+    expected.push((ShareOwner::Pool, P4));
+    assert_eq!(asked, expected);
+    // The pool: the successors' presidents' certificates (20% each), one share of each from
+    // its two pairs and SFL's from its odd share.
+    assert_eq!(percent(&state, "SFL", ShareOwner::Pool), 50);
+    assert_eq!(percent(&state, "SB", ShareOwner::Pool), 40);
+}

@@ -189,9 +189,17 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
             x.owner = ShareOwner::Corporation(to.clone());
         }
     }
-    // IRSFF's holders and their units, in order from its president.
+    // IRSFF's holders and their units, in order from its president; with IRSFF's
+    // president's certificate in the pool, from the controller of the corporation whose
+    // train purchase caused the split (18xx `@secession_decider`: `old.player ||
+    // current_entity.player`).
     let president = irsff.president().cloned().unwrap_or(ShareOwner::Pool);
     let first = acting_seat(state, &president)
+        .or_else(|| {
+            round(state)
+                .and_then(|r| r.current.clone())
+                .and_then(|c| controller(state, &c))
+        })
         .or_else(|| state.player_order.first().copied())
         .unwrap_or(0);
     let holders = holder_order(state, first, true, |h| irsff.percent_of(h) > 0);
@@ -384,11 +392,17 @@ fn exchange_pairs(state: &mut State, split: &mut Split, events: &mut Vec<Event>)
 
 /// Who decides the odd share of holder `h` (1841 §12.4, "holder's choice"): a player himself;
 /// a corporation through the player at the end of its chain of control (1841 §7.2; 18xx
-/// `secession_next_exchange` asks `entity.player`); the pool's, IRSFF's president. A
-/// corporation nobody controls (frozen) takes SB while available (no decision; 18xx: `:a`).
+/// `secession_next_exchange` asks `entity.player`); the pool's, IRSFF's president (with his
+/// certificate in the pool, the controller of the corporation whose train purchase caused
+/// the split: 18xx `@secession_decider`). A corporation nobody controls (frozen) takes SB
+/// while available (no decision; 18xx: `:a`).
 fn single_decider(state: &State, split: &Split, h: &ShareOwner) -> Option<Seat> {
     match h {
-        ShareOwner::Pool => acting_seat(state, &split.president),
+        ShareOwner::Pool => acting_seat(state, &split.president).or_else(|| {
+            round(state)
+                .and_then(|r| r.current.clone())
+                .and_then(|c| controller(state, &c))
+        }),
         _ => acting_seat(state, h),
     }
 }
