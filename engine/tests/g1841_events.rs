@@ -17,7 +17,8 @@ use referee_engine::g1841::{
 use referee_engine::{Game, RejectionCode, Seat};
 
 mod common;
-use common::before_in;
+use common::{before_in, fixture};
+use referee_engine::g1841::import18xx::{ReplaySettings, replay};
 
 const P1: Seat = 0;
 const P2: Seat = 1;
@@ -1271,4 +1272,132 @@ fn s3_2_bank_concession_brings_the_pool_presidency() {
         e,
         Event::PresidentChanged { corporation, seat: s } if corporation == "SFTG" && *s == seat
     )));
+/// 1841 §12.4 ("each odd share → SB or SFL, holder's choice"), §7.2 (a corporation acts
+/// through the player at the end of its chain of control): a corporation holding an odd
+/// IRSFF share at the split is asked through its controller, as 18xx.games asks
+/// `entity.player` (`secession_next_exchange`). Oracle-played game v2-6p-s202 before id 431:
+/// ILTF's 4-train split IRSFF; SFMA, SFLP and SFTN hold an odd share each.
+#[test]
+fn s12_4_a_corporations_odd_split_share_is_its_controllers_choice() {
+    let mut state = replay(
+        &fixture("oracle-played/v2-6p-s202-to443.json"),
+        &ReplaySettings {
+            stop_at_action_id: Some(430),
+            ..ReplaySettings::default()
+        },
+    )
+    .state
+    .unwrap();
+    let holder = |state: &State| match event(state) {
+        Some(CorporateEvent::Split(s)) if s.stage == SplitStage::SingleShares => {
+            s.holders.get(s.next as usize).cloned()
+        }
+        _ => None,
+    };
+    assert_eq!(holder(&state), Some(ShareOwner::Corporation("SFMA".into())));
+    let seat = controller(&state, "SFMA").unwrap();
+    assert_eq!(G1841::to_act(&state), [seat]);
+    let exchange = |s: &str| Action::ExchangeSplitShare {
+        corporation: s.into(),
+    };
+    assert_eq!(
+        G1841::legal(&state, seat).actions,
+        [exchange("SB"), exchange("SFL")]
+    );
+    let other = (seat + 1) % state.players.len() as Seat;
+    assert!(G1841::legal(&state, other).actions.is_empty());
+    let before = state.clone();
+    let r = G1841::apply(&mut state, other, &exchange("SFL")).unwrap_err();
+    assert_eq!(r.code, RejectionCode::NotYourTurn);
+    assert_eq!(r.rule, "1841 §12.4");
+    assert_eq!(
+        r.message,
+        format!("Seat {seat} decides now in the corporate event, not seat {other}.")
+    );
+    let r = G1841::apply(&mut state, seat, &Action::Pass).unwrap_err();
+    assert_eq!(r.code, RejectionCode::WrongStep);
+    assert_eq!(
+        r.message,
+        "`pass` is not a legal choice now; the event waits for: exchange a split share."
+    );
+    assert_eq!(state, before);
+    let (line, ok) = referee_engine::g1841::assist::describe(&state, seat, &exchange("SFL"));
+    assert_eq!(
+        line,
+        format!("Seat {seat} exchanges SFMA's odd IRSFF share for a share of SFL")
+    );
+    assert_eq!(ok, Ok(()));
+    // SFMA's controller takes SFL (18xx recorded "a"; either is legal); SFLP is next.
+    let sfl = percent(&state, "SFL", ShareOwner::Corporation("SFMA".into()));
+    act(&mut state, seat, exchange("SFL"));
+    assert_eq!(
+        percent(&state, "SFL", ShareOwner::Corporation("SFMA".into())),
+        sfl + 10
+    );
+    assert_eq!(
+        percent(&state, "SB", ShareOwner::Corporation("SFMA".into())),
+        0
+    );
+    assert_eq!(holder(&state), Some(ShareOwner::Corporation("SFLP".into())));
+    assert_eq!(G1841::to_act(&state), [controller(&state, "SFLP").unwrap()]);
+}
+
+/// 1841 §12.4, §17 item 9: with IRSFF's president's certificate in the pool, both successor
+/// presidencies go to the pool, and 18xx.games orders the exchanges and asks the pool's odd
+/// share of `@secession_decider`, the controller of the corporation whose train purchase
+/// caused the split (`old.player || current_entity.player`). 132002 before action 326 with
+/// IRSFF held: pool the president's certificate and 50%, P1, P2 and P3 10% each (nobody can
+/// take the presidency); CTDA (P4) buys the first 4-train. The odd shares are asked round the
+/// table from P4 — P1, P2 and P3 in that order — and then the pool's, of P4.
+#[test]
+fn s12_4_with_irsffs_president_in_the_pool_the_buyers_controller_decides_for_the_pool() {
+    let mut state = before_in("132002", 326);
+    set_holders(
+        &mut state,
+        "IRSFF",
+        &[
+            ShareOwner::Pool,
+            p(P1),
+            p(P2),
+            p(P3),
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+        ],
+    );
+    assert_eq!(controller(&state, "CTDA"), Some(P4));
+    act(&mut state, P4, buy_4_train());
+    assert_eq!(
+        state.corporation("SB").unwrap().president(),
+        Some(&ShareOwner::Pool)
+    );
+    let mut asked = Vec::new();
+    while let Some(CorporateEvent::Split(s)) = event(&state) {
+        if s.stage != SplitStage::SingleShares {
+            break;
+        }
+        let holder = s.holders[s.next as usize].clone();
+        let seat = G1841::to_act(&state)[0];
+        asked.push((holder, seat));
+        act(
+            &mut state,
+            seat,
+            Action::ExchangeSplitShare {
+                corporation: "SFL".into(),
+            },
+        );
+    }
+    let players: Vec<Seat> = referee_engine::g1841::corporation::players_from(&state, P4)
+        .into_iter()
+        .filter(|s| [P1, P2, P3].contains(s))
+        .collect();
+    let mut expected: Vec<(ShareOwner, Seat)> = players.iter().map(|s| (p(*s), *s)).collect();
+    expected.push((ShareOwner::Pool, P4));
+    assert_eq!(asked, expected);
+    // The pool: the successors' presidents' certificates (20% each), one share of each from
+    // its two pairs and SFL's from its odd share.
+    assert_eq!(percent(&state, "SFL", ShareOwner::Pool), 50);
+    assert_eq!(percent(&state, "SB", ShareOwner::Pool), 40);
 }

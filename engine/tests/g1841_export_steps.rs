@@ -6,19 +6,21 @@
 use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
 use referee_engine::g1841::operating_round;
 use referee_engine::g1841::state::{OperatingStep, Round};
-use referee_engine::g1841::{Action, G1841, Options, State};
+use referee_engine::g1841::{Action, G1841, Options, ShareOwner, State};
 use referee_engine::{Game, Seat};
 
 // The counts follow the random games, whose paths issue #22's rules fixes changed: 18 split
 // choices and 6 transformation passes before them; 8 and 7 since merger offers (1841 §12.1),
 // train limits (§9.6), emergency sales in the needy chain (§14) and tile lays facing a
-// province border or traced to another base (§9.1) changed.
+// province border or traced to another base (§9.1) changed; 8 and 11 since a corporation's
+// odd IRSFF share at the split is its controller's decision (§12.4), drawn by the random
+// player.
 const SPLIT_SEEDS: u64 = 12;
 // 8 before the §3.2 rule of 2026-12-06 (a bank concession brings its pool president's
 // certificate) changed these random games.
 const SPLIT_CHOICES: usize = 7;
 const TRANSFORM_SEEDS: u64 = 8;
-const TRANSFORM_PASSES: usize = 7;
+const TRANSFORM_PASSES: usize = 11;
 use serde_json::Value;
 
 mod common;
@@ -130,33 +132,61 @@ fn s21_a_major_passes_the_lays_it_cannot_make() {
     assert!(total > 0);
 }
 
-/// 1841 §12.4: in the Ferdinandea split a corporation's odd IRSFF share is exchanged for the
-/// first successor while it has shares (this engine decides it by rule); 18xx.games asks the
-/// corporation (`pick_exchange_corp`) when both successors have shares and a player controls
-/// it. The export writes that decision as the corporation's `choose` (`a`), a record with no
+/// 1841 §12.4: in the Ferdinandea split a corporation's odd IRSFF share goes to the successor
+/// its controller chooses (holder's choice; 18xx.games asks the corporation,
+/// `pick_exchange_corp`, when both successors have shares and a player controls it). The
+/// controller's `ExchangeSplitShare` is written as the corporation's `choose` (`a` = SB, `b`
+/// = SFL) with the controller as user; no `choose` of a corporation is written without an
 /// action of ours.
 #[test]
 fn s21_a_corporations_odd_split_share_is_written_as_its_choice() {
     let mut total = 0;
+    let mut letters = std::collections::BTreeMap::new();
     for seed in 1..=SPLIT_SEEDS {
         let options = Options::from_optional_rules(&["lite"]).unwrap();
-        let (_, written) = exported(options, 3, seed);
+        let (history, written) = exported(options, 3, seed);
+        let mut state = G1841::setup(&options, 3, 0).unwrap();
+        let mut of_ours = std::collections::BTreeSet::new();
+        for (k, (seat, action)) in history.iter().enumerate() {
+            if let (Action::ExchangeSplitShare { corporation }, Round::OperatingRound(r)) =
+                (action, &state.round)
+                && let Some(referee_engine::g1841::CorporateEvent::Split(sp)) = r.event.as_deref()
+                && let Some(ShareOwner::Corporation(holder)) = sp.holders.get(sp.next as usize)
+            {
+                let id = written.action_ids[k];
+                let rec = record(&written, id);
+                assert_eq!(rec["type"], "choose", "seed {seed}: {id}");
+                assert_eq!(rec["entity"], holder.as_str(), "seed {seed}: {id}");
+                assert_eq!(rec["entity_type"], "corporation", "seed {seed}: {id}");
+                let letter = if corporation == "SB" { "a" } else { "b" };
+                assert_eq!(rec["choice"], letter, "seed {seed}: {id}");
+                assert_eq!(
+                    referee_engine::g1841::corporation::controller(&state, holder),
+                    Some(*seat)
+                );
+                *letters.entry(letter).or_insert(0) += 1;
+                of_ours.insert(id);
+                total += 1;
+            }
+            G1841::apply(&mut state, *seat, action).unwrap();
+        }
         let ours: std::collections::BTreeSet<i64> = written.action_ids.iter().copied().collect();
         for a in written.json["actions"].as_array().unwrap() {
             let id = a["id"].as_i64().unwrap();
-            // (A number is a token count: a transformation's single possible count.)
             if a["type"] == "choose"
                 && a["entity_type"] == "corporation"
-                && a["choice"].is_string()
+                && (a["choice"] == "a" || a["choice"] == "b")
                 && !ours.contains(&id)
             {
-                assert_eq!(a["choice"], "a", "seed {seed}: record {id}");
-                total += 1;
+                // The only corporation `choose` a/b without an action of ours would be a
+                // decision this engine took by rule; there is none left.
+                panic!("seed {seed}: record {id} has no action of ours");
             }
         }
     }
-    println!("{total} corporation split choices");
+    println!("{total} corporation split choices: {letters:?}");
     assert_eq!(total, SPLIT_CHOICES);
+    assert_eq!(letters.len(), 2, "both successors chosen: {letters:?}");
 }
 
 /// 1841 §12.2: 18xx.games offers a minor its transformation at the end of every operating
@@ -234,6 +264,7 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // 256 and 76 before the merge with issue #22's rules fixes (§14: a chain corporation
     // sells its shares of the chain's corporations first) changed these random games; 254
     // and 80 before the §3.2 rule of 2026-12-06 (a bank concession brings its pool
-    // president's certificate; random players buy such concessions).
+    // president's certificate; random players buy such concessions) and a corporation's odd
+    // IRSFF share at the split became its controller's decision (§12.4).
     assert_eq!((sales, by_others), (272, 75));
 }

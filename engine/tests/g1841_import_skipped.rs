@@ -4,8 +4,9 @@
 //! and listed ([`Replayed::dropped`]), and the replay goes on to the end of the excerpt
 //! (issue #21).
 
+use referee_engine::Seat;
 use referee_engine::g1841::import18xx::{DroppedRecord, ReplaySettings, Replayed, replay};
-use referee_engine::g1841::{Action, OperatingStep, Round};
+use referee_engine::g1841::{Action, OperatingStep, Round, ShareOwner};
 
 mod common;
 use common::fixture;
@@ -153,15 +154,15 @@ fn s18_v2_optional_step_18xx_did_not_open_is_passed() {
 
 /// Version 2, 6 players (seed 202), actions up to id 443: ILTF buys the first 4-train (430):
 /// the Ferdinandea split asks the corporations holding odd IRSFF shares (SFMA, SFLP, SFTN:
-/// `choose` a/b, 431–433), which this engine gives by rule (dropped); the Tuscan merge follows,
-/// SFLi removes two tokens (440, 441) and ends the optional removal with a `pass` (442) this
-/// engine does not wait for, dropped before it is read (SFLi is not operating); ILTF's `pass`
-/// (443) then passes ILTF's open optional step.
+/// `choose` a/b, 431–433) through their controllers, as this engine does (1841 §12.4,
+/// holder's choice): SFMA takes SB, SFLP SFL, SFTN SB. The Tuscan merge follows, SFLi removes
+/// two tokens (440, 441) and ends the optional removal with a `pass` (442) this engine does
+/// not wait for, dropped before it is read (SFLi is not operating); ILTF's `pass` (443) then
+/// passes ILTF's open optional step.
 #[test]
-fn s18_v2_split_choices_of_corporations_and_the_tuscan_removal_pass_are_dropped() {
+fn s18_v2_split_choices_of_corporations_are_taken_and_the_tuscan_removal_pass_dropped() {
     let r = import("v2-6p-s202-to443");
-    assert_to_the_end(&r, 457);
-    let split = "a corporation's odd split share this engine exchanged by rule";
+    assert_to_the_end(&r, 460);
     assert_eq!(
         dropped(&r),
         vec![
@@ -172,9 +173,6 @@ fn s18_v2_split_choices_of_corporations_and_the_tuscan_removal_pass_are_dropped(
                 false,
                 "optional second home token with no free city"
             ),
-            (Some(431), "choose", false, split),
-            (Some(432), "choose", false, split),
-            (Some(433), "choose", false, split),
             (
                 Some(442),
                 "pass",
@@ -185,7 +183,47 @@ fn s18_v2_split_choices_of_corporations_and_the_tuscan_removal_pass_are_dropped(
     );
     assert_eq!(
         (r.passes_dropped, r.records_dropped, r.passes_inserted),
-        (5, 1, 0)
+        (2, 1, 0)
+    );
+    let taken: Vec<(Seat, Action)> = [431, 432, 433]
+        .iter()
+        .map(|id| {
+            let i = r.action_ids.iter().position(|x| *x == Some(*id)).unwrap();
+            r.actions[i].clone()
+        })
+        .collect();
+    let exchange = |s: &str| Action::ExchangeSplitShare {
+        corporation: s.to_string(),
+    };
+    assert_eq!(
+        taken.iter().map(|(_, a)| a.clone()).collect::<Vec<_>>(),
+        vec![exchange("SB"), exchange("SFL"), exchange("SB")]
+    );
+    // After the choices (the Tuscan merge then changes the holders).
+    let at = replay(
+        &fixture("oracle-played/v2-6p-s202-to443.json"),
+        &ReplaySettings {
+            stop_at_action_id: Some(433),
+            ..ReplaySettings::default()
+        },
+    );
+    let state = at.state.as_ref().unwrap();
+    let held = |holder: &str, sym: &str| {
+        state
+            .corporation(sym)
+            .unwrap()
+            .percent_of(&ShareOwner::Corporation(holder.into()))
+    };
+    assert_eq!(
+        [
+            held("SFMA", "SB"),
+            held("SFMA", "SFL"),
+            held("SFLP", "SB"),
+            held("SFLP", "SFL"),
+            held("SFTN", "SB"),
+            held("SFTN", "SFL"),
+        ],
+        [10, 0, 0, 10, 10, 0]
     );
 }
 
@@ -254,7 +292,9 @@ fn s21_lite_the_last_pass_of_a_stock_round_this_engine_made_is_dropped() {
 #[test]
 fn s21_v2_a_declined_further_split_purchase_round_is_dropped() {
     let r = import("v2-3p-s331-to187");
-    assert_to_the_end(&r, 196);
+    // SFTN's and SFTC's odd IRSFF shares (`choose` "a", 180 and 181) are their controllers'
+    // choices (1841 §12.4), applied.
+    assert_to_the_end(&r, 198);
     assert_eq!(
         dropped(&r).last(),
         Some(&(
@@ -264,4 +304,128 @@ fn s21_v2_a_declined_further_split_purchase_round_is_dropped() {
             "another round of split purchases this engine closed itself"
         ))
     );
+}
+
+// ----- Certificates 18xx moves without naming them (importer gaps of issue #22) -----------
+
+/// The imported action with record id `id` (the first, when a record gives several).
+fn action_of(r: &Replayed, id: i64) -> &Action {
+    let i = r.action_ids.iter().position(|x| *x == Some(id)).unwrap();
+    &r.actions[i].1
+}
+
+fn state_at(name: &str, id: i64) -> referee_engine::g1841::State {
+    replay(
+        &fixture(&format!("oracle-played/{name}.json")),
+        &ReplaySettings {
+            stop_at_action_id: Some(id),
+            ..ReplaySettings::default()
+        },
+    )
+    .state
+    .unwrap()
+}
+
+/// 1841 §5.4 step 4: lite, 4 players (seed 302), actions up to id 190. SFTN starts IFAI at
+/// L.68 (178) and buys 2 tokens (`choose` "2", 181) its treasury cannot pay: IFAI sells its
+/// IPO shares to the pool at half price at once, which 18xx.games records inside the
+/// `choose` (`auto_emr`), naming no ids. SFTG's purchase of IFAI_1 (185) therefore comes from
+/// the pool — IFAI's IPO is empty (the oracle at 185: pool IFAI 70%, IFAI's IPO 0%, L.8,
+/// price L.10; SFTG holds 10%). The importer bought it from the IPO and stopped there.
+#[test]
+fn s5_4_a_purchase_of_a_share_a_start_sold_comes_from_the_pool() {
+    let r = import("lite-4p-s302-to190");
+    assert_to_the_end(&r, 202);
+    assert_eq!(
+        action_of(&r, 185),
+        &Action::BuyShares {
+            corporation: "IFAI".into(),
+            from_pool: true,
+            percent: 10
+        }
+    );
+    let state = state_at("lite-4p-s302-to190", 185);
+    let ifai = state.corporation("IFAI").unwrap();
+    assert_eq!(
+        (
+            ifai.percent_of(&ShareOwner::Pool),
+            ifai.percent_of(&ShareOwner::Ipo),
+            ifai.cash,
+            ifai.price()
+        ),
+        (70, 0, 8, Some(10))
+    );
+    assert_eq!(ifai.percent_of(&ShareOwner::Corporation("SFTG".into())), 10);
+}
+
+/// 1841 §5.4 and §14: Version 2, 6 players (seed 112), actions up to id 292. Player 6 buys
+/// CTDA_1 (215), which CTDA's start (SFTN's `par`, 191) sold into the pool; CTDA's controller
+/// goes bankrupt (245): 18xx.games sells all his certificates to the pool without naming
+/// them, SFTN_4 (bought at 151) among them, which player 6 buys (290). Both purchases come
+/// from the pool (the oracle at 290: pool SFTN 20%, SFTN's IPO 0%). The importer bought
+/// CTDA_1 from the IPO, its certificates drifted from 18xx's, and it stopped at CTDA's
+/// emergency sale of CTDA_4 (243).
+#[test]
+fn s14_a_purchase_of_a_bankrupt_players_share_comes_from_the_pool() {
+    let r = import("v2-6p-s112-to292");
+    assert_to_the_end(&r, 313);
+    let from_pool = |sym: &str| Action::BuyShares {
+        corporation: sym.into(),
+        from_pool: true,
+        percent: 10,
+    };
+    assert_eq!(action_of(&r, 215), &from_pool("CTDA"));
+    assert_eq!(action_of(&r, 290), &from_pool("SFTN"));
+    assert_eq!(
+        action_of(&r, 243),
+        &Action::EmergencySell {
+            seller: Some("CTDA".into()),
+            corporation: "CTDA".into(),
+            percent: 10
+        }
+    );
+    let state = state_at("v2-6p-s112-to292", 290);
+    let sftn = state.corporation("SFTN").unwrap();
+    assert_eq!(
+        (
+            sftn.percent_of(&ShareOwner::Pool),
+            sftn.percent_of(&ShareOwner::Ipo)
+        ),
+        (20, 0)
+    );
+}
+
+/// 1841 §14: 18xx.games records a chain corporation's emergency sale in the train step with
+/// the operating corporation as entity; the seller is the bundle's owner. lite, 5 players
+/// (seed 103), actions up to id 199, and the game's next record (200: `sell_shares` by CGTF of
+/// CGTF_1, which SFTG bought at 38), with the ids CGTF_1 and CGTF_8 swapped throughout (18xx's
+/// ids drift from this engine's certificate indices after presidency swaps and exchanges):
+/// the seller is the corporation the record shows holding the share (SFTG), not the holder of
+/// this engine's certificate with that index (the pool, after CGTF's own sales 198–199).
+#[test]
+fn s14_an_emergency_sale_is_the_bundle_owners_whatever_the_id() {
+    let text = fixture("oracle-played/lite-5p-s103-to199.json");
+    let mut export: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let actions = export["actions"].as_array_mut().unwrap();
+    actions.push(serde_json::json!({"type": "sell_shares", "entity": "CGTF",
+        "entity_type": "corporation", "id": 200, "created_at": 1796508484,
+        "shares": ["CGTF_1"], "percent": 10, "share_price": 5.5}));
+    let swapped = serde_json::to_string(&export)
+        .unwrap()
+        .replace("\"CGTF_1\"", "\"CGTF_x\"")
+        .replace("\"CGTF_8\"", "\"CGTF_1\"")
+        .replace("\"CGTF_x\"", "\"CGTF_8\"");
+    let r = replay(&swapped, &ReplaySettings::default());
+    assert_eq!(r.failure, None);
+    assert_eq!(
+        action_of(&r, 200),
+        &Action::EmergencySell {
+            seller: Some("SFTG".into()),
+            corporation: "CGTF".into(),
+            percent: 10
+        }
+    );
+    let state = r.state.as_ref().unwrap();
+    let cgtf = state.corporation("CGTF").unwrap();
+    assert_eq!(cgtf.percent_of(&ShareOwner::Corporation("SFTG".into())), 20);
 }

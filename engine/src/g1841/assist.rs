@@ -7,6 +7,21 @@ use super::state::PurchaseItem;
 use super::{G1841, State, map, operating_round};
 use crate::{Game, Rejection, Seat};
 
+/// The holder whose odd IRSFF share the Ferdinandea split asks about now (1841 §12.4).
+fn split_holder(state: &State) -> Option<&super::state::ShareOwner> {
+    let super::state::Round::OperatingRound(r) = &state.round else {
+        return None;
+    };
+    match r.event.as_deref() {
+        Some(super::state::CorporateEvent::Split(s))
+            if s.stage == super::state::SplitStage::SingleShares =>
+        {
+            s.holders.get(s.next as usize)
+        }
+        _ => None,
+    }
+}
+
 /// `hex (Location)` when the hex has a printed location name, else `hex`.
 fn hex_name(state: &State, hex: &str) -> String {
     match map::map(&state.options)
@@ -198,9 +213,16 @@ pub fn describe(state: &State, seat: Seat, action: &Action) -> (String, Result<(
         Action::ChooseSplitPresidency { corporation } => {
             format!("{player} takes the presidency of {corporation} in the Ferdinandea split")
         }
-        Action::ExchangeSplitShare { corporation } => {
-            format!("{player} exchanges an odd IRSFF share for a share of {corporation}")
-        }
+        Action::ExchangeSplitShare { corporation } => match split_holder(state) {
+            // A corporation's odd share is its controller's choice (1841 §12.4, §7.2).
+            Some(super::state::ShareOwner::Corporation(holder)) => format!(
+                "{player} exchanges {holder}'s odd IRSFF share for a share of {corporation}"
+            ),
+            Some(super::state::ShareOwner::Pool) => format!(
+                "{player} exchanges the pool's odd IRSFF share for a share of {corporation}"
+            ),
+            _ => format!("{player} exchanges an odd IRSFF share for a share of {corporation}"),
+        },
         Action::RepeatPurchaseRound { repeat } => {
             if *repeat {
                 format!("{player} calls another round of share purchases")

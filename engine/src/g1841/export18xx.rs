@@ -262,15 +262,6 @@ pub fn export(
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
                 json[INDEX_TAG] = Value::from(index);
                 out.push(json);
-                for (corp, letter) in split_choices(&pre, &state, &events) {
-                    // 18xx asks a controlled corporation for its odd IRSFF share's successor;
-                    // this engine gives it the first by rule (1841 §12.4): that decision.
-                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
-                    let mut f = Map::new();
-                    f.insert("choice".into(), Value::from(letter));
-                    let seat = super::corporation::controller(&state, &corp).unwrap_or(*seat);
-                    out.push(writer.record("choose", &f, &Entity::Corporation(corp), seat, id));
-                }
                 if let Some(corp) = transform_offer_skipped(&pre, &state, action) {
                     // 18xx offers the transformation; the corporation did not transform.
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
@@ -485,65 +476,6 @@ fn tuscan_removal_open(pre: &State, post: &State) -> Option<String> {
         .iter()
         .any(|t| !protected.contains(&t.hex))
         .then_some(target)
-}
-
-/// The odd IRSFF shares of corporations this engine exchanged by rule during `pre → post`
-/// (1841 §12.4: a corporation takes the first successor while it has IPO shares), where
-/// 18xx.games asks the corporation (`pick_exchange_corp`, when both successors have shares
-/// and a player controls it): each corporation with the letter of the successor it got
-/// (`a` first, `b` second), in order. A pair exchange gives shares of both successors in a
-/// row to one holder; a single exchange gives one.
-fn split_choices(pre: &State, post: &State, events: &[Event]) -> Vec<(String, &'static str)> {
-    let successors = &data::ruleset(&pre.options).ferdinandea_split.successors;
-    let ipo = |sym: &str| {
-        pre.corporation(sym).map_or(0, |c| {
-            c.certificates
-                .iter()
-                .filter(|x| x.owner == ShareOwner::Ipo)
-                .count()
-        })
-    };
-    let mut left: Vec<usize> = successors.iter().map(|s| ipo(s)).collect();
-    let exchanges: Vec<(&ShareOwner, usize)> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SharesExchanged {
-                holder,
-                corporation,
-                president: false,
-                ..
-            } => successors
-                .iter()
-                .position(|s| s == corporation)
-                .map(|k| (holder, k)),
-            _ => None,
-        })
-        .collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < exchanges.len() {
-        let (holder, k) = exchanges[i];
-        let pair = exchanges
-            .get(i + 1)
-            .is_some_and(|(h, k2)| *h == holder && *k2 != k);
-        let both = left.iter().all(|n| *n > 0);
-        if !pair
-            && both
-            && let ShareOwner::Corporation(c) = holder
-            && super::corporation::controller(post, c).is_some()
-        {
-            out.push((c.clone(), if k == 0 { "a" } else { "b" }));
-        }
-        let used = if pair { 2 } else { 1 };
-        for (h, k) in exchanges.iter().skip(i).take(used) {
-            let _ = h;
-            if let Some(n) = left.get_mut(*k) {
-                *n = n.saturating_sub(1);
-            }
-        }
-        i += used;
-    }
-    out
 }
 
 /// Version 1 sealed bids (1841 §4.2) in player order, as 18xx.games asks for them: each run of

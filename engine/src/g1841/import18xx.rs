@@ -318,6 +318,11 @@ pub struct ImportedAction {
     /// the player who held its first share (`shares[0]`) according to the record, when it
     /// was another player — a purchase from that player. `None` otherwise.
     pub from_player: Option<Seat>,
+    /// For a corporation's `sell_shares`: the corporation that held its first share
+    /// (`shares[0]`) according to the record (18xx.games records an emergency sale in the
+    /// train step with the operating corporation as entity and the bundle's owner as seller,
+    /// 1841 §14). `None` otherwise, or when the record does not tell.
+    pub sold_by: Option<String>,
 }
 
 impl std::fmt::Debug for ImportedAction {
@@ -331,6 +336,7 @@ impl std::fmt::Debug for ImportedAction {
             .field("from_pool", &self.from_pool)
             .field("tile_hex", &self.tile_hex)
             .field("from_player", &self.from_player)
+            .field("sold_by", &self.sold_by)
             .finish()
     }
 }
@@ -346,6 +352,7 @@ impl PartialEq for ImportedAction {
             && self.from_pool == other.from_pool
             && self.tile_hex == other.tile_hex
             && self.from_player == other.from_player
+            && self.sold_by == other.sold_by
             && self.recorded == other.recorded
     }
 }
@@ -607,11 +614,19 @@ impl ImportedAction {
             // corporation as entity, the seller being the owner of the bundle
             // (`G1841::Step::BuyTrain#process_sell_shares`: `action.bundle.owner`); a sale
             // recorded by the seller itself reads the same.
+            //
+            // The seller: the corporation that held the first share by the record
+            // ([`ImportedAction::sold_by`]), else the holder of this engine's certificate
+            // with that index (a corporation's own treasury shares: the corporation itself;
+            // this engine's indices are 18xx's ids in its own exports), else the only
+            // corporation that may sell that much of it now — whichever the rules list as a
+            // sale of the seat now.
             "sell_shares" if operating_round::in_emergency(state) => {
                 let (sym, index) = first_share()?;
+                let percent = percent()?;
                 let seller = match &self.entity {
-                    Entity::Corporation(entity) => Some(
-                        match state
+                    Entity::Corporation(entity) => {
+                        let by_index = match state
                             .corporation(&sym)
                             .and_then(|c| c.certificates.get(index))
                             .map(|c| &c.owner)
@@ -620,14 +635,32 @@ impl ImportedAction {
                             // A corporation's own treasury (IPO) shares, sold by it.
                             Some(ShareOwner::Ipo) => sym.clone(),
                             _ => entity.clone(),
-                        },
-                    ),
+                        };
+                        let sellers: Vec<String> = G1841::legal_actions(state, seat)
+                            .into_iter()
+                            .filter_map(|a| match a {
+                                Action::EmergencySell {
+                                    seller: Some(s),
+                                    corporation,
+                                    percent: p,
+                                } if corporation == sym && p == percent => Some(s),
+                                _ => None,
+                            })
+                            .collect();
+                        let listed = |s: &String| sellers.contains(s);
+                        Some(match &self.sold_by {
+                            Some(owner) if listed(owner) => owner.clone(),
+                            _ if listed(&by_index) => by_index,
+                            _ if sellers.len() == 1 => sellers[0].clone(),
+                            _ => by_index,
+                        })
+                    }
                     _ => None,
                 };
                 Action::EmergencySell {
                     seller,
                     corporation: sym,
-                    percent: percent()?,
+                    percent,
                 }
             }
             "sell_shares" => Action::SellShares {
@@ -1357,6 +1390,7 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
         return Ok(export);
     }
     mark_pool_purchases(&mut export.actions);
+    mark_corporate_sellers(&mut export.actions);
     if let Some(game) = export.id {
         // The few ids of this game (none for most games: no pass over the actions then).
         let ids: SmallVec<[i64; 8]> = POOL_PURCHASES_AFTER_EXCHANGES
@@ -1499,6 +1533,7 @@ fn from_record(seats: &Seats, record: Record, auto: bool, recorded: Recorded) ->
         from_pool: None,
         tile_hex: None,
         from_player: None,
+        sold_by: None,
     }
 }
 
@@ -2642,6 +2677,195 @@ fn mark_pool_purchases(actions: &mut [ImportedAction]) {
     }
 }
 
+/// Follows the 18xx share ids held by corporations over the effective actions and records,
+/// on every corporation's `sell_shares` whose first share a corporation held, that
+/// corporation ([`ImportedAction::sold_by`]): 18xx.games records a chain corporation's
+/// emergency sale in the train step with the operating corporation as entity (1841 §14;
+/// `G1841::Step::BuyTrain#process_sell_shares` sells `action.bundle.owner`'s shares), and
+/// this engine's certificate indices need not be 18xx's ids. A `par` or `buy_shares` gives
+/// the ids to the entity, a `sell_shares` to the pool; a `merge` forgets the ids of the
+/// corporations it names (exchanges reassign them unseen).
+fn mark_corporate_sellers(actions: &mut [ImportedAction]) {
+    let mut held: BTreeMap<String, Entity> = BTreeMap::new();
+    let forget = |held: &mut BTreeMap<String, Entity>, sym: &str| {
+        let prefix = format!("{sym}_");
+        held.retain(|id, _| !id.starts_with(&prefix));
+    };
+    for a in actions.iter_mut() {
+        let corporation = a.field("corporation").and_then(Value::as_str);
+        match a.kind.as_str() {
+            "par" => {
+                if let Some(sym) = corporation {
+                    let sym = sym.to_string();
+                    forget(&mut held, &sym);
+                    held.insert(format!("{sym}_0"), a.entity.clone());
+                }
+            }
+            "buy_shares" => {
+                for id in a.fields.share_ids() {
+                    held.insert(id.to_string(), a.entity.clone());
+                }
+            }
+            "sell_shares" => {
+                if matches!(a.entity, Entity::Corporation(_))
+                    && let Some(Entity::Corporation(owner)) =
+                        a.fields.first_share().and_then(|id| held.get(id))
+                {
+                    a.sold_by = Some(owner.clone());
+                }
+                for id in a.fields.share_ids() {
+                    held.remove(id);
+                }
+            }
+            "merge" => {
+                if let Some(sym) = corporation {
+                    let sym = sym.to_string();
+                    forget(&mut held, &sym);
+                }
+                if let Entity::Corporation(sym) = &a.entity {
+                    let sym = sym.clone();
+                    forget(&mut held, &sym);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The 18xx share ids the automatic sale of a corporation's start put into the pool (1841
+/// §5.4 step 4: a start whose treasury cannot pay its minimum tokens sells IPO shares to the
+/// pool at half price at once), followed over the replay. 18xx.games records no `sell_shares`
+/// for that sale (`G1841::Game#auto_emr` inside the token `choose`), so the ids never show
+/// going into the pool in the record ([`mark_pool_purchases`] cannot see them); a later
+/// purchase of one of them comes from the pool. Which ids: 18xx takes the first of the
+/// corporation's IPO shares (`corp.shares_of(corp).take(num_shares)`), i.e. the lowest ids
+/// that have not left its IPO since its `par` by the record; how many: this engine's own
+/// sale ([`super::start::buy_tokens`], the same count, 18xx's `ceil(2 × shortfall ÷ price)`).
+///
+/// Likewise a bankrupt player's certificates (1841 §14; 18xx `G1841::Step::Bankrupt` sells
+/// them all to the pool without a record of their ids): the ids the record shows him holding
+/// (`par`, `buy_shares`, not sold since; ids reassigned by exchanges are not known) go to the
+/// pool.
+#[derive(Default)]
+struct UnrecordedPool {
+    /// Per corporation, the 18xx indices that left its IPO since its last `par`.
+    left_ipo: FxHashMap<String, BTreeSet<usize>>,
+    /// Ids such a sale put in the pool that no record has bought since.
+    pooled: BTreeSet<String>,
+    /// The ids each player holds by the record.
+    held: BTreeMap<String, Seat>,
+}
+
+impl UnrecordedPool {
+    /// Follows an applied record: a `par` renews the corporation (its president's
+    /// certificate `<CORP>_0` leaves the IPO), a `buy_shares` takes its ids, a `sell_shares`
+    /// puts them in the pool, a `merge` forgets the holders of the corporations it names.
+    fn applied(&mut self, a: &ImportedAction) {
+        let player = match a.entity {
+            Entity::Player(seat) => Some(seat),
+            _ => None,
+        };
+        let corporation = a.field("corporation").and_then(Value::as_str);
+        match a.kind.as_str() {
+            "par" => {
+                if let Some(sym) = corporation {
+                    let prefix = format!("{sym}_");
+                    self.pooled.retain(|id| !id.starts_with(&prefix));
+                    self.held.retain(|id, _| !id.starts_with(&prefix));
+                    self.left_ipo
+                        .insert(sym.to_string(), BTreeSet::from([0usize]));
+                    if let Some(seat) = player {
+                        self.held.insert(format!("{sym}_0"), seat);
+                    }
+                }
+            }
+            "buy_shares" => {
+                for id in a.fields.share_ids() {
+                    self.pooled.remove(id);
+                    match player {
+                        Some(seat) => self.held.insert(id.to_string(), seat),
+                        None => self.held.remove(id),
+                    };
+                    if let Some((sym, i)) = notation::parse_share_id(id) {
+                        self.left_ipo.entry(sym.to_string()).or_default().insert(i);
+                    }
+                }
+            }
+            "sell_shares" => {
+                for id in a.fields.share_ids() {
+                    self.held.remove(id);
+                }
+            }
+            "merge" => {
+                let mut names: Vec<String> = corporation.map(str::to_string).into_iter().collect();
+                if let Entity::Corporation(sym) = &a.entity {
+                    names.push(sym.clone());
+                }
+                for sym in names {
+                    let prefix = format!("{sym}_");
+                    self.held.retain(|id, _| !id.starts_with(&prefix));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A bankrupt player's certificates go to the pool (1841 §14).
+    fn bankrupt(&mut self, seat: Seat) {
+        let ids: Vec<String> = self
+            .held
+            .iter()
+            .filter(|(_, s)| **s == seat)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in ids {
+            self.held.remove(&id);
+            self.pooled.insert(id);
+        }
+    }
+
+    /// Takes the events of a start's token purchase: a sale of a corporation's own shares
+    /// there is the automatic one; its lowest IPO ids go to the pool.
+    fn tokens_bought(&mut self, state: &State, events: &[super::action::Event]) {
+        for e in events {
+            let super::action::Event::CorporationSoldShares {
+                seller,
+                corporation,
+                percent,
+                ..
+            } = e
+            else {
+                continue;
+            };
+            let Some(c) = state
+                .corporation(corporation)
+                .filter(|_| seller == corporation)
+            else {
+                continue;
+            };
+            let units = (percent / c.unit_percent().max(1)) as usize;
+            let left = self.left_ipo.entry(corporation.clone()).or_default();
+            let ids: Vec<usize> = (1..c.certificates.len())
+                .filter(|i| !left.contains(i))
+                .take(units)
+                .collect();
+            for i in ids {
+                left.insert(i);
+                self.pooled.insert(format!("{corporation}_{i}"));
+            }
+        }
+    }
+
+    /// Whether `a` buys a certificate such a sale put in the pool.
+    fn buys_from_it(&self, a: &ImportedAction) -> bool {
+        a.kind == "buy_shares"
+            && a.from_pool == Some(false)
+            && a.fields
+                .first_share()
+                .is_some_and(|id| self.pooled.contains(id))
+    }
+}
+
 /// The top-level field naming the program that wrote an export (`"exported_by":
 /// "referee-engine 0.1.0"`); 18xx.games does not write it.
 pub const EXPORTED_BY: &str = "exported_by";
@@ -2978,7 +3202,18 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     let mut compulsory: Option<String> = None;
     // The last record applied (index into the export's actions).
     let mut previous: Option<usize> = None;
-    for (index, action) in export.actions.iter().enumerate() {
+    let mut unrecorded_pool = UnrecordedPool::default();
+    for (index, recorded) in export.actions.iter().enumerate() {
+        // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4).
+        let from_start_sale;
+        let action = if unrecorded_pool.buys_from_it(recorded) {
+            let mut a = recorded.clone();
+            a.from_pool = Some(true);
+            from_start_sale = a;
+            &from_start_sale
+        } else {
+            recorded
+        };
         if action.id.is_some() && !action.auto {
             record_id = action.id;
         }
@@ -2992,7 +3227,6 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         if let Some(reason) = track
             .drops(&state, action)
             .or_else(|| second_home_pass(&state, action))
-            .or_else(|| split_choice_by_rule(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
             .or_else(|| repeat_round_declined(&state, action))
@@ -3007,7 +3241,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             });
             continue;
         }
-        if let Some(reason) = pass_after_turn(&state, action) {
+        if let Some(reason) =
+            pass_after_turn(&state, action, previous.and_then(|i| export.actions.get(i)))
+        {
             out.records_dropped += 1;
             out.dropped.push(DroppedRecord {
                 action_id: record_id,
@@ -3057,6 +3293,13 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
                                 compulsory = compulsory_token(&state, &events);
+                                match a {
+                                    Action::BuyTokens { .. } => {
+                                        unrecorded_pool.tokens_bought(&state, &events)
+                                    }
+                                    Action::DeclareBankruptcy { .. } => unrecorded_pool.bankrupt(*seat),
+                                    _ => {}
+                                }
                                 out.actions.push((*seat, a.clone()));
                                 out.action_ids.push(record_id);
                             }
@@ -3089,6 +3332,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     }
                 }
                 let Some(r) = refused else {
+                    unrecorded_pool.applied(action);
                     previous = Some(index);
                     continue;
                 };
@@ -3169,25 +3413,6 @@ fn second_home_pass(state: &State, action: &ImportedAction) -> Option<&'static s
     .then_some("optional second home token with no free city")
 }
 
-/// Whether `action` is 18xx.games' `choose` (`a`/`b`) of a corporation for its odd IRSFF
-/// share in the Ferdinandea split (`pick_exchange_corp`): this engine exchanges a
-/// corporation's odd share by rule (1841 §12.4, the first successor while it has shares) and
-/// asks corporations nothing in the split but the presidency choice (written by a Referee
-/// export, [`super::export18xx`]).
-fn split_choice_by_rule(state: &State, action: &ImportedAction) -> Option<&'static str> {
-    let presidency = matches!(&state.round, Round::OperatingRound(r)
-        if matches!(r.event.as_deref(), Some(super::state::CorporateEvent::Split(s))
-            if s.stage == super::state::SplitStage::Presidency));
-    (action.kind == "choose"
-        && matches!(action.entity, Entity::Corporation(_))
-        && action
-            .field("choice")
-            .and_then(Value::as_str)
-            .is_some_and(|c| c == "a" || c == "b")
-        && !presidency)
-        .then_some("a corporation's odd split share this engine exchanged by rule")
-}
-
 /// Whether `action` is 18xx.games' "no" to another round of purchases of a successor in the
 /// Ferdinandea split (`secession_offer_again`, `choose "n"`) where this engine has already
 /// closed that successor's purchases (1841 §12.4: it asks only while a holder can buy and the
@@ -3240,16 +3465,34 @@ fn token_count_by_player(state: &State, action: &ImportedAction) -> Option<&'sta
 /// (18xx.games' transformation step, which it offers to a minor this engine lets go on, 1841
 /// §12.2; written by a Referee export, [`super::export18xx`]). Dropped before it is read, as
 /// its seat may control the corporation operating now.
-fn pass_after_turn(state: &State, action: &ImportedAction) -> Option<&'static str> {
-    let Round::OperatingRound(r) = &state.round else {
-        return None;
-    };
-    if action.kind != "pass" || r.event.is_some() || r.start.is_some() || !r.crowded.is_empty() {
-        return None;
-    }
+///
+/// When that turn was the last of its operating round, the next round has begun (an operating
+/// round with no turn done yet, or a stock round not starting this corporation): the pass
+/// follows the corporation's own last record (`previous`).
+fn pass_after_turn(
+    state: &State,
+    action: &ImportedAction,
+    previous: Option<&ImportedAction>,
+) -> Option<&'static str> {
     let Entity::Corporation(c) = &action.entity else {
         return None;
     };
+    if action.kind != "pass" {
+        return None;
+    }
+    let after_own = !action.auto && previous.is_some_and(|p| p.entity == action.entity);
+    const ROUND_END: &str = "operating turn this engine ended itself, the round's last";
+    let r = match &state.round {
+        Round::OperatingRound(r) => r,
+        Round::StockRound(sr) => {
+            return (after_own && sr.start.as_ref().is_none_or(|st| st.corporation != *c))
+                .then_some(ROUND_END);
+        }
+        _ => return None,
+    };
+    if r.event.is_some() || r.start.is_some() || !r.crowded.is_empty() {
+        return None;
+    }
     if r.current.as_ref() == Some(c) {
         return None;
     }
@@ -3259,11 +3502,14 @@ fn pass_after_turn(state: &State, action: &ImportedAction) -> Option<&'static st
     // 18xx.games' removal of SFLi's tokens after the Tuscan merge (`G1841::Step::
     // RemoveTokens`) allows every token outside Pisa and Firenze and waits for a `pass`;
     // this engine's ends at the count that keeps the new tokens on the map (1841 §12.3).
-    data::ruleset(&state.options)
+    if data::ruleset(&state.options)
         .tuscan_merge
         .as_ref()
         .is_some_and(|t| t.result == *c)
-        .then_some("end of the optional removal of SFLi's tokens this engine does not open")
+    {
+        return Some("end of the optional removal of SFLi's tokens this engine does not open");
+    }
+    (r.done.is_empty() && after_own).then_some(ROUND_END)
 }
 
 /// How many tiles 18xx.games' track step lets `corp` lay in one turn

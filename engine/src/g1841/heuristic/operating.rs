@@ -373,10 +373,14 @@ fn discard(legal: &[Action]) -> Option<Action> {
 
 /// A decision of a corporate event (1841 §11, §12): the presidency taken when offered (¾ of
 /// the time), the higher merger price, odd shares completed half the time, purchases half
-/// the time, tokens and choices of successor at random.
+/// the time, tokens and a player's choice of successor at random; a corporation's odd IRSFF
+/// share goes to the first successor (SB, the one with IRSFF's cash, 1841 §12.4).
 fn event(state: &State, seat: Seat, legal: &[Action], rng: &mut ChaCha8Rng) -> Option<Action> {
     let first = legal.first()?;
     match first {
+        Action::ExchangeSplitShare { .. } if split_holder_is_corporation(state) => {
+            Some(first.clone())
+        }
         Action::ClaimPresidency { .. } => Some(Action::ClaimPresidency {
             claim: chance(rng, 0.75)
                 && legal
@@ -432,6 +436,18 @@ fn event(state: &State, seat: Seat, legal: &[Action], rng: &mut ChaCha8Rng) -> O
             any(&choices, rng).cloned()
         }
     }
+}
+
+/// Whether the Ferdinandea split asks now about a corporation's odd IRSFF share (1841 §12.4).
+fn split_holder_is_corporation(state: &State) -> bool {
+    let Round::OperatingRound(r) = &state.round else {
+        return false;
+    };
+    matches!(r.event.as_deref(),
+        Some(crate::g1841::state::CorporateEvent::Split(s))
+            if s.stage == crate::g1841::state::SplitStage::SingleShares
+                && matches!(s.holders.get(s.next as usize),
+                    Some(crate::g1841::state::ShareOwner::Corporation(_))))
 }
 
 /// The listed actions `f` accepts.

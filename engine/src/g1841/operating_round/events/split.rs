@@ -14,7 +14,8 @@
 //! more, else chooses one — the other goes to the next holder with 20%, or the pool: frozen;
 //! with IRSFF's president's certificate in the pool both go to the pool, §17 item 9); every
 //! pair of IRSFF shares → one SB and one SFL share; each odd share → SB or SFL at the
-//! holder's choice (the pool's: IRSFF's president; corporations: SB while available); rounds
+//! holder's choice (a corporation's: its controller's; the pool's: IRSFF's president; a
+//! corporation nobody controls: SB while available); rounds
 //! of optional purchases of one IPO share each, SB then SFL, repeated while the successor's
 //! president asks for it and someone can buy; Version 2: SB then SFL may buy tokens at L.50
 //! up to 5. An IRSFF unit that cannot be exchanged because the successors' shares are sold out
@@ -188,9 +189,17 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
             x.owner = ShareOwner::Corporation(to.clone());
         }
     }
-    // IRSFF's holders and their units, in order from its president.
+    // IRSFF's holders and their units, in order from its president; with IRSFF's
+    // president's certificate in the pool, from the controller of the corporation whose
+    // train purchase caused the split (18xx `@secession_decider`: `old.player ||
+    // current_entity.player`).
     let president = irsff.president().cloned().unwrap_or(ShareOwner::Pool);
     let first = acting_seat(state, &president)
+        .or_else(|| {
+            round(state)
+                .and_then(|r| r.current.clone())
+                .and_then(|c| controller(state, &c))
+        })
         .or_else(|| state.player_order.first().copied())
         .unwrap_or(0);
     let holders = holder_order(state, first, true, |h| irsff.percent_of(h) > 0);
@@ -381,13 +390,20 @@ fn exchange_pairs(state: &mut State, split: &mut Split, events: &mut Vec<Event>)
     split.next = 0;
 }
 
-/// Who decides the odd share of holder `h` (1841 §12.4): a player himself; the pool's,
-/// IRSFF's president; a corporation takes SB while available (no decision).
+/// Who decides the odd share of holder `h` (1841 §12.4, "holder's choice"): a player himself;
+/// a corporation through the player at the end of its chain of control (1841 §7.2; 18xx
+/// `secession_next_exchange` asks `entity.player`); the pool's, IRSFF's president (with his
+/// certificate in the pool, the controller of the corporation whose train purchase caused
+/// the split: 18xx `@secession_decider`). A corporation nobody controls (frozen) takes SB
+/// while available (no decision; 18xx: `:a`).
 fn single_decider(state: &State, split: &Split, h: &ShareOwner) -> Option<Seat> {
     match h {
-        ShareOwner::Player(s) => Some(*s),
-        ShareOwner::Pool => acting_seat(state, &split.president),
-        _ => None,
+        ShareOwner::Pool => acting_seat(state, &split.president).or_else(|| {
+            round(state)
+                .and_then(|r| r.current.clone())
+                .and_then(|c| controller(state, &c))
+        }),
+        _ => acting_seat(state, h),
     }
 }
 
