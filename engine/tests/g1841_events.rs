@@ -1272,6 +1272,8 @@ fn s3_2_bank_concession_brings_the_pool_presidency() {
         e,
         Event::PresidentChanged { corporation, seat: s } if corporation == "SFTG" && *s == seat
     )));
+}
+
 /// 1841 §12.4 ("each odd share → SB or SFL, holder's choice"), §7.2 (a corporation acts
 /// through the player at the end of its chain of control): a corporation holding an odd
 /// IRSFF share at the split is asked through its controller, as 18xx.games asks
