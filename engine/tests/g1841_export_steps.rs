@@ -14,13 +14,12 @@ use referee_engine::{Game, Seat};
 // train limits (§9.6), emergency sales in the needy chain (§14) and tile lays facing a
 // province border or traced to another base (§9.1) changed; 8 and 11 since a corporation's
 // odd IRSFF share at the split is its controller's decision (§12.4), drawn by the random
-// player.
+// player; 7 and 7 with that, the §3.2 rule and discards before an event's decisions (§9.6)
+// together (2026-12-06).
 const SPLIT_SEEDS: u64 = 12;
-// 8 before the §3.2 rule of 2026-12-06 (a bank concession brings its pool president's
-// certificate) changed these random games.
 const SPLIT_CHOICES: usize = 7;
 const TRANSFORM_SEEDS: u64 = 8;
-const TRANSFORM_PASSES: usize = 11;
+const TRANSFORM_PASSES: usize = 7;
 use serde_json::Value;
 
 mod common;
@@ -265,6 +264,7 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // sells its shares of the chain's corporations first) changed these random games; 254
     // and 80 before the §3.2 rule of 2026-12-06 (a bank concession brings its pool
     // president's certificate; random players buy such concessions) and a corporation's odd
-    // IRSFF share at the split became its controller's decision (§12.4).
-    assert_eq!((sales, by_others), (272, 75));
+    // IRSFF share at the split became its controller's decision (§12.4), with discards
+    // before an event's decisions (§9.6).
+    assert_eq!((sales, by_others), (284, 79));
 }

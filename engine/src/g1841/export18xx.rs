@@ -1594,6 +1594,11 @@ fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
             _ => Entity::Player(seat),
         },
         Round::OperatingRound(r) => {
+            // A discard is the over-limit corporation's, also while an event waits behind it
+            // (18xx's discard step comes before the event's decisions, 1841 §9.6).
+            if let Action::DiscardTrain { corporation, .. } = action {
+                return corp(corporation);
+            }
             if let Some(event) = r.event.as_deref() {
                 return match event {
                     CorporateEvent::Split(s) => match s.stage {
