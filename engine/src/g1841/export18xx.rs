@@ -184,6 +184,7 @@ pub fn export(
         ledger: Ledger::new(&state),
         split_tokens_seen: 0,
         compulsory: None,
+        oo_removals: Vec::new(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -262,6 +263,10 @@ pub fn export(
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
                 json[INDEX_TAG] = Value::from(index);
                 out.push(json);
+                writer.merger_oo_removals(&pre, &state, &events);
+                for raw in writer.merger_oo_due(&state, out.len()) {
+                    out.push(raw);
+                }
                 for (corp, letter) in split_choices(&pre, &state, &events) {
                     // 18xx asks a controlled corporation for its odd IRSFF share's successor;
                     // this engine gives it the first by rule (1841 §12.4): that decision.
@@ -669,6 +674,23 @@ struct Writer<'a> {
     /// The major of a transformation in progress whose compulsory second token this engine
     /// bought when the token step began (1841 §12.2), counted in 18xx's token choice.
     compulsory: Option<String>,
+    /// Tokens of a merger's old corporations this engine removed from the second city of a
+    /// two-city hex holding the other's token ([`Writer::merger_oo_removals`]), to be written
+    /// as 18xx.games' `remove_token` once the merger's exchanges are over.
+    oo_removals: Vec<OoRemoval>,
+}
+
+/// A merger's token on a two-city tile removed by rule ([`Writer::merger_oo_removals`]).
+struct OoRemoval {
+    /// The corporation formed.
+    target: String,
+    /// Who 18xx asks: the new corporation when a player controls it, else the player
+    /// controlling the initiator (18xx `@merger_decider`).
+    entity: Entity,
+    seat: Seat,
+    /// 18xx's city id and the token's slot in it.
+    city: String,
+    slot: usize,
 }
 
 impl Writer<'_> {
@@ -870,6 +892,93 @@ impl Writer<'_> {
         out
     }
 
+    /// Follows the tokens a merger's old corporations lose on a two-city tile (the yellow
+    /// Firenze tile) during `pre → post`: this engine keeps the first corporation's token in
+    /// the hex and removes the other's (1841 §12.1: "a second token in the same hex is
+    /// destroyed"), where 18xx.games asks which of the two goes (`merger_tokens_start`, a
+    /// pending removal with `min` = `max` = 1 of that hex, by the new corporation when a
+    /// player controls it, else by the initiator's player) once every share is exchanged:
+    /// the decision made here, queued until [`Writer::merger_oo_due`] writes it. A second
+    /// token in the same city is removed by 18xx itself and not written.
+    fn merger_oo_removals(&mut self, pre: &State, post: &State, events: &[Event]) {
+        for e in events {
+            let Event::CorporationFormed {
+                corporation: target,
+                from,
+                ..
+            } = e
+            else {
+                continue;
+            };
+            let Some(formed) = post.corporation(target) else {
+                continue;
+            };
+            for r in events {
+                let Event::TokenRemoved {
+                    corporation,
+                    hex,
+                    city,
+                } = r
+                else {
+                    continue;
+                };
+                let other_city = formed
+                    .tokens
+                    .iter()
+                    .any(|t| t.hex == *hex && t.city != *city);
+                if !from.contains(corporation) || !other_city {
+                    continue;
+                }
+                let decider = super::corporation::controller(post, target)
+                    .map(|s| (Entity::Corporation(target.clone()), s))
+                    .or_else(|| {
+                        from.first()
+                            .and_then(|a| super::corporation::controller(pre, a))
+                            .map(|s| (Entity::Player(s), s))
+                    });
+                let Some((entity, seat)) = decider else {
+                    continue;
+                };
+                let slot = import18xx::token_holders(pre, hex, *city)
+                    .iter()
+                    .position(|c| c == corporation)
+                    .unwrap_or(0);
+                self.oo_removals.push(OoRemoval {
+                    target: target.clone(),
+                    entity,
+                    seat,
+                    city: self.city_id(&pre.options, hex, *city),
+                    slot,
+                });
+            }
+        }
+    }
+
+    /// The `remove_token` records of [`Writer::merger_oo_removals`] whose merger has ended
+    /// its exchanges in `post` (its token stage reached, or the merger over), with ids from
+    /// `written + 1`. The importer drops them again.
+    fn merger_oo_due(&mut self, post: &State, written: usize) -> Vec<Value> {
+        let exchanging = |target: &str| {
+            matches!(&post.round, Round::OperatingRound(r)
+                if matches!(r.event.as_deref(), Some(CorporateEvent::Merger(m))
+                    if m.target == target && m.stage != MergerStage::Tokens))
+        };
+        let (due, keep): (Vec<OoRemoval>, Vec<OoRemoval>) = std::mem::take(&mut self.oo_removals)
+            .into_iter()
+            .partition(|r| !exchanging(&r.target));
+        self.oo_removals = keep;
+        due.into_iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let id = i64::try_from(written + k + 1).unwrap_or(i64::MAX);
+                let mut f = Map::new();
+                f.insert("city".into(), Value::from(r.city));
+                f.insert("slot".into(), Value::from(r.slot));
+                self.record("remove_token", &f, &r.entity, r.seat, id)
+            })
+            .collect()
+    }
+
     /// Appends 18xx.games' `pass` of a step this engine skipped after the action from `pre`
     /// to `post`: the optional second home token of a non-historical major when no city of
     /// the region has a free slot (1841 §5.4 step 3; 18xx offers the step while the region
@@ -920,7 +1029,8 @@ impl Writer<'_> {
             .map(|(i, _, _)| notation::share_id(action_corporation(action), *i))
             .collect();
         // A president holding nothing but the president's certificate who sells part of it
-        // (the presidency passes, 1841 §5.3): 18xx's bundle is that certificate with the
+        // (the presidency passes to a player or a corporation, or the certificate goes to the
+        // pool, 1841 §5.3): 18xx's bundle is that certificate with the
         // percent sold (`ShareBundle` of the president's share, partial).
         let dump = match action {
             Action::SellShares {
@@ -957,7 +1067,7 @@ impl Writer<'_> {
                                 .map(|x| x.owner.clone())
                         });
                         match (id, president) {
-                            (Some(id), Some(p @ (ShareOwner::Player(_) | ShareOwner::Pool))) => {
+                            (Some(id), Some(p)) if p != ShareOwner::Ipo => {
                                 Some((id, corporation.clone(), seller.clone(), p, *percent))
                             }
                             _ => None,
