@@ -185,6 +185,7 @@ pub fn export(
         split_tokens_seen: 0,
         compulsory: None,
         oo_removals: Vec::new(),
+        slots: BTreeMap::new(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -264,6 +265,7 @@ pub fn export(
                 json[INDEX_TAG] = Value::from(index);
                 out.push(json);
                 writer.merger_oo_removals(&pre, &state, &events);
+                writer.follow_slots(&pre, &state, action);
                 for raw in writer.merger_oo_due(&state, out.len()) {
                     out.push(raw);
                 }
@@ -678,6 +680,9 @@ struct Writer<'a> {
     /// two-city hex holding the other's token ([`Writer::merger_oo_removals`]), to be written
     /// as 18xx.games' `remove_token` once the merger's exchanges are over.
     oo_removals: Vec<OoRemoval>,
+    /// 18xx.games' token slots of each city (hex, city index) holding or having held a
+    /// token: the corporation in each slot, `None` for a slot emptied ([`Writer::follow_slots`]).
+    slots: BTreeMap<(String, u32), Vec<Option<String>>>,
 }
 
 /// A merger's token on a two-city tile removed by rule ([`Writer::merger_oo_removals`]).
@@ -939,10 +944,12 @@ impl Writer<'_> {
                 let Some((entity, seat)) = decider else {
                     continue;
                 };
-                let slot = import18xx::token_holders(pre, hex, *city)
-                    .iter()
-                    .position(|c| c == corporation)
-                    .unwrap_or(0);
+                let slot = self.slot_of(hex, *city, corporation).unwrap_or_else(|| {
+                    import18xx::token_holders(pre, hex, *city)
+                        .iter()
+                        .position(|c| c == corporation)
+                        .unwrap_or(0)
+                });
                 self.oo_removals.push(OoRemoval {
                     target: target.clone(),
                     entity,
@@ -950,6 +957,65 @@ impl Writer<'_> {
                     city: self.city_id(&pre.options, hex, *city),
                     slot,
                 });
+            }
+        }
+    }
+
+    /// 18xx's slot of `corporation`'s token in city `city` of `hex`, as followed by
+    /// [`Writer::follow_slots`].
+    fn slot_of(&self, hex: &str, city: u32, corporation: &str) -> Option<usize> {
+        self.slots
+            .get(&(hex.to_string(), city))?
+            .iter()
+            .position(|s| s.as_deref() == Some(corporation))
+    }
+
+    /// Follows 18xx.games' token slots over `action` (`pre → post`), which `buy_token` and
+    /// `remove_token` name (`city.tokens[slot]`): a token leaving a city empties its slot
+    /// (18xx `Token#remove!` leaves `nil`); a token arriving takes the slot a token of the
+    /// same action left in that city (a merger's or a transformation's new corporation
+    /// takes its old corporation's slot, `swap_token`), else the first empty slot, else a new
+    /// one (`City#get_slot`; a bought token, `exchange_token`, takes the first empty slot).
+    /// This engine's tokens carry no slot; its city holders are in corporation order.
+    fn follow_slots(&mut self, pre: &State, post: &State, action: &Action) {
+        let located = |s: &State| -> BTreeSet<(String, u32, String)> {
+            s.corporations
+                .iter()
+                .flat_map(|c| {
+                    c.tokens
+                        .iter()
+                        .map(|t| (t.hex.clone(), t.city, c.sym.clone()))
+                })
+                .collect()
+        };
+        let (before, after) = (located(pre), located(post));
+        if before == after {
+            return;
+        }
+        let mut freed: BTreeMap<(String, u32), Vec<usize>> = BTreeMap::new();
+        for (hex, city, sym) in before.difference(&after) {
+            let key = (hex.clone(), *city);
+            let slots = self.slots.entry(key.clone()).or_default();
+            if let Some(i) = slots.iter().position(|s| s.as_deref() == Some(sym.as_str())) {
+                slots[i] = None;
+                freed.entry(key).or_default().push(i);
+            }
+        }
+        let bought = matches!(action, Action::BuyToken { .. });
+        for (hex, city, sym) in after.difference(&before) {
+            let key = (hex.clone(), *city);
+            let slots = self.slots.entry(key.clone()).or_default();
+            let reuse = if bought {
+                None
+            } else {
+                freed.get_mut(&key).and_then(|f| {
+                    f.sort_unstable();
+                    (!f.is_empty()).then(|| f.remove(0))
+                })
+            };
+            match reuse.or_else(|| slots.iter().position(Option::is_none)) {
+                Some(i) => slots[i] = Some(sym.clone()),
+                None => slots.push(Some(sym.clone())),
             }
         }
     }
@@ -1547,11 +1613,13 @@ impl Writer<'_> {
                 price,
             } => {
                 let buyer = operating_round::current(pre);
-                let slot = import18xx::token_holders(pre, hex, *city)
-                    .into_iter()
-                    .filter(|c| Some(c) != buyer.as_ref())
-                    .position(|c| c == *seller)
-                    .unwrap_or(0);
+                let slot = self.slot_of(hex, *city, seller).unwrap_or_else(|| {
+                    import18xx::token_holders(pre, hex, *city)
+                        .into_iter()
+                        .filter(|c| Some(c) != buyer.as_ref())
+                        .position(|c| c == *seller)
+                        .unwrap_or(0)
+                });
                 put("city", Value::from(self.city_id(&pre.options, hex, *city)));
                 put("slot", Value::from(slot));
                 put("price", Value::from(*price));
@@ -1610,9 +1678,11 @@ impl Writer<'_> {
             Action::RemoveToken { hex, city } => {
                 let slot = lost_token(pre, post, hex, *city)
                     .and_then(|sym| {
-                        import18xx::token_holders(pre, hex, *city)
-                            .iter()
-                            .position(|c| *c == sym)
+                        self.slot_of(hex, *city, &sym).or_else(|| {
+                            import18xx::token_holders(pre, hex, *city)
+                                .iter()
+                                .position(|c| *c == sym)
+                        })
                     })
                     .unwrap_or(0);
                 put("city", Value::from(self.city_id(&pre.options, hex, *city)));
@@ -1776,6 +1846,13 @@ fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
                         SplitStage::Presidency => holder_entity(Some(&s.president), seat),
                         SplitStage::SingleShares | SplitStage::Purchases => {
                             holder_entity(s.holders.get(s.next as usize), seat)
+                        }
+                        // 18xx asks the successor when a player controls it, else
+                        // IRSFF's president (`secession_post_offer`, `@secession_decider`).
+                        SplitStage::RepeatRound
+                            if super::corporation::controller(pre, &s.corporation).is_none() =>
+                        {
+                            Entity::Player(seat)
                         }
                         SplitStage::RepeatRound | SplitStage::Tokens => corp(&s.corporation),
                     },
