@@ -1622,6 +1622,9 @@ impl Writer<'_> {
                 });
                 put("city", Value::from(self.city_id(&pre.options, hex, *city)));
                 put("slot", Value::from(slot));
+                // This engine's importer reads the seller from the slot in its own order of
+                // the city's holders, which need not be 18xx's: the seller is named beside.
+                put(REFEREE_SELLER, Value::from(seller.as_str()));
                 put("price", Value::from(*price));
                 "buy_token"
             }
@@ -1720,6 +1723,11 @@ fn action_corporation(action: &Action) -> &str {
 /// engine's certificate indices differ from 18xx.games' ids ([`super::share_ledger`]): the
 /// importer reads it in place of `shares`, so an export re-imports to the same game.
 pub const REFEREE_SHARES: &str = "referee_shares";
+
+/// Field of a `buy_token` record naming the corporation whose token is bought (1841 §9.5),
+/// beside 18xx's `slot` (18xx's slot order, [`Writer::follow_slots`], is not the order in
+/// which this engine lists a city's holders): the importer reads it in place of the slot.
+pub const REFEREE_SELLER: &str = "referee_seller";
 
 fn tokens_total(state: &State, sym: &str) -> u32 {
     state.corporation(sym).map_or(0, |c| c.tokens_total)

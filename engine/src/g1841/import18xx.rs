@@ -813,9 +813,16 @@ impl ImportedAction {
                     .and_then(as_whole_number)
                     .and_then(|s| usize::try_from(s).ok())
                     .unwrap_or(0);
-                let seller = match holders.as_slice() {
-                    [only] => only.clone(),
-                    _ => holders.get(slot).cloned().ok_or_else(|| {
+                // A Referee export names the seller beside 18xx's slot
+                // ([`super::export18xx::REFEREE_SELLER`]).
+                let named = self
+                    .field(super::export18xx::REFEREE_SELLER)
+                    .and_then(Value::as_str)
+                    .filter(|s| holders.iter().any(|h| h == s));
+                let seller = match (named, holders.as_slice()) {
+                    (Some(n), _) => n.to_string(),
+                    (None, [only]) => only.clone(),
+                    (None, _) => holders.get(slot).cloned().ok_or_else(|| {
                         bad(
                             "slot",
                             format!("no other corporation's token {slot} in city `{city}`"),
