@@ -996,7 +996,10 @@ impl Writer<'_> {
         for (hex, city, sym) in before.difference(&after) {
             let key = (hex.clone(), *city);
             let slots = self.slots.entry(key.clone()).or_default();
-            if let Some(i) = slots.iter().position(|s| s.as_deref() == Some(sym.as_str())) {
+            if let Some(i) = slots
+                .iter()
+                .position(|s| s.as_deref() == Some(sym.as_str()))
+            {
                 slots[i] = None;
                 freed.entry(key).or_default().push(i);
             }

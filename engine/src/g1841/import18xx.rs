@@ -1670,6 +1670,7 @@ fields! {
     Option: "option",
     Percent: "percent",
     Price: "price",
+    RefereeSeller: "referee_seller",
     Rotation: "rotation",
     SharePrice: "share_price",
     Slot: "slot",
