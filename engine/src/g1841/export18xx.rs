@@ -184,6 +184,8 @@ pub fn export(
         ledger: Ledger::new(&state),
         split_tokens_seen: 0,
         compulsory: None,
+        oo_removals: Vec::new(),
+        slots: BTreeMap::new(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -262,6 +264,11 @@ pub fn export(
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
                 json[INDEX_TAG] = Value::from(index);
                 out.push(json);
+                writer.merger_oo_removals(&pre, &state, &events);
+                writer.follow_slots(&pre, &state, action);
+                for raw in writer.merger_oo_due(&state, out.len()) {
+                    out.push(raw);
+                }
                 if let Some(corp) = transform_offer_skipped(&pre, &state, action) {
                     // 18xx offers the transformation; the corporation did not transform.
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
@@ -601,6 +608,26 @@ struct Writer<'a> {
     /// The major of a transformation in progress whose compulsory second token this engine
     /// bought when the token step began (1841 §12.2), counted in 18xx's token choice.
     compulsory: Option<String>,
+    /// Tokens of a merger's old corporations this engine removed from the second city of a
+    /// two-city hex holding the other's token ([`Writer::merger_oo_removals`]), to be written
+    /// as 18xx.games' `remove_token` once the merger's exchanges are over.
+    oo_removals: Vec<OoRemoval>,
+    /// 18xx.games' token slots of each city (hex, city index) holding or having held a
+    /// token: the corporation in each slot, `None` for a slot emptied ([`Writer::follow_slots`]).
+    slots: BTreeMap<(String, u32), Vec<Option<String>>>,
+}
+
+/// A merger's token on a two-city tile removed by rule ([`Writer::merger_oo_removals`]).
+struct OoRemoval {
+    /// The corporation formed.
+    target: String,
+    /// Who 18xx asks: the new corporation when a player controls it, else the player
+    /// controlling the initiator (18xx `@merger_decider`).
+    entity: Entity,
+    seat: Seat,
+    /// 18xx's city id and the token's slot in it.
+    city: String,
+    slot: usize,
 }
 
 impl Writer<'_> {
@@ -802,6 +829,157 @@ impl Writer<'_> {
         out
     }
 
+    /// Follows the tokens a merger's old corporations lose on a two-city tile (the yellow
+    /// Firenze tile) during `pre → post`: this engine keeps the first corporation's token in
+    /// the hex and removes the other's (1841 §12.1: "a second token in the same hex is
+    /// destroyed"), where 18xx.games asks which of the two goes (`merger_tokens_start`, a
+    /// pending removal with `min` = `max` = 1 of that hex, by the new corporation when a
+    /// player controls it, else by the initiator's player) once every share is exchanged:
+    /// the decision made here, queued until [`Writer::merger_oo_due`] writes it. A second
+    /// token in the same city is removed by 18xx itself and not written.
+    fn merger_oo_removals(&mut self, pre: &State, post: &State, events: &[Event]) {
+        for e in events {
+            let Event::CorporationFormed {
+                corporation: target,
+                from,
+                ..
+            } = e
+            else {
+                continue;
+            };
+            let Some(formed) = post.corporation(target) else {
+                continue;
+            };
+            for r in events {
+                let Event::TokenRemoved {
+                    corporation,
+                    hex,
+                    city,
+                } = r
+                else {
+                    continue;
+                };
+                let other_city = formed
+                    .tokens
+                    .iter()
+                    .any(|t| t.hex == *hex && t.city != *city);
+                if !from.contains(corporation) || !other_city {
+                    continue;
+                }
+                let decider = super::corporation::controller(post, target)
+                    .map(|s| (Entity::Corporation(target.clone()), s))
+                    .or_else(|| {
+                        from.first()
+                            .and_then(|a| super::corporation::controller(pre, a))
+                            .map(|s| (Entity::Player(s), s))
+                    });
+                let Some((entity, seat)) = decider else {
+                    continue;
+                };
+                let slot = self.slot_of(hex, *city, corporation).unwrap_or_else(|| {
+                    import18xx::token_holders(pre, hex, *city)
+                        .iter()
+                        .position(|c| c == corporation)
+                        .unwrap_or(0)
+                });
+                self.oo_removals.push(OoRemoval {
+                    target: target.clone(),
+                    entity,
+                    seat,
+                    city: self.city_id(&pre.options, hex, *city),
+                    slot,
+                });
+            }
+        }
+    }
+
+    /// 18xx's slot of `corporation`'s token in city `city` of `hex`, as followed by
+    /// [`Writer::follow_slots`].
+    fn slot_of(&self, hex: &str, city: u32, corporation: &str) -> Option<usize> {
+        self.slots
+            .get(&(hex.to_string(), city))?
+            .iter()
+            .position(|s| s.as_deref() == Some(corporation))
+    }
+
+    /// Follows 18xx.games' token slots over `action` (`pre → post`), which `buy_token` and
+    /// `remove_token` name (`city.tokens[slot]`): a token leaving a city empties its slot
+    /// (18xx `Token#remove!` leaves `nil`); a token arriving takes the slot a token of the
+    /// same action left in that city (a merger's or a transformation's new corporation
+    /// takes its old corporation's slot, `swap_token`), else the first empty slot, else a new
+    /// one (`City#get_slot`; a bought token, `exchange_token`, takes the first empty slot).
+    /// This engine's tokens carry no slot; its city holders are in corporation order.
+    fn follow_slots(&mut self, pre: &State, post: &State, action: &Action) {
+        let located = |s: &State| -> BTreeSet<(String, u32, String)> {
+            s.corporations
+                .iter()
+                .flat_map(|c| {
+                    c.tokens
+                        .iter()
+                        .map(|t| (t.hex.clone(), t.city, c.sym.clone()))
+                })
+                .collect()
+        };
+        let (before, after) = (located(pre), located(post));
+        if before == after {
+            return;
+        }
+        let mut freed: BTreeMap<(String, u32), Vec<usize>> = BTreeMap::new();
+        for (hex, city, sym) in before.difference(&after) {
+            let key = (hex.clone(), *city);
+            let slots = self.slots.entry(key.clone()).or_default();
+            if let Some(i) = slots
+                .iter()
+                .position(|s| s.as_deref() == Some(sym.as_str()))
+            {
+                slots[i] = None;
+                freed.entry(key).or_default().push(i);
+            }
+        }
+        let bought = matches!(action, Action::BuyToken { .. });
+        for (hex, city, sym) in after.difference(&before) {
+            let key = (hex.clone(), *city);
+            let slots = self.slots.entry(key.clone()).or_default();
+            let reuse = if bought {
+                None
+            } else {
+                freed.get_mut(&key).and_then(|f| {
+                    f.sort_unstable();
+                    (!f.is_empty()).then(|| f.remove(0))
+                })
+            };
+            match reuse.or_else(|| slots.iter().position(Option::is_none)) {
+                Some(i) => slots[i] = Some(sym.clone()),
+                None => slots.push(Some(sym.clone())),
+            }
+        }
+    }
+
+    /// The `remove_token` records of [`Writer::merger_oo_removals`] whose merger has ended
+    /// its exchanges in `post` (its token stage reached, or the merger over), with ids from
+    /// `written + 1`. The importer drops them again.
+    fn merger_oo_due(&mut self, post: &State, written: usize) -> Vec<Value> {
+        let exchanging = |target: &str| {
+            matches!(&post.round, Round::OperatingRound(r)
+                if matches!(r.event.as_deref(), Some(CorporateEvent::Merger(m))
+                    if m.target == target && m.stage != MergerStage::Tokens))
+        };
+        let (due, keep): (Vec<OoRemoval>, Vec<OoRemoval>) = std::mem::take(&mut self.oo_removals)
+            .into_iter()
+            .partition(|r| !exchanging(&r.target));
+        self.oo_removals = keep;
+        due.into_iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let id = i64::try_from(written + k + 1).unwrap_or(i64::MAX);
+                let mut f = Map::new();
+                f.insert("city".into(), Value::from(r.city));
+                f.insert("slot".into(), Value::from(r.slot));
+                self.record("remove_token", &f, &r.entity, r.seat, id)
+            })
+            .collect()
+    }
+
     /// Appends 18xx.games' `pass` of a step this engine skipped after the action from `pre`
     /// to `post`: the optional second home token of a non-historical major when no city of
     /// the region has a free slot (1841 §5.4 step 3; 18xx offers the step while the region
@@ -852,7 +1030,8 @@ impl Writer<'_> {
             .map(|(i, _, _)| notation::share_id(action_corporation(action), *i))
             .collect();
         // A president holding nothing but the president's certificate who sells part of it
-        // (the presidency passes, 1841 §5.3): 18xx's bundle is that certificate with the
+        // (the presidency passes to a player or a corporation, or the certificate goes to the
+        // pool, 1841 §5.3): 18xx's bundle is that certificate with the
         // percent sold (`ShareBundle` of the president's share, partial).
         let dump = match action {
             Action::SellShares {
@@ -889,7 +1068,7 @@ impl Writer<'_> {
                                 .map(|x| x.owner.clone())
                         });
                         match (id, president) {
-                            (Some(id), Some(p @ (ShareOwner::Player(_) | ShareOwner::Pool))) => {
+                            (Some(id), Some(p)) if p != ShareOwner::Ipo => {
                                 Some((id, corporation.clone(), seller.clone(), p, *percent))
                             }
                             _ => None,
@@ -1371,13 +1550,18 @@ impl Writer<'_> {
                 price,
             } => {
                 let buyer = operating_round::current(pre);
-                let slot = import18xx::token_holders(pre, hex, *city)
-                    .into_iter()
-                    .filter(|c| Some(c) != buyer.as_ref())
-                    .position(|c| c == *seller)
-                    .unwrap_or(0);
+                let slot = self.slot_of(hex, *city, seller).unwrap_or_else(|| {
+                    import18xx::token_holders(pre, hex, *city)
+                        .into_iter()
+                        .filter(|c| Some(c) != buyer.as_ref())
+                        .position(|c| c == *seller)
+                        .unwrap_or(0)
+                });
                 put("city", Value::from(self.city_id(&pre.options, hex, *city)));
                 put("slot", Value::from(slot));
+                // This engine's importer reads the seller from the slot in its own order of
+                // the city's holders, which need not be 18xx's: the seller is named beside.
+                put(REFEREE_SELLER, Value::from(seller.as_str()));
                 put("price", Value::from(*price));
                 "buy_token"
             }
@@ -1434,9 +1618,11 @@ impl Writer<'_> {
             Action::RemoveToken { hex, city } => {
                 let slot = lost_token(pre, post, hex, *city)
                     .and_then(|sym| {
-                        import18xx::token_holders(pre, hex, *city)
-                            .iter()
-                            .position(|c| *c == sym)
+                        self.slot_of(hex, *city, &sym).or_else(|| {
+                            import18xx::token_holders(pre, hex, *city)
+                                .iter()
+                                .position(|c| *c == sym)
+                        })
                     })
                     .unwrap_or(0);
                 put("city", Value::from(self.city_id(&pre.options, hex, *city)));
@@ -1474,6 +1660,11 @@ fn action_corporation(action: &Action) -> &str {
 /// engine's certificate indices differ from 18xx.games' ids ([`super::share_ledger`]): the
 /// importer reads it in place of `shares`, so an export re-imports to the same game.
 pub const REFEREE_SHARES: &str = "referee_shares";
+
+/// Field of a `buy_token` record naming the corporation whose token is bought (1841 §9.5),
+/// beside 18xx's `slot` (18xx's slot order, [`Writer::follow_slots`], is not the order in
+/// which this engine lists a city's holders): the importer reads it in place of the slot.
+pub const REFEREE_SELLER: &str = "referee_seller";
 
 fn tokens_total(state: &State, sym: &str) -> u32 {
     state.corporation(sym).map_or(0, |c| c.tokens_total)
@@ -1605,6 +1796,13 @@ fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
                         SplitStage::Presidency => holder_entity(Some(&s.president), seat),
                         SplitStage::SingleShares | SplitStage::Purchases => {
                             holder_entity(s.holders.get(s.next as usize), seat)
+                        }
+                        // 18xx asks the successor when a player controls it, else
+                        // IRSFF's president (`secession_post_offer`, `@secession_decider`).
+                        SplitStage::RepeatRound
+                            if super::corporation::controller(pre, &s.corporation).is_none() =>
+                        {
+                            Entity::Player(seat)
                         }
                         SplitStage::RepeatRound | SplitStage::Tokens => corp(&s.corporation),
                     },

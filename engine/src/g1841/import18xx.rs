@@ -846,9 +846,16 @@ impl ImportedAction {
                     .and_then(as_whole_number)
                     .and_then(|s| usize::try_from(s).ok())
                     .unwrap_or(0);
-                let seller = match holders.as_slice() {
-                    [only] => only.clone(),
-                    _ => holders.get(slot).cloned().ok_or_else(|| {
+                // A Referee export names the seller beside 18xx's slot
+                // ([`super::export18xx::REFEREE_SELLER`]).
+                let named = self
+                    .field(super::export18xx::REFEREE_SELLER)
+                    .and_then(Value::as_str)
+                    .filter(|s| holders.iter().any(|h| h == s));
+                let seller = match (named, holders.as_slice()) {
+                    (Some(n), _) => n.to_string(),
+                    (None, [only]) => only.clone(),
+                    (None, _) => holders.get(slot).cloned().ok_or_else(|| {
                         bad(
                             "slot",
                             format!("no other corporation's token {slot} in city `{city}`"),
@@ -1732,6 +1739,7 @@ fields! {
     Option: "option",
     Percent: "percent",
     Price: "price",
+    RefereeSeller: "referee_seller",
     Rotation: "rotation",
     SharePrice: "share_price",
     Slot: "slot",
@@ -3230,6 +3238,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
             .or_else(|| repeat_round_declined(&state, action))
+            .or_else(|| merger_second_city_removal(&state, action))
         {
             out.passes_dropped += 1;
             out.dropped.push(DroppedRecord {
@@ -3434,6 +3443,40 @@ fn repeat_round_declined(state: &State, action: &ImportedAction) -> Option<&'sta
 /// this engine discards such a corporation's lowest trains itself when the limit drops
 /// (1841 §9.6, interpretation I26), so the record has nothing left to do (another train
 /// chosen by 18xx is a rules matter: the states part there).
+/// Whether `action` is 18xx.games' removal of one of two merging corporations' tokens on a
+/// two-city tile (the yellow Firenze tile; `merger_tokens_start` asks which goes, 1841 §12.1)
+/// that this engine already made by rule (the second corporation's token goes; written by a
+/// Referee export, [`super::export18xx`]): the named city holds no token of the corporation
+/// removing (or, for a player, of any corporation with a token in another city of the hex)
+/// while the hex holds one in another city, and no merger's own token removal is open on
+/// that city. Dropped.
+fn merger_second_city_removal(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    if action.kind != "remove_token" {
+        return None;
+    }
+    let (hex, city) = action
+        .city_of(state, action.field("city")?.as_str()?)
+        .ok()?;
+    if let Round::OperatingRound(r) = &state.round
+        && let Some(CorporateEvent::Merger(m)) = r.event.as_deref()
+        && m.stage == MergerStage::Tokens
+        && state
+            .corporation(&m.target)
+            .is_some_and(|c| c.tokens.iter().any(|t| t.hex == hex && t.city == city))
+    {
+        return None;
+    }
+    let elsewhere = |c: &super::state::Corporation| {
+        c.tokens.iter().any(|t| t.hex == hex && t.city != city)
+            && !c.tokens.iter().any(|t| t.hex == hex && t.city == city)
+    };
+    let by_rule = match &action.entity {
+        Entity::Corporation(sym) => state.corporation(sym).is_some_and(elsewhere),
+        _ => state.corporations.iter().any(elsewhere),
+    };
+    by_rule.then_some("token on a two-city tile a merger removed by rule")
+}
+
 fn discard_without_controller(state: &State, action: &ImportedAction) -> Option<&'static str> {
     (action.kind == "discard_train"
         && matches!(&action.entity, Entity::Corporation(c) if controller(state, c).is_none()))
