@@ -753,3 +753,46 @@ async fn exports_keys_and_strings_are_charged_body() {
         );
     }
 }
+
+/// A JSON body refused for a wrong number (`"seat": true`) is explained by the value at the
+/// error's path, which the server used to find by reading the whole body into a
+/// `serde_json::Value`, outside the request's estimate (review of issue #24: a 4 MiB Apply of
+/// 2 million `0` amounts before `"seat": true`, 187 MiB for one call, 306 MiB for two). Now
+/// only the path is followed: the refused call allocates at most its body more at once than
+/// the same body with a good seat, and the message is unchanged (also down a list).
+#[test]
+fn a_wrong_number_is_explained_without_reading_the_body_into_a_tree() {
+    let _serial = serial();
+    run(async {
+        let app = app().await;
+        let amounts = vec!["0"; 500_000].join(",");
+        let body = |seat: &str| {
+            format!(
+                "{{\"action\":{{\"g1841\":{{\"blindBid\":{{\"amounts\":[{amounts}]}}}}}},\"seat\":{seat}}}"
+            )
+        };
+        let (good, good_peak) = peak_of(call(&app, json("Apply", body("0")))).await;
+        assert_eq!(good.message, "state: missing", "{good:?}");
+        let bad_body = body("true");
+        let len = bad_body.len();
+        let (bad, bad_peak) = peak_of(call(&app, json("Apply", bad_body))).await;
+        assert_eq!(bad.code, "INVALID_ARGUMENT", "{bad:?}");
+        assert!(
+            bad.message
+                .contains("field `seat`: expected a number, got true (line 1, column"),
+            "{bad:?}"
+        );
+        assert!(
+            bad_peak <= good_peak + len,
+            "refused: {bad_peak} bytes at once, accepted decode: {good_peak}, body {len}"
+        );
+        let batch = r#"{"actions":[{"seat":1},{"seat":[0,0,0],"action":{}}]}"#;
+        let (answer, _) = peak_of(call(&app, json("ApplyBatch", batch.to_string()))).await;
+        assert!(
+            answer
+                .message
+                .contains("field `actions[1].seat`: expected a number, got a list"),
+            "{answer:?}"
+        );
+    });
+}
