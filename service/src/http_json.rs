@@ -202,32 +202,25 @@ fn number_problem(
     path: &serde_path_to_error::Path,
     err: &serde_json::Error,
 ) -> Option<String> {
-    use serde_json::Value;
     if !err
         .to_string()
         .starts_with("data did not match any variant of untagged enum")
     {
         return None;
     }
-    let root: Value = serde_json::from_slice(body).ok()?;
-    let mut value = &root;
-    for segment in path.iter() {
-        value = match segment {
-            serde_path_to_error::Segment::Map { key } => value.get(key)?,
-            serde_path_to_error::Segment::Seq { index } => value.get(index)?,
-            _ => return None,
-        };
-    }
+    let segments: Vec<&serde_path_to_error::Segment> = path.iter().collect();
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let value = serde::de::DeserializeSeed::deserialize(Follow(&segments), &mut de).ok()??;
     let at = format!("(line {}, column {})", err.line(), err.column());
     let problem = match value {
-        Value::Null => {
+        Leaf::Null => {
             "expected a number, got null (leave the field out for its default, 0)".to_string()
         }
-        Value::Bool(b) => format!("expected a number, got {b}"),
-        Value::Array(_) => "expected a number, got a list".to_string(),
-        Value::Object(_) => "expected a number, got an object".to_string(),
-        Value::String(_) => return None,
-        Value::Number(n) => {
+        Leaf::Bool(b) => format!("expected a number, got {b}"),
+        Leaf::List => "expected a number, got a list".to_string(),
+        Leaf::Object => "expected a number, got an object".to_string(),
+        Leaf::Text => return None,
+        Leaf::Number(n) => {
             if let Some(i) = n.as_i64().filter(|i| *i < 0) {
                 if i >= i64::from(i32::MIN) {
                     format!("expected a non-negative integer, got {i}")
@@ -249,6 +242,117 @@ fn number_problem(
         }
     };
     Some(format!("{problem} {at}"))
+}
+
+/// What the value at a path of a JSON body is, for [`number_problem`].
+enum Leaf {
+    Null,
+    Bool(bool),
+    List,
+    Object,
+    Text,
+    Number(serde_json::Number),
+}
+
+/// Reads a JSON body down the path of an error to the value there ([`Leaf`]), skipping every
+/// other value unread (`IgnoredAny`): the body may hold 4 MiB of values, and a
+/// `serde_json::Value` of all of it took about 30 times that (a list of 2 million `0` under a
+/// wrong `seat`: 187 MiB for one call, outside the request's decoded-size estimate; review of
+/// issue #24). `None`: the path is not in the body.
+struct Follow<'p>(&'p [&'p serde_path_to_error::Segment]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Follow<'_> {
+    type Value = Option<Leaf>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Follow<'_> {
+    type Value = Option<Leaf>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(self.0.is_empty().then_some(Leaf::Null))
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(self.0.is_empty().then_some(Leaf::Bool(b)))
+    }
+
+    fn visit_i64<E>(self, i: i64) -> Result<Self::Value, E> {
+        Ok(self.0.is_empty().then(|| Leaf::Number(i.into())))
+    }
+
+    fn visit_u64<E>(self, u: u64) -> Result<Self::Value, E> {
+        Ok(self.0.is_empty().then(|| Leaf::Number(u.into())))
+    }
+
+    fn visit_f64<E>(self, f: f64) -> Result<Self::Value, E> {
+        Ok(self
+            .0
+            .is_empty()
+            .then(|| serde_json::Number::from_f64(f).map(Leaf::Number))
+            .flatten())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(self.0.is_empty().then_some(Leaf::Text))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        use serde::de::IgnoredAny;
+        let next = match self.0.split_first() {
+            Some((serde_path_to_error::Segment::Seq { index }, rest)) => Some((*index, rest)),
+            _ => None,
+        };
+        let mut found = None;
+        let mut i = 0usize;
+        loop {
+            match next {
+                Some((index, rest)) if index == i => match seq.next_element_seed(Follow(rest))? {
+                    Some(leaf) => found = leaf,
+                    None => break,
+                },
+                _ => {
+                    if seq.next_element::<IgnoredAny>()?.is_none() {
+                        break;
+                    }
+                }
+            }
+            i += 1;
+        }
+        Ok(if self.0.is_empty() {
+            Some(Leaf::List)
+        } else {
+            found
+        })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use serde::de::IgnoredAny;
+        let next = match self.0.split_first() {
+            Some((serde_path_to_error::Segment::Map { key }, rest)) => Some((key, rest)),
+            _ => None,
+        };
+        let mut found = None;
+        while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match next {
+                Some((key, rest)) if *key == k => found = map.next_value_seed(Follow(rest))?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(if self.0.is_empty() {
+            Some(Leaf::Object)
+        } else {
+            found
+        })
+    }
 }
 
 fn run<Req, Resp>(body: &[u8], f: impl FnOnce(&Req) -> Result<Resp, Status>) -> Response

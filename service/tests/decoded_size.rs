@@ -753,3 +753,118 @@ async fn exports_keys_and_strings_are_charged_body() {
         );
     }
 }
+
+/// A JSON body refused for a wrong number (`"seat": true`) is explained by the value at the
+/// error's path, which the server used to find by reading the whole body into a
+/// `serde_json::Value`, outside the request's estimate (review of issue #24: a 4 MiB Apply of
+/// 2 million `0` amounts before `"seat": true`, 187 MiB for one call, 306 MiB for two). Now
+/// only the path is followed: the refused call allocates at most its body more at once than
+/// the same body with a good seat, and the message is unchanged (also down a list).
+#[test]
+fn a_wrong_number_is_explained_without_reading_the_body_into_a_tree() {
+    let _serial = serial();
+    run(async {
+        let app = app().await;
+        let amounts = vec!["0"; 500_000].join(",");
+        let body = |seat: &str| {
+            format!(
+                "{{\"action\":{{\"g1841\":{{\"blindBid\":{{\"amounts\":[{amounts}]}}}}}},\"seat\":{seat}}}"
+            )
+        };
+        let (good, good_peak) = peak_of(call(&app, json("Apply", body("0")))).await;
+        assert_eq!(good.message, "state: missing", "{good:?}");
+        let bad_body = body("true");
+        let len = bad_body.len();
+        let (bad, bad_peak) = peak_of(call(&app, json("Apply", bad_body))).await;
+        assert_eq!(bad.code, "INVALID_ARGUMENT", "{bad:?}");
+        assert!(
+            bad.message
+                .contains("field `seat`: expected a number, got true (line 1, column"),
+            "{bad:?}"
+        );
+        assert!(
+            bad_peak <= good_peak + len,
+            "refused: {bad_peak} bytes at once, accepted decode: {good_peak}, body {len}"
+        );
+        let batch = r#"{"actions":[{"seat":1},{"seat":[0,0,0],"action":{}}]}"#;
+        let (answer, _) = peak_of(call(&app, json("ApplyBatch", batch.to_string()))).await;
+        assert!(
+            answer
+                .message
+                .contains("field `actions[1].seat`: expected a number, got a list"),
+            "{answer:?}"
+        );
+    });
+}
+
+/// An Autobahn board travels as text (`options["board"]`, `board_json` in states) and is
+/// parsed once decoded: about 24 times its length at once (review of issue #24: sixty-four
+/// StreamReplay calls with boards of 262 KB took the server to 427 MiB). Its parse is charged
+/// in the estimate, so that it shares `--max-buffered-bytes`: with the bound lifted the
+/// estimate is at least what the call allocates at once (gRPC-Web and JSON), and a 4 MiB
+/// board is refused before it is decoded, naming `options`.
+#[test]
+fn board_texts_are_charged_for_their_parse() {
+    let _serial = serial();
+    run(async {
+        use referee_service::decoded_size::{request_json, request_protobuf};
+        let board = format!("{{\"clockwise_order\":[{}\"\"]}}", "\"\",".repeat(80_000));
+        let request = |board: &str| pb::NewGameRequest {
+            game: "autobahn".into(),
+            seats: 2,
+            options: [("board".to_string(), board.to_string())].into(),
+            ..Default::default()
+        };
+        let bytes = request(&board).encode_to_vec();
+        let body = serde_json::json!({"game": "autobahn", "seats": 2, "options": {"board": board}})
+            .to_string();
+        let unbounded = unbounded_app().await;
+        let cases = [
+            (
+                "gRPC-Web",
+                request_protobuf("NewGame", &bytes, usize::MAX).unwrap(),
+                grpc("NewGame", "application/grpc-web+proto", &bytes),
+            ),
+            (
+                "JSON",
+                request_json("NewGame", body.as_bytes(), usize::MAX).unwrap(),
+                json("NewGame", body.clone()),
+            ),
+        ];
+        for (name, estimate, req) in cases {
+            let (answer, peak) = peak_of(call(&unbounded, req)).await;
+            assert!(
+                answer.message.contains("missing field `format_version`"),
+                "{name}: {answer:?}"
+            );
+            assert!(
+                estimate >= peak && estimate >= 24 * board.len(),
+                "{name}: estimate {estimate}, allocated at once {peak}"
+            );
+        }
+        let bomb = format!(
+            "{{\"clockwise_order\":[{}\"\"]}}",
+            "\"\",".repeat(1_300_000)
+        );
+        let bytes = request(&bomb).encode_to_vec();
+        let app = app().await;
+        let (answer, peak) = peak_of(call(
+            &app,
+            grpc("NewGame", "application/grpc-web+proto", &bytes),
+        ))
+        .await;
+        assert_eq!(answer.code, "3", "{answer:?}");
+        assert!(
+            answer.message.starts_with("options")
+                && answer
+                    .message
+                    .contains("once decoded (--max-decoded-bytes)"),
+            "{answer:?}"
+        );
+        assert!(
+            peak <= 3 * bytes.len(),
+            "{peak} bytes at once, body {}",
+            bytes.len()
+        );
+    });
+}

@@ -151,3 +151,50 @@ fn a_state_at_the_largest_action_count_takes_no_further_action() {
         .unwrap_err();
     assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
 }
+
+/// A custom Autobahn board is a plain string on the wire (`options["board"]` of NewGame and
+/// Replay, `options.board_json` of every state), so the decoded-size estimate counts only its
+/// length; parsing it took about 24 times that (review of issue #24: a 4 MiB board of `""`
+/// entries, 96 MiB for one call). Over `MAX_BOARD_JSON_BYTES` it is refused unparsed, in the
+/// options and in a state alike; the shipped board, given as text, still starts a game.
+#[test]
+fn an_autobahn_board_over_the_limit_is_refused_before_it_is_parsed() {
+    use referee_engine::autobahn::board::{DEFAULT_BOARD_JSON, MAX_BOARD_JSON_BYTES};
+    let api = Api::new();
+    let bomb = format!(
+        "{{\"clockwise_order\":[{}\"\"]}}",
+        "\"\",".repeat(MAX_BOARD_JSON_BYTES / 3)
+    );
+    let limit = format!("more than the {MAX_BOARD_JSON_BYTES} a board may take");
+    let start = |board: &str| {
+        api.new_game(&pb::NewGameRequest {
+            game: "autobahn".into(),
+            seats: 2,
+            seed: 3,
+            options: [("board".to_string(), board.to_string())].into(),
+            ..Default::default()
+        })
+    };
+    let e = start(&bomb).expect_err("a board over the limit");
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert!(e.message().contains(&limit), "{}", e.message());
+    assert!(start(DEFAULT_BOARD_JSON).is_ok());
+
+    let mut gs = new_game(&api, "autobahn", 2);
+    let Some(pb::game_state::State::Autobahn(s)) = gs.state.as_mut() else {
+        panic!()
+    };
+    s.options.as_mut().unwrap().board_json = bomb;
+    let e = api
+        .view(&pb::ViewRequest {
+            state: Some(gs),
+            ..Default::default()
+        })
+        .expect_err("a state carrying a board over the limit");
+    assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+    assert!(
+        e.message().contains("options.board_json") && e.message().contains(&limit),
+        "{}",
+        e.message()
+    );
+}

@@ -816,6 +816,16 @@ pub mod arc_board {
     }
 }
 
+/// The longest board definition text [`Board::from_json`] parses: 256 KiB, 2.5 times the
+/// shipped default board as printed (102 KB; 57 KB compact, as states carry it). Parsing
+/// costs a multiple of the text (an empty string, 3 bytes, becomes a 24-byte `String` in a
+/// growing `Vec`: about 24 times at the peak) that the request's decoded-size estimate does
+/// not see, since the board travels as a plain string (`NewGameRequest.options["board"]`,
+/// `autobahn.Options.board_json` in every state): a 4 MiB board took about 96 MiB for one
+/// call and 740 MiB for twelve StreamReplay calls at once (review of issue #24). At this
+/// length one parse takes at most about 6 MiB.
+pub const MAX_BOARD_JSON_BYTES: usize = 256 * 1024;
+
 /// The shipped default board (a reconstruction, not the printed board).
 pub const DEFAULT_BOARD_JSON: &str = include_str!("../../data/autobahn/default-board.json");
 
@@ -856,7 +866,17 @@ impl Board {
     }
 
     /// Parses and validates a board definition; every problem is reported with its path.
+    /// A text longer than [`MAX_BOARD_JSON_BYTES`] is refused before it is parsed.
     pub fn from_json(text: &str) -> Result<Board, Vec<BoardProblem>> {
+        if text.len() > MAX_BOARD_JSON_BYTES {
+            return Err(vec![BoardProblem {
+                path: "(board)".to_string(),
+                message: format!(
+                    "the board definition is {} bytes, more than the {MAX_BOARD_JSON_BYTES} a board may take (it is refused before it is parsed)",
+                    text.len()
+                ),
+            }]);
+        }
         let def: BoardDef = serde_json::from_str(text).map_err(|e| {
             vec![BoardProblem {
                 path: format!("(line {}, column {})", e.line(), e.column()),
@@ -1914,6 +1934,30 @@ impl Validator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A board text up to [`MAX_BOARD_JSON_BYTES`] loads; one byte more is refused before it
+    /// is parsed (review of issue #24: a 4 MiB board of `""` entries took 96 MiB to parse).
+    #[test]
+    fn board_texts_over_the_limit_are_refused_before_parsing() {
+        let mut text = DEFAULT_BOARD_JSON.to_string();
+        text.push_str(&" ".repeat(MAX_BOARD_JSON_BYTES - text.len()));
+        assert_eq!(text.len(), 262_144);
+        assert!(Board::from_json(&text).is_ok());
+        text.push(' ');
+        let problems = Board::from_json(&text).unwrap_err();
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].path, "(board)");
+        assert!(
+            problems[0]
+                .message
+                .contains("262145 bytes, more than the 262144"),
+            "{}",
+            problems[0].message
+        );
+        // Malformed text over the limit gets the same answer: nothing was parsed.
+        let bomb = format!("{{\"clockwise_order\":[{}\"\"]}}", "\"\",".repeat(90_000));
+        assert_eq!(Board::from_json(&bomb).unwrap_err()[0].path, "(board)");
+    }
 
     #[test]
     fn default_board_loads() {

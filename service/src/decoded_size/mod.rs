@@ -121,7 +121,18 @@ struct Schema {
     /// ImportGameRequest's `export_json` (message, field): its text is an 18xx.games export,
     /// which costs what the importer makes of it besides ([`import_json`]).
     export_json: Option<(usize, usize)>,
+    /// Fields whose text may be an Autobahn board definition, parsed once decoded
+    /// ([`BOARD_PARSE_FACTOR`]): the `options` maps of NewGame, Replay (also in StreamReplay
+    /// and ExportGame) and GetGameData, and `referee.autobahn.v1.Options.board_json` in states.
+    board_texts: Vec<(usize, usize)>,
 }
+
+/// What parsing an Autobahn board definition takes beyond its text, per byte: serde makes an
+/// empty string (`""`, 3 bytes) a 24-byte `String` in a growing `Vec` (review of issue #24:
+/// a 4.17 MB board took 96 MiB for one call; sixty-four StreamReplay calls with boards of
+/// 262 KB, under the engine's 256 KiB cap, 427 MiB at once). Charged on every text of the
+/// fields that may carry one, so that these parses share `--max-buffered-bytes` too.
+pub const BOARD_PARSE_FACTOR: u64 = 24;
 
 fn schema() -> &'static Schema {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
@@ -212,11 +223,24 @@ impl Schema {
                 .position(|f| f.name == "export_json")?;
             Some((m, f))
         });
+        let board_texts = [
+            ("referee.v1.NewGameRequest", "options"),
+            ("referee.v1.ReplayRequest", "options"),
+            ("referee.v1.GetGameDataRequest", "options"),
+            ("referee.autobahn.v1.Options", "board_json"),
+        ]
+        .iter()
+        .filter_map(|(m, f)| {
+            let &m = by_name.get(*m)?;
+            Some((m, messages[m].fields.iter().position(|x| x.name == *f)?))
+        })
+        .collect();
         Schema {
             messages,
             by_name,
             requests,
             export_json,
+            board_texts,
         }
     }
 }
@@ -380,6 +404,9 @@ impl<'s> Walk<'s> {
     /// body like any decoded request (text that is not UTF-8 is refused by the decoder).
     fn text(&mut self, text: &[u8]) -> Result<(), Stop> {
         self.add(text.len() as u64)?;
+        if self.in_board_text() {
+            self.add((text.len() as u64).saturating_mul(BOARD_PARSE_FACTOR))?;
+        }
         let here = self.path.last().map(|s| (s.msg, s.field));
         if here.is_some()
             && here == self.schema.export_json
@@ -394,6 +421,21 @@ impl<'s> Walk<'s> {
             self.add(bytes)?;
         }
         Ok(())
+    }
+
+    /// Whether the text being read may be an Autobahn board definition: a field of
+    /// [`Schema::board_texts`] last on the path (JSON reads a map's keys and values there), or
+    /// the key or value of an entry of such a map field (protobuf walks the entry message).
+    fn in_board_text(&self) -> bool {
+        let at = |i: Option<usize>| i.and_then(|i| self.path.get(i)).map(|s| (s.msg, s.field));
+        let n = self.path.len();
+        let last = at(n.checked_sub(1));
+        let parent = at(n.checked_sub(2))
+            .filter(|_| last.is_some_and(|(m, _)| self.schema.messages[m].map_entry));
+        self.schema
+            .board_texts
+            .iter()
+            .any(|b| Some(*b) == last || Some(*b) == parent)
     }
 
     /// Checks that `projected` more bytes (a repeated field's entries so far, counted when
