@@ -518,9 +518,22 @@ async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: N
                     None => return busy_response(&parts.headers, &limits),
                 }
             }
+            let streaming = is_stream(parts.uri.path());
             let resp = next
                 .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
                 .await;
+            if streaming && let Some(held) = held {
+                // A stream's work goes on after its answer has started (StreamReplay decodes
+                // its board and replays while it sends): its share stays taken until the
+                // answer's body is done or dropped.
+                use http_body_util::BodyExt;
+                return resp.map(|body| {
+                    axum::body::Body::new(body.map_frame(move |frame| {
+                        let _keep = &held;
+                        frame
+                    }))
+                });
+            }
             // The body's bytes are accounted for until the call has answered.
             drop(held);
             resp

@@ -868,3 +868,54 @@ fn board_texts_are_charged_for_their_parse() {
         );
     });
 }
+
+/// A StreamReplay request (gRPC) of `n` empty actions of game 1841 for 3 seats.
+fn stream_replay_of_empty_actions(n: usize) -> Vec<u8> {
+    let mut game = vec![0x0a, 4, b'1', b'8', b'4', b'1', 0x10, 3];
+    game.extend([0x2au8, 0x00].repeat(n));
+    let mut message = vec![0x0a];
+    let mut len = game.len();
+    while len >= 0x80 {
+        message.push((len as u8 & 0x7f) | 0x80);
+        len >>= 7;
+    }
+    message.push(len as u8);
+    message.extend(game);
+    message
+}
+
+/// A stream's work goes on after its answer has started (StreamReplay decodes and replays
+/// while it sends), so its body and decoded estimate keep their share of
+/// `--max-buffered-bytes` until the answer's body is done or dropped, not only until the
+/// answer starts (review of issue #24: 64 StreamReplay calls at once, each estimated within
+/// the budget, were all admitted and took the server to 410 MiB). With room for one such
+/// call: the second is refused RESOURCE_EXHAUSTED while the first stream is open, and
+/// admitted once it is dropped.
+#[test]
+fn a_stream_keeps_its_share_of_the_budget_until_it_ends() {
+    let _g = serial();
+    run(a_stream_keeps_its_share_of_the_budget_until_it_ends_body());
+}
+
+async fn a_stream_keeps_its_share_of_the_budget_until_it_ends_body() {
+    let message = stream_replay_of_empty_actions(20_000);
+    let estimate =
+        referee_service::decoded_size::request_protobuf("StreamReplay", &message, usize::MAX)
+            .expect("estimate");
+    let share = estimate + message.len() + 5;
+    let app = build_routes(&ServeConfig {
+        max_decoded_bytes: estimate * 2,
+        max_buffered_bytes: share * 3 / 2,
+        ..ServeConfig::default()
+    })
+    .await
+    .expect("routes");
+    let request = || grpc("StreamReplay", "application/grpc", &message);
+    let open = app.clone().oneshot(request()).await.expect("router");
+    assert_eq!(open.status(), http::StatusCode::OK);
+    let refused = call(&app, request()).await;
+    assert_eq!(refused.code, "8", "{refused:?}");
+    drop(open);
+    let admitted = call(&app, request()).await;
+    assert_eq!((admitted.code.as_str(), admitted.message.as_str()), ("0", ""));
+}
