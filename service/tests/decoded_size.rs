@@ -917,5 +917,8 @@ async fn a_stream_keeps_its_share_of_the_budget_until_it_ends_body() {
     assert_eq!(refused.code, "8", "{refused:?}");
     drop(open);
     let admitted = call(&app, request()).await;
-    assert_eq!((admitted.code.as_str(), admitted.message.as_str()), ("0", ""));
+    assert_eq!(
+        (admitted.code.as_str(), admitted.message.as_str()),
+        ("0", "")
+    );
 }
