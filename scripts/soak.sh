@@ -10,7 +10,8 @@
 #   * no call was answered with anything but OK or load shedding (RESOURCE_EXHAUSTED /
 #     UNAVAILABLE; after SIGTERM also CANCELLED: a call the client dropped unsent because the
 #     server had closed the connection),
-#   * VmRSS grew less than 10 % from the minute-1 sample to the last one,
+#   * VmRSS grew less than 10 % past the highest sample of the run's first half (the
+#     warm-up and a paced caller's catching up raise it early; a leak passes that peak),
 #   * the server exited 0 after a graceful shutdown ("referee stopped", not the grace timeout),
 #   * the OK answers the client received equal the calls the server says it answered
 #     (calls_answered, logged on exit): no accepted call was lost.

@@ -1,6 +1,6 @@
 //! `referee-soak`: saturate a running server, sample its memory, then SIGTERM it under load
 //! and count every answer. Prints a JSON report; exits 1 when the soak failed (an unexpected
-//! gRPC code, memory growth of 10 % or more; with `--hostile`, an attack that did not meet its
+//! gRPC code, memory growth of 10 % or more past the first half of the run; with `--hostile`, an attack that did not meet its
 //! bound). Used by `scripts/soak.sh` (docs/PERFORMANCE.md, docs/SECURITY.md).
 
 use std::process::ExitCode;
