@@ -437,3 +437,114 @@ fn s21_a_mergers_token_on_the_two_city_tile_is_written_as_its_removal() {
     println!("{total} merger removals on a two-city tile");
     assert_eq!(total, 3);
 }
+
+/// A game played by the heuristic policy at every seat, as `referee playout --policy
+/// heuristic` plays it (setup and policy seeded with `seed`, the first seat to act acts):
+/// the games of `scripts/oracle_harness.py --policies heuristic`.
+fn heuristic_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+    let mut state = G1841::setup(&options, players, seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut history = Vec::new();
+    for _ in 0..20_000 {
+        if G1841::outcome(&state).is_some() {
+            return history;
+        }
+        let seat = G1841::to_act(&state)[0];
+        let legal = G1841::legal_actions(&state, seat);
+        let pick = referee_engine::g1841::heuristic::choose(&state, seat, legal, &mut rng);
+        G1841::apply(&mut state, seat, &pick).unwrap();
+        history.push((seat, pick));
+    }
+    panic!("seed {seed}: no result after 20,000 actions");
+}
+
+/// The export of `history` reimported with the importer: the same actions.
+fn reimports_to(written: &Exported, history: &[(Seat, Action)]) {
+    let text = written.json.to_string();
+    let replayed = referee_engine::g1841::import18xx::replay(&text, &Default::default());
+    assert_eq!(replayed.failure, None);
+    assert_eq!(replayed.actions.len(), history.len());
+    assert!(replayed.actions == history, "the reimport differs");
+}
+
+/// The records' type, entity and choice (absent: null), for comparing a run of records.
+fn brief(written: &Exported, ids: std::ops::RangeInclusive<i64>) -> Vec<(String, Value, Value)> {
+    ids.map(|id| {
+        let r = record(written, id);
+        (
+            r["type"].as_str().unwrap_or_default().to_string(),
+            r["entity"].clone(),
+            r["choice"].clone(),
+        )
+    })
+    .collect()
+}
+
+/// 1841 §12.1: two majors both above L.250 merge at either price. 18xx.games asks for the new
+/// corporation first and then for the price (`Step::Merge#process_merge` → `merger_start` →
+/// the `:price` option → `merger_exchange_start`), where this engine asks the price first; the
+/// export writes 18xx's order (`merge` partner, `merge` new corporation, `choose
+/// "first"|"last"`) and the importer reads it back (v2 3 players heuristic seed 3001: SFL
+/// and CTDA form ATFA, 18xx id 437 before the fix).
+#[test]
+fn s21_a_merger_above_l250_names_the_new_corporation_before_the_price() {
+    let options = Options::default();
+    let history = heuristic_game(options, 3, 3001);
+    let written = export(&options, 3, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    let mut found = Vec::new();
+    for (k, (_, action)) in history.iter().enumerate() {
+        let Action::ChooseMergerPrice { price } = action else {
+            continue;
+        };
+        let (
+            Some((_, Action::ProposeMerger { partner })),
+            Some((_, Action::FormCorporation { corporation })),
+        ) = (
+            k.checked_sub(1).and_then(|j| history.get(j)),
+            history.get(k + 1),
+        )
+        else {
+            panic!("action {k}: the price is not asked between the proposal and the form");
+        };
+        let form = written.action_ids[k + 1];
+        assert_eq!(written.action_ids[k - 1], form - 1);
+        assert_eq!(written.action_ids[k], form + 1, "the price after the form");
+        let initiator = record(&written, form)["entity"].clone();
+        assert_eq!(record(&written, form - 1)["corporation"], partner.as_str());
+        assert_eq!(record(&written, form)["corporation"], corporation.as_str());
+        assert_eq!(
+            brief(&written, form - 1..=form + 1),
+            vec![
+                ("merge".into(), initiator.clone(), Value::Null),
+                ("merge".into(), initiator.clone(), Value::Null),
+                ("choose".into(), initiator.clone(), Value::from("last")),
+            ],
+        );
+        found.push((partner.clone(), corporation.clone(), *price));
+    }
+    // The heuristic game's one such merger (2026-12-06): SFL with CTDA into ATFA at the
+    // higher price, L.377.
+    assert_eq!(
+        found,
+        vec![("CTDA".to_string(), "ATFA".to_string(), 377)],
+        "the mergers at two prices"
+    );
+    reimports_to(&written, &history);
+    // A file in this engine's order (Referee's exports before the fix) still reads.
+    let mut old = written.clone();
+    let price = history
+        .iter()
+        .position(|(_, a)| matches!(a, Action::ChooseMergerPrice { .. }))
+        .unwrap();
+    let form = written.action_ids[price + 1];
+    let list = old.json["actions"].as_array_mut().unwrap();
+    let (f, p) = (
+        usize::try_from(form - 1).unwrap(),
+        usize::try_from(form).unwrap(),
+    );
+    list.swap(f, p);
+    reimports_to(&old, &history);
+}

@@ -345,6 +345,7 @@ pub fn export(
         });
     }
     in_player_order(&mut out, &players);
+    merger_price_after_form(&mut out);
     let applied = failure.as_ref().map_or(actions.len(), |f| f.index);
     let action_ids = index_to_id(&mut out, applied);
     let mut json = top_level(options, &players, &state, out.clone(), settings);
@@ -512,6 +513,31 @@ fn in_player_order(out: &mut [Value], players: &[ExportPlayer]) {
             a["id"] = id;
         }
         i = j;
+    }
+}
+
+/// A merger of two majors both above L.250 (1841 §12.1) in 18xx.games' order: the new
+/// corporation is named (`merge`) before the price is chosen (`choose "first"|"last"`), where
+/// this engine asks the price first ([`MergerStage::Price`] before
+/// [`MergerStage::Corporation`]). 18xx's `Step::Merge#process_merge` calls `merger_start`
+/// with the corporation to form, which only then asks for the price when `merger_values`
+/// gives two (`pending_options` type `:price`) before `merger_exchange_start`. Each price
+/// `choose` directly followed by a `merge` is swapped with it; the ids keep their places.
+/// The importer swaps them back ([`super::import18xx`]).
+fn merger_price_after_form(out: &mut [Value]) {
+    let is_price =
+        |a: &Value| a["type"] == "choose" && matches!(a["choice"].as_str(), Some("first" | "last"));
+    let mut i = 0;
+    while i + 1 < out.len() {
+        if is_price(&out[i]) && out[i + 1]["type"] == "merge" {
+            let (a, b) = (out[i]["id"].clone(), out[i + 1]["id"].clone());
+            out.swap(i, i + 1);
+            out[i]["id"] = a;
+            out[i + 1]["id"] = b;
+            i += 2;
+        } else {
+            i += 1;
+        }
     }
 }
 

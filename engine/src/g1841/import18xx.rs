@@ -1390,6 +1390,7 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
         }
     }
     mark_tile_hexes(&mut export.actions);
+    merger_price_before_form(&mut export.actions);
     if export.optional_rules.iter().any(|r| r == "p2p_purchases") && !export.referee_export {
         mark_player_purchases(&mut export.actions);
     }
@@ -2559,6 +2560,35 @@ fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
         }
     }
     out
+}
+
+/// A merger of two majors both above L.250 (1841 §12.1) in this engine's order: 18xx.games
+/// names the corporation to form (`merge`) before the price is chosen (`choose
+/// "first"|"last"`; `Step::Merge#process_merge` → `merger_start` → the `:price` option), where
+/// this engine asks the price first ([`MergerStage::Price`] before
+/// [`MergerStage::Corporation`]). Each second `merge` (the one naming the new corporation,
+/// directly after the proposal's) directly followed by a price `choose` is swapped with it
+/// (the two records keep their ids). Files in this engine's order (earlier Referee exports:
+/// proposal, `choose`, then the `merge` naming the new corporation) are left as they are.
+fn merger_price_before_form(actions: &mut [ImportedAction]) {
+    let is_price = |a: &ImportedAction| {
+        !a.auto
+            && a.kind == "choose"
+            && matches!(
+                a.field("choice").and_then(Value::as_str),
+                Some("first" | "last")
+            )
+    };
+    let merge = |a: &ImportedAction| !a.auto && a.kind == "merge";
+    let mut i = 1;
+    while i + 1 < actions.len() {
+        if merge(&actions[i - 1]) && merge(&actions[i]) && is_price(&actions[i + 1]) {
+            actions.swap(i, i + 1);
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// Follows the 18xx tile copies (`63-1`) over the effective actions: each `lay_tile` puts its
