@@ -548,3 +548,80 @@ fn s21_a_merger_above_l250_names_the_new_corporation_before_the_price() {
     list.swap(f, p);
     reimports_to(&old, &history);
 }
+
+/// 1841 §12.4: after the first rounds of purchases 18xx.games asks "another round of
+/// purchases?" for SB and SFL in turn while a holder can buy (`secession_offer_again`), of
+/// the successor's president or, for a successor no player controls, of IRSFF's president
+/// (`@secession_decider`); this engine asks only a successor a player controls (listed
+/// divergence `split-repeat-round-of-a-frozen-successor`). The export writes the decision this
+/// engine made, a `choose "n"`, before the token purchase; it used to write the token
+/// count there, which 18xx read as the answer (`to_sym` of an integer; v2 4 players heuristic
+/// seed 4001, 18xx id 450 before the fix). The importer drops the record again.
+#[test]
+fn s21_the_splits_further_round_for_a_frozen_successor_is_written_as_declined() {
+    let options = Options::default();
+    let history = heuristic_game(options, 4, 4001);
+    let written = export(&options, 4, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    let ours: std::collections::BTreeSet<i64> = written.action_ids.iter().copied().collect();
+    let declines: Vec<i64> = written.json["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["type"] == "choose" && a["choice"] == "n")
+        .map(|a| a["id"].as_i64().unwrap())
+        .filter(|id| !ours.contains(id))
+        .collect();
+    assert_eq!(declines.len(), 1, "{declines:?}");
+    let id = declines[0];
+    // SSFL declines an SB share in SB's first round (our last split purchase decision); 18xx
+    // then asks player 1 (IRSFF's president, seat 0) about SB, whose president's
+    // certificate is in the pool; then SB's tokens (asked of player 1 too) and SFL's.
+    let k = written
+        .action_ids
+        .iter()
+        .position(|&i| i == id - 1)
+        .unwrap();
+    assert!(matches!(history[k].1, Action::Pass), "{:?}", history[k]);
+    assert_eq!(
+        brief(&written, id - 1..=id + 2),
+        vec![
+            ("choose".into(), Value::from("SSFL"), Value::from("no")),
+            ("choose".into(), Value::from(1), Value::from("n")),
+            ("choose".into(), Value::from(1), Value::from(0)),
+            ("choose".into(), Value::from("SFL"), Value::from(0)),
+        ]
+    );
+    assert_eq!(record(&written, id)["entity_type"], "player");
+    reimports_to(&written, &history);
+}
+
+/// 1841 §12.4, the other case of the same question: this engine closes a successor's
+/// purchases after a further round that sold nothing, where 18xx.games asks its president
+/// again (alternating SB, SFL while a holder can buy); the export writes that question as
+/// declined, by the successor (p2p_purchases 4 players random seed 4001, 18xx id 321 before
+/// the fix). Each written decline names a successor a player controls or IRSFF's president's
+/// player, and the games reimport to the same actions.
+#[test]
+fn s21_the_splits_repeated_question_is_written_as_declined() {
+    let mut found = Vec::new();
+    for seed in 1..=SPLIT_SEEDS {
+        let options = Options::from_optional_rules(&["lite"]).unwrap();
+        let (history, written) = exported(options, 3, seed);
+        let ours: std::collections::BTreeSet<i64> = written.action_ids.iter().copied().collect();
+        for a in written.json["actions"].as_array().unwrap() {
+            let id = a["id"].as_i64().unwrap();
+            if a["type"] == "choose" && a["choice"] == "n" && !ours.contains(&id) {
+                found.push((seed, a["entity"].clone(), a["entity_type"].clone()));
+            }
+        }
+        reimports_to(&written, &history);
+    }
+    assert_eq!(
+        found,
+        vec![
+            (5, Value::from("SB"), Value::from("corporation")),
+            (12, Value::from("SFL"), Value::from("corporation")),
+        ]
+    );
+}

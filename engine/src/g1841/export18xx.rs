@@ -186,6 +186,7 @@ pub fn export(
         compulsory: None,
         oo_removals: Vec::new(),
         slots: BTreeMap::new(),
+        split_offers_done: BTreeSet::new(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -289,6 +290,14 @@ pub fn export(
                     f.insert("choice".into(), Value::from(1));
                     let seat = super::corporation::controller(&state, &major).unwrap_or(*seat);
                     out.push(writer.record("choose", &f, &Entity::Corporation(major), seat, id));
+                }
+                for (entity, seat) in writer.split_repeat_declines(&pre, &state, action, &events) {
+                    // 18xx asks "another round of purchases?" where this engine closed that
+                    // successor's purchases by rule: the decline (1841 §12.4).
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let mut f = Map::new();
+                    f.insert("choice".into(), Value::from("n"));
+                    out.push(writer.record("choose", &f, &entity, seat, id));
                 }
                 for (corp, decider) in writer.split_tokens_by_rule(&pre, &state, &events) {
                     // 18xx asks IRSFF's president how many tokens a successor without a
@@ -641,6 +650,9 @@ struct Writer<'a> {
     /// 18xx.games' token slots of each city (hex, city index) holding or having held a
     /// token: the corporation in each slot, `None` for a slot emptied ([`Writer::follow_slots`]).
     slots: BTreeMap<(String, u32), Vec<Option<String>>>,
+    /// Successors of the Ferdinandea split whose further purchase rounds 18xx.games counts as
+    /// over (`@secession_offer_donea`/`doneb`; [`Writer::split_repeat_declines`]).
+    split_offers_done: BTreeSet<String>,
 }
 
 /// A merger's token on a two-city tile removed by rule ([`Writer::merger_oo_removals`]).
@@ -851,6 +863,127 @@ impl Writer<'_> {
             {
                 out.push((sym.clone(), d));
             }
+        }
+        out
+    }
+
+    /// The "another round of purchases?" questions of the Ferdinandea split (1841 §12.4) that
+    /// 18xx.games asks after `pre → post` where this engine asked none, each as the entity
+    /// 18xx asks and the seat writing it; the writer records a `choose "n"` for each, the
+    /// decision this engine made: no further round of that successor.
+    ///
+    /// 18xx (`Game#secession_post_offer`, `secession_offer_again`): after the first rounds
+    /// (SB, then SFL) it alternates between the two successors, starting with SB, skipping
+    /// one whose purchases are over (`doneb`/`donea`, set by a "no" or when no holder can
+    /// buy), and asks whenever a holder can buy — of the successor when a player controls
+    /// it, else of IRSFF's president (`@secession_decider`). This engine asks only a
+    /// successor with a controlling player, and closes a successor's purchases after a
+    /// further round that sold nothing (`split::ask_repeat`); so 18xx's question for a
+    /// successor no player controls (the listed divergence
+    /// `split-repeat-round-of-a-frozen-successor`), and its repeated question for a successor
+    /// whose round sold nothing, are written here as declined. The writer follows 18xx's
+    /// `done` set over the split (`split_offers_done`).
+    fn split_repeat_declines(
+        &mut self,
+        pre: &State,
+        post: &State,
+        action: &Action,
+        events: &[Event],
+    ) -> Vec<(Entity, Seat)> {
+        let rules = data::ruleset(&post.options);
+        let successors = &rules.ferdinandea_split.successors;
+        let [first, second] = successors.as_slice() else {
+            return Vec::new();
+        };
+        let split_of = |s: &State| match &s.round {
+            Round::OperatingRound(r) => match r.event.as_deref() {
+                Some(CorporateEvent::Split(sp)) => Some(sp.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let before = split_of(pre);
+        let after = split_of(post);
+        let formed = events.iter().any(|e| {
+            matches!(e, Event::CorporationFormed { corporation, .. }
+                if successors.contains(corporation))
+        });
+        if before.is_none() {
+            if !formed {
+                return Vec::new();
+            }
+            self.split_offers_done.clear();
+        }
+        // Where 18xx's `secession_post_offer` starts from in this action: after SFL's first
+        // round, after a further round of a successor, or after a "no" to one.
+        let just_did = match &before {
+            None => second.clone(),
+            Some(sp) => match (sp.stage, action) {
+                (SplitStage::RepeatRound, Action::RepeatPurchaseRound { repeat: false }) => {
+                    self.split_offers_done.insert(sp.corporation.clone());
+                    sp.corporation.clone()
+                }
+                (SplitStage::RepeatRound | SplitStage::Tokens, _) => return Vec::new(),
+                (SplitStage::Purchases, _) if sp.first_rounds_done => sp.corporation.clone(),
+                _ => second.clone(),
+            },
+        };
+        // What this engine asks now: a further round of one successor, or nothing more (the
+        // tokens, or the split is over). Still in the exchanges or a round: 18xx has not
+        // reached its question either.
+        let asked = match &after {
+            Some(sp) if sp.stage == SplitStage::RepeatRound => Some(sp.corporation.clone()),
+            Some(sp) if sp.stage == SplitStage::Tokens => None,
+            None => None,
+            Some(_) => return Vec::new(),
+        };
+        let Some(split) = after.clone().or_else(|| before.clone()) else {
+            return Vec::new();
+        };
+        // 18xx `@secession_decider`: IRSFF's president, else the operating corporation's.
+        let decider = match &split.president {
+            ShareOwner::Player(p) => Some(*p),
+            ShareOwner::Corporation(c) => super::corporation::controller(pre, c),
+            _ => None,
+        }
+        .or_else(|| super::corporation::controller(pre, &rules.ferdinandea_split.from))
+        .or_else(|| match &pre.round {
+            Round::OperatingRound(r) => r
+                .current
+                .as_deref()
+                .and_then(|c| super::corporation::controller(pre, c)),
+            _ => None,
+        });
+        let other = |s: &str| if s == first { second } else { first };
+        let mut out = Vec::new();
+        let mut last = just_did;
+        for _ in 0..4 {
+            if successors
+                .iter()
+                .all(|s| self.split_offers_done.contains(s))
+            {
+                break;
+            }
+            let next = other(&last).clone();
+            last = next.clone();
+            if self.split_offers_done.contains(&next) {
+                continue;
+            }
+            if !operating_round::events::split::anyone_can_buy(post, &next, &split) {
+                self.split_offers_done.insert(next);
+                continue;
+            }
+            if asked.as_ref() == Some(&next) {
+                break;
+            }
+            let asked_of = match super::corporation::controller(post, &next) {
+                Some(seat) => Some((Entity::Corporation(next.clone()), seat)),
+                None => decider.map(|d| (Entity::Player(d), d)),
+            };
+            if let Some(q) = asked_of {
+                out.push(q);
+            }
+            self.split_offers_done.insert(next);
         }
         out
     }

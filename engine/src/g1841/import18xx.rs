@@ -3454,19 +3454,29 @@ fn second_home_pass(state: &State, action: &ImportedAction) -> Option<&'static s
 
 /// Whether `action` is 18xx.games' "no" to another round of purchases of a successor in the
 /// Ferdinandea split (`secession_offer_again`, `choose "n"`) where this engine has already
-/// closed that successor's purchases (1841 §12.4: it asks only while a holder can buy and the
-/// last round sold a share). The answer is the one this engine took.
+/// closed that successor's purchases (1841 §12.4: it asks only the president of a successor a
+/// player controls, while a holder can buy and the last round sold a share; the writer
+/// records 18xx's other questions as declined, [`super::export18xx`]). The answer is the one
+/// this engine took. Such a record arrives while this engine asks nothing of the split (its
+/// tokens, or the split already over: `choose "n"` is only this question in 1841), or while
+/// it asks about the other successor (the record's entity is not that successor: IRSFF's
+/// president for a successor no player controls, or the other successor).
 fn repeat_round_declined(state: &State, action: &ImportedAction) -> Option<&'static str> {
     let Round::OperatingRound(r) = &state.round else {
         return None;
     };
-    let Some(CorporateEvent::Split(sp)) = r.event.as_deref() else {
+    if action.kind != "choose" || action.field("choice").and_then(Value::as_str) != Some("n") {
         return None;
+    }
+    let closed = match r.event.as_deref() {
+        Some(CorporateEvent::Split(sp)) => {
+            sp.stage != SplitStage::RepeatRound
+                || !matches!(&action.entity, Entity::Corporation(c) if *c == sp.corporation)
+        }
+        None => true,
+        Some(_) => false,
     };
-    (action.kind == "choose"
-        && action.field("choice").and_then(Value::as_str) == Some("n")
-        && sp.stage != SplitStage::RepeatRound)
-        .then_some("another round of split purchases this engine closed itself")
+    closed.then_some("another round of split purchases this engine closed itself")
 }
 
 /// Whether `action` is 18xx.games' `discard_train` by a corporation no player controls:
