@@ -1029,54 +1029,45 @@ impl Writer<'_> {
             .iter()
             .map(|(i, _, _)| notation::share_id(action_corporation(action), *i))
             .collect();
-        // A president holding nothing but the president's certificate who sells part of it
-        // (the presidency passes to a player or a corporation, or the certificate goes to the
-        // pool, 1841 §5.3): 18xx's bundle is that certificate with the
-        // percent sold (`ShareBundle` of the president's share, partial).
+        // A president whose sale is worth more than his other certificates sells the
+        // president's certificate (the presidency passes to a player or a corporation, or the
+        // certificate goes to the pool, 1841 §5.3): 18xx's bundle holds it, after his other
+        // certificates (partial when only part of it is sold; `ShareBundle` of the
+        // president's share), and its pool moves the certificates as
+        // [`Ledger::president_sale`] follows.
         let dump = match action {
             Action::SellShares {
                 corporation,
                 percent,
             }
             | Action::EmergencySell {
-                seller: None,
                 corporation,
                 percent,
-            } => {
-                let seller = ShareOwner::Player(seat);
+                ..
+            } => moves.first().and_then(|(_, seller, _)| {
                 let held = |s: &State| {
                     s.corporation(corporation).map(|c| {
                         c.certificates
                             .iter()
-                            .filter(|x| x.owner == seller)
+                            .filter(|x| x.owner == *seller)
                             .map(|x| (x.percent, x.president))
                             .collect::<Vec<_>>()
                     })
                 };
-                match (held(pre), held(post)) {
-                    (Some(a), Some(b))
-                        if a.len() == 1
-                            && a[0].1
-                            && a[0].0 > *percent
-                            && !b.iter().any(|x| x.1) =>
-                    {
-                        let id = self.ledger.president_alone(corporation, &seller);
-                        let president = post.corporation(corporation).and_then(|c| {
-                            c.certificates
-                                .iter()
-                                .find(|x| x.president)
-                                .map(|x| x.owner.clone())
-                        });
-                        match (id, president) {
-                            (Some(id), Some(p)) if p != ShareOwner::Ipo => {
-                                Some((id, corporation.clone(), seller.clone(), p, *percent))
-                            }
-                            _ => None,
-                        }
-                    }
-                    _ => None,
+                let (a, b) = (held(pre)?, held(post)?);
+                let others: u32 = a.iter().filter(|x| !x.1).map(|x| x.0).sum();
+                if !a.iter().any(|x| x.1) || *percent <= others || b.iter().any(|x| x.1) {
+                    return None;
                 }
-            }
+                let president = post
+                    .corporation(corporation)?
+                    .certificates
+                    .iter()
+                    .find(|x| x.president)
+                    .map(|x| x.owner.clone())
+                    .filter(|p| *p != ShareOwner::Ipo)?;
+                Some((corporation.clone(), seller.clone(), president, *percent))
+            }),
             _ => None,
         };
         let mut ids = Vec::new();
@@ -1097,10 +1088,10 @@ impl Writer<'_> {
                     .pick(action_corporation(action), from, to, pre, &indices),
             );
         }
-        if let Some((id, corporation, seller, president, percent)) = &dump {
-            self.ledger
-                .partial_president_sale(corporation, seller, president, *percent);
-            ids = vec![id.clone()];
+        if let Some((corporation, seller, president, percent)) = &dump {
+            ids = self
+                .ledger
+                .president_sale(corporation, seller, president, *percent);
         }
         let (kind, mut fields) = self.fields(pre, post, action, events, &ids)?;
         if ids != ours {
@@ -1691,7 +1682,11 @@ fn moved(
 }
 
 /// The certificates `action` moves (a purchase, a sale): this engine's indices, with the
-/// holder before and after.
+/// holder before and after as 18xx.games moves them: a purchase's certificates go to the
+/// buyer and a sale's come from the seller, even where this engine's presidency swap (1841
+/// §5.3) hands the very certificate bought or sold on to another holder (18xx moves the
+/// bundle first, then swaps the new president's first certificates, `change_president`;
+/// the ledger's [`Ledger::settle`] follows that swap).
 fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<(usize, ShareOwner, ShareOwner)> {
     let corporation = match action {
         Action::BuyShares { corporation, .. }
@@ -1703,13 +1698,42 @@ fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<(usize, ShareO
     let (Some(a), Some(b)) = (pre.corporation(corporation), post.corporation(corporation)) else {
         return Vec::new();
     };
+    // Each holder's change in percent: the buyer is the one holder (other than the source)
+    // that gained, the seller the one (other than the pool) that lost.
+    let mut change: BTreeMap<ShareOwner, i64> = BTreeMap::new();
+    for c in &a.certificates {
+        *change.entry(c.owner.clone()).or_default() -= i64::from(c.percent);
+    }
+    for c in &b.certificates {
+        *change.entry(c.owner.clone()).or_default() += i64::from(c.percent);
+    }
+    let only = |keep: &dyn Fn(&ShareOwner, i64) -> bool| {
+        let mut found = change.iter().filter(|(o, n)| keep(o, **n));
+        match (found.next(), found.next()) {
+            (Some((o, _)), None) => Some(o.clone()),
+            _ => None,
+        }
+    };
+    let (buyer, seller) = match action {
+        Action::BuyShares { from_pool, .. } => {
+            let source = if *from_pool {
+                ShareOwner::Pool
+            } else {
+                ShareOwner::Ipo
+            };
+            (only(&|o, n| *o != source && n > 0), None)
+        }
+        _ => (None, only(&|o, n| *o != ShareOwner::Pool && n < 0)),
+    };
     ours.iter()
         .filter_map(|id| notation::parse_share_id(id).map(|(_, i)| i))
         .filter_map(|i| {
+            let from = a.certificates.get(i)?.owner.clone();
+            let to = b.certificates.get(i)?.owner.clone();
             Some((
                 i,
-                a.certificates.get(i)?.owner.clone(),
-                b.certificates.get(i)?.owner.clone(),
+                seller.clone().unwrap_or(from),
+                buyer.clone().unwrap_or(to),
             ))
         })
         .collect()

@@ -374,41 +374,36 @@ impl Ledger {
         }
     }
 
-    /// The 18xx id of the president's certificate of `corporation` when `holder` holds it
-    /// and no other certificate of it.
-    pub fn president_alone(&self, corporation: &str, holder: &ShareOwner) -> Option<String> {
-        let shares = self.corps.get(corporation)?;
-        match shares.held.get(holder)?.as_slice() {
-            [i] if shares.sizes.get(*i).is_some_and(|s| s.1) => {
-                Some(notation::share_id(corporation, *i))
-            }
-            _ => None,
-        }
-    }
-
-    /// A president holding only the president's certificate sells `percent` of it to the
-    /// pool and `president` takes the presidency (1841 §5.3), as 18xx.games' share pool moves
-    /// the certificates (`transfer_shares` of a partial bundle): the president's certificate
-    /// to the pool, the new president's first certificates worth it to the pool
-    /// (`change_president`), the president's certificate to him (or, `president` being the
-    /// pool, nothing: receivership), then the pool's first
-    /// certificates worth the part not sold back to the seller (`handle_partial`).
-    pub fn partial_president_sale(
+    /// A sale of `percent` of `corporation` by `seller`, who holds its president's
+    /// certificate, worth more than his other certificates together, so that the
+    /// president's certificate is in 18xx.games' bundle (`all_bundles_for_corporation`: the
+    /// other certificates first, the president's last; partial when it is sold only in
+    /// part, 1841 §5.3) and `president` takes the presidency (the pool: receivership). Moves
+    /// the certificates as 18xx's share pool does (`transfer_shares`): the bundle (the
+    /// seller's other certificates in the order he received them, then the president's) to
+    /// the pool; the new president's first certificates worth the president's certificate
+    /// to the pool (`change_president`, `swap_to` the pool: the seller has nothing left) and
+    /// the president's certificate to him (the pool being president: it stays there); then
+    /// the pool's first certificates worth the part not sold back to the seller
+    /// (`handle_partial`). Returns the bundle's ids, in that order; none when the ledger
+    /// has no president's certificate with `seller`.
+    pub fn president_sale(
         &mut self,
         corporation: &str,
         seller: &ShareOwner,
         president: &ShareOwner,
         percent: u32,
-    ) {
+    ) -> Vec<String> {
         let Some(shares) = self.corps.get_mut(corporation) else {
-            return;
+            return Vec::new();
         };
-        let Some(&pres) = shares.held.get(seller).and_then(|l| {
-            l.iter()
-                .find(|&&i| shares.sizes.get(i).is_some_and(|s| s.1))
-        }) else {
-            return;
+        let held = shares.held.get(seller).cloned().unwrap_or_default();
+        let is_president = |i: &usize| shares.sizes.get(*i).is_some_and(|s| s.1);
+        let Some(&pres) = held.iter().find(|i| is_president(i)) else {
+            return Vec::new();
         };
+        let mut bundle: Vec<usize> = held.iter().copied().filter(|i| !is_president(i)).collect();
+        bundle.push(pres);
         let unit = shares
             .sizes
             .iter()
@@ -417,8 +412,14 @@ impl Ledger {
             .min()
             .unwrap_or(10)
             .max(1);
+        let total: u32 = bundle
+            .iter()
+            .map(|&i| shares.sizes.get(i).map_or(0, |s| s.0))
+            .sum();
         let size = shares.sizes.get(pres).map_or(0, |s| s.0);
-        shares.move_share(pres, &ShareOwner::Pool);
+        for &i in &bundle {
+            shares.move_share(i, &ShareOwner::Pool);
+        }
         // Nobody can take the presidency: the certificate stays in the pool (18xx
         // `@allow_president_sale`, the corporation in receivership).
         if *president != ShareOwner::Pool {
@@ -438,13 +439,17 @@ impl Ledger {
             .map(|l| {
                 l.iter()
                     .copied()
-                    .take((size.saturating_sub(percent) / unit) as usize)
+                    .take((total.saturating_sub(percent) / unit) as usize)
                     .collect()
             })
             .unwrap_or_default();
         for i in back {
             shares.move_share(i, seller);
         }
+        bundle
+            .iter()
+            .map(|&i| notation::share_id(corporation, i))
+            .collect()
     }
 
     /// The holder of 18xx's certificate `index` of `corporation`.

@@ -1,0 +1,171 @@
+//! Issue #21: 18xx.games' share ids and token slots in Referee's exports, where this engine's
+//! certificates and tokens carry no identity of their own (`g1841::share_ledger`, the
+//! writer's token slots). Each test re-exports a game `referee playout … --export-18xx` wrote
+//! for `scripts/oracle_harness.py` (the fixture: that export cut after the point checked; the
+//! importer reads our own indices back from `referee_shares`) and checks the records 18xx.games
+//! refused before the fix, by id, against what 18xx.games' engine holds there. With Ruby and
+//! the oracle (`REFEREE_ORACLE_18XX`, default `../shared/oracle-18xx`) each re-export is also
+//! loaded strictly in it up to the fixture's last record.
+
+use std::path::PathBuf;
+
+use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
+use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+use serde_json::{Value, json};
+
+fn fixture(name: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "tests",
+        "fixtures",
+        "1841",
+        "referee-exports",
+        name,
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The fixture imported and written again.
+fn reexport(name: &str) -> Exported {
+    let original = replay(&fixture(name), &ReplaySettings::default());
+    assert_eq!(original.failure, None, "{name}");
+    let export_in = original.export.as_ref().unwrap();
+    let written = export(
+        &export_in.options().unwrap(),
+        export_in.players.len() as u32,
+        &original.actions,
+        &ExportSettings {
+            id: export_in.id,
+            players: export_in.players.clone(),
+            description: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(written.failure, None, "{name}");
+    written
+}
+
+/// The fields of the record with id `id` that name what it moves.
+fn record(written: &Exported, id: i64) -> Value {
+    let r = &written.json["actions"].as_array().unwrap()[usize::try_from(id - 1).unwrap()];
+    assert_eq!(r["id"], id);
+    let mut out = serde_json::Map::new();
+    for k in ["type", "entity", "shares", "percent", "city", "slot"] {
+        if let Some(v) = r.get(k) {
+            out.insert(k.into(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// Our action index carried by record `id`.
+fn index_of(written: &Exported, id: i64) -> usize {
+    written.action_ids.iter().position(|&x| x == id).unwrap()
+}
+
+/// The 18xx.games engine beside the project and Ruby, when both are there.
+fn oracle() -> Option<PathBuf> {
+    let dir = std::env::var_os("REFEREE_ORACLE_18XX")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            [
+                env!("CARGO_MANIFEST_DIR"),
+                "..",
+                "..",
+                "shared",
+                "oracle-18xx",
+            ]
+            .iter()
+            .collect()
+        });
+    let ruby = std::process::Command::new("ruby")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    (ruby && dir.join("oracle.rb").is_file()).then_some(dir)
+}
+
+/// Loads `written` strictly in the oracle up to record `last` and checks it accepts every
+/// record; skips with a notice without Ruby or the oracle.
+fn oracle_accepts(name: &str, written: &Exported, last: i64) {
+    let Some(dir) = oracle() else {
+        println!("SKIPPED (oracle part): no ruby or no 18xx.games oracle (REFEREE_ORACLE_18XX)");
+        return;
+    };
+    let path =
+        std::env::temp_dir().join(format!("referee-share-ids-{}-{name}", std::process::id()));
+    std::fs::write(&path, serde_json::to_string(&written.json).unwrap()).unwrap();
+    let out = std::process::Command::new("ruby")
+        .arg(dir.join("oracle.rb"))
+        .arg("--no-snapshots")
+        .arg("--at")
+        .arg(last.to_string())
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(report["error"], Value::Null, "{name}: {report}");
+    assert_eq!(report["last_ok_action"], last, "{name}: {report}");
+}
+
+/// 1841 §5.3, 18xx `SharePool#transfer_shares`: a purchase that takes the presidency moves
+/// the bought certificate to the buyer, then hands the old president the buyer's *first*
+/// certificates for the president's certificate (`change_president`). `version_1`, 3
+/// players, random, seed 3001: at id 301 player 1 buys SFTN_4 from the pool and takes
+/// SFTN's presidency from player 2, who receives SFTN_2 and SFTN_8; this engine's swap hands
+/// on the very certificate bought, and the ledger used to give SFTN_4 to player 2, so that
+/// his sale at id 307 named SFTN_4 ("Cannot sell shares of SFTN"). At id 317 player 1 sells
+/// his only SFTC certificate, the president's (40%), and SFTG takes the presidency: 18xx's
+/// bundle is SFTC_0 (this engine moves two of SFTG's 20% certificates to the pool).
+#[test]
+fn s5_3_a_purchase_taking_the_presidency_keeps_the_bought_share() {
+    let name = "version_1-3p-s3001-to320.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 301), 295);
+    assert_eq!(
+        record(&written, 301),
+        json!({"type": "buy_shares", "entity": 1, "shares": ["SFTN_4"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 306),
+        json!({"type": "buy_shares", "entity": 3, "shares": ["SFTN_5"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 307),
+        json!({"type": "sell_shares", "entity": 2, "shares": ["SFTN_8"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 317),
+        json!({"type": "sell_shares", "entity": 1, "shares": ["SFTC_0"], "percent": 40})
+    );
+    oracle_accepts(name, &written, 320);
+}
+
+/// The same swap on a purchase in `version_1`, 4 players, random, seed 4001 (id 277: player
+/// 1 buys RSFS from the pool and takes the presidency from player 2): the two certificates
+/// player 2 sells at id 281 are the ones 18xx handed him (RSFS_7, RSFS_5; the ledger named
+/// RSFS_6, which player 1 holds: "All shares must be owned by the same owner"). At id 314
+/// player 3 sells 20% of RATF, his president's certificate alone: the bundle is RATF_0.
+#[test]
+fn s5_3_a_sale_names_the_certificates_the_swap_handed_over() {
+    let name = "version_1-4p-s4001-to320.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 281), 275);
+    assert_eq!(
+        record(&written, 277),
+        json!({"type": "buy_shares", "entity": 1, "shares": ["RSFS_6"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 281),
+        json!({"type": "sell_shares", "entity": 2, "shares": ["RSFS_7", "RSFS_5"], "percent": 20})
+    );
+    assert_eq!(
+        record(&written, 314),
+        json!({"type": "sell_shares", "entity": 3, "shares": ["RATF_0"], "percent": 20})
+    );
+    oracle_accepts(name, &written, 320);
+}
