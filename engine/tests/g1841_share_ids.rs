@@ -169,3 +169,24 @@ fn s5_3_a_sale_names_the_certificates_the_swap_handed_over() {
     );
     oracle_accepts(name, &written, 320);
 }
+
+/// 1841 §12.1, 18xx `merger_tokens_start`: the partner's token in a city where the initiator
+/// has one is removed (its slot left empty) and the new corporation takes the initiator's
+/// slot (`swap_token`). `p2p_purchases`, 3 players, heuristic, seed 3001: SFTN merges with
+/// SFTG into RSFS (ids 449–450); in Firenze (H4, tile 606) SFTG held slot 0 and SFTN slot 1,
+/// so RSFS's removal of its Firenze token at id 453 names slot 1 (the writer named slot 0,
+/// empty in 18xx: "undefined method `city' for nil").
+#[test]
+fn s12_1_a_mergers_token_keeps_the_initiators_slot() {
+    let name = "p2p_purchases-heuristic-3p-s3001-to460.json";
+    let written = reexport(name);
+    assert_eq!(
+        record(&written, 452),
+        json!({"type": "remove_token", "entity": "RSFS", "city": "15-0-0", "slot": 0})
+    );
+    assert_eq!(
+        record(&written, 453),
+        json!({"type": "remove_token", "entity": "RSFS", "city": "606-0-0", "slot": 1})
+    );
+    oracle_accepts(name, &written, 460);
+}

@@ -265,7 +265,7 @@ pub fn export(
                 json[INDEX_TAG] = Value::from(index);
                 out.push(json);
                 writer.merger_oo_removals(&pre, &state, &events);
-                writer.follow_slots(&pre, &state, action);
+                writer.follow_slots(&pre, &state, action, &events);
                 for raw in writer.merger_oo_due(&state, out.len()) {
                     out.push(raw);
                 }
@@ -908,8 +908,13 @@ impl Writer<'_> {
     /// same action left in that city (a merger's or a transformation's new corporation
     /// takes its old corporation's slot, `swap_token`), else the first empty slot, else a new
     /// one (`City#get_slot`; a bought token, `exchange_token`, takes the first empty slot).
+    /// A token this engine destroys (`TokenRemoved` of a corporation other than the one
+    /// arriving: a merger's second token in a city, 1841 §12.1) empties its slot and leaves
+    /// it empty: 18xx removes the partner's duplicate (`merger_tokens_start`, `remove!`)
+    /// and the new corporation takes the slot of the token kept, the initiator's
+    /// (`swap_token`), whatever their order in the city.
     /// This engine's tokens carry no slot; its city holders are in corporation order.
-    fn follow_slots(&mut self, pre: &State, post: &State, action: &Action) {
+    fn follow_slots(&mut self, pre: &State, post: &State, action: &Action, events: &[Event]) {
         let located = |s: &State| -> BTreeSet<(String, u32, String)> {
             s.corporations
                 .iter()
@@ -933,7 +938,13 @@ impl Writer<'_> {
                 .position(|s| s.as_deref() == Some(sym.as_str()))
             {
                 slots[i] = None;
-                freed.entry(key).or_default().push(i);
+                let destroyed = events.iter().any(|e| {
+                    matches!(e, Event::TokenRemoved { corporation, hex: h, city: c }
+                        if corporation == sym && h == hex && c == city)
+                });
+                if !destroyed {
+                    freed.entry(key).or_default().push(i);
+                }
             }
         }
         let bought = matches!(action, Action::BuyToken { .. });
