@@ -53,7 +53,7 @@ use super::data;
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
-use super::share_ledger::Ledger;
+use super::share_ledger::{Ledger, TokenSlots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
     SplitStage, StartStep, State,
@@ -185,7 +185,7 @@ pub fn export(
         split_tokens_seen: 0,
         compulsory: None,
         oo_removals: Vec::new(),
-        slots: BTreeMap::new(),
+        slots: TokenSlots::default(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -612,9 +612,8 @@ struct Writer<'a> {
     /// two-city hex holding the other's token ([`Writer::merger_oo_removals`]), to be written
     /// as 18xx.games' `remove_token` once the merger's exchanges are over.
     oo_removals: Vec<OoRemoval>,
-    /// 18xx.games' token slots of each city (hex, city index) holding or having held a
-    /// token: the corporation in each slot, `None` for a slot emptied ([`Writer::follow_slots`]).
-    slots: BTreeMap<(String, u32), Vec<Option<String>>>,
+    /// 18xx.games' token slots of each city ([`Writer::follow_slots`]).
+    slots: TokenSlots,
 }
 
 /// A merger's token on a two-city tile removed by rule ([`Writer::merger_oo_removals`]).
@@ -896,74 +895,18 @@ impl Writer<'_> {
     /// 18xx's slot of `corporation`'s token in city `city` of `hex`, as followed by
     /// [`Writer::follow_slots`].
     fn slot_of(&self, hex: &str, city: u32, corporation: &str) -> Option<usize> {
-        self.slots
-            .get(&(hex.to_string(), city))?
-            .iter()
-            .position(|s| s.as_deref() == Some(corporation))
+        self.slots.slot_of(hex, city, corporation)
     }
 
     /// Follows 18xx.games' token slots over `action` (`pre → post`), which `buy_token` and
-    /// `remove_token` name (`city.tokens[slot]`): a token leaving a city empties its slot
-    /// (18xx `Token#remove!` leaves `nil`); a token arriving takes the slot a token of the
-    /// same action left in that city (a merger's or a transformation's new corporation
-    /// takes its old corporation's slot, `swap_token`), else the first empty slot, else a new
-    /// one (`City#get_slot`; a bought token, `exchange_token`, takes the first empty slot).
-    /// A token this engine destroys (`TokenRemoved` of a corporation other than the one
-    /// arriving: a merger's second token in a city, 1841 §12.1) empties its slot and leaves
-    /// it empty: 18xx removes the partner's duplicate (`merger_tokens_start`, `remove!`)
-    /// and the new corporation takes the slot of the token kept, the initiator's
-    /// (`swap_token`), whatever their order in the city.
-    /// This engine's tokens carry no slot; its city holders are in corporation order.
+    /// `remove_token` name ([`TokenSlots::follow`]).
     fn follow_slots(&mut self, pre: &State, post: &State, action: &Action, events: &[Event]) {
-        let located = |s: &State| -> BTreeSet<(String, u32, String)> {
-            s.corporations
-                .iter()
-                .flat_map(|c| {
-                    c.tokens
-                        .iter()
-                        .map(|t| (t.hex.clone(), t.city, c.sym.clone()))
-                })
-                .collect()
-        };
-        let (before, after) = (located(pre), located(post));
-        if before == after {
-            return;
-        }
-        let mut freed: BTreeMap<(String, u32), Vec<usize>> = BTreeMap::new();
-        for (hex, city, sym) in before.difference(&after) {
-            let key = (hex.clone(), *city);
-            let slots = self.slots.entry(key.clone()).or_default();
-            if let Some(i) = slots
-                .iter()
-                .position(|s| s.as_deref() == Some(sym.as_str()))
-            {
-                slots[i] = None;
-                let destroyed = events.iter().any(|e| {
-                    matches!(e, Event::TokenRemoved { corporation, hex: h, city: c }
-                        if corporation == sym && h == hex && c == city)
-                });
-                if !destroyed {
-                    freed.entry(key).or_default().push(i);
-                }
-            }
-        }
-        let bought = matches!(action, Action::BuyToken { .. });
-        for (hex, city, sym) in after.difference(&before) {
-            let key = (hex.clone(), *city);
-            let slots = self.slots.entry(key.clone()).or_default();
-            let reuse = if bought {
-                None
-            } else {
-                freed.get_mut(&key).and_then(|f| {
-                    f.sort_unstable();
-                    (!f.is_empty()).then(|| f.remove(0))
-                })
-            };
-            match reuse.or_else(|| slots.iter().position(Option::is_none)) {
-                Some(i) => slots[i] = Some(sym.clone()),
-                None => slots.push(Some(sym.clone())),
-            }
-        }
+        self.slots.follow(
+            &TokenSlots::locate(pre),
+            &TokenSlots::locate(post),
+            matches!(action, Action::BuyToken { .. }),
+            events,
+        );
     }
 
     /// The `remove_token` records of [`Writer::merger_oo_removals`] whose merger has ended

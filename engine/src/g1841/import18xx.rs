@@ -27,6 +27,7 @@ use super::map;
 use super::market;
 use super::operating_round;
 use super::options::Options;
+use super::share_ledger::TokenSlots;
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
@@ -2882,6 +2883,27 @@ pub const EXPORTED_BY: &str = "exported_by";
 /// (`{"half_price_round_down": true, …}`; 18xx.games ignores it).
 pub const FAQ_OPTIONS_SETTING: &str = "referee_faq_options";
 
+/// The seller a genuine 18xx `buy_token` names by its slot (`city.tokens[slot]`, 1841 §9.5):
+/// the corporation in that slot as followed over the replay ([`TokenSlots`]), when it has a
+/// token in that city; `None` for other records, for a Referee export (which names the seller
+/// itself, [`super::export18xx::REFEREE_SELLER`]) and when the slots do not say.
+fn slot_seller(slots: &TokenSlots, state: &State, a: &ImportedAction) -> Option<String> {
+    if a.kind != "buy_token" || a.field(super::export18xx::REFEREE_SELLER).is_some() {
+        return None;
+    }
+    let city = a.field("city").and_then(Value::as_str)?;
+    let (hex, index) = a.city_of(state, city).ok()?;
+    let slot = a
+        .field("slot")
+        .and_then(as_whole_number)
+        .and_then(|s| usize::try_from(s).ok())?;
+    let seller = slots.holder(&hex, index, slot)?;
+    token_holders(state, &hex, index)
+        .iter()
+        .any(|h| h == seller)
+        .then(|| seller.to_string())
+}
+
 /// The corporations with a token in city `city` of `hex`, in the ruleset's corporation order:
 /// the `slot` numbering of `buy_token` in this engine's exports and imports.
 pub fn token_holders(state: &State, hex: &str, city: u32) -> Vec<String> {
@@ -3211,14 +3233,23 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     // The last record applied (index into the export's actions).
     let mut previous: Option<usize> = None;
     let mut unrecorded_pool = UnrecordedPool::default();
+    // 18xx's token slots, which a genuine `buy_token` names its seller by (1841 §9.5).
+    let mut token_slots = TokenSlots::default();
+    let mut located = TokenSlots::locate(&state);
     for (index, recorded) in export.actions.iter().enumerate() {
-        // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4).
-        let from_start_sale;
+        // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4);
+        // a token purchase from 18xx's slot.
+        let marked;
         let action = if unrecorded_pool.buys_from_it(recorded) {
             let mut a = recorded.clone();
             a.from_pool = Some(true);
-            from_start_sale = a;
-            &from_start_sale
+            marked = a;
+            &marked
+        } else if let Some(seller) = slot_seller(&token_slots, &state, recorded) {
+            let mut a = recorded.clone();
+            a.fields.set(Field::RefereeSeller, Value::from(seller));
+            marked = a;
+            &marked
         } else {
             recorded
         };
@@ -3301,6 +3332,14 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     for (seat, a) in &list {
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
+                                let now = TokenSlots::locate(&state);
+                                token_slots.follow(
+                                    &located,
+                                    &now,
+                                    matches!(a, Action::BuyToken { .. }),
+                                    &events,
+                                );
+                                located = now;
                                 compulsory = compulsory_token(&state, &events);
                                 match a {
                                     Action::BuyTokens { .. } => {

@@ -16,7 +16,7 @@
 //! order of this engine's certificate indices (the order in which both engines hand out a new
 //! corporation's shares). A purchase or a sale names its ids itself ([`Ledger::pick`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::action::Event;
 use super::import18xx::notation;
@@ -455,6 +455,99 @@ impl Ledger {
     /// The holder of 18xx's certificate `index` of `corporation`.
     pub fn holder(&self, corporation: &str, index: usize) -> Option<&ShareOwner> {
         self.corps.get(corporation)?.owner.get(index)
+    }
+}
+
+/// Where a token stands: hex, city index, corporation.
+pub type Located = BTreeSet<(String, u32, String)>;
+
+/// 18xx.games' token slots of each city (hex, city index) holding or having held a token: the
+/// corporation in each slot, `None` for a slot emptied. `buy_token` and `remove_token` name
+/// a token by its slot (`city.tokens[slot]`); this engine's tokens carry no slot (its city
+/// holders are in corporation order), so the export and the import follow 18xx's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TokenSlots {
+    slots: BTreeMap<(String, u32), Vec<Option<String>>>,
+}
+
+impl TokenSlots {
+    /// Every token of `state`, for [`TokenSlots::follow`].
+    pub fn locate(state: &State) -> Located {
+        state
+            .corporations
+            .iter()
+            .flat_map(|c| {
+                c.tokens
+                    .iter()
+                    .map(|t| (t.hex.clone(), t.city, c.sym.clone()))
+            })
+            .collect()
+    }
+
+    /// 18xx's slot of `corporation`'s token in city `city` of `hex`.
+    pub fn slot_of(&self, hex: &str, city: u32, corporation: &str) -> Option<usize> {
+        self.slots
+            .get(&(hex.to_string(), city))?
+            .iter()
+            .position(|s| s.as_deref() == Some(corporation))
+    }
+
+    /// The corporation whose token is in 18xx's slot `slot` of city `city` of `hex`.
+    pub fn holder(&self, hex: &str, city: u32, slot: usize) -> Option<&str> {
+        self.slots
+            .get(&(hex.to_string(), city))?
+            .get(slot)?
+            .as_deref()
+    }
+
+    /// Follows one action from the tokens `before` to the tokens `after`: a token leaving a
+    /// city empties its slot (18xx `Token#remove!` leaves `nil`); a token arriving takes the
+    /// slot a token of the same action left in that city (a merger's or a transformation's
+    /// new corporation takes its old corporation's slot, `swap_token`), else the first empty
+    /// slot, else a new one (`City#get_slot`; a `bought` token, `exchange_token`, takes the
+    /// first empty slot). A token this engine destroys (`TokenRemoved` in `events` of a
+    /// corporation other than the one arriving: a merger's second token in a city, 1841
+    /// §12.1) empties its slot and leaves it empty: 18xx removes the partner's duplicate
+    /// (`merger_tokens_start`, `remove!`) and the new corporation takes the slot of the token
+    /// kept, the initiator's (`swap_token`), whatever their order in the city.
+    pub fn follow(&mut self, before: &Located, after: &Located, bought: bool, events: &[Event]) {
+        if before == after {
+            return;
+        }
+        let mut freed: BTreeMap<(String, u32), Vec<usize>> = BTreeMap::new();
+        for (hex, city, sym) in before.difference(after) {
+            let key = (hex.clone(), *city);
+            let slots = self.slots.entry(key.clone()).or_default();
+            if let Some(i) = slots
+                .iter()
+                .position(|s| s.as_deref() == Some(sym.as_str()))
+            {
+                slots[i] = None;
+                let destroyed = events.iter().any(|e| {
+                    matches!(e, Event::TokenRemoved { corporation, hex: h, city: c }
+                        if corporation == sym && h == hex && c == city)
+                });
+                if !destroyed {
+                    freed.entry(key).or_default().push(i);
+                }
+            }
+        }
+        for (hex, city, sym) in after.difference(before) {
+            let key = (hex.clone(), *city);
+            let slots = self.slots.entry(key.clone()).or_default();
+            let reuse = if bought {
+                None
+            } else {
+                freed.get_mut(&key).and_then(|f| {
+                    f.sort_unstable();
+                    (!f.is_empty()).then(|| f.remove(0))
+                })
+            };
+            match reuse.or_else(|| slots.iter().position(Option::is_none)) {
+                Some(i) => slots[i] = Some(sym.clone()),
+                None => slots.push(Some(sym.clone())),
+            }
+        }
     }
 }
 
