@@ -27,7 +27,7 @@ use super::map;
 use super::market;
 use super::operating_round;
 use super::options::Options;
-use super::share_ledger::TokenSlots;
+use super::share_ledger::{Ledger, TokenSlots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
@@ -2865,6 +2865,68 @@ impl UnrecordedPool {
         }
     }
 
+    /// Follows an applied record in 18xx's ids (`ledger`, brought to `state`): the
+    /// certificates a `buy_shares` or `sell_shares` names move as named, then the
+    /// exchanges of a merger, the split or a transformation (1841 §12) and the presidency
+    /// swaps (§5.3) as 18xx makes them ([`Ledger::exchanged`], [`Ledger::settle`]). The
+    /// certificates of the record's corporation that enter the pool there without the
+    /// record naming them go to the pool here: the new president's first certificates
+    /// that a sale of the president's certificate sends to the pool (18xx
+    /// `change_president`, `swap_to` the pool).
+    fn followed(
+        &mut self,
+        ledger: &mut Ledger,
+        state: &State,
+        record: &ImportedAction,
+        action: &Action,
+        events: &[super::action::Event],
+    ) {
+        let (corporation, to) = match action {
+            Action::BuyShares { corporation, .. } => (
+                Some(corporation.as_str()),
+                match &record.entity {
+                    Entity::Player(seat) => Some(ShareOwner::Player(*seat)),
+                    Entity::Corporation(sym) => Some(ShareOwner::Corporation(sym.clone())),
+                    Entity::Other(_) => None,
+                },
+            ),
+            Action::SellShares { corporation, .. } | Action::EmergencySell { corporation, .. } => {
+                (Some(corporation.as_str()), Some(ShareOwner::Pool))
+            }
+            _ => (None, None),
+        };
+        let mut named: Vec<&str> = Vec::new();
+        if let (Some(c), Some(to)) = (corporation, &to) {
+            named = record.fields.share_ids().collect();
+            ledger.move_named(c, named.iter().copied(), to);
+        }
+        // The split's exchanges are followed but not trusted for the pool: 18xx hands out
+        // every holder's pairs before the single shares (`secession_exchange_pairs`, then
+        // `secession_exchange_singles`), which this engine's exchange events do not show.
+        // Only a sale of the president's certificate (18xx's `<CORP>_0`) is trusted: other
+        // differences in the pool are the ledger settling to this engine's holdings.
+        let watched: Vec<&str> = corporation
+            .filter(|c| {
+                matches!(to, Some(ShareOwner::Pool))
+                    && named.iter().any(|id| *id == format!("{c}_0"))
+            })
+            .into_iter()
+            .collect();
+        let before: Vec<Vec<String>> = watched
+            .iter()
+            .map(|c| ledger.held(c, &ShareOwner::Pool))
+            .collect();
+        ledger.exchanged(events);
+        ledger.settle(state);
+        for (c, before) in watched.iter().zip(before) {
+            for id in ledger.held(c, &ShareOwner::Pool) {
+                if !before.contains(&id) && !named.contains(&id.as_str()) {
+                    self.pooled.insert(id);
+                }
+            }
+        }
+    }
+
     /// Whether `a` buys a certificate such a sale put in the pool.
     fn buys_from_it(&self, a: &ImportedAction) -> bool {
         a.kind == "buy_shares"
@@ -3236,6 +3298,8 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     // 18xx's token slots, which a genuine `buy_token` names its seller by (1841 §9.5).
     let mut token_slots = TokenSlots::default();
     let mut located = TokenSlots::locate(&state);
+    // 18xx's share ids over the replay (the certificates exchanges put in the pool).
+    let mut ledger = Ledger::new(&state);
     for (index, recorded) in export.actions.iter().enumerate() {
         // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4);
         // a token purchase from 18xx's slot.
@@ -3340,6 +3404,17 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                                     &events,
                                 );
                                 located = now;
+                                if !export.referee_export && list.len() == 1 {
+                                    unrecorded_pool.followed(
+                                        &mut ledger,
+                                        &state,
+                                        action,
+                                        a,
+                                        &events,
+                                    );
+                                } else {
+                                    ledger.settle(&state);
+                                }
                                 compulsory = compulsory_token(&state, &events);
                                 match a {
                                     Action::BuyTokens { .. } => {

@@ -318,11 +318,10 @@ impl Ledger {
                 *shares = Shares::from_state(c);
                 continue;
             }
-            if shares.owner
-                == c.certificates
-                    .iter()
-                    .map(|x| x.owner.clone())
-                    .collect::<Vec<_>>()
+            if shares
+                .owner
+                .iter()
+                .eq(c.certificates.iter().map(|x| &x.owner))
             {
                 continue;
             }
@@ -450,6 +449,42 @@ impl Ledger {
             .iter()
             .map(|&i| notation::share_id(corporation, i))
             .collect()
+    }
+
+    /// Moves the certificates a record names (18xx ids `ids`, as `<CORP>_<index>`) to `to`,
+    /// in that order (18xx moves a bundle's shares one by one, `move_share`); ids of another
+    /// corporation or unknown are skipped.
+    pub fn move_named<'a>(
+        &mut self,
+        corporation: &str,
+        ids: impl IntoIterator<Item = &'a str>,
+        to: &ShareOwner,
+    ) {
+        let Some(shares) = self.corps.get_mut(corporation) else {
+            return;
+        };
+        for id in ids {
+            if let Some((c, i)) = notation::parse_share_id(id)
+                && c == corporation
+                && i < shares.owner.len()
+            {
+                shares.move_share(i, to);
+            }
+        }
+    }
+
+    /// The 18xx ids of the certificates of `corporation` that `holder` holds, in the order he
+    /// received them.
+    pub fn held(&self, corporation: &str, holder: &ShareOwner) -> Vec<String> {
+        self.corps
+            .get(corporation)
+            .and_then(|s| s.held.get(holder))
+            .map(|list| {
+                list.iter()
+                    .map(|&i| notation::share_id(corporation, i))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The holder of 18xx's certificate `index` of `corporation`.
