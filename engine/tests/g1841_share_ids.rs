@@ -255,19 +255,19 @@ fn s9_5_a_genuine_buy_token_names_its_seller_by_slot() {
     assert_eq!(purchases, 9);
 }
 
-/// 1841 §5.3, 18xx `SharePool#transfer_shares`: a sale whose bundle holds the president's
-/// certificate (18xx `<CORP>_0`) sends the new president's *first* certificates to the pool
-/// (`change_president`, `swap_to` the pool: the seller has none left), and no record names
-/// them. The importer follows 18xx's ids (`share_ledger::Ledger`, the record's ids moved as
-/// named) and takes a later purchase of one from the pool. `v2-6p-s310` (played by the
-/// oracle): player 6 sells CFCC_8 and CFCC_0 at id 490, player 1's CFCC_2 and CFCC_5 go to
-/// the pool, player 4 buys CFCC_2 at id 496 and player 1 CFCC_5 at id 501; the importer took
-/// them from the IPO ("No 10% certificate of CFCC in the IPO" at 496). The file's purchase
-/// of SB_8 at id 482 (a share the split's exchanges put in the pool, still read from the
-/// IPO: 18xx's split ids are not followed yet; hence `import-gaps/`, not `oracle-played/`,
-/// whose games `scripts/oracle-sample.sh` imports) is replaced by the player's pass.
+/// 18xx.games' certificates that enter the pool without a record naming them, followed in
+/// 18xx's ids over the import (`share_ledger::Ledger`, the record's ids moved as named):
+/// the new corporation's certificates the pool receives for its old ones in an exchange
+/// (1841 §12.4, 18xx `secession_exchange_*`), and the new president's *first* certificates
+/// that a sale whose bundle holds the president's certificate (18xx `<CORP>_0`) sends to the
+/// pool (§5.3, `change_president`, `swap_to` the pool: the seller has none left).
+/// `v2-6p-s310` (played by the oracle): the split puts SB_3 in the pool (id 396, the pool's
+/// single share, SB chosen by player 1); player 2 buys it at id 439 and SB_8 from the IPO at
+/// 482 (the importer bought SB_3 from the IPO and stopped at 482, "No 10% certificate of SB
+/// in the IPO"). Player 6 sells CFCC_8 and CFCC_0 at id 490: player 1's CFCC_2 and CFCC_5
+/// go to the pool, bought at 496 (player 4) and 501 (player 1).
 #[test]
-fn s5_3_a_purchase_of_a_share_a_presidents_sale_pooled_comes_from_the_pool() {
+fn s12_4_a_purchase_of_a_share_an_exchange_or_a_swap_pooled_comes_from_the_pool() {
     let text = std::fs::read_to_string(
         [
             env!("CARGO_MANIFEST_DIR"),
@@ -275,28 +275,14 @@ fn s5_3_a_purchase_of_a_share_a_presidents_sale_pooled_comes_from_the_pool() {
             "tests",
             "fixtures",
             "1841",
-            "import-gaps",
+            "oracle-played",
             "v2-6p-s310-to501.json",
         ]
         .iter()
         .collect::<PathBuf>(),
     )
     .unwrap();
-    let unchanged = replay(&text, &ReplaySettings::default());
-    assert_eq!(
-        unchanged.failure.as_ref().and_then(|f| f.action_id),
-        Some(482)
-    );
-    let mut game: Value = serde_json::from_str(&text).unwrap();
-    for r in game["actions"].as_array_mut().unwrap() {
-        if r["id"] == 482 {
-            let r = r.as_object_mut().unwrap();
-            r.remove("shares");
-            r.remove("percent");
-            r.insert("type".into(), json!("pass"));
-        }
-    }
-    let replayed = replay(&game.to_string(), &ReplaySettings::default());
+    let replayed = replay(&text, &ReplaySettings::default());
     assert_eq!(replayed.failure, None);
     assert_eq!(replayed.actions.len(), 542);
     let at = |id: i64| {
@@ -307,14 +293,19 @@ fn s5_3_a_purchase_of_a_share_a_presidents_sale_pooled_comes_from_the_pool() {
             .unwrap();
         replayed.actions[k].clone()
     };
-    for (id, seat) in [(496, 3), (501, 0)] {
+    for (id, seat, corporation, from_pool) in [
+        (439, 1, "SB", true),
+        (482, 1, "SB", false),
+        (496, 3, "CFCC", true),
+        (501, 0, "CFCC", true),
+    ] {
         assert_eq!(
             at(id),
             (
                 seat,
                 Action::BuyShares {
-                    corporation: "CFCC".into(),
-                    from_pool: true,
+                    corporation: corporation.into(),
+                    from_pool,
                     percent: 10
                 }
             ),

@@ -2869,10 +2869,11 @@ impl UnrecordedPool {
     /// certificates a `buy_shares` or `sell_shares` names move as named, then the
     /// exchanges of a merger, the split or a transformation (1841 §12) and the presidency
     /// swaps (§5.3) as 18xx makes them ([`Ledger::exchanged`], [`Ledger::settle`]). The
-    /// certificates of the record's corporation that enter the pool there without the
-    /// record naming them go to the pool here: the new president's first certificates
-    /// that a sale of the president's certificate sends to the pool (18xx
-    /// `change_president`, `swap_to` the pool).
+    /// certificates that enter the pool there without a record naming them go to the pool
+    /// here: the new corporation's certificates the pool receives for its old ones (e.g.
+    /// SB's after the split, §12.4, 18xx `secession_exchange_pairs`/`_singles`), and the
+    /// new president's first certificates that a sale of the president's certificate sends
+    /// to the pool (18xx `change_president`, `swap_to` the pool).
     fn followed(
         &mut self,
         ledger: &mut Ledger,
@@ -2900,18 +2901,27 @@ impl UnrecordedPool {
             named = record.fields.share_ids().collect();
             ledger.move_named(c, named.iter().copied(), to);
         }
-        // The split's exchanges are followed but not trusted for the pool: 18xx hands out
-        // every holder's pairs before the single shares (`secession_exchange_pairs`, then
-        // `secession_exchange_singles`), which this engine's exchange events do not show.
-        // Only a sale of the president's certificate (18xx's `<CORP>_0`) is trusted: other
+        // Trusted for the pool: the new corporation's certificates the pool receives in an
+        // exchange, and a sale of the president's certificate (18xx's `<CORP>_0`); other
         // differences in the pool are the ledger settling to this engine's holdings.
-        let watched: Vec<&str> = corporation
+        let mut watched: Vec<&str> = corporation
             .filter(|c| {
                 matches!(to, Some(ShareOwner::Pool))
                     && named.iter().any(|id| *id == format!("{c}_0"))
             })
             .into_iter()
             .collect();
+        for e in events {
+            if let super::action::Event::SharesExchanged {
+                holder: ShareOwner::Pool,
+                corporation,
+                ..
+            } = e
+                && !watched.contains(&corporation.as_str())
+            {
+                watched.push(corporation);
+            }
+        }
         let before: Vec<Vec<String>> = watched
             .iter()
             .map(|c| ledger.held(c, &ShareOwner::Pool))
