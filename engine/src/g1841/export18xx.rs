@@ -53,7 +53,7 @@ use super::data;
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
-use super::share_ledger::Ledger;
+use super::share_ledger::{Ledger, TokenSlots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
     SplitStage, StartStep, State,
@@ -185,7 +185,7 @@ pub fn export(
         split_tokens_seen: 0,
         compulsory: None,
         oo_removals: Vec::new(),
-        slots: BTreeMap::new(),
+        slots: TokenSlots::default(),
         split_offers_done: BTreeSet::new(),
     };
     let mut out = Vec::new();
@@ -266,7 +266,7 @@ pub fn export(
                 json[INDEX_TAG] = Value::from(index);
                 out.push(json);
                 writer.merger_oo_removals(&pre, &state, &events);
-                writer.follow_slots(&pre, &state, action);
+                writer.follow_slots(&pre, &state, action, &events);
                 for raw in writer.merger_oo_due(&state, out.len()) {
                     out.push(raw);
                 }
@@ -647,9 +647,8 @@ struct Writer<'a> {
     /// two-city hex holding the other's token ([`Writer::merger_oo_removals`]), to be written
     /// as 18xx.games' `remove_token` once the merger's exchanges are over.
     oo_removals: Vec<OoRemoval>,
-    /// 18xx.games' token slots of each city (hex, city index) holding or having held a
-    /// token: the corporation in each slot, `None` for a slot emptied ([`Writer::follow_slots`]).
-    slots: BTreeMap<(String, u32), Vec<Option<String>>>,
+    /// 18xx.games' token slots of each city ([`Writer::follow_slots`]).
+    slots: TokenSlots,
     /// Successors of the Ferdinandea split whose further purchase rounds 18xx.games counts as
     /// over (`@secession_offer_donea`/`doneb`; [`Writer::split_repeat_declines`]).
     split_offers_done: BTreeSet<String>,
@@ -1055,63 +1054,18 @@ impl Writer<'_> {
     /// 18xx's slot of `corporation`'s token in city `city` of `hex`, as followed by
     /// [`Writer::follow_slots`].
     fn slot_of(&self, hex: &str, city: u32, corporation: &str) -> Option<usize> {
-        self.slots
-            .get(&(hex.to_string(), city))?
-            .iter()
-            .position(|s| s.as_deref() == Some(corporation))
+        self.slots.slot_of(hex, city, corporation)
     }
 
     /// Follows 18xx.games' token slots over `action` (`pre → post`), which `buy_token` and
-    /// `remove_token` name (`city.tokens[slot]`): a token leaving a city empties its slot
-    /// (18xx `Token#remove!` leaves `nil`); a token arriving takes the slot a token of the
-    /// same action left in that city (a merger's or a transformation's new corporation
-    /// takes its old corporation's slot, `swap_token`), else the first empty slot, else a new
-    /// one (`City#get_slot`; a bought token, `exchange_token`, takes the first empty slot).
-    /// This engine's tokens carry no slot; its city holders are in corporation order.
-    fn follow_slots(&mut self, pre: &State, post: &State, action: &Action) {
-        let located = |s: &State| -> BTreeSet<(String, u32, String)> {
-            s.corporations
-                .iter()
-                .flat_map(|c| {
-                    c.tokens
-                        .iter()
-                        .map(|t| (t.hex.clone(), t.city, c.sym.clone()))
-                })
-                .collect()
-        };
-        let (before, after) = (located(pre), located(post));
-        if before == after {
-            return;
-        }
-        let mut freed: BTreeMap<(String, u32), Vec<usize>> = BTreeMap::new();
-        for (hex, city, sym) in before.difference(&after) {
-            let key = (hex.clone(), *city);
-            let slots = self.slots.entry(key.clone()).or_default();
-            if let Some(i) = slots
-                .iter()
-                .position(|s| s.as_deref() == Some(sym.as_str()))
-            {
-                slots[i] = None;
-                freed.entry(key).or_default().push(i);
-            }
-        }
-        let bought = matches!(action, Action::BuyToken { .. });
-        for (hex, city, sym) in after.difference(&before) {
-            let key = (hex.clone(), *city);
-            let slots = self.slots.entry(key.clone()).or_default();
-            let reuse = if bought {
-                None
-            } else {
-                freed.get_mut(&key).and_then(|f| {
-                    f.sort_unstable();
-                    (!f.is_empty()).then(|| f.remove(0))
-                })
-            };
-            match reuse.or_else(|| slots.iter().position(Option::is_none)) {
-                Some(i) => slots[i] = Some(sym.clone()),
-                None => slots.push(Some(sym.clone())),
-            }
-        }
+    /// `remove_token` name ([`TokenSlots::follow`]).
+    fn follow_slots(&mut self, pre: &State, post: &State, action: &Action, events: &[Event]) {
+        self.slots.follow(
+            &TokenSlots::locate(pre),
+            &TokenSlots::locate(post),
+            matches!(action, Action::BuyToken { .. }),
+            events,
+        );
     }
 
     /// The `remove_token` records of [`Writer::merger_oo_removals`] whose merger has ended
@@ -1188,54 +1142,45 @@ impl Writer<'_> {
             .iter()
             .map(|(i, _, _)| notation::share_id(action_corporation(action), *i))
             .collect();
-        // A president holding nothing but the president's certificate who sells part of it
-        // (the presidency passes to a player or a corporation, or the certificate goes to the
-        // pool, 1841 §5.3): 18xx's bundle is that certificate with the
-        // percent sold (`ShareBundle` of the president's share, partial).
+        // A president whose sale is worth more than his other certificates sells the
+        // president's certificate (the presidency passes to a player or a corporation, or the
+        // certificate goes to the pool, 1841 §5.3): 18xx's bundle holds it, after his other
+        // certificates (partial when only part of it is sold; `ShareBundle` of the
+        // president's share), and its pool moves the certificates as
+        // [`Ledger::president_sale`] follows.
         let dump = match action {
             Action::SellShares {
                 corporation,
                 percent,
             }
             | Action::EmergencySell {
-                seller: None,
                 corporation,
                 percent,
-            } => {
-                let seller = ShareOwner::Player(seat);
+                ..
+            } => moves.first().and_then(|(_, seller, _)| {
                 let held = |s: &State| {
                     s.corporation(corporation).map(|c| {
                         c.certificates
                             .iter()
-                            .filter(|x| x.owner == seller)
+                            .filter(|x| x.owner == *seller)
                             .map(|x| (x.percent, x.president))
                             .collect::<Vec<_>>()
                     })
                 };
-                match (held(pre), held(post)) {
-                    (Some(a), Some(b))
-                        if a.len() == 1
-                            && a[0].1
-                            && a[0].0 > *percent
-                            && !b.iter().any(|x| x.1) =>
-                    {
-                        let id = self.ledger.president_alone(corporation, &seller);
-                        let president = post.corporation(corporation).and_then(|c| {
-                            c.certificates
-                                .iter()
-                                .find(|x| x.president)
-                                .map(|x| x.owner.clone())
-                        });
-                        match (id, president) {
-                            (Some(id), Some(p)) if p != ShareOwner::Ipo => {
-                                Some((id, corporation.clone(), seller.clone(), p, *percent))
-                            }
-                            _ => None,
-                        }
-                    }
-                    _ => None,
+                let (a, b) = (held(pre)?, held(post)?);
+                let others: u32 = a.iter().filter(|x| !x.1).map(|x| x.0).sum();
+                if !a.iter().any(|x| x.1) || *percent <= others || b.iter().any(|x| x.1) {
+                    return None;
                 }
-            }
+                let president = post
+                    .corporation(corporation)?
+                    .certificates
+                    .iter()
+                    .find(|x| x.president)
+                    .map(|x| x.owner.clone())
+                    .filter(|p| *p != ShareOwner::Ipo)?;
+                Some((corporation.clone(), seller.clone(), president, *percent))
+            }),
             _ => None,
         };
         let mut ids = Vec::new();
@@ -1256,10 +1201,10 @@ impl Writer<'_> {
                     .pick(action_corporation(action), from, to, pre, &indices),
             );
         }
-        if let Some((id, corporation, seller, president, percent)) = &dump {
-            self.ledger
-                .partial_president_sale(corporation, seller, president, *percent);
-            ids = vec![id.clone()];
+        if let Some((corporation, seller, president, percent)) = &dump {
+            ids = self
+                .ledger
+                .president_sale(corporation, seller, president, *percent);
         }
         let (kind, mut fields) = self.fields(pre, post, action, events, &ids)?;
         if ids != ours {
@@ -1850,7 +1795,11 @@ fn moved(
 }
 
 /// The certificates `action` moves (a purchase, a sale): this engine's indices, with the
-/// holder before and after.
+/// holder before and after as 18xx.games moves them: a purchase's certificates go to the
+/// buyer and a sale's come from the seller, even where this engine's presidency swap (1841
+/// §5.3) hands the very certificate bought or sold on to another holder (18xx moves the
+/// bundle first, then swaps the new president's first certificates, `change_president`;
+/// the ledger's [`Ledger::settle`] follows that swap).
 fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<(usize, ShareOwner, ShareOwner)> {
     let corporation = match action {
         Action::BuyShares { corporation, .. }
@@ -1862,13 +1811,42 @@ fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<(usize, ShareO
     let (Some(a), Some(b)) = (pre.corporation(corporation), post.corporation(corporation)) else {
         return Vec::new();
     };
+    // Each holder's change in percent: the buyer is the one holder (other than the source)
+    // that gained, the seller the one (other than the pool) that lost.
+    let mut change: BTreeMap<ShareOwner, i64> = BTreeMap::new();
+    for c in &a.certificates {
+        *change.entry(c.owner.clone()).or_default() -= i64::from(c.percent);
+    }
+    for c in &b.certificates {
+        *change.entry(c.owner.clone()).or_default() += i64::from(c.percent);
+    }
+    let only = |keep: &dyn Fn(&ShareOwner, i64) -> bool| {
+        let mut found = change.iter().filter(|(o, n)| keep(o, **n));
+        match (found.next(), found.next()) {
+            (Some((o, _)), None) => Some(o.clone()),
+            _ => None,
+        }
+    };
+    let (buyer, seller) = match action {
+        Action::BuyShares { from_pool, .. } => {
+            let source = if *from_pool {
+                ShareOwner::Pool
+            } else {
+                ShareOwner::Ipo
+            };
+            (only(&|o, n| *o != source && n > 0), None)
+        }
+        _ => (None, only(&|o, n| *o != ShareOwner::Pool && n < 0)),
+    };
     ours.iter()
         .filter_map(|id| notation::parse_share_id(id).map(|(_, i)| i))
         .filter_map(|i| {
+            let from = a.certificates.get(i)?.owner.clone();
+            let to = b.certificates.get(i)?.owner.clone();
             Some((
                 i,
-                a.certificates.get(i)?.owner.clone(),
-                b.certificates.get(i)?.owner.clone(),
+                seller.clone().unwrap_or(from),
+                buyer.clone().unwrap_or(to),
             ))
         })
         .collect()

@@ -27,6 +27,7 @@ use super::map;
 use super::market;
 use super::operating_round;
 use super::options::Options;
+use super::share_ledger::{Ledger, TokenSlots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
@@ -2894,6 +2895,78 @@ impl UnrecordedPool {
         }
     }
 
+    /// Follows an applied record in 18xx's ids (`ledger`, brought to `state`): the
+    /// certificates a `buy_shares` or `sell_shares` names move as named, then the
+    /// exchanges of a merger, the split or a transformation (1841 §12) and the presidency
+    /// swaps (§5.3) as 18xx makes them ([`Ledger::exchanged`], [`Ledger::settle`]). The
+    /// certificates that enter the pool there without a record naming them go to the pool
+    /// here: the new corporation's certificates the pool receives for its old ones (e.g.
+    /// SB's after the split, §12.4, 18xx `secession_exchange_pairs`/`_singles`), and the
+    /// new president's first certificates that a sale of the president's certificate sends
+    /// to the pool (18xx `change_president`, `swap_to` the pool).
+    fn followed(
+        &mut self,
+        ledger: &mut Ledger,
+        state: &State,
+        record: &ImportedAction,
+        action: &Action,
+        events: &[super::action::Event],
+    ) {
+        let (corporation, to) = match action {
+            Action::BuyShares { corporation, .. } => (
+                Some(corporation.as_str()),
+                match &record.entity {
+                    Entity::Player(seat) => Some(ShareOwner::Player(*seat)),
+                    Entity::Corporation(sym) => Some(ShareOwner::Corporation(sym.clone())),
+                    Entity::Other(_) => None,
+                },
+            ),
+            Action::SellShares { corporation, .. } | Action::EmergencySell { corporation, .. } => {
+                (Some(corporation.as_str()), Some(ShareOwner::Pool))
+            }
+            _ => (None, None),
+        };
+        let mut named: Vec<&str> = Vec::new();
+        if let (Some(c), Some(to)) = (corporation, &to) {
+            named = record.fields.share_ids().collect();
+            ledger.move_named(c, named.iter().copied(), to);
+        }
+        // Trusted for the pool: the new corporation's certificates the pool receives in an
+        // exchange, and a sale of the president's certificate (18xx's `<CORP>_0`); other
+        // differences in the pool are the ledger settling to this engine's holdings.
+        let mut watched: Vec<&str> = corporation
+            .filter(|c| {
+                matches!(to, Some(ShareOwner::Pool))
+                    && named.iter().any(|id| *id == format!("{c}_0"))
+            })
+            .into_iter()
+            .collect();
+        for e in events {
+            if let super::action::Event::SharesExchanged {
+                holder: ShareOwner::Pool,
+                corporation,
+                ..
+            } = e
+                && !watched.contains(&corporation.as_str())
+            {
+                watched.push(corporation);
+            }
+        }
+        let before: Vec<Vec<String>> = watched
+            .iter()
+            .map(|c| ledger.held(c, &ShareOwner::Pool))
+            .collect();
+        ledger.exchanged(events);
+        ledger.settle(state);
+        for (c, before) in watched.iter().zip(before) {
+            for id in ledger.held(c, &ShareOwner::Pool) {
+                if !before.contains(&id) && !named.contains(&id.as_str()) {
+                    self.pooled.insert(id);
+                }
+            }
+        }
+    }
+
     /// Whether `a` buys a certificate such a sale put in the pool.
     fn buys_from_it(&self, a: &ImportedAction) -> bool {
         a.kind == "buy_shares"
@@ -2911,6 +2984,27 @@ pub const EXPORTED_BY: &str = "exported_by";
 /// The `settings` field in which Referee's exports carry the FAQ options set explicitly
 /// (`{"half_price_round_down": true, …}`; 18xx.games ignores it).
 pub const FAQ_OPTIONS_SETTING: &str = "referee_faq_options";
+
+/// The seller a genuine 18xx `buy_token` names by its slot (`city.tokens[slot]`, 1841 §9.5):
+/// the corporation in that slot as followed over the replay ([`TokenSlots`]), when it has a
+/// token in that city; `None` for other records, for a Referee export (which names the seller
+/// itself, [`super::export18xx::REFEREE_SELLER`]) and when the slots do not say.
+fn slot_seller(slots: &TokenSlots, state: &State, a: &ImportedAction) -> Option<String> {
+    if a.kind != "buy_token" || a.field(super::export18xx::REFEREE_SELLER).is_some() {
+        return None;
+    }
+    let city = a.field("city").and_then(Value::as_str)?;
+    let (hex, index) = a.city_of(state, city).ok()?;
+    let slot = a
+        .field("slot")
+        .and_then(as_whole_number)
+        .and_then(|s| usize::try_from(s).ok())?;
+    let seller = slots.holder(&hex, index, slot)?;
+    token_holders(state, &hex, index)
+        .iter()
+        .any(|h| h == seller)
+        .then(|| seller.to_string())
+}
 
 /// The corporations with a token in city `city` of `hex`, in the ruleset's corporation order:
 /// the `slot` numbering of `buy_token` in this engine's exports and imports.
@@ -3241,14 +3335,25 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     // The last record applied (index into the export's actions).
     let mut previous: Option<usize> = None;
     let mut unrecorded_pool = UnrecordedPool::default();
+    // 18xx's token slots, which a genuine `buy_token` names its seller by (1841 §9.5).
+    let mut token_slots = TokenSlots::default();
+    let mut located = TokenSlots::locate(&state);
+    // 18xx's share ids over the replay (the certificates exchanges put in the pool).
+    let mut ledger = Ledger::new(&state);
     for (index, recorded) in export.actions.iter().enumerate() {
-        // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4).
-        let from_start_sale;
+        // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4);
+        // a token purchase from 18xx's slot.
+        let marked;
         let action = if unrecorded_pool.buys_from_it(recorded) {
             let mut a = recorded.clone();
             a.from_pool = Some(true);
-            from_start_sale = a;
-            &from_start_sale
+            marked = a;
+            &marked
+        } else if let Some(seller) = slot_seller(&token_slots, &state, recorded) {
+            let mut a = recorded.clone();
+            a.fields.set(Field::RefereeSeller, Value::from(seller));
+            marked = a;
+            &marked
         } else {
             recorded
         };
@@ -3331,6 +3436,25 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     for (seat, a) in &list {
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
+                                let now = TokenSlots::locate(&state);
+                                token_slots.follow(
+                                    &located,
+                                    &now,
+                                    matches!(a, Action::BuyToken { .. }),
+                                    &events,
+                                );
+                                located = now;
+                                if !export.referee_export && list.len() == 1 {
+                                    unrecorded_pool.followed(
+                                        &mut ledger,
+                                        &state,
+                                        action,
+                                        a,
+                                        &events,
+                                    );
+                                } else {
+                                    ledger.settle(&state);
+                                }
                                 compulsory = compulsory_token(&state, &events);
                                 match a {
                                     Action::BuyTokens { .. } => {
