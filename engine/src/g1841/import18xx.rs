@@ -3582,7 +3582,8 @@ fn second_home_pass(state: &State, action: &ImportedAction) -> Option<&'static s
 /// player controls, while a holder can buy and the last round sold a share; the writer
 /// records 18xx's other questions as declined, [`super::export18xx`]). The answer is the one
 /// this engine took. Such a record arrives while this engine asks nothing of the split (its
-/// tokens, or the split already over: `choose "n"` is only this question in 1841), or while
+/// tokens, or the split already over, another event open or none: `choose "n"` is only this
+/// question in 1841), or while
 /// it asks about the other successor (the record's entity is not that successor: IRSFF's
 /// president for a successor no player controls, or the other successor).
 fn repeat_round_declined(state: &State, action: &ImportedAction) -> Option<&'static str> {
@@ -3597,8 +3598,9 @@ fn repeat_round_declined(state: &State, action: &ImportedAction) -> Option<&'sta
             sp.stage != SplitStage::RepeatRound
                 || !matches!(&action.entity, Entity::Corporation(c) if *c == sp.corporation)
         }
-        None => true,
-        Some(_) => false,
+        // Another event already open (a merger voted right after the split, seed 6 of
+        // `g1841_share_ids`): none of its questions is answered "n".
+        _ => true,
     };
     closed.then_some("another round of split purchases this engine closed itself")
 }
