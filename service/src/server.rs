@@ -89,6 +89,13 @@ pub struct ServeConfig {
     /// connection with the most bytes waiting is dropped at once (a client that never opens
     /// its HTTP/2 window, on many connections).
     pub max_unsent_bytes: usize,
+    /// Calls open at once, all connections together, from the complete request header until
+    /// the answer has been sent in full or dropped: over it a call is refused at once with
+    /// RESOURCE_EXHAUSTED (HTTP 429; without a body on HTTP/2, so that the refusal holds
+    /// nothing for a client that never opens its window). What a waiting call costs beyond
+    /// its answer's bytes (its HTTP/2 stream, task, request head) is bounded by it whatever
+    /// the number of connections.
+    pub max_open_calls: usize,
     /// The bytes one request may take once decoded, estimated from its body before it is
     /// decoded ([`crate::decoded_size`]): over it the request is refused with
     /// INVALID_ARGUMENT naming the field where the estimate passed it. Within it, the
@@ -116,6 +123,7 @@ impl Default for ServeConfig {
             max_streams_per_connection: 100,
             send_timeout: Duration::from_secs(30),
             max_unsent_bytes: 64 * 1024 * 1024,
+            max_open_calls: 2048,
             max_decoded_bytes: crate::decoded_size::DEFAULT_MAX_DECODED_BYTES,
         }
     }
@@ -849,6 +857,9 @@ pub async fn serve(
             cfg.max_connections.clamp(1, Semaphore::MAX_PERMITS),
         )),
         unsent: Arc::new(Unsent::new(cfg.max_unsent_bytes)),
+        open_calls: Arc::new(Semaphore::new(
+            cfg.max_open_calls.clamp(1, Semaphore::MAX_PERMITS),
+        )),
     };
     let server = serve_connections(listener, routes, timeouts, signal);
     let grace = cfg.shutdown_grace;
@@ -888,6 +899,27 @@ struct ConnTimeouts {
     connections: Arc<Semaphore>,
     /// [`ServeConfig::max_unsent_bytes`].
     unsent: Arc<Unsent>,
+    /// [`ServeConfig::max_open_calls`] permits.
+    open_calls: Arc<Semaphore>,
+}
+
+/// The answer to a call over [`ServeConfig::max_open_calls`]: RESOURCE_EXHAUSTED in the
+/// caller's protocol (gRPC and gRPC-Web: a trailers-only answer, no body), HTTP/JSON 429
+/// with its JSON error on HTTP/1.1 (one call at a time per connection) and without a body
+/// on HTTP/2, where a client that never opens its window would otherwise keep a stream
+/// holding it.
+fn open_calls_refusal(headers: &HeaderMap, version: axum::http::Version) -> Response {
+    let status = Status::resource_exhausted(
+        "the server has its limit of calls open (--max-open-calls); retry later",
+    );
+    if call_kind(headers) == CallKind::Json
+        && (version == axum::http::Version::HTTP_2 || version == axum::http::Version::HTTP_3)
+    {
+        let mut resp = Response::new(axum::body::Body::empty());
+        *resp.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+        return resp;
+    }
+    status_response(headers, status, None)
 }
 
 /// The answers ready and not yet sent, in bytes, per connection and in all
@@ -991,7 +1023,10 @@ async fn collect(body: axum::body::Body) -> Collected {
     match body.collect().await {
         Ok(c) => {
             let trailers = c.trailers().cloned();
-            let data = c.to_bytes();
+            // A copy of exactly the answer's length: the chunk the encoder yields is a slice
+            // of its whole buffer (8 KiB at least for a 100-byte answer), which would stay
+            // allocated while the answer waits, uncounted by `--max-unsent-bytes`.
+            let data = bytes::Bytes::copy_from_slice(&c.to_bytes());
             Collected {
                 data: (!data.is_empty()).then_some(data),
                 trailers,
@@ -1028,8 +1063,13 @@ struct ActivityState {
 }
 
 /// One call in flight on a connection (the call's number, the bytes of its answer counted as
-/// unsent); dropped with the answer's body.
-struct InFlight(Arc<Activity>, u64, usize);
+/// unsent, its [`ServeConfig::max_open_calls`] permit); dropped with the answer's body.
+struct InFlight(
+    Arc<Activity>,
+    u64,
+    usize,
+    Option<tokio::sync::OwnedSemaphorePermit>,
+);
 
 impl InFlight {
     /// The call's answer (`bytes` long) is ready: from now on it is waiting to be sent.
@@ -1084,7 +1124,7 @@ impl Activity {
         let mut state = self.lock();
         state.in_flight += 1;
         state.requests += 1;
-        InFlight(self.clone(), state.requests, 0)
+        InFlight(self.clone(), state.requests, 0, None)
     }
 
     /// Completes once an answer of this connection has waited `send` to be sent in full
@@ -1230,14 +1270,25 @@ async fn serve_connections(
         let service = {
             let activity = activity.clone();
             let app = app.clone();
+            let open_calls = timeouts.open_calls.clone();
             tower::service_fn(move |req: Request<hyper::body::Incoming>| {
                 let mut in_flight = activity.begin();
+                // The call is open until its answer has been sent or dropped; over
+                // `--max-open-calls` it is refused at once.
+                in_flight.3 = open_calls.clone().try_acquire_owned().ok();
+                let refused = in_flight
+                    .3
+                    .is_none()
+                    .then(|| open_calls_refusal(req.headers(), req.version()));
                 let app = app.clone();
                 // Streams end by their own deadline (StreamReplay) or the server's
                 // (`Ending`); a plain answer must be taken within the send timeout, and
                 // counts against `--max-unsent-bytes` until it has been sent.
                 let stream = is_stream(req.uri().path());
                 async move {
+                    if let Some(resp) = refused {
+                        return Ok(resp.map(|body| Guarded::new(body, in_flight)));
+                    }
                     let mut resp =
                         tower::ServiceExt::oneshot(app, req.map(axum::body::Body::new)).await?;
                     if !stream {
