@@ -952,21 +952,33 @@ impl Unsent {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// `bytes` more wait on connection `conn`; over the budget, the connection with the most
-    /// bytes waiting is told to close (`drop_conn` of that connection).
-    fn add(&self, conn: u64, drop_conn: &Arc<tokio::sync::Notify>, bytes: usize) {
+    /// `bytes` more would wait on connection `conn`: counted when they fit in the budget
+    /// (`true`); otherwise not counted (`false`: the answer is not kept) and the connection
+    /// that would hold the most — this one with `bytes`, or another — is told to close
+    /// (`drop_conn` of that connection). So the answers waiting never pass the budget,
+    /// however fast they come and however late a dropped connection lets go of its own.
+    fn try_add(&self, conn: u64, drop_conn: &Arc<tokio::sync::Notify>, bytes: usize) -> bool {
         let mut s = self.lock();
+        if s.total.saturating_add(bytes) > self.budget {
+            let mine = s.conns.get(&conn).map_or(0, |e| e.0).saturating_add(bytes);
+            match s
+                .conns
+                .iter()
+                .filter(|(id, _)| **id != conn)
+                .max_by_key(|(_, (b, _))| *b)
+            {
+                Some((_, (b, hog))) if *b > mine => hog.notify_one(),
+                _ => drop_conn.notify_one(),
+            }
+            return false;
+        }
         s.total = s.total.saturating_add(bytes);
         let e = s
             .conns
             .entry(conn)
             .or_insert_with(|| (0, drop_conn.clone()));
         e.0 = e.0.saturating_add(bytes);
-        if s.total > self.budget
-            && let Some((_, (_, hog))) = s.conns.iter().max_by_key(|(_, (b, _))| *b)
-        {
-            hog.notify_one();
-        }
+        true
     }
 
     /// `bytes` of connection `conn` were sent or dropped.
@@ -1072,14 +1084,18 @@ struct InFlight(
 );
 
 impl InFlight {
-    /// The call's answer (`bytes` long) is ready: from now on it is waiting to be sent.
-    fn answered(&mut self, bytes: usize) {
+    /// The call's answer (`bytes` long) is ready: from now on it is waiting to be sent, if
+    /// it fits in `--max-unsent-bytes` (`true`); else it is not kept (`false`).
+    fn answered(&mut self, bytes: usize) -> bool {
+        if !self.0.unsent.try_add(self.0.id, &self.0.drop_conn, bytes) {
+            return false;
+        }
         self.0
             .lock()
             .unsent
             .insert(self.1, tokio::time::Instant::now());
-        self.0.unsent.add(self.0.id, &self.0.drop_conn, bytes);
         self.2 = bytes;
+        true
     }
 }
 
@@ -1285,6 +1301,10 @@ async fn serve_connections(
                 // (`Ending`); a plain answer must be taken within the send timeout, and
                 // counts against `--max-unsent-bytes` until it has been sent.
                 let stream = is_stream(req.uri().path());
+                let mut kind = HeaderMap::new();
+                if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
+                    kind.insert(header::CONTENT_TYPE, ct.clone());
+                }
                 async move {
                     if let Some(resp) = refused {
                         return Ok(resp.map(|body| Guarded::new(body, in_flight)));
@@ -1294,8 +1314,20 @@ async fn serve_connections(
                     if !stream {
                         let (parts, body) = resp.into_parts();
                         let body = collect(body).await;
-                        in_flight.answered(body.data.as_ref().map_or(0, |d| d.len()));
-                        resp = Response::from_parts(parts, axum::body::Body::new(body));
+                        resp = if in_flight.answered(body.data.as_ref().map_or(0, |d| d.len())) {
+                            Response::from_parts(parts, axum::body::Body::new(body))
+                        } else {
+                            // The answers waiting to be sent are at `--max-unsent-bytes`:
+                            // this one is dropped, the connection holding the most closed.
+                            status_response(
+                                &kind,
+                                Status::resource_exhausted(
+                                    "the server holds its limit of answers not yet taken by \
+                                     their callers (--max-unsent-bytes); retry later",
+                                ),
+                                None,
+                            )
+                        };
                     }
                     Ok::<_, std::convert::Infallible>(
                         resp.map(|body| Guarded::new(body, in_flight)),

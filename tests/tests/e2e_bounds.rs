@@ -269,9 +269,9 @@ async fn a_client_that_never_opens_its_window_holds_a_bounded_number_of_answers(
 
 /// Item 4 on many connections: each zero-window connection may hold
 /// `--max-streams-per-connection` answers, so the answers waiting to be sent, all
-/// connections together, are bounded in bytes (`--max-unsent-bytes`): once over it, the
-/// connection holding the most is dropped at once — long before the send timeout (10
-/// minutes here) — while one holding less keeps its answer.
+/// connections together, are bounded in bytes (`--max-unsent-bytes`): an answer that would
+/// pass it is not kept, and the connection holding the most is dropped at once — long
+/// before the send timeout (10 minutes here) — while one holding less keeps its answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_waiting_to_be_sent_share_one_byte_budget() {
     use referee_loadgen::attack::transport::{game_data_1841, raw_zero_window_calls};
@@ -302,7 +302,12 @@ async fn answers_waiting_to_be_sent_share_one_byte_budget() {
         hog.closed,
         "the connection holding the most was not dropped: {hog:?}"
     );
-    assert!(hog.held() < 40, "every answer of the hog was held: {hog:?}");
+    // Room for two answers, one of them the small connection's: the hog's second answer
+    // would pass the budget and is not kept (the budget is a ceiling, not a trigger).
+    assert!(
+        hog.held() <= 1,
+        "the hog held more than the budget: {hog:?}"
+    );
     assert_eq!(small.held(), 1, "{small:?}");
     assert!(
         !small.closed,
