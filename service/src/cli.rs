@@ -290,9 +290,10 @@ pub struct ServeArgs {
     /// reads, or never opens its HTTP/2 receive window); then its connection is dropped.
     #[arg(long, env = "REFEREE_SEND_TIMEOUT_MS", default_value_t = 30_000)]
     pub send_timeout_ms: u64,
-    /// Bytes of answers ready and not yet sent, all connections together; over it the
-    /// connection with the most bytes waiting is dropped at once (clients that never open
-    /// their HTTP/2 window, or never read, on many connections).
+    /// Bytes of answers ready and not yet sent, all connections together; an answer that
+    /// would pass it is answered RESOURCE_EXHAUSTED instead and the connection that would
+    /// hold the most is dropped at once (clients that never open their HTTP/2 window, or
+    /// never read, on many connections).
     #[arg(long, env = "REFEREE_MAX_UNSENT_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub max_unsent_bytes: usize,
     /// Calls open at once, all connections together, from the complete request header until

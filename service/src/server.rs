@@ -85,9 +85,10 @@ pub struct ServeConfig {
     /// Longest time an answer may wait to be sent (a client that never opens its HTTP/2
     /// receive window, or never reads); then the connection is dropped.
     pub send_timeout: Duration,
-    /// The bytes of answers ready and not yet sent, all connections together: over it, the
-    /// connection with the most bytes waiting is dropped at once (a client that never opens
-    /// its HTTP/2 window, on many connections).
+    /// The bytes of answers ready and not yet sent, all connections together: an answer
+    /// that would pass it is not kept (RESOURCE_EXHAUSTED instead) and the connection that
+    /// would hold the most is dropped at once (a client that never opens its HTTP/2 window,
+    /// on many connections).
     pub max_unsent_bytes: usize,
     /// Calls open at once, all connections together, from the complete request header until
     /// the answer has been sent in full or dropped: over it a call is refused at once with
