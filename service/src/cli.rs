@@ -290,11 +290,18 @@ pub struct ServeArgs {
     /// reads, or never opens its HTTP/2 receive window); then its connection is dropped.
     #[arg(long, env = "REFEREE_SEND_TIMEOUT_MS", default_value_t = 30_000)]
     pub send_timeout_ms: u64,
-    /// Bytes of answers ready and not yet sent, all connections together; over it the
-    /// connection with the most bytes waiting is dropped at once (clients that never open
-    /// their HTTP/2 window, or never read, on many connections).
+    /// Bytes of answers ready and not yet sent, all connections together; an answer that
+    /// would pass it is answered RESOURCE_EXHAUSTED instead and the connection that would
+    /// hold the most is dropped at once (clients that never open their HTTP/2 window, or
+    /// never read, on many connections).
     #[arg(long, env = "REFEREE_MAX_UNSENT_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub max_unsent_bytes: usize,
+    /// Calls open at once, all connections together, from the complete request header until
+    /// the answer has been sent in full or dropped (also while the body arrives and while
+    /// the answer waits for a reader); a call over it is refused at once with
+    /// RESOURCE_EXHAUSTED (HTTP 429), without a body on HTTP/2.
+    #[arg(long, env = "REFEREE_MAX_OPEN_CALLS", default_value_t = 2048)]
+    pub max_open_calls: usize,
     /// The bytes one request may take once decoded, estimated from its body before anything
     /// is decoded (gRPC, gRPC-Web and JSON alike; also an ImportGame's export and an opened
     /// sealed state). Over it the request is refused with INVALID_ARGUMENT naming the field;
@@ -350,6 +357,7 @@ impl ServeArgs {
             max_streams_per_connection: self.max_streams_per_connection.max(1),
             send_timeout: Duration::from_millis(self.send_timeout_ms.max(1)),
             max_unsent_bytes: self.max_unsent_bytes.max(1),
+            max_open_calls: self.max_open_calls.max(1),
             max_decoded_bytes: self.max_decoded_bytes.max(1),
         })
     }

@@ -85,10 +85,18 @@ pub struct ServeConfig {
     /// Longest time an answer may wait to be sent (a client that never opens its HTTP/2
     /// receive window, or never reads); then the connection is dropped.
     pub send_timeout: Duration,
-    /// The bytes of answers ready and not yet sent, all connections together: over it, the
-    /// connection with the most bytes waiting is dropped at once (a client that never opens
-    /// its HTTP/2 window, on many connections).
+    /// The bytes of answers ready and not yet sent, all connections together: an answer
+    /// that would pass it is not kept (RESOURCE_EXHAUSTED instead) and the connection that
+    /// would hold the most is dropped at once (a client that never opens its HTTP/2 window,
+    /// on many connections).
     pub max_unsent_bytes: usize,
+    /// Calls open at once, all connections together, from the complete request header until
+    /// the answer has been sent in full or dropped: over it a call is refused at once with
+    /// RESOURCE_EXHAUSTED (HTTP 429; without a body on HTTP/2, so that the refusal holds
+    /// nothing for a client that never opens its window). What a waiting call costs beyond
+    /// its answer's bytes (its HTTP/2 stream, task, request head) is bounded by it whatever
+    /// the number of connections.
+    pub max_open_calls: usize,
     /// The bytes one request may take once decoded, estimated from its body before it is
     /// decoded ([`crate::decoded_size`]): over it the request is refused with
     /// INVALID_ARGUMENT naming the field where the estimate passed it. Within it, the
@@ -116,6 +124,7 @@ impl Default for ServeConfig {
             max_streams_per_connection: 100,
             send_timeout: Duration::from_secs(30),
             max_unsent_bytes: 64 * 1024 * 1024,
+            max_open_calls: 2048,
             max_decoded_bytes: crate::decoded_size::DEFAULT_MAX_DECODED_BYTES,
         }
     }
@@ -849,6 +858,9 @@ pub async fn serve(
             cfg.max_connections.clamp(1, Semaphore::MAX_PERMITS),
         )),
         unsent: Arc::new(Unsent::new(cfg.max_unsent_bytes)),
+        open_calls: Arc::new(Semaphore::new(
+            cfg.max_open_calls.clamp(1, Semaphore::MAX_PERMITS),
+        )),
     };
     let server = serve_connections(listener, routes, timeouts, signal);
     let grace = cfg.shutdown_grace;
@@ -888,6 +900,27 @@ struct ConnTimeouts {
     connections: Arc<Semaphore>,
     /// [`ServeConfig::max_unsent_bytes`].
     unsent: Arc<Unsent>,
+    /// [`ServeConfig::max_open_calls`] permits.
+    open_calls: Arc<Semaphore>,
+}
+
+/// The answer to a call over [`ServeConfig::max_open_calls`]: RESOURCE_EXHAUSTED in the
+/// caller's protocol (gRPC and gRPC-Web: a trailers-only answer, no body), HTTP/JSON 429
+/// with its JSON error on HTTP/1.1 (one call at a time per connection) and without a body
+/// on HTTP/2, where a client that never opens its window would otherwise keep a stream
+/// holding it.
+fn open_calls_refusal(headers: &HeaderMap, version: axum::http::Version) -> Response {
+    let status = Status::resource_exhausted(
+        "the server has its limit of calls open (--max-open-calls); retry later",
+    );
+    if call_kind(headers) == CallKind::Json
+        && (version == axum::http::Version::HTTP_2 || version == axum::http::Version::HTTP_3)
+    {
+        let mut resp = Response::new(axum::body::Body::empty());
+        *resp.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+        return resp;
+    }
+    status_response(headers, status, None)
 }
 
 /// The answers ready and not yet sent, in bytes, per connection and in all
@@ -920,21 +953,33 @@ impl Unsent {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// `bytes` more wait on connection `conn`; over the budget, the connection with the most
-    /// bytes waiting is told to close (`drop_conn` of that connection).
-    fn add(&self, conn: u64, drop_conn: &Arc<tokio::sync::Notify>, bytes: usize) {
+    /// `bytes` more would wait on connection `conn`: counted when they fit in the budget
+    /// (`true`); otherwise not counted (`false`: the answer is not kept) and the connection
+    /// that would hold the most — this one with `bytes`, or another — is told to close
+    /// (`drop_conn` of that connection). So the answers waiting never pass the budget,
+    /// however fast they come and however late a dropped connection lets go of its own.
+    fn try_add(&self, conn: u64, drop_conn: &Arc<tokio::sync::Notify>, bytes: usize) -> bool {
         let mut s = self.lock();
+        if s.total.saturating_add(bytes) > self.budget {
+            let mine = s.conns.get(&conn).map_or(0, |e| e.0).saturating_add(bytes);
+            match s
+                .conns
+                .iter()
+                .filter(|(id, _)| **id != conn)
+                .max_by_key(|(_, (b, _))| *b)
+            {
+                Some((_, (b, hog))) if *b > mine => hog.notify_one(),
+                _ => drop_conn.notify_one(),
+            }
+            return false;
+        }
         s.total = s.total.saturating_add(bytes);
         let e = s
             .conns
             .entry(conn)
             .or_insert_with(|| (0, drop_conn.clone()));
         e.0 = e.0.saturating_add(bytes);
-        if s.total > self.budget
-            && let Some((_, (_, hog))) = s.conns.iter().max_by_key(|(_, (b, _))| *b)
-        {
-            hog.notify_one();
-        }
+        true
     }
 
     /// `bytes` of connection `conn` were sent or dropped.
@@ -991,7 +1036,10 @@ async fn collect(body: axum::body::Body) -> Collected {
     match body.collect().await {
         Ok(c) => {
             let trailers = c.trailers().cloned();
-            let data = c.to_bytes();
+            // A copy of exactly the answer's length: the chunk the encoder yields is a slice
+            // of its whole buffer (8 KiB at least for a 100-byte answer), which would stay
+            // allocated while the answer waits, uncounted by `--max-unsent-bytes`.
+            let data = bytes::Bytes::copy_from_slice(&c.to_bytes());
             Collected {
                 data: (!data.is_empty()).then_some(data),
                 trailers,
@@ -1028,18 +1076,27 @@ struct ActivityState {
 }
 
 /// One call in flight on a connection (the call's number, the bytes of its answer counted as
-/// unsent); dropped with the answer's body.
-struct InFlight(Arc<Activity>, u64, usize);
+/// unsent, its [`ServeConfig::max_open_calls`] permit); dropped with the answer's body.
+struct InFlight(
+    Arc<Activity>,
+    u64,
+    usize,
+    Option<tokio::sync::OwnedSemaphorePermit>,
+);
 
 impl InFlight {
-    /// The call's answer (`bytes` long) is ready: from now on it is waiting to be sent.
-    fn answered(&mut self, bytes: usize) {
+    /// The call's answer (`bytes` long) is ready: from now on it is waiting to be sent, if
+    /// it fits in `--max-unsent-bytes` (`true`); else it is not kept (`false`).
+    fn answered(&mut self, bytes: usize) -> bool {
+        if !self.0.unsent.try_add(self.0.id, &self.0.drop_conn, bytes) {
+            return false;
+        }
         self.0
             .lock()
             .unsent
             .insert(self.1, tokio::time::Instant::now());
-        self.0.unsent.add(self.0.id, &self.0.drop_conn, bytes);
         self.2 = bytes;
+        true
     }
 }
 
@@ -1084,7 +1141,7 @@ impl Activity {
         let mut state = self.lock();
         state.in_flight += 1;
         state.requests += 1;
-        InFlight(self.clone(), state.requests, 0)
+        InFlight(self.clone(), state.requests, 0, None)
     }
 
     /// Completes once an answer of this connection has waited `send` to be sent in full
@@ -1230,21 +1287,48 @@ async fn serve_connections(
         let service = {
             let activity = activity.clone();
             let app = app.clone();
+            let open_calls = timeouts.open_calls.clone();
             tower::service_fn(move |req: Request<hyper::body::Incoming>| {
                 let mut in_flight = activity.begin();
+                // The call is open until its answer has been sent or dropped; over
+                // `--max-open-calls` it is refused at once.
+                in_flight.3 = open_calls.clone().try_acquire_owned().ok();
+                let refused = in_flight
+                    .3
+                    .is_none()
+                    .then(|| open_calls_refusal(req.headers(), req.version()));
                 let app = app.clone();
                 // Streams end by their own deadline (StreamReplay) or the server's
                 // (`Ending`); a plain answer must be taken within the send timeout, and
                 // counts against `--max-unsent-bytes` until it has been sent.
                 let stream = is_stream(req.uri().path());
+                let mut kind = HeaderMap::new();
+                if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
+                    kind.insert(header::CONTENT_TYPE, ct.clone());
+                }
                 async move {
+                    if let Some(resp) = refused {
+                        return Ok(resp.map(|body| Guarded::new(body, in_flight)));
+                    }
                     let mut resp =
                         tower::ServiceExt::oneshot(app, req.map(axum::body::Body::new)).await?;
                     if !stream {
                         let (parts, body) = resp.into_parts();
                         let body = collect(body).await;
-                        in_flight.answered(body.data.as_ref().map_or(0, |d| d.len()));
-                        resp = Response::from_parts(parts, axum::body::Body::new(body));
+                        resp = if in_flight.answered(body.data.as_ref().map_or(0, |d| d.len())) {
+                            Response::from_parts(parts, axum::body::Body::new(body))
+                        } else {
+                            // The answers waiting to be sent are at `--max-unsent-bytes`:
+                            // this one is dropped, the connection holding the most closed.
+                            status_response(
+                                &kind,
+                                Status::resource_exhausted(
+                                    "the server holds its limit of answers not yet taken by \
+                                     their callers (--max-unsent-bytes); retry later",
+                                ),
+                                None,
+                            )
+                        };
                     }
                     Ok::<_, std::convert::Infallible>(
                         resp.map(|body| Guarded::new(body, in_flight)),

@@ -389,3 +389,75 @@ pub async fn import_keys(ctx: &Ctx) -> anyhow::Result<Outcome> {
         pass,
     })
 }
+
+/// Review of issue #24: StreamReplay calls with Autobahn boards of about 262 KB (just under
+/// the engine's 256 KiB limit on an unparsed board), all at once: each board parses into
+/// about 24 times its length after the call's answer has started, and 64 such calls, all
+/// admitted while a stream's share of `--max-buffered-bytes` was released when its answer
+/// started, took the server to about 410 MiB. Bound: a stream keeps its share (body and
+/// estimate, about 7 MB here) until its answer ends, so the 64 MiB budget admits about nine
+/// at once and refuses the others with RESOURCE_EXHAUSTED.
+pub async fn stream_boards(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    use crate::pb;
+    let n = ctx.pick(16, 64, 8);
+    let entries = 262_000 / 3 - 10;
+    let board = format!("{{\"clockwise_order\":[{}\"\"]}}", "\"\",".repeat(entries));
+    let board_len = board.len();
+    let request = pb::StreamReplayRequest {
+        game: Some(pb::ReplayRequest {
+            game: "autobahn".into(),
+            seats: 2,
+            options: [("board".to_string(), board)].into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let mut tasks = Vec::new();
+    for _ in 0..n {
+        let (addr, request) = (ctx.open.addr.clone(), request.clone());
+        tasks.push(tokio::spawn(async move {
+            let ch = super::channel(&addr).await?;
+            let mut c = pb::referee_client::RefereeClient::new(ch)
+                .max_decoding_message_size(64 << 20)
+                .max_encoding_message_size(64 << 20);
+            let code = match c.stream_replay(request).await {
+                Err(s) => s.code(),
+                Ok(resp) => {
+                    let mut stream = resp.into_inner();
+                    loop {
+                        match stream.message().await {
+                            Ok(Some(_)) => {}
+                            Ok(None) => break tonic::Code::Ok,
+                            Err(s) => break s.code(),
+                        }
+                    }
+                }
+            };
+            anyhow::Ok(code)
+        }));
+    }
+    let mut codes = std::collections::BTreeMap::<String, usize>::new();
+    for t in tasks {
+        let code = match t.await {
+            Ok(Ok(c)) => format!("{c:?}"),
+            Ok(Err(e)) => format!("error: {e}"),
+            Err(e) => format!("task: {e}"),
+        };
+        *codes.entry(code).or_default() += 1;
+    }
+    let refused = codes.get("ResourceExhausted").copied().unwrap_or(0);
+    // Body and a 24-fold board estimate per call: how many the budget can hold at once.
+    let per_call = 25 * board_len;
+    Ok(Outcome {
+        sent: format!(
+            "{n} gRPC StreamReplay calls at once, each an Autobahn board of {board_len} bytes (estimated about {:.1} MB each once parsed)",
+            per_call as f64 / 1e6
+        ),
+        answer: format!(
+            "answers by code: {codes:?}; {refused} refused with RESOURCE_EXHAUSTED (--max-buffered-bytes {} MiB holds about {} such calls at once)",
+            ctx.limits.max_buffered_bytes >> 20,
+            ctx.limits.max_buffered_bytes / per_call
+        ),
+        pass: refused > 0 || n <= ctx.limits.max_buffered_bytes / per_call,
+    })
+}

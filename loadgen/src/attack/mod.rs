@@ -47,6 +47,8 @@ pub struct Limits {
     pub max_buffered_bytes: usize,
     /// `--max-unsent-bytes`.
     pub max_unsent_bytes: usize,
+    /// `--max-open-calls`.
+    pub max_open_calls: usize,
     /// `--header-read-timeout-ms`.
     pub header_read: Duration,
     /// `--body-timeout-ms`.
@@ -67,6 +69,7 @@ impl Limits {
             max_request_bytes: 4 << 20,
             max_buffered_bytes: 64 << 20,
             max_unsent_bytes: 64 << 20,
+            max_open_calls: 2048,
             header_read: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             send_timeout: Duration::from_secs(30),
@@ -98,6 +101,7 @@ impl Limits {
             ("--max-request-bytes", self.max_request_bytes.to_string()),
             ("--max-buffered-bytes", self.max_buffered_bytes.to_string()),
             ("--max-unsent-bytes", self.max_unsent_bytes.to_string()),
+            ("--max-open-calls", self.max_open_calls.to_string()),
             ("--header-read-timeout-ms", ms(self.header_read)),
             ("--body-timeout-ms", ms(self.body_timeout)),
             ("--send-timeout-ms", ms(self.send_timeout)),
@@ -222,6 +226,12 @@ pub const ATTACKS: &[Attack] = &[
         in_soak: true,
     },
     Attack {
+        name: "stream-boards",
+        finding: "#24 review: StreamReplay with 262 KB Autobahn boards",
+        sealed: false,
+        in_soak: true,
+    },
+    Attack {
         name: "zero-window",
         finding: "#24.4 HTTP/2 client never opening its window",
         sealed: false,
@@ -236,6 +246,12 @@ pub const ATTACKS: &[Attack] = &[
     Attack {
         name: "zero-window-many",
         finding: "#24.4 same, on many connections",
+        sealed: false,
+        in_soak: true,
+    },
+    Attack {
+        name: "zero-window-small",
+        finding: "#24.4 same, many connections, small answers",
         sealed: false,
         in_soak: true,
     },
@@ -322,9 +338,11 @@ pub async fn run_one(ctx: &Ctx, name: &str) -> anyhow::Result<Outcome> {
         "import-bomb" => calls::import_bomb(ctx).await,
         "decoded-size" => decoded::decoded_size(ctx).await,
         "import-keys" => decoded::import_keys(ctx).await,
+        "stream-boards" => decoded::stream_boards(ctx).await,
         "zero-window" => transport::zero_window(ctx).await,
         "zero-window-raw" => transport::zero_window_raw(ctx).await,
         "zero-window-many" => transport::zero_window_many(ctx).await,
+        "zero-window-small" => transport::zero_window_small(ctx).await,
         "route-search" => calls::route_search(ctx).await,
         "overload" => calls::overload(ctx).await,
         "incomplete-bodies" => transport::incomplete_bodies(ctx).await,

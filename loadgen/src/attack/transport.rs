@@ -113,7 +113,8 @@ pub async fn slowloris(ctx: &Ctx) -> anyhow::Result<Outcome> {
 pub async fn zero_window(ctx: &Ctx) -> anyhow::Result<Outcome> {
     let n = ctx.pick(3_000, 30_000, 1_000);
     let answer_bytes = held_answer_bytes(ctx).await?;
-    let (responses, opened, closed_after) = zero_window_connection(ctx, n).await?;
+    let (responses, _, opened, closed_after) =
+        zero_window_connection(ctx, game_data_1841(), n).await?;
     let held_bound = ctx.limits.max_streams;
     Ok(Outcome {
         sent: format!(
@@ -132,12 +133,25 @@ pub async fn zero_window(ctx: &Ctx) -> anyhow::Result<Outcome> {
     })
 }
 
-/// One zero-window connection sending up to `n` GetGameData calls: (answers held, streams
-/// opened, when the server dropped the connection).
+/// ListGames: an empty request with a small answer (about 100 bytes): a client that never
+/// takes it makes the server hold a stream for next to nothing counted in answer bytes.
+pub fn list_games() -> &'static Prepared {
+    static P: std::sync::OnceLock<Prepared> = std::sync::OnceLock::new();
+    P.get_or_init(|| Prepared {
+        name: "list-games".into(),
+        path: "/referee.v1.Referee/ListGames",
+        body: Bytes::new(),
+        expect: tonic::Code::Ok,
+    })
+}
+
+/// One zero-window connection sending up to `n` calls `p`: (answers held, answers complete
+/// at once without a body, streams opened, when the server dropped the connection).
 async fn zero_window_connection(
     ctx: &Ctx,
+    p: &Prepared,
     n: usize,
-) -> anyhow::Result<(usize, usize, Option<Duration>)> {
+) -> anyhow::Result<(usize, usize, usize, Option<Duration>)> {
     let tcp = TcpStream::connect(&ctx.open.addr).await?;
     tcp.set_nodelay(true)?;
     let (client, conn) = h2::client::Builder::new()
@@ -149,12 +163,12 @@ async fn zero_window_connection(
         let _ = conn.await;
         Instant::now()
     });
-    let p = game_data_1841();
     let mut body = vec![0u8];
     body.extend_from_slice(&(p.body.len() as u32).to_be_bytes());
     body.extend_from_slice(&p.body);
     let body = Bytes::from(body);
     let responses = Arc::new(AtomicUsize::new(0));
+    let empty = Arc::new(AtomicUsize::new(0));
     let mut held = Vec::new();
     let mut opened = 0;
     let deadline = t0 + ctx.limits.send_timeout + Duration::from_secs(15);
@@ -183,17 +197,21 @@ async fn zero_window_connection(
             break;
         }
         opened += 1;
-        let responses = responses.clone();
+        let (responses, empty) = (responses.clone(), empty.clone());
         held.push(tokio::spawn(async move {
             // The answer's head arrives (HEADERS are not flow-controlled); its body is
             // never read and the window never opened.
             // A complete answer without a body (load shedding) ends its stream at once.
-            if let Ok(r) = resp.await
-                && !r.body().is_end_stream()
-            {
-                responses.fetch_add(1, Ordering::Relaxed);
-                let _keep = r;
-                std::future::pending::<()>().await;
+            match resp.await {
+                Ok(r) if !r.body().is_end_stream() => {
+                    responses.fetch_add(1, Ordering::Relaxed);
+                    let _keep = r;
+                    std::future::pending::<()>().await;
+                }
+                Ok(_) => {
+                    empty.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(_) => {}
             }
         }));
         client = Some(c);
@@ -211,47 +229,111 @@ async fn zero_window_connection(
     }
     Ok((
         responses.load(Ordering::Relaxed),
+        empty.load(Ordering::Relaxed),
         opened,
         closed_at.map(|at| at - t0),
     ))
 }
 
 /// #24.4 on many connections at once: each holds up to `--max-streams-per-connection`
-/// answers. The answers held are bounded by connections × streams × answer size until the
-/// send timeout drops them.
+/// answers of GetGameData (about 96 KB). Bound: the answers waiting, all connections
+/// together, stay within `--max-unsent-bytes` (over it the connection holding the most is
+/// dropped), every connection holding answers is dropped (budget or send timeout), and the
+/// server answers others meanwhile.
 pub async fn zero_window_many(ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let conns = ctx.pick(10, 40, 5);
-    let per = ctx.limits.max_streams;
+    let conns = ctx.pick(10, 200, 5);
     let answer_bytes = held_answer_bytes(ctx).await?;
+    let m = zero_window_connections(ctx, game_data_1841(), conns).await;
+    Ok(Outcome {
+        sent: format!(
+            "{conns} HTTP/2 connections, initial window 0, {} GetGameData calls each (answer {answer_bytes} B; {:.0} MiB if all were held)",
+            ctx.limits.max_streams,
+            (conns * ctx.limits.max_streams * answer_bytes) as f64 / 1048576.0,
+        ),
+        answer: format!(
+            "{} answers held over the attack (≤ {:.1} MiB of answers; budget --max-unsent-bytes {} MiB), {} refused at once; {} of the {} connections holding answers dropped (budget or send timeout); honest call meanwhile: {}",
+            m.held,
+            (m.held * answer_bytes) as f64 / 1048576.0,
+            ctx.limits.max_unsent_bytes >> 20,
+            m.refused,
+            m.dropped,
+            m.holding,
+            if m.during { "answered" } else { "NOT answered" }
+        ),
+        pass: m.held <= conns * ctx.limits.max_streams && m.dropped == m.holding && m.during,
+    })
+}
+
+/// #24.4 with small answers: many zero-window connections, each with
+/// `--max-streams-per-connection` ListGames calls (answers of about 100 bytes), so that
+/// the answer bytes are next to nothing and what a waiting call costs the server beyond
+/// its answer (its HTTP/2 stream, task and request) is what adds up. Bound: at most
+/// `--max-open-calls` calls open at once, all connections together; the rest refused at
+/// once (`RESOURCE_EXHAUSTED` without a body); every connection holding answers dropped at
+/// the send timeout; the server answers others meanwhile.
+pub async fn zero_window_small(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let conns = ctx.pick(20, 400, 5);
+    let m = zero_window_connections(ctx, list_games(), conns).await;
+    Ok(Outcome {
+        sent: format!(
+            "{conns} HTTP/2 connections, initial window 0, {} ListGames calls each (small answers)",
+            ctx.limits.max_streams,
+        ),
+        answer: format!(
+            "{} answers held (limit --max-open-calls {}), {} refused at once (RESOURCE_EXHAUSTED); {} of the {} connections holding answers dropped (send timeout); honest call meanwhile: {}",
+            m.held,
+            ctx.limits.max_open_calls,
+            m.refused,
+            m.dropped,
+            m.holding,
+            if m.during { "answered" } else { "NOT answered" }
+        ),
+        pass: m.held <= ctx.limits.max_open_calls && m.dropped == m.holding && m.during,
+    })
+}
+
+/// What [`zero_window_connections`] saw.
+struct ManyZeroWindows {
+    /// Answers whose head arrived with a body to come (held by the shut window).
+    held: usize,
+    /// Answers complete at once without a body (refused or shed).
+    refused: usize,
+    /// Connections that held answers, and how many of them the server dropped.
+    holding: usize,
+    dropped: usize,
+    /// The honest call made meanwhile was answered.
+    during: bool,
+}
+
+/// `conns` zero-window connections at once, each making `--max-streams-per-connection`
+/// calls `p`, and an honest call meanwhile.
+async fn zero_window_connections(ctx: &Ctx, p: &'static Prepared, conns: usize) -> ManyZeroWindows {
+    let per = ctx.limits.max_streams;
     let mut tasks = Vec::new();
     for _ in 0..conns {
         let ctx = ctx.clone();
         tasks.push(tokio::spawn(async move {
-            zero_window_connection(&ctx, per).await
+            zero_window_connection(&ctx, p, per).await
         }));
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     let during = honest_call(&ctx.open.addr).await;
-    let (mut held, mut dropped, mut holding) = (0, 0, 0);
+    let mut m = ManyZeroWindows {
+        held: 0,
+        refused: 0,
+        holding: 0,
+        dropped: 0,
+        during,
+    };
     for t in tasks {
-        if let Ok(Ok((r, _, closed))) = t.await {
-            held += r;
-            holding += usize::from(r > 0);
-            dropped += usize::from(r > 0 && closed.is_some());
+        if let Ok(Ok((r, empty, _, closed))) = t.await {
+            m.held += r;
+            m.refused += empty;
+            m.holding += usize::from(r > 0);
+            m.dropped += usize::from(r > 0 && closed.is_some());
         }
     }
-    Ok(Outcome {
-        sent: format!(
-            "{conns} HTTP/2 connections, initial window 0, {per} GetGameData calls each (answer {answer_bytes} B)"
-        ),
-        answer: format!(
-            "{held} answers held in all (≤ {:.1} MiB of answers; budget --max-unsent-bytes {} MiB), {dropped} of the {holding} connections holding answers dropped (budget or send timeout); honest call meanwhile: {}",
-            (held * answer_bytes) as f64 / 1048576.0,
-            ctx.limits.max_unsent_bytes >> 20,
-            if during { "answered" } else { "NOT answered" }
-        ),
-        pass: held <= conns * per && dropped == holding && during,
-    })
+    m
 }
 
 /// #24.4 without a client library: hand-built frames, window 0, and `n` calls sent at once
