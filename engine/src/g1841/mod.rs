@@ -63,7 +63,8 @@ pub use concession::{Concession, UnknownConcession};
 pub use options::Options;
 pub use state::{
     Auction, Certificate, ConcessionRound, CorporateEvent, CorporateSale, Corporation,
-    CorporationKind, CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage,
+    CorporationKind, CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage, MovedAssets,
+    MovedCertificate,
     OperatingRound, OperatingStep, Operations, PlacedTile, Player, PriceDrop, PurchaseItem,
     PurchaseOffer, QueuedEvent, Round, SealedBid, ShareOwner, SharePrice, SoldShares, Split,
     SplitStage, StartStep, State, StockRound, Transformation,

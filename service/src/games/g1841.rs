@@ -317,6 +317,22 @@ fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
                 joins_round: x.joins_round,
                 tokens_min_removal: x.tokens_min_removal,
                 tokens_max_removal: x.tokens_max_removal,
+                moved: x.moved.as_ref().map(|m| pb::MergerAssets {
+                    initiator_cash: m.initiator_cash,
+                    partner_cash: m.partner_cash,
+                    initiator_trains: m.initiator_trains.clone(),
+                    partner_trains: m.partner_trains.clone(),
+                    certificates: m
+                        .certificates
+                        .iter()
+                        .map(|c| pb::MovedCertificate {
+                            corporation: c.corporation.clone(),
+                            index: c.index,
+                            owner: Some(holder_to_pb(&c.owner)),
+                        })
+                        .collect(),
+                    next_market_arrival: m.next_market_arrival,
+                }),
             }),
             eng::CorporateEvent::Transformation(x) => E::Transformation(pb::Transformation {
                 minor: x.minor.clone(),
@@ -399,6 +415,33 @@ fn corporate_event_from_pb(
                 joins_round: x.joins_round,
                 tokens_min_removal: x.tokens_min_removal,
                 tokens_max_removal: x.tokens_max_removal,
+                // Unset in a state saved by an older build: the assets move with the exchange.
+                moved: match x.moved.as_ref() {
+                    None => None,
+                    Some(m) => Some(eng::MovedAssets {
+                        initiator_cash: m.initiator_cash,
+                        partner_cash: m.partner_cash,
+                        initiator_trains: m.initiator_trains.clone(),
+                        partner_trains: m.partner_trains.clone(),
+                        certificates: m
+                            .certificates
+                            .iter()
+                            .enumerate()
+                            .map(|(i, c)| {
+                                Ok(eng::MovedCertificate {
+                                    corporation: c.corporation.clone(),
+                                    index: c.index,
+                                    owner: holder_from_pb(
+                                        &format!("{p}.moved.certificates[{i}].owner"),
+                                        c.owner.as_ref(),
+                                        n,
+                                    )?,
+                                })
+                            })
+                            .collect::<Result<Vec<_>, Status>>()?,
+                        next_market_arrival: m.next_market_arrival,
+                    }),
+                },
             })
         }
         Some(E::Transformation(x)) => {
