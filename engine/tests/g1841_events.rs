@@ -832,6 +832,60 @@ fn s12_1_failed_merger_takes_back_the_moved_assets_and_the_discard() {
     assert_eq!(state, before);
 }
 
+/// A merger saved by an older build in its presidency stage (no `moved` record, the new
+/// corporation still unstarted, the assets still with the old corporations) still loads and
+/// plays as it did: the assets move with the exchange — P2 claims, AFI gets L.923 + L.162 and
+/// the four trains, and only then, with P2 its president, discards (1841 §9.6) — and a
+/// failure leaves the state as before the proposal.
+#[test]
+fn s12_1_a_merger_saved_without_the_moved_record_moves_the_assets_at_the_exchange() {
+    let (start, _) = crowded_merger_position();
+    let mut state = start.clone();
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    let mut named = state.clone();
+    act(
+        &mut named,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    let Some(CorporateEvent::Merger(m)) = event(&named) else {
+        panic!()
+    };
+    let mut old = m.clone();
+    old.moved = None;
+    let Round::OperatingRound(r) = &mut state.round else {
+        unreachable!()
+    };
+    r.event = Some(Box::new(CorporateEvent::Merger(old)));
+    assert_eq!(validate(&state), Ok(()));
+    assert_eq!(state.corporation("AFI").unwrap().share_price, None);
+    assert_eq!(G1841::to_act(&state), [P2]);
+    let mut declined = state.clone();
+    let mut claimed = state;
+    act(&mut claimed, P2, Action::ClaimPresidency { claim: true });
+    let afi = claimed.corporation("AFI").unwrap();
+    assert_eq!((afi.cash, afi.president()), (923 + 162, Some(&p(P2))));
+    assert_eq!(trains(&claimed, "AFI"), ["3-3", "3-5", "3-2", "4-0"]);
+    let Round::OperatingRound(r) = &claimed.round else {
+        unreachable!()
+    };
+    assert_eq!(r.crowded, ["AFI"]);
+    assert_eq!(G1841::to_act(&claimed), [P2]);
+    while let Some(CorporateEvent::Merger(_)) = event(&declined) {
+        let seat = G1841::to_act(&declined)[0];
+        act(&mut declined, seat, Action::ClaimPresidency { claim: false });
+    }
+    assert_eq!(declined, start);
+}
+
 /// 1841 §12.1 (rule 4.7.4.1), FAQ-R6, 18xx #9404: a merger that cannot end with a president
 /// whatever the holders decide is not offered (18xx.games refuses it at once: "Cannot
 /// complete this merger without a president. Undo required."). 132002 before action 529 with

@@ -2859,6 +2859,76 @@ mod tests {
         (applied, state)
     }
 
+    /// 1841 §12.1: a merger waiting for its presidency claims with its assets moved to the new
+    /// corporation (`Merger.moved`, with what a failed merger restores) and the new
+    /// corporation's pending discard round-trip. 132002 before action 529 with SFTC held by P2
+    /// (20%) and P3 (10%), SFTG by P4 (20%) and P1 (10%), the rest in the pool, and SFTG given
+    /// CTDA's trains: nobody holds 40%, so AFI waits for the claims holding the old cash and
+    /// trains, over its limit.
+    #[test]
+    fn a_merger_with_moved_assets_round_trips() {
+        use referee_engine::g1841::import18xx::parse_export;
+        let path = format!(
+            "{}/../tests/fixtures/1841/132002.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let export = parse_export(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let options = export.options().unwrap();
+        let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
+        for recorded in &export.actions {
+            if recorded.id.is_some_and(|id| id >= 529) {
+                break;
+            }
+            if recorded.kind == "destination_connection" {
+                continue;
+            }
+            if let Ok(Some((seat, action))) = recorded.to_action(&state) {
+                G1841::apply(&mut state, seat, &action).unwrap();
+            }
+        }
+        let owners = |sym: &str, list: &[eng::ShareOwner], state: &mut eng::State| {
+            let c = state.corporations.iter_mut().find(|c| c.sym == sym).unwrap();
+            for (i, cert) in c.certificates.iter_mut().enumerate() {
+                cert.owner = list.get(i).cloned().unwrap_or(eng::ShareOwner::Ipo);
+            }
+        };
+        let p = eng::ShareOwner::Player;
+        let pool = eng::ShareOwner::Pool;
+        owners("SFTC", &[p(1), p(2), pool.clone(), pool], &mut state);
+        owners("SFTG", &[p(3), p(0)], &mut state);
+        for seat in 0..4 {
+            state.bank_cash -= 400;
+            state.players[seat].cash += 400;
+        }
+        let ctda = state.operations.trains.remove("CTDA").unwrap();
+        state.operations.trains.get_mut("SFTG").unwrap().extend(ctda);
+        for action in [
+            eng::Action::ProposeMerger {
+                partner: "SFTG".into(),
+            },
+            eng::Action::FormCorporation {
+                corporation: "AFI".into(),
+            },
+        ] {
+            G1841::apply(&mut state, 1, &action).unwrap();
+        }
+        let eng::Round::OperatingRound(r) = &state.round else {
+            panic!("not an operating round")
+        };
+        let Some(eng::CorporateEvent::Merger(m)) = r.event.as_deref() else {
+            panic!("no merger")
+        };
+        assert_eq!(r.crowded, ["AFI"]);
+        let moved = m.moved.as_ref().unwrap();
+        assert_eq!(
+            (moved.initiator_cash, moved.partner_cash),
+            (657, 266)
+        );
+        assert_eq!(moved.initiator_trains, ["3-3"]);
+        assert_eq!(moved.partner_trains, ["3-2", "3-5", "4-0"]);
+        check_on_the_wire(&state);
+    }
+
     /// The FAQ options are tri-state on the wire (unset, true, false survive encode → decode,
     /// also through the binary encoding); `NewGame` takes `true`/`false` and, for a FAQ
     /// option, `default` or an empty value for unset (the version default); the state added
