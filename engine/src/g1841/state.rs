@@ -580,16 +580,17 @@ pub struct Merger {
     pub tokens_max_removal: u32,
     /// The old corporations' assets already moved to the new corporation, with what a failed
     /// merger restores (1841 §12.1; 18xx.games moves them when the new corporation is named,
-    /// before the presidency claims). `None` in the price and corporation stages, in the
-    /// Tuscan merge, and in a merger saved by an older build (its assets move when the
-    /// presidency is settled).
+    /// before the presidency claims; the Tuscan merge's last step likewise). `None` in the
+    /// price and corporation stages, once the presidency is settled, and in a merger saved
+    /// by an older build (its assets move when the presidency is settled).
     #[serde(default)]
     pub moved: Option<MovedAssets>,
 }
 
-/// What a voluntary merger moved to its new corporation when the corporation was named
-/// (1841 §12.1: cash, trains and certificates of other corporations), kept so that a merger
-/// ending without a president is taken back whole, discards included.
+/// What a major merger moved to its new corporation when the corporation was named
+/// (1841 §12.1: cash, trains and certificates of other corporations; the Tuscan merge's last
+/// step too, §12.3), kept so that a voluntary merger ending without a president is taken back
+/// whole, discards included.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MovedAssets {
     /// The initiator's cash before the move, in L.
@@ -606,6 +607,11 @@ pub struct MovedAssets {
     pub certificates: Vec<MovedCertificate>,
     /// `State::next_market_arrival` before the new corporation was placed on its cell.
     pub next_market_arrival: u64,
+    /// The seat that decides the new corporation's discards while it has no president: the
+    /// initiator's controller when the corporation was named (the Tuscan merge's decider;
+    /// 18xx.games' `@merger_decider`); `None`: nobody (automatic, I26).
+    #[serde(default)]
+    pub decider: Option<Seat>,
 }
 
 /// One certificate a merger moved: `corporation`'s certificate number `index` (0-based, as in

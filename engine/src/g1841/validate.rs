@@ -721,7 +721,7 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
 
 /// A voluntary merger's record of the assets moved to its new corporation (1841 §12.1), so
 /// that taking it back cannot create or duplicate anything: only in the presidency stage of
-/// a major merger (not the Tuscan merge); the recorded trains are now the new corporation's
+/// a major merger; the decider a seat; the recorded trains are now the new corporation's
 /// or in the pool (discarded), and the new corporation holds no others; the recorded
 /// certificates exist and were the old corporations'; cash not negative; the market arrival
 /// counter not ahead.
@@ -735,11 +735,14 @@ fn check_moved_assets(
     let major = state
         .corporation(&x.initiator)
         .is_some_and(|c| c.kind == super::state::CorporationKind::Major);
-    if x.stage != super::state::MergerStage::Presidency || x.tuscan || !major {
-        return Err(err(
-            path,
-            "only in the presidency stage of a voluntary major merger",
-        ));
+    if x.stage != super::state::MergerStage::Presidency || !major {
+        return Err(err(path, "only in the presidency stage of a major merger"));
+    }
+    if moved
+        .decider
+        .is_some_and(|s| s as usize >= state.players.len())
+    {
+        return Err(err(format!("{path}.decider"), "a seat of this game"));
     }
     let recorded: Vec<&String> = moved
         .initiator_trains

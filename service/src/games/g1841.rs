@@ -332,6 +332,7 @@ fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
                         })
                         .collect(),
                     next_market_arrival: m.next_market_arrival,
+                    decider: m.decider,
                 }),
             }),
             eng::CorporateEvent::Transformation(x) => E::Transformation(pb::Transformation {
@@ -440,6 +441,10 @@ fn corporate_event_from_pb(
                             })
                             .collect::<Result<Vec<_>, Status>>()?,
                         next_market_arrival: m.next_market_arrival,
+                        decider: match m.decider {
+                            None => None,
+                            Some(s) => Some(seat(&format!("{p}.moved.decider"), s, n)?),
+                        },
                     }),
                 },
             })

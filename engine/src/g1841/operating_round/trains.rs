@@ -97,14 +97,12 @@ pub(super) fn discard_train(state: &mut State, sym: &str, train: &str, events: &
 
 /// The seat that decides which train `sym` discards (1841 §9.6): its controller (1841 §7.2);
 /// for a merger's new corporation before its president is known (it received the old
-/// corporations' trains when it was named, 1841 §12.1) the initiator's controller, as
-/// 18xx.games' `@merger_decider` (`merger_start`: `corpa.player`). `None`: nobody, the
-/// discard is automatic (interpretation I26).
+/// corporations' trains when it was named, 1841 §12.1) the merger's decider: the initiator's
+/// controller (the Tuscan merge's decider, §12.3), as 18xx.games' `@merger_decider`
+/// (`merger_start`: `corpa.player`). `None`: nobody, the discard is automatic (I26).
 pub fn discard_seat(state: &State, sym: &str) -> Option<Seat> {
     controller(state, sym).or_else(|| match round(state)?.event.as_deref()? {
-        CorporateEvent::Merger(m) if m.target == sym && m.moved.is_some() => {
-            controller(state, &m.initiator)
-        }
+        CorporateEvent::Merger(m) if m.target == sym => m.moved.as_ref()?.decider,
         _ => None,
     })
 }

@@ -17,7 +17,11 @@
 //!    (FAQ-R1). The Tuscan merge cannot fail: the certificate goes to the pool (SFLi frozen).
 //! 2. **Assets**: cash, trains and certificates of other corporations go to the new
 //!    corporation; shares of each old corporation held by the other are eliminated; the new
-//!    corporation starts on the new cell.
+//!    corporation starts on the new cell. In a major merger (the Tuscan merge's last step
+//!    too) this happens when the new corporation is named, before step 1, as 18xx.games does
+//!    (`merger_exchange_start`): a new corporation over its train limit discards first
+//!    (§9.6), decided while it has no president by the initiator's controller (the Tuscan
+//!    merge's decider); a merger that then fails gives everything back (`Merger::moved`).
 //! 3. **Pairs**: every two old units → one new 10% share (none left: the bank pays the price).
 //! 4. **Odd shares**: cash (half the new price from the bank) or a full share (half the new
 //!    price to the new corporation), the holder's choice; only cash when no share is left or
@@ -435,7 +439,9 @@ pub(super) fn apply(state: &mut State, mut m: Merger, action: &Action, events: &
             m.target = corporation.clone();
             begin_exchange(state, &mut m);
             if kind_of(state, &m.initiator) == CorporationKind::Major && !m.tuscan {
-                move_assets(state, &mut m);
+                // 18xx's `@merger_decider`: the initiator's player when the merger starts.
+                let decider = controller(state, &m.initiator);
+                move_assets(state, &mut m, decider);
             }
         }
         (MergerStage::Presidency, Action::ClaimPresidency { claim }) => {
@@ -666,10 +672,10 @@ fn place_and_move(state: &mut State, m: &Merger, cell: MarketCell) {
 /// presidency claims (1841 §12.1 lists the assets before the exchange; 18xx.games:
 /// `merger_exchange_start` → `move_assets` of both, then the first presidency question), so
 /// a new corporation over its train limit discards first (§9.6; 18xx's `DiscardTrain` step
-/// comes before `ChooseOption`), decided by the initiator's controller while it has no
-/// president ([`super::super::discard_seat`]). What moved is kept in `m.moved` for
-/// [`restore_assets`].
-fn move_assets(state: &mut State, m: &mut Merger) {
+/// comes before `ChooseOption`), decided by `decider` (the initiator's controller; in the
+/// Tuscan merge its decider) while it has no president ([`super::super::discard_seat`]).
+/// What moved is kept in `m.moved` for [`restore_assets`].
+fn move_assets(state: &mut State, m: &mut Merger, decider: Option<Seat>) {
     let Some(cell) = m.cell else { return };
     let (a, b) = (m.initiator.clone(), m.partner.clone());
     let olds = [
@@ -699,6 +705,7 @@ fn move_assets(state: &mut State, m: &mut Merger) {
         partner_trains: trains_of(state, &b),
         certificates,
         next_market_arrival: state.next_market_arrival,
+        decider,
     };
     place_and_move(state, m, cell);
     m.moved = Some(moved);
@@ -1188,6 +1195,10 @@ pub(super) fn begin_tuscan(state: &mut State, events: &mut Vec<Event>) {
         let mut m = tuscan_merger(state, &h, ssfl, &t.result, first);
         m.holding = Some(h);
         m.joins_round = joins_round;
+        // As a voluntary merger's (18xx.games' `merger_exchange_start` serves both): SFLi
+        // has the holding's and SSFL's assets before the presidency question, and discards
+        // first, decided by the Tuscan merge's decider while it has no president.
+        move_assets(state, &mut m, Some(first));
         last = Some(m);
     }
     if let Some(m) = last {
