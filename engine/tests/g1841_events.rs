@@ -692,7 +692,11 @@ fn crowded_merger_position() -> (State, usize) {
         .iter()
         .position(|x| x.owner == ShareOwner::Ipo && !x.president)
         .unwrap();
-    let sb = state.corporations.iter_mut().find(|c| c.sym == "SB").unwrap();
+    let sb = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "SB")
+        .unwrap();
     sb.certificates[held].owner = corp("SFTC");
     assert_eq!(validate(&state), Ok(()));
     (state, held)
@@ -725,11 +729,17 @@ fn s12_1_merger_assets_move_before_the_claims_and_the_new_corporation_discards_f
         },
     );
     let afi = state.corporation("AFI").unwrap();
-    assert_eq!((afi.price(), afi.cash, afi.president()), (Some(162), 923, Some(&ShareOwner::Ipo)));
+    assert_eq!(
+        (afi.price(), afi.cash, afi.president()),
+        (Some(162), 923, Some(&ShareOwner::Ipo))
+    );
     assert_eq!(trains(&state, "AFI"), ["3-3", "3-5", "3-2", "4-0"]);
     assert_eq!(trains(&state, "SFTC"), Vec::<String>::new());
     assert_eq!(
-        (state.corporation("SFTC").unwrap().cash, state.corporation("SFTG").unwrap().cash),
+        (
+            state.corporation("SFTC").unwrap().cash,
+            state.corporation("SFTG").unwrap().cash
+        ),
         (0, 0)
     );
     assert_eq!(
@@ -881,7 +891,11 @@ fn s12_1_a_merger_saved_without_the_moved_record_moves_the_assets_at_the_exchang
     assert_eq!(G1841::to_act(&claimed), [P2]);
     while let Some(CorporateEvent::Merger(_)) = event(&declined) {
         let seat = G1841::to_act(&declined)[0];
-        act(&mut declined, seat, Action::ClaimPresidency { claim: false });
+        act(
+            &mut declined,
+            seat,
+            Action::ClaimPresidency { claim: false },
+        );
     }
     assert_eq!(declined, start);
 }
@@ -1623,4 +1637,3 @@ fn s12_4_with_irsffs_president_in_the_pool_the_buyers_controller_decides_for_the
     assert_eq!(percent(&state, "SFL", ShareOwner::Pool), 50);
     assert_eq!(percent(&state, "SB", ShareOwner::Pool), 40);
 }
-

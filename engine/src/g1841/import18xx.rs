@@ -3487,6 +3487,10 @@ fn merger_second_city_removal(state: &State, action: &ImportedAction) -> Option<
     by_rule.then_some("token on a two-city tile a merger removed by rule")
 }
 
+/// Whether `action` is 18xx.games' `discard_train` by a corporation nobody decides for
+/// ([`operating_round::discard_seat`]: no controller, and not a merger's new corporation
+/// before its presidency, whose discard the merger's decider makes, 1841 §12.1): this engine
+/// discards such a corporation's lowest trains itself (1841 §9.6, I26). Dropped.
 fn discard_without_controller(state: &State, action: &ImportedAction) -> Option<&'static str> {
     (action.kind == "discard_train"
         && matches!(&action.entity, Entity::Corporation(c)

@@ -63,11 +63,10 @@ pub use concession::{Concession, UnknownConcession};
 pub use options::Options;
 pub use state::{
     Auction, Certificate, ConcessionRound, CorporateEvent, CorporateSale, Corporation,
-    CorporationKind, CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage, MovedAssets,
-    MovedCertificate,
-    OperatingRound, OperatingStep, Operations, PlacedTile, Player, PriceDrop, PurchaseItem,
-    PurchaseOffer, QueuedEvent, Round, SealedBid, ShareOwner, SharePrice, SoldShares, Split,
-    SplitStage, StartStep, State, StockRound, Transformation,
+    CorporationKind, CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage,
+    MovedAssets, MovedCertificate, OperatingRound, OperatingStep, Operations, PlacedTile, Player,
+    PriceDrop, PurchaseItem, PurchaseOffer, QueuedEvent, Round, SealedBid, ShareOwner, SharePrice,
+    SoldShares, Split, SplitStage, StartStep, State, StockRound, Transformation,
 };
 pub use view::View;
 

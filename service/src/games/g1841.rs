@@ -2892,7 +2892,11 @@ mod tests {
             }
         }
         let owners = |sym: &str, list: &[eng::ShareOwner], state: &mut eng::State| {
-            let c = state.corporations.iter_mut().find(|c| c.sym == sym).unwrap();
+            let c = state
+                .corporations
+                .iter_mut()
+                .find(|c| c.sym == sym)
+                .unwrap();
             for (i, cert) in c.certificates.iter_mut().enumerate() {
                 cert.owner = list.get(i).cloned().unwrap_or(eng::ShareOwner::Ipo);
             }
@@ -2906,7 +2910,12 @@ mod tests {
             state.players[seat].cash += 400;
         }
         let ctda = state.operations.trains.remove("CTDA").unwrap();
-        state.operations.trains.get_mut("SFTG").unwrap().extend(ctda);
+        state
+            .operations
+            .trains
+            .get_mut("SFTG")
+            .unwrap()
+            .extend(ctda);
         for action in [
             eng::Action::ProposeMerger {
                 partner: "SFTG".into(),
@@ -2925,10 +2934,7 @@ mod tests {
         };
         assert_eq!(r.crowded, ["AFI"]);
         let moved = m.moved.as_ref().unwrap();
-        assert_eq!(
-            (moved.initiator_cash, moved.partner_cash),
-            (657, 266)
-        );
+        assert_eq!((moved.initiator_cash, moved.partner_cash), (657, 266));
         assert_eq!(moved.initiator_trains, ["3-3"]);
         assert_eq!(moved.partner_trains, ["3-2", "3-5", "4-0"]);
         check_on_the_wire(&state);

@@ -14,8 +14,8 @@ use super::data;
 use super::map::{self, End, NodeKind};
 use super::market;
 use super::state::{
-    CorporateEvent, CorporateSale, CorporationKind, MapToken, OperatingRound, OperatingStep, PlacedTile, Round,
-    ShareOwner, StartStep, State,
+    CorporateEvent, CorporateSale, CorporationKind, MapToken, OperatingRound, OperatingStep,
+    PlacedTile, Round, ShareOwner, StartStep, State,
 };
 use super::track;
 use crate::{Rejection, RejectionCode, Seat};

@@ -734,10 +734,7 @@ fn restore_assets(state: &mut State, m: &Merger, moved: &MovedAssets) {
         .iter()
         .chain(&moved.partner_trains)
         .collect();
-    state
-        .operations
-        .pool_trains
-        .retain(|t| !old.contains(&t));
+    state.operations.pool_trains.retain(|t| !old.contains(&t));
     state.operations.trains.remove(&target);
     for (sym, list) in [
         (&m.initiator, &moved.initiator_trains),
@@ -748,8 +745,8 @@ fn restore_assets(state: &mut State, m: &Merger, moved: &MovedAssets) {
         }
     }
     for x in &moved.certificates {
-        if let Some(cert) = corp_mut(state, &x.corporation)
-            .and_then(|c| c.certificates.get_mut(x.index as usize))
+        if let Some(cert) =
+            corp_mut(state, &x.corporation).and_then(|c| c.certificates.get_mut(x.index as usize))
         {
             cert.owner = x.owner.clone();
         }
