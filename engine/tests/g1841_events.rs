@@ -666,6 +666,240 @@ fn s12_1_merger_without_a_president_fails() {
     assert_eq!(state, before);
 }
 
+/// The position of [`s12_1_merger_without_a_president_fails`] (132002 before action 529,
+/// nobody with 40%, everybody L.400 richer) with SFTC holding CTDA's 3-5 beside its 3-3, SFTG
+/// CTDA's 4-0 beside its 3-2, SFTG one SFTC share (certificate 3) instead of the pool, and
+/// SFTC SB's first ordinary certificate left in its IPO (returned with its index).
+fn crowded_merger_position() -> (State, usize) {
+    let mut state = before_in("132002", 529);
+    set_holders(
+        &mut state,
+        "SFTC",
+        &[p(P2), p(P3), ShareOwner::Pool, corp("SFTG")],
+    );
+    set_holders(&mut state, "SFTG", &[p(P4), p(P1)]);
+    for seat in [P1, P2, P3, P4] {
+        give(&mut state, seat, 400);
+    }
+    let t = &mut state.operations.trains;
+    t.remove("CTDA");
+    t.insert("SFTC".into(), vec!["3-3".into(), "3-5".into()]);
+    t.insert("SFTG".into(), vec!["3-2".into(), "4-0".into()]);
+    let held = state
+        .corporation("SB")
+        .unwrap()
+        .certificates
+        .iter()
+        .position(|x| x.owner == ShareOwner::Ipo && !x.president)
+        .unwrap();
+    let sb = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "SB")
+        .unwrap();
+    sb.certificates[held].owner = corp("SFTC");
+    assert_eq!(validate(&state), Ok(()));
+    (state, held)
+}
+
+/// 1841 §12.1 in 18xx.games' order (`merger_exchange_start`; D2 part 3): when the new
+/// corporation is named it is placed on its cell (L.162) and receives both corporations'
+/// cash (L.657 + L.266 = L.923), trains (SFTC's 3-3, 3-5, then SFTG's 3-2, 4-0) and treasury
+/// (SFTC's SB share; SFTG's SFTC share stays until the exchange eliminates it) — before
+/// anybody claims the presidency. Four
+/// trains over the phase-4 limit of 3 (§9.6): AFI discards first, and with no president yet
+/// its discard is decided by P2, the initiator SFTC's president (18xx's `@merger_decider`),
+/// not by P4; then the claims. P2 claims (L.162 to AFI): AFI ends with L.1085 and the 3-5,
+/// 3-2 and 4-0, the 3-3 in the pool.
+#[test]
+fn s12_1_merger_assets_move_before_the_claims_and_the_new_corporation_discards_first() {
+    let (mut state, held) = crowded_merger_position();
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    let afi = state.corporation("AFI").unwrap();
+    assert_eq!(
+        (afi.price(), afi.cash, afi.president()),
+        (Some(162), 923, Some(&ShareOwner::Ipo))
+    );
+    assert_eq!(trains(&state, "AFI"), ["3-3", "3-5", "3-2", "4-0"]);
+    assert_eq!(trains(&state, "SFTC"), Vec::<String>::new());
+    assert_eq!(
+        (
+            state.corporation("SFTC").unwrap().cash,
+            state.corporation("SFTG").unwrap().cash
+        ),
+        (0, 0)
+    );
+    assert_eq!(
+        state.corporation("SB").unwrap().certificates[held].owner,
+        corp("AFI")
+    );
+    assert_eq!(
+        state.corporation("SFTC").unwrap().certificates[3].owner,
+        corp("SFTG")
+    );
+    let Round::OperatingRound(r) = &state.round else {
+        unreachable!()
+    };
+    assert_eq!(r.crowded, ["AFI"]);
+    assert_eq!(G1841::to_act(&state), [P2]);
+    let discard = |train: &str| Action::DiscardTrain {
+        corporation: "AFI".into(),
+        train: train.into(),
+    };
+    assert_eq!(
+        G1841::legal(&state, P2).actions,
+        [discard("3-3"), discard("4-0")]
+    );
+    let r = G1841::apply(&mut state.clone(), P4, &discard("3-3")).unwrap_err();
+    assert_eq!(r.code, RejectionCode::NotYourTurn);
+    act(&mut state, P2, discard("3-3"));
+    assert_eq!(state.operations.pool_trains, ["3-3"]);
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!()
+    };
+    assert_eq!(m.stage, MergerStage::Presidency);
+    assert_eq!(G1841::to_act(&state), [P2]);
+    act(&mut state, P2, Action::ClaimPresidency { claim: true });
+    let afi = state.corporation("AFI").unwrap();
+    assert_eq!((afi.cash, afi.president()), (923 + 162, Some(&p(P2))));
+    assert_eq!(trains(&state, "AFI"), ["3-5", "3-2", "4-0"]);
+    assert_eq!(state.operations.pool_trains, ["3-3"]);
+    assert_eq!(
+        state.corporation("SB").unwrap().certificates[held].owner,
+        corp("AFI")
+    );
+}
+
+/// 1841 §12.1, FAQ-R6, 18xx #9404 ("Cannot complete this merger without a president. Undo
+/// required."): the merger of [`s12_1_merger_assets_move_before_the_claims_and_the_new_corporation_discards_first`]
+/// with every claim declined is taken back whole — the cash, the four trains (the 3-3 AFI
+/// discarded comes back out of the pool), SFTC's SB share, AFI unstarted and off the
+/// market: the state is the one before the proposal.
+#[test]
+fn s12_1_failed_merger_takes_back_the_moved_assets_and_the_discard() {
+    let (mut state, held) = crowded_merger_position();
+    let before = state.clone();
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    act(
+        &mut state,
+        P2,
+        Action::DiscardTrain {
+            corporation: "AFI".into(),
+            train: "3-3".into(),
+        },
+    );
+    assert_eq!(state.operations.pool_trains, ["3-3"]);
+    assert_eq!(
+        state.corporation("SB").unwrap().certificates[held].owner,
+        corp("AFI")
+    );
+    let mut asked = Vec::new();
+    let mut events = Vec::new();
+    while let Some(CorporateEvent::Merger(_)) = event(&state) {
+        let seat = G1841::to_act(&state)[0];
+        asked.push(seat);
+        events = act(&mut state, seat, Action::ClaimPresidency { claim: false });
+    }
+    assert_eq!(asked, [P2, P4, P1, P3]);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::MergerFailed { .. }))
+    );
+    assert_eq!(trains(&state, "SFTC"), ["3-3", "3-5"]);
+    assert!(state.operations.pool_trains.is_empty());
+    assert_eq!(
+        state.corporation("SB").unwrap().certificates[held].owner,
+        corp("SFTC")
+    );
+    assert_eq!(state.corporation("AFI").unwrap().share_price, None);
+    assert_eq!(state, before);
+}
+
+/// A merger saved by an older build in its presidency stage (no `moved` record, the new
+/// corporation still unstarted, the assets still with the old corporations) still loads and
+/// plays as it did: the assets move with the exchange — P2 claims, AFI gets L.923 + L.162 and
+/// the four trains, and only then, with P2 its president, discards (1841 §9.6) — and a
+/// failure leaves the state as before the proposal.
+#[test]
+fn s12_1_a_merger_saved_without_the_moved_record_moves_the_assets_at_the_exchange() {
+    let (start, _) = crowded_merger_position();
+    let mut state = start.clone();
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    let mut named = state.clone();
+    act(
+        &mut named,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    let Some(CorporateEvent::Merger(m)) = event(&named) else {
+        panic!()
+    };
+    let mut old = m.clone();
+    old.moved = None;
+    let Round::OperatingRound(r) = &mut state.round else {
+        unreachable!()
+    };
+    r.event = Some(Box::new(CorporateEvent::Merger(old)));
+    assert_eq!(validate(&state), Ok(()));
+    assert_eq!(state.corporation("AFI").unwrap().share_price, None);
+    assert_eq!(G1841::to_act(&state), [P2]);
+    let mut declined = state.clone();
+    let mut claimed = state;
+    act(&mut claimed, P2, Action::ClaimPresidency { claim: true });
+    let afi = claimed.corporation("AFI").unwrap();
+    assert_eq!((afi.cash, afi.president()), (923 + 162, Some(&p(P2))));
+    assert_eq!(trains(&claimed, "AFI"), ["3-3", "3-5", "3-2", "4-0"]);
+    let Round::OperatingRound(r) = &claimed.round else {
+        unreachable!()
+    };
+    assert_eq!(r.crowded, ["AFI"]);
+    assert_eq!(G1841::to_act(&claimed), [P2]);
+    while let Some(CorporateEvent::Merger(_)) = event(&declined) {
+        let seat = G1841::to_act(&declined)[0];
+        act(
+            &mut declined,
+            seat,
+            Action::ClaimPresidency { claim: false },
+        );
+    }
+    assert_eq!(declined, start);
+}
+
 /// 1841 §12.1 (rule 4.7.4.1), FAQ-R6, 18xx #9404: a merger that cannot end with a president
 /// whatever the holders decide is not offered (18xx.games refuses it at once: "Cannot
 /// complete this merger without a president. Undo required."). 132002 before action 529 with

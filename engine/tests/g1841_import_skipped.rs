@@ -241,22 +241,28 @@ fn s21_lite_a_transformations_count_includes_the_compulsory_token() {
     assert_eq!(state.corporation("CGTF").unwrap().tokens_total, 3);
 }
 
-/// Version 2, 5 players (seed 309), actions up to id 278: at the phase change SFLi, which no
-/// player controls, is over its train limit; this engine discards its lowest train itself
-/// (1841 §9.6, I26), 18xx.games records a `discard_train` by SFLi (id 277): dropped.
+/// Version 2, 5 players (seed 309), actions up to id 278: at the first 4-train (SFTG, id
+/// 276) the Tuscan merge's last step gives SFLi the holding's and SSFL's trains before the
+/// presidency question; SFLi, with no president yet, is over its train limit. 18xx.games
+/// records SFLi's `discard_train` (3-2, id 277) before player 4's presidency `choose`
+/// (id 278); this engine takes it as the discard of the Tuscan merge's decider (1841 §12.3,
+/// §9.6; D2 part 3) — it was dropped as an automatic discard (I26) before the assets moved
+/// first.
 #[test]
-fn s21_v2_a_discard_by_a_corporation_nobody_controls_is_dropped() {
+fn s21_v2_sflis_discard_before_its_presidency_is_the_tuscan_deciders() {
     let r = import("v2-5p-s309-to278");
-    assert_to_the_end(&r, 292);
+    assert_to_the_end(&r, 293);
+    let i = r.action_ids.iter().position(|id| *id == Some(277)).unwrap();
+    // Seat 3 decides: the Tuscan merge's decider (18xx's `@tuscan_merge_decider`).
+    assert_eq!(r.actions[i].0, 3);
     assert_eq!(
-        dropped(&r).last(),
-        Some(&(
-            Some(277),
-            "discard_train",
-            false,
-            "train discard of a corporation nobody controls (automatic here)"
-        ))
+        r.actions[i].1,
+        Action::DiscardTrain {
+            corporation: "SFLi".into(),
+            train: "3-2".into()
+        }
     );
+    assert!(!dropped(&r).iter().any(|d| d.0 == Some(277)));
 }
 
 /// lite, 5 players (seed 311), actions up to id 170: player 1 sells (160) and passes (161,

@@ -556,6 +556,16 @@ impl ImportedAction {
         };
         let seat = match &self.entity {
             Entity::Player(s) => *s,
+            // A discard is decided by `discard_seat`: the controller, or for a merger's new
+            // corporation without a president yet the initiator's controller (1841 §12.1).
+            Entity::Corporation(sym) if self.kind == "discard_train" => {
+                operating_round::discard_seat(state, sym).ok_or_else(|| {
+                    bad(
+                        "entity",
+                        format!("corporation {sym} has no controlling player"),
+                    )
+                })?
+            }
             Entity::Corporation(sym) => controller(state, sym).ok_or_else(|| {
                 bad(
                     "entity",
@@ -3643,9 +3653,14 @@ fn merger_second_city_removal(state: &State, action: &ImportedAction) -> Option<
     by_rule.then_some("token on a two-city tile a merger removed by rule")
 }
 
+/// Whether `action` is 18xx.games' `discard_train` by a corporation nobody decides for
+/// ([`operating_round::discard_seat`]: no controller, and not a merger's new corporation
+/// before its presidency, whose discard the merger's decider makes, 1841 §12.1): this engine
+/// discards such a corporation's lowest trains itself (1841 §9.6, I26). Dropped.
 fn discard_without_controller(state: &State, action: &ImportedAction) -> Option<&'static str> {
     (action.kind == "discard_train"
-        && matches!(&action.entity, Entity::Corporation(c) if controller(state, c).is_none()))
+        && matches!(&action.entity, Entity::Corporation(c)
+            if operating_round::discard_seat(state, c).is_none()))
     .then_some("train discard of a corporation nobody controls (automatic here)")
 }
 

@@ -64,9 +64,9 @@ pub use options::Options;
 pub use state::{
     Auction, Certificate, ConcessionRound, CorporateEvent, CorporateSale, Corporation,
     CorporationKind, CorporationStart, GameEnd, MapToken, MarketCell, Merger, MergerStage,
-    OperatingRound, OperatingStep, Operations, PlacedTile, Player, PriceDrop, PurchaseItem,
-    PurchaseOffer, QueuedEvent, Round, SealedBid, ShareOwner, SharePrice, SoldShares, Split,
-    SplitStage, StartStep, State, StockRound, Transformation,
+    MovedAssets, MovedCertificate, OperatingRound, OperatingStep, Operations, PlacedTile, Player,
+    PriceDrop, PurchaseItem, PurchaseOffer, QueuedEvent, Round, SealedBid, ShareOwner, SharePrice,
+    SoldShares, Split, SplitStage, StartStep, State, StockRound, Transformation,
 };
 pub use view::View;
 

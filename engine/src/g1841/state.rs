@@ -578,6 +578,52 @@ pub struct Merger {
     pub tokens_min_removal: u32,
     /// Tokens the president may still remove from the map.
     pub tokens_max_removal: u32,
+    /// The old corporations' assets already moved to the new corporation, with what a failed
+    /// merger restores (1841 §12.1; 18xx.games moves them when the new corporation is named,
+    /// before the presidency claims; the Tuscan merge's last step likewise). `None` in the
+    /// price and corporation stages, once the presidency is settled, and in a merger saved
+    /// by an older build (its assets move when the presidency is settled).
+    #[serde(default)]
+    pub moved: Option<MovedAssets>,
+}
+
+/// What a major merger moved to its new corporation when the corporation was named
+/// (1841 §12.1: cash, trains and certificates of other corporations; the Tuscan merge's last
+/// step too, §12.3), kept so that a voluntary merger ending without a president is taken back
+/// whole, discards included.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovedAssets {
+    /// The initiator's cash before the move, in L.
+    pub initiator_cash: i64,
+    /// The partner's cash before the move, in L.
+    pub partner_cash: i64,
+    /// The initiator's trains before the move (ids, in order).
+    pub initiator_trains: Vec<String>,
+    /// The partner's trains before the move (ids, in order).
+    pub partner_trains: Vec<String>,
+    /// The old corporations' certificates of other corporations, moved to the new
+    /// corporation's treasury, with their owner before (shares of each old corporation held
+    /// by the other stay until the exchange eliminates them).
+    pub certificates: Vec<MovedCertificate>,
+    /// `State::next_market_arrival` before the new corporation was placed on its cell.
+    pub next_market_arrival: u64,
+    /// The seat that decides the new corporation's discards while it has no president: the
+    /// initiator's controller when the corporation was named (the Tuscan merge's decider;
+    /// 18xx.games' `@merger_decider`); `None`: nobody (automatic, I26).
+    #[serde(default)]
+    pub decider: Option<Seat>,
+}
+
+/// One certificate a merger moved: `corporation`'s certificate number `index` (0-based, as in
+/// `Corporation::certificates`) and its owner before the move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovedCertificate {
+    /// The corporation whose certificate it is.
+    pub corporation: String,
+    /// Its index in that corporation's certificates.
+    pub index: u32,
+    /// Its owner before the move (the initiator or the partner).
+    pub owner: ShareOwner,
 }
 
 /// What a merger waits for (1841 §12.1).

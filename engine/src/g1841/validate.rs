@@ -658,15 +658,20 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
                 ));
             }
             if x.stage != MergerStage::Corporation && x.stage != MergerStage::Price {
+                // Started once the assets moved (1841 §12.1: named, or the exchange done).
+                let moved = x.stage != MergerStage::Presidency || x.moved.is_some();
                 match state.corporation(&x.target) {
-                    Some(t) if t.started() != (x.stage == MergerStage::Presidency) => {}
+                    Some(t) if t.started() == moved => {}
                     _ => {
                         return Err(err(
                             format!("{path}.target"),
-                            "an unstarted corporation before the exchange, started after it",
+                            "an unstarted corporation before the assets move, started after it",
                         ));
                     }
                 }
+            }
+            if let Some(moved) = &x.moved {
+                check_moved_assets(state, path, x, moved)?;
             }
             if x.stage == MergerStage::Price && x.price_choices.len() != 2 {
                 return Err(err(format!("{path}.price_choices"), "two prices"));
@@ -710,6 +715,77 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
                 return Err(err(format!("{path}.next"), "beyond the holders"));
             }
         }
+    }
+    Ok(())
+}
+
+/// A voluntary merger's record of the assets moved to its new corporation (1841 §12.1), so
+/// that taking it back cannot create or duplicate anything: only in the presidency stage of
+/// a major merger; the decider a seat; the recorded trains are now the new corporation's
+/// or in the pool (discarded), and the new corporation holds no others; the recorded
+/// certificates exist and were the old corporations'; cash not negative; the market arrival
+/// counter not ahead.
+fn check_moved_assets(
+    state: &State,
+    path: &str,
+    x: &super::state::Merger,
+    moved: &super::state::MovedAssets,
+) -> Result<(), StateError> {
+    let path = format!("{path}.moved");
+    let major = state
+        .corporation(&x.initiator)
+        .is_some_and(|c| c.kind == super::state::CorporationKind::Major);
+    if x.stage != super::state::MergerStage::Presidency || !major {
+        return Err(err(path, "only in the presidency stage of a major merger"));
+    }
+    if moved
+        .decider
+        .is_some_and(|s| s as usize >= state.players.len())
+    {
+        return Err(err(format!("{path}.decider"), "a seat of this game"));
+    }
+    let recorded: Vec<&String> = moved
+        .initiator_trains
+        .iter()
+        .chain(&moved.partner_trains)
+        .collect();
+    let unique: BTreeSet<&String> = recorded.iter().copied().collect();
+    let held = state.operations.trains.get(&x.target);
+    let placed = |t: &String| {
+        held.is_some_and(|l| l.contains(t)) || state.operations.pool_trains.contains(t)
+    };
+    if unique.len() != recorded.len()
+        || !recorded.iter().all(|t| placed(t))
+        || held.is_some_and(|l| l.iter().any(|t| !unique.contains(t)))
+    {
+        return Err(err(
+            format!("{path}.initiator_trains"),
+            "the old corporations' trains, each now the new corporation's or in the pool",
+        ));
+    }
+    let olds = [
+        ShareOwner::Corporation(x.initiator.clone()),
+        ShareOwner::Corporation(x.partner.clone()),
+    ];
+    for (i, c) in moved.certificates.iter().enumerate() {
+        let exists = state
+            .corporation(&c.corporation)
+            .is_some_and(|k| (c.index as usize) < k.certificates.len());
+        if !exists || !olds.contains(&c.owner) {
+            return Err(err(
+                format!("{path}.certificates[{i}]"),
+                "a certificate of these rules, held by an old corporation before",
+            ));
+        }
+    }
+    if moved.initiator_cash < 0
+        || moved.partner_cash < 0
+        || moved.next_market_arrival > state.next_market_arrival
+    {
+        return Err(err(
+            path,
+            "cash not negative, the arrival counter not ahead of the state's",
+        ));
     }
     Ok(())
 }
@@ -816,7 +892,16 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                             .successors
                             .contains(&c.sym)
                 );
-                if c.president() == Some(&ShareOwner::Ipo) && !choosing {
+                // 1841 §12.1: a merger's new corporation has its assets before its president.
+                let claiming = matches!(
+                    &state.round,
+                    Round::OperatingRound(OperatingRound {
+                        event: Some(ev),
+                        ..
+                    }) if matches!(&**ev, super::state::CorporateEvent::Merger(m)
+                        if m.target == c.sym && m.moved.is_some())
+                );
+                if c.president() == Some(&ShareOwner::Ipo) && !choosing && !claiming {
                     return Err(err(
                         path(".certificates[0].owner"),
                         "a started corporation's president's certificate is not in its IPO",

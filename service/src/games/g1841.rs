@@ -317,6 +317,23 @@ fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
                 joins_round: x.joins_round,
                 tokens_min_removal: x.tokens_min_removal,
                 tokens_max_removal: x.tokens_max_removal,
+                moved: x.moved.as_ref().map(|m| pb::MergerAssets {
+                    initiator_cash: m.initiator_cash,
+                    partner_cash: m.partner_cash,
+                    initiator_trains: m.initiator_trains.clone(),
+                    partner_trains: m.partner_trains.clone(),
+                    certificates: m
+                        .certificates
+                        .iter()
+                        .map(|c| pb::MovedCertificate {
+                            corporation: c.corporation.clone(),
+                            index: c.index,
+                            owner: Some(holder_to_pb(&c.owner)),
+                        })
+                        .collect(),
+                    next_market_arrival: m.next_market_arrival,
+                    decider: m.decider,
+                }),
             }),
             eng::CorporateEvent::Transformation(x) => E::Transformation(pb::Transformation {
                 minor: x.minor.clone(),
@@ -399,6 +416,37 @@ fn corporate_event_from_pb(
                 joins_round: x.joins_round,
                 tokens_min_removal: x.tokens_min_removal,
                 tokens_max_removal: x.tokens_max_removal,
+                // Unset in a state saved by an older build: the assets move with the exchange.
+                moved: match x.moved.as_ref() {
+                    None => None,
+                    Some(m) => Some(eng::MovedAssets {
+                        initiator_cash: m.initiator_cash,
+                        partner_cash: m.partner_cash,
+                        initiator_trains: m.initiator_trains.clone(),
+                        partner_trains: m.partner_trains.clone(),
+                        certificates: m
+                            .certificates
+                            .iter()
+                            .enumerate()
+                            .map(|(i, c)| {
+                                Ok(eng::MovedCertificate {
+                                    corporation: c.corporation.clone(),
+                                    index: c.index,
+                                    owner: holder_from_pb(
+                                        &format!("{p}.moved.certificates[{i}].owner"),
+                                        c.owner.as_ref(),
+                                        n,
+                                    )?,
+                                })
+                            })
+                            .collect::<Result<Vec<_>, Status>>()?,
+                        next_market_arrival: m.next_market_arrival,
+                        decider: match m.decider {
+                            None => None,
+                            Some(s) => Some(seat(&format!("{p}.moved.decider"), s, n)?),
+                        },
+                    }),
+                },
             })
         }
         Some(E::Transformation(x)) => {
@@ -2814,6 +2862,82 @@ mod tests {
             check_on_the_wire(&state);
         }
         (applied, state)
+    }
+
+    /// 1841 §12.1: a merger waiting for its presidency claims with its assets moved to the new
+    /// corporation (`Merger.moved`, with what a failed merger restores) and the new
+    /// corporation's pending discard round-trip. 132002 before action 529 with SFTC held by P2
+    /// (20%) and P3 (10%), SFTG by P4 (20%) and P1 (10%), the rest in the pool, and SFTG given
+    /// CTDA's trains: nobody holds 40%, so AFI waits for the claims holding the old cash and
+    /// trains, over its limit.
+    #[test]
+    fn a_merger_with_moved_assets_round_trips() {
+        use referee_engine::g1841::import18xx::parse_export;
+        let path = format!(
+            "{}/../tests/fixtures/1841/132002.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let export = parse_export(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let options = export.options().unwrap();
+        let mut state = G1841::setup(&options, export.players.len() as u32, 0).unwrap();
+        for recorded in &export.actions {
+            if recorded.id.is_some_and(|id| id >= 529) {
+                break;
+            }
+            if recorded.kind == "destination_connection" {
+                continue;
+            }
+            if let Ok(Some((seat, action))) = recorded.to_action(&state) {
+                G1841::apply(&mut state, seat, &action).unwrap();
+            }
+        }
+        let owners = |sym: &str, list: &[eng::ShareOwner], state: &mut eng::State| {
+            let c = state
+                .corporations
+                .iter_mut()
+                .find(|c| c.sym == sym)
+                .unwrap();
+            for (i, cert) in c.certificates.iter_mut().enumerate() {
+                cert.owner = list.get(i).cloned().unwrap_or(eng::ShareOwner::Ipo);
+            }
+        };
+        let p = eng::ShareOwner::Player;
+        let pool = eng::ShareOwner::Pool;
+        owners("SFTC", &[p(1), p(2), pool.clone(), pool], &mut state);
+        owners("SFTG", &[p(3), p(0)], &mut state);
+        for seat in 0..4 {
+            state.bank_cash -= 400;
+            state.players[seat].cash += 400;
+        }
+        let ctda = state.operations.trains.remove("CTDA").unwrap();
+        state
+            .operations
+            .trains
+            .get_mut("SFTG")
+            .unwrap()
+            .extend(ctda);
+        for action in [
+            eng::Action::ProposeMerger {
+                partner: "SFTG".into(),
+            },
+            eng::Action::FormCorporation {
+                corporation: "AFI".into(),
+            },
+        ] {
+            G1841::apply(&mut state, 1, &action).unwrap();
+        }
+        let eng::Round::OperatingRound(r) = &state.round else {
+            panic!("not an operating round")
+        };
+        let Some(eng::CorporateEvent::Merger(m)) = r.event.as_deref() else {
+            panic!("no merger")
+        };
+        assert_eq!(r.crowded, ["AFI"]);
+        let moved = m.moved.as_ref().unwrap();
+        assert_eq!((moved.initiator_cash, moved.partner_cash), (657, 266));
+        assert_eq!(moved.initiator_trains, ["3-3"]);
+        assert_eq!(moved.partner_trains, ["3-2", "3-5", "4-0"]);
+        check_on_the_wire(&state);
     }
 
     /// The FAQ options are tri-state on the wire (unset, true, false survive encode → decode,

@@ -14,8 +14,8 @@ use super::data;
 use super::map::{self, End, NodeKind};
 use super::market;
 use super::state::{
-    CorporateSale, CorporationKind, MapToken, OperatingRound, OperatingStep, PlacedTile, Round,
-    ShareOwner, StartStep, State,
+    CorporateEvent, CorporateSale, CorporationKind, MapToken, OperatingRound, OperatingStep,
+    PlacedTile, Round, ShareOwner, StartStep, State,
 };
 use super::track;
 use crate::{Rejection, RejectionCode, Seat};
@@ -82,8 +82,9 @@ pub fn to_act(state: &State) -> Vec<Seat> {
     if events::in_progress(state) && round(state).is_none_or(|r| r.crowded.is_empty()) {
         return events::to_act(state);
     }
+    // (For the operating corporation `discard_seat` is its controller.)
     acting(state)
-        .and_then(|c| controller(state, &c))
+        .and_then(|c| discard_seat(state, &c))
         .filter(|s| !legal(state, *s).is_empty())
         .map(|s| vec![s])
         .unwrap_or_default()
@@ -122,7 +123,7 @@ fn listing(
     let Some(r) = round(state) else { return out };
     // 1841 §9.6: discards come first, before an event's decision (see [`to_act`]).
     if let Some(crowded) = r.crowded.first() {
-        if controller(state, crowded) == Some(seat) {
+        if discard_seat(state, crowded) == Some(seat) {
             out.actions = discard_options(state);
         }
         return out;
@@ -295,7 +296,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         return events::apply(state, seat, action);
     }
     if let Some(crowded) = r.crowded.clone() {
-        if controller(state, &crowded) != Some(seat) {
+        if discard_seat(state, &crowded) != Some(seat) {
             return Err(reject(
                 RejectionCode::NotYourTurn,
                 "1841 §9.6",

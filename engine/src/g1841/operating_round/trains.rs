@@ -95,12 +95,24 @@ pub(super) fn discard_train(state: &mut State, sym: &str, train: &str, events: &
     }
 }
 
+/// The seat that decides which train `sym` discards (1841 §9.6): its controller (1841 §7.2);
+/// for a merger's new corporation before its president is known (it received the old
+/// corporations' trains when it was named, 1841 §12.1) the merger's decider: the initiator's
+/// controller (the Tuscan merge's decider, §12.3), as 18xx.games' `@merger_decider`
+/// (`merger_start`: `corpa.player`). `None`: nobody, the discard is automatic (I26).
+pub fn discard_seat(state: &State, sym: &str) -> Option<Seat> {
+    controller(state, sym).or_else(|| match round(state)?.event.as_deref()? {
+        CorporateEvent::Merger(m) if m.target == sym => m.moved.as_ref()?.decider,
+        _ => None,
+    })
+}
+
 /// After a phase change: every corporation over its new limit must discard (1841 §9.6). A
-/// corporation without a controlling player (frozen) discards its lowest trains at once
-/// (interpretation I26).
+/// corporation nobody decides for ([`discard_seat`]: frozen) discards its lowest trains at
+/// once (interpretation I26).
 pub(super) fn mark_crowded(state: &mut State, events: &mut Vec<Event>) {
     for sym in over_limit(state) {
-        if controller(state, &sym).is_none() {
+        if discard_seat(state, &sym).is_none() {
             while train_count(state, &sym) as u32 > train_limit(state, &sym) {
                 let Some(first) = trains_of(state, &sym).first().cloned() else {
                     break;

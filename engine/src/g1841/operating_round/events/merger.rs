@@ -17,7 +17,11 @@
 //!    (FAQ-R1). The Tuscan merge cannot fail: the certificate goes to the pool (SFLi frozen).
 //! 2. **Assets**: cash, trains and certificates of other corporations go to the new
 //!    corporation; shares of each old corporation held by the other are eliminated; the new
-//!    corporation starts on the new cell.
+//!    corporation starts on the new cell. In a major merger (the Tuscan merge's last step
+//!    too) this happens when the new corporation is named, before step 1, as 18xx.games does
+//!    (`merger_exchange_start`): a new corporation over its train limit discards first
+//!    (§9.6), decided while it has no president by the initiator's controller (the Tuscan
+//!    merge's decider); a merger that then fails gives everything back (`Merger::moved`).
 //! 3. **Pairs**: every two old units → one new 10% share (none left: the bank pays the price).
 //! 4. **Odd shares**: cash (half the new price from the bank) or a full share (half the new
 //!    price to the new corporation), the holder's choice; only cash when no share is left or
@@ -36,7 +40,7 @@
 
 use super::*;
 use crate::g1841::corporation::{circular_set, frozen, holder_cash, holder_order};
-use crate::g1841::state::{MarketCell, Merger, MergerStage};
+use crate::g1841::state::{MarketCell, Merger, MergerStage, MovedAssets, MovedCertificate};
 
 fn store(state: &mut State, m: Merger) {
     set_event(state, Some(CorporateEvent::Merger(m)));
@@ -215,6 +219,7 @@ fn proposal(state: &State, initiator: &str, partner: &str) -> Option<Merger> {
         joins_round: false,
         tokens_min_removal: 0,
         tokens_max_removal: 0,
+        moved: None,
     };
     let cell = match a.kind {
         CorporationKind::Major => {
@@ -433,6 +438,11 @@ pub(super) fn apply(state: &mut State, mut m: Merger, action: &Action, events: &
         (MergerStage::Corporation, Action::FormCorporation { corporation }) => {
             m.target = corporation.clone();
             begin_exchange(state, &mut m);
+            if kind_of(state, &m.initiator) == CorporationKind::Major && !m.tuscan {
+                // 18xx's `@merger_decider`: the initiator's player when the merger starts.
+                let decider = controller(state, &m.initiator);
+                move_assets(state, &mut m, decider);
+            }
         }
         (MergerStage::Presidency, Action::ClaimPresidency { claim }) => {
             if *claim {
@@ -509,6 +519,11 @@ fn illegal_result(state: &State, m: &Merger) -> bool {
 /// execute. Returns false when the merger failed (the event is gone).
 fn settle_presidency(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) -> bool {
     if !m.tuscan && (m.president.is_none() || illegal_result(state, m)) {
+        // 18xx.games: "Cannot complete this merger without a president. Undo required." —
+        // the whole merger is taken back, the moved assets and the discards included.
+        if let Some(moved) = m.moved.take() {
+            restore_assets(state, m, &moved);
+        }
         events.push(Event::MergerFailed {
             initiator: m.initiator.clone(),
             partner: m.partner.clone(),
@@ -517,6 +532,8 @@ fn settle_presidency(state: &mut State, m: &mut Merger, events: &mut Vec<Event>)
         return false;
     }
     execute(state, m, events);
+    // Settled: nothing is taken back any more.
+    m.moved = None;
     true
 }
 
@@ -535,11 +552,8 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             }
         }
     }
-    start_at(state, &target, cell.row, cell.col);
-    for old in [&a, &b] {
-        move_cash(state, old, &target);
-        move_trains(state, old, &target);
-        move_treasury(state, old, &target);
+    if m.moved.is_none() {
+        place_and_move(state, m, cell);
     }
     events.push(Event::CorporationFormed {
         corporation: target.clone(),
@@ -635,6 +649,117 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     remove_corporation(state, &b, events);
     m.stage = MergerStage::OddShares;
     m.next = 0;
+}
+
+/// Step 2 of a merger (see the module documentation): the new corporation on its cell; cash,
+/// trains and certificates of other corporations to the new corporation (1841 §12.1). The
+/// shares of each old corporation held by the other stay where they are until the exchange
+/// eliminates them ([`execute`]): so the old corporations keep their presidents, and the
+/// initiator's controller, while the presidency is open (18xx.games moves them to the IPO at
+/// once; nothing in the presidency stage depends on them).
+fn place_and_move(state: &mut State, m: &Merger, cell: MarketCell) {
+    let target = m.target.clone();
+    let (a, b) = (m.initiator.clone(), m.partner.clone());
+    start_at(state, &target, cell.row, cell.col);
+    for old in [&a, &b] {
+        move_cash(state, old, &target);
+        move_trains(state, old, &target);
+        move_treasury(state, old, &target, &[&a, &b]);
+    }
+}
+
+/// A voluntary major merger's assets move when the new corporation is named, before the
+/// presidency claims (1841 §12.1 lists the assets before the exchange; 18xx.games:
+/// `merger_exchange_start` → `move_assets` of both, then the first presidency question), so
+/// a new corporation over its train limit discards first (§9.6; 18xx's `DiscardTrain` step
+/// comes before `ChooseOption`), decided by `decider` (the initiator's controller; in the
+/// Tuscan merge its decider) while it has no president ([`super::super::discard_seat`]).
+/// What moved is kept in `m.moved` for [`restore_assets`].
+fn move_assets(state: &mut State, m: &mut Merger, decider: Option<Seat>) {
+    let Some(cell) = m.cell else { return };
+    let (a, b) = (m.initiator.clone(), m.partner.clone());
+    let olds = [
+        ShareOwner::Corporation(a.clone()),
+        ShareOwner::Corporation(b.clone()),
+    ];
+    let certificates = state
+        .corporations
+        .iter()
+        .flat_map(|c| {
+            c.certificates
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| olds.contains(&x.owner) && c.sym != a && c.sym != b)
+                .map(|(i, x)| MovedCertificate {
+                    corporation: c.sym.clone(),
+                    index: u32::try_from(i).unwrap_or(u32::MAX),
+                    owner: x.owner.clone(),
+                })
+        })
+        .collect();
+    let cash = |s: &str| state.corporation(s).map_or(0, |c| c.cash);
+    let moved = MovedAssets {
+        initiator_cash: cash(&a),
+        partner_cash: cash(&b),
+        initiator_trains: trains_of(state, &a),
+        partner_trains: trains_of(state, &b),
+        certificates,
+        next_market_arrival: state.next_market_arrival,
+        decider,
+    };
+    place_and_move(state, m, cell);
+    m.moved = Some(moved);
+}
+
+/// Takes back [`move_assets`] when the merger fails (1841 §12.1, FAQ-R6; 18xx.games undoes
+/// the whole merger): the old corporations' cash, trains and certificates back, the trains
+/// discarded meanwhile out of the pool again, the new corporation off the market and
+/// unstarted. Money is conserved whatever the record says (the new corporation's cash is
+/// shared out, the initiator's part at most its recorded cash).
+fn restore_assets(state: &mut State, m: &Merger, moved: &MovedAssets) {
+    let target = m.target.clone();
+    let total = state.corporation(&target).map_or(0, |c| c.cash).max(0);
+    let a_cash = moved.initiator_cash.clamp(0, total);
+    for (sym, cash) in [
+        (&m.initiator, a_cash),
+        (&m.partner, total - a_cash),
+        (&target, 0),
+    ] {
+        if let Some(c) = corp_mut(state, sym) {
+            c.cash = cash;
+        }
+    }
+    let old: Vec<&String> = moved
+        .initiator_trains
+        .iter()
+        .chain(&moved.partner_trains)
+        .collect();
+    state.operations.pool_trains.retain(|t| !old.contains(&t));
+    state.operations.trains.remove(&target);
+    for (sym, list) in [
+        (&m.initiator, &moved.initiator_trains),
+        (&m.partner, &moved.partner_trains),
+    ] {
+        if !list.is_empty() {
+            state.operations.trains.insert(sym.clone(), list.clone());
+        }
+    }
+    for x in &moved.certificates {
+        if let Some(cert) =
+            corp_mut(state, &x.corporation).and_then(|c| c.certificates.get_mut(x.index as usize))
+        {
+            cert.owner = x.owner.clone();
+        }
+    }
+    if let Some(c) = corp_mut(state, &target) {
+        c.share_price = None;
+        c.par_price = 0;
+        c.operated = false;
+    }
+    state.next_market_arrival = moved.next_market_arrival;
+    if let Some(r) = round_mut(state) {
+        r.crowded.retain(|c| *c != target);
+    }
 }
 
 /// Minor merger: each 40% certificate → the new president's certificate (the first in
@@ -1067,6 +1192,10 @@ pub(super) fn begin_tuscan(state: &mut State, events: &mut Vec<Event>) {
         let mut m = tuscan_merger(state, &h, ssfl, &t.result, first);
         m.holding = Some(h);
         m.joins_round = joins_round;
+        // As a voluntary merger's (18xx.games' `merger_exchange_start` serves both): SFLi
+        // has the holding's and SSFL's assets before the presidency question, and discards
+        // first, decided by the Tuscan merge's decider while it has no president.
+        move_assets(state, &mut m, Some(first));
         last = Some(m);
     }
     if let Some(m) = last {
@@ -1116,6 +1245,7 @@ fn tuscan_merger(state: &State, a: &str, b: &str, target: &str, first: Seat) -> 
         joins_round: false,
         tokens_min_removal: 0,
         tokens_max_removal: 0,
+        moved: None,
     };
     let (holders, units) = old_holders(state, &m, first);
     m.holders = holders;

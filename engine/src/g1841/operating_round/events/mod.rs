@@ -322,10 +322,14 @@ fn take_place_of(state: &mut State, sym: &str, old: &str) {
 }
 
 /// Moves every certificate of other corporations held by `from` to `to`'s treasury (a
-/// president's certificate makes `to` the president there).
-fn move_treasury(state: &mut State, from: &str, to: &str) {
+/// president's certificate makes `to` the president there), except certificates of the
+/// corporations in `except`.
+fn move_treasury(state: &mut State, from: &str, to: &str, except: &[&String]) {
     let from_owner = ShareOwner::Corporation(from.to_string());
     for c in state.corporations.iter_mut() {
+        if except.contains(&&c.sym) {
+            continue;
+        }
         if c.sym == to {
             // Shares of the receiver itself go back to its IPO.
             for x in c.certificates.iter_mut().filter(|x| x.owner == from_owner) {

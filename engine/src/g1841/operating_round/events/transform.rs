@@ -50,7 +50,7 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
     take_place_of(state, major, minor);
     move_cash(state, minor, major);
     move_trains(state, minor, major);
-    move_treasury(state, minor, major);
+    move_treasury(state, minor, major, &[]);
     if let Some(c) = corp_mut(state, major) {
         c.tokens = m.tokens.clone();
         c.tokens_total = m.tokens_total.max(m.tokens.len() as u32);
