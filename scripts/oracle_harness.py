@@ -61,8 +61,9 @@ DIVERGENCES = os.path.join(ROOT, "tests", "oracle", "divergences.json")
 
 
 def load_divergences(path=DIVERGENCES):
-    """The known rule divergences: [{id, rule, why, cause, detail?, example}]; `cause` and
-    `detail` are regular expressions matched against a first difference."""
+    """The known rule divergences: [{id, rule, why, cause, detail?, previous_action?,
+    example}]; `cause` and `detail` are regular expressions matched against a first
+    difference, `previous_action` against the type of the action before it."""
     try:
         with open(path) as f:
             return json.load(f)["divergences"]
@@ -70,10 +71,29 @@ def load_divergences(path=DIVERGENCES):
         return []
 
 
-def known_divergence(diff, divergences):
+def previous_action_type(export, diff):
+    """The type of the export's action just before the one the difference names (the
+    nearest lower 18xx id), or "" when the difference names no action."""
+    m = re.search(r"action id (\d+)", diff[1])
+    if not m or not export:
+        return ""
+    at = int(m.group(1))
+    before = [a for a in export.get("actions") or [] if isinstance(a.get("id"), int) and a["id"] < at]
+    return max(before, key=lambda a: a["id"]).get("type", "") if before else ""
+
+
+def known_divergence(diff, divergences, export=None):
+    """The entry of the reviewed list the first difference matches: `cause` and `detail`
+    against the difference, and the optional `previous_action` against the type of the
+    export's action just before the one the difference names (a rule seen only right after a
+    kind of action, e.g. the operating order after a `bankrupt`)."""
     for d in divergences:
-        if re.search(d["cause"], diff[0]) and re.search(d.get("detail", ""), diff[1]):
-            return d
+        if not (re.search(d["cause"], diff[0]) and re.search(d.get("detail", ""), diff[1])):
+            continue
+        if "previous_action" in d and not re.search(d["previous_action"],
+                                                    previous_action_type(export, diff)):
+            continue
+        return d
     return None
 
 
@@ -321,7 +341,7 @@ def main():
                 if diff is None:
                     same += 1
             name = os.path.relpath(path, out)
-            div = known_divergence(diff, divergences) if diff else None
+            div = known_divergence(diff, divergences, export) if diff else None
             if div:
                 known += 1
                 causes[f"known divergence {div['id']}"] += 1

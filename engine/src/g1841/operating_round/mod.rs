@@ -1036,7 +1036,10 @@ fn after_discards(state: &mut State, events: &mut Vec<Event>) {
 }
 
 /// Starts the next corporation in operating order that has not yet operated (1841 §8: the
-/// order is re-read after every turn, so price changes re-sort the remainder). A frozen
+/// order is re-read after every turn, so price changes re-sort the remainder: FAQ-Q13, share
+/// sales in an operating round, a bankrupt president's sales (§14) included, re-order the
+/// corporations still to operate; 18xx.games does not re-sort after a bankruptcy, the
+/// reviewed divergence `operating-order-after-bankruptcy`). A frozen
 /// corporation only moves left twice (1841 §7.4). After the last one: the next operating
 /// round of the set, or the next stock round.
 fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
