@@ -213,6 +213,7 @@ fn corporation_to_pb(c: &eng::Corporation) -> pb::Corporation {
             .collect(),
         operated: c.operated,
         closed: c.closed,
+        ipo_first_share_ordinary: c.ipo_first_share_ordinary,
     }
 }
 
@@ -518,6 +519,7 @@ fn corporation_from_pb(
             .collect(),
         operated: c.operated,
         closed: c.closed,
+        ipo_first_share_ordinary: c.ipo_first_share_ordinary,
     })
 }
 
@@ -918,6 +920,7 @@ fn corporation_into_pb(c: eng::Corporation) -> pb::Corporation {
             .collect(),
         operated: c.operated,
         closed: c.closed,
+        ipo_first_share_ordinary: c.ipo_first_share_ordinary,
     }
 }
 
