@@ -75,15 +75,23 @@ fn i35_otherwise_the_step_waits_only_from_twice_the_lowest_par() {
         for c in s.corporations.iter_mut().filter(|c| c.closed) {
             c.ipo_first_share_ordinary = false;
         }
-        set_cash(&mut s, &ShareOwner::Corporation("IFAI".into()), 1547 + extra);
+        set_cash(
+            &mut s,
+            &ShareOwner::Corporation("IFAI".into()),
+            1547 + extra,
+        );
         buy_8_train(&mut s);
         assert_eq!(s.corporation("IFAI").unwrap().cash, 97 + extra);
         if open {
-            assert_eq!(ifai_step(&s), Some(OperatingStep::Shares), "L.{}", 97 + extra);
+            assert_eq!(
+                ifai_step(&s),
+                Some(OperatingStep::Shares),
+                "L.{}",
+                97 + extra
+            );
             let seat = G1841::to_act(&s)[0];
             let mut listed: Vec<Action> = [
-                "AFI", "ATFA", "CGTF", "CTDA", "CTS", "ICSF", "ILTF", "RATF", "CTLP", "FTP",
-                "SLDV",
+                "AFI", "ATFA", "CGTF", "CTDA", "CTS", "ICSF", "ILTF", "RATF", "CTLP", "FTP", "SLDV",
             ]
             .iter()
             .map(|c| Action::Par {
@@ -94,7 +102,12 @@ fn i35_otherwise_the_step_waits_only_from_twice_the_lowest_par() {
             listed.push(Action::Pass);
             assert_eq!(G1841::legal(&s, seat).actions, listed);
         } else {
-            assert_eq!(ifai_step(&s), Some(OperatingStep::Merge), "L.{}", 97 + extra);
+            assert_eq!(
+                ifai_step(&s),
+                Some(OperatingStep::Merge),
+                "L.{}",
+                97 + extra
+            );
         }
     }
 }
@@ -110,8 +123,5 @@ fn i35_the_flag_of_an_open_corporation_is_refused() {
         .unwrap()
         .ipo_first_share_ordinary = true;
     let e = referee_engine::g1841::validate::validate(&s).unwrap_err();
-    assert!(
-        e.to_string().contains("ipo_first_share_ordinary"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("ipo_first_share_ordinary"), "{e}");
 }
