@@ -523,6 +523,11 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             percent,
         } if listed => {
             emergency_sell(state, seat, seller, corporation, *percent, &mut events);
+            let owner = match seller {
+                Some(c) => ShareOwner::Corporation(c.clone()),
+                None => ShareOwner::Player(seat),
+            };
+            sweep(state, &sym, &owner, &mut events);
         }
         Action::DeclareBankruptcy { loan } if listed => {
             declare_bankruptcy(state, seat, *loan, &mut events);
