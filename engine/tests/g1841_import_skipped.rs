@@ -6,7 +6,7 @@
 
 use referee_engine::Seat;
 use referee_engine::g1841::import18xx::{DroppedRecord, ReplaySettings, Replayed, replay};
-use referee_engine::g1841::{Action, OperatingStep, Round, ShareOwner};
+use referee_engine::g1841::{Action, Round, ShareOwner};
 
 mod common;
 use common::fixture;
