@@ -122,7 +122,8 @@ fn sftn_needs_its_presidents_shares() -> State {
 /// 1841 §14 (rule {4.5.1}): seat 1, raising money for SFTN, may sell 10% of SFTN (he keeps
 /// 30%, as much as seat 3: he stays president) but not 20% — seat 3 would become SFTN's
 /// president and be left to raise the money for its train while seat 1 keeps his cash.
-/// The 10% sale pays ceil(1 × 43 ÷ 2) = L.22 and leaves seat 1 president.
+/// The 10% sale pays ceil(1 × 43 ÷ 2) = L.22, swept into SFTN at once (18xx `sweep_cash`),
+/// and leaves seat 1 president.
 #[test]
 fn s14_no_emergency_sale_moves_the_needy_corporations_presidency() {
     let s = sftn_needs_its_presidents_shares();
@@ -144,7 +145,9 @@ fn s14_no_emergency_sale_moves_the_needy_corporations_presidency() {
     assert_eq!(after, s);
     let mut s = s;
     G1841::apply(&mut s, 1, &sale("SFTN", 10)).unwrap();
-    assert_eq!(s.players[1].cash, 22);
+    // The proceeds flow down at once (18xx `sweep_cash`): seat 1's L.22 are SFTN's.
+    assert_eq!(s.players[1].cash, 0);
+    assert_eq!(s.corporation("SFTN").unwrap().cash, 22);
     let sftn = s.corporation("SFTN").unwrap();
     assert_eq!(sftn.president(), Some(&ShareOwner::Player(1)));
     assert_eq!(sftn.percent_of(&ShareOwner::Player(1)), 30);
@@ -214,6 +217,8 @@ fn s14_a_refused_sale_of_a_share_the_player_does_not_preside_names_the_open_sale
 /// a train, has L.155 and nothing left to sell (IPO empty); SFTG, its president with 30% (the
 /// president's certificate and CGTF_1, nobody else holding CGTF outside the pool), sells
 /// CGTF_1 at half of L.11: ceil(5.5) = L.6, and only then its own IPO shares (action 201).
+/// After the sale SFTG's cash, proceeds included, is swept into CGTF up to the cheapest
+/// train's price (1841 §14, 18xx `EmergencyAssist#sweep_cash`).
 /// Before, Referee skipped every corporation of the chain and offered SFTG's IPO at once.
 #[test]
 fn s14_a_chain_corporation_sells_its_shares_of_the_needy_one_first() {
@@ -251,7 +256,11 @@ fn s14_a_chain_corporation_sells_its_shares_of_the_needy_one_first() {
     let sftg_cash = state.corporation("SFTG").unwrap().cash;
     G1841::apply(&mut state, seat, &sell("SFTG", "CGTF", 10)).unwrap();
     assert_eq!(validate(&state), Ok(()));
-    assert_eq!(state.corporation("SFTG").unwrap().cash, sftg_cash + 6);
+    // The proceeds and SFTG's cash flow down to CGTF at once, up to the cheapest train's
+    // price (18xx `sweep_cash` after a chain corporation's sale): all of SFTG's L.53 + L.6.
+    assert_eq!(sftg_cash, 53);
+    assert_eq!(state.corporation("SFTG").unwrap().cash, 0);
+    assert_eq!(state.corporation("CGTF").unwrap().cash, 155 + 59);
     let cgtf = state.corporation("CGTF").unwrap();
     assert_eq!(cgtf.president(), Some(&corp("SFTG")));
     assert_eq!(cgtf.percent_of(&corp("SFTG")), 20);

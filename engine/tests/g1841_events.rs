@@ -406,6 +406,65 @@ fn s12_4_president_below_40_percent_chooses_his_successor() {
     assert_eq!(percent(&state, "SFL", p(P2)), 10);
 }
 
+/// 1841 §12.4: the other presidency goes to the first other holder with 20% in exchange for
+/// a pair, the pool among the holders (after the players and their corporations), as 18xx
+/// (`secession_exchange_pairs`). 132002 before action 326 with IRSFF held P3 20% (president),
+/// the pool 30%, P1 10%: P3 takes SFL; nobody else holds 20% but the pool, whose first pair
+/// buys SB's president's certificate (SB frozen, §7.4); the pool's odd share (decided by P3)
+/// and P1's go to SB. SB: pool 30%, P1 10%; SFL: P3 20%; the 60% of IRSFF outside its IPO
+/// became 60% of SB and SFL. (Before, the pool took SB's certificate without giving a pair:
+/// pool SB 40% and SFL 10%.)
+#[test]
+fn s12_4_the_pool_gives_a_pair_for_the_other_presidency() {
+    let mut state = before_in("132002", 326);
+    set_holders(
+        &mut state,
+        "IRSFF",
+        &[
+            p(P3),
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            p(P1),
+        ],
+    );
+    act(&mut state, P4, buy_4_train());
+    act(
+        &mut state,
+        P3,
+        Action::ChooseSplitPresidency {
+            corporation: "SFL".into(),
+        },
+    );
+    assert_eq!(state.corporation("SFL").unwrap().president(), Some(&p(P3)));
+    assert_eq!(
+        state.corporation("SB").unwrap().president(),
+        Some(&ShareOwner::Pool)
+    );
+    assert_eq!(percent(&state, "SB", ShareOwner::Pool), 20);
+    let mut seats = Vec::new();
+    while let Some(CorporateEvent::Split(s)) = event(&state) {
+        if s.stage != SplitStage::SingleShares {
+            break;
+        }
+        let seat = G1841::to_act(&state)[0];
+        seats.push(seat);
+        act(
+            &mut state,
+            seat,
+            Action::ExchangeSplitShare {
+                corporation: "SB".into(),
+            },
+        );
+    }
+    // P1's odd share, then the pool's (decided by IRSFF's president P3).
+    assert_eq!(seats, [P1, P3]);
+    assert_eq!(percent(&state, "SB", ShareOwner::Pool), 30);
+    assert_eq!(percent(&state, "SB", p(P1)), 10);
+    assert_eq!(percent(&state, "SFL", ShareOwner::Pool), 0);
+    assert_eq!(percent(&state, "SFL", p(P3)), 20);
+}
+
 /// 1841 §12.4: without IRSFF there is no split; SB and SFL close for good.
 #[test]
 fn s12_4_no_split_without_irsff() {

@@ -6,7 +6,7 @@
 
 use referee_engine::Seat;
 use referee_engine::g1841::import18xx::{DroppedRecord, ReplaySettings, Replayed, replay};
-use referee_engine::g1841::{Action, OperatingStep, Round, ShareOwner};
+use referee_engine::g1841::{Action, Round, ShareOwner};
 
 mod common;
 use common::fixture;
@@ -126,11 +126,13 @@ fn s18_v1_sfli_pass_of_an_operating_turn_this_engine_ended_is_dropped() {
 }
 
 /// Version 2, 8 players (seed 102), actions up to id 160: SFLP buys a 3-train (157) and ends
-/// its train step (158); 18xx.games has nothing more to offer SFLP and goes on to SFTC, whose
-/// track-step `pass` (159) is the next record. This engine still has SFLP in an optional
-/// step, which the replay passes (one pass inserted) before taking SFTC's record.
+/// its train step (158); 18xx.games has nothing more to offer SFLP (its corporate share step
+/// lists no `par`: SFLP cannot pay a president's certificate at L.136, interpretation I35)
+/// and goes on to SFTC, whose track-step `pass` (159) is the next record. This engine ends
+/// SFLP's turn there too since I35 follows 18xx's listing (2026-12-06); before, it kept SFLP
+/// in its share step, and the replay inserted SFLP's pass while taking record 159.
 #[test]
-fn s18_v2_optional_step_18xx_did_not_open_is_passed() {
+fn s18_v2_optional_step_18xx_did_not_open_is_not_opened() {
     let settings = ReplaySettings {
         stop_at_action_id: Some(158),
         ..ReplaySettings::default()
@@ -140,16 +142,13 @@ fn s18_v2_optional_step_18xx_did_not_open_is_passed() {
     let Round::OperatingRound(or) = &state.round else {
         panic!("an operating round")
     };
-    assert_eq!(or.current.as_deref(), Some("SFLP"));
-    assert_eq!(or.step, OperatingStep::Shares);
+    assert_eq!(or.current.as_deref(), Some("SFTC"));
+    assert!(or.done.iter().any(|c| c == "SFLP"));
 
     let r = import("v2-8p-s102-to160");
-    assert_to_the_end(&r, 164);
-    assert_eq!(r.passes_inserted, 1);
+    assert_to_the_end(&r, 163);
+    assert_eq!(r.passes_inserted, 0);
     assert_eq!(dropped(&r), vec![]);
-    // The inserted pass is SFLP's, made while taking record 159 (SFTC's pass).
-    let i = r.action_ids.iter().position(|id| *id == Some(159)).unwrap();
-    assert_eq!(r.actions[i].1, Action::Pass);
 }
 
 /// Version 2, 6 players (seed 202), actions up to id 443: ILTF buys the first 4-train (430):

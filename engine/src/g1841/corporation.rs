@@ -51,6 +51,7 @@ fn fresh(sym: &str, kind: CorporationKind, historical: bool) -> Corporation {
         tokens: Vec::new(),
         operated: false,
         closed: false,
+        ipo_first_share_ordinary: false,
     }
 }
 

@@ -523,6 +523,7 @@ fn president_after_sale(state: &State, seat: Seat, corp: &Corporation, percent: 
         tokens: Vec::new(),
         operated: corp.operated,
         closed: corp.closed,
+        ipo_first_share_ordinary: corp.ipo_first_share_ordinary,
     };
     let normal: u32 = corp
         .certificates

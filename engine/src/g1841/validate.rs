@@ -854,6 +854,12 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                 "only an unstarted historical corporation is closed (1841 §11, §12)",
             ));
         }
+        if c.ipo_first_share_ordinary && !c.closed {
+            return Err(err(
+                path(".ipo_first_share_ordinary"),
+                "only a closed corporation has it (interpretation I35)",
+            ));
+        }
         match c.share_price {
             None => {
                 if c.certificates.iter().any(|x| x.owner != ShareOwner::Ipo)

@@ -213,6 +213,7 @@ fn corporation_to_pb(c: &eng::Corporation) -> pb::Corporation {
             .collect(),
         operated: c.operated,
         closed: c.closed,
+        ipo_first_share_ordinary: c.ipo_first_share_ordinary,
     }
 }
 
@@ -566,6 +567,7 @@ fn corporation_from_pb(
             .collect(),
         operated: c.operated,
         closed: c.closed,
+        ipo_first_share_ordinary: c.ipo_first_share_ordinary,
     })
 }
 
@@ -966,6 +968,7 @@ fn corporation_into_pb(c: eng::Corporation) -> pb::Corporation {
             .collect(),
         operated: c.operated,
         closed: c.closed,
+        ipo_first_share_ordinary: c.ipo_first_share_ordinary,
     }
 }
 

@@ -534,6 +534,57 @@ pub(super) fn emergency_sell(
     }
 }
 
+/// After an emergency sale by `seller`, another raiser than the needy corporation `sym`
+/// itself (1841 §14: "proceeds flow down to the needy corporation"): the raisers above `sym`
+/// in chain order, up to and including the seller, each move their cash into `sym` until it
+/// holds the cheapest depot or pool train's price — 18xx.games'
+/// `G1841::Step::EmergencyAssist#sweep_cash` after every such sale (`BuyTrain#process_sell_shares`,
+/// cost `depot.min_depot_price`). So the proceeds are in the needy treasury at once, also when
+/// the emergency ends in a bankruptcy (lite random 3 players seed 3001, 18xx ids 503–511:
+/// RATF's sales for RSFS). Before 2026-12-06 the cash moved only at the purchase
+/// ([`contribute`]), and a bankruptcy left it with the chain's corporations.
+pub(super) fn sweep(state: &mut State, sym: &str, seller: &ShareOwner, events: &mut Vec<Event>) {
+    if *seller == ShareOwner::Corporation(sym.to_string()) {
+        return;
+    }
+    let Some((_, _, cost)) = cheapest_train(state) else {
+        return;
+    };
+    for raiser in raisers(state, sym).into_iter().skip(1) {
+        let have = state.corporation(sym).map_or(0, |c| c.cash);
+        let amount = (cost - have).max(0).min(cash_of(state, &raiser));
+        if amount > 0 {
+            match &raiser {
+                ShareOwner::Corporation(c) => {
+                    if let Some(x) = state.corporations.iter_mut().find(|x| &x.sym == c) {
+                        x.cash -= amount;
+                    }
+                }
+                ShareOwner::Player(s) => {
+                    if let Some(p) = state.players.get_mut(*s as usize) {
+                        p.cash -= amount;
+                    }
+                }
+                ShareOwner::Ipo | ShareOwner::Pool => {}
+            }
+            if let Some(x) = state.corporations.iter_mut().find(|x| x.sym == sym) {
+                x.cash += amount;
+            }
+            events.push(Event::EmergencyFunds {
+                corporation: sym.to_string(),
+                from: match &raiser {
+                    ShareOwner::Corporation(c) => Some(c.clone()),
+                    _ => None,
+                },
+                amount,
+            });
+        }
+        if raiser == *seller {
+            break;
+        }
+    }
+}
+
 /// Moves the raisers' cash into the needy treasury until it holds `price` (1841 §14), in chain
 /// order after the corporation itself.
 pub(super) fn contribute(state: &mut State, sym: &str, price: i64, events: &mut Vec<Event>) {

@@ -524,6 +524,11 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             percent,
         } if listed => {
             emergency_sell(state, seat, seller, corporation, *percent, &mut events);
+            let owner = match seller {
+                Some(c) => ShareOwner::Corporation(c.clone()),
+                None => ShareOwner::Player(seat),
+            };
+            sweep(state, &sym, &owner, &mut events);
         }
         Action::DeclareBankruptcy { loan } if listed => {
             declare_bankruptcy(state, seat, *loan, &mut events);
@@ -928,10 +933,9 @@ fn settle_on(state: &mut State, events: &mut Vec<Event>, board: track::LazyBoard
             }
             // The shares step without a listing: the first option found is enough.
             OperatingStep::Shares => {
-                // I35: 18xx plays the share step (a pass is recorded) while the treasury
-                // holds the lowest par price and a corporation may be started, even when the
-                // president's certificate (twice that) is out of reach (lite action 721:
-                // IFAI with L.97).
+                // I35: 18xx plays the share step (a pass is recorded) while its listing has
+                // a `par` the treasury can pay, even where no start is legal here
+                // ([`shares_step_open`]).
                 let skip = !has_sell_option(state) && !has_share_option(state);
                 debug_assert_eq!(
                     skip,
@@ -982,9 +986,29 @@ fn settle_on(state: &mut State, events: &mut Vec<Event>, board: track::LazyBoard
     }
 }
 
-/// Whether the corporate share step waits for the corporation even without an affordable
-/// purchase (interpretation I35): a non-historical corporation may be started and the
-/// treasury holds at least the lowest par price.
+/// Whether the corporate share step waits for the corporation even without a start, a
+/// purchase or a sale this engine lists (interpretation I35, revised 2026-12-06): 18xx.games
+/// (`G1841::Step::CorporateBuySellParShares`, `BuySellParShares#can_ipo_any?`) opens the step
+/// with a `par` whenever the treasury can pay the first IPO certificate of a corporation its
+/// `can_par?` accepts, priced at the lowest par price (L.68 a unit):
+/// * a non-historical corporation not started (phase 3 on): its president's certificate,
+///   twice the par (L.136, 1841 §5.4), whether or not a home city is free;
+/// * from phase 4 (when `concession_ok?` lets a corporation start any corporation), a
+///   historical corporation that is closed (§3.4, §11 step 2, §12: closed for good, so never
+///   a real start): 18xx keeps its IPO in the order the certificates came back, so its first
+///   certificate is an ordinary share (L.68) when it still had unsold IPO shares at its close
+///   ([`Corporation::ipo_first_share_ordinary`]; lite recorded game, action 721: IFAI with
+///   L.97 passes the step, IRSFF having kept three IPO shares through the split), otherwise
+///   its president's certificate (L.136).
+///
+/// The corporation must hold fewer than 5 certificates of others (§9.7). So a corporation
+/// with less than L.136 and nothing to buy or sell has no step in general (lite heuristic 3
+/// players seed 3001, 18xx id 227: RSFS with L.86 in its first turn; before, the step was
+/// kept open from L.68 whenever a non-historical corporation could start). Not modelled:
+/// the order in which a merger's exchanges give certificates back (taken as the president's
+/// certificate first), and the split with IRSFF's president's certificate in the pool.
+///
+/// [`Corporation::ipo_first_share_ordinary`]: super::state::Corporation::ipo_first_share_ordinary
 fn shares_step_open(state: &State, sym: &str) -> bool {
     let Some(c) = state.corporation(sym) else {
         return false;
@@ -994,7 +1018,47 @@ fn shares_step_open(state: &State, sym: &str) -> bool {
         .chain(market::par_prices(state, CorporationKind::Major))
         .min()
         .unwrap_or(i64::MAX);
-    c.cash >= lowest && !super::start::startable_non_historical(state).is_empty()
+    if c.cash < lowest {
+        return false;
+    }
+    let rules = data::ruleset(&state.options);
+    let owner = ShareOwner::Corporation(sym.to_string());
+    let held = state
+        .corporations
+        .iter()
+        .flat_map(|x| x.certificates.iter())
+        .filter(|x| x.owner == owner)
+        .count();
+    let max_held =
+        usize::try_from(rules.corporation_max_certificates_of_other_corporations).unwrap_or(0);
+    if held >= max_held {
+        return false;
+    }
+    let phase = phase_number(state);
+    let president = lowest.saturating_mul(2);
+    state.corporations.iter().any(|x| {
+        if x.started() || x.sym == sym {
+            false
+        } else if x.closed {
+            let first = if x.ipo_first_share_ordinary {
+                lowest
+            } else {
+                president
+            };
+            phase >= 4
+                && x.historical
+                && c.cash >= first
+                && rules
+                    .historical_corporations
+                    .iter()
+                    .any(|h| h.sym == x.sym && h.formed_by_event.is_none())
+        } else {
+            phase >= 3
+                && c.cash >= president
+                && !x.historical
+                && super::corporation::is_non_historical(&state.options, &x.sym)
+        }
+    })
 }
 
 /// Ends the current corporation's turn and starts the next one (or ends the round).
@@ -1037,7 +1101,10 @@ fn after_discards(state: &mut State, events: &mut Vec<Event>) {
 }
 
 /// Starts the next corporation in operating order that has not yet operated (1841 §8: the
-/// order is re-read after every turn, so price changes re-sort the remainder). A frozen
+/// order is re-read after every turn, so price changes re-sort the remainder: FAQ-Q13, share
+/// sales in an operating round, a bankrupt president's sales (§14) included, re-order the
+/// corporations still to operate; 18xx.games does not re-sort after a bankruptcy, the
+/// reviewed divergence `operating-order-after-bankruptcy`). A frozen
 /// corporation only moves left twice (1841 §7.4). After the last one: the next operating
 /// round of the set, or the next stock round.
 fn next_corporation(state: &mut State, events: &mut Vec<Event>) {

@@ -374,6 +374,12 @@ fn remove_corporation(state: &mut State, sym: &str, events: &mut Vec<Event>) {
         return;
     };
     let historical = c.historical;
+    // 18xx.games keeps a closed historical corporation's IPO in its own order: the unsold
+    // shares first, the certificates that come back behind them (I35).
+    c.ipo_first_share_ordinary = historical
+        && c.certificates
+            .iter()
+            .any(|x| x.owner == ShareOwner::Ipo && !x.president);
     c.certificates = crate::g1841::corporation::fresh_certificates(c.kind);
     c.cash = 0;
     c.tokens.clear();

@@ -298,7 +298,16 @@ fn exchanged(
 }
 
 /// IRSFF's president (with less than 40%) took `chosen`; the other presidency goes to the
-/// first other holder with 20%, else to the pool.
+/// first other holder with 20% in exchange for a pair of IRSFF shares, else to the pool
+/// (1841 §12.4). The holders are taken in the exchange order (players from IRSFF's
+/// president, each with the corporations he controls, then the pool, then frozen
+/// corporations), the pool included: a pool holding 20% of IRSFF gives a pair for the
+/// president's certificate like any holder (18xx `secession_exchange_pairs`: the first pair
+/// of the first holder with 20% takes it, the share pool among them), so the exchange hands
+/// out exactly as many units as IRSFF had outside its IPO; the corporation is then frozen
+/// (§7.4). Before 2026-12-06 the pool was passed over and took the certificate without
+/// giving a pair (v2 random 3 players seed 3001, 18xx ids 406–414: a pool with 50% of IRSFF
+/// kept one SB and one SFL share more, and SFL's IPO was empty for the repeated offer).
 fn assign_presidencies(
     state: &mut State,
     split: &mut Split,
@@ -321,13 +330,19 @@ fn assign_presidencies(
         .holders
         .iter()
         .zip(split.units.iter())
-        .position(|(h, u)| *h != president && *h != ShareOwner::Pool && *u >= 2);
+        .position(|(h, u)| *h != president && *u >= 2);
     match next {
         Some(i) => {
             let h = split.holders[i].clone();
             give_president(state, &other, &h);
             exchanged(state, &h, &other, 20, true, events);
             split.units[i] -= 2;
+            if h == ShareOwner::Pool {
+                events.push(Event::FrozenChanged {
+                    corporation: other.clone(),
+                    frozen: true,
+                });
+            }
         }
         None => {
             give_president(state, &other, &ShareOwner::Pool);
