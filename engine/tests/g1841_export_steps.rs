@@ -557,3 +557,34 @@ fn s21_a_corporation_frozen_mid_turn_passes_its_train_step() {
     assert_eq!(pass["entity_type"], "corporation");
     assert!(pass.get("auto_actions").is_none());
 }
+
+/// 1841 §5.4: a historical corporation's home city keeps a slot for its home token. 18xx.games
+/// reserves that slot (`City#add_reservation!`), keeps the reservation through upgrades and
+/// gives it to the home token; any other token takes the first slot neither tokened nor
+/// reserved (`City#get_slot`). Genova (H4) here: SFTN's token in the second printed city moves
+/// to slot 1 of the one-city tile 606 (slot 0 stays SFTG's), and SFTG's home token later takes
+/// slot 0. SFTC's purchase of SFTG's token there names slot 0 (before: slot 1, SFTN's, so the
+/// oracle removed SFTN's token and left SFTG two bases, one more tile lay than here).
+#[test]
+fn s21_a_home_token_takes_its_reserved_slot() {
+    let (actions, written) = reexported("version_1-3p-heuristic-s3001-to240");
+    let k = actions
+        .iter()
+        .position(|(_, a)| matches!(a, Action::BuyToken { hex, .. } if hex == "H4"))
+        .unwrap();
+    let id = written.action_ids[k];
+    assert_eq!(id, 227);
+    let rec = record(&written, id);
+    assert_eq!(rec["type"], "buy_token");
+    assert_eq!(rec["entity"], "SFTC");
+    assert_eq!(rec["city"], "606-0-0");
+    assert_eq!(rec["slot"], 0);
+    assert_eq!(rec["referee_seller"], "SFTG");
+    // SFTG's single lay ends its track step: the Destinate record goes with the lay.
+    let lay = record(&written, 235);
+    assert_eq!(lay["type"], "lay_tile");
+    assert_eq!(lay["entity"], "SFTG");
+    assert_eq!(lay["auto_actions"][0]["type"], "destination_connection");
+    assert_eq!(record(&written, 236)["type"], "pass");
+    assert!(record(&written, 236).get("auto_actions").is_none());
+}

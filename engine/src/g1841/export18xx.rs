@@ -681,6 +681,51 @@ fn tuscan_removal_open(pre: &State, post: &State) -> Option<String> {
         .then_some(target)
 }
 
+/// 18xx.games' reserved slots of city `city` of `hex` in `state`: by slot, the historical
+/// corporation whose home it is while that corporation has not started (1841 §5.4; 18xx
+/// reserves a slot for each home given with its city, `City#add_reservation!`, in the order of
+/// the corporations, keeps the reservation through upgrades, and frees it, keeping its
+/// place, when the home token is placed; Version 2 SFMA, whose president chooses the city,
+/// reserves none). Each with whether it still holds: the corporation has not started and is
+/// not closed.
+fn reserved_slots(state: &State, hex: &str, city: u32) -> Vec<(String, bool)> {
+    data::ruleset(&state.options)
+        .historical_corporations
+        .iter()
+        .filter(|h| {
+            h.homes.iter().any(|home| {
+                home.hex == hex
+                    && home
+                        .city_index
+                        .is_some_and(|i| super::track::current_city(state, hex, i) == city)
+            })
+        })
+        .map(|h| {
+            let active = !state
+                .corporation(&h.sym)
+                .is_some_and(|c| c.started() || c.closed);
+            (h.sym.clone(), active)
+        })
+        .collect()
+}
+
+/// The slot a token of `sym` arriving in a city takes (`City#get_slot`): its home's reserved
+/// slot (the home token of a corporation being started), else the first slot neither holding
+/// a token nor reserved, else a new one.
+fn free_slot(slots: &[Option<String>], reserved: &[(String, bool)], sym: &str) -> usize {
+    if let Some(i) = reserved.iter().position(|(r, _)| r == sym)
+        && slots.get(i).is_none_or(Option::is_none)
+    {
+        return i;
+    }
+    let open = |i: usize| {
+        slots.get(i).is_none_or(Option::is_none) && !reserved.get(i).is_some_and(|(_, held)| *held)
+    };
+    (0..=slots.len().max(reserved.len()))
+        .find(|&i| open(i))
+        .unwrap_or(slots.len())
+}
+
 /// Version 1 sealed bids (1841 §4.2) in player order, as 18xx.games asks for them: each run of
 /// consecutive `blind_bid` records is cut where a player bids again (the next bidding) and
 /// each part sorted by seat; the ids keep their places.
@@ -1104,7 +1149,9 @@ impl Writer<'_> {
     /// same action left in that city (a merger's or a transformation's new corporation
     /// takes its old corporation's slot, `swap_token`), else the first empty slot, else a new
     /// one (`City#get_slot`; a bought token, `exchange_token`, takes the first empty slot).
-    /// This engine's tokens carry no slot; its city holders are in corporation order.
+    /// A slot reserved for a historical corporation's home is taken by its home token only
+    /// ([`reserved_slots`]). This engine's tokens carry no slot; its city holders are in
+    /// corporation order.
     fn follow_slots(&mut self, pre: &State, post: &State, action: &Action) {
         let located = |s: &State| -> BTreeSet<(String, u32, String)> {
             s.corporations
@@ -1144,10 +1191,12 @@ impl Writer<'_> {
                     (!f.is_empty()).then(|| f.remove(0))
                 })
             };
-            match reuse.or_else(|| slots.iter().position(Option::is_none)) {
-                Some(i) => slots[i] = Some(sym.clone()),
-                None => slots.push(Some(sym.clone())),
+            let reserved = reserved_slots(pre, hex, *city);
+            let slot = reuse.unwrap_or_else(|| free_slot(slots, &reserved, sym));
+            if slots.len() <= slot {
+                slots.resize(slot + 1, None);
             }
+            slots[slot] = Some(sym.clone());
         }
     }
 
