@@ -482,7 +482,7 @@ fn records_between(written: &Exported, from: i64, to: i64) -> Vec<String> {
 #[test]
 fn s21_a_share_step_18xx_does_not_open_has_no_record() {
     // Version 1, heuristic: SFTG (L.82; lowest par L.68) after buying the first 3-train.
-    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to70");
+    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to662");
     let ids = &written.action_ids;
     assert_eq!(actions[63], (0, Action::Pass));
     assert_eq!(actions[64], (0, Action::Pass));
@@ -587,4 +587,32 @@ fn s21_a_home_token_takes_its_reserved_slot() {
     assert_eq!(lay["auto_actions"][0]["type"], "destination_connection");
     assert_eq!(record(&written, 236)["type"], "pass");
     assert!(record(&written, 236).get("auto_actions").is_none());
+}
+
+/// 1841 §12.1, §12.3: where both old corporations of a merger have a token in one city, the
+/// new corporation keeps one; 18xx.games keeps the first corporation's (`merger_start(corpa,
+/// corpb, …)`: the initiator, in the Tuscan merge SFLP before SFMA) and its slot, removing
+/// the other's. Firenze (R14, tile 207) here: SFMA's home token in slot 0, SFLP's in slot 1;
+/// the Tuscan merge leaves SFLi in slot 1 and slot 0 empty, so CFCC's removal of SFLi's
+/// token after ILTF's merger with SFLi and CFCC names slot 1 (before: slot 0, which 18xx
+/// found empty).
+#[test]
+fn s21_a_mergers_token_keeps_its_first_corporations_slot() {
+    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to662");
+    let k = actions
+        .iter()
+        .rposition(|(_, a)| matches!(a, Action::RemoveToken { hex, .. } if hex == "R14"))
+        .unwrap();
+    let id = written.action_ids[k];
+    assert_eq!(id, 661);
+    let rec = record(&written, id);
+    assert_eq!(rec["type"], "remove_token");
+    assert_eq!(rec["entity"], "CFCC");
+    assert_eq!(rec["city"], "207-1-0");
+    assert_eq!(rec["slot"], 1);
+    // SFLP's token, placed in Firenze's free slot.
+    let placed = record(&written, 241);
+    assert_eq!(placed["type"], "place_token");
+    assert_eq!(placed["entity"], "SFLP");
+    assert_eq!(placed["slot"], 1);
 }

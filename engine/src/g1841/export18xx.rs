@@ -283,7 +283,7 @@ pub fn export(
                     out.push(json);
                 }
                 writer.merger_oo_removals(&pre, &state, &events);
-                writer.follow_slots(&pre, &state, action);
+                writer.follow_slots(&pre, &state, action, &events);
                 for raw in writer.merger_oo_due(&state, out.len()) {
                     out.push(raw);
                 }
@@ -679,6 +679,37 @@ fn tuscan_removal_open(pre: &State, post: &State) -> Option<String> {
         .iter()
         .any(|t| !protected.contains(&t.hex))
         .then_some(target)
+}
+
+/// The old corporations of a merger moving its tokens during an action from `pre` (with
+/// `events`), in 18xx.games' order (`merger_start(corpa, corpb, …)`): the initiator, then
+/// its partner; in the Tuscan merge SFLP before SFMA (`tuscan_merge_start`), then the
+/// holding corporation before SSFL (1841 §12.1, §12.3). Empty without a merger.
+fn merger_token_order(pre: &State, events: &[Event]) -> Vec<String> {
+    let mut order: Vec<String> = match &pre.round {
+        Round::OperatingRound(r) => match r.event.as_deref() {
+            Some(CorporateEvent::Merger(m)) => vec![m.initiator.clone(), m.partner.clone()],
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    if order.is_empty() {
+        order = events
+            .iter()
+            .find_map(|e| match e {
+                Event::CorporationFormed { from, .. } if from.len() == 2 => Some(from.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+    }
+    if let Some(t) = data::ruleset(&pre.options).tuscan_merge.as_ref()
+        && let [sflp, sfma, ..] = t.participants.as_slice()
+        && order.contains(sflp)
+        && order.contains(sfma)
+    {
+        order = vec![sflp.clone(), sfma.clone()];
+    }
+    order
 }
 
 /// 18xx.games' reserved slots of city `city` of `hex` in `state`: by slot, the historical
@@ -1152,7 +1183,7 @@ impl Writer<'_> {
     /// A slot reserved for a historical corporation's home is taken by its home token only
     /// ([`reserved_slots`]). This engine's tokens carry no slot; its city holders are in
     /// corporation order.
-    fn follow_slots(&mut self, pre: &State, post: &State, action: &Action) {
+    fn follow_slots(&mut self, pre: &State, post: &State, action: &Action, events: &[Event]) {
         let located = |s: &State| -> BTreeSet<(String, u32, String)> {
             s.corporations
                 .iter()
@@ -1167,7 +1198,13 @@ impl Writer<'_> {
         if before == after {
             return;
         }
-        let mut freed: BTreeMap<(String, u32), Vec<usize>> = BTreeMap::new();
+        // The slots freed in each city, with the rank of the corporation that left: a
+        // merger's new corporation takes the slot of its first corporation's token where
+        // both had one (18xx keeps `@merger_corpa`'s token and removes the other's), else
+        // the lowest.
+        let mut freed: BTreeMap<(String, u32), Vec<(usize, usize)>> = BTreeMap::new();
+        let order = merger_token_order(pre, events);
+        let rank = |sym: &str| order.iter().position(|o| o == sym).unwrap_or(order.len());
         for (hex, city, sym) in before.difference(&after) {
             let key = (hex.clone(), *city);
             let slots = self.slots.entry(key.clone()).or_default();
@@ -1176,7 +1213,7 @@ impl Writer<'_> {
                 .position(|s| s.as_deref() == Some(sym.as_str()))
             {
                 slots[i] = None;
-                freed.entry(key).or_default().push(i);
+                freed.entry(key).or_default().push((rank(sym), i));
             }
         }
         let bought = matches!(action, Action::BuyToken { .. });
@@ -1188,7 +1225,7 @@ impl Writer<'_> {
             } else {
                 freed.get_mut(&key).and_then(|f| {
                     f.sort_unstable();
-                    (!f.is_empty()).then(|| f.remove(0))
+                    (!f.is_empty()).then(|| f.remove(0).1)
                 })
             };
             let reserved = reserved_slots(pre, hex, *city);
