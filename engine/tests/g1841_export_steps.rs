@@ -616,3 +616,191 @@ fn s21_a_mergers_token_keeps_its_first_corporations_slot() {
     assert_eq!(placed["entity"], "SFLP");
     assert_eq!(placed["slot"], 1);
 }
+
+/// A game played by the heuristic policy at every seat, as `referee playout --policy
+/// heuristic` plays it (setup and policy seeded with `seed`, the first seat to act acts):
+/// the games of `scripts/oracle_harness.py --policies heuristic`.
+fn heuristic_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+    let mut state = G1841::setup(&options, players, seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut history = Vec::new();
+    for _ in 0..20_000 {
+        if G1841::outcome(&state).is_some() {
+            return history;
+        }
+        let seat = G1841::to_act(&state)[0];
+        let legal = G1841::legal_actions(&state, seat);
+        let pick = referee_engine::g1841::heuristic::choose(&state, seat, legal, &mut rng);
+        G1841::apply(&mut state, seat, &pick).unwrap();
+        history.push((seat, pick));
+    }
+    panic!("seed {seed}: no result after 20,000 actions");
+}
+
+/// The export of `history` reimported with the importer: the same actions.
+fn reimports_to(written: &Exported, history: &[(Seat, Action)]) {
+    let text = written.json.to_string();
+    let replayed = referee_engine::g1841::import18xx::replay(&text, &Default::default());
+    assert_eq!(replayed.failure, None);
+    assert_eq!(replayed.actions.len(), history.len());
+    assert!(replayed.actions == history, "the reimport differs");
+}
+
+/// The records' type, entity and choice (absent: null), for comparing a run of records.
+fn brief(written: &Exported, ids: std::ops::RangeInclusive<i64>) -> Vec<(String, Value, Value)> {
+    ids.map(|id| {
+        let r = record(written, id);
+        (
+            r["type"].as_str().unwrap_or_default().to_string(),
+            r["entity"].clone(),
+            r["choice"].clone(),
+        )
+    })
+    .collect()
+}
+
+/// 1841 §12.1: two majors both above L.250 merge at either price. 18xx.games asks for the new
+/// corporation first and then for the price (`Step::Merge#process_merge` → `merger_start` →
+/// the `:price` option → `merger_exchange_start`), where this engine asks the price first; the
+/// export writes 18xx's order (`merge` partner, `merge` new corporation, `choose
+/// "first"|"last"`) and the importer reads it back (v2 3 players heuristic seed 3001: SFL
+/// and CTDA form ATFA, 18xx id 437 before the fix).
+#[test]
+fn s21_a_merger_above_l250_names_the_new_corporation_before_the_price() {
+    let options = Options::default();
+    let history = heuristic_game(options, 3, 3001);
+    let written = export(&options, 3, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    let mut found = Vec::new();
+    for (k, (_, action)) in history.iter().enumerate() {
+        let Action::ChooseMergerPrice { price } = action else {
+            continue;
+        };
+        let (
+            Some((_, Action::ProposeMerger { partner })),
+            Some((_, Action::FormCorporation { corporation })),
+        ) = (
+            k.checked_sub(1).and_then(|j| history.get(j)),
+            history.get(k + 1),
+        )
+        else {
+            panic!("action {k}: the price is not asked between the proposal and the form");
+        };
+        let form = written.action_ids[k + 1];
+        assert_eq!(written.action_ids[k - 1], form - 1);
+        assert_eq!(written.action_ids[k], form + 1, "the price after the form");
+        let initiator = record(&written, form)["entity"].clone();
+        assert_eq!(record(&written, form - 1)["corporation"], partner.as_str());
+        assert_eq!(record(&written, form)["corporation"], corporation.as_str());
+        assert_eq!(
+            brief(&written, form - 1..=form + 1),
+            vec![
+                ("merge".into(), initiator.clone(), Value::Null),
+                ("merge".into(), initiator.clone(), Value::Null),
+                ("choose".into(), initiator.clone(), Value::from("last")),
+            ],
+        );
+        found.push((partner.clone(), corporation.clone(), *price));
+    }
+    // The heuristic game's one such merger (2026-12-06): SFL with CTDA into ATFA at the
+    // higher price, L.377.
+    assert_eq!(
+        found,
+        vec![("CTDA".to_string(), "ATFA".to_string(), 377)],
+        "the mergers at two prices"
+    );
+    reimports_to(&written, &history);
+    // A file in this engine's order (Referee's exports before the fix) still reads.
+    let mut old = written.clone();
+    let price = history
+        .iter()
+        .position(|(_, a)| matches!(a, Action::ChooseMergerPrice { .. }))
+        .unwrap();
+    let form = written.action_ids[price + 1];
+    let list = old.json["actions"].as_array_mut().unwrap();
+    let (f, p) = (
+        usize::try_from(form - 1).unwrap(),
+        usize::try_from(form).unwrap(),
+    );
+    list.swap(f, p);
+    reimports_to(&old, &history);
+}
+
+/// 1841 §12.4: after the first rounds of purchases 18xx.games asks "another round of
+/// purchases?" for SB and SFL in turn while a holder can buy (`secession_offer_again`), of
+/// the successor's president or, for a successor no player controls, of IRSFF's president
+/// (`@secession_decider`); this engine asks only a successor a player controls (listed
+/// divergence `split-repeat-round-of-a-frozen-successor`). The export writes the decision this
+/// engine made, a `choose "n"`, before the token purchase; it used to write the token
+/// count there, which 18xx read as the answer (`to_sym` of an integer; v2 4 players heuristic
+/// seed 4001, 18xx id 450 before the fix). The importer drops the record again.
+#[test]
+fn s21_the_splits_further_round_for_a_frozen_successor_is_written_as_declined() {
+    let options = Options::default();
+    let history = heuristic_game(options, 4, 4001);
+    let written = export(&options, 4, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    let ours: std::collections::BTreeSet<i64> = written.action_ids.iter().copied().collect();
+    let declines: Vec<i64> = written.json["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["type"] == "choose" && a["choice"] == "n")
+        .map(|a| a["id"].as_i64().unwrap())
+        .filter(|id| !ours.contains(id))
+        .collect();
+    assert_eq!(declines.len(), 1, "{declines:?}");
+    let id = declines[0];
+    // SSFL declines an SB share in SB's first round (our last split purchase decision); 18xx
+    // then asks player 1 (IRSFF's president, seat 0) about SB, whose president's
+    // certificate is in the pool; then SB's tokens (asked of player 1 too) and SFL's.
+    let k = written
+        .action_ids
+        .iter()
+        .position(|&i| i == id - 1)
+        .unwrap();
+    assert!(matches!(history[k].1, Action::Pass), "{:?}", history[k]);
+    assert_eq!(
+        brief(&written, id - 1..=id + 2),
+        vec![
+            ("choose".into(), Value::from("SSFL"), Value::from("no")),
+            ("choose".into(), Value::from(1), Value::from("n")),
+            ("choose".into(), Value::from(1), Value::from(0)),
+            ("choose".into(), Value::from("SFL"), Value::from(0)),
+        ]
+    );
+    assert_eq!(record(&written, id)["entity_type"], "player");
+    reimports_to(&written, &history);
+}
+
+/// 1841 §12.4, the other case of the same question: this engine closes a successor's
+/// purchases after a further round that sold nothing, where 18xx.games asks its president
+/// again (alternating SB, SFL while a holder can buy); the export writes that question as
+/// declined, by the successor (p2p_purchases 4 players random seed 4001, 18xx id 321 before
+/// the fix). Each written decline names a successor a player controls or IRSFF's president's
+/// player, and the games reimport to the same actions.
+#[test]
+fn s21_the_splits_repeated_question_is_written_as_declined() {
+    let mut found = Vec::new();
+    for seed in 1..=SPLIT_SEEDS {
+        let options = Options::from_optional_rules(&["lite"]).unwrap();
+        let (history, written) = exported(options, 3, seed);
+        let ours: std::collections::BTreeSet<i64> = written.action_ids.iter().copied().collect();
+        for a in written.json["actions"].as_array().unwrap() {
+            let id = a["id"].as_i64().unwrap();
+            if a["type"] == "choose" && a["choice"] == "n" && !ours.contains(&id) {
+                found.push((seed, a["entity"].clone(), a["entity_type"].clone()));
+            }
+        }
+        reimports_to(&written, &history);
+    }
+    assert_eq!(
+        found,
+        vec![
+            (5, Value::from("SB"), Value::from("corporation")),
+            (12, Value::from("SFL"), Value::from("corporation")),
+        ]
+    );
+}

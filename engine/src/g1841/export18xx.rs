@@ -53,7 +53,7 @@ use super::data;
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
-use super::share_ledger::Ledger;
+use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
     SplitStage, StartStep, State,
@@ -185,7 +185,8 @@ pub fn export(
         split_tokens_seen: 0,
         compulsory: None,
         oo_removals: Vec::new(),
-        slots: BTreeMap::new(),
+        slots: TokenSlots::default(),
+        split_offers_done: BTreeSet::new(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -308,6 +309,14 @@ pub fn export(
                     let seat = super::corporation::controller(&state, &major).unwrap_or(*seat);
                     out.push(writer.record("choose", &f, &Entity::Corporation(major), seat, id));
                 }
+                for (entity, seat) in writer.split_repeat_declines(&pre, &state, action, &events) {
+                    // 18xx asks "another round of purchases?" where this engine closed that
+                    // successor's purchases by rule: the decline (1841 §12.4).
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let mut f = Map::new();
+                    f.insert("choice".into(), Value::from("n"));
+                    out.push(writer.record("choose", &f, &entity, seat, id));
+                }
                 for (corp, decider) in writer.split_tokens_by_rule(&pre, &state, &events) {
                     // 18xx asks IRSFF's president how many tokens a successor without a
                     // president buys; this engine buys none for it (1841 §12.4).
@@ -376,6 +385,7 @@ pub fn export(
         });
     }
     in_player_order(&mut out, &players);
+    merger_price_after_form(&mut out);
     let applied = failure.as_ref().map_or(actions.len(), |f| f.index);
     let mut action_ids = index_to_id(&mut out, applied);
     for (index, id) in closed_with {
@@ -681,82 +691,6 @@ fn tuscan_removal_open(pre: &State, post: &State) -> Option<String> {
         .then_some(target)
 }
 
-/// The old corporations of a merger moving its tokens during an action from `pre` (with
-/// `events`), in 18xx.games' order (`merger_start(corpa, corpb, …)`): the initiator, then
-/// its partner; in the Tuscan merge SFLP before SFMA (`tuscan_merge_start`), then the
-/// holding corporation before SSFL (1841 §12.1, §12.3). Empty without a merger.
-fn merger_token_order(pre: &State, events: &[Event]) -> Vec<String> {
-    let mut order: Vec<String> = match &pre.round {
-        Round::OperatingRound(r) => match r.event.as_deref() {
-            Some(CorporateEvent::Merger(m)) => vec![m.initiator.clone(), m.partner.clone()],
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
-    };
-    if order.is_empty() {
-        order = events
-            .iter()
-            .find_map(|e| match e {
-                Event::CorporationFormed { from, .. } if from.len() == 2 => Some(from.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
-    }
-    if let Some(t) = data::ruleset(&pre.options).tuscan_merge.as_ref()
-        && let [sflp, sfma, ..] = t.participants.as_slice()
-        && order.contains(sflp)
-        && order.contains(sfma)
-    {
-        order = vec![sflp.clone(), sfma.clone()];
-    }
-    order
-}
-
-/// 18xx.games' reserved slots of city `city` of `hex` in `state`: by slot, the historical
-/// corporation whose home it is while that corporation has not started (1841 §5.4; 18xx
-/// reserves a slot for each home given with its city, `City#add_reservation!`, in the order of
-/// the corporations, keeps the reservation through upgrades, and frees it, keeping its
-/// place, when the home token is placed; Version 2 SFMA, whose president chooses the city,
-/// reserves none). Each with whether it still holds: the corporation has not started and is
-/// not closed.
-fn reserved_slots(state: &State, hex: &str, city: u32) -> Vec<(String, bool)> {
-    data::ruleset(&state.options)
-        .historical_corporations
-        .iter()
-        .filter(|h| {
-            h.homes.iter().any(|home| {
-                home.hex == hex
-                    && home
-                        .city_index
-                        .is_some_and(|i| super::track::current_city(state, hex, i) == city)
-            })
-        })
-        .map(|h| {
-            let active = !state
-                .corporation(&h.sym)
-                .is_some_and(|c| c.started() || c.closed);
-            (h.sym.clone(), active)
-        })
-        .collect()
-}
-
-/// The slot a token of `sym` arriving in a city takes (`City#get_slot`): its home's reserved
-/// slot (the home token of a corporation being started), else the first slot neither holding
-/// a token nor reserved, else a new one.
-fn free_slot(slots: &[Option<String>], reserved: &[(String, bool)], sym: &str) -> usize {
-    if let Some(i) = reserved.iter().position(|(r, _)| r == sym)
-        && slots.get(i).is_none_or(Option::is_none)
-    {
-        return i;
-    }
-    let open = |i: usize| {
-        slots.get(i).is_none_or(Option::is_none) && !reserved.get(i).is_some_and(|(_, held)| *held)
-    };
-    (0..=slots.len().max(reserved.len()))
-        .find(|&i| open(i))
-        .unwrap_or(slots.len())
-}
-
 /// Version 1 sealed bids (1841 §4.2) in player order, as 18xx.games asks for them: each run of
 /// consecutive `blind_bid` records is cut where a player bids again (the next bidding) and
 /// each part sorted by seat; the ids keep their places.
@@ -784,6 +718,31 @@ fn in_player_order(out: &mut [Value], players: &[ExportPlayer]) {
             a["id"] = id;
         }
         i = j;
+    }
+}
+
+/// A merger of two majors both above L.250 (1841 §12.1) in 18xx.games' order: the new
+/// corporation is named (`merge`) before the price is chosen (`choose "first"|"last"`), where
+/// this engine asks the price first ([`MergerStage::Price`] before
+/// [`MergerStage::Corporation`]). 18xx's `Step::Merge#process_merge` calls `merger_start`
+/// with the corporation to form, which only then asks for the price when `merger_values`
+/// gives two (`pending_options` type `:price`) before `merger_exchange_start`. Each price
+/// `choose` directly followed by a `merge` is swapped with it; the ids keep their places.
+/// The importer swaps them back ([`super::import18xx`]).
+fn merger_price_after_form(out: &mut [Value]) {
+    let is_price =
+        |a: &Value| a["type"] == "choose" && matches!(a["choice"].as_str(), Some("first" | "last"));
+    let mut i = 0;
+    while i + 1 < out.len() {
+        if is_price(&out[i]) && out[i + 1]["type"] == "merge" {
+            let (a, b) = (out[i]["id"].clone(), out[i + 1]["id"].clone());
+            out.swap(i, i + 1);
+            out[i]["id"] = a;
+            out[i + 1]["id"] = b;
+            i += 2;
+        } else {
+            i += 1;
+        }
     }
 }
 
@@ -884,9 +843,11 @@ struct Writer<'a> {
     /// two-city hex holding the other's token ([`Writer::merger_oo_removals`]), to be written
     /// as 18xx.games' `remove_token` once the merger's exchanges are over.
     oo_removals: Vec<OoRemoval>,
-    /// 18xx.games' token slots of each city (hex, city index) holding or having held a
-    /// token: the corporation in each slot, `None` for a slot emptied ([`Writer::follow_slots`]).
-    slots: BTreeMap<(String, u32), Vec<Option<String>>>,
+    /// 18xx.games' token slots of each city ([`Writer::follow_slots`]).
+    slots: TokenSlots,
+    /// Successors of the Ferdinandea split whose further purchase rounds 18xx.games counts as
+    /// over (`@secession_offer_donea`/`doneb`; [`Writer::split_repeat_declines`]).
+    split_offers_done: BTreeSet<String>,
 }
 
 /// A merger's token on a two-city tile removed by rule ([`Writer::merger_oo_removals`]).
@@ -1101,6 +1062,127 @@ impl Writer<'_> {
         out
     }
 
+    /// The "another round of purchases?" questions of the Ferdinandea split (1841 §12.4) that
+    /// 18xx.games asks after `pre → post` where this engine asked none, each as the entity
+    /// 18xx asks and the seat writing it; the writer records a `choose "n"` for each, the
+    /// decision this engine made: no further round of that successor.
+    ///
+    /// 18xx (`Game#secession_post_offer`, `secession_offer_again`): after the first rounds
+    /// (SB, then SFL) it alternates between the two successors, starting with SB, skipping
+    /// one whose purchases are over (`doneb`/`donea`, set by a "no" or when no holder can
+    /// buy), and asks whenever a holder can buy — of the successor when a player controls
+    /// it, else of IRSFF's president (`@secession_decider`). This engine asks only a
+    /// successor with a controlling player, and closes a successor's purchases after a
+    /// further round that sold nothing (`split::ask_repeat`); so 18xx's question for a
+    /// successor no player controls (the listed divergence
+    /// `split-repeat-round-of-a-frozen-successor`), and its repeated question for a successor
+    /// whose round sold nothing, are written here as declined. The writer follows 18xx's
+    /// `done` set over the split (`split_offers_done`).
+    fn split_repeat_declines(
+        &mut self,
+        pre: &State,
+        post: &State,
+        action: &Action,
+        events: &[Event],
+    ) -> Vec<(Entity, Seat)> {
+        let rules = data::ruleset(&post.options);
+        let successors = &rules.ferdinandea_split.successors;
+        let [first, second] = successors.as_slice() else {
+            return Vec::new();
+        };
+        let split_of = |s: &State| match &s.round {
+            Round::OperatingRound(r) => match r.event.as_deref() {
+                Some(CorporateEvent::Split(sp)) => Some(sp.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let before = split_of(pre);
+        let after = split_of(post);
+        let formed = events.iter().any(|e| {
+            matches!(e, Event::CorporationFormed { corporation, .. }
+                if successors.contains(corporation))
+        });
+        if before.is_none() {
+            if !formed {
+                return Vec::new();
+            }
+            self.split_offers_done.clear();
+        }
+        // Where 18xx's `secession_post_offer` starts from in this action: after SFL's first
+        // round, after a further round of a successor, or after a "no" to one.
+        let just_did = match &before {
+            None => second.clone(),
+            Some(sp) => match (sp.stage, action) {
+                (SplitStage::RepeatRound, Action::RepeatPurchaseRound { repeat: false }) => {
+                    self.split_offers_done.insert(sp.corporation.clone());
+                    sp.corporation.clone()
+                }
+                (SplitStage::RepeatRound | SplitStage::Tokens, _) => return Vec::new(),
+                (SplitStage::Purchases, _) if sp.first_rounds_done => sp.corporation.clone(),
+                _ => second.clone(),
+            },
+        };
+        // What this engine asks now: a further round of one successor, or nothing more (the
+        // tokens, or the split is over). Still in the exchanges or a round: 18xx has not
+        // reached its question either.
+        let asked = match &after {
+            Some(sp) if sp.stage == SplitStage::RepeatRound => Some(sp.corporation.clone()),
+            Some(sp) if sp.stage == SplitStage::Tokens => None,
+            None => None,
+            Some(_) => return Vec::new(),
+        };
+        let Some(split) = after.clone().or_else(|| before.clone()) else {
+            return Vec::new();
+        };
+        // 18xx `@secession_decider`: IRSFF's president, else the operating corporation's.
+        let decider = match &split.president {
+            ShareOwner::Player(p) => Some(*p),
+            ShareOwner::Corporation(c) => super::corporation::controller(pre, c),
+            _ => None,
+        }
+        .or_else(|| super::corporation::controller(pre, &rules.ferdinandea_split.from))
+        .or_else(|| match &pre.round {
+            Round::OperatingRound(r) => r
+                .current
+                .as_deref()
+                .and_then(|c| super::corporation::controller(pre, c)),
+            _ => None,
+        });
+        let other = |s: &str| if s == first { second } else { first };
+        let mut out = Vec::new();
+        let mut last = just_did;
+        for _ in 0..4 {
+            if successors
+                .iter()
+                .all(|s| self.split_offers_done.contains(s))
+            {
+                break;
+            }
+            let next = other(&last).clone();
+            last = next.clone();
+            if self.split_offers_done.contains(&next) {
+                continue;
+            }
+            if !operating_round::events::split::anyone_can_buy(post, &next, &split) {
+                self.split_offers_done.insert(next);
+                continue;
+            }
+            if asked.as_ref() == Some(&next) {
+                break;
+            }
+            let asked_of = match super::corporation::controller(post, &next) {
+                Some(seat) => Some((Entity::Corporation(next.clone()), seat)),
+                None => decider.map(|d| (Entity::Player(d), d)),
+            };
+            if let Some(q) = asked_of {
+                out.push(q);
+            }
+            self.split_offers_done.insert(next);
+        }
+        out
+    }
+
     /// Follows the tokens a merger's old corporations lose on a two-city tile (the yellow
     /// Firenze tile) during `pre → post`: this engine keeps the first corporation's token in
     /// the hex and removes the other's (1841 §12.1: "a second token in the same hex is
@@ -1168,73 +1250,19 @@ impl Writer<'_> {
     /// 18xx's slot of `corporation`'s token in city `city` of `hex`, as followed by
     /// [`Writer::follow_slots`].
     fn slot_of(&self, hex: &str, city: u32, corporation: &str) -> Option<usize> {
-        self.slots
-            .get(&(hex.to_string(), city))?
-            .iter()
-            .position(|s| s.as_deref() == Some(corporation))
+        self.slots.slot_of(hex, city, corporation)
     }
 
     /// Follows 18xx.games' token slots over `action` (`pre → post`), which `buy_token` and
-    /// `remove_token` name (`city.tokens[slot]`): a token leaving a city empties its slot
-    /// (18xx `Token#remove!` leaves `nil`); a token arriving takes the slot a token of the
-    /// same action left in that city (a merger's or a transformation's new corporation
-    /// takes its old corporation's slot, `swap_token`), else the first empty slot, else a new
-    /// one (`City#get_slot`; a bought token, `exchange_token`, takes the first empty slot).
-    /// A slot reserved for a historical corporation's home is taken by its home token only
-    /// ([`reserved_slots`]). This engine's tokens carry no slot; its city holders are in
-    /// corporation order.
+    /// `remove_token` name ([`TokenSlots::follow`]).
     fn follow_slots(&mut self, pre: &State, post: &State, action: &Action, events: &[Event]) {
-        let located = |s: &State| -> BTreeSet<(String, u32, String)> {
-            s.corporations
-                .iter()
-                .flat_map(|c| {
-                    c.tokens
-                        .iter()
-                        .map(|t| (t.hex.clone(), t.city, c.sym.clone()))
-                })
-                .collect()
-        };
-        let (before, after) = (located(pre), located(post));
-        if before == after {
-            return;
-        }
-        // The slots freed in each city, with the rank of the corporation that left: a
-        // merger's new corporation takes the slot of its first corporation's token where
-        // both had one (18xx keeps `@merger_corpa`'s token and removes the other's), else
-        // the lowest.
-        let mut freed: BTreeMap<(String, u32), Vec<(usize, usize)>> = BTreeMap::new();
-        let order = merger_token_order(pre, events);
-        let rank = |sym: &str| order.iter().position(|o| o == sym).unwrap_or(order.len());
-        for (hex, city, sym) in before.difference(&after) {
-            let key = (hex.clone(), *city);
-            let slots = self.slots.entry(key.clone()).or_default();
-            if let Some(i) = slots
-                .iter()
-                .position(|s| s.as_deref() == Some(sym.as_str()))
-            {
-                slots[i] = None;
-                freed.entry(key).or_default().push((rank(sym), i));
-            }
-        }
-        let bought = matches!(action, Action::BuyToken { .. });
-        for (hex, city, sym) in after.difference(&before) {
-            let key = (hex.clone(), *city);
-            let slots = self.slots.entry(key.clone()).or_default();
-            let reuse = if bought {
-                None
-            } else {
-                freed.get_mut(&key).and_then(|f| {
-                    f.sort_unstable();
-                    (!f.is_empty()).then(|| f.remove(0).1)
-                })
-            };
-            let reserved = reserved_slots(pre, hex, *city);
-            let slot = reuse.unwrap_or_else(|| free_slot(slots, &reserved, sym));
-            if slots.len() <= slot {
-                slots.resize(slot + 1, None);
-            }
-            slots[slot] = Some(sym.clone());
-        }
+        self.slots.follow(
+            &TokenSlots::locate(pre),
+            &TokenSlots::locate(post),
+            matches!(action, Action::BuyToken { .. }),
+            events,
+            &|hex, city| reserved_slots(pre, hex, city),
+        );
     }
 
     /// The `remove_token` records of [`Writer::merger_oo_removals`] whose merger has ended
@@ -1321,54 +1349,45 @@ impl Writer<'_> {
             .iter()
             .map(|(i, _, _)| notation::share_id(action_corporation(action), *i))
             .collect();
-        // A president holding nothing but the president's certificate who sells part of it
-        // (the presidency passes to a player or a corporation, or the certificate goes to the
-        // pool, 1841 §5.3): 18xx's bundle is that certificate with the
-        // percent sold (`ShareBundle` of the president's share, partial).
+        // A president whose sale is worth more than his other certificates sells the
+        // president's certificate (the presidency passes to a player or a corporation, or the
+        // certificate goes to the pool, 1841 §5.3): 18xx's bundle holds it, after his other
+        // certificates (partial when only part of it is sold; `ShareBundle` of the
+        // president's share), and its pool moves the certificates as
+        // [`Ledger::president_sale`] follows.
         let dump = match action {
             Action::SellShares {
                 corporation,
                 percent,
             }
             | Action::EmergencySell {
-                seller: None,
                 corporation,
                 percent,
-            } => {
-                let seller = ShareOwner::Player(seat);
+                ..
+            } => moves.first().and_then(|(_, seller, _)| {
                 let held = |s: &State| {
                     s.corporation(corporation).map(|c| {
                         c.certificates
                             .iter()
-                            .filter(|x| x.owner == seller)
+                            .filter(|x| x.owner == *seller)
                             .map(|x| (x.percent, x.president))
                             .collect::<Vec<_>>()
                     })
                 };
-                match (held(pre), held(post)) {
-                    (Some(a), Some(b))
-                        if a.len() == 1
-                            && a[0].1
-                            && a[0].0 > *percent
-                            && !b.iter().any(|x| x.1) =>
-                    {
-                        let id = self.ledger.president_alone(corporation, &seller);
-                        let president = post.corporation(corporation).and_then(|c| {
-                            c.certificates
-                                .iter()
-                                .find(|x| x.president)
-                                .map(|x| x.owner.clone())
-                        });
-                        match (id, president) {
-                            (Some(id), Some(p)) if p != ShareOwner::Ipo => {
-                                Some((id, corporation.clone(), seller.clone(), p, *percent))
-                            }
-                            _ => None,
-                        }
-                    }
-                    _ => None,
+                let (a, b) = (held(pre)?, held(post)?);
+                let others: u32 = a.iter().filter(|x| !x.1).map(|x| x.0).sum();
+                if !a.iter().any(|x| x.1) || *percent <= others || b.iter().any(|x| x.1) {
+                    return None;
                 }
-            }
+                let president = post
+                    .corporation(corporation)?
+                    .certificates
+                    .iter()
+                    .find(|x| x.president)
+                    .map(|x| x.owner.clone())
+                    .filter(|p| *p != ShareOwner::Ipo)?;
+                Some((corporation.clone(), seller.clone(), president, *percent))
+            }),
             _ => None,
         };
         let mut ids = Vec::new();
@@ -1389,10 +1408,10 @@ impl Writer<'_> {
                     .pick(action_corporation(action), from, to, pre, &indices),
             );
         }
-        if let Some((id, corporation, seller, president, percent)) = &dump {
-            self.ledger
-                .partial_president_sale(corporation, seller, president, *percent);
-            ids = vec![id.clone()];
+        if let Some((corporation, seller, president, percent)) = &dump {
+            ids = self
+                .ledger
+                .president_sale(corporation, seller, president, *percent);
         }
         let (kind, mut fields) = self.fields(pre, post, action, events, &ids)?;
         if ids != ours {
@@ -1983,7 +2002,11 @@ fn moved(
 }
 
 /// The certificates `action` moves (a purchase, a sale): this engine's indices, with the
-/// holder before and after.
+/// holder before and after as 18xx.games moves them: a purchase's certificates go to the
+/// buyer and a sale's come from the seller, even where this engine's presidency swap (1841
+/// §5.3) hands the very certificate bought or sold on to another holder (18xx moves the
+/// bundle first, then swaps the new president's first certificates, `change_president`;
+/// the ledger's [`Ledger::settle`] follows that swap).
 fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<(usize, ShareOwner, ShareOwner)> {
     let corporation = match action {
         Action::BuyShares { corporation, .. }
@@ -1995,13 +2018,42 @@ fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<(usize, ShareO
     let (Some(a), Some(b)) = (pre.corporation(corporation), post.corporation(corporation)) else {
         return Vec::new();
     };
+    // Each holder's change in percent: the buyer is the one holder (other than the source)
+    // that gained, the seller the one (other than the pool) that lost.
+    let mut change: BTreeMap<ShareOwner, i64> = BTreeMap::new();
+    for c in &a.certificates {
+        *change.entry(c.owner.clone()).or_default() -= i64::from(c.percent);
+    }
+    for c in &b.certificates {
+        *change.entry(c.owner.clone()).or_default() += i64::from(c.percent);
+    }
+    let only = |keep: &dyn Fn(&ShareOwner, i64) -> bool| {
+        let mut found = change.iter().filter(|(o, n)| keep(o, **n));
+        match (found.next(), found.next()) {
+            (Some((o, _)), None) => Some(o.clone()),
+            _ => None,
+        }
+    };
+    let (buyer, seller) = match action {
+        Action::BuyShares { from_pool, .. } => {
+            let source = if *from_pool {
+                ShareOwner::Pool
+            } else {
+                ShareOwner::Ipo
+            };
+            (only(&|o, n| *o != source && n > 0), None)
+        }
+        _ => (None, only(&|o, n| *o != ShareOwner::Pool && n < 0)),
+    };
     ours.iter()
         .filter_map(|id| notation::parse_share_id(id).map(|(_, i)| i))
         .filter_map(|i| {
+            let from = a.certificates.get(i)?.owner.clone();
+            let to = b.certificates.get(i)?.owner.clone();
             Some((
                 i,
-                a.certificates.get(i)?.owner.clone(),
-                b.certificates.get(i)?.owner.clone(),
+                seller.clone().unwrap_or(from),
+                buyer.clone().unwrap_or(to),
             ))
         })
         .collect()

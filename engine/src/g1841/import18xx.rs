@@ -27,6 +27,7 @@ use super::map;
 use super::market;
 use super::operating_round;
 use super::options::Options;
+use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
@@ -1390,6 +1391,7 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
         }
     }
     mark_tile_hexes(&mut export.actions);
+    merger_price_before_form(&mut export.actions);
     if export.optional_rules.iter().any(|r| r == "p2p_purchases") && !export.referee_export {
         mark_player_purchases(&mut export.actions);
     }
@@ -2561,6 +2563,35 @@ fn in_route_order(stops: Vec<Stop>, connections: &[Vec<String>]) -> Vec<Stop> {
     out
 }
 
+/// A merger of two majors both above L.250 (1841 §12.1) in this engine's order: 18xx.games
+/// names the corporation to form (`merge`) before the price is chosen (`choose
+/// "first"|"last"`; `Step::Merge#process_merge` → `merger_start` → the `:price` option), where
+/// this engine asks the price first ([`MergerStage::Price`] before
+/// [`MergerStage::Corporation`]). Each second `merge` (the one naming the new corporation,
+/// directly after the proposal's) directly followed by a price `choose` is swapped with it
+/// (the two records keep their ids). Files in this engine's order (earlier Referee exports:
+/// proposal, `choose`, then the `merge` naming the new corporation) are left as they are.
+fn merger_price_before_form(actions: &mut [ImportedAction]) {
+    let is_price = |a: &ImportedAction| {
+        !a.auto
+            && a.kind == "choose"
+            && matches!(
+                a.field("choice").and_then(Value::as_str),
+                Some("first" | "last")
+            )
+    };
+    let merge = |a: &ImportedAction| !a.auto && a.kind == "merge";
+    let mut i = 1;
+    while i + 1 < actions.len() {
+        if merge(&actions[i - 1]) && merge(&actions[i]) && is_price(&actions[i + 1]) {
+            actions.swap(i, i + 1);
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+}
+
 /// Follows the 18xx tile copies (`63-1`) over the effective actions: each `lay_tile` puts its
 /// copy on its hex; a token action naming a city `<tile>-<copy>-<i>` gets that hex.
 /// The texts are borrowed from the actions while they are followed (the marks are set after).
@@ -2864,6 +2895,78 @@ impl UnrecordedPool {
         }
     }
 
+    /// Follows an applied record in 18xx's ids (`ledger`, brought to `state`): the
+    /// certificates a `buy_shares` or `sell_shares` names move as named, then the
+    /// exchanges of a merger, the split or a transformation (1841 §12) and the presidency
+    /// swaps (§5.3) as 18xx makes them ([`Ledger::exchanged`], [`Ledger::settle`]). The
+    /// certificates that enter the pool there without a record naming them go to the pool
+    /// here: the new corporation's certificates the pool receives for its old ones (e.g.
+    /// SB's after the split, §12.4, 18xx `secession_exchange_pairs`/`_singles`), and the
+    /// new president's first certificates that a sale of the president's certificate sends
+    /// to the pool (18xx `change_president`, `swap_to` the pool).
+    fn followed(
+        &mut self,
+        ledger: &mut Ledger,
+        state: &State,
+        record: &ImportedAction,
+        action: &Action,
+        events: &[super::action::Event],
+    ) {
+        let (corporation, to) = match action {
+            Action::BuyShares { corporation, .. } => (
+                Some(corporation.as_str()),
+                match &record.entity {
+                    Entity::Player(seat) => Some(ShareOwner::Player(*seat)),
+                    Entity::Corporation(sym) => Some(ShareOwner::Corporation(sym.clone())),
+                    Entity::Other(_) => None,
+                },
+            ),
+            Action::SellShares { corporation, .. } | Action::EmergencySell { corporation, .. } => {
+                (Some(corporation.as_str()), Some(ShareOwner::Pool))
+            }
+            _ => (None, None),
+        };
+        let mut named: Vec<&str> = Vec::new();
+        if let (Some(c), Some(to)) = (corporation, &to) {
+            named = record.fields.share_ids().collect();
+            ledger.move_named(c, named.iter().copied(), to);
+        }
+        // Trusted for the pool: the new corporation's certificates the pool receives in an
+        // exchange, and a sale of the president's certificate (18xx's `<CORP>_0`); other
+        // differences in the pool are the ledger settling to this engine's holdings.
+        let mut watched: Vec<&str> = corporation
+            .filter(|c| {
+                matches!(to, Some(ShareOwner::Pool))
+                    && named.iter().any(|id| *id == format!("{c}_0"))
+            })
+            .into_iter()
+            .collect();
+        for e in events {
+            if let super::action::Event::SharesExchanged {
+                holder: ShareOwner::Pool,
+                corporation,
+                ..
+            } = e
+                && !watched.contains(&corporation.as_str())
+            {
+                watched.push(corporation);
+            }
+        }
+        let before: Vec<Vec<String>> = watched
+            .iter()
+            .map(|c| ledger.held(c, &ShareOwner::Pool))
+            .collect();
+        ledger.exchanged(events);
+        ledger.settle(state);
+        for (c, before) in watched.iter().zip(before) {
+            for id in ledger.held(c, &ShareOwner::Pool) {
+                if !before.contains(&id) && !named.contains(&id.as_str()) {
+                    self.pooled.insert(id);
+                }
+            }
+        }
+    }
+
     /// Whether `a` buys a certificate such a sale put in the pool.
     fn buys_from_it(&self, a: &ImportedAction) -> bool {
         a.kind == "buy_shares"
@@ -2881,6 +2984,27 @@ pub const EXPORTED_BY: &str = "exported_by";
 /// The `settings` field in which Referee's exports carry the FAQ options set explicitly
 /// (`{"half_price_round_down": true, …}`; 18xx.games ignores it).
 pub const FAQ_OPTIONS_SETTING: &str = "referee_faq_options";
+
+/// The seller a genuine 18xx `buy_token` names by its slot (`city.tokens[slot]`, 1841 §9.5):
+/// the corporation in that slot as followed over the replay ([`TokenSlots`]), when it has a
+/// token in that city; `None` for other records, for a Referee export (which names the seller
+/// itself, [`super::export18xx::REFEREE_SELLER`]) and when the slots do not say.
+fn slot_seller(slots: &TokenSlots, state: &State, a: &ImportedAction) -> Option<String> {
+    if a.kind != "buy_token" || a.field(super::export18xx::REFEREE_SELLER).is_some() {
+        return None;
+    }
+    let city = a.field("city").and_then(Value::as_str)?;
+    let (hex, index) = a.city_of(state, city).ok()?;
+    let slot = a
+        .field("slot")
+        .and_then(as_whole_number)
+        .and_then(|s| usize::try_from(s).ok())?;
+    let seller = slots.holder(&hex, index, slot)?;
+    token_holders(state, &hex, index)
+        .iter()
+        .any(|h| h == seller)
+        .then(|| seller.to_string())
+}
 
 /// The corporations with a token in city `city` of `hex`, in the ruleset's corporation order:
 /// the `slot` numbering of `buy_token` in this engine's exports and imports.
@@ -3211,14 +3335,25 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     // The last record applied (index into the export's actions).
     let mut previous: Option<usize> = None;
     let mut unrecorded_pool = UnrecordedPool::default();
+    // 18xx's token slots, which a genuine `buy_token` names its seller by (1841 §9.5).
+    let mut token_slots = TokenSlots::default();
+    let mut located = TokenSlots::locate(&state);
+    // 18xx's share ids over the replay (the certificates exchanges put in the pool).
+    let mut ledger = Ledger::new(&state);
     for (index, recorded) in export.actions.iter().enumerate() {
-        // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4).
-        let from_start_sale;
+        // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4);
+        // a token purchase from 18xx's slot.
+        let marked;
         let action = if unrecorded_pool.buys_from_it(recorded) {
             let mut a = recorded.clone();
             a.from_pool = Some(true);
-            from_start_sale = a;
-            &from_start_sale
+            marked = a;
+            &marked
+        } else if let Some(seller) = slot_seller(&token_slots, &state, recorded) {
+            let mut a = recorded.clone();
+            a.fields.set(Field::RefereeSeller, Value::from(seller));
+            marked = a;
+            &marked
         } else {
             recorded
         };
@@ -3301,6 +3436,26 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     for (seat, a) in &list {
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
+                                let now = TokenSlots::locate(&state);
+                                token_slots.follow(
+                                    &located,
+                                    &now,
+                                    matches!(a, Action::BuyToken { .. }),
+                                    &events,
+                                    &|hex, city| reserved_slots(&state, hex, city),
+                                );
+                                located = now;
+                                if !export.referee_export && list.len() == 1 {
+                                    unrecorded_pool.followed(
+                                        &mut ledger,
+                                        &state,
+                                        action,
+                                        a,
+                                        &events,
+                                    );
+                                } else {
+                                    ledger.settle(&state);
+                                }
                                 compulsory = compulsory_token(&state, &events);
                                 match a {
                                     Action::BuyTokens { .. } => {
@@ -3424,19 +3579,29 @@ fn second_home_pass(state: &State, action: &ImportedAction) -> Option<&'static s
 
 /// Whether `action` is 18xx.games' "no" to another round of purchases of a successor in the
 /// Ferdinandea split (`secession_offer_again`, `choose "n"`) where this engine has already
-/// closed that successor's purchases (1841 §12.4: it asks only while a holder can buy and the
-/// last round sold a share). The answer is the one this engine took.
+/// closed that successor's purchases (1841 §12.4: it asks only the president of a successor a
+/// player controls, while a holder can buy and the last round sold a share; the writer
+/// records 18xx's other questions as declined, [`super::export18xx`]). The answer is the one
+/// this engine took. Such a record arrives while this engine asks nothing of the split (its
+/// tokens, or the split already over: `choose "n"` is only this question in 1841), or while
+/// it asks about the other successor (the record's entity is not that successor: IRSFF's
+/// president for a successor no player controls, or the other successor).
 fn repeat_round_declined(state: &State, action: &ImportedAction) -> Option<&'static str> {
     let Round::OperatingRound(r) = &state.round else {
         return None;
     };
-    let Some(CorporateEvent::Split(sp)) = r.event.as_deref() else {
+    if action.kind != "choose" || action.field("choice").and_then(Value::as_str) != Some("n") {
         return None;
+    }
+    let closed = match r.event.as_deref() {
+        Some(CorporateEvent::Split(sp)) => {
+            sp.stage != SplitStage::RepeatRound
+                || !matches!(&action.entity, Entity::Corporation(c) if *c == sp.corporation)
+        }
+        None => true,
+        Some(_) => false,
     };
-    (action.kind == "choose"
-        && action.field("choice").and_then(Value::as_str) == Some("n")
-        && sp.stage != SplitStage::RepeatRound)
-        .then_some("another round of split purchases this engine closed itself")
+    closed.then_some("another round of split purchases this engine closed itself")
 }
 
 /// Whether `action` is 18xx.games' `discard_train` by a corporation no player controls:

@@ -441,7 +441,10 @@ fn can_buy(state: &State, sym: &str, h: &ShareOwner) -> bool {
         && may_hold_more(state, h, sym, c.unit_percent())
 }
 
-fn anyone_can_buy(state: &State, sym: &str, split: &Split) -> bool {
+/// Whether a holder of successor `sym` (players and the corporations they control, from its
+/// president) can buy one of its IPO shares now (1841 §12.4): what decides whether another
+/// round of purchases is offered (also read by the 18xx.games writer).
+pub fn anyone_can_buy(state: &State, sym: &str, split: &Split) -> bool {
     buyers(state, sym, split)
         .iter()
         .any(|h| can_buy(state, sym, h))

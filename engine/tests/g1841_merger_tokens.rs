@@ -1,0 +1,55 @@
+//! Merger token counts checked against 18xx.games (issue #22): the listed divergence
+//! `merger-two-city-tile-duplicate-counted-twice` (tests/oracle/divergences.json).
+
+use referee_engine::g1841::state::MapToken;
+use referee_engine::g1841::{G1841, Options};
+use referee_engine::{Game, Seat};
+
+/// Listed divergence `merger-two-city-tile-duplicate-counted-twice`: 1841 §12.1 and FAQ-C19 —
+/// a merger loses one token for each hex where two predecessor markers become one, the two
+/// cities of one tile included. Version 2, 3 players, heuristic seed 3001 (the game of
+/// `scripts/oracle_harness.py --policies heuristic`): SFTN (5 tokens: Torino H4 city 1,
+/// Alessandria J6, 3 on the charter) and SFTG (2: H4 city 0, J6) merge into CTDA (18xx id
+/// 349–350). J6 is a same-city duplicate and H4 the two cities of Torino's yellow tile:
+/// CTDA owns 7 − 2 = 5 tokens, H4 and J6 on the map and 3 on the charter. 18xx.games counts
+/// the H4 removal twice and gives CTDA 4 (its next merger then allows one removal fewer:
+/// 18xx id 442, our index 436).
+#[test]
+fn listed_divergence_two_city_tile_duplicate_costs_one_token() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+    let (players, seed) = (3, 3001);
+    let options = Options::default();
+    let mut state = G1841::setup(&options, players, seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut before = None;
+    for _ in 0..20_000 {
+        if state.corporation("SFTN").is_some_and(|c| c.closed) {
+            break;
+        }
+        assert!(
+            G1841::outcome(&state).is_none(),
+            "the game ends before the merger"
+        );
+        let seat: Seat = G1841::to_act(&state)[0];
+        let legal = G1841::legal_actions(&state, seat);
+        let pick = referee_engine::g1841::heuristic::choose(&state, seat, legal, &mut rng);
+        before = Some(state.clone());
+        G1841::apply(&mut state, seat, &pick).unwrap();
+    }
+    let before = before.expect("actions applied");
+    let owned = |sym: &str| {
+        let c = before.corporation(sym).unwrap();
+        (c.tokens_total, c.tokens.clone())
+    };
+    let token = |hex: &str, city: u32| MapToken {
+        hex: hex.into(),
+        city,
+    };
+    assert_eq!(owned("SFTN"), (5, vec![token("H4", 1), token("J6", 0)]));
+    assert_eq!(owned("SFTG"), (2, vec![token("H4", 0), token("J6", 0)]));
+    let ctda = state.corporation("CTDA").unwrap();
+    assert!(state.corporation("SFTG").is_some_and(|c| c.closed));
+    assert_eq!(ctda.tokens_total, 5);
+    assert_eq!(ctda.tokens, vec![token("H4", 1), token("J6", 0)]);
+}
