@@ -6,7 +6,7 @@
 use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
 use referee_engine::g1841::operating_round;
 use referee_engine::g1841::state::{OperatingStep, Round};
-use referee_engine::g1841::{Action, G1841, Options, ShareOwner, State};
+use referee_engine::g1841::{Action, G1841, Options, ShareOwner, State, import18xx};
 use referee_engine::{Game, Seat};
 
 // The counts follow the random games, whose paths issue #22's rules fixes changed: 18 split
@@ -446,6 +446,185 @@ fn s21_a_mergers_token_on_the_two_city_tile_is_written_as_its_removal() {
     }
     println!("{total} merger removals on a two-city tile");
     assert_eq!(total, 3);
+}
+
+/// A game of `tests/fixtures/1841/exported/` (a `referee playout` game written by our export
+/// and cut after a point the oracle passes strictly) read back with the importer and
+/// exported again: the actions and the new export.
+fn reexported(name: &str) -> (Vec<(Seat, Action)>, Exported) {
+    let path = format!(
+        "{}/../tests/fixtures/1841/exported/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let replayed = import18xx::replay(&text, &import18xx::ReplaySettings::default());
+    assert_eq!(replayed.failure, None, "{name}");
+    let export_in = replayed.export.unwrap();
+    let options = export_in.options().unwrap();
+    let settings = ExportSettings {
+        players: export_in.players.clone(),
+        ..ExportSettings::default()
+    };
+    let seats = u32::try_from(export_in.players.len()).unwrap();
+    let written = export(&options, seats, &replayed.actions, &settings).unwrap();
+    assert_eq!(written.failure, None, "{name}");
+    (replayed.actions, written)
+}
+
+/// The records with ids `from..=to`, each as `type entity`.
+fn records_between(written: &Exported, from: i64, to: i64) -> Vec<String> {
+    (from..=to)
+        .map(|id| {
+            let r = record(written, id);
+            let entity = r["entity"].to_string().replace('"', "");
+            format!("{} {entity}", r["type"].as_str().unwrap())
+        })
+        .collect()
+}
+
+/// 1841 §9.7: 18xx.games opens a corporation's share step only with something to sell, buy
+/// or start (`CorporateBuySellParShares#actions`; to start, the first treasury certificate
+/// of a corporation it may start: the president's, twice the lowest par price), where this
+/// engine keeps it open while the treasury holds the lowest par price (I35). The pass that is
+/// the only action of such a step, by a corporation below twice the lowest par price, has no
+/// record: the action carries the id of the record before it (where 18xx's turn or round
+/// moved on), and the importer inserts the pass again.
+#[test]
+fn s21_a_share_step_18xx_does_not_open_has_no_record() {
+    // Version 1, heuristic: SFTG (L.82; lowest par L.68) after buying the first 3-train.
+    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to662");
+    let ids = &written.action_ids;
+    assert_eq!(actions[63], (0, Action::Pass));
+    assert_eq!(actions[64], (0, Action::Pass));
+    assert_eq!(&ids[61..66], &[63, 64, 65, 65, 66]);
+    assert_eq!(
+        records_between(&written, 63, 66),
+        ["pass SFTG", "buy_train SFTG", "pass SFTG", "lay_tile IRSFF"]
+    );
+    // Lite, heuristic: AFI (L.86) at the end of the operating round; the stock round
+    // begins in 18xx after its train step's pass (id 308).
+    let (actions, written) = reexported("lite-4p-heuristic-s4001-to312");
+    let ids = &written.action_ids;
+    assert_eq!(actions[306], (3, Action::Pass));
+    assert_eq!(&ids[303..308], &[306, 307, 308, 308, 309]);
+    assert_eq!(
+        records_between(&written, 306, 309),
+        ["pass AFI", "pass AFI", "pass AFI", "buy_shares 3"]
+    );
+}
+
+/// 1841 §9.2 (Version 2): no token goes to Firenze (R14) before SFMA starts or phase 4.
+/// 18xx.games checks that only for the city chosen (`check_token_hex`); its token step opens
+/// whenever its token graph finds a free city (`can_place_token?`), Firenze included (18xx
+/// reserves no slot there for SFMA's undecided home), so a corporation whose only free city
+/// is Firenze has a token step whose only action is its `pass`, a step this engine skips.
+/// The export writes that `pass` right after the record that ended the track step (the
+/// importer drops it again).
+#[test]
+fn s21_a_token_step_opened_only_by_firenze_is_passed() {
+    // SSFL (Livorno) lays Q13 in phase 2, reaching Firenze and no other free city; SFMA is
+    // not started. Our next action is SSFL's pass of the token purchase (18xx's `BuyToken`,
+    // which accepts a pass), then its train.
+    let (actions, written) = reexported("v2-4p-random-s4001-to100");
+    let ids = &written.action_ids;
+    assert!(matches!(&actions[90], (3, Action::LayTile { hex, .. }) if hex == "Q13"));
+    assert_eq!(actions[91], (3, Action::Pass));
+    assert_eq!(&ids[90..93], &[91, 93, 94]);
+    assert_eq!(
+        records_between(&written, 91, 94),
+        ["lay_tile SSFL", "pass SSFL", "pass SSFL", "buy_train SSFL"]
+    );
+    assert!(record(&written, 92).get("auto_actions").is_none());
+    let rec = record(&written, 91);
+    assert_eq!(rec["auto_actions"][0]["type"], "destination_connection");
+}
+
+/// 1841 §7.4, §12.4: CFCC's purchase of the first 4-train causes the split, after which SB,
+/// CFCC's owner, has its president's certificate in the pool: no player controls CFCC. This
+/// engine ends a turn frozen that way; 18xx.games goes on with a corporation the pool
+/// controls (`G1841::Round::Operating#after_process`) and keeps its `BuyTrain` step open
+/// while it has room and can pay L.1 for another corporation's train (CFCC: L.7, one
+/// 4-train, limit 3). The export writes CFCC's `pass` (no further train, as decided here)
+/// after the last record of the split and the Tuscan merge it queued.
+#[test]
+fn s21_a_corporation_frozen_mid_turn_passes_its_train_step() {
+    let (actions, written) = reexported("p2p-4p-heuristic-s4001-to545");
+    let ids = &written.action_ids;
+    let k = actions
+        .iter()
+        .position(|(_, a)| matches!(a, Action::BuyTrain { train, .. } if train == "4-0"))
+        .unwrap();
+    assert_eq!(ids[k], 534);
+    // The split's and the merger's decisions (ids 535-540; 538 is IRSFF's president's
+    // `choose 0` for a successor's tokens, a record only 18xx needs), then SFTN's lay.
+    assert_eq!(&ids[k + 1..k + 7], &[535, 536, 537, 539, 540, 542]);
+    assert!(matches!(&actions[k + 6].1, Action::LayTile { .. }));
+    assert_eq!(
+        records_between(&written, 540, 542),
+        ["choose 1", "pass CFCC", "lay_tile SFTN"]
+    );
+    let pass = record(&written, 541);
+    assert_eq!(pass["entity_type"], "corporation");
+    assert!(pass.get("auto_actions").is_none());
+}
+
+/// 1841 §5.4: a historical corporation's home city keeps a slot for its home token. 18xx.games
+/// reserves that slot (`City#add_reservation!`), keeps the reservation through upgrades and
+/// gives it to the home token; any other token takes the first slot neither tokened nor
+/// reserved (`City#get_slot`). Genova (H4) here: SFTN's token in the second printed city moves
+/// to slot 1 of the one-city tile 606 (slot 0 stays SFTG's), and SFTG's home token later takes
+/// slot 0. SFTC's purchase of SFTG's token there names slot 0 (before: slot 1, SFTN's, so the
+/// oracle removed SFTN's token and left SFTG two bases, one more tile lay than here).
+#[test]
+fn s21_a_home_token_takes_its_reserved_slot() {
+    let (actions, written) = reexported("version_1-3p-heuristic-s3001-to240");
+    let k = actions
+        .iter()
+        .position(|(_, a)| matches!(a, Action::BuyToken { hex, .. } if hex == "H4"))
+        .unwrap();
+    let id = written.action_ids[k];
+    assert_eq!(id, 227);
+    let rec = record(&written, id);
+    assert_eq!(rec["type"], "buy_token");
+    assert_eq!(rec["entity"], "SFTC");
+    assert_eq!(rec["city"], "606-0-0");
+    assert_eq!(rec["slot"], 0);
+    assert_eq!(rec["referee_seller"], "SFTG");
+    // SFTG's single lay ends its track step: the Destinate record goes with the lay.
+    let lay = record(&written, 235);
+    assert_eq!(lay["type"], "lay_tile");
+    assert_eq!(lay["entity"], "SFTG");
+    assert_eq!(lay["auto_actions"][0]["type"], "destination_connection");
+    assert_eq!(record(&written, 236)["type"], "pass");
+    assert!(record(&written, 236).get("auto_actions").is_none());
+}
+
+/// 1841 §12.1, §12.3: where both old corporations of a merger have a token in one city, the
+/// new corporation keeps one; 18xx.games keeps the first corporation's (`merger_start(corpa,
+/// corpb, …)`: the initiator, in the Tuscan merge SFLP before SFMA) and its slot, removing
+/// the other's. Firenze (R14, tile 207) here: SFMA's home token in slot 0, SFLP's in slot 1;
+/// the Tuscan merge leaves SFLi in slot 1 and slot 0 empty, so CFCC's removal of SFLi's
+/// token after ILTF's merger with SFLi and CFCC names slot 1 (before: slot 0, which 18xx
+/// found empty).
+#[test]
+fn s21_a_mergers_token_keeps_its_first_corporations_slot() {
+    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to662");
+    let k = actions
+        .iter()
+        .rposition(|(_, a)| matches!(a, Action::RemoveToken { hex, .. } if hex == "R14"))
+        .unwrap();
+    let id = written.action_ids[k];
+    assert_eq!(id, 661);
+    let rec = record(&written, id);
+    assert_eq!(rec["type"], "remove_token");
+    assert_eq!(rec["entity"], "CFCC");
+    assert_eq!(rec["city"], "207-1-0");
+    assert_eq!(rec["slot"], 1);
+    // SFLP's token, placed in Firenze's free slot.
+    let placed = record(&written, 241);
+    assert_eq!(placed["type"], "place_token");
+    assert_eq!(placed["entity"], "SFLP");
+    assert_eq!(placed["slot"], 1);
 }
 
 /// A game played by the heuristic policy at every seat, as `referee playout --policy

@@ -53,7 +53,7 @@ use super::data;
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
-use super::share_ledger::{Ledger, TokenSlots};
+use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
     SplitStage, StartStep, State,
@@ -193,6 +193,9 @@ pub fn export(
     // 1841 §15.3: a purchase offer to another player waits for its answer (its index and the
     // state before it).
     let mut waiting: Option<(usize, State, PurchaseOffer)> = None;
+    // Actions written as no record because 18xx.games had moved past their step with the
+    // record before (the action's index and that record's id).
+    let mut closed_with: Vec<(usize, i64)> = Vec::new();
     for (index, (seat, action)) in actions.iter().enumerate() {
         let pre = state.clone();
         let events = match G1841::apply(&mut state, *seat, action) {
@@ -240,9 +243,15 @@ pub fn export(
                     Ok(Some(mut json)) => {
                         json[INDEX_TAG] = Value::from(index);
                         out.push(json);
+                        writer.token_pass(&pre, &state, *seat, false, &mut out);
                         writer.track_pass(&pre, &state, *seat, &mut out);
+                        writer.token_pass(&pre, &state, *seat, true, &mut out);
                     }
-                    Ok(None) => writer.track_pass(&pre, &state, *seat, &mut out),
+                    Ok(None) => {
+                        writer.token_pass(&pre, &state, *seat, false, &mut out);
+                        writer.track_pass(&pre, &state, *seat, &mut out);
+                        writer.token_pass(&pre, &state, *seat, true, &mut out);
+                    }
                     Err(reason) => {
                         state = before;
                         failure = Some(ExportFailure {
@@ -264,7 +273,16 @@ pub fn export(
                 writer.ledger.settle(&state);
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
                 json[INDEX_TAG] = Value::from(index);
-                out.push(json);
+                if share_step_closed_in_18xx(&pre, *seat, action) {
+                    // No record: the step was over in 18xx with the last record written.
+                    if let Ok(last) = i64::try_from(out.len())
+                        && last > 0
+                    {
+                        closed_with.push((index, last));
+                    }
+                } else {
+                    out.push(json);
+                }
                 writer.merger_oo_removals(&pre, &state, &events);
                 writer.follow_slots(&pre, &state, action, &events);
                 for raw in writer.merger_oo_due(&state, out.len()) {
@@ -320,6 +338,17 @@ pub fn export(
                         id,
                     ));
                 }
+                if let Some((corp, seat)) = train_step_left_open_in_18xx(&pre, &state) {
+                    // 18xx's train step of a corporation frozen mid-turn stays open.
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    out.push(writer.record(
+                        "pass",
+                        &Map::new(),
+                        &Entity::Corporation(corp),
+                        seat,
+                        id,
+                    ));
+                }
                 if let Some((corp, autos)) = open {
                     // 18xx's track step still waits: its `pass` carries the Destinate record.
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
@@ -328,7 +357,9 @@ pub fn export(
                     pass["auto_actions"] = Value::Array(autos);
                     out.push(pass);
                 }
+                writer.token_pass(&pre, &state, *seat, false, &mut out);
                 writer.track_pass(&pre, &state, *seat, &mut out);
+                writer.token_pass(&pre, &state, *seat, true, &mut out);
             }
             Err(reason) => {
                 state = pre;
@@ -356,7 +387,12 @@ pub fn export(
     in_player_order(&mut out, &players);
     merger_price_after_form(&mut out);
     let applied = failure.as_ref().map_or(actions.len(), |f| f.index);
-    let action_ids = index_to_id(&mut out, applied);
+    let mut action_ids = index_to_id(&mut out, applied);
+    for (index, id) in closed_with {
+        if let Some(slot) = action_ids.get_mut(index) {
+            *slot = id;
+        }
+    }
     let mut json = top_level(options, &players, &state, out.clone(), settings);
     json[ACTION_IDS] = json!(action_ids);
     Ok(Exported {
@@ -466,6 +502,166 @@ fn transform_offer_skipped(pre: &State, post: &State, action: &Action) -> Option
         && operating_round::events::any_formable_major(post)
         && operating_round::events::transform::targets(post, &corp).is_empty();
     (ended && offered).then_some(corp)
+}
+
+/// Whether `action` is the operating corporation's `pass` of this engine's corporate share
+/// step (1841 §9.7) where 18xx.games has closed that step already, so that no record is
+/// written (the importer inserts the pass again,
+/// [`super::import18xx::Replayed::passes_inserted`]). 18xx opens the step
+/// (`G1841::Step::CorporateBuySellParShares#actions`) only with something to sell, buy or
+/// start; to start, the corporation must afford the first certificate in the treasury of a
+/// corporation it may start (`can_ipo_any?`: a non-historical one from phase 3, a historical
+/// one from phase 4; the president's certificate, or an ordinary one of a corporation that
+/// was closed, at the lowest par price). This engine keeps its step open while the treasury
+/// holds the lowest par price (interpretation I35). So a step whose only action here is the
+/// pass, for a corporation that cannot pay that certificate of any such corporation, is one
+/// 18xx skipped.
+fn share_step_closed_in_18xx(pre: &State, seat: Seat, action: &Action) -> bool {
+    let Round::OperatingRound(r) = &pre.round else {
+        return false;
+    };
+    if !matches!(action, Action::Pass)
+        || r.step != OperatingStep::Shares
+        || r.event.is_some()
+        || r.start.is_some()
+        || !r.crowded.is_empty()
+    {
+        return false;
+    }
+    let Some(buyer) = r.current.as_deref().and_then(|sym| pre.corporation(sym)) else {
+        return false;
+    };
+    let lowest = super::market::par_prices(pre, super::state::CorporationKind::Minor)
+        .into_iter()
+        .chain(super::market::par_prices(
+            pre,
+            super::state::CorporationKind::Major,
+        ))
+        .min()
+        .unwrap_or(0);
+    let phase = super::corporation::phase_number(pre);
+    let startable = pre.corporations.iter().any(|c| {
+        let available = if c.historical { phase >= 4 } else { phase >= 3 };
+        // 18xx's first treasury certificate: the president's of a corporation never
+        // started; of a closed one, whichever came back first (18xx appends returning
+        // certificates), so the cheapest is assumed.
+        let mut ipo = c.certificates.iter().filter(|x| x.owner == ShareOwner::Ipo);
+        let first = if c.closed {
+            ipo.map(|x| x.percent).min()
+        } else {
+            ipo.next().map(|x| x.percent)
+        }
+        .map(|percent| i64::from(percent) * lowest / 10);
+        c.sym != buyer.sym
+            && !c.started()
+            && available
+            && first.is_some_and(|price| price <= buyer.cash)
+    });
+    !startable && G1841::legal_actions(pre, seat) == vec![Action::Pass]
+}
+
+/// How far `corp` is in its operating turn in `state`: `None` before its turn (or outside an
+/// operating round), its step during it, `Some(None)` once it is over.
+fn turn_position(state: &State, corp: &str) -> Option<Option<OperatingStep>> {
+    let Round::OperatingRound(r) = &state.round else {
+        return None;
+    };
+    if r.current.as_deref() == Some(corp) {
+        Some(Some(r.step))
+    } else if r.done.iter().any(|d| d == corp) {
+        Some(None)
+    } else {
+        None
+    }
+}
+
+/// The corporation whose token step (1841 §9.2) this engine skipped during `pre → post`
+/// while 18xx.games opens it with a `pass` as its only action
+/// ([`operating_round::token_step_opens_in_18xx`]): with `began`, the corporation whose turn
+/// began with the action, else the one operating before it. The importer's replay drops the
+/// pass again (a pass of a step it has moved past).
+fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) -> Option<String> {
+    let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
+        return None;
+    };
+    if q.event.is_some() || q.start.is_some() || !q.crowded.is_empty() {
+        return None;
+    }
+    let corp = if began {
+        q.current.clone()?
+    } else {
+        p.current.clone()?
+    };
+    let same_round = (p.stock_round, p.number) == (q.stock_round, q.number);
+    let before = if same_round {
+        turn_position(pre, &corp)
+    } else {
+        None
+    };
+    if began != before.is_none() {
+        return None;
+    }
+    // Before the token step then (or not yet operating), past it now.
+    let was_before = match before {
+        None => true,
+        Some(Some(step)) => step == OperatingStep::Track && p.event.is_none() && p.start.is_none(),
+        Some(None) => false,
+    };
+    let past = match turn_position(post, &corp) {
+        Some(Some(step)) => step > OperatingStep::Token,
+        Some(None) => true,
+        None => false,
+    };
+    if !(was_before && past) {
+        return None;
+    }
+    // 18xx's token step seen on the board after the action (the track step is over).
+    let mut at_token = post.clone();
+    if let Round::OperatingRound(r) = &mut at_token.round {
+        r.current = Some(corp.clone());
+        r.step = OperatingStep::Token;
+    }
+    operating_round::token_step_opens_in_18xx(&at_token).then_some(corp)
+}
+
+/// The corporation frozen mid-turn (1841 §7.4: no player controls it any more, here through
+/// the event its train purchase caused, such as the split, §12.4) whose turn this engine
+/// ended with `pre → post`, while 18xx.games keeps its train step open
+/// (`G1841::Round::Operating#after_process` goes on for a corporation the pool controls;
+/// `Step::BuyTrain` waits while the corporation has room under its limit and can pay the
+/// cheapest train: L.1 from another corporation), with the seat to write its `pass` for:
+/// no further train, the decision this engine makes for it.
+fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Seat)> {
+    let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
+        return None;
+    };
+    if p.step != OperatingStep::Trains || p.event.is_none() || q.event.is_some() {
+        return None;
+    }
+    let corp = p.current.clone()?;
+    if turn_position(post, &corp) != Some(None)
+        || super::corporation::controller(post, &corp).is_some()
+    {
+        return None;
+    }
+    let c = post.corporation(&corp).filter(|c| !c.closed)?;
+    let owned = post.operations.trains.get(&corp).map_or(0, Vec::len);
+    let room = (owned as u32) < operating_round::train_limit(post, &corp);
+    let affordable = operating_round::depot_train(post).is_some_and(|(_, price)| price <= c.cash)
+        || (c.cash >= 1
+            && post
+                .operations
+                .trains
+                .iter()
+                .any(|(other, trains)| *other != corp && !trains.is_empty()));
+    let seat = super::corporation::controller(pre, &corp)
+        .or_else(|| {
+            q.current
+                .as_deref()
+                .and_then(|n| super::corporation::controller(post, n))
+        })
+        .unwrap_or(0);
+    (room && affordable).then_some((corp, seat))
 }
 
 /// SFLi when the Tuscan merge ended with `pre → post` (1841 §12.3) and 18xx.games' removal
@@ -1065,6 +1261,7 @@ impl Writer<'_> {
             &TokenSlots::locate(post),
             matches!(action, Action::BuyToken { .. }),
             events,
+            &|hex, city| reserved_slots(pre, hex, city),
         );
     }
 
@@ -1120,6 +1317,16 @@ impl Writer<'_> {
             out.push(self.record("pass", &Map::new(), &corp, seat, id));
         }
         if let Some(corp) = track_step_skipped(pre, post) {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            let seat = super::corporation::controller(post, &corp).unwrap_or(seat);
+            out.push(self.record("pass", &Map::new(), &Entity::Corporation(corp), seat, id));
+        }
+    }
+
+    /// Appends 18xx.games' `pass` of a token step this engine skipped during `pre → post`
+    /// ([`token_step_opened_in_18xx`]): with `began`, the corporation whose turn began.
+    fn token_pass(&self, pre: &State, post: &State, seat: Seat, began: bool, out: &mut Vec<Value>) {
+        if let Some(corp) = token_step_opened_in_18xx(pre, post, began) {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
             let seat = super::corporation::controller(post, &corp).unwrap_or(seat);
             out.push(self.record("pass", &Map::new(), &Entity::Corporation(corp), seat, id));

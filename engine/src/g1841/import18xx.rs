@@ -27,7 +27,7 @@ use super::map;
 use super::market;
 use super::operating_round;
 use super::options::Options;
-use super::share_ledger::{Ledger, TokenSlots};
+use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
@@ -3452,6 +3452,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                                     &now,
                                     matches!(a, Action::BuyToken { .. }),
                                     &events,
+                                    &|hex, city| reserved_slots(&state, hex, city),
                                 );
                                 located = now;
                                 if !export.referee_export && list.len() == 1 {

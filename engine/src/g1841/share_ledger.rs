@@ -19,6 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::action::Event;
+use super::data;
 use super::import18xx::notation;
 use super::state::{ShareOwner, State};
 
@@ -493,6 +494,10 @@ impl Ledger {
     }
 }
 
+/// 18xx.games' reserved slots of a city, by slot: the corporation and whether the reservation
+/// still holds ([`reserved_slots`]).
+pub type ReservedSlots = Vec<(String, bool)>;
+
 /// Where a token stands: hex, city index, corporation.
 pub type Located = BTreeSet<(String, u32, String)>;
 
@@ -544,8 +549,17 @@ impl TokenSlots {
     /// corporation other than the one arriving: a merger's second token in a city, 1841
     /// §12.1) empties its slot and leaves it empty: 18xx removes the partner's duplicate
     /// (`merger_tokens_start`, `remove!`) and the new corporation takes the slot of the token
-    /// kept, the initiator's (`swap_token`), whatever their order in the city.
-    pub fn follow(&mut self, before: &Located, after: &Located, bought: bool, events: &[Event]) {
+    /// kept, the initiator's (`swap_token`), whatever their order in the city. A slot
+    /// `reserved` for a historical corporation's home ([`reserved_slots`]) is taken by its
+    /// home token only ([`free_slot`]).
+    pub fn follow(
+        &mut self,
+        before: &Located,
+        after: &Located,
+        bought: bool,
+        events: &[Event],
+        reserved: &dyn Fn(&str, u32) -> ReservedSlots,
+    ) {
         if before == after {
             return;
         }
@@ -578,12 +592,58 @@ impl TokenSlots {
                     (!f.is_empty()).then(|| f.remove(0))
                 })
             };
-            match reuse.or_else(|| slots.iter().position(Option::is_none)) {
-                Some(i) => slots[i] = Some(sym.clone()),
-                None => slots.push(Some(sym.clone())),
+            let slot = reuse.unwrap_or_else(|| free_slot(slots, &reserved(hex, *city), sym));
+            if slots.len() <= slot {
+                slots.resize(slot + 1, None);
             }
+            slots[slot] = Some(sym.clone());
         }
     }
+}
+
+/// 18xx.games' reserved slots of city `city` of `hex` in `state`: by slot, the historical
+/// corporation whose home it is while that corporation has not started (1841 §5.4; 18xx
+/// reserves a slot for each home given with its city, `City#add_reservation!`, in the order of
+/// the corporations, keeps the reservation through upgrades, and frees it, keeping its
+/// place, when the home token is placed; Version 2 SFMA, whose president chooses the city,
+/// reserves none). Each with whether it still holds: the corporation has not started and is
+/// not closed.
+pub fn reserved_slots(state: &State, hex: &str, city: u32) -> ReservedSlots {
+    data::ruleset(&state.options)
+        .historical_corporations
+        .iter()
+        .filter(|h| {
+            h.homes.iter().any(|home| {
+                home.hex == hex
+                    && home
+                        .city_index
+                        .is_some_and(|i| super::track::current_city(state, hex, i) == city)
+            })
+        })
+        .map(|h| {
+            let active = !state
+                .corporation(&h.sym)
+                .is_some_and(|c| c.started() || c.closed);
+            (h.sym.clone(), active)
+        })
+        .collect()
+}
+
+/// The slot a token of `sym` arriving in a city takes (`City#get_slot`): its home's reserved
+/// slot (the home token of a corporation being started), else the first slot neither holding
+/// a token nor reserved, else a new one.
+pub fn free_slot(slots: &[Option<String>], reserved: &[(String, bool)], sym: &str) -> usize {
+    if let Some(i) = reserved.iter().position(|(r, _)| r == sym)
+        && slots.get(i).is_none_or(Option::is_none)
+    {
+        return i;
+    }
+    let open = |i: usize| {
+        slots.get(i).is_none_or(Option::is_none) && !reserved.get(i).is_some_and(|(_, held)| *held)
+    };
+    (0..=slots.len().max(reserved.len()))
+        .find(|&i| open(i))
+        .unwrap_or(slots.len())
 }
 
 #[cfg(test)]

@@ -347,3 +347,51 @@ pub(super) fn reached_cities(board: &track::Board, reach: &track::Reach) -> Vec<
     }
     out
 }
+
+/// Whether 18xx.games opens its token step for the operating corporation, in its token step
+/// (for the 18xx export, issue #21): the search of [`legal_tokens`] without the Firenze lock
+/// (1841 §9.2, V2: no token in Firenze before SFMA starts or phase 4) and without the
+/// reservation of Firenze by V2 SFMA's undecided home (§3.3). 18xx's step opens when its
+/// token graph finds a city with a free, unreserved slot (`Tokener#can_place_token?`); it
+/// reserves no slot for SFMA's home in Version 2 and applies the lock
+/// (`G1841::Game#check_token_hex`) only to the city chosen, so a corporation that reaches
+/// Firenze and no other free city has a step whose only action is its `pass`.
+pub fn token_step_opens_in_18xx(state: &State) -> bool {
+    let board = track::LazyBoard::new();
+    let Some(search) = TokenSearch::of(state, &board) else {
+        return false;
+    };
+    // Slots reserved in a city (18xx reservations): homes of one city of historical
+    // corporations not started.
+    let reserved = |hex: &str, city: u32| {
+        data::ruleset(&state.options)
+            .historical_corporations
+            .iter()
+            .filter(|h| {
+                h.homes.iter().any(|home| {
+                    home.hex == hex
+                        && home
+                            .city_index
+                            .is_some_and(|i| track::current_city(state, hex, i) == city)
+                }) && !state
+                    .corporation(&h.sym)
+                    .is_some_and(|c| c.started() || c.closed)
+            })
+            .count() as u32
+    };
+    let reach = search
+        .board
+        .reach(state, search.sym, &search.starts, search.border.as_deref());
+    reached_cities(search.board, &reach).into_iter().any(
+        |ReachedCity {
+             hex,
+             index,
+             city,
+             slots,
+             ..
+         }| {
+            !search.corp.tokens.iter().any(|t| t.hex == hex)
+                && search.board.tokens_in(index, city).count() as u32 + reserved(&hex, city) < slots
+        },
+    )
+}
