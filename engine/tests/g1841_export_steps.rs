@@ -484,29 +484,32 @@ fn records_between(written: &Exported, from: i64, to: i64) -> Vec<String> {
 
 /// 1841 §9.7: 18xx.games opens a corporation's share step only with something to sell, buy
 /// or start (`CorporateBuySellParShares#actions`; to start, the first treasury certificate
-/// of a corporation it may start: the president's, twice the lowest par price), where this
-/// engine keeps it open while the treasury holds the lowest par price (I35). The pass that is
-/// the only action of such a step, by a corporation below twice the lowest par price, has no
-/// record: the action carries the id of the record before it (where 18xx's turn or round
-/// moved on), and the importer inserts the pass again.
+/// of a corporation it may start: the president's, twice the lowest par price). This engine
+/// kept it open while the treasury held the lowest par price (I35 before 2026-12-06), and the
+/// writer then wrote no record for that step's pass. Since I35 follows 18xx, the step is not
+/// opened at all: no pass-only share step, one record per action, ids consecutive.
 #[test]
 fn s21_a_share_step_18xx_does_not_open_has_no_record() {
-    // Version 1, heuristic: SFTG (L.82; lowest par L.68) after buying the first 3-train.
+    // Version 1, heuristic: SFTG (L.82; lowest par L.68) after buying the first 3-train ends
+    // its turn with the train step's pass; IRSFF operates next.
     let (actions, written) = reexported("version_1-4p-heuristic-s4001-to662");
     let ids = &written.action_ids;
     assert_eq!(actions[63], (0, Action::Pass));
-    assert_eq!(actions[64], (0, Action::Pass));
-    assert_eq!(&ids[61..66], &[63, 64, 65, 65, 66]);
+    assert!(matches!(&actions[64], (2, Action::LayTile { hex, .. }) if hex == "D8"));
+    assert_eq!(&ids[61..66], &[63, 64, 65, 66, 67]);
     assert_eq!(
         records_between(&written, 63, 66),
         ["pass SFTG", "buy_train SFTG", "pass SFTG", "lay_tile IRSFF"]
     );
     // Lite, heuristic: AFI (L.86) at the end of the operating round; the stock round
-    // begins in 18xx after its train step's pass (id 308).
+    // begins after its train step's pass (id 308).
     let (actions, written) = reexported("lite-4p-heuristic-s4001-to312");
     let ids = &written.action_ids;
-    assert_eq!(actions[306], (3, Action::Pass));
-    assert_eq!(&ids[303..308], &[306, 307, 308, 308, 309]);
+    assert_eq!(actions[305], (3, Action::Pass));
+    assert!(
+        matches!(&actions[306], (2, Action::BuyShares { corporation, .. }) if corporation == "SFTG")
+    );
+    assert_eq!(&ids[303..308], &[306, 307, 308, 309, 310]);
     assert_eq!(
         records_between(&written, 306, 309),
         ["pass AFI", "pass AFI", "pass AFI", "buy_shares 3"]
