@@ -122,6 +122,10 @@ fn oracle_accepts(name: &str, written: &Exported, last: i64) {
 /// his only SFTC certificate, the president's (40%), and SFTG takes the presidency: 18xx's
 /// bundle is SFTC_0 (this engine moves two of SFTG's 20% certificates to the pool).
 #[test]
+#[ignore = "the fixture (Referee's export of 2026-12) is no longer a legal game: since a \
+            corporation may dump a presidency in an emergency (1841 §14, FAQ-C13), SFMA must \
+            sell CTDA's president's certificate before player 2 sells ILTF at id 291; the \
+            fixture needs a new game with the same ledger cases"]
 fn s5_3_a_purchase_taking_the_presidency_keeps_the_bought_share() {
     let name = "version_1-3p-s3001-to320.json";
     let written = reexport(name);
@@ -232,7 +236,9 @@ fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)>
 /// corporation order, which names another seller where the tokens arrived in another order.
 /// Random 4-player games exported without `referee_seller` (as 18xx.games writes them)
 /// re-import to the same actions. Of seeds 1–30 (66 purchases), nine games read another
-/// seller before (eight then stopped); these four have 9 purchases, 6 misread before.
+/// seller before (eight then stopped); these four had 9 purchases, 6 misread before (6
+/// purchases since a corporation may dump a presidency in an emergency, §14, FAQ-C13, which
+/// changed these random games).
 #[test]
 fn s9_5_a_genuine_buy_token_names_its_seller_by_slot() {
     let mut purchases = 0;
@@ -252,7 +258,7 @@ fn s9_5_a_genuine_buy_token_names_its_seller_by_slot() {
         assert_eq!(again.failure, None, "seed {seed}");
         assert_eq!(again.actions, history, "seed {seed}");
     }
-    assert_eq!(purchases, 9);
+    assert_eq!(purchases, 6);
 }
 
 /// 18xx.games' certificates that enter the pool without a record naming them, followed in
