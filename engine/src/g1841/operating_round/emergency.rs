@@ -6,7 +6,9 @@
 //! the controlling player. Each contributes its cash; each corporation sells at half price,
 //! first certificates of other corporations it holds, then its own IPO shares (with
 //! `emergency_sales_unrestricted`, FAQ-C13: either, in any order); then the player sells his
-//! own certificates at half price. A sale is offered only while it is needed (its bundle less
+//! own certificates at half price. A corporation, like the player, may dump a presidency it
+//! holds outside the needy chain (1841 §5.3; FAQ-C13: "even its president's certificate, into
+//! the pool"). A sale is offered only while it is needed (its bundle less
 //! one share would not cover the shortfall). Proceeds are rounded once per sale
 //! ([`half_price_proceeds`]: up as 18xx, or down with `half_price_round_down`, FAQ-Q21). With
 //! `no_corporate_rebuy_after_sale` (FAQ-R5) a corporation's emergency sales are recorded for
