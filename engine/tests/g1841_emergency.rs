@@ -96,13 +96,19 @@ fn s14_no_emergency_sale_moves_a_presidency_above_the_needy_corporation() {
 
 /// The lite game in phase 4 with SFTN (historical, presidency free from phase 4) in
 /// emergency money raising, controlled directly by Player 2 (seat 1: the president's
-/// certificate and two shares, 40%). Edited so that SFTN has nothing to sell (its ATFA share
-/// and its IPO shares in the pool) and no cash, seat 1 has no cash, and seat 3 holds 30% of
+/// certificate and two shares, 40%). Edited so that SFTN has nothing to sell (its ATFA
+/// certificates, the president's included, and its IPO shares in the pool) and no cash, seat 1 has no cash, and seat 3 holds 30% of
 /// SFTN (from the pool).
 fn sftn_needs_its_presidents_shares() -> State {
     let mut s = recorded_states("1841_game_end_bank").swap_remove(206);
     assert_eq!(s.phase, "4");
     move_shares(&mut s, "ATFA", &corp("SFTN"), &ShareOwner::Pool, 20);
+    // SFTN also holds ATFA's president's certificate, which it could dump in an emergency
+    // (1841 §14, FAQ-C13): into the pool with it (ATFA frozen).
+    let atfa = s.corporations.iter_mut().find(|c| c.sym == "ATFA").unwrap();
+    let pres = atfa.certificates.iter_mut().find(|k| k.president).unwrap();
+    assert_eq!(pres.owner, corp("SFTN"));
+    pres.owner = ShareOwner::Pool;
     move_shares(&mut s, "SFTN", &ShareOwner::Ipo, &ShareOwner::Pool, 20);
     move_shares(
         &mut s,
@@ -267,4 +273,146 @@ fn s14_a_chain_corporation_sells_its_shares_of_the_needy_one_first() {
     // Then SFTG's own IPO shares, as 18xx's action 201 (30% of SFTG).
     let legal = G1841::legal_actions(&state, seat);
     assert!(legal.contains(&sell("SFTG", "SFTG", 30)), "{legal:?}");
+}
+
+/// The harness game lite, heuristic, 4 players, seed 4001 (`scripts/oracle_harness.py`),
+/// replayed to 18xx id 489: phase 6, SFTN (historical, controlled by Player 4, seat 3) must buy
+/// the cheapest train, a 6-train at L.800, with L.387. SFTN holds the president's
+/// certificates of AFI (20%, nobody else holds AFI: its IPO holds 80%) and CTS (20%, with
+/// two more CTS shares: 40%; its IPO holds 60%); neither is in SFTN's chain of control nor
+/// historical.
+fn sftn_presides_over_afi_and_cts() -> (State, u32) {
+    use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+    let settings = ReplaySettings {
+        check: false,
+        stop_at_action_id: Some(489),
+    };
+    let r = replay(
+        &common::fixture("oracle-played/lite-heuristic-4p-s4001-to489.json"),
+        &settings,
+    );
+    assert!(r.failure.is_none(), "{:?}", r.failure);
+    let state = r.state.expect("state");
+    assert_eq!(state.phase, "6");
+    assert_eq!(operating_round::current(&state).as_deref(), Some("SFTN"));
+    assert!(operating_round::in_emergency(&state));
+    let sftn = corp("SFTN");
+    assert_eq!(state.corporation("SFTN").unwrap().cash, 387);
+    for (sym, percent, price) in [("AFI", 20, 41), ("CTS", 40, 59)] {
+        let c = state.corporation(sym).unwrap();
+        assert_eq!(c.president(), Some(&sftn), "{sym}");
+        assert_eq!(c.percent_of(&sftn), percent, "{sym}");
+        assert_eq!(c.price(), Some(price), "{sym}");
+    }
+    let seat = G1841::to_act(&state)[0];
+    assert_eq!(seat, 3);
+    (state, seat)
+}
+
+fn sftn_sells(corporation: &str, percent: u32) -> Action {
+    Action::EmergencySell {
+        seller: Some("SFTN".into()),
+        corporation: corporation.into(),
+        percent,
+    }
+}
+
+fn emergency_sales(state: &State, seat: u32) -> Vec<Action> {
+    G1841::legal_actions(state, seat)
+        .into_iter()
+        .filter(|a| matches!(a, Action::EmergencySell { .. }))
+        .collect()
+}
+
+/// 1841 §14, §5.3, FAQ-C13 ("companies and players may … [put] even its president's
+/// certificate, into the pool"; 18xx `emr_valid_bundles`: a corporation outside the needy
+/// chain, not historical before phase 4, may be sold in any amount): SFTN may sell its AFI
+/// and CTS president's certificates; as nobody else can take either presidency, each goes
+/// into the pool whole (no 10% half of it, no 30% of CTS) and the corporation is frozen.
+/// SFTN's own IPO shares are offered only once it holds no other certificates (18xx
+/// `emr_shares_next`). The sales of the harness game (18xx ids 490–492 after the fix):
+/// CTS 20% at L.59 → L.59, CTS's president's certificate at L.47 → L.47, AFI's at L.41 →
+/// L.41; CTS drops two rows twice, 59 → 47 → 31, AFI two rows, 41 → 27 (the 18xx prices
+/// after its ids 490–492). Before, Referee offered only the two ordinary CTS shares and then SFTN's IPO
+/// (18xx refused the purchase at id 494: "SFTN must sell shares before buying this train").
+#[test]
+fn s14_a_corporation_dumps_presidencies_nobody_can_take_into_the_pool() {
+    let (mut s, seat) = sftn_presides_over_afi_and_cts();
+    assert_eq!(
+        emergency_sales(&s, seat),
+        [
+            sftn_sells("AFI", 20),
+            sftn_sells("CTS", 10),
+            sftn_sells("CTS", 20),
+            sftn_sells("CTS", 40),
+        ]
+    );
+    let bank = s.bank_cash;
+    G1841::apply(&mut s, seat, &sftn_sells("CTS", 20)).unwrap();
+    assert_eq!(validate(&s), Ok(()));
+    assert_eq!(s.corporation("SFTN").unwrap().cash, 387 + 59);
+    assert_eq!(s.corporation("CTS").unwrap().price(), Some(47));
+    assert_eq!(
+        emergency_sales(&s, seat),
+        [sftn_sells("AFI", 20), sftn_sells("CTS", 20)]
+    );
+    // The president's certificate alone: sold whole, into the pool (interpretation I39; 18xx
+    // would also take a 10% half of it now that the pool holds CTS, `can_sell_partial?`,
+    // giving a pool share back); CTS is frozen.
+    G1841::apply(&mut s, seat, &sftn_sells("CTS", 20)).unwrap();
+    assert_eq!(validate(&s), Ok(()));
+    let cts = s.corporation("CTS").unwrap();
+    assert_eq!(cts.president(), Some(&ShareOwner::Pool));
+    assert_eq!(cts.percent_of(&corp("SFTN")), 0);
+    assert_eq!(cts.percent_of(&ShareOwner::Pool), 40);
+    assert_eq!(cts.percent_of(&ShareOwner::Ipo), 60);
+    assert_eq!(cts.price(), Some(31));
+    assert!(referee_engine::g1841::corporation::frozen(&s, "CTS"));
+    assert_eq!(s.corporation("SFTN").unwrap().cash, 387 + 59 + 47);
+    assert_eq!(emergency_sales(&s, seat), [sftn_sells("AFI", 20)]);
+    G1841::apply(&mut s, seat, &sftn_sells("AFI", 20)).unwrap();
+    assert_eq!(validate(&s), Ok(()));
+    let afi = s.corporation("AFI").unwrap();
+    assert_eq!(afi.president(), Some(&ShareOwner::Pool));
+    assert_eq!(afi.percent_of(&ShareOwner::Pool), 20);
+    assert_eq!(afi.price(), Some(27));
+    assert!(referee_engine::g1841::corporation::frozen(&s, "AFI"));
+    assert_eq!(s.corporation("SFTN").unwrap().cash, 387 + 59 + 47 + 41);
+    assert_eq!(s.bank_cash, bank - 59 - 47 - 41);
+    // Nothing of others left: SFTN's own IPO shares (five, at L.117).
+    let sales = emergency_sales(&s, seat);
+    assert_eq!(sales.first(), Some(&sftn_sells("SFTN", 10)));
+    assert!(
+        sales.iter().all(
+            |a| matches!(a, Action::EmergencySell { corporation, .. } if corporation == "SFTN")
+        )
+    );
+}
+
+/// 1841 §5.3, §14, FAQ-C13: the same position with Player 1 (seat 0) holding 20% of CTS
+/// (from its IPO): SFTN's 30% sale of CTS dumps the presidency on him — he takes the
+/// president's certificate for his two shares — and SFTN keeps one share (10%). It is paid
+/// ceil(3 × 59 ÷ 2) = L.89 and CTS drops three rows (59 → 54 → 47 → 39); CTS stays unfrozen.
+/// 18xx moves the certificates the same way (`transfer_shares`, `change_president`,
+/// `handle_partial`).
+#[test]
+fn s14_a_corporation_dumps_a_presidency_on_the_next_holder() {
+    let (mut s, seat) = sftn_presides_over_afi_and_cts();
+    move_shares(&mut s, "CTS", &ShareOwner::Ipo, &ShareOwner::Player(0), 20);
+    assert_eq!(validate(&s), Ok(()));
+    let sales = emergency_sales(&s, seat);
+    assert!(sales.contains(&sftn_sells("CTS", 30)), "{sales:?}");
+    let p0 = s.players[0].cash;
+    G1841::apply(&mut s, seat, &sftn_sells("CTS", 30)).unwrap();
+    assert_eq!(validate(&s), Ok(()));
+    let cts = s.corporation("CTS").unwrap();
+    assert_eq!(cts.president(), Some(&ShareOwner::Player(0)));
+    assert_eq!(cts.percent_of(&ShareOwner::Player(0)), 20);
+    assert_eq!(cts.percent_of(&corp("SFTN")), 10);
+    assert_eq!(cts.percent_of(&ShareOwner::Pool), 30);
+    assert_eq!(cts.percent_of(&ShareOwner::Ipo), 40);
+    assert_eq!(cts.price(), Some(39));
+    assert!(!referee_engine::g1841::corporation::frozen(&s, "CTS"));
+    assert_eq!(s.corporation("SFTN").unwrap().cash, 387 + 89);
+    assert_eq!(s.players[0].cash, p0);
 }

@@ -110,6 +110,12 @@ fn s14_a_train_purchase_before_the_emergency_sales_names_them() {
         &ShareOwner::Pool,
         20,
     );
+    // SFTN's ATFA president's certificate too, which it could dump in an emergency (1841 §14,
+    // FAQ-C13): into the pool (ATFA frozen), as in `g1841_emergency`.
+    let atfa = s.corporations.iter_mut().find(|c| c.sym == "ATFA").unwrap();
+    let pres = atfa.certificates.iter_mut().find(|k| k.president).unwrap();
+    assert_eq!(pres.owner, ShareOwner::Corporation("SFTN".into()));
+    pres.owner = ShareOwner::Pool;
     move_shares(&mut s, "SFTN", &ShareOwner::Ipo, &ShareOwner::Pool, 20);
     set_cash(&mut s, &ShareOwner::Corporation("SFTN".into()), 0);
     set_cash(&mut s, &ShareOwner::Player(1), 0);

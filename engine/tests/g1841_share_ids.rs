@@ -122,6 +122,10 @@ fn oracle_accepts(name: &str, written: &Exported, last: i64) {
 /// his only SFTC certificate, the president's (40%), and SFTG takes the presidency: 18xx's
 /// bundle is SFTC_0 (this engine moves two of SFTG's 20% certificates to the pool).
 #[test]
+#[ignore = "the fixture (Referee's export of 2026-12) is no longer a legal game: since a \
+            corporation may dump a presidency in an emergency (1841 §14, FAQ-C13), SFMA must \
+            sell CTDA's president's certificate before player 2 sells ILTF at id 291; the \
+            fixture needs a new game with the same ledger cases"]
 fn s5_3_a_purchase_taking_the_presidency_keeps_the_bought_share() {
     let name = "version_1-3p-s3001-to320.json";
     let written = reexport(name);
@@ -233,7 +237,8 @@ fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)>
 /// Random 4-player games exported without `referee_seller` (as 18xx.games writes them)
 /// re-import to the same actions. Of seeds 1–30 (66 purchases), nine games read another
 /// seller before (eight then stopped). The rules fixes of 2026-12-06 changed these random
-/// games; seeds 15, 16, 21 and 24 are the four with the most purchases since (25).
+/// games (last: a corporation may dump a presidency in an emergency, §14, FAQ-C13); seeds 15,
+/// 16, 21 and 24 are four with many purchases since.
 #[test]
 fn s9_5_a_genuine_buy_token_names_its_seller_by_slot() {
     let mut purchases = 0;
@@ -253,7 +258,7 @@ fn s9_5_a_genuine_buy_token_names_its_seller_by_slot() {
         assert_eq!(again.failure, None, "seed {seed}");
         assert_eq!(again.actions, history, "seed {seed}");
     }
-    assert_eq!(purchases, 25);
+    assert_eq!(purchases, 24);
 }
 
 /// 18xx.games' certificates that enter the pool without a record naming them, followed in

@@ -6,7 +6,9 @@
 //! the controlling player. Each contributes its cash; each corporation sells at half price,
 //! first certificates of other corporations it holds, then its own IPO shares (with
 //! `emergency_sales_unrestricted`, FAQ-C13: either, in any order); then the player sells his
-//! own certificates at half price. A sale is offered only while it is needed (its bundle less
+//! own certificates at half price. A corporation, like the player, may dump a presidency it
+//! holds outside the needy chain (1841 §5.3; FAQ-C13: "even its president's certificate, into
+//! the pool"). A sale is offered only while it is needed (its bundle less
 //! one share would not cover the shortfall). Proceeds are rounded once per sale
 //! ([`half_price_proceeds`]: up as 18xx, or down with `half_price_round_down`, FAQ-Q21). With
 //! `no_corporate_rebuy_after_sale` (FAQ-R5) a corporation's emergency sales are recorded for
@@ -99,18 +101,20 @@ fn funds(state: &State, sym: &str) -> i64 {
 
 /// The certificates `raiser` may sell in an emergency, as `(corporation, sellable units)`
 /// (1841 §14, FAQ-C13: the "has operated" rule and the pool limit do not apply): a
-/// corporation its ordinary certificates of other corporations, or, when it has none, its own
-/// IPO shares (18xx); with `emergency_sales_unrestricted` (FAQ-C13: "they may choose to sell
+/// corporation its certificates of other corporations, or, when it has none, its own IPO
+/// shares (18xx); with `emergency_sales_unrestricted` (FAQ-C13: "they may choose to sell
 /// shares that normally could not be sold, even while they still hold shares that could be
-/// sold normally") both at once, in any order; the player his certificates — a president's
-/// certificate only by a dump to another player holding at least as much, or into the pool
-/// when nobody does, never of a corporation in the needy chain nor of a historical
+/// sold normally") both at once, in any order; the player his certificates. A president's
+/// certificate — the player's or a corporation's (FAQ-C13: "companies and players may …
+/// [put] even its president's certificate, into the pool") — is sold only by a dump
+/// ([`emergency_sell`], 1841 §5.3): to the next holder with at least as much, or into the
+/// pool when nobody has that; never of a corporation in the needy chain nor of a historical
 /// corporation before phase 4 (the concession lock, 1841 §7.5; kept with the option too,
 /// interpretation I39).
 ///
 /// Where a president may not dump (the needy corporation and every corporation above it in
 /// the chain; a historical corporation before phase 4), he may not sell his ordinary
-/// certificates below the largest other holding either ([`retained_units`]): an emergency sale
+/// certificates below the largest other holding either ([`units_above_retained`]): an emergency sale
 /// never moves the presidency of a corporation in the needy chain (1841 §14, rule {4.5.1};
 /// 18xx `emr_can_sell?`, `corp_minimum_to_retain`).
 fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32)> {
@@ -119,30 +123,35 @@ fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32
     match raiser {
         ShareOwner::Corporation(x) => {
             for c in &state.corporations {
-                if &c.sym == x {
+                if &c.sym == x || c.price().is_none() {
                     continue;
                 }
-                let units: u32 = c
+                let ordinary: u32 = c
                     .certificates
                     .iter()
                     .filter(|k| &k.owner == raiser && !k.president)
                     .map(|k| k.percent / c.unit_percent())
                     .sum();
-                // A corporation never sells its president's certificate here; one it presides
-                // over in the needy chain (the needy corporation included), or a historical one
-                // before phase 4, keeps the largest other holding: its ordinary shares above
-                // it are sold like any other (18xx `emr_valid_bundles`, `corp_minimum_to_retain`;
-                // oracle game lite-5p-s103 id 200: SFTG, raising for CGTF, sells its 10% of CGTF
-                // and stays president with 20%).
+                // A corporation presiding over `c` may dump that presidency like a player
+                // (1841 §14, §5.3; FAQ-C13: "even its president's certificate, into the
+                // pool"): to the next holder with the president's share, or into the pool
+                // when nobody has one — never of a corporation in the needy chain (the needy
+                // corporation included) nor of a historical one before phase 4, where it
+                // keeps the largest other holding and sells only its ordinary shares above it
+                // (18xx `emr_valid_bundles`, `can_sell_any_amount?`, `corp_minimum_to_retain`;
+                // oracle game lite-5p-s103 id 200: SFTG, raising for CGTF, sells its 10% of
+                // CGTF and stays president with 20%; harness lite heuristic 4p seed 4001, 18xx
+                // id 494: SFTN may sell its AFI and CTS president's certificates).
+                let is_president = c.president() == Some(raiser);
                 let in_chain = chain.contains(&ShareOwner::Corporation(c.sym.clone()));
-                let units = if c.president() == Some(raiser)
-                    && (in_chain || !presidency_may_change(state, c))
-                {
-                    units.min(units_above_retained(state, c, raiser))
+                let may_dump = is_president && !in_chain && presidency_may_change(state, c);
+                let ordinary = if is_president && !may_dump {
+                    ordinary.min(units_above_retained(state, c, raiser))
                 } else {
-                    units
+                    ordinary
                 };
-                if units > 0 && c.price().is_some() {
+                let units = ordinary + if may_dump { 2 } else { 0 };
+                if units > 0 {
                     out.push((c.sym.clone(), units));
                 }
             }
@@ -203,6 +212,33 @@ fn units_above_retained(state: &State, corp: &Corporation, president: &ShareOwne
     let held = corp.percent_of(president);
     let keep = largest_other_holding(state, corp, president);
     held.saturating_sub(keep) / corp.unit_percent()
+}
+
+/// Who takes the presidency of `target` when its president `owner` dumps it (1841 §5.3,
+/// §7.5), with that holder's percent: for a player, [`successor`] (the largest other
+/// holding, ties to the nearest player after him, then corporations); for a corporation, the
+/// largest holding of anyone but it, ties to the nearest player after its controller, then
+/// corporations in list order (as [`update_presidency`] ranks them for a corporation
+/// president). `None` (or a holding under the president's certificate) when nobody can take
+/// it: the certificate goes into the pool.
+fn dump_successor(state: &State, target: &str, owner: &ShareOwner) -> Option<(ShareOwner, u32)> {
+    match owner {
+        ShareOwner::Player(s) => successor(state, target, *s),
+        ShareOwner::Corporation(x) => {
+            let corp = state.corporation(target)?;
+            let start = super::super::corporation::controller(state, x)
+                .or_else(|| state.player_order.first().copied())
+                .unwrap_or(0);
+            let mut best: Option<(usize, &ShareOwner, u32)> = None;
+            for (rank, holder, p) in super::super::corporation::ranked_holders(state, corp, start) {
+                if holder != owner && best.is_none_or(|(r, _, b)| p > b || (p == b && rank < r)) {
+                    best = Some((rank, holder, p));
+                }
+            }
+            best.map(|(_, holder, p)| (holder.clone(), p))
+        }
+        ShareOwner::Ipo | ShareOwner::Pool => None,
+    }
 }
 
 /// Why an emergency sale of `percent` of `target` by `seller` (the needy corporation's
@@ -300,21 +336,22 @@ pub(super) fn emergency_sales(state: &State) -> Vec<Action> {
             };
             let Some(p) = t.price() else { continue };
             // A president's certificate that goes into the pool (nobody can take the
-            // presidency) is sold whole: no bundle ends in the middle of it.
-            let half_certificate = match raiser {
-                ShareOwner::Player(s) if t.president() == Some(raiser) => {
-                    let ordinary: u32 = t
-                        .certificates
-                        .iter()
-                        .filter(|c| &c.owner == raiser && !c.president)
-                        .map(|c| c.percent / t.unit_percent())
-                        .sum();
-                    let into_pool = successor(state, &target, *s)
-                        .is_none_or(|(_, held)| held < 2 * t.unit_percent());
-                    into_pool.then_some(ordinary + 1)
-                }
-                _ => None,
-            };
+            // presidency) is sold whole: no bundle ends in the middle of it. The same for a
+            // player's and a corporation's (1841 §5.3, §14, FAQ-C13).
+            let half_certificate = (t.president() == Some(raiser)
+                && seller.as_deref() != Some(target.as_str()))
+            .then(|| {
+                let ordinary: u32 = t
+                    .certificates
+                    .iter()
+                    .filter(|c| &c.owner == raiser && !c.president)
+                    .map(|c| c.percent / t.unit_percent())
+                    .sum();
+                let into_pool = dump_successor(state, &target, raiser)
+                    .is_none_or(|(_, held)| held < 2 * t.unit_percent());
+                into_pool.then_some(ordinary + 1)
+            })
+            .flatten();
             for k in 1..=units {
                 if Some(k) == half_certificate {
                     continue;
@@ -412,8 +449,10 @@ pub(super) fn may_go_bankrupt(state: &State) -> bool {
 /// Applies an emergency sale (1841 §14): `percent` of `target` from `seller` (its own IPO
 /// when it sells its own shares; the controlling player when `seller` is `None`) to the pool
 /// at half price, ceil(units × price ÷ 2) from the bank; the price drops one row per unit. A
-/// player selling into his president's certificate first hands the presidency to the
-/// successor (a dump, §5.3).
+/// player or a corporation selling into its president's certificate first hands the
+/// presidency to the successor holding at least as much, or puts the certificate into the
+/// pool when nobody does, freezing the corporation (a dump, §5.3, §7.4; FAQ-C13). Any other
+/// sale of held certificates then hands the presidency to a holder with more (§7.5).
 pub(super) fn emergency_sell(
     state: &mut State,
     seat: Seat,
@@ -441,26 +480,28 @@ pub(super) fn emergency_sell(
         .sum();
     let pres_units = 2;
     let mut pres_to_pool = false;
-    if units > ordinary
-        && let ShareOwner::Player(s) = owner
-        && successor(state, target, s).is_none_or(|(_, p)| p < pres_units * unit)
-    {
-        pres_to_pool = true;
-    } else if units > ordinary
-        && let ShareOwner::Player(s) = owner
-        && let Some((next, _)) = successor(state, target, s)
-    {
-        swap_presidency(state, target, &owner, &next);
-        events.push(match &next {
-            ShareOwner::Player(seat) => Event::PresidentChanged {
-                corporation: target.to_string(),
-                seat: *seat,
-            },
-            other => Event::PresidencyMoved {
-                corporation: target.to_string(),
-                president: other.clone(),
-            },
-        });
+    // A sale beyond the ordinary certificates is a dump of the president's certificate, by
+    // the player or by a corporation (1841 §5.3, §14, FAQ-C13): to the successor with the
+    // president's share, or into the pool when nobody has it.
+    let dumping = units > ordinary && holder == owner && t.president() == Some(&owner);
+    match dumping.then(|| dump_successor(state, target, &owner)) {
+        None => {}
+        Some(next) => match next.filter(|(_, p)| *p >= pres_units * unit) {
+            None => pres_to_pool = true,
+            Some((next, _)) => {
+                swap_presidency(state, target, &owner, &next);
+                events.push(match &next {
+                    ShareOwner::Player(seat) => Event::PresidentChanged {
+                        corporation: target.to_string(),
+                        seat: *seat,
+                    },
+                    other => Event::PresidencyMoved {
+                        corporation: target.to_string(),
+                        president: other.clone(),
+                    },
+                });
+            }
+        },
     }
     let Some(t) = state.corporation_mut(target) else {
         return;
@@ -523,8 +564,11 @@ pub(super) fn emergency_sell(
             col,
         });
     }
-    if let ShareOwner::Player(s) = owner {
-        update_presidency(state, target, s, events);
+    // The presidency follows the largest holding after any sale but one of the seller's own
+    // IPO shares (1841 §5.3, §7.5; 18xx `allow_president_change: pres_change_ok?`): a
+    // corporation's sale of ordinary shares may hand it over too.
+    if holder == owner {
+        update_presidency(state, target, seat, events);
     }
     if let Some(c) = seller {
         super::shares::record_corporate_sale(state, c, target);
