@@ -1206,6 +1206,12 @@ impl Activity {
     }
 }
 
+/// hyper's HTTP/1.1 buffer per connection: the largest request head (as HTTP/2's
+/// `SETTINGS_MAX_HEADER_LIST_SIZE`, hyper's 16 KiB) and the chunk a body is read in. With
+/// `--max-connections` (4096) connections this bounds unfinished heads to about 64 MiB
+/// (128 MiB with the buffers' growth) where hyper's default of ~400 KB each allowed 1.6 GB.
+pub const MAX_HTTP1_BUF_BYTES: usize = 16 * 1024;
+
 /// Accepts connections on `listener` and serves `app` on each — HTTP/1.1 and HTTP/2 (gRPC
 /// with prior knowledge) on the same port — until `shutdown` completes; then stops accepting,
 /// asks every connection to finish (HTTP/2 GOAWAY, HTTP/1.1 closes after the answer in
@@ -1232,7 +1238,12 @@ async fn serve_connections(
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(timeouts.header_read);
+        .header_read_timeout(timeouts.header_read)
+        // A request head (and each read of a body) at most this big, as HTTP/2's header
+        // list: hyper's default (~400 KB) let 1,000 connections each sending an unfinished
+        // 400 KB head within the header-read timeout take the server from 41 to 497 MiB
+        // (issue #24, attacker review of 2026-12-06); over it the answer is 431 at once.
+        .max_buf_size(MAX_HTTP1_BUF_BYTES);
     builder
         .http2()
         .timer(TokioTimer::new())

@@ -472,6 +472,63 @@ pub async fn run_all(ctx: &Ctx, only: &[String], print: bool) -> Vec<Record> {
     out
 }
 
+/// Runs the attacks named in `only` at the same time against the open server and records
+/// them as one (passed when each met its bound; peak RSS while they all ran).
+pub async fn run_together(ctx: &Ctx, only: &[String]) -> Record {
+    let target = ctx.open.clone();
+    let rss_before = rss_kib(target.pid).map_or(0, |r| r.0);
+    reset_peak(target.pid);
+    let cpu0 = cpu_seconds(target.pid).unwrap_or(0.0);
+    let t0 = Instant::now();
+    let mut tasks = Vec::new();
+    for name in only {
+        let (ctx, name) = (ctx.clone(), name.clone());
+        tasks.push(tokio::spawn(async move {
+            let o = tokio::time::timeout(Duration::from_secs(300), run_one(&ctx, &name)).await;
+            (name, o)
+        }));
+    }
+    let (mut sent, mut answer, mut pass) = (Vec::new(), Vec::new(), true);
+    for t in tasks {
+        match t.await {
+            Ok((name, Ok(Ok(o)))) => {
+                sent.push(format!("[{name}] {}", o.sent));
+                answer.push(format!("[{name}] {}", o.answer));
+                pass &= o.pass;
+            }
+            Ok((name, e)) => {
+                answer.push(format!("[{name}] failed: {:?}", e.map(|r| r.err())));
+                pass = false;
+            }
+            Err(e) => {
+                answer.push(format!("task: {e}"));
+                pass = false;
+            }
+        }
+    }
+    let seconds = t0.elapsed().as_secs_f64();
+    let peak = rss_kib(target.pid).map_or(0, |r| r.1);
+    let cpu = cpu_seconds(target.pid).unwrap_or(0.0) - cpu0;
+    let server_answers = honest_call(&target.addr).await;
+    let record = Record {
+        name: only.join("+"),
+        finding: "together".to_string(),
+        outcome: Outcome {
+            sent: sent.join("; "),
+            answer: answer.join("; "),
+            pass,
+        },
+        server_answers,
+        rss_before_kib: rss_before,
+        peak_kib: peak,
+        rss_after_kib: rss_kib(target.pid).map_or(0, |r| r.0),
+        cpu_seconds: (cpu * 100.0).round() / 100.0,
+        seconds: (seconds * 10.0).round() / 10.0,
+    };
+    print_record(&record);
+    record
+}
+
 /// Runs one attack against `target` with its resources recorded.
 pub async fn run_recorded(ctx: &Ctx, a: &Attack, target: &Target) -> Record {
     let rss_before = rss_kib(target.pid).map_or(0, |r| r.0);

@@ -241,7 +241,7 @@ async fn zero_window_connection(
 /// dropped), every connection holding answers is dropped (budget or send timeout), and the
 /// server answers others meanwhile.
 pub async fn zero_window_many(ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let conns = ctx.pick(10, 200, 5);
+    let conns = conns_override().unwrap_or(ctx.pick(10, 200, 5));
     let answer_bytes = held_answer_bytes(ctx).await?;
     let m = zero_window_connections(ctx, game_data_1841(), conns).await;
     Ok(Outcome {
@@ -272,7 +272,7 @@ pub async fn zero_window_many(ctx: &Ctx) -> anyhow::Result<Outcome> {
 /// once (`RESOURCE_EXHAUSTED` without a body); every connection holding answers dropped at
 /// the send timeout; the server answers others meanwhile.
 pub async fn zero_window_small(ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let conns = ctx.pick(20, 400, 5);
+    let conns = conns_override().unwrap_or(ctx.pick(20, 400, 5));
     let m = zero_window_connections(ctx, list_games(), conns).await;
     Ok(Outcome {
         sent: format!(
@@ -290,6 +290,12 @@ pub async fn zero_window_small(ctx: &Ctx) -> anyhow::Result<Outcome> {
         ),
         pass: m.held <= ctx.limits.max_open_calls && m.dropped == m.holding && m.during,
     })
+}
+
+/// `REFEREE_ATTACK_CONNS`: the number of connections of `zero-window-many` and
+/// `zero-window-small` instead of the scale's (to try more connections than the suite's).
+fn conns_override() -> Option<usize> {
+    std::env::var("REFEREE_ATTACK_CONNS").ok()?.parse().ok()
 }
 
 /// What [`zero_window_connections`] saw.

@@ -34,6 +34,14 @@ struct Args {
     /// Print the Markdown table at the end (docs/SECURITY.md).
     #[arg(long)]
     markdown: bool,
+    /// Start the servers with every default of `referee serve` (concurrency 256, timeouts
+    /// of 10–30 s) instead of the suite's short timeouts and concurrency 32.
+    #[arg(long)]
+    server_defaults: bool,
+    /// Run the `--only` attacks at the same time against the open server (one record: the
+    /// peak RSS while they all ran).
+    #[arg(long)]
+    together: bool,
 }
 
 struct Spawned {
@@ -119,7 +127,11 @@ async fn run(a: &Args) -> anyhow::Result<bool> {
                 .ok_or_else(|| anyhow::anyhow!("no directory of this program"))?,
         },
     };
-    let limits = Limits::suite();
+    let limits = if a.server_defaults {
+        Limits::server_defaults()
+    } else {
+        Limits::suite()
+    };
     let open = spawn(&bin, &limits.flags())?;
     let key = random_key()?;
     let key_file = std::env::temp_dir().join(format!("referee-attack-{}.keys", std::process::id()));
@@ -157,7 +169,11 @@ async fn run(a: &Args) -> anyhow::Result<bool> {
         sealed.addr,
         limits.flags().join(" ")
     );
-    let records = attack::run_all(&ctx, &a.only, true).await;
+    let records = if a.together {
+        vec![attack::run_together(&ctx, &a.only).await]
+    } else {
+        attack::run_all(&ctx, &a.only, true).await
+    };
     let failed: Vec<&str> = records
         .iter()
         .filter(|r| !r.passed())
