@@ -5,7 +5,7 @@
 
 use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
 use referee_engine::g1841::operating_round;
-use referee_engine::g1841::state::{OperatingStep, Round};
+use referee_engine::g1841::state::{CorporateEvent, MergerStage, OperatingStep, Round};
 use referee_engine::g1841::{Action, G1841, Options, ShareOwner, State, import18xx};
 use referee_engine::{Game, Seat};
 
@@ -430,29 +430,65 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
 
 const OO_SEEDS: u64 = 40;
 
-/// 1841 §12.1: when both merging corporations have a token on the two-city Firenze tile
-/// (H4 yellow), this engine removes the second corporation's token; 18xx.games asks which
-/// goes (`merger_tokens_start`: a removal with min = max = 1) after the exchanges. The export
-/// writes that decision as a `remove_token` of the old token, a record with no action of
-/// ours (v2 3 players heuristic seed 3001, 18xx id 350).
+/// The records written for the choices of stage `TwoCityTile` in `history` (setup seed
+/// `setup`): each is 18xx's `remove_token` (entity, city id, slot).
+fn two_city_records(
+    options: Options,
+    players: u32,
+    setup: u64,
+    history: &[(Seat, Action)],
+    written: &Exported,
+) -> Vec<(Value, Value, Value)> {
+    let mut state = G1841::setup(&options, players, setup).unwrap();
+    let mut out = Vec::new();
+    for (k, (seat, action)) in history.iter().enumerate() {
+        let choosing = matches!(&state.round, Round::OperatingRound(r)
+            if matches!(r.event.as_deref(), Some(CorporateEvent::Merger(m))
+                if m.stage == MergerStage::TwoCityTile));
+        if choosing {
+            assert!(matches!(action, Action::RemoveToken { .. }), "{k}: {action:?}");
+            let r = record(written, written.action_ids[k]);
+            assert_eq!(r["type"], "remove_token", "{k}");
+            out.push((r["entity"].clone(), r["city"].clone(), r["slot"].clone()));
+        }
+        G1841::apply(&mut state, *seat, action).unwrap();
+    }
+    out
+}
+
+/// 1841 §12.1: when the two merging corporations hold the two different cities of one tile
+/// (yellow Torino H4, yellow Firenze), the new president (or the initiator's president)
+/// chooses which token goes, as 18xx.games asks (`merger_tokens_start`: a removal with
+/// min = max = 1, after the exchanges). The export writes the choice as that `remove_token`
+/// and the importer reads it back (v2 3 players heuristic seed 3001: SFTN and SFTG into CTDA,
+/// 18xx id 350, Torino H4); no removal is written that is not a choice of ours.
 #[test]
 fn s21_a_mergers_token_on_the_two_city_tile_is_written_as_its_removal() {
-    let mut total = 0;
+    let options = Options::default();
+    let history = heuristic_game(options, 3, 3001);
+    let written = export(&options, 3, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    assert_eq!(
+        two_city_records(options, 3, 3001, &history, &written),
+        vec![(Value::from("CTDA"), Value::from("H4-0-1"), Value::from(0))]
+    );
+    reimports_to(&written, &history);
+    let (mut chosen, mut by_rule) = (0, 0);
     for seed in 1..=OO_SEEDS {
-        let options = Options::default();
-        let (_, written) = exported(options, 4, seed);
+        let (history, written) = exported(options, 4, seed);
+        chosen += two_city_records(options, 4, 0, &history, &written).len();
         let ours: std::collections::BTreeSet<i64> = written.action_ids.iter().copied().collect();
         for a in written.json["actions"].as_array().unwrap() {
             let id = a["id"].as_i64().unwrap();
             if a["type"] == "remove_token" && !ours.contains(&id) {
-                assert!(a["city"].is_string(), "seed {seed}: {id}");
-                total += 1;
+                by_rule += 1;
             }
         }
     }
-    println!("{total} merger removals on a two-city tile");
-    // 3 before a corporation could dump a presidency in an emergency (§14, FAQ-C13).
-    assert_eq!(total, 4);
+    println!("{chosen} two-city choices, {by_rule} removals by rule");
+    // Removals by rule before the choice was asked: 3, then 4 once a corporation could dump a
+    // presidency in an emergency (§14, FAQ-C13).
+    assert_eq!((chosen, by_rule), (4, 0));
 }
 
 /// A game of `tests/fixtures/1841/exported/` (a `referee playout` game written by our export
@@ -725,10 +761,11 @@ fn s21_a_merger_above_l250_names_the_new_corporation_before_the_price() {
         found.push((partner.clone(), corporation.clone(), *price));
     }
     // The heuristic game's one such merger (2026-12-06): SFL with CTDA into ATFA at the
-    // higher price, L.377.
+    // higher price, L.377; since the Torino H4 choice of CTDA's merger is asked (1841 §12.1,
+    // the heuristic player draws it), CTDA with SFL into CFCC at L.377.
     assert_eq!(
         found,
-        vec![("CTDA".to_string(), "ATFA".to_string(), 377)],
+        vec![("SFL".to_string(), "CFCC".to_string(), 377)],
         "the mergers at two prices"
     );
     reimports_to(&written, &history);

@@ -1,7 +1,8 @@
 //! Merger token counts checked against 18xx.games (issue #22): the listed divergence
 //! `merger-two-city-tile-duplicate-counted-twice` (tests/oracle/divergences.json).
 
-use referee_engine::g1841::state::MapToken;
+use referee_engine::g1841::state::{MapToken, Round};
+use referee_engine::g1841::Action;
 use referee_engine::g1841::{G1841, Options};
 use referee_engine::{Game, Seat};
 
@@ -13,7 +14,8 @@ use referee_engine::{Game, Seat};
 /// 349–350). J6 is a same-city duplicate and H4 the two cities of Torino's yellow tile:
 /// CTDA owns 7 − 2 = 5 tokens, H4 and J6 on the map and 3 on the charter. 18xx.games counts
 /// the H4 removal twice and gives CTDA 4 (its next merger then allows one removal fewer:
-/// 18xx id 442, our index 436).
+/// 18xx id 442, our index 436, before the H4 choice was asked). Which H4 token goes is the
+/// new president's choice (stage `TwoCityTile`, 18xx id 350).
 #[test]
 fn listed_divergence_two_city_tile_duplicate_costs_one_token() {
     use rand_chacha::ChaCha8Rng;
@@ -48,8 +50,40 @@ fn listed_divergence_two_city_tile_duplicate_costs_one_token() {
     };
     assert_eq!(owned("SFTN"), (5, vec![token("H4", 1), token("J6", 0)]));
     assert_eq!(owned("SFTG"), (2, vec![token("H4", 0), token("J6", 0)]));
-    let ctda = state.corporation("CTDA").unwrap();
+    // The exchange is over (no odd share): the merger waits for the new president, P2 (seat
+    // 2, CTDA's president), to choose which of the two H4 tokens goes (1841 §12.1); nothing
+    // else is offered, not even a pass.
     assert!(state.corporation("SFTG").is_some_and(|c| c.closed));
+    let ctda = state.corporation("CTDA").unwrap();
     assert_eq!(ctda.tokens_total, 5);
-    assert_eq!(ctda.tokens, vec![token("H4", 1), token("J6", 0)]);
+    assert_eq!(
+        ctda.tokens,
+        vec![token("H4", 1), token("J6", 0), token("H4", 0)]
+    );
+    assert_eq!(G1841::to_act(&state), vec![2]);
+    let remove = |hex: &str, city: u32| Action::RemoveToken {
+        hex: hex.into(),
+        city,
+    };
+    assert_eq!(
+        G1841::legal_actions(&state, 2),
+        vec![remove("H4", 1), remove("H4", 0)]
+    );
+    assert!(G1841::apply(&mut state.clone(), 2, &remove("J6", 0)).is_err());
+    assert!(G1841::apply(&mut state.clone(), 1, &remove("H4", 0)).is_err());
+    // Either choice: 5 tokens (7 − 2), one in H4 and one in J6, 3 on the charter; two on
+    // the map leave nothing to remove above the count, so the merger is over.
+    for (city, kept) in [(1, 0), (0, 1)] {
+        let mut s = state.clone();
+        G1841::apply(&mut s, 2, &remove("H4", city)).unwrap();
+        let ctda = s.corporation("CTDA").unwrap();
+        assert_eq!(ctda.tokens_total, 5);
+        let mut tokens = ctda.tokens.clone();
+        tokens.sort_by(|a, b| (&a.hex, a.city).cmp(&(&b.hex, b.city)));
+        assert_eq!(tokens, vec![token("H4", kept), token("J6", 0)]);
+        assert!(
+            !matches!(&s.round, Round::OperatingRound(r) if r.event.is_some()),
+            "the merger is over"
+        );
+    }
 }

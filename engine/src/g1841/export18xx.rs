@@ -2159,7 +2159,14 @@ fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
                         MergerStage::OddShares => {
                             holder_entity(m.holders.get(m.next as usize), seat)
                         }
-                        MergerStage::Tokens => corp(&m.target),
+                        // 18xx asks the new corporation when a player controls it, else
+                        // `@merger_decider` (`merger_tokens_start`, 1841 §12.1).
+                        MergerStage::TwoCityTile
+                            if super::corporation::controller(pre, &m.target).is_none() =>
+                        {
+                            Entity::Player(seat)
+                        }
+                        MergerStage::TwoCityTile | MergerStage::Tokens => corp(&m.target),
                     },
                     CorporateEvent::Transformation(t) => match t.stage {
                         1 | 2 => holder_entity(t.holders.get(t.next as usize), seat),

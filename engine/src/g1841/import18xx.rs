@@ -3621,12 +3621,15 @@ fn repeat_round_declined(state: &State, action: &ImportedAction) -> Option<&'sta
 /// (1841 §9.6, interpretation I26), so the record has nothing left to do (another train
 /// chosen by 18xx is a rules matter: the states part there).
 /// Whether `action` is 18xx.games' removal of one of two merging corporations' tokens on a
-/// two-city tile (the yellow Firenze tile; `merger_tokens_start` asks which goes, 1841 §12.1)
-/// that this engine already made by rule (the second corporation's token goes; written by a
-/// Referee export, [`super::export18xx`]): the named city holds no token of the corporation
+/// two-city tile (yellow Torino H4, yellow Firenze; `merger_tokens_start` asks which goes,
+/// 1841 §12.1) that this engine already made by itself: only in the automatic first step of
+/// the Tuscan merge now (§12.3; the second minor's token goes), while a merger's choice
+/// (stage `TwoCityTile`, and the removals of stage `Tokens`) reads as its `RemoveToken` —
+/// so an export written before the choice was asked (the second corporation's token, at the
+/// same place) still replays. Dropped when the named city holds no token of the corporation
 /// removing (or, for a player, of any corporation with a token in another city of the hex)
 /// while the hex holds one in another city, and no merger's own token removal is open on
-/// that city. Dropped.
+/// that city.
 fn merger_second_city_removal(state: &State, action: &ImportedAction) -> Option<&'static str> {
     if action.kind != "remove_token" {
         return None;
@@ -3636,7 +3639,7 @@ fn merger_second_city_removal(state: &State, action: &ImportedAction) -> Option<
         .ok()?;
     if let Round::OperatingRound(r) = &state.round
         && let Some(CorporateEvent::Merger(m)) = r.event.as_deref()
-        && m.stage == MergerStage::Tokens
+        && matches!(m.stage, MergerStage::TwoCityTile | MergerStage::Tokens)
         && state
             .corporation(&m.target)
             .is_some_and(|c| c.tokens.iter().any(|t| t.hex == hex && t.city == city))

@@ -594,6 +594,17 @@ pub struct Merger {
     /// by an older build (its assets move when the presidency is settled).
     #[serde(default)]
     pub moved: Option<MovedAssets>,
+    /// The second corporation's token on each tile whose other city holds the first's
+    /// (1841 §12.1), in the order asked in stage `TwoCityTile`: one token of that hex is still
+    /// to be removed, this one or the other city's (both are the new corporation's by then).
+    /// Empty in a merger saved by an older build (it removed this token itself).
+    #[serde(default)]
+    pub two_city: Vec<MapToken>,
+    /// Who chooses in stage `TwoCityTile` when the new corporation has no president: the
+    /// initiator's controller when the merger began (the Tuscan merge's decider; 18xx.games'
+    /// `@merger_decider`); `None`: nobody (the second corporation's token goes).
+    #[serde(default)]
+    pub decider: Option<Seat>,
 }
 
 /// What a major merger moved to its new corporation when the corporation was named
@@ -646,6 +657,12 @@ pub enum MergerStage {
     Presidency,
     /// Holders of an odd old share take cash or pay for a full new share.
     OddShares,
+    /// The two old corporations held the two different cities of one tile (yellow Torino,
+    /// yellow Firenze): the new president, or the initiator's president when there is none,
+    /// chooses which of the two tokens is removed (1841 §12.1; 18xx.games asks here, after the
+    /// exchange and the same-city duplicates, before the removals above the token count:
+    /// `merger_tokens_start`).
+    TwoCityTile,
     /// The new president removes tokens from the map.
     Tokens,
 }

@@ -695,6 +695,27 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
             if let Some(p) = &x.president {
                 check_holder(state, &format!("{path}.president"), p)?;
             }
+            // At most one two-city tile per hex, each of the new corporation's hexes
+            // (1841 §12.1), and only until the choice is made.
+            let two_city_ok = x.two_city.len() <= 4
+                && (x.two_city.is_empty()
+                    || matches!(
+                        x.stage,
+                        MergerStage::OddShares | MergerStage::TwoCityTile
+                    ))
+                && x.two_city.iter().enumerate().all(|(i, t)| {
+                    !x.two_city[..i].iter().any(|u| u.hex == t.hex)
+                        && state.corporation(&x.target).is_some_and(|c| c.tokens.contains(t))
+                });
+            if !two_city_ok {
+                return Err(err(
+                    format!("{path}.two_city"),
+                    "tokens of the new corporation, one per hex, before the token stage",
+                ));
+            }
+            if x.decider.is_some_and(|s| s as usize >= state.players.len()) {
+                return Err(err(format!("{path}.decider"), "a seat of this game"));
+            }
             if x.token_count > 5
                 || x.tokens_min_removal > x.tokens_max_removal
                 || x.tokens_max_removal > 10

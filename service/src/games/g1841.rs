@@ -303,6 +303,7 @@ fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
                     eng::MergerStage::Presidency => pb::MergerStage::Presidency,
                     eng::MergerStage::OddShares => pb::MergerStage::OddShares,
                     eng::MergerStage::Tokens => pb::MergerStage::Tokens,
+                    eng::MergerStage::TwoCityTile => pb::MergerStage::TwoCityTile,
                 }) as i32,
                 target: x.target.clone(),
                 cell: x.cell.as_ref().map(cell_to_pb),
@@ -335,6 +336,8 @@ fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
                     next_market_arrival: m.next_market_arrival,
                     decider: m.decider,
                 }),
+                two_city: x.two_city.iter().map(map_token_to_pb).collect(),
+                decider: x.decider,
             }),
             eng::CorporateEvent::Transformation(x) => E::Transformation(pb::Transformation {
                 minor: x.minor.clone(),
@@ -393,10 +396,11 @@ fn corporate_event_from_pb(
                     Ok(pb::MergerStage::Presidency) => eng::MergerStage::Presidency,
                     Ok(pb::MergerStage::OddShares) => eng::MergerStage::OddShares,
                     Ok(pb::MergerStage::Tokens) => eng::MergerStage::Tokens,
+                    Ok(pb::MergerStage::TwoCityTile) => eng::MergerStage::TwoCityTile,
                     _ => {
                         return Err(bad(
                             format!("{p}.stage"),
-                            "must be PRICE, CORPORATION, PRESIDENCY, ODD_SHARES or TOKENS",
+                            "must be PRICE, CORPORATION, PRESIDENCY, ODD_SHARES, TWO_CITY_TILE or TOKENS",
                         ));
                     }
                 },
@@ -447,6 +451,12 @@ fn corporate_event_from_pb(
                             Some(s) => Some(seat(&format!("{p}.moved.decider"), s, n)?),
                         },
                     }),
+                },
+                // Empty and unset in a state saved by an older build.
+                two_city: x.two_city.iter().map(map_token_from_pb).collect(),
+                decider: match x.decider {
+                    None => None,
+                    Some(s) => Some(seat(&format!("{p}.decider"), s, n)?),
                 },
             })
         }

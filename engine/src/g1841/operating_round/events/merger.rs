@@ -26,9 +26,14 @@
 //! 4. **Odd shares**: cash (half the new price from the bank) or a full share (half the new
 //!    price to the new corporation), the holder's choice; only cash when no share is left or
 //!    he cannot pay; the pool's odd share is discarded; frozen corporations take cash.
-//! 5. **Tokens** (18xx `merger_tokens_finish`): the old map tokens become the new
-//!    corporation's, a second token in the same hex is destroyed; it owns
-//!    N = min(tokens of both − those destroyed, 5) (at least 2; SFLi: 5); the charter may hold
+//! 5. **Two-city tile** (18xx `merger_tokens_start`): the old map tokens become the new
+//!    corporation's, a second token in the same city is destroyed; where the two held the
+//!    two different cities of one tile (yellow Torino H4, yellow Firenze), one of the two
+//!    must go: the new president (else the initiator's president, 18xx `@merger_decider`)
+//!    chooses which (1841 §12.1), one such tile after the other.
+//! 6. **Tokens** (18xx `merger_tokens_finish`): it owns N = min(tokens of both − duplicates
+//!    (same city or same tile, each counted once, FAQ-C19), 5) (at least 2; SFLi: 5); the
+//!    charter may hold
 //!    at most the old charters' total, so the president removes map tokens down to N and may
 //!    remove more while the charter stays within that total (never the last non-pass token;
 //!    SFLi always keeps Pisa and Firenze).
@@ -220,6 +225,8 @@ fn proposal(state: &State, initiator: &str, partner: &str) -> Option<Merger> {
         tokens_min_removal: 0,
         tokens_max_removal: 0,
         moved: None,
+        two_city: Vec::new(),
+        decider: None,
     };
     let cell = match a.kind {
         CorporationKind::Major => {
@@ -368,6 +375,18 @@ pub(super) fn decision(state: &State, m: &Merger) -> Option<Decision> {
                 ],
             })
         }
+        MergerStage::TwoCityTile => {
+            let t = m.two_city.first()?;
+            let seat = two_city_chooser(state, m)?;
+            let actions: Vec<Action> = two_city_choices(state, m, &t.hex)
+                .into_iter()
+                .map(|t| Action::RemoveToken {
+                    hex: t.hex,
+                    city: t.city,
+                })
+                .collect();
+            Some(Decision { seat, actions })
+        }
         MergerStage::Tokens => {
             let seat = token_decider(state, m)?;
             let mut actions: Vec<Action> = removable(state, m)
@@ -462,6 +481,12 @@ pub(super) fn apply(state: &mut State, mut m: Merger, action: &Action, events: &
                 odd_share(state, &mut m, i, &h, *choice, events);
             }
             m.next += 1;
+        }
+        (MergerStage::TwoCityTile, Action::RemoveToken { hex, city }) => {
+            if m.two_city.first().is_some_and(|t| t.hex == *hex) {
+                m.two_city.remove(0);
+                drop_target_token(state, &m, hex, *city, events);
+            }
         }
         (MergerStage::Tokens, Action::RemoveToken { hex, city }) => {
             remove_token(state, &mut m, hex, *city, events);
@@ -568,7 +593,7 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
         transfer_tokens(state, m, events);
         remove_corporation(state, &a, events);
         remove_corporation(state, &b, events);
-        m.stage = MergerStage::Tokens;
+        m.stage = MergerStage::TwoCityTile;
         return;
     }
     // The president's certificate.
@@ -860,11 +885,17 @@ fn odd_share(
     }
 }
 
-/// Step 5 (tokens): the old map tokens become the new corporation's (a second one in the same
-/// hex is destroyed); the count N and the removal bounds.
+/// Steps 5–6 (tokens): the old map tokens become the new corporation's; a second one in the
+/// same city is destroyed (the second corporation's, as 18xx.games' `merger_tokens_start`);
+/// a second one in the other city of the same tile stays until the choice of stage
+/// `TwoCityTile` (1841 §12.1), kept in `m.two_city`. Each such hex costs one token, once
+/// (FAQ-C19; 18xx.games counts the two-city one twice, divergence
+/// `merger-two-city-tile-duplicate-counted-twice`). Then the count N and the removal bounds,
+/// as if the two-city choices were made (each leaves one token in its hex).
 fn transfer_tokens(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     let target = m.target.clone();
     let mut list: Vec<MapToken> = Vec::new();
+    let mut two_city: Vec<MapToken> = Vec::new();
     let mut owned = 0u32;
     let mut charter = 0u32;
     let mut destroyed = 0u32;
@@ -875,13 +906,20 @@ fn transfer_tokens(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
         owned += c.tokens_total;
         charter += c.tokens_total.saturating_sub(c.tokens.len() as u32);
         for t in &c.tokens {
-            if list.iter().any(|x| x.hex == t.hex) {
+            if list.iter().any(|x| x.hex == t.hex && x.city == t.city) {
                 destroyed += 1;
                 events.push(Event::TokenRemoved {
                     corporation: old.clone(),
                     hex: t.hex.clone(),
                     city: t.city,
                 });
+            } else if list.iter().any(|x| x.hex == t.hex) {
+                // The other city of the same tile: one of the two goes, chosen later.
+                destroyed += 1;
+                if !two_city.iter().any(|x| x.hex == t.hex) {
+                    two_city.push(t.clone());
+                }
+                list.push(t.clone());
             } else {
                 list.push(t.clone());
             }
@@ -895,16 +933,84 @@ fn transfer_tokens(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
         (true, _) => max,
         _ => owned.saturating_sub(destroyed).clamp(2, max),
     };
-    let on_map = list.len() as u32;
+    // Map tokens once every two-city choice is made.
+    let on_map = (list.len() - two_city.len()) as u32;
     let min_removal = on_map.saturating_sub(n);
     let keep_at_least = n.saturating_sub(charter).max(1);
     let max_removal = on_map.saturating_sub(keep_at_least).max(min_removal);
     m.token_count = n;
     m.tokens_min_removal = min_removal;
     m.tokens_max_removal = max_removal;
+    // 18xx's `@merger_decider`: the initiator's player when the merger began (the Tuscan
+    // merge's decider); the initiator is still in place here.
+    m.decider = m
+        .moved
+        .as_ref()
+        .and_then(|x| x.decider)
+        .or_else(|| controller(state, &m.initiator));
+    m.two_city = two_city;
     if let Some(c) = corp_mut(state, &target) {
+        c.tokens_total = n.max(list.len() as u32);
         c.tokens = list;
-        c.tokens_total = n.max(on_map);
+    }
+}
+
+/// The seat choosing on a two-city tile (1841 §12.1: "the new president, or the initiator's
+/// president if there is none"; 18xx.games: the new corporation when a player controls it,
+/// else `@merger_decider`).
+fn two_city_chooser(state: &State, m: &Merger) -> Option<Seat> {
+    controller(state, &m.target).or(m.decider)
+}
+
+/// The new corporation's tokens in `hex` that may be removed in stage `TwoCityTile`: both
+/// cities' tokens, except the last non-pass token (18xx `RemoveTokens`: "Cannot remove last
+/// non-pass token").
+fn two_city_choices(state: &State, m: &Merger, hex: &str) -> Vec<MapToken> {
+    let Some(c) = state.corporation(&m.target) else {
+        return Vec::new();
+    };
+    let bases = track::bases(state, &m.target);
+    c.tokens
+        .iter()
+        .filter(|t| t.hex == hex)
+        .filter(|t| {
+            let is_base = bases
+                .iter()
+                .any(|(h, _, city)| *h == t.hex && *city == t.city);
+            !(is_base && bases.len() <= 1)
+        })
+        .cloned()
+        .collect()
+}
+
+/// Removes the new corporation's token in city `city` of `hex` (a two-city choice).
+fn drop_target_token(state: &mut State, m: &Merger, hex: &str, city: u32, events: &mut Vec<Event>) {
+    if let Some(c) = corp_mut(state, &m.target)
+        && let Some(i) = c.tokens.iter().position(|t| t.hex == hex && t.city == city)
+    {
+        c.tokens.remove(i);
+        events.push(Event::TokenRemoved {
+            corporation: m.target.clone(),
+            hex: hex.to_string(),
+            city,
+        });
+    }
+}
+
+/// The two-city choices nobody makes (no chooser; the first, automatic step of the Tuscan
+/// merge): the second corporation's token goes, as this engine did before it asked.
+fn auto_two_city(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
+    for t in std::mem::take(&mut m.two_city) {
+        if let Some(c) = corp_mut(state, &m.target)
+            && let Some(i) = c.tokens.iter().position(|x| *x == t)
+        {
+            c.tokens.remove(i);
+            events.push(Event::TokenRemoved {
+                corporation: m.partner.clone(),
+                hex: t.hex.clone(),
+                city: t.city,
+            });
+        }
     }
 }
 
@@ -1077,7 +1183,7 @@ pub(super) fn advance(state: &mut State, mut m: Merger, events: &mut Vec<Event>)
             MergerStage::OddShares => {
                 let i = m.next as usize;
                 let Some(h) = m.holders.get(i).cloned() else {
-                    m.stage = MergerStage::Tokens;
+                    m.stage = MergerStage::TwoCityTile;
                     m.next = 0;
                     continue;
                 };
@@ -1099,6 +1205,18 @@ pub(super) fn advance(state: &mut State, mut m: Merger, events: &mut Vec<Event>)
                 }
                 odd_share(state, &mut m, i, &h, OddShareChoice::Cash, events);
                 m.next += 1;
+            }
+            MergerStage::TwoCityTile => {
+                if m.two_city.is_empty() {
+                    m.stage = MergerStage::Tokens;
+                    continue;
+                }
+                if decision(state, &m).is_some_and(|d| !d.actions.is_empty()) {
+                    store(state, m);
+                    return false;
+                }
+                // Nobody to choose: the second corporation's token goes.
+                auto_two_city(state, &mut m, events);
             }
             MergerStage::Tokens => {
                 if m.tokens_max_removal == 0 || removable(state, &m).is_empty() {
@@ -1246,6 +1364,8 @@ fn tuscan_merger(state: &State, a: &str, b: &str, target: &str, first: Seat) -> 
         tokens_min_removal: 0,
         tokens_max_removal: 0,
         moved: None,
+        two_city: Vec::new(),
+        decider: None,
     };
     let (holders, units) = old_holders(state, &m, first);
     m.holders = holders;
@@ -1267,6 +1387,8 @@ fn auto_minor_merger(
     let mut m = tuscan_merger(state, a, b, target, first);
     m.tuscan = false;
     execute(state, &mut m, events);
+    // No decisions in this step: a two-city tile loses the second minor's token.
+    auto_two_city(state, &mut m, events);
     let on_map = state
         .corporation(target)
         .map_or(0, |c| c.tokens.len() as u32);
