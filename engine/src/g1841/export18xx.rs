@@ -1183,10 +1183,11 @@ impl Writer<'_> {
         out
     }
 
-    /// Follows the tokens a merger's old corporations lose on a two-city tile (the yellow
-    /// Firenze tile) during `pre → post`: this engine keeps the first corporation's token in
-    /// the hex and removes the other's (1841 §12.1: "a second token in the same hex is
-    /// destroyed"), where 18xx.games asks which of the two goes (`merger_tokens_start`, a
+    /// Follows the tokens a merger's old corporations lose on a two-city tile (yellow Torino,
+    /// yellow Firenze) during `pre → post` without a choice of ours — now only in the Tuscan
+    /// merge's automatic first step (a voluntary merger asks, stage `TwoCityTile`, 1841 §12.1,
+    /// and that `RemoveToken` is written as it is): this engine keeps the first corporation's
+    /// token in the hex and removes the other's, where 18xx.games asks which of the two goes (`merger_tokens_start`, a
     /// pending removal with `min` = `max` = 1 of that hex, by the new corporation when a
     /// player controls it, else by the initiator's player) once every share is exchanged:
     /// the decision made here, queued until [`Writer::merger_oo_due`] writes it. A second
