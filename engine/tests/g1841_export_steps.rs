@@ -446,7 +446,10 @@ fn two_city_records(
             if matches!(r.event.as_deref(), Some(CorporateEvent::Merger(m))
                 if m.stage == MergerStage::TwoCityTile));
         if choosing {
-            assert!(matches!(action, Action::RemoveToken { .. }), "{k}: {action:?}");
+            assert!(
+                matches!(action, Action::RemoveToken { .. }),
+                "{k}: {action:?}"
+            );
             let r = record(written, written.action_ids[k]);
             assert_eq!(r["type"], "remove_token", "{k}");
             out.push((r["entity"].clone(), r["city"].clone(), r["slot"].clone()));

@@ -1,8 +1,8 @@
 //! Merger token counts checked against 18xx.games (issue #22): the listed divergence
 //! `merger-two-city-tile-duplicate-counted-twice` (tests/oracle/divergences.json).
 
-use referee_engine::g1841::state::{MapToken, Round};
 use referee_engine::g1841::Action;
+use referee_engine::g1841::state::{MapToken, Round};
 use referee_engine::g1841::{G1841, Options};
 use referee_engine::{Game, Seat};
 

@@ -482,6 +482,8 @@ pub enum QueuedEvent {
 }
 
 /// A corporate event in progress (1841 §11, §12).
+// Held boxed (`OperatingRound::event`), one at a time: the merger's size costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CorporateEvent {
     /// The Ferdinandea split of IRSFF into SB and SFL (1841 §12.4).

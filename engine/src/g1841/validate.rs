@@ -699,13 +699,12 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
             // (1841 §12.1), and only until the choice is made.
             let two_city_ok = x.two_city.len() <= 4
                 && (x.two_city.is_empty()
-                    || matches!(
-                        x.stage,
-                        MergerStage::OddShares | MergerStage::TwoCityTile
-                    ))
+                    || matches!(x.stage, MergerStage::OddShares | MergerStage::TwoCityTile))
                 && x.two_city.iter().enumerate().all(|(i, t)| {
                     !x.two_city[..i].iter().any(|u| u.hex == t.hex)
-                        && state.corporation(&x.target).is_some_and(|c| c.tokens.contains(t))
+                        && state
+                            .corporation(&x.target)
+                            .is_some_and(|c| c.tokens.contains(t))
                 });
             if !two_city_ok {
                 return Err(err(

@@ -482,11 +482,11 @@ pub(super) fn apply(state: &mut State, mut m: Merger, action: &Action, events: &
             }
             m.next += 1;
         }
-        (MergerStage::TwoCityTile, Action::RemoveToken { hex, city }) => {
-            if m.two_city.first().is_some_and(|t| t.hex == *hex) {
-                m.two_city.remove(0);
-                drop_target_token(state, &m, hex, *city, events);
-            }
+        (MergerStage::TwoCityTile, Action::RemoveToken { hex, city })
+            if m.two_city.first().is_some_and(|t| t.hex == *hex) =>
+        {
+            m.two_city.remove(0);
+            drop_target_token(state, &m, hex, *city, events);
         }
         (MergerStage::Tokens, Action::RemoveToken { hex, city }) => {
             remove_token(state, &mut m, hex, *city, events);
