@@ -2953,6 +2953,46 @@ mod tests {
         check_on_the_wire(&state);
     }
 
+    /// A merger waiting for the two-city tile's choice (1841 §12.1: stage TWO_CITY_TILE,
+    /// `two_city`, `decider`) round-trips: v2 3 players heuristic seed 3001, SFTN and SFTG
+    /// into CTDA, Torino H4.
+    #[test]
+    fn a_merger_choosing_on_a_two_city_tile_round_trips() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_core::SeedableRng;
+        let options = eng::Options::default();
+        let mut state = G1841::setup(&options, 3, 3001).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3001);
+        let choosing = |s: &eng::State| {
+            matches!(&s.round, eng::Round::OperatingRound(r)
+                if matches!(r.event.as_deref(), Some(eng::CorporateEvent::Merger(m))
+                    if m.stage == eng::MergerStage::TwoCityTile))
+        };
+        while !choosing(&state) {
+            let seat = G1841::to_act(&state)[0];
+            let legal = G1841::legal_actions(&state, seat);
+            let pick = referee_engine::g1841::heuristic::choose(&state, seat, legal, &mut rng);
+            G1841::apply(&mut state, seat, &pick).unwrap();
+        }
+        let back = state_from_pb(&state_to_pb(&state)).unwrap();
+        assert!(choosing(&back));
+        let eng::Round::OperatingRound(r) = &back.round else {
+            panic!("not an operating round")
+        };
+        let Some(eng::CorporateEvent::Merger(m)) = r.event.as_deref() else {
+            panic!("no merger")
+        };
+        assert_eq!(
+            m.two_city,
+            [eng::MapToken {
+                hex: "H4".into(),
+                city: 0
+            }]
+        );
+        assert_eq!(m.decider, Some(2));
+        check_on_the_wire(&state);
+    }
+
     /// The FAQ options are tri-state on the wire (unset, true, false survive encode → decode,
     /// also through the binary encoding); `NewGame` takes `true`/`false` and, for a FAQ
     /// option, `default` or an empty value for unset (the version default); the state added
