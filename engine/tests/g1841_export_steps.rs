@@ -424,8 +424,10 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // (44, 5) before the merge with the rules of 2026-12-06 (§3.2, §12.4, §9.6 order); (39, 5)
     // before I35's share step, the split's pool pair and the emergency sweep (rules-1841);
     // (47, 5) before a merger's assets moved when the new corporation is named (§12.1); (45,
-    // 5) before a corporation could dump a presidency in an emergency (§14, FAQ-C13).
-    assert_eq!((checked, reordered), (35, 3));
+    // 5) before a corporation could dump a presidency in an emergency (§14, FAQ-C13); (35, 3)
+    // before a merger's two-city token was the president's choice (§12.1: the random player
+    // draws it).
+    assert_eq!((checked, reordered), (36, 3));
 }
 
 const OO_SEEDS: u64 = 40;
@@ -490,8 +492,9 @@ fn s21_a_mergers_token_on_the_two_city_tile_is_written_as_its_removal() {
     }
     println!("{chosen} two-city choices, {by_rule} removals by rule");
     // Removals by rule before the choice was asked: 3, then 4 once a corporation could dump a
-    // presidency in an emergency (§14, FAQ-C13).
-    assert_eq!((chosen, by_rule), (4, 0));
+    // presidency in an emergency (§14, FAQ-C13); the random player's draw at each choice moves
+    // the games after it.
+    assert_eq!((chosen, by_rule), (5, 0));
 }
 
 /// A game of `tests/fixtures/1841/exported/` (a `referee playout` game written by our export
