@@ -664,6 +664,20 @@ fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Se
     (room && affordable).then_some((corp, seat))
 }
 
+/// The corporations whose `pass` the writer appends after `action` (`pre → post`) for a step
+/// 18xx.games keeps open at the end of the operating turn the action ended, in the order
+/// written: the transformation offer ([`transform_offer_skipped`]) and the train step of a
+/// corporation frozen mid-turn ([`train_step_left_open_in_18xx`]). The importer drops these
+/// passes where the turn they end cannot be told from the state: the same corporation
+/// operating again at once, first in the next operating round
+/// ([`super::import18xx::Replayed::passes_dropped`]).
+pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec<String> {
+    transform_offer_skipped(pre, post, action)
+        .into_iter()
+        .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| corp))
+        .collect()
+}
+
 /// SFLi when the Tuscan merge ended with `pre → post` (1841 §12.3) and 18xx.games' removal
 /// of its tokens still waits for a `pass` (`G1841::Step::RemoveTokens`): 18xx lets SFLi's
 /// controller remove any of its tokens outside Pisa and Firenze (`merger_tokens_finish`:

@@ -3339,6 +3339,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     };
     let mut record_id = None;
     let mut track = TrackStep::default();
+    let mut turn_end = TurnEndPasses::default();
     // The major whose compulsory second token the last action bought (a transformation's
     // token step open, 1841 §12.2).
     let mut compulsory: Option<String> = None;
@@ -3377,8 +3378,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             out.cancelled = true;
             break;
         }
-        if let Some(reason) = track
-            .drops(&state, action)
+        if let Some(reason) = turn_end.drops(&state, action).or_else(|| track.drops(&state, action))
             .or_else(|| second_home_pass(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
@@ -3444,8 +3444,11 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                 loop {
                     refused = None;
                     for (seat, a) in &list {
+                        let pre = matches!(state.round, Round::OperatingRound(_))
+                            .then(|| state.clone());
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
+                                turn_end.applied(pre.as_ref(), &state, a);
                                 let now = TokenSlots::locate(&state);
                                 token_slots.follow(
                                     &located,
@@ -3737,6 +3740,60 @@ fn pass_after_turn(
     (r.done.is_empty() && after_own).then_some(ROUND_END)
 }
 
+/// The `pass` records 18xx.games (and this engine's writer) has after a corporation's
+/// operating turn for steps it keeps open there and this engine does not (a transformation
+/// offer, 1841 §12.2; the train step of a corporation frozen mid-turn, §7.4:
+/// [`super::export18xx::turn_end_passes`]), followed where they cannot be told apart from the
+/// corporation's next turn otherwise: the same corporation, last of one operating round,
+/// operates first in the next (after a bankruptcy or a merger few corporations may be left),
+/// so that its first record there would be read as passing the new turn's track step.
+#[derive(Default)]
+struct TurnEndPasses {
+    /// The corporations whose pass is still due, in the order written.
+    due: std::collections::VecDeque<String>,
+}
+
+impl TurnEndPasses {
+    /// Follows an applied action (`pre` = the state before it, when in an operating round).
+    fn applied(&mut self, pre: Option<&State>, post: &State, action: &Action) {
+        self.due.clear();
+        let Some(pre) = pre else { return };
+        let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
+            return;
+        };
+        let again = p.current.is_some()
+            && q.current == p.current
+            && (p.stock_round, p.number) != (q.stock_round, q.number);
+        if again {
+            self.due
+                .extend(super::export18xx::turn_end_passes(pre, post, action));
+        }
+    }
+
+    /// Whether `action` is such a pass (to be dropped); any other record ends the wait.
+    fn drops(&mut self, state: &State, action: &ImportedAction) -> Option<&'static str> {
+        if action.auto {
+            return None;
+        }
+        let due = self.due.pop_front();
+        let operating = match &state.round {
+            Round::OperatingRound(r) if r.event.is_none() => r.current.as_ref(),
+            _ => None,
+        };
+        match (&action.entity, due) {
+            (Entity::Corporation(c), Some(d))
+                if action.kind == "pass" && *c == d && operating == Some(c) =>
+            {
+                Some("end of the operating turn before (a step 18xx keeps open), the same corporation operating again at once")
+            }
+            _ => {
+                self.due.clear();
+                None
+            }
+        }
+    }
+}
+
 /// How many tiles 18xx.games' track step lets `corp` lay in one turn
 /// (`G1841::Step::Track#num_possible_lays`): a minor 1; a major one per base (token in a
 /// non-pass city) in phase 2, at most 2 in phases 3 and 4, then 1 (1841 §9.1). Its step stays
@@ -3765,7 +3822,9 @@ fn xx_possible_lays(state: &State, corp: &str) -> usize {
 /// the corporation's next record.
 #[derive(Default)]
 struct TrackStep {
-    turn: Option<String>,
+    /// The turn followed: the operating round (stock round and number) and the corporation
+    /// (a corporation can end one round's turns and begin the next round's).
+    turn: Option<(u32, u32, String)>,
     open: bool,
     lays: usize,
 }
@@ -3778,9 +3837,13 @@ impl TrackStep {
             self.turn = None;
             return None;
         };
-        if r.current != self.turn {
-            self.open = r.current.is_some();
-            self.turn = r.current.clone();
+        let turn = r
+            .current
+            .as_ref()
+            .map(|c| (r.stock_round, r.number, c.clone()));
+        if turn != self.turn {
+            self.open = turn.is_some();
+            self.turn = turn;
             self.lays = 0;
         }
         let operating = match &action.entity {
