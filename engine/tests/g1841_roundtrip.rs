@@ -13,15 +13,23 @@
 
 mod common;
 
+use std::collections::BTreeSet;
+
 use common::Rng;
 use referee_engine::g1841::export18xx::{ExportSettings, export};
 use referee_engine::g1841::import18xx::{ReplaySettings, replay};
-use referee_engine::g1841::{Action, G1841, Options};
+use referee_engine::g1841::{Action, Event, G1841, Options};
 use referee_engine::{Game, Seat};
 
 /// A random game to its end: mostly actions other than the rare ones (bankruptcy, a purchase
-/// offer, withholding, a train from another corporation), as `g1841_share_ids` plays them.
-fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
+/// offer, withholding, a train from another corporation), as `g1841_share_ids` plays them;
+/// with the indices of the declined purchase offers after which the buyer passed
+/// automatically (nothing left to do, 1841 §15.3): the export writes his `pass`.
+fn random_game(
+    options: Options,
+    players: u32,
+    seed: u64,
+) -> (Vec<(Seat, Action)>, BTreeSet<usize>) {
     let rare = |a: &Action| match a {
         Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
         Action::Dividend { payout } => !payout,
@@ -30,10 +38,11 @@ fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)>
     };
     let mut state = G1841::setup(&options, players, 0).unwrap();
     let mut rng = Rng(seed.wrapping_mul(2) | 1);
-    let mut history = Vec::new();
+    let mut history: Vec<(Seat, Action)> = Vec::new();
+    let mut passed = BTreeSet::new();
     for _ in 0..20_000 {
         if G1841::outcome(&state).is_some() {
-            return history;
+            return (history, passed);
         }
         let to_act = G1841::to_act(&state);
         let seat = to_act[rng.below(to_act.len())];
@@ -44,20 +53,32 @@ fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)>
         } else {
             legal[rng.below(legal.len())].clone()
         };
-        G1841::apply(&mut state, seat, &pick).unwrap();
+        let events = G1841::apply(&mut state, seat, &pick).unwrap();
+        if pick == (Action::AnswerOffer { accept: false })
+            && let Some((buyer, Action::OfferPurchase { .. })) = history.last()
+            && events.iter().any(|e| {
+                matches!(e, Event::Passed { seat, automatic: true } if seat == buyer)
+            })
+        {
+            passed.insert(history.len());
+        }
         history.push((seat, pick));
     }
     panic!("seed {seed}: no result after 20,000 actions");
 }
 
 /// `actions` as an export records them: Version 1 sealed bids of one bidding in seat order
-/// (1841 §4.2), a declined purchase offer (1841 §15.3) not at all.
-fn as_recorded(actions: &[(Seat, Action)]) -> Vec<(Seat, Action)> {
+/// (1841 §4.2), a declined purchase offer (1841 §15.3) not at all, or as the buyer's `pass`
+/// where he then passed automatically (the indices in `passed`).
+fn as_recorded(actions: &[(Seat, Action)], passed: &BTreeSet<usize>) -> Vec<(Seat, Action)> {
     let mut out: Vec<(Seat, Action)> = Vec::new();
-    for (seat, a) in actions {
+    for (k, (seat, a)) in actions.iter().enumerate() {
         if *a == (Action::AnswerOffer { accept: false }) {
-            if matches!(out.last(), Some((_, Action::OfferPurchase { .. }))) {
+            if let Some((buyer, Action::OfferPurchase { .. })) = out.last().cloned() {
                 out.pop();
+                if passed.contains(&k) {
+                    out.push((buyer, Action::Pass));
+                }
             }
             continue;
         }
@@ -125,7 +146,7 @@ fn modes() -> Vec<(&'static str, Options, Vec<u32>)> {
 /// The first way the export of the random game (`options`, `players`, `seed`) fails to come
 /// back as the same game, if any; and the game's length.
 fn round_trip(options: Options, players: u32, seed: u64) -> (Option<String>, usize) {
-    let history = random_game(options, players, seed);
+    let (history, passed) = random_game(options, players, seed);
     let written = match export(&options, players, &history, &ExportSettings::default()) {
         Ok(w) => w,
         Err(e) => return (Some(format!("export refused: {e:?}")), history.len()),
@@ -149,7 +170,10 @@ fn round_trip(options: Options, players: u32, seed: u64) -> (Option<String>, usi
             f.reason
         ))
     } else {
-        let (ours, theirs) = (as_recorded(&again.actions), as_recorded(&history));
+        let (ours, theirs) = (
+            as_recorded(&again.actions, &BTreeSet::new()),
+            as_recorded(&history, &passed),
+        );
         if let Some(k) = (0..ours.len().max(theirs.len())).find(|&k| ours.get(k) != theirs.get(k))
         {
             Some(format!(
@@ -217,4 +241,41 @@ fn s18_random_games_of_every_mode_reimport_as_the_same_game() {
         failures.join("\n")
     );
     assert!(actions > 400 * games.len(), "{actions} actions");
+}
+
+#[test]
+#[ignore]
+fn dump() {
+    let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
+    let players: u32 = std::env::var("PLAYERS").unwrap().parse().unwrap();
+    let mode = std::env::var("MODE").unwrap();
+    let options = modes().into_iter().find(|m| m.0 == mode).unwrap().1;
+    let (history, passed) = random_game(options, players, seed);
+    let written = export(&options, players, &history, &ExportSettings::default()).unwrap();
+    std::fs::write("/tmp/rt/export.json", serde_json::to_string_pretty(&written.json).unwrap()).unwrap();
+    let mut h = String::new();
+    let mut st = G1841::setup(&options, players, 0).unwrap();
+    for (i, (s, a)) in history.iter().enumerate() {
+        G1841::apply(&mut st, *s, a).unwrap();
+        let r = match &st.round {
+            referee_engine::g1841::Round::OperatingRound(o) => format!("OR{}.{}/{} {:?} {:?} ev={}", o.stock_round, o.number, o.total, o.current, o.step, o.event.is_some()),
+            referee_engine::g1841::Round::StockRound(_) => "SR".to_string(),
+            _ => "CR".to_string(),
+        };
+        h += &format!("{i} id={:?} seat={s} {a:?}  => {r}\n", written.action_ids.get(i));
+    }
+    std::fs::write("/tmp/rt/history.txt", h).unwrap();
+    let again = replay(&written.json.to_string(), &ReplaySettings::default());
+    let mut h = String::new();
+    for (i, (s, a)) in again.actions.iter().enumerate() {
+        h += &format!("{i} id={:?} seat={s} {a:?}\n", again.action_ids.get(i));
+    }
+    std::fs::write("/tmp/rt/again.txt", h).unwrap();
+    println!("{:?}\n{:?}", again.failure, again.dropped.iter().map(|d| (d.action_id, &d.reason)).collect::<Vec<_>>());
+    let (x, y) = (as_recorded(&again.actions, &BTreeSet::new()), as_recorded(&history, &passed));
+    if let Some(k) = (0..x.len().max(y.len())).find(|&k| x.get(k) != y.get(k)) {
+        for j in k.saturating_sub(8)..(k + 8).min(x.len()).min(y.len()) {
+            println!("{j}: {:?} | {:?}", x[j], y[j]);
+        }
+    }
 }

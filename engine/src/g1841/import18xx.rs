@@ -3378,7 +3378,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             out.cancelled = true;
             break;
         }
-        if let Some(reason) = turn_end.drops(&state, action).or_else(|| track.drops(&state, action))
+        if let Some(reason) = turn_end.drops(action).or_else(|| track.drops(&state, action))
             .or_else(|| second_home_pass(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
@@ -3743,10 +3743,11 @@ fn pass_after_turn(
 /// The `pass` records 18xx.games (and this engine's writer) has after a corporation's
 /// operating turn for steps it keeps open there and this engine does not (a transformation
 /// offer, 1841 §12.2; the train step of a corporation frozen mid-turn, §7.4:
-/// [`super::export18xx::turn_end_passes`]), followed where they cannot be told apart from the
-/// corporation's next turn otherwise: the same corporation, last of one operating round,
-/// operates first in the next (after a bankruptcy or a merger few corporations may be left),
-/// so that its first record there would be read as passing the new turn's track step.
+/// [`super::export18xx::turn_end_passes`]). Read as a pass of the corporation's controller,
+/// such a record would pass whatever that player is asked next: another corporation of his
+/// beginning its turn, or the same corporation, last of one operating round and first of the
+/// next (after a bankruptcy or a merger few corporations may be left), its new turn's track
+/// step.
 #[derive(Default)]
 struct TurnEndPasses {
     /// The corporations whose pass is still due, in the order written.
@@ -3757,34 +3758,21 @@ impl TurnEndPasses {
     /// Follows an applied action (`pre` = the state before it, when in an operating round).
     fn applied(&mut self, pre: Option<&State>, post: &State, action: &Action) {
         self.due.clear();
-        let Some(pre) = pre else { return };
-        let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
-            return;
-        };
-        let again = p.current.is_some()
-            && q.current == p.current
-            && (p.stock_round, p.number) != (q.stock_round, q.number);
-        if again {
+        if let Some(pre) = pre {
             self.due
                 .extend(super::export18xx::turn_end_passes(pre, post, action));
         }
     }
 
     /// Whether `action` is such a pass (to be dropped); any other record ends the wait.
-    fn drops(&mut self, state: &State, action: &ImportedAction) -> Option<&'static str> {
+    fn drops(&mut self, action: &ImportedAction) -> Option<&'static str> {
         if action.auto {
             return None;
         }
         let due = self.due.pop_front();
-        let operating = match &state.round {
-            Round::OperatingRound(r) if r.event.is_none() => r.current.as_ref(),
-            _ => None,
-        };
         match (&action.entity, due) {
-            (Entity::Corporation(c), Some(d))
-                if action.kind == "pass" && *c == d && operating == Some(c) =>
-            {
-                Some("end of the operating turn before (a step 18xx keeps open), the same corporation operating again at once")
+            (Entity::Corporation(c), Some(d)) if action.kind == "pass" && *c == d => {
+                Some("end of an operating turn this engine ended itself (a step 18xx keeps open)")
             }
             _ => {
                 self.due.clear();
