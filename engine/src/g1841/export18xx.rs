@@ -665,15 +665,17 @@ fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Se
 }
 
 /// The corporations whose `pass` the writer appends after `action` (`pre → post`) for a step
-/// 18xx.games keeps open at the end of the operating turn the action ended, in the order
-/// written: the transformation offer ([`transform_offer_skipped`]) and the train step of a
-/// corporation frozen mid-turn ([`train_step_left_open_in_18xx`]). The importer drops these
-/// passes where the turn they end cannot be told from the state: the same corporation
-/// operating again at once, first in the next operating round
-/// ([`super::import18xx::Replayed::passes_dropped`]).
+/// 18xx.games keeps open where this engine has moved on, in the order written: the
+/// transformation offer at the end of a minor's turn ([`transform_offer_skipped`]), the
+/// optional removal of SFLi's tokens after the Tuscan merge ([`tuscan_removal_open`]) and the
+/// train step of a corporation frozen mid-turn ([`train_step_left_open_in_18xx`]). The
+/// importer drops these passes: read as a pass of the corporation's controller, each would
+/// pass what this engine asks next (SFLi's or the same corporation's next turn, or another
+/// corporation of that player; [`super::import18xx::Replayed::passes_dropped`]).
 pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec<String> {
     transform_offer_skipped(pre, post, action)
         .into_iter()
+        .chain(tuscan_removal_open(pre, post))
         .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| corp))
         .collect()
 }

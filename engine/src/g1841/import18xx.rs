@@ -3378,7 +3378,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             out.cancelled = true;
             break;
         }
-        if let Some(reason) = turn_end.drops(action).or_else(|| track.drops(&state, action))
+        if let Some(reason) = turn_end
+            .drops(action)
+            .or_else(|| track.drops(&state, action))
             .or_else(|| second_home_pass(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
@@ -3740,14 +3742,15 @@ fn pass_after_turn(
     (r.done.is_empty() && after_own).then_some(ROUND_END)
 }
 
-/// The `pass` records 18xx.games (and this engine's writer) has after a corporation's
-/// operating turn for steps it keeps open there and this engine does not (a transformation
-/// offer, 1841 §12.2; the train step of a corporation frozen mid-turn, §7.4:
-/// [`super::export18xx::turn_end_passes`]). Read as a pass of the corporation's controller,
-/// such a record would pass whatever that player is asked next: another corporation of his
-/// beginning its turn, or the same corporation, last of one operating round and first of the
-/// next (after a bankruptcy or a merger few corporations may be left), its new turn's track
-/// step.
+/// The `pass` records 18xx.games (and this engine's writer) has after an action for steps it
+/// keeps open there and this engine does not (a transformation offer at the end of a minor's
+/// turn, 1841 §12.2; the optional removal of SFLi's tokens after the Tuscan merge, §12.3; the
+/// train step of a corporation frozen mid-turn, §7.4: [`super::export18xx::turn_end_passes`]).
+/// Read as a pass of the corporation's controller, such a record would pass whatever that
+/// player is asked next: another corporation of his beginning its turn, SFLi's first turn
+/// right after the merge, or the same corporation, last of one operating round and first of
+/// the next (after a bankruptcy or a merger few corporations may be left), its new turn's
+/// track step.
 #[derive(Default)]
 struct TurnEndPasses {
     /// The corporations whose pass is still due, in the order written.
