@@ -672,11 +672,13 @@ fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Se
 /// importer drops these passes: read as a pass of the corporation's controller, each would
 /// pass what this engine asks next (SFLi's or the same corporation's next turn, or another
 /// corporation of that player; [`super::import18xx::Replayed::passes_dropped`]).
-pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec<String> {
+/// Each with whether it ends the Tuscan removal (else an operating turn).
+pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec<(String, bool)> {
     transform_offer_skipped(pre, post, action)
+        .map(|c| (c, false))
         .into_iter()
-        .chain(tuscan_removal_open(pre, post))
-        .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| corp))
+        .chain(tuscan_removal_open(pre, post).map(|c| (c, true)))
+        .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| (corp, false)))
         .collect()
 }
 

@@ -3378,9 +3378,19 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             out.cancelled = true;
             break;
         }
-        if let Some(reason) = turn_end
-            .drops(action)
-            .or_else(|| track.drops(&state, action))
+        if let Some(reason) = turn_end.drops(action) {
+            out.records_dropped += 1;
+            out.dropped.push(DroppedRecord {
+                action_id: record_id,
+                index,
+                action_type: action.kind.clone(),
+                auto: action.auto,
+                reason,
+            });
+            continue;
+        }
+        if let Some(reason) = track
+            .drops(&state, action)
             .or_else(|| second_home_pass(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
@@ -3750,11 +3760,12 @@ fn pass_after_turn(
 /// player is asked next: another corporation of his beginning its turn, SFLi's first turn
 /// right after the merge, or the same corporation, last of one operating round and first of
 /// the next (after a bankruptcy or a merger few corporations may be left), its new turn's
-/// track step.
+/// track step. Counted in [`Replayed::records_dropped`], as the passes after a turn this
+/// engine ended itself.
 #[derive(Default)]
 struct TurnEndPasses {
     /// The corporations whose pass is still due, in the order written.
-    due: std::collections::VecDeque<String>,
+    due: std::collections::VecDeque<(String, bool)>,
 }
 
 impl TurnEndPasses {
@@ -3774,8 +3785,12 @@ impl TurnEndPasses {
         }
         let due = self.due.pop_front();
         match (&action.entity, due) {
-            (Entity::Corporation(c), Some(d)) if action.kind == "pass" && *c == d => {
-                Some("end of an operating turn this engine ended itself (a step 18xx keeps open)")
+            (Entity::Corporation(c), Some((d, tuscan))) if action.kind == "pass" && *c == d => {
+                Some(if tuscan {
+                    "end of the optional removal of SFLi's tokens this engine does not open"
+                } else {
+                    "operating turn this engine ended itself (nothing legal)"
+                })
             }
             _ => {
                 self.due.clear();
