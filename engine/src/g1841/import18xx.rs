@@ -3778,9 +3778,13 @@ impl TurnEndPasses {
         }
     }
 
-    /// Whether `action` is such a pass (to be dropped); any other record ends the wait.
+    /// Whether `action` is such a pass (to be dropped); any other record ends the wait, but
+    /// those the writer puts before these passes: the decisions (`choose`) 18xx asks between
+    /// (the count of a transformation's tokens, the split's "another round?" and its tokens
+    /// for a successor without a president) and a merger's token removals with no action of
+    /// ours (on a two-city tile).
     fn drops(&mut self, action: &ImportedAction) -> Option<&'static str> {
-        if action.auto {
+        if action.auto || matches!(action.kind.as_str(), "choose" | "remove_token") {
             return None;
         }
         let due = self.due.pop_front();
