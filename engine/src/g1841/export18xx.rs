@@ -664,6 +664,24 @@ fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Se
     (room && affordable).then_some((corp, seat))
 }
 
+/// The corporations whose `pass` the writer appends after `action` (`pre → post`) for a step
+/// 18xx.games keeps open where this engine has moved on, in the order written: the
+/// transformation offer at the end of a minor's turn ([`transform_offer_skipped`]), the
+/// optional removal of SFLi's tokens after the Tuscan merge ([`tuscan_removal_open`]) and the
+/// train step of a corporation frozen mid-turn ([`train_step_left_open_in_18xx`]). The
+/// importer drops these passes: read as a pass of the corporation's controller, each would
+/// pass what this engine asks next (SFLi's or the same corporation's next turn, or another
+/// corporation of that player; [`super::import18xx::Replayed::passes_dropped`]).
+/// Each with whether it ends the Tuscan removal (else an operating turn).
+pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec<(String, bool)> {
+    transform_offer_skipped(pre, post, action)
+        .map(|c| (c, false))
+        .into_iter()
+        .chain(tuscan_removal_open(pre, post).map(|c| (c, true)))
+        .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| (corp, false)))
+        .collect()
+}
+
 /// SFLi when the Tuscan merge ended with `pre → post` (1841 §12.3) and 18xx.games' removal
 /// of its tokens still waits for a `pass` (`G1841::Step::RemoveTokens`): 18xx lets SFLi's
 /// controller remove any of its tokens outside Pisa and Firenze (`merger_tokens_finish`:

@@ -3339,6 +3339,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     };
     let mut record_id = None;
     let mut track = TrackStep::default();
+    let mut turn_end = TurnEndPasses::default();
     // The major whose compulsory second token the last action bought (a transformation's
     // token step open, 1841 §12.2).
     let mut compulsory: Option<String> = None;
@@ -3376,6 +3377,17 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         if crate::interrupt::cancelled() {
             out.cancelled = true;
             break;
+        }
+        if let Some(reason) = turn_end.drops(action) {
+            out.records_dropped += 1;
+            out.dropped.push(DroppedRecord {
+                action_id: record_id,
+                index,
+                action_type: action.kind.clone(),
+                auto: action.auto,
+                reason,
+            });
+            continue;
         }
         if let Some(reason) = track
             .drops(&state, action)
@@ -3444,8 +3456,11 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                 loop {
                     refused = None;
                     for (seat, a) in &list {
+                        let pre = matches!(state.round, Round::OperatingRound(_))
+                            .then(|| state.clone());
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
+                                turn_end.applied(pre.as_ref(), &state, a);
                                 let now = TokenSlots::locate(&state);
                                 token_slots.follow(
                                     &located,
@@ -3740,6 +3755,58 @@ fn pass_after_turn(
     (r.done.is_empty() && after_own).then_some(ROUND_END)
 }
 
+/// The `pass` records 18xx.games (and this engine's writer) has after an action for steps it
+/// keeps open there and this engine does not (a transformation offer at the end of a minor's
+/// turn, 1841 §12.2; the optional removal of SFLi's tokens after the Tuscan merge, §12.3; the
+/// train step of a corporation frozen mid-turn, §7.4: [`super::export18xx::turn_end_passes`]).
+/// Read as a pass of the corporation's controller, such a record would pass whatever that
+/// player is asked next: another corporation of his beginning its turn, SFLi's first turn
+/// right after the merge, or the same corporation, last of one operating round and first of
+/// the next (after a bankruptcy or a merger few corporations may be left), its new turn's
+/// track step. Counted in [`Replayed::records_dropped`], as the passes after a turn this
+/// engine ended itself.
+#[derive(Default)]
+struct TurnEndPasses {
+    /// The corporations whose pass is still due, in the order written.
+    due: std::collections::VecDeque<(String, bool)>,
+}
+
+impl TurnEndPasses {
+    /// Follows an applied action (`pre` = the state before it, when in an operating round).
+    fn applied(&mut self, pre: Option<&State>, post: &State, action: &Action) {
+        self.due.clear();
+        if let Some(pre) = pre {
+            self.due
+                .extend(super::export18xx::turn_end_passes(pre, post, action));
+        }
+    }
+
+    /// Whether `action` is such a pass (to be dropped); any other record ends the wait, but
+    /// those the writer puts before these passes: the decisions (`choose`) 18xx asks between
+    /// (the count of a transformation's tokens, the split's "another round?" and its tokens
+    /// for a successor without a president) and a merger's token removals with no action of
+    /// ours (on a two-city tile).
+    fn drops(&mut self, action: &ImportedAction) -> Option<&'static str> {
+        if action.auto || matches!(action.kind.as_str(), "choose" | "remove_token") {
+            return None;
+        }
+        let due = self.due.pop_front();
+        match (&action.entity, due) {
+            (Entity::Corporation(c), Some((d, tuscan))) if action.kind == "pass" && *c == d => {
+                Some(if tuscan {
+                    "end of the optional removal of SFLi's tokens this engine does not open"
+                } else {
+                    "operating turn this engine ended itself (nothing legal)"
+                })
+            }
+            _ => {
+                self.due.clear();
+                None
+            }
+        }
+    }
+}
+
 /// How many tiles 18xx.games' track step lets `corp` lay in one turn
 /// (`G1841::Step::Track#num_possible_lays`): a minor 1; a major one per base (token in a
 /// non-pass city) in phase 2, at most 2 in phases 3 and 4, then 1 (1841 §9.1). Its step stays
@@ -3768,7 +3835,9 @@ fn xx_possible_lays(state: &State, corp: &str) -> usize {
 /// the corporation's next record.
 #[derive(Default)]
 struct TrackStep {
-    turn: Option<String>,
+    /// The turn followed: the operating round (stock round and number) and the corporation
+    /// (a corporation can end one round's turns and begin the next round's).
+    turn: Option<(u32, u32, String)>,
     open: bool,
     lays: usize,
 }
@@ -3781,9 +3850,13 @@ impl TrackStep {
             self.turn = None;
             return None;
         };
-        if r.current != self.turn {
-            self.open = r.current.is_some();
-            self.turn = r.current.clone();
+        let turn = r
+            .current
+            .as_ref()
+            .map(|c| (r.stock_round, r.number, c.clone()));
+        if turn != self.turn {
+            self.open = turn.is_some();
+            self.turn = turn;
             self.lays = 0;
         }
         let operating = match &action.entity {

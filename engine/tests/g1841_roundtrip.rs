@@ -1,0 +1,266 @@
+//! Issue #21, property: Referee's 1841 export (`export18xx`) re-imports (`import18xx`) to the
+//! same game. Random full games in every mode the oracle harness plays (Version 2 at 3–8
+//! players, `lite` 3–6, `version_1`, `version_1` + `sfli_run_variant`, `p2p_purchases`, and
+//! Version 2 with every FAQ ruling on) are exported and replayed: each must re-import to its
+//! end with the same actions (up to what the format does not record: Version 1 sealed bids in
+//! player order, 1841 §4.2; a declined purchase offer, §15.3), the same final state and the
+//! same result. The writer adds records for steps 18xx.games opens and this engine skips
+//! (passes around a bankruptcy, a transformation offer, a token step) and leaves out passes of
+//! steps 18xx.games never opened; the importer must take each back.
+//!
+//! By default a handful of games (a few seconds in a release build, about ten in debug); set
+//! `G1841_ROUNDTRIP_GAMES=N` for N seeds of every mode and player count (from
+//! `G1841_ROUNDTRIP_FIRST_SEED`, default 0).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::Rng;
+use referee_engine::g1841::export18xx::{ExportSettings, export};
+use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+use referee_engine::g1841::{Action, Event, G1841, Options};
+use referee_engine::{Game, Seat};
+
+/// A random game to its end: mostly actions other than the rare ones (bankruptcy, a purchase
+/// offer, withholding, a train from another corporation), as `g1841_share_ids` plays them;
+/// with the indices of the declined purchase offers after which the buyer passed
+/// automatically (nothing left to do, 1841 §15.3): the export writes his `pass`.
+fn random_game(
+    options: Options,
+    players: u32,
+    seed: u64,
+) -> (Vec<(Seat, Action)>, BTreeSet<usize>) {
+    let rare = |a: &Action| match a {
+        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
+        Action::Dividend { payout } => !payout,
+        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
+        _ => false,
+    };
+    let mut state = G1841::setup(&options, players, 0).unwrap();
+    let mut rng = Rng(seed.wrapping_mul(2) | 1);
+    let mut history: Vec<(Seat, Action)> = Vec::new();
+    let mut passed = BTreeSet::new();
+    for _ in 0..20_000 {
+        if G1841::outcome(&state).is_some() {
+            return (history, passed);
+        }
+        let to_act = G1841::to_act(&state);
+        let seat = to_act[rng.below(to_act.len())];
+        let legal = G1841::legal_actions(&state, seat);
+        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
+        let pick = if !common.is_empty() && rng.below(8) != 0 {
+            common[rng.below(common.len())].clone()
+        } else {
+            legal[rng.below(legal.len())].clone()
+        };
+        let events = G1841::apply(&mut state, seat, &pick).unwrap();
+        if pick == (Action::AnswerOffer { accept: false })
+            && let Some((buyer, Action::OfferPurchase { .. })) = history.last()
+            && events
+                .iter()
+                .any(|e| matches!(e, Event::Passed { seat, automatic: true } if seat == buyer))
+        {
+            passed.insert(history.len());
+        }
+        history.push((seat, pick));
+    }
+    panic!("seed {seed}: no result after 20,000 actions");
+}
+
+/// `actions` as an export records them: Version 1 sealed bids of one bidding in seat order
+/// (1841 §4.2), a declined purchase offer (1841 §15.3) not at all, or as the buyer's `pass`
+/// where he then passed automatically (the indices in `passed`).
+fn as_recorded(actions: &[(Seat, Action)], passed: &BTreeSet<usize>) -> Vec<(Seat, Action)> {
+    let mut out: Vec<(Seat, Action)> = Vec::new();
+    for (k, (seat, a)) in actions.iter().enumerate() {
+        if *a == (Action::AnswerOffer { accept: false }) {
+            if let Some((buyer, Action::OfferPurchase { .. })) = out.last().cloned() {
+                out.pop();
+                if passed.contains(&k) {
+                    out.push((buyer, Action::Pass));
+                }
+            }
+            continue;
+        }
+        out.push((*seat, a.clone()));
+    }
+    let mut i = 0;
+    while i < out.len() {
+        let mut j = i;
+        let mut seen = std::collections::BTreeSet::new();
+        while j < out.len() && matches!(out[j].1, Action::BlindBid { .. }) && seen.insert(out[j].0)
+        {
+            j += 1;
+        }
+        out[i..j].sort_by_key(|(seat, _)| *seat);
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// Every mode with its player counts.
+fn modes() -> Vec<(&'static str, Options, Vec<u32>)> {
+    vec![
+        ("v2", Options::default(), (3..=8).collect()),
+        (
+            "lite",
+            Options {
+                lite: true,
+                ..Options::default()
+            },
+            (3..=6).collect(),
+        ),
+        (
+            "v1",
+            Options {
+                version_1: true,
+                ..Options::default()
+            },
+            (3..=8).collect(),
+        ),
+        (
+            "v1-sfli",
+            Options {
+                version_1: true,
+                sfli_run_variant: true,
+                ..Options::default()
+            },
+            (3..=8).collect(),
+        ),
+        (
+            "p2p",
+            Options {
+                p2p_purchases: true,
+                ..Options::default()
+            },
+            (3..=8).collect(),
+        ),
+        (
+            "v2-faq",
+            Options::default().with_all_faq_rulings(),
+            (3..=8).collect(),
+        ),
+    ]
+}
+
+/// The first way the export of the random game (`options`, `players`, `seed`) fails to come
+/// back as the same game, if any; and the game's length.
+fn round_trip(options: Options, players: u32, seed: u64) -> (Option<String>, usize) {
+    let (history, passed) = random_game(options, players, seed);
+    let written = match export(&options, players, &history, &ExportSettings::default()) {
+        Ok(w) => w,
+        Err(e) => return (Some(format!("export refused: {e:?}")), history.len()),
+    };
+    if let Some(f) = &written.failure {
+        return (Some(format!("export stopped: {f:?}")), history.len());
+    }
+    let again = replay(
+        &written.json.to_string(),
+        &ReplaySettings {
+            check: true,
+            ..Default::default()
+        },
+    );
+    let problem = if let Some(f) = &again.failure {
+        Some(format!(
+            "import stopped at 18xx id {:?} (record {:?}, {}): {}",
+            f.action_id,
+            f.action_index,
+            f.action_type.as_deref().unwrap_or("-"),
+            f.reason
+        ))
+    } else {
+        let (ours, theirs) = (
+            as_recorded(&again.actions, &BTreeSet::new()),
+            as_recorded(&history, &passed),
+        );
+        if let Some(k) = (0..ours.len().max(theirs.len())).find(|&k| ours.get(k) != theirs.get(k)) {
+            Some(format!(
+                "action {k} (export id {:?}) reads back as {:?}, was {:?}",
+                written.action_ids.get(k),
+                ours.get(k),
+                theirs.get(k)
+            ))
+        } else if again.state.as_ref() != Some(&written.state) {
+            Some("another final state".into())
+        } else if again.check != Some(None) {
+            Some(format!("another result: {:?}", again.check))
+        } else {
+            None
+        }
+    };
+    (problem, history.len())
+}
+
+/// Issue #21: every random game's export re-imports to the same actions, state and result.
+/// One game per mode by default, those that found defects among them; each time a `pass` the
+/// writer adds after an action for a step 18xx.games keeps open was read as a pass of what
+/// this engine asks next (`TurnEndPasses` in the importer):
+/// * Version 2, 4 players, seed 28: SLDV, the last to operate in OR 6.1 after CGTF's
+///   bankruptcy, operates first in OR 6.2 too; the pass of 18xx's transformation offer at the
+///   end of its first turn (id 892) passed its second turn's track step, and its tile lay
+///   (id 893) was refused ("SLDV is in its routes step");
+/// * Version 1, 8 players, seed 42: SFTC's transformation-offer pass (id 892) passed the
+///   track step of ATFA, the next corporation of the same player;
+/// * `version_1` + `sfli_run_variant`, 5 players, seed 100 (and `p2p_purchases`, 7 players,
+///   seed 102): the pass ending 18xx's optional removal of SFLi's tokens after the Tuscan
+///   merge (id 368, 1841 §12.3) passed SFLi's track step, SFLi operating next;
+/// * Version 2, 7 players, seed 200, and `p2p_purchases`, 8 players, seed 200: the same, with
+///   records the writer puts before that pass (the split's token count for a successor
+///   without a president, id 526; a merger's token removal on a two-city tile, id 386).
+#[test]
+fn s18_random_games_of_every_mode_reimport_as_the_same_game() {
+    let per_mode: Option<u64> = std::env::var("G1841_ROUNDTRIP_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let first: u64 = std::env::var("G1841_ROUNDTRIP_FIRST_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut games: Vec<(&str, Options, u32, u64)> = Vec::new();
+    for (k, (name, options, counts)) in modes().into_iter().enumerate() {
+        match per_mode {
+            Some(n) => {
+                for &players in &counts {
+                    for seed in first..first + n {
+                        games.push((name, options, players, seed));
+                    }
+                }
+            }
+            // One game per mode, player counts and seeds spread over the modes.
+            // One game per mode: the ones that found a defect, else a player count and seed
+            // spread over the modes.
+            None => {
+                let (players, seed) = match name {
+                    "v2" => (4, 28),
+                    "v1" => (8, 42),
+                    "v1-sfli" => (5, 100),
+                    "p2p" => (8, 200),
+                    _ => (counts[(k * 2 + 1) % counts.len()], 40 + k as u64),
+                };
+                games.push((name, options, players, seed));
+            }
+        }
+    }
+    if per_mode.is_none() {
+        games.push(("v2", Options::default(), 7, 200));
+    }
+    let mut failures = Vec::new();
+    let mut actions = 0;
+    for (name, options, players, seed) in &games {
+        let (problem, len) = round_trip(*options, *players, *seed);
+        actions += len;
+        if let Some(p) = problem {
+            failures.push(format!("{name} {players}p seed {seed}: {p}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} games:\n{}",
+        failures.len(),
+        games.len(),
+        failures.join("\n")
+    );
+    assert!(actions > 400 * games.len(), "{actions} actions");
+}
