@@ -740,9 +740,11 @@ mod tests {
         }
         assert_eq!(reasons, BTreeMap::from([("bankrupt".to_owned(), 20)]));
         assert!(negative > 0 && with_loans >= negative);
-        // The lowest score: five loans (L.2,500) against L.438 of cash and certificates (−1,500
-        // before the §9.1 lays of issue #22 changed the random games; −2,000 before the rules
-        // merged on 2026-12-06: §3.2, §12.4 holder's choice, §9.6 discard order).
-        assert_eq!(lowest, -2062);
+        // The lowest score: L.1,500 more loans than cash and certificates. −1,500 before the §9.1
+        // lays of issue #22 changed the random games; −2,000 before the rules merged on
+        // 2026-12-06 (§3.2, §12.4 holder's choice, §9.6 discard order); −2,062 (five loans
+        // against L.438) before the second merge of that day (§12.1 merger order and two-city
+        // token, I35, §12.4 pool pair, §14 emergency sweep and dump).
+        assert_eq!(lowest, -1500);
     }
 }
