@@ -598,35 +598,47 @@ pub(super) fn sweep(state: &mut State, sym: &str, seller: &ShareOwner, events: &
         let have = state.corporation(sym).map_or(0, |c| c.cash);
         let amount = (cost - have).max(0).min(cash_of(state, &raiser));
         if amount > 0 {
-            match &raiser {
-                ShareOwner::Corporation(c) => {
-                    if let Some(x) = state.corporations.iter_mut().find(|x| &x.sym == c) {
-                        x.cash -= amount;
-                    }
-                }
-                ShareOwner::Player(s) => {
-                    if let Some(p) = state.players.get_mut(*s as usize) {
-                        p.cash -= amount;
-                    }
-                }
-                ShareOwner::Ipo | ShareOwner::Pool => {}
-            }
-            if let Some(x) = state.corporations.iter_mut().find(|x| x.sym == sym) {
-                x.cash += amount;
-            }
-            events.push(Event::EmergencyFunds {
-                corporation: sym.to_string(),
-                from: match &raiser {
-                    ShareOwner::Corporation(c) => Some(c.clone()),
-                    _ => None,
-                },
-                amount,
-            });
+            move_funds(state, &raiser, sym, amount, events);
         }
         if raiser == *seller {
             break;
         }
     }
+}
+
+/// Moves `amount` (L.) from a raiser of the needy chain (a corporation's treasury or the
+/// president's cash) into `sym`'s treasury and reports it as `EmergencyFunds` (1841 §14).
+fn move_funds(
+    state: &mut State,
+    raiser: &ShareOwner,
+    sym: &str,
+    amount: i64,
+    events: &mut Vec<Event>,
+) {
+    match raiser {
+        ShareOwner::Corporation(c) => {
+            if let Some(x) = state.corporations.iter_mut().find(|x| &x.sym == c) {
+                x.cash -= amount;
+            }
+        }
+        ShareOwner::Player(s) => {
+            if let Some(p) = state.players.get_mut(*s as usize) {
+                p.cash -= amount;
+            }
+        }
+        ShareOwner::Ipo | ShareOwner::Pool => {}
+    }
+    if let Some(x) = state.corporations.iter_mut().find(|x| x.sym == sym) {
+        x.cash += amount;
+    }
+    events.push(Event::EmergencyFunds {
+        corporation: sym.to_string(),
+        from: match raiser {
+            ShareOwner::Corporation(c) => Some(c.clone()),
+            _ => None,
+        },
+        amount,
+    });
 }
 
 /// Moves the raisers' cash into the needy treasury until it holds `price` (1841 §14), in chain
@@ -642,30 +654,7 @@ pub(super) fn contribute(state: &mut State, sym: &str, price: i64, events: &mut 
         if amount <= 0 {
             continue;
         }
-        match &raiser {
-            ShareOwner::Corporation(c) => {
-                if let Some(x) = state.corporations.iter_mut().find(|x| &x.sym == c) {
-                    x.cash -= amount;
-                }
-            }
-            ShareOwner::Player(s) => {
-                if let Some(p) = state.players.get_mut(*s as usize) {
-                    p.cash -= amount;
-                }
-            }
-            ShareOwner::Ipo | ShareOwner::Pool => {}
-        }
-        if let Some(x) = state.corporations.iter_mut().find(|x| x.sym == sym) {
-            x.cash += amount;
-        }
-        events.push(Event::EmergencyFunds {
-            corporation: sym.to_string(),
-            from: match &raiser {
-                ShareOwner::Corporation(c) => Some(c.clone()),
-                _ => None,
-            },
-            amount,
-        });
+        move_funds(state, &raiser, sym, amount, events);
     }
 }
 
