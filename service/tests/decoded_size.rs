@@ -922,3 +922,68 @@ async fn a_stream_keeps_its_share_of_the_budget_until_it_ends_body() {
         ("0", "")
     );
 }
+
+/// A long option value is estimated at about its length unless the engine may parse it as a
+/// board (review of issue #24: a 3 MB option value was estimated above 48 MiB and refused as
+/// too large to decode). Through the whole server stack, JSON and gRPC: a 3 MB `board`
+/// option naming a shipped board (padded with spaces, which the engine trims) starts a game;
+/// a 3 MB board text reaches the engine, whose refusal names the board's own limit
+/// (`MAX_BOARD_JSON_BYTES`, 256 KiB, refused before it is parsed), and a 3 MB value of an
+/// unknown option its name; none of them is refused by the decoded-size estimate.
+#[test]
+fn long_option_values_reach_the_rules() {
+    let _serial = serial();
+    run(long_option_values_reach_the_rules_body());
+}
+
+async fn long_option_values_reach_the_rules_body() {
+    use referee_engine::autobahn::board::MAX_BOARD_JSON_BYTES;
+    let app = app().await;
+    let pad = " ".repeat(3_000_000);
+    let cases = [
+        ("board", format!("reconstructed-2026-1{pad}"), None),
+        (
+            "board",
+            format!("{{{pad}}}"),
+            Some(format!("more than the {MAX_BOARD_JSON_BYTES} a board may take")),
+        ),
+        ("colour", format!("x{pad}"), Some("colour".to_string())),
+    ];
+    for (key, value, refusal) in cases {
+        let req = pb::NewGameRequest {
+            game: "autobahn".into(),
+            seats: 2,
+            options: [(key.to_string(), value)].into(),
+            ..Default::default()
+        };
+        let answers = [
+            call(&app, json("NewGame", serde_json::to_string(&req).unwrap())).await,
+            call(
+                &app,
+                grpc("NewGame", "application/grpc", &req.encode_to_vec()),
+            )
+            .await,
+        ];
+        for answer in answers {
+            println!("{key} {refusal:?}: {} {}", answer.code, answer.message);
+            assert!(
+                !answer.message.contains("--max-decoded-bytes"),
+                "{answer:?}"
+            );
+            match &refusal {
+                None => assert!(answer.code == "200" || answer.code == "0", "{answer:?}"),
+                Some(why) => {
+                    assert!(
+                        answer.code == "3" || answer.code == "INVALID_ARGUMENT",
+                        "{answer:?}"
+                    );
+                    assert!(
+                        answer.message.contains(&format!("options[{key}]"))
+                            && answer.message.contains(why.as_str()),
+                        "{answer:?}"
+                    );
+                }
+            }
+        }
+    }
+}

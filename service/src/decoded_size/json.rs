@@ -219,13 +219,25 @@ impl<'de> Visitor<'de> for JsonMap<'_, '_> {
     }
 }
 
-/// A map key: its length (string keys; number keys are text in JSON too).
+/// A map key: its length (string keys; number keys are text in JSON too), and whether the
+/// value that follows may be a board (`Walk::map_key`).
 struct JsonKey<'w, 's>(&'w mut Walk<'s>);
 
 impl<'de> DeserializeSeed<'de> for JsonKey<'_, '_> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_str(JsonText(self.0))
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for JsonKey<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a map key")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.0.map_key(v.as_bytes());
+        self.0.add(v.len() as u64).map_err(stop)
     }
 }
 

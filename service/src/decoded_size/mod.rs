@@ -130,9 +130,27 @@ struct Schema {
 /// What parsing an Autobahn board definition takes beyond its text, per byte: serde makes an
 /// empty string (`""`, 3 bytes) a 24-byte `String` in a growing `Vec` (review of issue #24:
 /// a 4.17 MB board took 96 MiB for one call; sixty-four StreamReplay calls with boards of
-/// 262 KB, under the engine's 256 KiB cap, 427 MiB at once). Charged on every text of the
-/// fields that may carry one, so that these parses share `--max-buffered-bytes` too.
+/// 262 KB, under the engine's 256 KiB cap, 427 MiB at once). Charged on every text that may
+/// be parsed as a board ([`Walk::board_parse`]), so that these parses share
+/// `--max-buffered-bytes` too.
 pub const BOARD_PARSE_FACTOR: u64 = 24;
+
+/// The longest board text the engine parses
+/// ([`referee_engine::autobahn::board::MAX_BOARD_JSON_BYTES`], 256 KiB): a longer one is
+/// refused unparsed, so it costs its length only.
+const MAX_PARSED_BOARD_BYTES: usize = referee_engine::autobahn::board::MAX_BOARD_JSON_BYTES;
+
+/// The key of the map entry being read, in a map whose values may be boards
+/// ([`Walk::board_parse`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EntryKey {
+    /// Not read yet (protobuf may send an entry's value before its key).
+    Unknown,
+    /// `board`: the value may be parsed as a board.
+    Board,
+    /// Any other key: its value is never parsed as a board.
+    Other,
+}
 
 fn schema() -> &'static Schema {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
@@ -349,6 +367,8 @@ struct Walk<'s> {
     limit: u64,
     path: Vec<Step>,
     over: Option<String>,
+    /// The key of the board map entry being read ([`EntryKey`]).
+    entry_key: EntryKey,
 }
 
 /// The walk stopped: over budget (the path is in `Walk::over`) or malformed input.
@@ -366,6 +386,7 @@ impl<'s> Walk<'s> {
             limit: limit as u64,
             path: Vec::new(),
             over: None,
+            entry_key: EntryKey::Unknown,
         }
     }
 
@@ -404,7 +425,7 @@ impl<'s> Walk<'s> {
     /// body like any decoded request (text that is not UTF-8 is refused by the decoder).
     fn text(&mut self, text: &[u8]) -> Result<(), Stop> {
         self.add(text.len() as u64)?;
-        if self.in_board_text() {
+        if self.board_parse(text) {
             self.add((text.len() as u64).saturating_mul(BOARD_PARSE_FACTOR))?;
         }
         let here = self.path.last().map(|s| (s.msg, s.field));
@@ -423,19 +444,64 @@ impl<'s> Walk<'s> {
         Ok(())
     }
 
-    /// Whether the text being read may be an Autobahn board definition: a field of
-    /// [`Schema::board_texts`] last on the path (JSON reads a map's keys and values there), or
-    /// the key or value of an entry of such a map field (protobuf walks the entry message).
-    fn in_board_text(&self) -> bool {
+    /// Whether `text`, the string being read, may be parsed as an Autobahn board definition
+    /// once decoded, and so costs [`BOARD_PARSE_FACTOR`] bytes per byte besides its length.
+    /// Only a text of at most [`MAX_PARSED_BOARD_BYTES`] is (a longer one is refused
+    /// unparsed), and only:
+    /// * `referee.autobahn.v1.Options.board_json` (a state's board), whatever it holds;
+    /// * the value of the `board` entry of an `options` map of [`Schema::board_texts`] that
+    ///   begins with `{` (`autobahn::Options::set` parses only those: any other `board` value
+    ///   names a shipped board). A map's keys are never parsed, nor the values of other keys;
+    ///   a protobuf entry whose value comes before its key is charged as a `board` entry.
+    ///
+    /// (Before, every key and value of those maps was charged 24 bytes per byte whatever its
+    /// length: a 3 MB option value was estimated above 48 MiB and refused as too large to
+    /// decode, where the engine refuses a board that long unparsed, and any other option
+    /// is compared, not parsed.)
+    fn board_parse(&mut self, text: &[u8]) -> bool {
+        let schema = self.schema;
         let at = |i: Option<usize>| i.and_then(|i| self.path.get(i)).map(|s| (s.msg, s.field));
         let n = self.path.len();
-        let last = at(n.checked_sub(1));
-        let parent = at(n.checked_sub(2))
-            .filter(|_| last.is_some_and(|(m, _)| self.schema.messages[m].map_entry));
-        self.schema
-            .board_texts
-            .iter()
-            .any(|b| Some(*b) == last || Some(*b) == parent)
+        let Some(last) = at(n.checked_sub(1)) else {
+            return false;
+        };
+        let is_board_field = |x: (usize, usize)| schema.board_texts.contains(&x);
+        let in_entry = schema.messages[last.0].map_entry;
+        let value = if in_entry {
+            // Protobuf: the entry message is walked; field number 1 is the key, 2 the value.
+            if !at(n.checked_sub(2)).is_some_and(is_board_field) {
+                return false;
+            }
+            let entry = &schema.messages[last.0];
+            if entry.by_number.get(&1) == Some(&last.1) {
+                self.map_key(text);
+                return false;
+            }
+            true
+        } else if is_board_field(last) {
+            // `board_json` (not a map), or a value of a map read in JSON (its key was read
+            // through `map_key`).
+            let field = &schema.messages[last.0].fields[last.1];
+            matches!(field.kind, Kind::Message(e) if schema.messages[e].map_entry)
+        } else {
+            return false;
+        };
+        if text.len() > MAX_PARSED_BOARD_BYTES {
+            return false;
+        }
+        if !value {
+            return true;
+        }
+        self.entry_key != EntryKey::Other && text.trim_ascii_start().starts_with(b"{")
+    }
+
+    /// The key of a map entry was read: whether its value may be a board ([`EntryKey`]).
+    fn map_key(&mut self, key: &[u8]) {
+        self.entry_key = if key == b"board" {
+            EntryKey::Board
+        } else {
+            EntryKey::Other
+        };
     }
 
     /// Checks that `projected` more bytes (a repeated field's entries so far, counted when
@@ -490,6 +556,7 @@ impl<'s> Walk<'s> {
                         index: (field.repeated && !entry.map_entry).then_some(index),
                     });
                     if entry.map_entry {
+                        self.entry_key = EntryKey::Unknown;
                         self.add(map_entry_cost(entry))?;
                     } else if field.repeated {
                         entries = 1;

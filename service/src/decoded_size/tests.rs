@@ -90,17 +90,12 @@ fn paths_strings_maps_and_malformed_input() {
     };
     let bytes = req.encode_to_vec();
     let est = request_protobuf("NewGame", &bytes, usize::MAX).unwrap();
-    // An `options` text may be an Autobahn board, parsed once decoded: its key and value are
-    // charged BOARD_PARSE_FACTOR (24) bytes per byte besides their length.
-    let board_parse = 24 * (1000 + 7);
-    assert!(
-        (1004 + board_parse..1500 + board_parse).contains(&est),
-        "{est}"
-    );
+    // An option other than `board` is never parsed: its key and value cost their length.
+    assert!((1004..1500).contains(&est), "{est}");
     let err = request_protobuf("NewGame", &bytes, 900).unwrap_err();
     assert_eq!(err.path, "options.value");
     let json = br#"{"game": "1841", "options": {"variant": "xxxxxxxxxx"}, "unknown": [1,2,3]}"#;
-    assert!(request_json("NewGame", json, usize::MAX).unwrap() < 300 + 24 * (10 + 7));
+    assert!(request_json("NewGame", json, usize::MAX).unwrap() < 300);
     assert_eq!(request_protobuf("Check", &bytes, 10).unwrap(), 0);
     // A length past the end: malformed, what was counted so far.
     assert!(request_protobuf("ApplyBatch", &[0x12, 0x7f, 0x00], usize::MAX).is_ok());
@@ -229,4 +224,87 @@ fn import_requests_count_their_export() {
             .path,
         "export_json"
     );
+}
+
+/// Only a text the engine may parse as an Autobahn board is charged BOARD_PARSE_FACTOR (24)
+/// bytes per byte besides its length: the value of the `board` option when it begins with
+/// `{` (another names a shipped board), a state's `board_json`, and only up to the engine's
+/// limit (`MAX_BOARD_JSON_BYTES`, 256 KiB: a longer board is refused unparsed). Review of
+/// issue #24: every option key and value was charged so, and a 3 MB option value was
+/// estimated above 48 MiB and refused as too large to decode.
+#[test]
+fn board_texts_are_charged_only_where_parsed() {
+    use referee_engine::autobahn::board::MAX_BOARD_JSON_BYTES;
+    let new_game = |key: &str, value: &str| pb::v1::NewGameRequest {
+        game: "autobahn".into(),
+        seats: 2,
+        options: [(key.to_string(), value.to_string())].into(),
+        ..Default::default()
+    };
+    let estimate = |req: &pb::v1::NewGameRequest| {
+        let proto = request_protobuf("NewGame", &req.encode_to_vec(), usize::MAX).unwrap();
+        let json = serde_json::to_vec(req).unwrap();
+        let json = request_json("NewGame", &json, usize::MAX).unwrap();
+        (proto, json)
+    };
+    let parsed = 1000 * (BOARD_PARSE_FACTOR as usize);
+    let board = format!("{{{}}}", " ".repeat(998));
+    // A board text: charged 24 bytes per byte besides its length (protobuf and JSON).
+    let (p, j) = estimate(&new_game("board", &board));
+    assert!((1000 + parsed..1500 + parsed).contains(&p), "{p}");
+    assert!((1000 + parsed..1500 + parsed).contains(&j), "{j}");
+    // The same text under another key, a shipped board's name, a board past the engine's
+    // limit: their length only.
+    for req in [
+        new_game("boards", &board),
+        new_game("board", &format!("reconstructed-2026-1{}", " ".repeat(980))),
+    ] {
+        let (p, j) = estimate(&req);
+        assert!((1000..1500).contains(&p) && (1000..1500).contains(&j), "{p} {j}");
+    }
+    let three_mb = format!("{{{}}}", " ".repeat(3_000_000));
+    for req in [new_game("board", &three_mb), new_game("variant", &three_mb)] {
+        let (p, j) = estimate(&req);
+        assert!((3_000_000..3_001_000).contains(&p), "{p}");
+        assert!((3_000_000..3_001_000).contains(&j), "{j}");
+        assert!(p < DEFAULT_MAX_DECODED_BYTES);
+    }
+    // The largest board the engine parses is still charged.
+    let largest = format!("{{{}}}", " ".repeat(MAX_BOARD_JSON_BYTES - 2));
+    let (p, _) = estimate(&new_game("board", &largest));
+    assert!(p > MAX_BOARD_JSON_BYTES * 25, "{p}");
+    // A protobuf entry whose value comes before its key: charged as a board (the key is not
+    // known yet when the value is read).
+    let mut entry = Vec::new();
+    prost::encoding::string::encode(2, &board, &mut entry);
+    prost::encoding::string::encode(1, &"variant".to_string(), &mut entry);
+    let mut req = pb::v1::NewGameRequest {
+        game: "autobahn".into(),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    prost::encoding::encode_key(3, prost::encoding::WireType::LengthDelimited, &mut req);
+    prost::encoding::encode_varint(entry.len() as u64, &mut req);
+    req.extend_from_slice(&entry);
+    let decoded = pb::v1::NewGameRequest::decode(req.as_slice()).unwrap();
+    assert_eq!(decoded.options.get("variant"), Some(&board));
+    let p = request_protobuf("NewGame", &req, usize::MAX).unwrap();
+    assert!(p > parsed, "{p}");
+    // A state's `board_json` is parsed whatever it begins with.
+    let state = pb::v1::ApplyRequest {
+        state: Some(pb::v1::GameState {
+            game: "autobahn".into(),
+            state: Some(pb::v1::game_state::State::Autobahn(pb::autobahn::State {
+                options: Some(pb::autobahn::Options {
+                    board_json: format!("[{}]", " ".repeat(998)),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let p = request_protobuf("Apply", &state.encode_to_vec(), usize::MAX).unwrap();
+    assert!(p > parsed, "{p}");
 }
