@@ -534,9 +534,13 @@ pub async fn run_scenario(
 pub async fn connect(cfg: &Config) -> anyhow::Result<Vec<Channel>> {
     let mut out = Vec::new();
     for _ in 0..cfg.connections.max(1) {
+        // From 127.0.0.2 when the server is on 127.0.0.1: another client than the attack
+        // suite's (the soak mixes them; the server gives each client address its share of
+        // the open calls, `--max-open-calls-per-client`).
         let ch = Endpoint::from_shared(format!("http://{}", cfg.addr))?
             .connect_timeout(Duration::from_secs(5))
             .tcp_nodelay(true)
+            .local_address(crate::attack::other_client_address(&cfg.addr))
             .connect()
             .await?;
         out.push(ch);

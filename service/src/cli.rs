@@ -277,13 +277,13 @@ pub struct ServeArgs {
     pub max_buffered_bytes: usize,
     /// Connections open at once; a connection over it is closed as soon as it is accepted
     /// (keep it under the process's file-descriptor limit).
-    #[arg(long, env = "REFEREE_MAX_CONNECTIONS", default_value_t = 4096)]
+    #[arg(long, env = "REFEREE_MAX_CONNECTIONS", default_value_t = crate::server::DEFAULT_MAX_CONNECTIONS)]
     pub max_connections: usize,
     /// HTTP/2 calls open at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS).
     #[arg(
         long,
         env = "REFEREE_MAX_STREAMS_PER_CONNECTION",
-        default_value_t = 100
+        default_value_t = crate::server::DEFAULT_MAX_STREAMS_PER_CONNECTION
     )]
     pub max_streams_per_connection: u32,
     /// Longest time an answer may wait to be sent, in milliseconds (a client that never
@@ -302,6 +302,12 @@ pub struct ServeArgs {
     /// RESOURCE_EXHAUSTED (HTTP 429), without a body on HTTP/2.
     #[arg(long, env = "REFEREE_MAX_OPEN_CALLS", default_value_t = 2048)]
     pub max_open_calls: usize,
+    /// Calls open at once from one client address (an IPv4 address, an IPv6 /64): its share
+    /// of --max-open-calls, so that one client holding calls open cannot lock the others
+    /// out; a call over it is refused at once as over --max-open-calls. Behind a proxy that
+    /// connects for every client, set it to --max-open-calls.
+    #[arg(long, env = "REFEREE_MAX_OPEN_CALLS_PER_CLIENT", default_value_t = crate::server::DEFAULT_MAX_OPEN_CALLS_PER_CLIENT)]
+    pub max_open_calls_per_client: usize,
     /// The bytes one request may take once decoded, estimated from its body before anything
     /// is decoded (gRPC, gRPC-Web and JSON alike; also an ImportGame's export and an opened
     /// sealed state). Over it the request is refused with INVALID_ARGUMENT naming the field;
@@ -358,6 +364,7 @@ impl ServeArgs {
             send_timeout: Duration::from_millis(self.send_timeout_ms.max(1)),
             max_unsent_bytes: self.max_unsent_bytes.max(1),
             max_open_calls: self.max_open_calls.max(1),
+            max_open_calls_per_client: self.max_open_calls_per_client.max(1),
             max_decoded_bytes: self.max_decoded_bytes.max(1),
         })
     }

@@ -97,6 +97,12 @@ pub struct ServeConfig {
     /// its answer's bytes (its HTTP/2 stream, task, request head) is bounded by it whatever
     /// the number of connections.
     pub max_open_calls: usize,
+    /// Calls open at once from one client address (an IPv4 address, an IPv6 /64), its share
+    /// of `max_open_calls`: over it a call of that client is refused at once as over
+    /// `max_open_calls`, so that one client holding its calls open (answers it never takes)
+    /// cannot lock every other client out. Behind a proxy that connects on behalf of every
+    /// client, set it to `max_open_calls`.
+    pub max_open_calls_per_client: usize,
     /// The bytes one request may take once decoded, estimated from its body before it is
     /// decoded ([`crate::decoded_size`]): over it the request is refused with
     /// INVALID_ARGUMENT naming the field where the estimate passed it. Within it, the
@@ -120,15 +126,36 @@ impl Default for ServeConfig {
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             max_buffered_bytes: 64 * 1024 * 1024,
-            max_connections: 4096,
-            max_streams_per_connection: 100,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_streams_per_connection: DEFAULT_MAX_STREAMS_PER_CONNECTION,
             send_timeout: Duration::from_secs(30),
             max_unsent_bytes: 64 * 1024 * 1024,
             max_open_calls: 2048,
+            max_open_calls_per_client: DEFAULT_MAX_OPEN_CALLS_PER_CLIENT,
             max_decoded_bytes: crate::decoded_size::DEFAULT_MAX_DECODED_BYTES,
         }
     }
 }
+
+/// Default of [`ServeConfig::max_connections`]. Every HTTP/2 connection costs the server
+/// about 29 KiB however idle (h2's write buffer of 16 KiB, its read buffer of 8 KiB, the
+/// HPACK decoder's 4 KiB: fixed in the library), and more while its streams wait to be
+/// answered; 1,024 of them about 29 MiB (4,096 were 116 MiB before any call, and 1,000
+/// connections each sending 100 calls at once took a release server 244 MiB above idle:
+/// docs/SECURITY.md, "Memory budget").
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+
+/// Default of [`ServeConfig::max_streams_per_connection`] (HTTP/2
+/// SETTINGS_MAX_CONCURRENT_STREAMS; clients queue calls beyond it). What a connection's
+/// streams cost while they wait to be answered or refused grows with their number: with
+/// [`DEFAULT_MAX_CONNECTIONS`], at most 32,768 streams at once (409,600 with 4,096 × 100
+/// before).
+pub const DEFAULT_MAX_STREAMS_PER_CONNECTION: u32 = 32;
+
+/// Default of [`ServeConfig::max_open_calls_per_client`]: a quarter of the default
+/// `--max-open-calls` (2048), so that one client address holding every call it may keep
+/// open leaves three quarters of them to the others.
+pub const DEFAULT_MAX_OPEN_CALLS_PER_CLIENT: usize = 512;
 
 /// What kind of call a request is, from its content type.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -858,8 +885,9 @@ pub async fn serve(
             cfg.max_connections.clamp(1, Semaphore::MAX_PERMITS),
         )),
         unsent: Arc::new(Unsent::new(cfg.max_unsent_bytes)),
-        open_calls: Arc::new(Semaphore::new(
-            cfg.max_open_calls.clamp(1, Semaphore::MAX_PERMITS),
+        open_calls: Arc::new(OpenCalls::new(
+            cfg.max_open_calls,
+            cfg.max_open_calls_per_client,
         )),
     };
     let server = serve_connections(listener, routes, timeouts, signal);
@@ -900,8 +928,102 @@ struct ConnTimeouts {
     connections: Arc<Semaphore>,
     /// [`ServeConfig::max_unsent_bytes`].
     unsent: Arc<Unsent>,
-    /// [`ServeConfig::max_open_calls`] permits.
-    open_calls: Arc<Semaphore>,
+    /// [`ServeConfig::max_open_calls`] and each client's share of them.
+    open_calls: Arc<OpenCalls>,
+}
+
+/// Who a client is, for its share of the open calls: its IPv4 address, or the /64 network
+/// of its IPv6 address (what one subscriber is usually given; an IPv4 address mapped into
+/// IPv6 is that IPv4 address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum ClientKey {
+    V4(std::net::Ipv4Addr),
+    V6Net(u64),
+}
+
+impl ClientKey {
+    fn of(ip: std::net::IpAddr) -> Self {
+        match ip {
+            std::net::IpAddr::V4(v4) => Self::V4(v4),
+            std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => Self::V4(v4),
+                None => Self::V6Net((v6.to_bits() >> 64) as u64),
+            },
+        }
+    }
+}
+
+/// Why a call was not admitted ([`OpenCalls::admit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OverOpenCalls {
+    /// `--max-open-calls`, all clients together.
+    All,
+    /// `--max-open-calls-per-client`: this client's share.
+    Client,
+}
+
+/// The calls open at once ([`ServeConfig::max_open_calls`]) and per client
+/// ([`ServeConfig::max_open_calls_per_client`]).
+#[derive(Debug)]
+struct OpenCalls {
+    all: Arc<Semaphore>,
+    per_client: usize,
+    clients: std::sync::Mutex<std::collections::HashMap<ClientKey, usize>>,
+}
+
+impl OpenCalls {
+    fn new(max: usize, per_client: usize) -> Self {
+        Self {
+            all: Arc::new(Semaphore::new(max.clamp(1, Semaphore::MAX_PERMITS))),
+            per_client: per_client.max(1),
+            clients: std::sync::Mutex::new(std::collections::HashMap::new()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<ClientKey, usize>> {
+        self.clients
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// One more call of `client`, if it is under its share and the server under its limit.
+    fn admit(self: &Arc<Self>, client: ClientKey) -> Result<OpenCall, OverOpenCalls> {
+        let mut clients = self.lock();
+        let held = clients.get(&client).copied().unwrap_or(0);
+        if held >= self.per_client {
+            return Err(OverOpenCalls::Client);
+        }
+        let permit = self
+            .all
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| OverOpenCalls::All)?;
+        clients.insert(client, held + 1);
+        Ok(OpenCall {
+            _permit: permit,
+            calls: self.clone(),
+            client,
+        })
+    }
+}
+
+/// One open call, counted in [`OpenCalls`] until it is dropped.
+struct OpenCall {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    calls: Arc<OpenCalls>,
+    client: ClientKey,
+}
+
+impl Drop for OpenCall {
+    fn drop(&mut self) {
+        let mut clients = self.calls.lock();
+        if let Some(n) = clients.get_mut(&self.client) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                clients.remove(&self.client);
+            }
+        }
+    }
 }
 
 /// The answer to a call over [`ServeConfig::max_open_calls`]: RESOURCE_EXHAUSTED in the
@@ -909,10 +1031,20 @@ struct ConnTimeouts {
 /// with its JSON error on HTTP/1.1 (one call at a time per connection) and without a body
 /// on HTTP/2, where a client that never opens its window would otherwise keep a stream
 /// holding it.
-fn open_calls_refusal(headers: &HeaderMap, version: axum::http::Version) -> Response {
-    let status = Status::resource_exhausted(
-        "the server has its limit of calls open (--max-open-calls); retry later",
-    );
+fn open_calls_refusal(
+    headers: &HeaderMap,
+    version: axum::http::Version,
+    over: OverOpenCalls,
+) -> Response {
+    let status = Status::resource_exhausted(match over {
+        OverOpenCalls::All => {
+            "the server has its limit of calls open (--max-open-calls); retry later"
+        }
+        OverOpenCalls::Client => {
+            "this client address has its share of the calls open at once \
+             (--max-open-calls-per-client); retry later"
+        }
+    });
     if call_kind(headers) == CallKind::Json
         && (version == axum::http::Version::HTTP_2 || version == axum::http::Version::HTTP_3)
     {
@@ -1076,13 +1208,9 @@ struct ActivityState {
 }
 
 /// One call in flight on a connection (the call's number, the bytes of its answer counted as
-/// unsent, its [`ServeConfig::max_open_calls`] permit); dropped with the answer's body.
-struct InFlight(
-    Arc<Activity>,
-    u64,
-    usize,
-    Option<tokio::sync::OwnedSemaphorePermit>,
-);
+/// unsent, its place among the [`ServeConfig::max_open_calls`]); dropped with the answer's
+/// body.
+struct InFlight(Arc<Activity>, u64, usize, Option<OpenCall>);
 
 impl InFlight {
     /// The call's answer (`bytes` long) is ready: from now on it is waiting to be sent, if
@@ -1206,6 +1334,14 @@ impl Activity {
     }
 }
 
+/// The future of one call on a connection (hyper runs each as a task of its own).
+type CallFuture = std::pin::Pin<
+    Box<
+        dyn Future<Output = Result<Response<Guarded<InFlight>>, std::convert::Infallible>>
+            + Send,
+    >,
+>;
+
 /// hyper's HTTP/1.1 buffer per connection: the largest request head (as HTTP/2's
 /// `SETTINGS_MAX_HEADER_LIST_SIZE`, hyper's 16 KiB) and the chunk a body is read in. With
 /// `--max-connections` (4096) connections this bounds unfinished heads to about 64 MiB
@@ -1258,10 +1394,10 @@ async fn serve_connections(
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let tcp = tokio::select! {
+        let (tcp, peer) = tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((tcp, _)) => tcp,
+                Ok(accepted) => accepted,
                 Err(e) => {
                     // Out of file descriptors and the like: wait a little, go on serving.
                     let now = tokio::time::Instant::now();
@@ -1299,15 +1435,28 @@ async fn serve_connections(
             let activity = activity.clone();
             let app = app.clone();
             let open_calls = timeouts.open_calls.clone();
+            let client = ClientKey::of(peer.ip());
             tower::service_fn(move |req: Request<hyper::body::Incoming>| {
                 let mut in_flight = activity.begin();
                 // The call is open until its answer has been sent or dropped; over
-                // `--max-open-calls` it is refused at once.
-                in_flight.3 = open_calls.clone().try_acquire_owned().ok();
-                let refused = in_flight
-                    .3
-                    .is_none()
-                    .then(|| open_calls_refusal(req.headers(), req.version()));
+                // `--max-open-calls`, or over its client's share of them, it is refused at
+                // once.
+                let call = match open_calls.admit(client) {
+                    Ok(call) => call,
+                    Err(over) => {
+                        // Refused before anything else is kept: the request (its header
+                        // list, its body stream) is dropped here, and the call's task holds
+                        // only its small answer. A client sending many streams at once that
+                        // are refused costs the server little while they wait to be answered.
+                        let resp = open_calls_refusal(req.headers(), req.version(), over);
+                        drop(req);
+                        let resp: CallFuture = Box::pin(std::future::ready(Ok(
+                            resp.map(|body| Guarded::new(body, in_flight)),
+                        )));
+                        return resp;
+                    }
+                };
+                in_flight.3 = Some(call);
                 let app = app.clone();
                 // Streams end by their own deadline (StreamReplay) or the server's
                 // (`Ending`); a plain answer must be taken within the send timeout, and
@@ -1317,10 +1466,8 @@ async fn serve_connections(
                 if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
                     kind.insert(header::CONTENT_TYPE, ct.clone());
                 }
-                async move {
-                    if let Some(resp) = refused {
-                        return Ok(resp.map(|body| Guarded::new(body, in_flight)));
-                    }
+                // Boxed: the call's task holds a pointer, its state only once admitted.
+                let admitted: CallFuture = Box::pin(async move {
                     let mut resp =
                         tower::ServiceExt::oneshot(app, req.map(axum::body::Body::new)).await?;
                     if !stream {
@@ -1341,10 +1488,9 @@ async fn serve_connections(
                             )
                         };
                     }
-                    Ok::<_, std::convert::Infallible>(
-                        resp.map(|body| Guarded::new(body, in_flight)),
-                    )
-                }
+                    Ok(resp.map(|body| Guarded::new(body, in_flight)))
+                });
+                admitted
             })
         };
         let conn = builder

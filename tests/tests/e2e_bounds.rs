@@ -387,3 +387,74 @@ async fn calls_open_at_once_are_bounded_on_all_connections() {
     );
     assert!(after.starts_with("HTTP/1.1 200"), "{after}");
 }
+
+/// A JSON ListGames over HTTP/1.1 from `from` (a loopback address other than the attacker's
+/// stands for another client): its status line and body.
+async fn list_games_from(addr: &str, from: &str) -> String {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    let tcp = socket.connect(addr.parse().unwrap()).await.unwrap();
+    let mut s = tcp.into_std().unwrap();
+    s.set_nonblocking(false).unwrap();
+    tokio::task::spawn_blocking(move || {
+        write!(s, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n").unwrap();
+        answer(&mut s)
+    })
+    .await
+    .unwrap()
+}
+
+/// Item 4, fairness (review of issue #24): one client holding every call it may keep open
+/// (answers it never takes, HTTP/2 window 0) cannot lock the others out. With 60 open calls
+/// allowed in all, 20 per client address and 20 streams per connection: the attacker's first
+/// connection (from 127.0.0.1) holds 20 answers; its second connection's 20 calls are all
+/// refused at once (trailers-only RESOURCE_EXHAUSTED: nothing held) though 40 calls are free
+/// in all; an HTTP/1.1 call of the attacker's address is refused with 429 naming
+/// `--max-open-calls-per-client`, while another client (127.0.0.2) is answered 200. Before,
+/// the attacker's calls took every open call (`--max-open-calls` alone) and honest callers
+/// were refused until the send timeout (30 s) dropped the attacker's connections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_cannot_take_every_open_call() {
+    use referee_loadgen::attack::transport::raw_zero_window_calls;
+    let server = Server::start(&[
+        "--max-open-calls",
+        "60",
+        "--max-open-calls-per-client",
+        "20",
+        "--max-streams-per-connection",
+        "20",
+        "--send-timeout-ms",
+        "600000",
+    ]);
+    let path = "/referee.v1.Referee/ListGames";
+    let first = {
+        let addr = server.addr.clone();
+        tokio::spawn(async move {
+            raw_zero_window_calls(&addr, 20, path, &[], Duration::from_secs(15))
+                .await
+                .unwrap()
+        })
+    };
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let second = raw_zero_window_calls(&server.addr, 20, path, &[], Duration::from_secs(3))
+        .await
+        .unwrap();
+    let attacker = list_games_from(&server.addr, "127.0.0.1").await;
+    let other = list_games_from(&server.addr, "127.0.0.2").await;
+    let first = first.await.unwrap();
+    println!("first {first:?}\nsecond {second:?}\nattacker: {attacker}\nother: {other}");
+    assert_eq!((first.held(), first.complete_heads), (20, 0), "{first:?}");
+    assert_eq!(
+        (second.held(), second.complete_heads),
+        (0, 20),
+        "{second:?}"
+    );
+    assert_eq!(first.data_bytes + second.data_bytes, 0);
+    assert!(attacker.starts_with("HTTP/1.1 429"), "{attacker}");
+    assert!(
+        attacker.contains("RESOURCE_EXHAUSTED") && attacker.contains("--max-open-calls-per-client"),
+        "{attacker}"
+    );
+    assert!(other.starts_with("HTTP/1.1 200"), "{other}");
+    assert!(other.contains("1841"), "{other}");
+}

@@ -49,6 +49,8 @@ pub struct Limits {
     pub max_unsent_bytes: usize,
     /// `--max-open-calls`.
     pub max_open_calls: usize,
+    /// `--max-open-calls-per-client`.
+    pub max_open_calls_per_client: usize,
     /// `--header-read-timeout-ms`.
     pub header_read: Duration,
     /// `--body-timeout-ms`.
@@ -64,12 +66,13 @@ impl Limits {
     pub fn server_defaults() -> Self {
         Self {
             max_concurrency: 256,
-            max_streams: 100,
-            max_connections: 4096,
+            max_streams: 32,
+            max_connections: 1024,
             max_request_bytes: 4 << 20,
             max_buffered_bytes: 64 << 20,
             max_unsent_bytes: 64 << 20,
             max_open_calls: 2048,
+            max_open_calls_per_client: 512,
             header_read: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             send_timeout: Duration::from_secs(30),
@@ -102,6 +105,10 @@ impl Limits {
             ("--max-buffered-bytes", self.max_buffered_bytes.to_string()),
             ("--max-unsent-bytes", self.max_unsent_bytes.to_string()),
             ("--max-open-calls", self.max_open_calls.to_string()),
+            (
+                "--max-open-calls-per-client",
+                self.max_open_calls_per_client.to_string(),
+            ),
             ("--header-read-timeout-ms", ms(self.header_read)),
             ("--body-timeout-ms", ms(self.body_timeout)),
             ("--send-timeout-ms", ms(self.send_timeout)),
@@ -152,6 +159,25 @@ impl Ctx {
     pub async fn channel(&self) -> anyhow::Result<Channel> {
         channel(&self.open.addr).await
     }
+}
+
+/// The address an honest client connects from when the server is on `127.0.0.1`:
+/// `127.0.0.2`, another client than the attacks (which connect from `127.0.0.1`), as the
+/// server tells clients apart by address (`--max-open-calls-per-client`).
+pub fn other_client_address(server: &str) -> Option<std::net::IpAddr> {
+    let addr: std::net::SocketAddr = server.parse().ok()?;
+    (addr.ip() == std::net::IpAddr::from([127, 0, 0, 1]))
+        .then(|| std::net::IpAddr::from([127, 0, 0, 2]))
+}
+
+/// A gRPC channel to `addr` from another client than the attacks ([`other_client_address`]).
+pub async fn other_client_channel(addr: &str) -> anyhow::Result<Channel> {
+    Ok(Endpoint::from_shared(format!("http://{addr}"))?
+        .connect_timeout(Duration::from_secs(5))
+        .tcp_nodelay(true)
+        .local_address(other_client_address(addr))
+        .connect()
+        .await?)
 }
 
 /// A gRPC channel to `addr`.
@@ -256,6 +282,12 @@ pub const ATTACKS: &[Attack] = &[
         in_soak: true,
     },
     Attack {
+        name: "open-calls-share",
+        finding: "#24.4 review: one client taking every open call",
+        sealed: false,
+        in_soak: true,
+    },
+    Attack {
         name: "route-search",
         finding: "#24.5 crafted route-search state",
         sealed: false,
@@ -343,6 +375,7 @@ pub async fn run_one(ctx: &Ctx, name: &str) -> anyhow::Result<Outcome> {
         "zero-window-raw" => transport::zero_window_raw(ctx).await,
         "zero-window-many" => transport::zero_window_many(ctx).await,
         "zero-window-small" => transport::zero_window_small(ctx).await,
+        "open-calls-share" => transport::open_calls_share(ctx).await,
         "route-search" => calls::route_search(ctx).await,
         "overload" => calls::overload(ctx).await,
         "incomplete-bodies" => transport::incomplete_bodies(ctx).await,
@@ -431,7 +464,7 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
 pub async fn honest_call(addr: &str) -> bool {
     let until = Instant::now() + Duration::from_secs(15);
     while Instant::now() < until {
-        if let Ok(ch) = channel(addr).await {
+        if let Ok(ch) = other_client_channel(addr).await {
             let mut c = pb::referee_client::RefereeClient::new(ch);
             if c.list_games(pb::ListGamesRequest::default()).await.is_ok() {
                 return true;

@@ -114,7 +114,7 @@ pub async fn zero_window(ctx: &Ctx) -> anyhow::Result<Outcome> {
     let n = ctx.pick(3_000, 30_000, 1_000);
     let answer_bytes = held_answer_bytes(ctx).await?;
     let (responses, _, opened, closed_after) =
-        zero_window_connection(ctx, game_data_1841(), n).await?;
+        zero_window_connection(ctx, game_data_1841(), n, None).await?;
     let held_bound = ctx.limits.max_streams;
     Ok(Outcome {
         sent: format!(
@@ -151,8 +151,9 @@ async fn zero_window_connection(
     ctx: &Ctx,
     p: &Prepared,
     n: usize,
+    from: Option<std::net::IpAddr>,
 ) -> anyhow::Result<(usize, usize, usize, Option<Duration>)> {
-    let tcp = TcpStream::connect(&ctx.open.addr).await?;
+    let tcp = connect_from(&ctx.open.addr, from).await?;
     tcp.set_nodelay(true)?;
     let (client, conn) = h2::client::Builder::new()
         .initial_window_size(0)
@@ -292,6 +293,62 @@ pub async fn zero_window_small(ctx: &Ctx) -> anyhow::Result<Outcome> {
     })
 }
 
+/// #24.4, fairness (review of issue #24): one client address holding every call it may
+/// keep open — many zero-window connections from `127.0.0.1`, each with
+/// `--max-streams-per-connection` ListGames calls whose answers it never takes. Bound: that
+/// client holds at most `--max-open-calls-per-client` calls, the rest refused at once; and
+/// another client (`127.0.0.2`) is answered at its first call while they are held (before,
+/// 21 such connections took every open call and other clients were refused until the send
+/// timeout dropped them).
+pub async fn open_calls_share(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let conns = ctx.pick(20, 40, 6);
+    let per = ctx.limits.max_streams;
+    let mut tasks = Vec::new();
+    for _ in 0..conns {
+        let ctx = ctx.clone();
+        tasks.push(tokio::spawn(async move {
+            zero_window_connection(&ctx, list_games(), per, None).await
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // One call, no retry, from another client address, while the attacker's calls are held
+    // (the send timeout is longer than this wait).
+    let other = async {
+        let ch = super::other_client_channel(&ctx.open.addr).await?;
+        let mut c = referee_service::pb::v1::referee_client::RefereeClient::new(ch);
+        c.list_games(referee_service::pb::v1::ListGamesRequest::default())
+            .await
+            .map_err(anyhow::Error::from)
+    };
+    let other = tokio::time::timeout(Duration::from_secs(5), other).await;
+    let other_ok = matches!(other, Ok(Ok(_)));
+    let (mut held, mut refused) = (0, 0);
+    for t in tasks {
+        if let Ok(Ok((r, empty, _, _))) = t.await {
+            held += r;
+            refused += empty;
+        }
+    }
+    let share = ctx
+        .limits
+        .max_open_calls_per_client
+        .min(ctx.limits.max_open_calls);
+    Ok(Outcome {
+        sent: format!(
+            "{conns} HTTP/2 connections from one address (127.0.0.1), initial window 0, {per} ListGames calls each; one ListGames from 127.0.0.2 meanwhile"
+        ),
+        answer: format!(
+            "{held} answers held (share --max-open-calls-per-client {share}), {refused} refused at once; the other client's call: {}",
+            match &other {
+                Ok(Ok(_)) => "answered at once".to_string(),
+                Ok(Err(e)) => format!("refused ({e})"),
+                Err(_) => "no answer within 5 s".to_string(),
+            }
+        ),
+        pass: held <= share && other_ok,
+    })
+}
+
 /// `REFEREE_ATTACK_CONNS`: the number of connections of `zero-window-many` and
 /// `zero-window-small` instead of the scale's (to try more connections than the suite's).
 fn conns_override() -> Option<usize> {
@@ -311,15 +368,47 @@ struct ManyZeroWindows {
     during: bool,
 }
 
-/// `conns` zero-window connections at once, each making `--max-streams-per-connection`
-/// calls `p`, and an honest call meanwhile.
+/// Connects to `addr` from the local address `from` (any port), or from the default one.
+pub async fn connect_from(addr: &str, from: Option<std::net::IpAddr>) -> anyhow::Result<TcpStream> {
+    let Some(from) = from else {
+        return Ok(TcpStream::connect(addr).await?);
+    };
+    let socket = match from {
+        std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.bind(std::net::SocketAddr::new(from, 0))?;
+    Ok(socket.connect(addr.parse()?).await?)
+}
+
+/// The address the `i`th connection of a many-client attack comes from, when the server is
+/// on loopback: `127.1.X.Y`, one per connection (Linux routes all of 127/8 to loopback), so
+/// that the attack is that of many clients (a botnet), each within its share of the open
+/// calls (`--max-open-calls-per-client`), and only the limits of all clients together bound
+/// it. `None` (the default address) for a server elsewhere.
+pub fn many_clients_address(server: &str, i: usize) -> Option<std::net::IpAddr> {
+    let addr: std::net::SocketAddr = server.parse().ok()?;
+    addr.ip().is_loopback().then_some(())?;
+    addr.is_ipv4().then_some(())?;
+    Some(std::net::IpAddr::from([
+        127,
+        1,
+        (i / 250 % 250) as u8,
+        (i % 250 + 1) as u8,
+    ]))
+}
+
+/// `conns` zero-window connections at once, each from its own client address
+/// ([`many_clients_address`]) and making `--max-streams-per-connection` calls `p`, and an
+/// honest call meanwhile.
 async fn zero_window_connections(ctx: &Ctx, p: &'static Prepared, conns: usize) -> ManyZeroWindows {
     let per = ctx.limits.max_streams;
     let mut tasks = Vec::new();
-    for _ in 0..conns {
+    for i in 0..conns {
         let ctx = ctx.clone();
+        let from = many_clients_address(&ctx.open.addr, i);
         tasks.push(tokio::spawn(async move {
-            zero_window_connection(&ctx, p, per).await
+            zero_window_connection(&ctx, p, per, from).await
         }));
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
