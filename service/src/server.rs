@@ -1336,16 +1336,14 @@ impl Activity {
 
 /// The future of one call on a connection (hyper runs each as a task of its own).
 type CallFuture = std::pin::Pin<
-    Box<
-        dyn Future<Output = Result<Response<Guarded<InFlight>>, std::convert::Infallible>>
-            + Send,
-    >,
+    Box<dyn Future<Output = Result<Response<Guarded<InFlight>>, std::convert::Infallible>> + Send>,
 >;
 
 /// hyper's HTTP/1.1 buffer per connection: the largest request head (as HTTP/2's
 /// `SETTINGS_MAX_HEADER_LIST_SIZE`, hyper's 16 KiB) and the chunk a body is read in. With
-/// `--max-connections` (4096) connections this bounds unfinished heads to about 64 MiB
-/// (128 MiB with the buffers' growth) where hyper's default of ~400 KB each allowed 1.6 GB.
+/// `--max-connections` (1024) connections this bounds unfinished heads to about 16 MiB
+/// (32 MiB with the buffers' growth) where hyper's default of ~400 KB each allowed 400 MB
+/// (1.6 GB with the 4,096 connections allowed before).
 pub const MAX_HTTP1_BUF_BYTES: usize = 16 * 1024;
 
 /// Accepts connections on `listener` and serves `app` on each — HTTP/1.1 and HTTP/2 (gRPC
@@ -1451,7 +1449,7 @@ async fn serve_connections(
                         let resp = open_calls_refusal(req.headers(), req.version(), over);
                         drop(req);
                         let resp: CallFuture = Box::pin(std::future::ready(Ok(
-                            resp.map(|body| Guarded::new(body, in_flight)),
+                            resp.map(|body| Guarded::new(body, in_flight))
                         )));
                         return resp;
                     }

@@ -260,7 +260,10 @@ fn board_texts_are_charged_only_where_parsed() {
         new_game("board", &format!("reconstructed-2026-1{}", " ".repeat(980))),
     ] {
         let (p, j) = estimate(&req);
-        assert!((1000..1500).contains(&p) && (1000..1500).contains(&j), "{p} {j}");
+        assert!(
+            (1000..1500).contains(&p) && (1000..1500).contains(&j),
+            "{p} {j}"
+        );
     }
     let three_mb = format!("{{{}}}", " ".repeat(3_000_000));
     for req in [new_game("board", &three_mb), new_game("variant", &three_mb)] {
