@@ -858,7 +858,9 @@ fn board_texts_are_charged_for_their_parse() {
         assert_eq!(answer.code, "3", "{answer:?}");
         assert!(
             answer.message.starts_with("options[board]")
-                && answer.message.contains("more than the 262144 a board may take"),
+                && answer
+                    .message
+                    .contains("more than the 262144 a board may take"),
             "{answer:?}"
         );
         assert!(

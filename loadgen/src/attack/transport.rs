@@ -819,8 +819,10 @@ pub async fn endless_streams(ctx: &Ctx) -> anyhow::Result<Outcome> {
         super::Scale::Soak => 4,
         _ => ctx.limits.max_concurrency + ctx.pick(8, 32, 0),
     };
+    // Enough connections for every stream to be open at once (a client queues the streams
+    // over a connection's `--max-streams-per-connection`).
     let mut channels = Vec::new();
-    for _ in 0..n.div_ceil(50) {
+    for _ in 0..n.div_ceil(ctx.limits.max_streams.max(1)) {
         channels.push(ctx.channel().await?);
     }
     let mut tasks = Vec::new();
