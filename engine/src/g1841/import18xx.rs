@@ -33,6 +33,8 @@ use super::state::{
 };
 use crate::{Game, Outcome, Rejection, Seat};
 
+mod choose;
+
 /// Why an export could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ImportError {
@@ -3242,6 +3244,10 @@ pub struct Replayed {
     /// transformation offer, a token step, a further train purchase): the next record is for a later step or the next
     /// corporation ([`step_18xx_skipped`]).
     pub passes_inserted: usize,
+    /// Answers of corporate events this engine asks and 18xx.games settled by itself, added
+    /// before the record that follows them ([`choose`]): a merger's presidency not claimed, an
+    /// odd merger share sold for cash (18xx.games had no other option there).
+    pub choices_inserted: usize,
     /// Every dropped record (passes and choices), in order: 18xx action id (of the carrying
     /// action for an automatic one), type, and why.
     pub dropped: Vec<DroppedRecord>,
@@ -3351,6 +3357,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     let mut located = TokenSlots::locate(&state);
     // 18xx's share ids over the replay (the certificates exchanges put in the pool).
     let mut ledger = Ledger::new(&state);
+    let mut answers = choose::Answers::default();
     for (index, recorded) in export.actions.iter().enumerate() {
         // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4);
         // a token purchase from 18xx's slot.
@@ -3426,8 +3433,40 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             out.stopped_at_limit = true;
             break;
         }
+        // Corporate-event answers in this engine's order, or dropped, or a rules divergence
+        // ([`choose`]).
+        let mut inserted = 0;
+        let planned = match answers.plan(&state, action) {
+            choose::Plan::Normal => None,
+            choose::Plan::Drop(reason) => {
+                out.records_dropped += 1;
+                out.dropped.push(DroppedRecord {
+                    action_id: record_id,
+                    index,
+                    action_type: action.kind.clone(),
+                    auto: action.auto,
+                    reason,
+                });
+                continue;
+            }
+            choose::Plan::Diverge(f) => {
+                out.failure = Some(f.at(index, action));
+                break;
+            }
+            choose::Plan::Play {
+                actions,
+                inserted: n,
+            } => {
+                inserted = n;
+                Some(actions)
+            }
+        };
         // A purchase from another player replays as the offer and its acceptance (1841 §15.3).
-        let failure = match action.to_actions(&state) {
+        let mapped = match planned {
+            Some(list) => Ok(list),
+            None => action.to_actions(&state),
+        };
+        let failure = match mapped {
             Err(e) => ImportFailure::from_error(&e).at(index, action),
             Ok(list) if list.is_empty() => ImportFailure {
                 field: Some("type".into()),
@@ -3521,6 +3560,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     }
                 }
                 let Some(r) = refused else {
+                    out.choices_inserted += inserted;
                     unrecorded_pool.applied(action);
                     previous = Some(index);
                     continue;
