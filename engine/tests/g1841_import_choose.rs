@@ -165,3 +165,35 @@ fn s12_1_an_odd_share_18xx_settled_by_itself_is_filled_in_as_cash() {
     );
     assert_eq!(r.choices_inserted, 1);
 }
+
+/// 1841 §12.1, the presidency of a merger's new corporation. Version 1, 7 players (seed
+/// 20003), up to id 209: CGTF and AFI merge into RSFS (205, 206). Player 4 (seat 3, 30% of the
+/// old shares) declines the claim (`no`, 207), exchanges his pair, then pays for a full share
+/// for his odd share (`full`, 208): with 20% of RSFS he is its president in 18xx.games, which
+/// goes on (SFTG's `full`, 209). This engine gives the new presidency only on 40% or a claim:
+/// with every claim declined it undoes the merger — a rules divergence, reported at the first
+/// record it cannot follow.
+#[test]
+fn s12_1_a_presidency_by_20_percent_after_the_exchange_is_a_rules_divergence() {
+    let r = import("version_1-7p-s20003-to209");
+    let f = r.failure.clone().expect("stops in the exchange");
+    assert_eq!(f.kind, FailureKind::Refused);
+    assert_eq!(f.action_id, Some(209));
+    assert!(
+        f.reason
+            .starts_with("rules divergence: 18xx.games goes on with the merger of CGTF and AFI"),
+        "{}",
+        f.reason
+    );
+    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.1");
+    // Player 4's decline (his claim is not asked yet here: SSFL's is) is dropped, his odd share
+    // kept for the odd shares.
+    assert_eq!(
+        dropped_at(&r, 207),
+        vec!["declined offer or question this engine does not make"]
+    );
+    assert_eq!(
+        dropped_at(&r, 208),
+        vec!["odd merger share answered before the presidency (played at the odd shares)"]
+    );
+}

@@ -225,15 +225,25 @@ impl Answers {
                 _ => break,
             };
             match G1841::apply(&mut sim, seat, &fill) {
-                // A merger this engine would undo for want of a president went through in
-                // 18xx.games: filling in is no longer safe.
+                // A merger this engine would undo for want of a president goes on in
+                // 18xx.games (its records follow the exchange).
                 Ok(events)
                     if events
                         .iter()
                         .any(|e| matches!(e, Event::MergerFailed { .. })) =>
                 {
-                    fills.clear();
-                    break;
+                    self.kept = saved;
+                    return Plan::Diverge(divergence(
+                        "1841 §12.1",
+                        format!(
+                            "rules divergence: 18xx.games goes on with the merger of {} and {} \
+                             where this engine undoes it for want of a president (in 18xx.games \
+                             the first holder of 20% of the new corporation is its president, \
+                             e.g. one who declined the claim with 30% of the old shares and pays \
+                             for a full share for his odd one)",
+                            m.initiator, m.partner
+                        ),
+                    ));
                 }
                 Ok(_) => fills.push((seat, fill)),
                 Err(_) => break,
