@@ -81,8 +81,8 @@ fn choice_text(action: &ImportedAction) -> Option<&str> {
         .flatten()
 }
 
-/// The merger decision open now: its seat and whether it is the presidency (else the odd
-/// shares); `None` when the merger waits for something else or nobody.
+/// The seat asked the merger's presidency or an odd share now; `None` when the merger waits
+/// for something else (or nobody).
 fn open_exchange(state: &State, m: &Merger) -> Option<Seat> {
     if !matches!(m.stage, MergerStage::Presidency | MergerStage::OddShares) {
         return None;
@@ -126,7 +126,9 @@ impl Answers {
             return Plan::Diverge(divergence(
                 "1841 §12.1",
                 format!(
-                    "rules divergence: 18xx.games let {holder:?} pay for a full share for its odd                      share of the last merger; this engine gave it cash (it could not pay, or                      nobody decides for it)"
+                    "rules divergence: 18xx.games let {holder:?} pay for a full share for its odd \
+                     share of the last merger; this engine gave it cash (it could not pay, or \
+                     nobody decides for it)"
                 ),
             ));
         }
