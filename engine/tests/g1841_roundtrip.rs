@@ -264,3 +264,103 @@ fn s18_random_games_of_every_mode_reimport_as_the_same_game() {
     );
     assert!(actions > 400 * games.len(), "{actions} actions");
 }
+
+/// Issue #21, `p2p_purchases`, 8 players, seed 301: SLDV transforms into CTDA (id 996); the
+/// writer adds 18xx's count of CTDA's tokens, the compulsory second token only (`choose` 1,
+/// id 997, 1841 §12.2), and the `pass` of 18xx's track step of CTS (id 998), whose turn this
+/// engine begins in its share step (no lay, no token, no train: 1841 §9.1). The count, which
+/// this engine settled itself, was read as a record for a step after CTS's optional ones:
+/// CTS's share and transformation steps were passed for its controller before the count was
+/// dropped, so that CTS's sale (id 999) found AFI operating ("Seat 1 does not control AFI").
+#[test]
+fn s18_a_settled_token_count_passes_no_step_of_the_next_corporation() {
+    let options = Options {
+        p2p_purchases: true,
+        ..Options::default()
+    };
+    let (history, _) = random_game(options, 8, 301);
+    let written = export(&options, 8, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    let records = written.json["actions"].as_array().unwrap();
+    let at = |id: i64| {
+        records
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        at(996),
+        serde_json::json!({"corporation": "CTDA", "entity": "SLDV", "entity_type": "corporation",
+            "id": 996, "type": "merge", "user": 1})
+    );
+    assert_eq!(
+        at(997),
+        serde_json::json!({"choice": 1, "entity": "CTDA", "entity_type": "corporation",
+            "id": 997, "type": "choose", "user": 1})
+    );
+    assert_eq!(
+        at(998),
+        serde_json::json!({"entity": "CTS", "entity_type": "corporation", "id": 998,
+            "type": "pass", "user": 2})
+    );
+    assert_eq!(
+        at(999),
+        serde_json::json!({"entity": "CTS", "entity_type": "corporation", "id": 999,
+            "percent": 40, "shares": ["CTS_1", "CTS_2", "CTS_3", "CTS_4"],
+            "type": "sell_shares", "user": 2})
+    );
+    // Our actions 1101 (the transformation) and 1102 (the sale) carry ids 996 and 999.
+    assert_eq!(written.action_ids[1101..1103], [996, 999]);
+    assert_eq!(
+        history[1101..1103],
+        [
+            (
+                0,
+                Action::Transform {
+                    corporation: "CTDA".into()
+                }
+            ),
+            (
+                1,
+                Action::SellShares {
+                    corporation: "CTS".into(),
+                    percent: 40
+                }
+            ),
+        ]
+    );
+
+    let again = replay(&written.json.to_string(), &ReplaySettings::default());
+    assert_eq!(again.failure, None);
+    let dropped: Vec<(Option<i64>, &str, &str)> = again
+        .dropped
+        .iter()
+        .filter(|d| d.action_id.is_some_and(|id| (996..=999).contains(&id)))
+        .map(|d| (d.action_id, d.action_type.as_str(), d.reason))
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            (
+                Some(997),
+                "choose",
+                "token count this engine settled itself"
+            ),
+            (Some(998), "pass", "track step with no legal lay"),
+        ]
+    );
+    // No pass inserted for CTS: the records 996–999 are the transformation and the sale.
+    let applied: Vec<(Option<i64>, &(Seat, Action))> = again
+        .action_ids
+        .iter()
+        .zip(&again.actions)
+        .filter(|(id, _)| id.is_some_and(|id| (996..=999).contains(&id)))
+        .map(|(id, a)| (*id, a))
+        .collect();
+    assert_eq!(
+        applied,
+        [(Some(996), &history[1101]), (Some(999), &history[1102])]
+    );
+    assert_eq!(round_trip(options, 8, 301).0, None);
+}

@@ -4025,6 +4025,19 @@ fn step_18xx_skipped(
     if action.kind == "pass" && by_operating {
         return None;
     }
+    // A corporation's token count follows the record that opened it (a start, a split, a
+    // transformation); passing an optional step opens none. One this engine refused is one
+    // it settled itself ([`skipped_record`]: 18xx asks for the count even when only the
+    // compulsory token of a transformation is possible, 1841 §12.2), even when the next
+    // corporation's turn begins with an optional step.
+    if action.kind == "choose"
+        && matches!(action.entity, Entity::Corporation(_))
+        && action.field("choice").is_some_and(|c| {
+            as_whole_number(c).is_some() || c.as_str().is_some_and(|t| t.parse::<u32>().is_ok())
+        })
+    {
+        return None;
+    }
     if r.event.is_some() || r.start.is_some() || !r.crowded.is_empty() {
         return None;
     }
