@@ -16,14 +16,14 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::Rng;
+use common::g1841::random_game_seen;
+use referee_engine::Seat;
 use referee_engine::g1841::export18xx::{ExportSettings, export};
 use referee_engine::g1841::import18xx::{ReplaySettings, replay};
-use referee_engine::g1841::{Action, Event, G1841, Options};
-use referee_engine::{Game, Seat};
+use referee_engine::g1841::{Action, Event, Options};
 
-/// A random game to its end: mostly actions other than the rare ones (bankruptcy, a purchase
-/// offer, withholding, a train from another corporation), as `g1841_share_ids` plays them;
+/// A random game to its end ([`common::g1841::random_game`]: mostly actions other than the
+/// rare ones, a bankruptcy, a purchase offer, withholding, a train from another corporation);
 /// with the indices of the declined purchase offers after which the buyer passed
 /// automatically (nothing left to do, 1841 §15.3): the export writes his `pass`.
 fn random_game(
@@ -31,41 +31,18 @@ fn random_game(
     players: u32,
     seed: u64,
 ) -> (Vec<(Seat, Action)>, BTreeSet<usize>) {
-    let rare = |a: &Action| match a {
-        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
-        Action::Dividend { payout } => !payout,
-        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
-        _ => false,
-    };
-    let mut state = G1841::setup(&options, players, 0).unwrap();
-    let mut rng = Rng(seed.wrapping_mul(2) | 1);
-    let mut history: Vec<(Seat, Action)> = Vec::new();
     let mut passed = BTreeSet::new();
-    for _ in 0..20_000 {
-        if G1841::outcome(&state).is_some() {
-            return (history, passed);
-        }
-        let to_act = G1841::to_act(&state);
-        let seat = to_act[rng.below(to_act.len())];
-        let legal = G1841::legal_actions(&state, seat);
-        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
-        let pick = if !common.is_empty() && rng.below(8) != 0 {
-            common[rng.below(common.len())].clone()
-        } else {
-            legal[rng.below(legal.len())].clone()
-        };
-        let events = G1841::apply(&mut state, seat, &pick).unwrap();
-        if pick == (Action::AnswerOffer { accept: false })
-            && let Some((buyer, Action::OfferPurchase { .. })) = history.last()
+    let history = random_game_seen(options, players, seed, |before, (_, pick), events| {
+        if *pick == (Action::AnswerOffer { accept: false })
+            && let Some((buyer, Action::OfferPurchase { .. })) = before.last()
             && events
                 .iter()
                 .any(|e| matches!(e, Event::Passed { seat, automatic: true } if seat == buyer))
         {
-            passed.insert(history.len());
+            passed.insert(before.len());
         }
-        history.push((seat, pick));
-    }
-    panic!("seed {seed}: no result after 20,000 actions");
+    });
+    (history, passed)
 }
 
 /// `actions` as an export records them: Version 1 sealed bids of one bidding in seat order
