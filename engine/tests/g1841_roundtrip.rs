@@ -341,3 +341,69 @@ fn s18_a_settled_token_count_passes_no_step_of_the_next_corporation() {
     );
     assert_eq!(round_trip(options, 8, 301).0, None);
 }
+
+/// Issue #21, Version 2 with every FAQ ruling, 6 players, seed 503 (also `p2p_purchases` 6
+/// players seed 503 and 8 players seed 500): SFLP, operating after SSFL of the same player,
+/// has no tile to lay and no legal token placement here, where 18xx.games opens both its
+/// track step and its token step (1841 §9.1, §9.2): the writer adds two passes (ids 224,
+/// 225) before its routes (id 226). The importer dropped the track step's pass, but took the
+/// token step's for one to read, as the record applied before it was SSFL's (id 223), not
+/// SFLP's: "`pass` is not possible for SFLP in its routes step".
+#[test]
+fn s18_a_token_step_pass_after_a_dropped_track_step_pass_is_dropped() {
+    let options = Options::default().with_all_faq_rulings();
+    let (history, _) = random_game(options, 6, 503);
+    let written = export(&options, 6, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    let records = written.json["actions"].as_array().unwrap();
+    let at = |id: i64| {
+        records
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let pass = |entity: &str, id: i64| {
+        serde_json::json!({"entity": entity, "entity_type": "corporation", "id": id,
+            "type": "pass", "user": 5})
+    };
+    assert_eq!(at(223), pass("SSFL", 223));
+    assert_eq!(at(224), pass("SFLP", 224));
+    assert_eq!(at(225), pass("SFLP", 225));
+    assert_eq!(
+        (&at(226)["type"], &at(226)["entity"]),
+        (&serde_json::json!("run_routes"), &serde_json::json!("SFLP"))
+    );
+    // Our actions 221 (SSFL's share-step pass) and 222 (SFLP's routes).
+    assert_eq!(written.action_ids[221..223], [223, 226]);
+    assert_eq!(history[221], (4, Action::Pass));
+    assert!(matches!(&history[222], (4, Action::RunRoutes { .. })));
+
+    let again = replay(&written.json.to_string(), &ReplaySettings::default());
+    assert_eq!(again.failure, None);
+    let dropped: Vec<(Option<i64>, &str, &str)> = again
+        .dropped
+        .iter()
+        .filter(|d| d.action_id.is_some_and(|id| (223..=226).contains(&id)))
+        .map(|d| (d.action_id, d.action_type.as_str(), d.reason))
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            (Some(224), "pass", "track step with no legal lay"),
+            (Some(225), "pass", "token step with no legal placement"),
+        ]
+    );
+    let applied: Vec<(Option<i64>, &(Seat, Action))> = again
+        .action_ids
+        .iter()
+        .zip(&again.actions)
+        .filter(|(id, _)| id.is_some_and(|id| (223..=226).contains(&id)))
+        .map(|(id, a)| (*id, a))
+        .collect();
+    assert_eq!(
+        applied,
+        [(Some(223), &history[221]), (Some(226), &history[222])]
+    );
+    assert_eq!(round_trip(options, 6, 503).0, None);
+}

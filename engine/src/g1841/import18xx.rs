@@ -3345,6 +3345,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     let mut compulsory: Option<String> = None;
     // The last record applied (index into the export's actions).
     let mut previous: Option<usize> = None;
+    // A pass of 18xx's track step dropped since (index): the record before a pass of 18xx's
+    // token step, which follows the track step (1841 §9.2).
+    let mut track_passed: Option<usize> = None;
     let mut unrecorded_pool = UnrecordedPool::default();
     // 18xx's token slots, which a genuine `buy_token` names its seller by (1841 §9.5).
     let mut token_slots = TokenSlots::default();
@@ -3389,8 +3392,11 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             });
             continue;
         }
-        if let Some(reason) = track
-            .drops(&state, action)
+        let track_pass = track.drops(&state, action);
+        if track_pass.is_some() {
+            track_passed = Some(index);
+        }
+        if let Some(reason) = track_pass
             .or_else(|| second_home_pass(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
@@ -3523,9 +3529,10 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                 let Some(r) = refused else {
                     unrecorded_pool.applied(action);
                     previous = Some(index);
+                    track_passed = None;
                     continue;
                 };
-                let before = previous.and_then(|i| export.actions.get(i));
+                let before = track_passed.or(previous).and_then(|i| export.actions.get(i));
                 if let Some(reason) = skipped_record(&state, action, before, &r) {
                     out.records_dropped += 1;
                     out.dropped.push(DroppedRecord {
@@ -3892,7 +3899,7 @@ impl TrackStep {
 
 /// Whether a record this engine refused (`rejection`) belongs to a step it skips or a decision
 /// it takes itself, to be accepted and dropped, and which (`previous`: the record applied
-/// last):
+/// last, or a pass of 18xx's track step dropped after it):
 /// * a player's `pass` in a stock round when this engine has already ended that turn: right
 ///   after the player's own sale, or a turn with nothing legal this engine passed by itself
 ///   (1841 §5.1; a pass changes nothing);
