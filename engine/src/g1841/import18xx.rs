@@ -3351,6 +3351,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     let mut compulsory: Option<String> = None;
     // The last record applied (index into the export's actions).
     let mut previous: Option<usize> = None;
+    // A pass of 18xx's track step dropped since (index): the record before a pass of 18xx's
+    // token step, which follows the track step (1841 §9.2).
+    let mut track_passed: Option<usize> = None;
     let mut unrecorded_pool = UnrecordedPool::default();
     // 18xx's token slots, which a genuine `buy_token` names its seller by (1841 §9.5).
     let mut token_slots = TokenSlots::default();
@@ -3396,8 +3399,11 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             });
             continue;
         }
-        if let Some(reason) = track
-            .drops(&state, action)
+        let track_pass = track.drops(&state, action);
+        if track_pass.is_some() {
+            track_passed = Some(index);
+        }
+        if let Some(reason) = track_pass
             .or_else(|| second_home_pass(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
@@ -3563,9 +3569,10 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     out.choices_inserted += inserted;
                     unrecorded_pool.applied(action);
                     previous = Some(index);
+                    track_passed = None;
                     continue;
                 };
-                let before = previous.and_then(|i| export.actions.get(i));
+                let before = track_passed.or(previous).and_then(|i| export.actions.get(i));
                 if let Some(reason) = skipped_record(&state, action, before, &r) {
                     out.records_dropped += 1;
                     out.dropped.push(DroppedRecord {
@@ -3932,7 +3939,7 @@ impl TrackStep {
 
 /// Whether a record this engine refused (`rejection`) belongs to a step it skips or a decision
 /// it takes itself, to be accepted and dropped, and which (`previous`: the record applied
-/// last):
+/// last, or a pass of 18xx's track step dropped after it):
 /// * a player's `pass` in a stock round when this engine has already ended that turn: right
 ///   after the player's own sale, or a turn with nothing legal this engine passed by itself
 ///   (1841 §5.1; a pass changes nothing);
@@ -4063,6 +4070,19 @@ fn step_18xx_skipped(
     let by_operating =
         matches!(&action.entity, Entity::Corporation(c) if Some(c) == r.current.as_ref());
     if action.kind == "pass" && by_operating {
+        return None;
+    }
+    // A corporation's token count follows the record that opened it (a start, a split, a
+    // transformation); passing an optional step opens none. One this engine refused is one
+    // it settled itself ([`skipped_record`]: 18xx asks for the count even when only the
+    // compulsory token of a transformation is possible, 1841 §12.2), even when the next
+    // corporation's turn begins with an optional step.
+    if action.kind == "choose"
+        && matches!(action.entity, Entity::Corporation(_))
+        && action.field("choice").is_some_and(|c| {
+            as_whole_number(c).is_some() || c.as_str().is_some_and(|t| t.parse::<u32>().is_ok())
+        })
+    {
         return None;
     }
     if r.event.is_some() || r.start.is_some() || !r.crowded.is_empty() {
