@@ -868,3 +868,34 @@ fn s21_the_splits_repeated_question_is_written_as_declined() {
         ]
     );
 }
+
+/// 1841 §5.1: a player with nothing legal left passes; this engine ends such a stock turn by
+/// itself. 18xx.games keeps it open where its `BuySellParShares#actions` offers something it
+/// cannot carry out: `can_buy_any_from_ipo?` counts the certificates a corporation holds of
+/// another corporation (not for sale, §5.2, §7.1), and `can_par?` does not look for a free
+/// home city (§5.4 step 3). The writer then adds the player's `pass`, a record with no action
+/// of ours. Version 1, 3 players, seed 3001: player 3 sells SFTC (id 335) and can buy nothing
+/// (he sold ATFA, CTDA and RSFS this round), but SFTN holds CFCC's president's certificate and
+/// an RSFS share (L.16, he has L.28): id 336 is his pass. 4 players, seed 4001: after player
+/// 3's pass (id 343) player 1 (L.145) passes (id 344) where 18xx offers him a start (no city
+/// is free for a minor or a major) and IRSFF's holdings.
+#[test]
+fn s21_a_stock_turn_18xx_keeps_open_is_passed() {
+    let (actions, written) = reexported("version_1-3p-random-s3001-to340");
+    assert_eq!(written.actions_exported, 340);
+    assert_eq!(
+        records_between(&written, 335, 337),
+        ["sell_shares 3", "pass 3", "buy_shares 2"]
+    );
+    assert!(!written.action_ids.contains(&336));
+    assert_eq!(written.action_ids.len(), actions.len());
+    reimports_to(&written, &actions);
+
+    let (actions, written) = reexported("version_1-4p-random-s4001-to345");
+    assert_eq!(
+        records_between(&written, 342, 345),
+        ["buy_shares 4", "pass 3", "pass 1", "sell_shares 4"]
+    );
+    assert!(written.action_ids.contains(&343) && !written.action_ids.contains(&344));
+    reimports_to(&written, &actions);
+}
