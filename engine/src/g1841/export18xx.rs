@@ -198,7 +198,13 @@ pub fn export(
     let mut closed_with: Vec<(usize, i64)> = Vec::new();
     for (index, (seat, action)) in actions.iter().enumerate() {
         let pre = state.clone();
-        let events = match G1841::apply(&mut state, *seat, action) {
+        // Seats whose stock turn this engine ended by itself where 18xx.games still offers
+        // them something: their `pass` is written after the action's record.
+        let (applied, open_turns) = super::stock_round::probe_turn_ends(
+            super::export_stock_turns::turn_open_in_18xx,
+            || G1841::apply(&mut state, *seat, action),
+        );
+        let events = match applied {
             Ok(events) => events,
             Err(r) => {
                 failure = Some(ExportFailure {
@@ -243,11 +249,13 @@ pub fn export(
                     Ok(Some(mut json)) => {
                         json[INDEX_TAG] = Value::from(index);
                         out.push(json);
+                        writer.open_turn_passes(&open_turns, &mut out);
                         writer.token_pass(&pre, &state, *seat, false, &mut out);
                         writer.track_pass(&pre, &state, *seat, &mut out);
                         writer.token_pass(&pre, &state, *seat, true, &mut out);
                     }
                     Ok(None) => {
+                        writer.open_turn_passes(&open_turns, &mut out);
                         writer.token_pass(&pre, &state, *seat, false, &mut out);
                         writer.track_pass(&pre, &state, *seat, &mut out);
                         writer.token_pass(&pre, &state, *seat, true, &mut out);
@@ -283,6 +291,7 @@ pub fn export(
                 } else {
                     out.push(json);
                 }
+                writer.open_turn_passes(&open_turns, &mut out);
                 writer.merger_oo_removals(&pre, &state, &events);
                 writer.follow_slots(&pre, &state, action, &events);
                 for raw in writer.merger_oo_due(&state, out.len()) {
@@ -1337,6 +1346,15 @@ impl Writer<'_> {
 
     /// Appends 18xx.games' `pass` of a token step this engine skipped during `pre → post`
     /// ([`token_step_opened_in_18xx`]): with `began`, the corporation whose turn began.
+    /// The `pass` of each player whose stock turn this engine ended by itself where 18xx.games
+    /// still offers him an action it cannot carry out ([`super::export_stock_turns`]).
+    fn open_turn_passes(&self, seats: &[Seat], out: &mut Vec<Value>) {
+        for &seat in seats {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            out.push(self.record("pass", &Map::new(), &Entity::Player(seat), seat, id));
+        }
+    }
+
     fn token_pass(&self, pre: &State, post: &State, seat: Seat, began: bool, out: &mut Vec<Value>) {
         if let Some(corp) = token_step_opened_in_18xx(pre, post, began) {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);

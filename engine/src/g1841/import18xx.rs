@@ -3422,6 +3422,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         }
         if let Some(reason) =
             pass_after_turn(&state, action, previous.and_then(|i| export.actions.get(i)))
+                .or_else(|| stock_round_last_pass(&state, action))
         {
             out.records_dropped += 1;
             out.dropped.push(DroppedRecord {
@@ -3800,6 +3801,29 @@ fn pass_after_turn(
         return Some("end of the optional removal of SFLi's tokens this engine does not open");
     }
     (r.done.is_empty() && after_own).then_some(ROUND_END)
+}
+
+/// Whether `action` is a player's `pass` ending a stock round this engine had already ended:
+/// the last turn of the round passed by itself (nothing legal, 1841 §5.1), where 18xx.games
+/// still offered the player something it could not carry out and recorded his pass
+/// ([`super::export_stock_turns`]). The operating round has begun with no turn done (the
+/// round may have ended with the action before: a sale, after which every other player and
+/// then the seller passed by themselves). Dropped before it is read: read as a pass of the
+/// player, it would pass the track step of a corporation he controls (a corporation's own
+/// record names the corporation; 18xx records no player's `pass` in an operating round but
+/// in a corporate event's decisions).
+fn stock_round_last_pass(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    let Round::OperatingRound(r) = &state.round else {
+        return None;
+    };
+    (action.kind == "pass"
+        && !action.auto
+        && matches!(action.entity, Entity::Player(_))
+        && r.event.is_none()
+        && r.start.is_none()
+        && r.done.is_empty()
+        && r.laid_hexes.is_empty())
+    .then_some("stock-round turn this engine passed itself (nothing legal), the round's end")
 }
 
 /// The `pass` records 18xx.games (and this engine's writer) has after an action for steps it
