@@ -28,40 +28,7 @@ const TRANSFORM_PASSES: usize = 6;
 use serde_json::Value;
 
 mod common;
-use common::Rng;
-
-fn rare(a: &Action) -> bool {
-    match a {
-        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
-        Action::Dividend { payout } => !payout,
-        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
-        _ => false,
-    }
-}
-
-fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
-    let mut state = G1841::setup(&options, players, 0).unwrap();
-    let mut rng = Rng(seed.wrapping_mul(2) | 1);
-    let mut history = Vec::new();
-    for _ in 0..20_000 {
-        if G1841::outcome(&state).is_some() {
-            return history;
-        }
-        let to_act = G1841::to_act(&state);
-        assert!(!to_act.is_empty(), "seed {seed}: nobody can act");
-        let seat = to_act[rng.below(to_act.len())];
-        let legal = G1841::legal_actions(&state, seat);
-        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
-        let pick = if !common.is_empty() && rng.below(8) != 0 {
-            common[rng.below(common.len())].clone()
-        } else {
-            legal[rng.below(legal.len())].clone()
-        };
-        G1841::apply(&mut state, seat, &pick).unwrap();
-        history.push((seat, pick));
-    }
-    panic!("seed {seed}: no result after 20,000 actions");
-}
+use common::g1841::random_game;
 
 fn exported(options: Options, players: u32, seed: u64) -> (Vec<(Seat, Action)>, Exported) {
     let history = random_game(options, players, seed);

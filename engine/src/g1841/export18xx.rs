@@ -56,7 +56,7 @@ use super::options::{OPTION_NAMES, Options};
 use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
-    SplitStage, StartStep, State,
+    Split, SplitStage, StartStep, State,
 };
 use crate::{Game, Rejection, Seat, SetupError};
 
@@ -718,6 +718,50 @@ fn tuscan_removal_open(pre: &State, post: &State) -> Option<String> {
         .then_some(target)
 }
 
+/// The Ferdinandea split (1841 §12.4) across `pre → post`: the split in progress before and
+/// after, and whether `events` formed one of its successors (the split began and, with no
+/// decision to ask, may have ended within the action).
+fn split_across(
+    pre: &State,
+    post: &State,
+    events: &[Event],
+) -> (Option<Split>, Option<Split>, bool) {
+    let split_of = |s: &State| match &s.round {
+        Round::OperatingRound(r) => match r.event.as_deref() {
+            Some(CorporateEvent::Split(sp)) => Some(sp.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let successors = &data::ruleset(&post.options).ferdinandea_split.successors;
+    let formed = events.iter().any(|e| {
+        matches!(e, Event::CorporationFormed { corporation, .. }
+            if successors.contains(corporation))
+    });
+    (split_of(pre), split_of(post), formed)
+}
+
+/// 18xx.games' `@secession_decider`, who decides for the successors of the Ferdinandea split
+/// without a president (1841 §12.4) in `pre`: IRSFF's president (`split`'s, a player or the
+/// controller of a corporation), else IRSFF's controller, else the operating corporation's.
+fn secession_decider(pre: &State, split: Option<&Split>) -> Option<Seat> {
+    let from = &data::ruleset(&pre.options).ferdinandea_split.from;
+    split
+        .and_then(|sp| match &sp.president {
+            ShareOwner::Player(p) => Some(*p),
+            ShareOwner::Corporation(c) => super::corporation::controller(pre, c),
+            _ => None,
+        })
+        .or_else(|| super::corporation::controller(pre, from))
+        .or_else(|| match &pre.round {
+            Round::OperatingRound(r) => r
+                .current
+                .as_deref()
+                .and_then(|c| super::corporation::controller(pre, c)),
+            _ => None,
+        })
+}
+
 /// Version 1 sealed bids (1841 §4.2) in player order, as 18xx.games asks for them: each run of
 /// consecutive `blind_bid` records is cut where a player bids again (the next bidding) and
 /// each part sorted by seat; the ids keep their places.
@@ -1031,19 +1075,7 @@ impl Writer<'_> {
         if self.split_tokens_seen >= successors.len() || price <= 0 {
             return Vec::new();
         }
-        let split_of = |s: &State| match &s.round {
-            Round::OperatingRound(r) => match r.event.as_deref() {
-                Some(CorporateEvent::Split(sp)) => Some(sp.clone()),
-                _ => None,
-            },
-            _ => None,
-        };
-        let before = split_of(pre);
-        let after = split_of(post);
-        let formed = events.iter().any(|e| {
-            matches!(e, Event::CorporationFormed { corporation, .. }
-                if successors.contains(corporation))
-        });
+        let (before, after, formed) = split_across(pre, post, events);
         // Successors passed over: those before the one whose tokens are asked now, or all
         // when the split ended.
         let upto = match &after {
@@ -1055,21 +1087,7 @@ impl Writer<'_> {
             None if before.is_some() || formed => successors.len(),
             None => return Vec::new(),
         };
-        let decider = before
-            .as_ref()
-            .and_then(|sp| match &sp.president {
-                ShareOwner::Player(p) => Some(*p),
-                ShareOwner::Corporation(c) => super::corporation::controller(pre, c),
-                _ => None,
-            })
-            .or_else(|| super::corporation::controller(pre, &rules.ferdinandea_split.from))
-            .or_else(|| match &pre.round {
-                Round::OperatingRound(r) => r
-                    .current
-                    .as_deref()
-                    .and_then(|c| super::corporation::controller(pre, c)),
-                _ => None,
-            });
+        let decider = secession_decider(pre, before.as_ref());
         let max = rules.token_counts.major_max;
         let mut out = Vec::new();
         while self.split_tokens_seen < upto {
@@ -1117,19 +1135,7 @@ impl Writer<'_> {
         let [first, second] = successors.as_slice() else {
             return Vec::new();
         };
-        let split_of = |s: &State| match &s.round {
-            Round::OperatingRound(r) => match r.event.as_deref() {
-                Some(CorporateEvent::Split(sp)) => Some(sp.clone()),
-                _ => None,
-            },
-            _ => None,
-        };
-        let before = split_of(pre);
-        let after = split_of(post);
-        let formed = events.iter().any(|e| {
-            matches!(e, Event::CorporationFormed { corporation, .. }
-                if successors.contains(corporation))
-        });
+        let (before, after, formed) = split_across(pre, post, events);
         if before.is_none() {
             if !formed {
                 return Vec::new();
@@ -1162,20 +1168,7 @@ impl Writer<'_> {
         let Some(split) = after.clone().or_else(|| before.clone()) else {
             return Vec::new();
         };
-        // 18xx `@secession_decider`: IRSFF's president, else the operating corporation's.
-        let decider = match &split.president {
-            ShareOwner::Player(p) => Some(*p),
-            ShareOwner::Corporation(c) => super::corporation::controller(pre, c),
-            _ => None,
-        }
-        .or_else(|| super::corporation::controller(pre, &rules.ferdinandea_split.from))
-        .or_else(|| match &pre.round {
-            Round::OperatingRound(r) => r
-                .current
-                .as_deref()
-                .and_then(|c| super::corporation::controller(pre, c)),
-            _ => None,
-        });
+        let decider = secession_decider(pre, Some(&split));
         let other = |s: &str| if s == first { second } else { first };
         let mut out = Vec::new();
         let mut last = just_did;
