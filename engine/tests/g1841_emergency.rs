@@ -426,7 +426,7 @@ fn s14_a_corporation_dumps_a_presidency_on_the_next_holder() {
 /// presidency (10%, as above); of the other 30%, the president's certificate passes to seat 3
 /// (30%), who gives two shares for it, and those go into the pool with the rest. SFTN keeps
 /// a president and is not frozen (it used to go into the pool, SFTN frozen; harness
-/// version_1 random 3 players seed 3001, 18xx id 706).
+/// version_1 random 3 players seed 3001, 18xx id 706). Its turn ends with the bankruptcy.
 #[test]
 fn s14_a_bankrupts_presidency_passes_to_a_holder_with_enough() {
     let mut s = sftn_needs_its_presidents_shares();
@@ -441,5 +441,15 @@ fn s14_a_bankrupts_presidency_passes_to_a_holder_with_enough() {
     assert!(events.iter().any(|e| matches!(e,
         referee_engine::g1841::Event::PresidentChanged { corporation, seat: 3 } if corporation == "SFTN")));
     assert!(!referee_engine::g1841::stock_round::frozen(&s, "SFTN"));
+    // The bankruptcy ends SFTN's turn, though seat 3 could go on for it (18xx.games:
+    // `done_operating!`).
+    let referee_engine::g1841::Round::OperatingRound(r) = &s.round else {
+        panic!("an operating round")
+    };
+    // SFTN was the last to operate: the next operating round begins with AFI.
+    assert_eq!(
+        (r.current.as_deref(), r.step),
+        (Some("AFI"), referee_engine::g1841::OperatingStep::Track)
+    );
     assert_eq!(validate(&s), Ok(()));
 }

@@ -686,7 +686,7 @@ mod tests {
     /// (docs/games/1841.md, "Random games"): every one finishes, each by bankruptcy, and the
     /// scores it reports are the players' values less their bankruptcy loans (1841 §13, §14:
     /// L.500 per loan), which is why some are negative: a score is below zero only for a
-    /// player with a loan, never below its cash less its loans, and 0 for one who resigned.
+    /// player with a loan, never below its cash less its loans, and minus its earlier loans for one who resigned.
     #[test]
     fn g1841_random_games_end_by_bankruptcy_and_scores_subtract_the_loans() {
         use referee_engine::g1841::{G1841, game_end};
@@ -712,7 +712,8 @@ mod tests {
             assert_eq!(scores, game_end::scores(&state), "seed {seed}");
             for (p, &score) in state.players.iter().zip(&scores) {
                 if p.bankrupt {
-                    assert_eq!(score, 0, "seed {seed}: seat {} resigned", p.seat);
+                    // Resigned: nothing held, minus the loans taken before (§13, §14).
+                    assert_eq!(score, -p.loan, "seed {seed}: seat {} resigned", p.seat);
                     continue;
                 }
                 assert_eq!(p.loan % 500, 0, "seed {seed}: loans of L.500");
@@ -744,7 +745,9 @@ mod tests {
         // lays of issue #22 changed the random games; −2,000 before the rules merged on
         // 2026-12-06 (§3.2, §12.4 holder's choice, §9.6 discard order); −2,062 (five loans
         // against L.438) before the second merge of that day (§12.1 merger order and two-city
-        // token, I35, §12.4 pool pair, §14 emergency sweep and dump).
-        assert_eq!(lowest, -1500);
+        // token, I35, §12.4 pool pair, §14 emergency sweep and dump); −1,500 before a
+        // bankrupt's presidency passed to a holder with enough and the bankrupt corporation's
+        // turn ended (§14, 2026-12-06, harness-v1).
+        assert_eq!(lowest, -2003);
     }
 }

@@ -20,7 +20,8 @@
 //! recorded before. Score (18xx
 //! `player_value`) = cash, plus the market value of every certificate held (units × current
 //! price), plus the face value of concessions still held, minus bankruptcy loans (a player who
-//! resigned through bankruptcy scores 0); highest wins, ties share the rank.
+//! resigned through bankruptcy holds nothing: minus his earlier loans); highest wins, ties
+//! share the rank.
 
 use super::action::Event;
 use super::data;
@@ -275,7 +276,8 @@ pub fn finish(state: &mut State, events: &mut Vec<Event>) {
 
 /// Each player's value in L., by seat (1841 §13, 18xx `player_value`): cash + certificates
 /// at market value (units × price; unstarted corporations count 0) + face value of the
-/// concessions still held − bankruptcy loans; 0 for a player who resigned (§14).
+/// concessions still held − bankruptcy loans; a player who resigned (§14) holds nothing and
+/// scores minus the loans he took before (0 without).
 pub fn scores(state: &State) -> Vec<i64> {
     let face = data::ruleset(&state.options).concession_round.face_value;
     state
@@ -297,7 +299,9 @@ pub fn scores(state: &State) -> Vec<i64> {
                 })
                 .sum();
             if p.bankrupt {
-                return 0;
+                // Resigned: nothing held; loans taken before still count (18xx
+                // `player_value` = value − loans).
+                return 0i64.saturating_sub(p.loan);
             }
             p.cash
                 .saturating_add(shares)
@@ -351,5 +355,21 @@ mod tests {
         let o = outcome(&s).unwrap_or_else(|| panic!("ended"));
         assert_eq!(o.ranks, [2, 1, 2, 2]);
         assert_eq!(o.end_reason, "bank");
+    }
+
+    /// 1841 §13, §14: a player who resigned holds nothing; the loans he took in earlier
+    /// bankruptcies still count (18xx `player_value` = value − loans: harness version_1 random
+    /// 3 players seed 3001, player 2 took a loan at id 706 and resigned later: 18xx −500).
+    #[test]
+    fn s13_a_resigned_player_still_owes_his_earlier_loans() {
+        let mut s = G1841::setup(&Options::default(), 4, 0).unwrap_or_else(|e| panic!("{e}"));
+        for seat in [1, 2] {
+            let p = &mut s.players[seat];
+            p.cash = 0;
+            p.bankrupt = true;
+        }
+        s.players[2].loan = 1000;
+        s.players[3].loan = 500;
+        assert_eq!(scores(&s), vec![840, 0, -1000, 340]);
     }
 }

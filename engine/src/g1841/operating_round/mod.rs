@@ -532,6 +532,12 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         }
         Action::DeclareBankruptcy { loan } if listed => {
             declare_bankruptcy(state, seat, *loan, &mut events);
+            // 1841 §14: the bankruptcy settles the train obligation; the corporation's turn
+            // ends there (18xx.games: `G1841::Step::Bankrupt#process_bankrupt` →
+            // `done_operating!`), also when a holder took its presidency and could go on.
+            if round(state).is_some_and(|r| r.event.is_none() && r.start.is_none()) {
+                end_turn(state, &mut events);
+            }
         }
         Action::BuyTrain { train, from, price }
             if listed
