@@ -5,7 +5,7 @@
 
 use referee_engine::g1841::operating_round;
 use referee_engine::g1841::validate::validate;
-use referee_engine::g1841::{Action, G1841, ShareOwner, State};
+use referee_engine::g1841::{Action, Event, G1841, ShareOwner, State};
 use referee_engine::{Game, RejectionCode};
 
 mod common;
@@ -415,4 +415,84 @@ fn s14_a_corporation_dumps_a_presidency_on_the_next_holder() {
     assert!(!referee_engine::g1841::corporation::frozen(&s, "CTS"));
     assert_eq!(s.corporation("SFTN").unwrap().cash, 387 + 89);
     assert_eq!(s.players[0].cash, p0);
+}
+
+/// [`sftn_needs_its_presidents_shares`] with the depot down to the L.1,100 7-trains (the
+/// trains sold on top of the recorded ones set aside as rusted, so trains stay conserved):
+/// nothing seat 1 can sell pays a train, so he may declare bankruptcy.
+fn sftn_president_bankrupt() -> State {
+    let mut s = sftn_needs_its_presidents_shares();
+    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
+        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
+        s.operations
+            .rusted
+            .extend((sold..n).map(|i| format!("{t}-{i}")));
+    }
+    assert_eq!(validate(&s), Ok(()));
+    s
+}
+
+/// 1841 §14 with §7.5 (18xx `Bankrupt#process_bankrupt`: its last pass sells with
+/// `allow_president_change` from phase 4): a bankrupt's president's certificate goes to the
+/// pool only when nobody can take it. Seat 1 (SFTN's president, 40%) goes bankrupt in phase
+/// 4: he first sells SFTN's largest legal bundle, 10% (SFTN is the needy corporation: he
+/// keeps 30%, as much as seat 3), then the rest, the president's certificate included; seat
+/// 3, holding 30%, takes the presidency for two of his shares and keeps one. Before, the
+/// certificate stayed in the pool and SFTN was frozen (18xx.games game 3001 of the harness,
+/// action 450: CTS's presidency went to Player 2).
+#[test]
+fn s14_a_bankrupts_presidency_goes_to_a_holder_of_its_percent() {
+    let mut s = sftn_president_bankrupt();
+    assert_eq!(s.phase, "4");
+    let legal = G1841::legal(&s, 1).actions;
+    assert!(
+        legal.contains(&Action::DeclareBankruptcy { loan: false }),
+        "{legal:?}"
+    );
+    let events = G1841::apply(&mut s, 1, &Action::DeclareBankruptcy { loan: false }).unwrap();
+    assert!(
+        events.contains(&Event::PresidentChanged {
+            corporation: "SFTN".into(),
+            seat: 3,
+        }),
+        "{events:?}"
+    );
+    let sftn = s.corporation("SFTN").unwrap();
+    assert_eq!(sftn.president(), Some(&ShareOwner::Player(3)));
+    assert_eq!(sftn.percent_of(&ShareOwner::Player(3)), 30);
+    assert_eq!(sftn.percent_of(&ShareOwner::Player(1)), 0);
+    assert_eq!(sftn.pool_percent(), 70);
+    assert!(s.players[1].bankrupt);
+    // Its turn is over (see the next test).
+    assert_ne!(operating_round::current(&s).as_deref(), Some("SFTN"));
+}
+
+/// 1841 §14 (18xx `G1841::Step::Bankrupt`: `done_operating!`, `done_this_round`): a
+/// bankruptcy ends the corporation's turn — no corporate share step, merger or
+/// transformation follows, even for a president who takes the L.500 loan and plays on.
+/// Seat 1 takes the loan (L.500, all else sold); SFTN, the last of the round to operate, has
+/// operated, and the round's second operating round begins with AFI.
+#[test]
+fn s14_a_bankruptcy_ends_the_corporations_turn() {
+    let mut s = sftn_president_bankrupt();
+    let events = G1841::apply(&mut s, 1, &Action::DeclareBankruptcy { loan: true }).unwrap();
+    assert!(s.corporation("SFTN").unwrap().operated);
+    assert!(
+        events.ends_with(&[
+            Event::Bankrupt {
+                seat: 1,
+                corporation: "SFTN".into(),
+                loan: true,
+            },
+            Event::RoundStarted {
+                name: "Operating Round 3.2".into(),
+            },
+            Event::OperatingTurn {
+                corporation: "AFI".into(),
+            },
+        ]),
+        "{events:?}"
+    );
+    assert_eq!(operating_round::current(&s).as_deref(), Some("AFI"));
+    assert_eq!((s.players[1].cash, s.players[1].loan), (500, 500));
 }

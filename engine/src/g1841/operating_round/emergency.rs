@@ -218,7 +218,7 @@ fn units_above_retained(state: &State, corp: &Corporation, president: &ShareOwne
 /// §7.5), with that holder's percent: for a player, [`successor`] (the largest other
 /// holding, ties to the nearest player after him, then corporations); for a corporation, the
 /// largest holding of anyone but it, ties to the nearest player after its controller, then
-/// corporations in list order (as [`update_presidency`] ranks them for a corporation
+/// corporations in operating order (as [`update_presidency`] ranks them for a corporation
 /// president). `None` (or a holding under the president's certificate) when nobody can take
 /// it: the certificate goes into the pool.
 fn dump_successor(state: &State, target: &str, owner: &ShareOwner) -> Option<(ShareOwner, u32)> {
@@ -661,7 +661,8 @@ pub(super) fn contribute(state: &mut State, sym: &str, price: i64, events: &mut 
 /// Bankruptcy of the controlling player `seat` (1841 §14): he sells, at half price with
 /// normal price drops, the largest legal bundle of each corporation; then every remaining
 /// certificate at half price without further drops, whatever the presidency (a president's
-/// certificate may end in the pool: that corporation is frozen); gives all his cash to the
+/// certificate stays in the pool, the corporation frozen, only when no other holder has the
+/// president's percent, §7.5); gives all his cash to the
 /// needy corporation; returns his concessions to the bank; then resigns (`loan == false`: out
 /// of the game, value 0) or takes a L.500 bank loan, subtracted from his final value. The
 /// corporation is released from its train obligation for this turn.
@@ -700,6 +701,7 @@ pub(super) fn declare_bankruptcy(
     if let Some(p) = state.players.get_mut(seat as usize) {
         p.cash += proceeds_total;
     }
+    let dumped: Vec<String> = rest.iter().map(|(c, _, _)| c.clone()).collect();
     for (corporation, percent, proceeds) in rest {
         events.push(Event::EmergencySold {
             seller: None,
@@ -708,6 +710,12 @@ pub(super) fn declare_bankruptcy(
             percent,
             proceeds,
         });
+    }
+    // A president's certificate dumped into the pool goes to the first holder (from the
+    // bankrupt onward) with at least its percent, for two of his shares (1841 §7.5; 18xx's
+    // bankruptcy sells with `allow_president_change` except historical before phase 4).
+    for corporation in &dumped {
+        update_presidency(state, corporation, seat, events);
     }
     // 3. All his cash to the corporation; 4. concessions back to the bank.
     let cash = state.player(seat).map_or(0, |p| p.cash);

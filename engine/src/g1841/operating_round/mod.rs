@@ -532,6 +532,10 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         }
         Action::DeclareBankruptcy { loan } if listed => {
             declare_bankruptcy(state, seat, *loan, &mut events);
+            // 1841 §14: released from the train obligation, the corporation ends its turn
+            // (18xx `G1841::Step::Bankrupt`: `done_operating!`, `done_this_round`: no
+            // corporate share step, merger or transformation follows, whoever presides now).
+            end_turn(state, &mut events);
         }
         Action::BuyTrain { train, from, price }
             if listed
