@@ -20,7 +20,8 @@
 //! recorded before. Score (18xx
 //! `player_value`) = cash, plus the market value of every certificate held (units × current
 //! price), plus the face value of concessions still held, minus bankruptcy loans (a player who
-//! resigned through bankruptcy scores 0); highest wins, ties share the rank.
+//! resigned through bankruptcy holds nothing: he scores 0 less the loans he took before);
+//! highest wins, ties share the rank.
 
 use super::action::Event;
 use super::data;
@@ -275,7 +276,8 @@ pub fn finish(state: &mut State, events: &mut Vec<Event>) {
 
 /// Each player's value in L., by seat (1841 §13, 18xx `player_value`): cash + certificates
 /// at market value (units × price; unstarted corporations count 0) + face value of the
-/// concessions still held − bankruptcy loans; 0 for a player who resigned (§14).
+/// concessions still held − bankruptcy loans; for a player who resigned (§14), who holds
+/// nothing, minus the loans of his earlier bankruptcies.
 pub fn scores(state: &State) -> Vec<i64> {
     let face = data::ruleset(&state.options).concession_round.face_value;
     state
@@ -296,8 +298,10 @@ pub fn scores(state: &State) -> Vec<i64> {
                     price.saturating_mul(i64::from(units))
                 })
                 .sum();
+            // A resigned player holds nothing; loans he took at an earlier bankruptcy stay
+            // subtracted (18xx `player_value`: `value - @loans[player]`).
             if p.bankrupt {
-                return 0;
+                return 0i64.saturating_sub(p.loan);
             }
             p.cash
                 .saturating_add(shares)
@@ -351,5 +355,23 @@ mod tests {
         let o = outcome(&s).unwrap_or_else(|| panic!("ended"));
         assert_eq!(o.ranks, [2, 1, 2, 2]);
         assert_eq!(o.end_reason, "bank");
+    }
+
+    /// 1841 §13, §14 (18xx `player_value`: `value - @loans[player]`): a player who took two
+    /// L.500 loans at earlier bankruptcies and then resigned holds nothing and scores
+    /// −L.1,000; one who resigned without a loan scores 0. (Harness game v2 4 players seed
+    /// 4001: Player 3's two loans, ids 505 and 555, then his resignation at id 645; 18xx's
+    /// result −1000, ours was 0.)
+    #[test]
+    fn s14_a_resigned_player_still_owes_his_earlier_loans() {
+        let mut s = G1841::setup(&Options::default(), 4, 0).unwrap_or_else(|e| panic!("{e}"));
+        for seat in [2, 3] {
+            let p = &mut s.players[seat];
+            s.bank_cash += p.cash;
+            p.cash = 0;
+            p.bankrupt = true;
+        }
+        s.players[2].loan = 1000;
+        assert_eq!(scores(&s), vec![840, 840, -1000, 0]);
     }
 }
