@@ -195,6 +195,26 @@ fn s12_1_a_mergers_token_keeps_the_initiators_slot() {
     oracle_accepts(name, &written, 460);
 }
 
+/// 1841 §12.4, 18xx `secession_move_treasury_shares`: IRSFF's certificates of other
+/// corporations go to SB and SFL alternately by descending value; 18xx sorts IRSFF's list
+/// (in the order it received them) by price ascending and reverses it, so that of two
+/// certificates of one corporation the last received goes first, to SB. v2, 4 players,
+/// random, seed 4001: IRSFF bought SFTG_7 (id 243), then SFTG_8 (id 295); the split (id
+/// 326) gives SFTG_8 to SB and SFTG_7 to SFL, so SFL's emergency sale of its SFTG share at
+/// id 412 names SFTG_7 (the ledger gave SFL SFTG_8: "SB sells a 10% share of SFTG", the
+/// certificate of another corporation, and the train step then refused SFL's own sales).
+#[test]
+fn s12_4_the_splits_treasury_certificates_go_last_received_first() {
+    let name = "v2-4p-s4001-to415.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 412), 402);
+    assert_eq!(
+        record(&written, 412),
+        json!({"type": "sell_shares", "entity": "SFL", "shares": ["SFTG_7"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 415);
+}
+
 /// 1841 §12.1 (rule 4.7.4.1, FAQ-R6, #9404): a merger nobody takes the presidency of is
 /// backed out. 18xx.games refuses its last decision ("Cannot complete this merger without a
 /// president. Undo required.") and the player undoes the proposal, so the export writes an
