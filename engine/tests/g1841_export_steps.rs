@@ -98,8 +98,10 @@ fn s21_a_major_passes_the_lays_it_cannot_make() {
         (Options::default(), 4, 1, 0),
         (Options::from_optional_rules(&["lite"]).unwrap(), 4, 2, 0),
         // Issue #22's rules fixes changed the random games: seed 3 had 2, then 1, then 0,
-        // and 2 again since a corporation may dump a presidency in an emergency (§14).
-        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 2),
+        // and 2 again since a corporation may dump a presidency in an emergency (§14), 1
+        // since a bankruptcy ends the corporation's turn and corporations tied for a
+        // presidency rank in operating order (§14, §7.5).
+        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 1),
         (Options::from_optional_rules(&["lite"]).unwrap(), 5, 5, 2),
     ] {
         let (history, written) = exported(options, players, seed);
@@ -275,8 +277,11 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // pool pair (§12.4) and the emergency sweep (§14) of 2026-12-06 (rules-1841); 283 and
     // 77 before a merger's assets moved when the new corporation is named (§12.1, D2 part 3);
     // 275 and 75 before a corporation could dump a presidency in an emergency (§14,
-    // FAQ-C13: more corporate sales, and presidencies that move change later chains).
-    assert_eq!((sales, by_others), (297, 88));
+    // FAQ-C13: more corporate sales, and presidencies that move change later chains); 297
+    // and 88 before a bankruptcy ended the corporation's turn, handed a dumped presidency to
+    // a holder of its percent (§14) and corporations tied for a presidency ranked in
+    // operating order (§7.5).
+    assert_eq!((sales, by_others), (328, 98));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -350,8 +355,10 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // discard order) changed these random games; 14 before a merger's assets moved when the
     // new corporation is named (§12.1, D2 part 3) and before I35's share step, the split's
     // pool pair (§12.4) and the emergency sweep (§14) of 2026-12-06; 8 before a corporation
-    // could dump a presidency in an emergency (§14, FAQ-C13).
-    assert_eq!(found, 5);
+    // could dump a presidency in an emergency (§14, FAQ-C13); 5 before a bankruptcy ended
+    // the corporation's turn, handed a dumped presidency on (§14) and corporations tied for
+    // a presidency ranked in operating order (§7.5).
+    assert_eq!(found, 6);
 }
 
 const SLOT_SEEDS: u64 = 30;
