@@ -417,9 +417,35 @@ fn s14_a_corporation_dumps_a_presidency_on_the_next_holder() {
     assert_eq!(s.players[0].cash, p0);
 }
 
+/// 1841 §14, §5.3: a bankrupt's remaining certificates go into the pool "regardless of
+/// presidency restrictions", but a president's certificate among them passes, as in any sale,
+/// to the holder who then has the most when he holds at least its size (18xx.games:
+/// `G1841::Step::Bankrupt` sells the rest with `allow_president_change: true`); only with
+/// nobody such does it end in the pool (the corporation frozen). Seat 1, SFTN's president
+/// (40%) raising money for SFTN, goes bankrupt: his sale with drops may not move SFTN's
+/// presidency (10%, as above); of the other 30%, the president's certificate passes to seat 3
+/// (30%), who gives two shares for it, and those go into the pool with the rest. SFTN keeps
+/// a president and is not frozen (it used to go into the pool, SFTN frozen; harness
+/// version_1 random 3 players seed 3001, 18xx id 706).
+#[test]
+fn s14_a_bankrupts_presidency_passes_to_a_holder_with_enough() {
+    let mut s = sftn_needs_its_presidents_shares();
+    let bankrupt = Action::DeclareBankruptcy { loan: true };
+    assert!(G1841::legal(&s, 1).actions.contains(&bankrupt));
+    let events = G1841::apply(&mut s, 1, &bankrupt).unwrap();
+    let sftn = s.corporation("SFTN").unwrap();
+    assert_eq!(sftn.president(), Some(&ShareOwner::Player(3)));
+    assert_eq!(sftn.percent_of(&ShareOwner::Player(3)), 30);
+    assert_eq!(sftn.percent_of(&ShareOwner::Player(1)), 0);
+    assert_eq!(sftn.percent_of(&ShareOwner::Pool), 70);
+    assert!(events.iter().any(|e| matches!(e,
+        referee_engine::g1841::Event::PresidentChanged { corporation, seat: 3 } if corporation == "SFTN")));
+    assert!(!referee_engine::g1841::stock_round::frozen(&s, "SFTN"));
+    assert_eq!(validate(&s), Ok(()));
+}
+
 /// [`sftn_needs_its_presidents_shares`] with the depot down to the L.1,100 7-trains (the
-/// trains sold on top of the recorded ones set aside as rusted, so trains stay conserved):
-/// nothing seat 1 can sell pays a train, so he may declare bankruptcy.
+/// trains sold on top of the recorded ones set aside as rusted, so trains stay conserved).
 fn sftn_president_bankrupt() -> State {
     let mut s = sftn_needs_its_presidents_shares();
     for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
@@ -430,41 +456,6 @@ fn sftn_president_bankrupt() -> State {
     }
     assert_eq!(validate(&s), Ok(()));
     s
-}
-
-/// 1841 §14 with §7.5 (18xx `Bankrupt#process_bankrupt`: its last pass sells with
-/// `allow_president_change` from phase 4): a bankrupt's president's certificate goes to the
-/// pool only when nobody can take it. Seat 1 (SFTN's president, 40%) goes bankrupt in phase
-/// 4: he first sells SFTN's largest legal bundle, 10% (SFTN is the needy corporation: he
-/// keeps 30%, as much as seat 3), then the rest, the president's certificate included; seat
-/// 3, holding 30%, takes the presidency for two of his shares and keeps one. Before, the
-/// certificate stayed in the pool and SFTN was frozen (18xx.games game 3001 of the harness,
-/// action 450: CTS's presidency went to Player 2).
-#[test]
-fn s14_a_bankrupts_presidency_goes_to_a_holder_of_its_percent() {
-    let mut s = sftn_president_bankrupt();
-    assert_eq!(s.phase, "4");
-    let legal = G1841::legal(&s, 1).actions;
-    assert!(
-        legal.contains(&Action::DeclareBankruptcy { loan: false }),
-        "{legal:?}"
-    );
-    let events = G1841::apply(&mut s, 1, &Action::DeclareBankruptcy { loan: false }).unwrap();
-    assert!(
-        events.contains(&Event::PresidentChanged {
-            corporation: "SFTN".into(),
-            seat: 3,
-        }),
-        "{events:?}"
-    );
-    let sftn = s.corporation("SFTN").unwrap();
-    assert_eq!(sftn.president(), Some(&ShareOwner::Player(3)));
-    assert_eq!(sftn.percent_of(&ShareOwner::Player(3)), 30);
-    assert_eq!(sftn.percent_of(&ShareOwner::Player(1)), 0);
-    assert_eq!(sftn.pool_percent(), 70);
-    assert!(s.players[1].bankrupt);
-    // Its turn is over (see the next test).
-    assert_ne!(operating_round::current(&s).as_deref(), Some("SFTN"));
 }
 
 /// 1841 §14 (18xx `G1841::Step::Bankrupt`: `done_operating!`, `done_this_round`): a
