@@ -86,3 +86,44 @@ fn s7_3_within_the_limit_the_share_step_is_free() {
     assert_eq!(legal.last(), Some(&Action::Pass));
     assert_eq!(legal.len(), 21);
 }
+
+/// 1841 §7.5 (18xx `player_distance_for_president`: the players from the old president on,
+/// then `corporations.sort`, the operating order of 1841 §6): of two corporations holding as
+/// much, the one first in operating order takes a presidency, not the one first in the
+/// corporation list. The lite game in phase 5: SFTG (L.69, 7th in operating order, 2nd in the
+/// list) and ATFA (L.177, 1st in operating order, 8th in the list) each given 20% of SFL from
+/// its IPO; seat 3 (SFL's president, the president's certificate alone) dumps it into the
+/// pool: ATFA becomes SFL's president and hands two shares to the pool for the certificate.
+/// Before, SFTG did (harness game v2 4 players seed 4001, 18xx id 373: Player 1's
+/// sale of SFTN gave 18xx's presidency to ATFA, ours to SFTG).
+#[test]
+fn s7_5_corporations_tied_for_a_presidency_rank_in_operating_order() {
+    let mut s = recorded_states("1841_game_end_bank").swap_remove(220);
+    assert_eq!(s.phase, "5");
+    let order = referee_engine::g1841::market::operating_order(&s);
+    assert_eq!(order.iter().position(|c| c == "ATFA"), Some(0));
+    assert_eq!(order.iter().position(|c| c == "SFTG"), Some(6));
+    let sftg = ShareOwner::Corporation("SFTG".into());
+    let atfa = ShareOwner::Corporation("ATFA".into());
+    move_shares(&mut s, "SFL", &ShareOwner::Ipo, &sftg, 20);
+    move_shares(&mut s, "SFL", &ShareOwner::Ipo, &atfa, 20);
+    let sfl = s.corporations.iter_mut().find(|c| c.sym == "SFL").unwrap();
+    let pres = sfl.certificates.iter_mut().find(|k| k.president).unwrap();
+    assert_eq!(pres.owner, ShareOwner::Player(3));
+    pres.owner = ShareOwner::Pool;
+    let mut events = Vec::new();
+    referee_engine::g1841::corporation::update_presidency(&mut s, "SFL", Some(3), &mut events);
+    let sfl = s.corporation("SFL").unwrap();
+    assert_eq!(sfl.president(), Some(&atfa));
+    assert_eq!(sfl.percent_of(&atfa), 20);
+    assert_eq!(sfl.percent_of(&sftg), 20);
+    assert_eq!(sfl.pool_percent(), 20);
+    assert_eq!(
+        events.first(),
+        Some(&referee_engine::g1841::Event::PresidencyMoved {
+            corporation: "SFL".into(),
+            president: atfa.clone(),
+        }),
+        "{events:?}"
+    );
+}

@@ -5,7 +5,7 @@
 
 use referee_engine::g1841::operating_round;
 use referee_engine::g1841::validate::validate;
-use referee_engine::g1841::{Action, G1841, ShareOwner, State};
+use referee_engine::g1841::{Action, Event, G1841, ShareOwner, State};
 use referee_engine::{Game, RejectionCode};
 
 mod common;
@@ -452,4 +452,48 @@ fn s14_a_bankrupts_presidency_passes_to_a_holder_with_enough() {
         (Some("AFI"), referee_engine::g1841::OperatingStep::Track)
     );
     assert_eq!(validate(&s), Ok(()));
+}
+
+/// [`sftn_needs_its_presidents_shares`] with the depot down to the L.1,100 7-trains (the
+/// trains sold on top of the recorded ones set aside as rusted, so trains stay conserved).
+fn sftn_president_bankrupt() -> State {
+    let mut s = sftn_needs_its_presidents_shares();
+    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
+        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
+        s.operations
+            .rusted
+            .extend((sold..n).map(|i| format!("{t}-{i}")));
+    }
+    assert_eq!(validate(&s), Ok(()));
+    s
+}
+
+/// 1841 §14 (18xx `G1841::Step::Bankrupt`: `done_operating!`, `done_this_round`): a
+/// bankruptcy ends the corporation's turn — no corporate share step, merger or
+/// transformation follows, even for a president who takes the L.500 loan and plays on.
+/// Seat 1 takes the loan (L.500, all else sold); SFTN, the last of the round to operate, has
+/// operated, and the round's second operating round begins with AFI.
+#[test]
+fn s14_a_bankruptcy_ends_the_corporations_turn() {
+    let mut s = sftn_president_bankrupt();
+    let events = G1841::apply(&mut s, 1, &Action::DeclareBankruptcy { loan: true }).unwrap();
+    assert!(s.corporation("SFTN").unwrap().operated);
+    assert!(
+        events.ends_with(&[
+            Event::Bankrupt {
+                seat: 1,
+                corporation: "SFTN".into(),
+                loan: true,
+            },
+            Event::RoundStarted {
+                name: "Operating Round 3.2".into(),
+            },
+            Event::OperatingTurn {
+                corporation: "AFI".into(),
+            },
+        ]),
+        "{events:?}"
+    );
+    assert_eq!(operating_round::current(&s).as_deref(), Some("AFI"));
+    assert_eq!((s.players[1].cash, s.players[1].loan), (500, 500));
 }

@@ -155,6 +155,65 @@ fn s12_1_a_mergers_token_keeps_the_initiators_slot() {
     oracle_accepts(name, &written, 460);
 }
 
+/// 1841 §12.4, 18xx `secession_move_treasury_shares`: IRSFF's certificates of other
+/// corporations go to SB and SFL alternately by descending value; 18xx sorts IRSFF's list
+/// (in the order it received them) by price ascending and reverses it, so that of two
+/// certificates of one corporation the last received goes first, to SB. v2, 4 players,
+/// random, seed 4001: IRSFF bought SFTG_7 (id 243), then SFTG_8 (id 295); the split (id
+/// 326) gives SFTG_8 to SB and SFTG_7 to SFL, so SFL's emergency sale of its SFTG share at
+/// id 412 names SFTG_7 (the ledger gave SFL SFTG_8: "SB sells a 10% share of SFTG", the
+/// certificate of another corporation, and the train step then refused SFL's own sales).
+#[test]
+fn s12_4_the_splits_treasury_certificates_go_last_received_first() {
+    let name = "v2-4p-s4001-to415.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 412), 402);
+    assert_eq!(
+        record(&written, 412),
+        json!({"type": "sell_shares", "entity": "SFL", "shares": ["SFTG_7"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 415);
+}
+
+/// 1841 §12.1 (rule 4.7.4.1, FAQ-R6, #9404): a merger nobody takes the presidency of is
+/// backed out. 18xx.games refuses its last decision ("Cannot complete this merger without a
+/// president. Undo required.") and the player undoes the proposal, so the export writes an
+/// `undo` to the record before it, marked `referee_merger_backed_out` so that this engine's
+/// importer skips the undo and replays the proposal and its decline. v2, 4 players,
+/// heuristic, seed 4001: IFAI proposes RSFS (id 660), RATF (661), RATF discards (662),
+/// Player 1 declines the presidency (663: nobody else can take it, the merger is backed
+/// out); the undo (664) takes 18xx back to id 659, and IFAI's next proposal (665–670, CGTF)
+/// is accepted by both engines (18xx used to wait for Player 1's odd-share decision).
+#[test]
+fn s12_1_a_merger_backed_out_is_written_as_an_undo() {
+    let name = "v2-heuristic-4p-s4001-to670.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 660), 652);
+    assert_eq!(index_of(&written, 663), 655);
+    assert_eq!(index_of(&written, 665), 656);
+    let undo = &written.json["actions"][663];
+    assert_eq!(
+        undo,
+        &json!({"type": "undo", "entity": 1, "entity_type": "player", "id": 664, "user": 1,
+                "action_id": 659, "referee_merger_backed_out": true})
+    );
+    // The importer reads the proposal and the decline back, skipping the undo.
+    let again = replay(
+        &serde_json::to_string(&written.json).unwrap(),
+        &ReplaySettings::default(),
+    );
+    assert_eq!(again.failure, None);
+    let original = replay(&fixture(name), &ReplaySettings::default());
+    assert_eq!(again.actions, original.actions);
+    for k in [652, 656] {
+        assert!(matches!(
+            again.actions[k].1,
+            Action::ProposeMerger { ref partner } if partner == "RSFS"
+        ));
+    }
+    oracle_accepts(name, &written, 670);
+}
+
 /// 1841 §9.5, 18xx `buy_token`: a genuine 18xx.games record names the token bought by its
 /// slot in the city (`city.tokens[slot]`, filled in order of arrival), not by corporation.
 /// The importer follows 18xx's slots over the replay (`TokenSlots`, as the writer does) and

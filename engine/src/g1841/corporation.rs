@@ -510,7 +510,8 @@ pub fn creates_circular_control(state: &State, change: impl FnOnce(&mut State)) 
 /// The holders of `corp` that could take its presidency, with their holdings: each player
 /// or other corporation (not the IPO, the pool or `corp` itself) holding some of it, once,
 /// as (rank, holder, percent). The rank orders them as the presidency rules do: the players
-/// from `first` round the table (player order), then the corporations in list order. A
+/// from `first` round the table (player order), then the corporations in operating order
+/// (1841 §6; 18xx `player_distance_for_president` sorts them so). A
 /// holder the state does not know (no such seat in the player order, no such corporation)
 /// is left out.
 pub fn ranked_holders<'a>(
@@ -527,8 +528,16 @@ pub fn ranked_holders<'a>(
                 .iter()
                 .position(|x| x == s)
                 .map(|at| (at + order.len() - start) % order.len()),
+            // 18xx `player_distance_for_president`: corporations in operating order
+            // (`corporations.sort`); one not started after them, in list order.
             ShareOwner::Corporation(sym) if *sym != corp.sym => {
-                state.corporation_index(sym).map(|i| order.len() + i)
+                super::market::operating_rank(state, sym)
+                    .or_else(|| {
+                        state
+                            .corporation_index(sym)
+                            .map(|i| state.corporations.len() + i)
+                    })
+                    .map(|i| order.len() + i)
             }
             _ => None,
         };

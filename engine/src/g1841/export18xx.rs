@@ -19,7 +19,9 @@
 //! `choose "y"|"n"`, `ProposeMerger`/`FormCorporation`/`Transform` → `merge`,
 //! `ChooseMergerPrice` → `choose "first"|"last"`, `ClaimPresidency` → `choose "pres"|"no"`,
 //! `ExchangeOddShare` → `choose "full"|"cash"`, `RemoveToken` → `remove_token`,
-//! `DeclareBankruptcy` → `bankrupt`, `DiscardTrain` → `discard_train`; with
+//! `DeclareBankruptcy` → `bankrupt`, `DiscardTrain` → `discard_train`; a merger this
+//! engine backs out (nobody takes the presidency, 1841 §12.1) is followed by the `undo` to the
+//! record before its proposal that 18xx.games' player records ([`MERGER_BACKED_OUT`]); with
 //! `p2p_purchases` (1841 §15.3) an `OfferPurchase` accepted by `AnswerOffer` → one
 //! `buy_shares` by the buyer (the certificates that left the seller, `percent`,
 //! `total_price`) or `buy_company` (`company`, `price`), as 18xx.games records a direct
@@ -196,8 +198,13 @@ pub fn export(
     // Actions written as no record because 18xx.games had moved past their step with the
     // record before (the action's index and that record's id).
     let mut closed_with: Vec<(usize, i64)> = Vec::new();
+    // The id of the last record before the merger proposal under way (1841 §12.1).
+    let mut merger_base: i64 = 0;
     for (index, (seat, action)) in actions.iter().enumerate() {
         let pre = state.clone();
+        if matches!(action, Action::ProposeMerger { .. }) {
+            merger_base = i64::try_from(out.len()).unwrap_or(i64::MAX);
+        }
         // Seats whose stock turn this engine ended by itself where 18xx.games still offers
         // them something: their `pass` is written after the action's record.
         let (applied, open_turns) = super::stock_round::probe_turn_ends(
@@ -277,6 +284,7 @@ pub fn export(
         }
         match writer.write(&pre, &state, *seat, action, &events, id) {
             Ok(mut json) => {
+                writer.ledger.split_treasury(&pre, &state, &events);
                 writer.ledger.exchanged(&events);
                 writer.ledger.settle(&state);
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
@@ -290,6 +298,10 @@ pub fn export(
                     }
                 } else {
                     out.push(json);
+                }
+                if let Some(undo) = writer.merger_backed_out(&events, *seat, merger_base, out.len())
+                {
+                    out.push(undo);
                 }
                 writer.open_turn_passes(&open_turns, &mut out);
                 writer.merger_oo_removals(&pre, &state, &events);
@@ -1466,6 +1478,34 @@ impl Writer<'_> {
         ))
     }
 
+    /// The `undo` 18xx.games records for a merger this engine backed out with the events of
+    /// an action (`MergerFailed`: nobody took the presidency, or the result would be frozen
+    /// or circular; 1841 §12.1, FAQ-R6, #9404): 18xx refuses the merger's last decision
+    /// ("Cannot complete this merger without a president. Undo required.") and its player
+    /// takes the whole proposal back, to the record before it (`action_id` = `base`). The
+    /// mark [`MERGER_BACKED_OUT`] tells this engine's importer to skip the undo and replay the
+    /// proposal and its declines, which back the merger out here as in the game played
+    /// (listed divergence `merger-backed-out-after-declines`).
+    fn merger_backed_out(
+        &self,
+        events: &[Event],
+        seat: Seat,
+        base: i64,
+        written: usize,
+    ) -> Option<Value> {
+        if !events
+            .iter()
+            .any(|e| matches!(e, Event::MergerFailed { .. }))
+        {
+            return None;
+        }
+        let id = i64::try_from(written + 1).unwrap_or(i64::MAX);
+        let mut f = Map::new();
+        f.insert("action_id".into(), Value::from(base));
+        f.insert(MERGER_BACKED_OUT.into(), Value::from(true));
+        Some(self.record("undo", &f, &Entity::Player(seat), seat, id))
+    }
+
     fn record(
         &self,
         kind: &str,
@@ -2001,6 +2041,11 @@ fn action_corporation(action: &Action) -> &str {
 /// engine's certificate indices differ from 18xx.games' ids ([`super::share_ledger`]): the
 /// importer reads it in place of `shares`, so an export re-imports to the same game.
 pub const REFEREE_SHARES: &str = "referee_shares";
+
+/// Field of the `undo` record a Referee export writes after a merger this engine backed out
+/// ([`Writer::merger_backed_out`]): this engine's importer skips such an undo (18xx.games
+/// follows it) and replays the proposal and the declines that backed the merger out.
+pub const MERGER_BACKED_OUT: &str = "referee_merger_backed_out";
 
 /// Field of a `buy_token` record naming the corporation whose token is bought (1841 §9.5),
 /// beside 18xx's `slot` (18xx's slot order, [`Writer::follow_slots`], is not the order in

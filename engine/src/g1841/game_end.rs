@@ -298,9 +298,9 @@ pub fn scores(state: &State) -> Vec<i64> {
                     price.saturating_mul(i64::from(units))
                 })
                 .sum();
+            // A resigned player holds nothing; loans he took at an earlier bankruptcy stay
+            // subtracted (18xx `player_value`: `value - @loans[player]`).
             if p.bankrupt {
-                // Resigned: nothing held; loans taken before still count (18xx
-                // `player_value` = value − loans).
                 return 0i64.saturating_sub(p.loan);
             }
             p.cash

@@ -1185,7 +1185,10 @@ fn id_text(v: &Value) -> Option<String> {
 pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
     fn head(a: &Value) -> Head<'_> {
         Head {
-            kind: a.get("type").and_then(Value::as_str).unwrap_or_default(),
+            kind: skipped_undo(
+                a.get("type").and_then(Value::as_str).unwrap_or_default(),
+                a.get(super::export18xx::MERGER_BACKED_OUT),
+            ),
             action_id: a.get("action_id").and_then(Value::as_i64),
             id: a.get("id").and_then(Value::as_i64),
         }
@@ -1194,6 +1197,18 @@ pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
         .into_iter()
         .filter_map(|i| actions.get(i).cloned())
         .collect())
+}
+
+/// The record type the undo/redo filter sees: an `undo` a Referee export wrote after a
+/// merger this engine backed out ([`super::export18xx::MERGER_BACKED_OUT`] `true`) counts as a
+/// `message` (no effect): the proposal and the declines stay, and replaying them backs the
+/// merger out again (1841 §12.1).
+fn skipped_undo<'a>(kind: &'a str, mark: Option<&Value>) -> &'a str {
+    if kind == "undo" && mark.and_then(Value::as_bool) == Some(true) {
+        "message"
+    } else {
+        kind
+    }
 }
 
 /// What the undo/redo filter reads of a recorded action: `type` (empty when it is not a
@@ -1366,7 +1381,7 @@ pub fn parse_export(json: &str) -> Result<Export, ImportError> {
     };
     fn head(r: &Record) -> Head<'_> {
         Head {
-            kind: &r.kind,
+            kind: skipped_undo(&r.kind, r.fields.get(super::export18xx::MERGER_BACKED_OUT)),
             action_id: r.fields.action_id(),
             id: r.id,
         }
@@ -1753,6 +1768,7 @@ fields! {
     Option: "option",
     Percent: "percent",
     Price: "price",
+    RefereeMergerBackedOut: "referee_merger_backed_out",
     RefereeSeller: "referee_seller",
     Rotation: "rotation",
     SharePrice: "share_price",

@@ -178,6 +178,17 @@ pub fn first_in_operating_order(state: &State, skip: impl Fn(&str) -> bool) -> O
         .map(|k| k.2)
 }
 
+/// The position of `sym` in [`operating_order_of`] (0 first), found without sorting; `None`
+/// for a corporation not started.
+pub fn operating_rank(state: &State, sym: &str) -> Option<usize> {
+    let mine = order_keys(state).find(|k| k.2 == sym)?;
+    Some(
+        order_keys(state)
+            .filter(|k| k.2 != sym && order_cmp(k, &mine) == std::cmp::Ordering::Less)
+            .count(),
+    )
+}
+
 /// What the operating order sorts by, per started corporation (those with a market cell):
 /// (price, cell, symbol).
 type OrderKey<'a> = (i64, SharePrice, &'a str);

@@ -319,7 +319,7 @@ fn presidency_event(sym: &str, new: &ShareOwner) -> Event {
 /// Shares (1841 §5.2): ordinary certificates first, then the president's certificate
 /// (never of a historical corporation before phase 4); when it goes, the largest other holder
 /// after the transfer with at least its percent becomes president (ties: players from the
-/// seller on round the table, then corporations in list order), exchanging certificates so
+/// seller on round the table, then corporations in operating order), exchanging certificates so
 /// that every holder ends with the percent the purchase gives him (FAQ-Q3).
 fn transfer_shares(
     state: &mut State,

@@ -492,6 +492,68 @@ impl Ledger {
     pub fn holder(&self, corporation: &str, index: usize) -> Option<&ShareOwner> {
         self.corps.get(corporation)?.owner.get(index)
     }
+
+    /// Follows the split's handing out of IRSFF's certificates of other corporations (1841
+    /// §12.4: by descending value, alternating SB, SFL) from `pre` to `post`, when `events`
+    /// form two corporations from one (the split; a transformation forms one). 18xx.games
+    /// (`secession_move_treasury_shares`) takes IRSFF's certificates in the order it received
+    /// them, sorts them by price ascending and reverses the list, so that of certificates of
+    /// equal value the last received goes first; this engine hands out each corporation's
+    /// certificates in index order. So, per corporation and size, IRSFF's ids, last received
+    /// first, go to the holders this engine gave its certificates to, in index order.
+    pub fn split_treasury(&mut self, pre: &State, post: &State, events: &[Event]) {
+        let mut formed: BTreeMap<&str, usize> = BTreeMap::new();
+        for e in events {
+            if let Event::CorporationFormed { from, .. } = e
+                && let [one] = from.as_slice()
+            {
+                *formed.entry(one.as_str()).or_default() += 1;
+            }
+        }
+        let Some((old, _)) = formed.into_iter().find(|(_, n)| *n == 2) else {
+            return;
+        };
+        let owner = ShareOwner::Corporation(old.to_string());
+        for (c, after) in pre.corporations.iter().zip(&post.corporations) {
+            let Some(shares) = self.corps.get_mut(&c.sym) else {
+                continue;
+            };
+            if c.sym != after.sym || shares.sizes.len() != c.certificates.len() {
+                continue;
+            }
+            let sizes: BTreeSet<u32> = c
+                .certificates
+                .iter()
+                .filter(|k| k.owner == owner && !k.president)
+                .map(|k| k.percent)
+                .collect();
+            for size in sizes {
+                let receivers: Vec<ShareOwner> = c
+                    .certificates
+                    .iter()
+                    .zip(&after.certificates)
+                    .filter(|(k, _)| k.owner == owner && !k.president && k.percent == size)
+                    .map(|(_, a)| a.owner.clone())
+                    .collect();
+                let ids: Vec<usize> = shares
+                    .held
+                    .get(&owner)
+                    .map(|l| {
+                        l.iter()
+                            .copied()
+                            .filter(|&i| shares.sizes.get(i) == Some(&(size, false)))
+                            .rev()
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                for (i, to) in ids.into_iter().zip(receivers) {
+                    if to != owner {
+                        shares.move_share(i, &to);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// 18xx.games' reserved slots of a city, by slot: the corporation and whether the reservation

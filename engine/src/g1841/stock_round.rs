@@ -417,7 +417,7 @@ fn concession_refusal(state: &State, seat: Seat, c: Concession) -> Option<(&'sta
 }
 
 /// The largest other holding of `sym` that could take the presidency from `seat` (1841 §5.3:
-/// players nearest after `seat` in player order first, then corporations in list order, as
+/// players nearest after `seat` in player order first, then corporations in operating order, as
 /// 18xx ranks them; ties to the first).
 pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOwner, u32)> {
     let corp = state.corporation(sym)?;

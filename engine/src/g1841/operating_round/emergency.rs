@@ -218,7 +218,7 @@ fn units_above_retained(state: &State, corp: &Corporation, president: &ShareOwne
 /// §7.5), with that holder's percent: for a player, [`successor`] (the largest other
 /// holding, ties to the nearest player after him, then corporations); for a corporation, the
 /// largest holding of anyone but it, ties to the nearest player after its controller, then
-/// corporations in list order (as [`update_presidency`] ranks them for a corporation
+/// corporations in operating order (as [`update_presidency`] ranks them for a corporation
 /// president). `None` (or a holding under the president's certificate) when nobody can take
 /// it: the certificate goes into the pool.
 fn dump_successor(state: &State, target: &str, owner: &ShareOwner) -> Option<(ShareOwner, u32)> {
