@@ -326,7 +326,7 @@ pub fn export(
                     let _ = corp;
                     out.push(writer.record("choose", &f, &Entity::Player(decider), decider, id));
                 }
-                if let Some(target) = tuscan_removal_open(&pre, &state) {
+                if let Some(target) = tuscan_removal_open(&pre, &state, action) {
                     // 18xx's removal of SFLi's tokens stays open for more (1841 §12.3).
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
                     let seat = super::corporation::controller(&state, &target).unwrap_or(*seat);
@@ -677,18 +677,23 @@ pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec
     transform_offer_skipped(pre, post, action)
         .map(|c| (c, false))
         .into_iter()
-        .chain(tuscan_removal_open(pre, post).map(|c| (c, true)))
+        .chain(tuscan_removal_open(pre, post, action).map(|c| (c, true)))
         .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| (corp, false)))
         .collect()
 }
 
 /// SFLi when the Tuscan merge ended with `pre → post` (1841 §12.3) and 18xx.games' removal
-/// of its tokens still waits for a `pass` (`G1841::Step::RemoveTokens`): 18xx lets SFLi's
-/// controller remove any of its tokens outside Pisa and Firenze (`merger_tokens_finish`:
-/// at most every such token), where this engine's removal ends at the count that keeps the
-/// new tokens on the map; so while such a token stays and a player controls SFLi, 18xx's
-/// step is open. The importer drops the `pass` again.
-fn tuscan_removal_open(pre: &State, post: &State) -> Option<String> {
+/// of its tokens still waits for a `pass` (`G1841::Step::RemoveTokens`): both engines let
+/// SFLi's controller remove any of its tokens outside Pisa and Firenze (`merger_tokens_finish`:
+/// at most every such token), but this engine's removal also ends when the only token left
+/// to remove is SFLi's last non-pass token, which 18xx refuses to remove ("Cannot remove last
+/// non-pass token") while its step waits; so when the merge ended otherwise than by a `pass`
+/// with such a token left and a player controlling SFLi, 18xx's step is open. The importer
+/// drops the `pass` again.
+fn tuscan_removal_open(pre: &State, post: &State, action: &Action) -> Option<String> {
+    if matches!(action, Action::Pass) {
+        return None;
+    }
     let rules = data::ruleset(&post.options);
     let target = rules.tuscan_merge.as_ref()?.result.clone();
     let tuscan = |s: &State| {
