@@ -465,6 +465,90 @@ fn s12_4_the_pool_gives_a_pair_for_the_other_presidency() {
     assert_eq!(percent(&state, "SFL", p(P3)), 20);
 }
 
+/// 1841 §7.4: a corporation frozen during its own turn does nothing more in it (listed
+/// divergence `frozen-mid-turn-train-step`: 18xx.games keeps its train step open while the
+/// pool controls it, `G1841::Round::Operating#after_process`, and lets it buy more trains).
+/// The split position of [`s12_4_the_pool_gives_a_pair_for_the_other_presidency`] with
+/// CTDA's president's certificate in IRSFF's treasury: CTDA (decided by IRSFF's president P3)
+/// buys the first 4-train; the split gives that certificate to SB, whose own president's
+/// certificate goes to the pool — SB and CTDA are frozen. Once the events are over CTDA's
+/// turn is over: it keeps the 4-train it bought and its cash, and the next corporation
+/// operates.
+#[test]
+fn s7_4_a_corporation_frozen_in_its_turn_ends_it() {
+    let mut state = before_in("132002", 326);
+    set_holders(
+        &mut state,
+        "IRSFF",
+        &[
+            p(P3),
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            p(P1),
+        ],
+    );
+    let ctda: Vec<ShareOwner> = state
+        .corporation("CTDA")
+        .unwrap()
+        .certificates
+        .iter()
+        .map(|c| c.owner.clone())
+        .collect();
+    // P4's 40% of CTDA: the president's certificate to IRSFF, the rest to the pool.
+    assert_eq!(ctda[..4], [p(P4), p(P4), p(P4), p(P4)]);
+    let mut owners = vec![corp("IRSFF")];
+    owners.extend(ctda.iter().skip(1).map(|o| {
+        if *o == p(P4) {
+            ShareOwner::Pool
+        } else {
+            o.clone()
+        }
+    }));
+    set_holders(&mut state, "CTDA", &owners);
+    assert_eq!(validate(&state), Ok(()));
+    assert_eq!(controller(&state, "CTDA"), Some(P3));
+    let cash = state.corporation("CTDA").unwrap().cash;
+    let mut expected = trains(&state, "CTDA");
+    expected.push("4-0".into());
+    act(&mut state, P3, buy_4_train());
+    act(
+        &mut state,
+        P3,
+        Action::ChooseSplitPresidency {
+            corporation: "SFL".into(),
+        },
+    );
+    assert_eq!(
+        state.corporation("SB").unwrap().president(),
+        Some(&ShareOwner::Pool)
+    );
+    assert_eq!(controller(&state, "CTDA"), None);
+    // The rest of the events (the split's odd shares, the Tuscan merge), first choices.
+    let mut decisions = 0;
+    while event(&state).is_some() {
+        decisions += 1;
+        assert!(decisions < 20);
+        let seat = G1841::to_act(&state)[0];
+        let a = G1841::legal(&state, seat).actions[0].clone();
+        act(&mut state, seat, a);
+    }
+    assert!(frozen(&state, "CTDA"));
+    let Round::OperatingRound(r) = &state.round else {
+        panic!("the operating round")
+    };
+    assert_eq!(
+        (r.current.as_deref(), r.step, r.done.clone()),
+        (
+            Some("SFTC"),
+            OperatingStep::Track,
+            vec!["SB".to_string(), "SFL".into(), "CTDA".into()]
+        )
+    );
+    assert_eq!(trains(&state, "CTDA"), expected);
+    assert_eq!(state.corporation("CTDA").unwrap().cash, cash - 350);
+}
+
 /// 1841 §12.4: without IRSFF there is no split; SB and SFL close for good.
 #[test]
 fn s12_4_no_split_without_irsff() {

@@ -275,8 +275,10 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // pool pair (§12.4) and the emergency sweep (§14) of 2026-12-06 (rules-1841); 283 and
     // 77 before a merger's assets moved when the new corporation is named (§12.1, D2 part 3);
     // 275 and 75 before a corporation could dump a presidency in an emergency (§14,
-    // FAQ-C13: more corporate sales, and presidencies that move change later chains).
-    assert_eq!((sales, by_others), (297, 88));
+    // FAQ-C13: more corporate sales, and presidencies that move change later chains); 297
+    // and 88 before the Tuscan merge's first step asked its two-city token and SFLi's
+    // president could remove any token outside Pisa and Firenze (§12.3).
+    assert_eq!((sales, by_others), (290, 79));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -350,8 +352,9 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // discard order) changed these random games; 14 before a merger's assets moved when the
     // new corporation is named (§12.1, D2 part 3) and before I35's share step, the split's
     // pool pair (§12.4) and the emergency sweep (§14) of 2026-12-06; 8 before a corporation
-    // could dump a presidency in an emergency (§14, FAQ-C13).
-    assert_eq!(found, 5);
+    // could dump a presidency in an emergency (§14, FAQ-C13); 5 before the Tuscan merge's
+    // token choices of §12.3 (the first step's two-city token, SFLi's free removals).
+    assert_eq!(found, 8);
 }
 
 const SLOT_SEEDS: u64 = 30;
@@ -426,8 +429,9 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // (47, 5) before a merger's assets moved when the new corporation is named (§12.1); (45,
     // 5) before a corporation could dump a presidency in an emergency (§14, FAQ-C13); (35, 3)
     // before a merger's two-city token was the president's choice (§12.1: the random player
-    // draws it).
-    assert_eq!((checked, reordered), (36, 3));
+    // draws it); (36, 3) before the Tuscan merge's token choices of §12.3 (the first step's
+    // two-city token, SFLi's free removals).
+    assert_eq!((checked, reordered), (33, 3));
 }
 
 const OO_SEEDS: u64 = 40;
@@ -493,8 +497,9 @@ fn s21_a_mergers_token_on_the_two_city_tile_is_written_as_its_removal() {
     println!("{chosen} two-city choices, {by_rule} removals by rule");
     // Removals by rule before the choice was asked: 3, then 4 once a corporation could dump a
     // presidency in an emergency (§14, FAQ-C13); the random player's draw at each choice moves
-    // the games after it.
-    assert_eq!((chosen, by_rule), (5, 0));
+    // the games after it; (5, 0) before the Tuscan merge's token choices of §12.3 (the first
+    // step's two-city token, SFLi's free removals) moved these games.
+    assert_eq!((chosen, by_rule), (4, 0));
 }
 
 /// A game of `tests/fixtures/1841/exported/` (a `referee playout` game written by our export
