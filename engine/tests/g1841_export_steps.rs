@@ -98,8 +98,9 @@ fn s21_a_major_passes_the_lays_it_cannot_make() {
         (Options::default(), 4, 1, 0),
         (Options::from_optional_rules(&["lite"]).unwrap(), 4, 2, 0),
         // Issue #22's rules fixes changed the random games: seed 3 had 2, then 1, then 0,
-        // and 2 again since a corporation may dump a presidency in an emergency (§14).
-        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 2),
+        // and 2 again since a corporation may dump a presidency in an emergency (§14), 3 since
+        // half a president's certificate may go into the pool for a pool share (§14, I39).
+        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 3),
         (Options::from_optional_rules(&["lite"]).unwrap(), 5, 5, 2),
     ] {
         let (history, written) = exported(options, players, seed);
@@ -277,8 +278,9 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // 275 and 75 before a corporation could dump a presidency in an emergency (§14,
     // FAQ-C13: more corporate sales, and presidencies that move change later chains); 297
     // and 88 before the Tuscan merge's first step asked its two-city token and SFLi's
-    // president could remove any token outside Pisa and Firenze (§12.3).
-    assert_eq!((sales, by_others), (290, 79));
+    // president could remove any token outside Pisa and Firenze (§12.3); 290 and 79 before
+    // half a president's certificate could go into the pool for a pool share (§14, I39).
+    assert_eq!((sales, by_others), (299, 92));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -353,8 +355,9 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // new corporation is named (§12.1, D2 part 3) and before I35's share step, the split's
     // pool pair (§12.4) and the emergency sweep (§14) of 2026-12-06; 8 before a corporation
     // could dump a presidency in an emergency (§14, FAQ-C13); 5 before the Tuscan merge's
-    // token choices of §12.3 (the first step's two-city token, SFLi's free removals).
-    assert_eq!(found, 8);
+    // token choices of §12.3 (the first step's two-city token, SFLi's free removals); 8
+    // before half a president's certificate could go into the pool (§14, I39).
+    assert_eq!(found, 11);
 }
 
 const SLOT_SEEDS: u64 = 30;
@@ -430,8 +433,9 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // 5) before a corporation could dump a presidency in an emergency (§14, FAQ-C13); (35, 3)
     // before a merger's two-city token was the president's choice (§12.1: the random player
     // draws it); (36, 3) before the Tuscan merge's token choices of §12.3 (the first step's
-    // two-city token, SFLi's free removals).
-    assert_eq!((checked, reordered), (33, 3));
+    // two-city token, SFLi's free removals); (33, 3) before half a president's certificate
+    // could go into the pool for a pool share (§14, I39).
+    assert_eq!((checked, reordered), (38, 2));
 }
 
 const OO_SEEDS: u64 = 40;
@@ -498,8 +502,9 @@ fn s21_a_mergers_token_on_the_two_city_tile_is_written_as_its_removal() {
     // Removals by rule before the choice was asked: 3, then 4 once a corporation could dump a
     // presidency in an emergency (§14, FAQ-C13); the random player's draw at each choice moves
     // the games after it; (5, 0) before the Tuscan merge's token choices of §12.3 (the first
-    // step's two-city token, SFLi's free removals) moved these games.
-    assert_eq!((chosen, by_rule), (4, 0));
+    // step's two-city token, SFLi's free removals) moved these games; (4, 0) before half a
+    // president's certificate could go into the pool for a pool share (§14, I39).
+    assert_eq!((chosen, by_rule), (5, 0));
 }
 
 /// A game of `tests/fixtures/1841/exported/` (a `referee playout` game written by our export
