@@ -1207,16 +1207,16 @@ impl Writer<'_> {
     }
 
     /// Follows the tokens a merger's old corporations lose on a two-city tile (yellow Torino,
-    /// yellow Firenze) during `pre → post` without a choice of ours — now only in the Tuscan
-    /// merge's automatic first step (a voluntary merger asks, stage `TwoCityTile`, 1841 §12.1,
-    /// and that `RemoveToken` is written as it is): this engine keeps the first corporation's
+    /// yellow Firenze) during `pre → post` without a choice of ours — only where nobody can
+    /// choose (every merger, the Tuscan merge's first step too, asks in stage `TwoCityTile`,
+    /// 1841 §12.1, and that `RemoveToken` is written as it is): this engine keeps the first corporation's
     /// token in the hex and removes the other's, where 18xx.games asks which of the two goes (`merger_tokens_start`, a
     /// pending removal with `min` = `max` = 1 of that hex, by the new corporation when a
     /// player controls it, else by the initiator's player) once every share is exchanged:
     /// the decision made here, queued until [`Writer::merger_oo_due`] writes it. A second
     /// token in the same city is removed by 18xx itself and not written.
     fn merger_oo_removals(&mut self, pre: &State, post: &State, events: &[Event]) {
-        for e in events {
+        for (at, e) in events.iter().enumerate() {
             let Event::CorporationFormed {
                 corporation: target,
                 from,
@@ -1228,7 +1228,10 @@ impl Writer<'_> {
             let Some(formed) = post.corporation(target) else {
                 continue;
             };
-            for r in events {
+            // Only removals of this merger, made after it formed the corporation: the same
+            // action may first end another merger's two-city choice (the Tuscan merge's first
+            // step, whose end forms SFLi at once, 1841 §12.3).
+            for r in &events[at + 1..] {
                 let Event::TokenRemoved {
                     corporation,
                     hex,
