@@ -20,11 +20,12 @@ use referee_engine::{Game, Seat};
 // differ), the pool gives a pair for a split presidency (§12.4) and emergency proceeds
 // flow down at once (§14) (2026-12-06, helper rules-1841); 7 and 5 with a merger's assets
 // moving when the new corporation is named (§12.1, D2 part 3) on top; 5 and 6 since a
-// corporation may dump a presidency in an emergency (§14, FAQ-C13; 2026-12-06, emr-dump).
+// corporation may dump a presidency in an emergency (§14, FAQ-C13; 2026-12-06, emr-dump);
+// 5 and 7 since the Tuscan merge's transformation offers its purchase rounds (§12.3).
 const SPLIT_SEEDS: u64 = 12;
 const SPLIT_CHOICES: usize = 5;
 const TRANSFORM_SEEDS: u64 = 8;
-const TRANSFORM_PASSES: usize = 6;
+const TRANSFORM_PASSES: usize = 7;
 use serde_json::Value;
 
 mod common;
@@ -279,8 +280,9 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // FAQ-C13: more corporate sales, and presidencies that move change later chains); 297
     // and 88 before the Tuscan merge's first step asked its two-city token and SFLi's
     // president could remove any token outside Pisa and Firenze (§12.3); 290 and 79 before
-    // half a president's certificate could go into the pool for a pool share (§14, I39).
-    assert_eq!((sales, by_others), (299, 92));
+    // half a president's certificate could go into the pool for a pool share (§14, I39); 299
+    // and 92 before the Tuscan merge's transformation offered its purchase rounds (§12.3).
+    assert_eq!((sales, by_others), (287, 82));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -356,8 +358,9 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // pool pair (§12.4) and the emergency sweep (§14) of 2026-12-06; 8 before a corporation
     // could dump a presidency in an emergency (§14, FAQ-C13); 5 before the Tuscan merge's
     // token choices of §12.3 (the first step's two-city token, SFLi's free removals); 8
-    // before half a president's certificate could go into the pool (§14, I39).
-    assert_eq!(found, 11);
+    // before half a president's certificate could go into the pool (§14, I39); 11 before the
+    // Tuscan merge's transformation offered its purchase rounds (§12.3).
+    assert_eq!(found, 8);
 }
 
 const SLOT_SEEDS: u64 = 30;
@@ -434,8 +437,9 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // before a merger's two-city token was the president's choice (§12.1: the random player
     // draws it); (36, 3) before the Tuscan merge's token choices of §12.3 (the first step's
     // two-city token, SFLi's free removals); (33, 3) before half a president's certificate
-    // could go into the pool for a pool share (§14, I39).
-    assert_eq!((checked, reordered), (38, 2));
+    // could go into the pool for a pool share (§14, I39); (38, 2) before the Tuscan merge's
+    // transformation offered its purchase rounds (§12.3).
+    assert_eq!((checked, reordered), (36, 2));
 }
 
 const OO_SEEDS: u64 = 40;

@@ -485,3 +485,60 @@ fn s14_an_emergency_sale_is_the_bundle_owners_whatever_the_id() {
     let cgtf = state.corporation("CGTF").unwrap();
     assert_eq!(cgtf.percent_of(&ShareOwner::Corporation("SFTG".into())), 20);
 }
+
+/// 1841 §12.3 with §12.2: in the Tuscan merge the one of SFLP and SFMA present "transforms
+/// into the holding", and the transformation's two purchase rounds are offered, as 18xx.games
+/// does (`transform_start` with `tuscan_merge`: `offer1`, `offer2`; then a free second token,
+/// `transform_tokens`). Version 2, 3 players (seed 20005), up to id 229: SFTN buys the first
+/// 4-train (186); SFMA was never started, so SFLP (L.77, best value; player id 3, seat 2,
+/// 60%) transforms into AFI; seat 2 alone can pay AFI's L.77 and declines both rounds
+/// (`choose` "no", 187 and 188); AFI and SSFL then merge into SFLi (SFTG's odd share for cash,
+/// 189; SFLi's removals, 190–191). Before 2026-12-06 this engine skipped the rounds and the
+/// import stopped at 187 ("choice \"no\" does not fit the merger"); it now stops at 230 (a
+/// train id of a later merger's discard).
+#[test]
+fn s12_3_the_tuscan_transformation_offers_its_purchase_rounds() {
+    let r = import("v2-3p-s20005-to229");
+    assert_eq!(r.failure, None, "the excerpt imports to its end");
+    let at = replay(
+        &fixture("oracle-played/v2-3p-s20005-to229.json"),
+        &ReplaySettings {
+            stop_at_action_id: Some(186),
+            ..ReplaySettings::default()
+        },
+    );
+    let state = at.state.as_ref().unwrap();
+    let Round::OperatingRound(or) = &state.round else {
+        panic!("operating round")
+    };
+    let Some(CorporateEvent::Transformation(t)) = or.event.as_deref() else {
+        panic!("the Tuscan transformation waits: {:?}", or.event)
+    };
+    let seat = <referee_engine::g1841::G1841 as referee_engine::Game>::to_act(state);
+    assert_eq!(
+        (t.minor.as_str(), t.major.as_str(), t.stage, seat.clone()),
+        ("SFLP", "AFI", 1, vec![2])
+    );
+    let afi = state.corporation("AFI").unwrap();
+    assert_eq!((afi.price(), afi.tokens_total), (Some(77), 1));
+    assert_eq!(
+        referee_engine::g1841::G1841::legal(state, 2).actions,
+        vec![
+            Action::BuyShares {
+                corporation: "AFI".into(),
+                from_pool: false,
+                percent: 10
+            },
+            Action::Pass
+        ]
+    );
+    assert_eq!(
+        (
+            r.passes_dropped,
+            r.records_dropped,
+            r.passes_inserted,
+            r.actions.len()
+        ),
+        (1, 1, 0, 247)
+    );
+}

@@ -1349,8 +1349,9 @@ pub(super) fn begin_tuscan(state: &mut State, events: &mut Vec<Event>) {
         } else {
             sfma.clone()
         };
-        super::transform::auto_transform(state, &minor, &h, events);
-        tuscan_last_step(state, &h, first, joins_round);
+        // The minor transforms into the holding, with the purchase rounds of §12.2; the
+        // last step follows when they end.
+        super::transform::begin_tuscan(state, &minor, &h, joins_round, events);
     }
 }
 
@@ -1365,7 +1366,7 @@ fn is_tuscan_first_step(m: &Merger) -> bool {
 
 /// The last step of the Tuscan merge (1841 §12.3): the holding and SSFL merge into SFLi,
 /// decided by `first` (the Tuscan merge's decider) where nobody presides.
-fn tuscan_last_step(state: &mut State, holding: &str, first: Seat, joins_round: bool) {
+pub(super) fn tuscan_last_step(state: &mut State, holding: &str, first: Seat, joins_round: bool) {
     let Some(t) = data::ruleset(&state.options).tuscan_merge.clone() else {
         return;
     };
