@@ -145,7 +145,7 @@ fn finish_tuscan(state: &mut State, t: &Transformation) {
     if let Some(c) = corp_mut(state, &t.major) {
         c.tokens_total = c.tokens_total.max(2);
     }
-    let joins_round = round(state).is_none_or(|r| !r.done.iter().any(|d| *d == t.major));
+    let joins_round = round(state).is_none_or(|r| !r.done.contains(&t.major));
     let ssfl = data::ruleset(&state.options)
         .tuscan_merge
         .as_ref()
