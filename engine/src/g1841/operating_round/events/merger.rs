@@ -597,16 +597,22 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
         m.stage = MergerStage::TwoCityTile;
         return;
     }
-    // The president's certificate.
+    // The president's certificate. Its events (the claim's payment, the certificate) are
+    // reported at the president's place in the order of the holders, where 18xx.games makes
+    // his exchange (`merger_do_exchange` in `@merger_sh_list` order, FAQ-C16): the export's
+    // share ids follow that order ([`crate::g1841::share_ledger::Ledger::exchanged`]).
+    let mut president_events: Vec<Event> = Vec::new();
+    let mut president_at: Option<usize> = None;
     match m.president.clone() {
         Some(p) => {
             let i = m.holders.iter().position(|h| *h == p);
+            president_at = i;
             if m.claimed {
                 let u = i.map_or(0, |i| m.units[i]);
                 let cost = claim_cost(price, u);
                 add_cash(state, &p, -cost);
                 add_cash(state, &ShareOwner::Corporation(target.clone()), cost);
-                events.push(Event::ExchangePayment {
+                president_events.push(Event::ExchangePayment {
                     holder: p.clone(),
                     corporation: target.clone(),
                     amount: cost,
@@ -619,7 +625,7 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
                 m.units[i] = m.units[i].saturating_sub(4);
             }
             give_president(state, &target, &p);
-            events.push(Event::SharesExchanged {
+            president_events.push(Event::SharesExchanged {
                 holder: p.clone(),
                 corporation: target.clone(),
                 percent: 20,
@@ -640,9 +646,15 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             });
         }
     }
+    if president_at.is_none() {
+        events.append(&mut president_events);
+    }
     // Pairs.
     for i in 0..m.holders.len() {
         let h = m.holders[i].clone();
+        if president_at == Some(i) {
+            events.append(&mut president_events);
+        }
         let mut got = 0;
         while m.units[i] >= 2 {
             m.units[i] -= 2;
