@@ -746,7 +746,8 @@ mod tests {
         // against L.438) before the second merge of that day (§12.1 merger order and two-city
         // token, I35, §12.4 pool pair, §14 emergency sweep and dump); −1,500 before the
         // Tuscan merge's token choices and purchase rounds (§12.3) and half a president's
-        // certificate into the pool (§14, I39) of branch rules-1841.
-        assert_eq!(lowest, -2449);
+        // certificate into the pool (§14, I39) of branch rules-1841, with a bankrupt's
+        // presidency passed on (§14) merged from main.
+        assert_eq!(lowest, -2000);
     }
 }
