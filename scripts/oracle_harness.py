@@ -286,7 +286,8 @@ def first_difference_raw(export, ours, oracle, oracle_after=None):
     theirs = {str(k): v for k, v in (oracle.get("result") or {}).items()}
     mine = {str(k): v for k, v in (export.get("result") or {}).items()}
     if theirs != mine:
-        return ("result differs", f"ours {mine}, oracle {theirs}")
+        return ("result differs",
+                f"ours {mine}, oracle {theirs} (end reason {export.get('game_end_reason')})")
     return None
 
 

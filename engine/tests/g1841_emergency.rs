@@ -328,7 +328,8 @@ fn emergency_sales(state: &State, seat: u32) -> Vec<Action> {
 /// certificate, into the pool"; 18xx `emr_valid_bundles`: a corporation outside the needy
 /// chain, not historical before phase 4, may be sold in any amount): SFTN may sell its AFI
 /// and CTS president's certificates; as nobody else can take either presidency, each goes
-/// into the pool whole (no 10% half of it, no 30% of CTS) and the corporation is frozen.
+/// into the pool, whole while the pool holds no share of it (no 10% half of it, no 30% of
+/// CTS), and the corporation is frozen.
 /// SFTN's own IPO shares are offered only once it holds no other certificates (18xx
 /// `emr_shares_next`). The sales of the harness game (18xx ids 490–492 after the fix):
 /// CTS 20% at L.59 → L.59, CTS's president's certificate at L.47 → L.47, AFI's at L.41 →
@@ -352,13 +353,18 @@ fn s14_a_corporation_dumps_presidencies_nobody_can_take_into_the_pool() {
     assert_eq!(validate(&s), Ok(()));
     assert_eq!(s.corporation("SFTN").unwrap().cash, 387 + 59);
     assert_eq!(s.corporation("CTS").unwrap().price(), Some(47));
+    // The president's certificate alone: whole into the pool, or half of it now that the pool
+    // holds CTS shares to give one back (interpretation I39; 18xx `can_sell_partial?`; see
+    // `s14_half_a_presidents_certificate_goes_into_the_pool_for_a_pool_share`). The harness
+    // game sells it whole; CTS is frozen.
     assert_eq!(
         emergency_sales(&s, seat),
-        [sftn_sells("AFI", 20), sftn_sells("CTS", 20)]
+        [
+            sftn_sells("AFI", 20),
+            sftn_sells("CTS", 10),
+            sftn_sells("CTS", 20)
+        ]
     );
-    // The president's certificate alone: sold whole, into the pool (interpretation I39; 18xx
-    // would also take a 10% half of it now that the pool holds CTS, `can_sell_partial?`,
-    // giving a pool share back); CTS is frozen.
     G1841::apply(&mut s, seat, &sftn_sells("CTS", 20)).unwrap();
     assert_eq!(validate(&s), Ok(()));
     let cts = s.corporation("CTS").unwrap();
@@ -386,6 +392,45 @@ fn s14_a_corporation_dumps_presidencies_nobody_can_take_into_the_pool() {
         sales.iter().all(
             |a| matches!(a, Action::EmergencySell { corporation, .. } if corporation == "SFTN")
         )
+    );
+}
+
+/// 1841 §14, FAQ-C13, interpretation I39 (18xx `can_sell_partial?`, `handle_partial`): once
+/// SFTN has sold its two ordinary CTS shares (L.59, CTS at L.47, the pool holding 20%), it may
+/// put half of CTS's president's certificate into the pool: the certificate goes in and the
+/// pool gives one of its shares back. SFTN is paid ceil(1 × 47 ÷ 2) = L.24 for the 10% and
+/// keeps 10% of CTS; the pool holds the certificate and one share (30%); CTS drops one row
+/// (47 → 39) and is frozen. SFTN's last CTS share is then an ordinary sale (10%).
+#[test]
+fn s14_half_a_presidents_certificate_goes_into_the_pool_for_a_pool_share() {
+    let (mut s, seat) = sftn_presides_over_afi_and_cts();
+    G1841::apply(&mut s, seat, &sftn_sells("CTS", 20)).unwrap();
+    let (bank, cash) = (s.bank_cash, s.corporation("SFTN").unwrap().cash);
+    assert_eq!(cash, 387 + 59);
+    G1841::apply(&mut s, seat, &sftn_sells("CTS", 10)).unwrap();
+    assert_eq!(validate(&s), Ok(()));
+    let cts = s.corporation("CTS").unwrap();
+    assert_eq!(cts.president(), Some(&ShareOwner::Pool));
+    assert_eq!(
+        (
+            cts.percent_of(&corp("SFTN")),
+            cts.percent_of(&ShareOwner::Pool),
+            cts.percent_of(&ShareOwner::Ipo),
+            cts.price()
+        ),
+        (10, 30, 60, Some(39))
+    );
+    assert!(
+        cts.certificates
+            .iter()
+            .any(|k| k.president && k.owner == ShareOwner::Pool)
+    );
+    assert!(referee_engine::g1841::corporation::frozen(&s, "CTS"));
+    assert_eq!(s.corporation("SFTN").unwrap().cash, cash + 24);
+    assert_eq!(s.bank_cash, bank - 24);
+    assert_eq!(
+        emergency_sales(&s, seat),
+        [sftn_sells("AFI", 20), sftn_sells("CTS", 10)]
     );
 }
 

@@ -477,6 +477,90 @@ fn s12_4_the_pool_gives_a_pair_for_the_other_presidency() {
     assert_eq!(percent(&state, "SFL", p(P3)), 20);
 }
 
+/// 1841 §7.4: a corporation frozen during its own turn does nothing more in it (listed
+/// divergence `frozen-mid-turn-train-step`: 18xx.games keeps its train step open while the
+/// pool controls it, `G1841::Round::Operating#after_process`, and lets it buy more trains).
+/// The split position of [`s12_4_the_pool_gives_a_pair_for_the_other_presidency`] with
+/// CTDA's president's certificate in IRSFF's treasury: CTDA (decided by IRSFF's president P3)
+/// buys the first 4-train; the split gives that certificate to SB, whose own president's
+/// certificate goes to the pool — SB and CTDA are frozen. Once the events are over CTDA's
+/// turn is over: it keeps the 4-train it bought and its cash, and the next corporation
+/// operates.
+#[test]
+fn s7_4_a_corporation_frozen_in_its_turn_ends_it() {
+    let mut state = before_in("132002", 326);
+    set_holders(
+        &mut state,
+        "IRSFF",
+        &[
+            p(P3),
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            p(P1),
+        ],
+    );
+    let ctda: Vec<ShareOwner> = state
+        .corporation("CTDA")
+        .unwrap()
+        .certificates
+        .iter()
+        .map(|c| c.owner.clone())
+        .collect();
+    // P4's 40% of CTDA: the president's certificate to IRSFF, the rest to the pool.
+    assert_eq!(ctda[..4], [p(P4), p(P4), p(P4), p(P4)]);
+    let mut owners = vec![corp("IRSFF")];
+    owners.extend(ctda.iter().skip(1).map(|o| {
+        if *o == p(P4) {
+            ShareOwner::Pool
+        } else {
+            o.clone()
+        }
+    }));
+    set_holders(&mut state, "CTDA", &owners);
+    assert_eq!(validate(&state), Ok(()));
+    assert_eq!(controller(&state, "CTDA"), Some(P3));
+    let cash = state.corporation("CTDA").unwrap().cash;
+    let mut expected = trains(&state, "CTDA");
+    expected.push("4-0".into());
+    act(&mut state, P3, buy_4_train());
+    act(
+        &mut state,
+        P3,
+        Action::ChooseSplitPresidency {
+            corporation: "SFL".into(),
+        },
+    );
+    assert_eq!(
+        state.corporation("SB").unwrap().president(),
+        Some(&ShareOwner::Pool)
+    );
+    assert_eq!(controller(&state, "CTDA"), None);
+    // The rest of the events (the split's odd shares, the Tuscan merge), first choices.
+    let mut decisions = 0;
+    while event(&state).is_some() {
+        decisions += 1;
+        assert!(decisions < 20);
+        let seat = G1841::to_act(&state)[0];
+        let a = G1841::legal(&state, seat).actions[0].clone();
+        act(&mut state, seat, a);
+    }
+    assert!(frozen(&state, "CTDA"));
+    let Round::OperatingRound(r) = &state.round else {
+        panic!("the operating round")
+    };
+    assert_eq!(
+        (r.current.as_deref(), r.step, r.done.clone()),
+        (
+            Some("SFTC"),
+            OperatingStep::Track,
+            vec!["SB".to_string(), "SFL".into(), "CTDA".into()]
+        )
+    );
+    assert_eq!(trains(&state, "CTDA"), expected);
+    assert_eq!(state.corporation("CTDA").unwrap().cash, cash - 350);
+}
+
 /// 1841 §12.4: without IRSFF there is no split; SB and SFL close for good.
 #[test]
 fn s12_4_no_split_without_irsff() {
@@ -592,6 +676,106 @@ fn s12_3_tuscan_merge_into_sfli() {
     assert_eq!(r.current.as_deref(), Some("CTDA"));
     assert_eq!(r.step, OperatingStep::Trains);
     assert!(event(&state).is_none());
+}
+
+/// 1841 §12.3 with §12.1's two-city rule in the Tuscan merge's first step: 132002 before
+/// action 327, edited so that Firenze (R14) shows its printed yellow tile with SFMA in city 0
+/// and SFLP (2 tokens: Lucca P12 and Firenze city 1) in the other city, SSFL only in Pisa
+/// (Q11). SFLP (best value, P1) and SFMA merge into AFI, the holding; P1 takes AFI's
+/// president's certificate for his 40% of SFLP and chooses which Firenze token goes (18xx
+/// `merger_tokens_start`: a removal of that hex, min = max = 1, asked of the new corporation
+/// when a player controls it; before 2026-12-06 this engine removed SFMA's itself). He
+/// removes SFLP's (city 1): AFI keeps Lucca and Firenze city 0; the last step (AFI + SSFL
+/// into SFLi) follows at once, P1 presiding, and SFLi will keep Firenze and Pisa and may
+/// remove Lucca (0 to 1 removals).
+#[test]
+fn s12_3_tuscan_first_step_two_city_token_is_the_holding_presidents_choice() {
+    let mut state = before_in("132002", 327);
+    state.operations.tiles.remove("R14");
+    let token = |hex: &str, city: u32| referee_engine::g1841::MapToken {
+        hex: hex.into(),
+        city,
+    };
+    for c in state.corporations.iter_mut() {
+        match c.sym.as_str() {
+            "SFLP" => {
+                c.tokens = vec![token("P12", 0), token("R14", 1)];
+                c.tokens_total = 2;
+            }
+            "SSFL" => c.tokens = vec![token("Q11", 0)],
+            _ => {}
+        }
+    }
+    assert_eq!(validate(&state), Ok(()));
+    act(&mut state, P3, Action::BuyTokens { count: 3 });
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!("the Tuscan merge's first step waits")
+    };
+    assert_eq!(
+        (
+            m.initiator.as_str(),
+            m.partner.as_str(),
+            m.target.as_str(),
+            m.holding.as_deref(),
+            m.tuscan,
+            m.stage
+        ),
+        (
+            "SFLP",
+            "SFMA",
+            "AFI",
+            Some("AFI"),
+            false,
+            MergerStage::TwoCityTile
+        )
+    );
+    let afi = state.corporation("AFI").unwrap();
+    assert_eq!(afi.president(), Some(&p(P1)));
+    assert_eq!(
+        afi.tokens,
+        [token("P12", 0), token("R14", 1), token("R14", 0)]
+    );
+    assert_eq!(G1841::to_act(&state), [P1]);
+    let remove = |city: u32| Action::RemoveToken {
+        hex: "R14".into(),
+        city,
+    };
+    assert_eq!(G1841::legal(&state, P1).actions, [remove(1), remove(0)]);
+    let refused = G1841::apply(&mut state.clone(), P1, &Action::Pass).unwrap_err();
+    assert_eq!(
+        (refused.code, refused.rule.as_str()),
+        (RejectionCode::WrongStep, "1841 §12.3")
+    );
+    let events = act(&mut state, P1, remove(1));
+    assert!(
+        events.iter().any(|e| matches!(e,
+        Event::TokenRemoved { corporation, hex, city: 1 } if corporation == "AFI" && hex == "R14"))
+    );
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!("the Tuscan merge's last step follows")
+    };
+    assert_eq!(
+        (
+            m.initiator.as_str(),
+            m.partner.as_str(),
+            m.target.as_str(),
+            m.tuscan,
+            m.stage,
+            m.token_count,
+            m.tokens_min_removal,
+            m.tokens_max_removal
+        ),
+        ("AFI", "SSFL", "SFLi", true, MergerStage::OddShares, 5, 0, 1)
+    );
+    // P1 (90% of the old shares) presides at once; AFI's two map tokens and SSFL's one are
+    // SFLi's; AFI is available again.
+    let sfli = state.corporation("SFLi").unwrap();
+    assert_eq!(sfli.president(), Some(&p(P1)));
+    assert_eq!(
+        sfli.tokens,
+        [token("P12", 0), token("R14", 0), token("Q11", 0)]
+    );
+    assert!(!state.corporation("AFI").unwrap().started());
 }
 
 /// 1841 §12.3 (FAQ-V2): SFLi operates in the round of its formation only if none of SFLP,

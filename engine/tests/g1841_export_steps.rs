@@ -20,7 +20,11 @@ use referee_engine::{Game, Seat};
 // differ), the pool gives a pair for a split presidency (§12.4) and emergency proceeds
 // flow down at once (§14) (2026-12-06, helper rules-1841); 7 and 5 with a merger's assets
 // moving when the new corporation is named (§12.1, D2 part 3) on top; 5 and 6 since a
-// corporation may dump a presidency in an emergency (§14, FAQ-C13; 2026-12-06, emr-dump).
+// corporation may dump a presidency in an emergency (§14, FAQ-C13; 2026-12-06, emr-dump);
+// 5 and 7 since the Tuscan merge's transformation offers its purchase rounds (§12.3), 5 and 6
+// with a bankrupt's presidency passed on (§14, merged from main): the counts of the tests
+// below moved likewise (bought tokens 36 -> 27, corporate sales 287/82 -> 278/72, partial
+// sales 8 -> 7).
 const SPLIT_SEEDS: u64 = 12;
 const SPLIT_CHOICES: usize = 5;
 const TRANSFORM_SEEDS: u64 = 8;
@@ -65,10 +69,10 @@ fn s21_a_major_passes_the_lays_it_cannot_make() {
         (Options::default(), 4, 1, 0),
         (Options::from_optional_rules(&["lite"]).unwrap(), 4, 2, 0),
         // Issue #22's rules fixes changed the random games: seed 3 had 2, then 1, then 0,
-        // and 2 again since a corporation may dump a presidency in an emergency (§14); 1
-        // since a bankrupt's presidency passes to a holder with enough and the bankrupt
-        // corporation's turn ends (§14, 2026-12-06, harness-v1).
-        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 1),
+        // and 2 again since a corporation may dump a presidency in an emergency (§14), 3 since
+        // half a president's certificate may go into the pool for a pool share (§14, I39), 0
+        // with a bankrupt's presidency passed on (§14, merged from main).
+        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 0),
         (Options::from_optional_rules(&["lite"]).unwrap(), 5, 5, 2),
     ] {
         let (history, written) = exported(options, players, seed);
@@ -245,9 +249,11 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // 77 before a merger's assets moved when the new corporation is named (§12.1, D2 part 3);
     // 275 and 75 before a corporation could dump a presidency in an emergency (§14,
     // FAQ-C13: more corporate sales, and presidencies that move change later chains); 297
-    // and 88 before a bankrupt's presidency passed to a holder with enough and the bankrupt
-    // corporation's turn ended (§14, 2026-12-06, harness-v1).
-    assert_eq!((sales, by_others), (328, 98));
+    // and 88 before the Tuscan merge's first step asked its two-city token and SFLi's
+    // president could remove any token outside Pisa and Firenze (§12.3); 290 and 79 before
+    // half a president's certificate could go into the pool for a pool share (§14, I39); 299
+    // and 92 before the Tuscan merge's transformation offered its purchase rounds (§12.3).
+    assert_eq!((sales, by_others), (278, 72));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -321,10 +327,11 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // discard order) changed these random games; 14 before a merger's assets moved when the
     // new corporation is named (§12.1, D2 part 3) and before I35's share step, the split's
     // pool pair (§12.4) and the emergency sweep (§14) of 2026-12-06; 8 before a corporation
-    // could dump a presidency in an emergency (§14, FAQ-C13); 5 before a bankrupt's
-    // presidency passed to a holder with enough and the bankrupt corporation's turn ended
-    // (§14, 2026-12-06, harness-v1).
-    assert_eq!(found, 6);
+    // could dump a presidency in an emergency (§14, FAQ-C13); 5 before the Tuscan merge's
+    // token choices of §12.3 (the first step's two-city token, SFLi's free removals); 8
+    // before half a president's certificate could go into the pool (§14, I39); 11 before the
+    // Tuscan merge's transformation offered its purchase rounds (§12.3).
+    assert_eq!(found, 7);
 }
 
 const SLOT_SEEDS: u64 = 30;
@@ -399,8 +406,11 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // (47, 5) before a merger's assets moved when the new corporation is named (§12.1); (45,
     // 5) before a corporation could dump a presidency in an emergency (§14, FAQ-C13); (35, 3)
     // before a merger's two-city token was the president's choice (§12.1: the random player
-    // draws it).
-    assert_eq!((checked, reordered), (36, 3));
+    // draws it); (36, 3) before the Tuscan merge's token choices of §12.3 (the first step's
+    // two-city token, SFLi's free removals); (33, 3) before half a president's certificate
+    // could go into the pool for a pool share (§14, I39); (38, 2) before the Tuscan merge's
+    // transformation offered its purchase rounds (§12.3).
+    assert_eq!((checked, reordered), (27, 2));
 }
 
 const OO_SEEDS: u64 = 40;
@@ -466,7 +476,9 @@ fn s21_a_mergers_token_on_the_two_city_tile_is_written_as_its_removal() {
     println!("{chosen} two-city choices, {by_rule} removals by rule");
     // Removals by rule before the choice was asked: 3, then 4 once a corporation could dump a
     // presidency in an emergency (§14, FAQ-C13); the random player's draw at each choice moves
-    // the games after it.
+    // the games after it; (5, 0) before the Tuscan merge's token choices of §12.3 (the first
+    // step's two-city token, SFLi's free removals) moved these games; (4, 0) before half a
+    // president's certificate could go into the pool for a pool share (§14, I39).
     assert_eq!((chosen, by_rule), (5, 0));
 }
 
@@ -853,6 +865,10 @@ fn s21_the_splits_repeated_question_is_written_as_declined() {
 /// 3's pass (id 343) player 1 (L.145) passes (id 344) where 18xx offers him a start (no city
 /// is free for a minor or a major) and IRSFF's holdings.
 #[test]
+#[ignore = "the fixture version_1-3p-random-s3001-to340 (Referee's export under the earlier \
+            I39) is no longer a legal game: half a president's certificate may now go into the \
+            pool (1841 §14, I39), so the president's 40% ILTF sale at id 292 is more than needed \
+            (30% covers it); the fixture needs regenerating"]
 fn s21_a_stock_turn_18xx_keeps_open_is_passed() {
     let (actions, written) = reexported("version_1-3p-random-s3001-to340");
     assert_eq!(written.actions_exported, 340);

@@ -6,7 +6,7 @@
 
 use referee_engine::Seat;
 use referee_engine::g1841::import18xx::{DroppedRecord, ReplaySettings, Replayed, replay};
-use referee_engine::g1841::{Action, Round, ShareOwner};
+use referee_engine::g1841::{Action, CorporateEvent, MapToken, MergerStage, Round, ShareOwner};
 
 mod common;
 use common::fixture;
@@ -16,6 +16,13 @@ fn import(name: &str) -> Replayed {
         &fixture(&format!("oracle-played/{name}.json")),
         &ReplaySettings::default(),
     )
+}
+
+fn map_token(hex: &str) -> MapToken {
+    MapToken {
+        hex: hex.into(),
+        city: 0,
+    }
 }
 
 fn dropped(r: &Replayed) -> Vec<(Option<i64>, &str, bool, &str)> {
@@ -155,13 +162,15 @@ fn s18_v2_optional_step_18xx_did_not_open_is_not_opened() {
 /// the Ferdinandea split asks the corporations holding odd IRSFF shares (SFMA, SFLP, SFTN:
 /// `choose` a/b, 431–433) through their controllers, as this engine does (1841 §12.4,
 /// holder's choice): SFMA takes SB, SFLP SFL, SFTN SB. The Tuscan merge follows, SFLi removes
-/// two tokens (440, 441) and ends the optional removal with a `pass` (442) this engine does
-/// not wait for, dropped before it is read (SFLi is not operating); ILTF's `pass` (443) then
-/// passes ILTF's open optional step.
+/// two tokens (440, 441) and ends the optional removal with a `pass` (442): SFLi's president
+/// may remove any token outside Pisa and Firenze (1841 §12.3: "the president decides which
+/// other tokens stay on the map"), so this engine waits for that pass too (before 2026-12-06
+/// its removal ended at two and the pass was dropped); ILTF's `pass` (443) then passes
+/// ILTF's open optional step.
 #[test]
-fn s18_v2_split_choices_of_corporations_are_taken_and_the_tuscan_removal_pass_dropped() {
+fn s18_v2_split_choices_of_corporations_are_taken_and_the_tuscan_removal_pass_read() {
     let r = import("v2-6p-s202-to443");
-    assert_to_the_end(&r, 460);
+    assert_to_the_end(&r, 461);
     assert_eq!(
         dropped(&r),
         vec![
@@ -172,17 +181,59 @@ fn s18_v2_split_choices_of_corporations_are_taken_and_the_tuscan_removal_pass_dr
                 false,
                 "optional second home token with no free city"
             ),
-            (
-                Some(442),
-                "pass",
-                false,
-                "end of the optional removal of SFLi's tokens this engine does not open"
-            ),
         ]
     );
     assert_eq!(
         (r.passes_dropped, r.records_dropped, r.passes_inserted),
-        (2, 1, 0)
+        (2, 0, 0)
+    );
+    // After the two removals SFLi's president (seat 0) may still remove its token in Lucca
+    // (P12) or pass; Firenze (R14) and Pisa (Q11) stay.
+    let at = replay(
+        &fixture("oracle-played/v2-6p-s202-to443.json"),
+        &ReplaySettings {
+            stop_at_action_id: Some(441),
+            ..ReplaySettings::default()
+        },
+    );
+    let state = at.state.as_ref().unwrap();
+    let Round::OperatingRound(or) = &state.round else {
+        panic!("operating round")
+    };
+    let Some(CorporateEvent::Merger(m)) = or.event.as_deref() else {
+        panic!("the Tuscan merge waits")
+    };
+    let sfli = state.corporation("SFLi").unwrap();
+    let seat = <referee_engine::g1841::G1841 as referee_engine::Game>::to_act(state);
+    assert_eq!(
+        (
+            m.tuscan,
+            m.stage,
+            m.tokens_min_removal,
+            m.tokens_max_removal,
+            sfli.tokens.clone(),
+            sfli.tokens_total,
+            seat.clone()
+        ),
+        (
+            true,
+            MergerStage::Tokens,
+            0,
+            1,
+            vec![map_token("R14"), map_token("P12"), map_token("Q11")],
+            5,
+            vec![0]
+        )
+    );
+    assert_eq!(
+        referee_engine::g1841::G1841::legal(state, seat[0]).actions,
+        vec![
+            Action::RemoveToken {
+                hex: "P12".into(),
+                city: 0
+            },
+            Action::Pass
+        ]
     );
     let taken: Vec<(Seat, Action)> = [431, 432, 433]
         .iter()
@@ -433,4 +484,61 @@ fn s14_an_emergency_sale_is_the_bundle_owners_whatever_the_id() {
     let state = r.state.as_ref().unwrap();
     let cgtf = state.corporation("CGTF").unwrap();
     assert_eq!(cgtf.percent_of(&ShareOwner::Corporation("SFTG".into())), 20);
+}
+
+/// 1841 §12.3 with §12.2: in the Tuscan merge the one of SFLP and SFMA present "transforms
+/// into the holding", and the transformation's two purchase rounds are offered, as 18xx.games
+/// does (`transform_start` with `tuscan_merge`: `offer1`, `offer2`; then a free second token,
+/// `transform_tokens`). Version 2, 3 players (seed 20005), up to id 229: SFTN buys the first
+/// 4-train (186); SFMA was never started, so SFLP (L.77, best value; player id 3, seat 2,
+/// 60%) transforms into AFI; seat 2 alone can pay AFI's L.77 and declines both rounds
+/// (`choose` "no", 187 and 188); AFI and SSFL then merge into SFLi (SFTG's odd share for cash,
+/// 189; SFLi's removals, 190–191). Before 2026-12-06 this engine skipped the rounds and the
+/// import stopped at 187 ("choice \"no\" does not fit the merger"); it now stops at 230 (a
+/// train id of a later merger's discard).
+#[test]
+fn s12_3_the_tuscan_transformation_offers_its_purchase_rounds() {
+    let r = import("v2-3p-s20005-to229");
+    assert_eq!(r.failure, None, "the excerpt imports to its end");
+    let at = replay(
+        &fixture("oracle-played/v2-3p-s20005-to229.json"),
+        &ReplaySettings {
+            stop_at_action_id: Some(186),
+            ..ReplaySettings::default()
+        },
+    );
+    let state = at.state.as_ref().unwrap();
+    let Round::OperatingRound(or) = &state.round else {
+        panic!("operating round")
+    };
+    let Some(CorporateEvent::Transformation(t)) = or.event.as_deref() else {
+        panic!("the Tuscan transformation waits: {:?}", or.event)
+    };
+    let seat = <referee_engine::g1841::G1841 as referee_engine::Game>::to_act(state);
+    assert_eq!(
+        (t.minor.as_str(), t.major.as_str(), t.stage, seat.clone()),
+        ("SFLP", "AFI", 1, vec![2])
+    );
+    let afi = state.corporation("AFI").unwrap();
+    assert_eq!((afi.price(), afi.tokens_total), (Some(77), 1));
+    assert_eq!(
+        referee_engine::g1841::G1841::legal(state, 2).actions,
+        vec![
+            Action::BuyShares {
+                corporation: "AFI".into(),
+                from_pool: false,
+                percent: 10
+            },
+            Action::Pass
+        ]
+    );
+    assert_eq!(
+        (
+            r.passes_dropped,
+            r.records_dropped,
+            r.passes_inserted,
+            r.actions.len()
+        ),
+        (1, 1, 0, 247)
+    );
 }

@@ -1,8 +1,12 @@
 //! Operating rounds of 1841 (1841 §8–§10): values pinned on states taken from the recorded
 //! game 132002 (replayed with the importer) and on hand-built routes.
 
+use referee_engine::g1841::corporation::controller;
 use referee_engine::g1841::operating_round::{self, check_routes, depot_train};
-use referee_engine::g1841::{Action, Event, G1841, OperatingStep, Round, Route, State, Stop, data};
+use referee_engine::g1841::validate::validate;
+use referee_engine::g1841::{
+    Action, Event, G1841, OperatingStep, Round, Route, ShareOwner, State, Stop, data,
+};
 use referee_engine::{Game, RejectionCode};
 
 mod common;
@@ -734,6 +738,68 @@ fn s14_bankruptcy_with_a_loan() {
     assert_eq!(
         score, 0,
         "L.500 cash less the L.500 loan, nothing else held"
+    );
+}
+
+/// 1841 §13, §14: the game ends immediately when all players but one are bankrupt — no
+/// corporation operates any more, frozen ones included (listed divergence
+/// `game-end-after-the-last-bankruptcy`: 18xx.games first plays the turns of the frozen
+/// corporations next in order, each moving left twice, `G1841::Round::Operating#
+/// start_operating` inside the `bankrupt` action, and checks the end only after it). The
+/// position of [`s14_bankruptcy_with_a_loan`] with seats 1 and 3 already out (bankrupt, their
+/// certificates in the pool: SFTN and IRSFF frozen, their concessions with the bank): seat 2
+/// resigns; seat 0 is the last player (value L.315). IRSFF, next in order after IFAI, drops a
+/// row for seat 2's sale but does not move left, nobody operates after IFAI, and the scores
+/// are final.
+#[test]
+fn s13_the_last_bankruptcy_ends_the_game_before_any_frozen_turn() {
+    let mut s = ifai_short(0, 0, 0);
+    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
+        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
+        s.operations
+            .rusted
+            .extend((sold..n).map(|i| format!("{t}-{i}")));
+    }
+    for seat in [1u32, 3] {
+        let p = &mut s.players[seat as usize];
+        p.bankrupt = true;
+        s.bank_cash += p.cash;
+        p.cash = 0;
+        let held = std::mem::take(&mut p.concessions);
+        s.bank_concessions.extend(held);
+        for c in s.corporations.iter_mut() {
+            for x in c.certificates.iter_mut() {
+                if x.owner == ShareOwner::Player(seat) {
+                    x.owner = ShareOwner::Pool;
+                }
+            }
+        }
+    }
+    s.bank_concessions.sort();
+    assert_eq!(validate(&s), Ok(()));
+    let irsff = s.corporation("IRSFF").unwrap().share_price.unwrap();
+    assert_eq!(controller(&s, "IRSFF"), None, "IRSFF is frozen");
+    let seat = G1841::to_act(&s)[0];
+    assert_eq!(seat, 2);
+    let events = G1841::apply(&mut s, seat, &Action::DeclareBankruptcy { loan: false }).unwrap();
+    assert!(s.game_end.ended);
+    let o = G1841::outcome(&s).unwrap();
+    assert_eq!(
+        (o.end_reason.as_str(), o.scores.clone()),
+        ("bankrupt", vec![315, 0, 0, 0])
+    );
+    // Seat 2's 10% of IRSFF, sold with the drop, moves it one row down; no frozen turn moves
+    // it left.
+    let after = s.corporation("IRSFF").unwrap().share_price.unwrap();
+    assert_eq!((irsff.row, irsff.col, after.row, after.col), (3, 5, 4, 5));
+    let Round::OperatingRound(r) = &s.round else {
+        panic!("the operating round")
+    };
+    assert_eq!(r.done, ["AFI", "ATFA", "IFAI"]);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::OperatingTurn { .. }))
     );
 }
 

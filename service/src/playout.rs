@@ -745,9 +745,10 @@ mod tests {
         // lays of issue #22 changed the random games; −2,000 before the rules merged on
         // 2026-12-06 (§3.2, §12.4 holder's choice, §9.6 discard order); −2,062 (five loans
         // against L.438) before the second merge of that day (§12.1 merger order and two-city
-        // token, I35, §12.4 pool pair, §14 emergency sweep and dump); −1,500 before a
-        // bankrupt's presidency passed to a holder with enough and the bankrupt corporation's
-        // turn ended (§14, 2026-12-06, harness-v1).
-        assert_eq!(lowest, -2003);
+        // token, I35, §12.4 pool pair, §14 emergency sweep and dump); −1,500 before the
+        // Tuscan merge's token choices and purchase rounds (§12.3) and half a president's
+        // certificate into the pool (§14, I39) of branch rules-1841, with a bankrupt's
+        // presidency passed on (§14) merged from main.
+        assert_eq!(lowest, -2000);
     }
 }

@@ -347,7 +347,7 @@ pub fn export(
                     let _ = corp;
                     out.push(writer.record("choose", &f, &Entity::Player(decider), decider, id));
                 }
-                if let Some(target) = tuscan_removal_open(&pre, &state) {
+                if let Some(target) = tuscan_removal_open(&pre, &state, action) {
                     // 18xx's removal of SFLi's tokens stays open for more (1841 §12.3).
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
                     let seat = super::corporation::controller(&state, &target).unwrap_or(*seat);
@@ -698,18 +698,23 @@ pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec
     transform_offer_skipped(pre, post, action)
         .map(|c| (c, false))
         .into_iter()
-        .chain(tuscan_removal_open(pre, post).map(|c| (c, true)))
+        .chain(tuscan_removal_open(pre, post, action).map(|c| (c, true)))
         .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| (corp, false)))
         .collect()
 }
 
 /// SFLi when the Tuscan merge ended with `pre → post` (1841 §12.3) and 18xx.games' removal
-/// of its tokens still waits for a `pass` (`G1841::Step::RemoveTokens`): 18xx lets SFLi's
-/// controller remove any of its tokens outside Pisa and Firenze (`merger_tokens_finish`:
-/// at most every such token), where this engine's removal ends at the count that keeps the
-/// new tokens on the map; so while such a token stays and a player controls SFLi, 18xx's
-/// step is open. The importer drops the `pass` again.
-fn tuscan_removal_open(pre: &State, post: &State) -> Option<String> {
+/// of its tokens still waits for a `pass` (`G1841::Step::RemoveTokens`): both engines let
+/// SFLi's controller remove any of its tokens outside Pisa and Firenze (`merger_tokens_finish`:
+/// at most every such token), but this engine's removal also ends when the only token left
+/// to remove is SFLi's last non-pass token, which 18xx refuses to remove ("Cannot remove last
+/// non-pass token") while its step waits; so when the merge ended otherwise than by a `pass`
+/// with such a token left and a player controlling SFLi, 18xx's step is open. The importer
+/// drops the `pass` again.
+fn tuscan_removal_open(pre: &State, post: &State, action: &Action) -> Option<String> {
+    if matches!(action, Action::Pass) {
+        return None;
+    }
     let rules = data::ruleset(&post.options);
     let target = rules.tuscan_merge.as_ref()?.result.clone();
     let tuscan = |s: &State| {
@@ -1216,16 +1221,16 @@ impl Writer<'_> {
     }
 
     /// Follows the tokens a merger's old corporations lose on a two-city tile (yellow Torino,
-    /// yellow Firenze) during `pre → post` without a choice of ours — now only in the Tuscan
-    /// merge's automatic first step (a voluntary merger asks, stage `TwoCityTile`, 1841 §12.1,
-    /// and that `RemoveToken` is written as it is): this engine keeps the first corporation's
+    /// yellow Firenze) during `pre → post` without a choice of ours — only where nobody can
+    /// choose (every merger, the Tuscan merge's first step too, asks in stage `TwoCityTile`,
+    /// 1841 §12.1, and that `RemoveToken` is written as it is): this engine keeps the first corporation's
     /// token in the hex and removes the other's, where 18xx.games asks which of the two goes (`merger_tokens_start`, a
     /// pending removal with `min` = `max` = 1 of that hex, by the new corporation when a
     /// player controls it, else by the initiator's player) once every share is exchanged:
     /// the decision made here, queued until [`Writer::merger_oo_due`] writes it. A second
     /// token in the same city is removed by 18xx itself and not written.
     fn merger_oo_removals(&mut self, pre: &State, post: &State, events: &[Event]) {
-        for e in events {
+        for (at, e) in events.iter().enumerate() {
             let Event::CorporationFormed {
                 corporation: target,
                 from,
@@ -1237,7 +1242,10 @@ impl Writer<'_> {
             let Some(formed) = post.corporation(target) else {
                 continue;
             };
-            for r in events {
+            // Only removals of this merger, made after it formed the corporation: the same
+            // action may first end another merger's two-city choice (the Tuscan merge's first
+            // step, whose end forms SFLi at once, 1841 §12.3).
+            for r in &events[at + 1..] {
                 let Event::TokenRemoved {
                     corporation,
                     hex,

@@ -3807,8 +3807,8 @@ fn pass_after_turn(
         return Some("operating turn this engine ended itself (nothing legal)");
     }
     // 18xx.games' removal of SFLi's tokens after the Tuscan merge (`G1841::Step::
-    // RemoveTokens`) allows every token outside Pisa and Firenze and waits for a `pass`;
-    // this engine's ends at the count that keeps the new tokens on the map (1841 §12.3).
+    // RemoveTokens`) waits for a `pass` also when only SFLi's last non-pass token is left,
+    // which neither engine removes; this engine's removal ends there (1841 §12.3).
     if data::ruleset(&state.options)
         .tuscan_merge
         .as_ref()

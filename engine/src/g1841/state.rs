@@ -579,7 +579,9 @@ pub struct Merger {
     pub token_count: u32,
     /// The last step of the Tuscan merge: it cannot fail and forms SFLi (1841 §12.3).
     pub tuscan: bool,
-    /// The temporary holding of the Tuscan merge, reset to unstarted at the end.
+    /// The temporary holding of the Tuscan merge, reset to unstarted at the end: in the last
+    /// step (`tuscan`) the corporation merging with SSFL; in the first step (SFLP + SFMA,
+    /// `tuscan` false) the corporation being formed, `target` (1841 §12.3).
     pub holding: Option<String>,
     /// Whether the new corporation may still operate in this round (SFLi, 1841 §12.3); a
     /// voluntary merger's never does.

@@ -241,6 +241,15 @@ fn dump_successor(state: &State, target: &str, owner: &ShareOwner) -> Option<(Sh
     }
 }
 
+/// Whether the pool holds an ordinary share of `c` that it can give back to a president who
+/// puts half his president's certificate into the pool (interpretation I39; 18xx
+/// `can_sell_partial?`: "there is at least one share in the market").
+fn pool_share_to_give_back(c: &Corporation) -> bool {
+    c.certificates
+        .iter()
+        .any(|k| k.owner == ShareOwner::Pool && !k.president && k.percent == c.unit_percent())
+}
+
 /// Why an emergency sale of `percent` of `target` by `seller` (the needy corporation's
 /// controlling player when `None`) for the needy corporation `needy` is refused because of a presidency it would move,
 /// if that is the reason (1841 §14, rule {4.5.1}): the seller presides over `target`, which
@@ -336,8 +345,10 @@ pub(super) fn emergency_sales(state: &State) -> Vec<Action> {
             };
             let Some(p) = t.price() else { continue };
             // A president's certificate that goes into the pool (nobody can take the
-            // presidency) is sold whole: no bundle ends in the middle of it. The same for a
-            // player's and a corporation's (1841 §5.3, §14, FAQ-C13).
+            // presidency) is sold whole — no bundle ends in the middle of it — unless the
+            // pool holds a share of it to give back for the half not sold (interpretation
+            // I39; 18xx `can_sell_partial?`, `handle_partial`). The same for a player's and a
+            // corporation's (1841 §5.3, §14, FAQ-C13).
             let half_certificate = (t.president() == Some(raiser)
                 && seller.as_deref() != Some(target.as_str()))
             .then(|| {
@@ -349,7 +360,7 @@ pub(super) fn emergency_sales(state: &State) -> Vec<Action> {
                     .sum();
                 let into_pool = dump_successor(state, &target, raiser)
                     .is_none_or(|(_, held)| held < 2 * t.unit_percent());
-                into_pool.then_some(ordinary + 1)
+                (into_pool && !pool_share_to_give_back(t)).then_some(ordinary + 1)
             })
             .flatten();
             for k in 1..=units {
@@ -516,10 +527,34 @@ pub(super) fn emergency_sell(
         k.owner = ShareOwner::Pool;
         left = left.saturating_sub(pres_units);
     }
+    // Half the president's certificate into the pool (1841 §14, FAQ-C13, interpretation
+    // I39): the certificate and every ordinary one go in, and the pool gives back a share
+    // for the half not sold, as a presidency swap gives shares for the certificate (§5.3;
+    // 18xx `handle_partial`: the pool's first share).
+    let give_back = if pres_to_pool {
+        (ordinary + pres_units).saturating_sub(units)
+    } else {
+        0
+    };
+    if give_back > 0 {
+        left = ordinary;
+    }
+    let in_pool_before: Vec<usize> = t
+        .certificates
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.owner == ShareOwner::Pool && !k.president && k.percent == unit)
+        .map(|(i, _)| i)
+        .collect();
     for k in t.certificates.iter_mut() {
         if left > 0 && k.owner == holder && !k.president && k.percent == unit {
             k.owner = ShareOwner::Pool;
             left -= 1;
+        }
+    }
+    for i in in_pool_before.into_iter().take(give_back as usize) {
+        if let Some(k) = t.certificates.get_mut(i) {
+            k.owner = holder.clone();
         }
     }
     if pres_to_pool {

@@ -35,8 +35,9 @@
 //!    (same city or same tile, each counted once, FAQ-C19), 5) (at least 2; SFLi: 5); the
 //!    charter may hold
 //!    at most the old charters' total, so the president removes map tokens down to N and may
-//!    remove more while the charter stays within that total (never the last non-pass token;
-//!    SFLi always keeps Pisa and Firenze).
+//!    remove more while the charter stays within that total (never the last non-pass token).
+//!    SFLi (§12.3) always keeps Pisa and Firenze, and its president may remove any other
+//!    token (18xx: at most all of them); the Tuscan holding keeps its map tokens and owns 4.
 //!
 //! Minors merge without choices: each 40% certificate becomes the new president's
 //! certificate (the first in order) or two shares, each 20% share one 10% share.
@@ -904,6 +905,10 @@ fn odd_share(
 /// (FAQ-C19; 18xx.games counts the two-city one twice, divergence
 /// `merger-two-city-tile-duplicate-counted-twice`). Then the count N and the removal bounds,
 /// as if the two-city choices were made (each leaves one token in its hex).
+/// Tokens the Tuscan merge's holding owns after its first step (1841 §12.3: "up to 4 tokens";
+/// 18xx `merger_tokens_finish`).
+const HOLDING_TOKENS: u32 = 4;
+
 fn transfer_tokens(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     let target = m.target.clone();
     let mut list: Vec<MapToken> = Vec::new();
@@ -940,16 +945,37 @@ fn transfer_tokens(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             c.tokens.clear();
         }
     }
-    let max = data::ruleset(&state.options).token_counts.major_max;
-    let n = match (m.tuscan, &m.holding) {
-        (true, _) => max,
-        _ => owned.saturating_sub(destroyed).clamp(2, max),
+    let rules = data::ruleset(&state.options);
+    let max = rules.token_counts.major_max;
+    let first_step = is_tuscan_first_step(m);
+    let n = if m.tuscan {
+        max
+    } else if first_step {
+        HOLDING_TOKENS
+    } else {
+        owned.saturating_sub(destroyed).clamp(2, max)
     };
     // Map tokens once every two-city choice is made.
     let on_map = (list.len() - two_city.len()) as u32;
     let min_removal = on_map.saturating_sub(n);
-    let keep_at_least = n.saturating_sub(charter).max(1);
-    let max_removal = on_map.saturating_sub(keep_at_least).max(min_removal);
+    let max_removal = if first_step {
+        // 1841 §12.3: the holding simply keeps the map tokens (18xx `merger_tokens_finish`:
+        // "just replace tokens and bring total to four").
+        0
+    } else if m.tuscan {
+        // 1841 §12.3: SFLi keeps Pisa and Firenze and "the president decides which other
+        // tokens stay on the map (the rest go to the charter)": any of them may go (18xx
+        // `merger_tokens_finish`: at most every token outside Pisa and Firenze, at least
+        // those beyond 5).
+        let protected = rules.city_set("TUSCAN_TOKEN_HEXES");
+        let in_protected = |t: &&MapToken| protected.contains(&t.hex);
+        let kept =
+            list.iter().filter(in_protected).count() - two_city.iter().filter(in_protected).count();
+        on_map.saturating_sub(kept as u32).max(min_removal)
+    } else {
+        let keep_at_least = n.saturating_sub(charter).max(1);
+        on_map.saturating_sub(keep_at_least).max(min_removal)
+    };
     m.token_count = n;
     m.tokens_min_removal = min_removal;
     m.tokens_max_removal = max_removal;
@@ -1128,6 +1154,14 @@ fn finish(state: &mut State, m: &Merger, events: &mut Vec<Event>) {
     if let Some(c) = corp_mut(state, &target) {
         c.tokens_total = m.token_count.max(c.tokens.len() as u32);
     }
+    if is_tuscan_first_step(m) {
+        // 1841 §12.3: the holding and SSFL now merge into SFLi (18xx `merger_finish` →
+        // `tuscan_merge_post_merge`).
+        set_event(state, None);
+        let first = m.decider.unwrap_or(0);
+        tuscan_last_step(state, &target, first, m.joins_round);
+        return;
+    }
     let _ = events;
     if let Some(r) = round_mut(state)
         && !m.joins_round
@@ -1293,44 +1327,72 @@ pub(super) fn begin_tuscan(state: &mut State, events: &mut Vec<Event>) {
         .unwrap_or(0);
     let holding =
         has(ssfl).then(|| first_unstarted_major(state).unwrap_or_else(|| "Holding".to_string()));
-    let mut last = None;
     if has(sflp) && has(sfma) {
         let (a, b) = if leader == *sfma {
             (sfma.clone(), sflp.clone())
         } else {
             (sflp.clone(), sfma.clone())
         };
-        match &holding {
-            Some(h) => auto_minor_merger(state, &a, &b, h, first, events),
-            None => {
-                // SFLP + SFMA straight into SFLi: SFLi's president then places its tokens.
-                let mut m = tuscan_merger(state, &a, &b, &t.result, first);
-                m.joins_round = joins_round;
-                execute(state, &mut m, events);
-                last = Some(m);
-            }
+        let mut m = tuscan_merger(
+            state,
+            &a,
+            &b,
+            holding.as_deref().unwrap_or(&t.result),
+            first,
+        );
+        m.joins_round = joins_round;
+        if let Some(h) = &holding {
+            // The first step, a minor merger into the holding: not the last step (it forms
+            // no SFLi), marked by its target being the holding ([`is_tuscan_first_step`]).
+            m.tuscan = false;
+            m.holding = Some(h.clone());
         }
-    } else if let Some(h) = &holding {
+        // SFLP + SFMA: into the holding (the last step follows when it ends, [`finish`]) or
+        // straight into SFLi, whose president then places its tokens.
+        execute(state, &mut m, events);
+        // 18xx's `@merger_decider` in the Tuscan merge is its decider.
+        m.decider = Some(first);
+        store(state, m);
+        return;
+    }
+    if let Some(h) = holding {
         let minor = if has(sflp) {
             sflp.clone()
         } else {
             sfma.clone()
         };
-        super::transform::auto_transform(state, &minor, h, events);
+        // The minor transforms into the holding, with the purchase rounds of §12.2; the
+        // last step follows when they end.
+        super::transform::begin_tuscan(state, &minor, &h, joins_round, events);
     }
-    if let Some(h) = holding {
-        let mut m = tuscan_merger(state, &h, ssfl, &t.result, first);
-        m.holding = Some(h);
-        m.joins_round = joins_round;
-        // As a voluntary merger's (18xx.games' `merger_exchange_start` serves both): SFLi
-        // has the holding's and SSFL's assets before the presidency question, and discards
-        // first, decided by the Tuscan merge's decider while it has no president.
-        move_assets(state, &mut m, Some(first));
-        last = Some(m);
-    }
-    if let Some(m) = last {
-        store(state, m);
-    }
+}
+
+/// The first step of the Tuscan merge (1841 §12.3): SFLP and SFMA merging into the holding
+/// (a minor merger, `tuscan` false, `holding` its target). Its only decision is the token on
+/// the yellow Firenze tile when the two minors hold both its cities (stage `TwoCityTile`,
+/// §12.1: the holding's president chooses, as 18xx.games' `merger_tokens_start` asks before
+/// the holding's tokens are counted); the holding keeps every other map token and owns 4.
+fn is_tuscan_first_step(m: &Merger) -> bool {
+    !m.tuscan && m.holding.as_deref() == Some(m.target.as_str())
+}
+
+/// The last step of the Tuscan merge (1841 §12.3): the holding and SSFL merge into SFLi,
+/// decided by `first` (the Tuscan merge's decider) where nobody presides.
+pub(super) fn tuscan_last_step(state: &mut State, holding: &str, first: Seat, joins_round: bool) {
+    let Some(t) = data::ruleset(&state.options).tuscan_merge.clone() else {
+        return;
+    };
+    let Some(ssfl) = t.participants.get(2) else {
+        return;
+    };
+    let mut m = tuscan_merger(state, holding, ssfl, &t.result, first);
+    m.holding = Some(holding.to_string());
+    m.joins_round = joins_round;
+    // As a voluntary merger's (18xx.games' `merger_exchange_start` serves both): SFLi has the
+    // holding's and SSFL's assets before the presidency question, and discards first,
+    // decided by the Tuscan merge's decider while it has no president.
+    move_assets(state, &mut m, Some(first));
+    store(state, m);
 }
 
 fn tuscan_merger(state: &State, a: &str, b: &str, target: &str, first: Seat) -> Merger {
@@ -1383,28 +1445,4 @@ fn tuscan_merger(state: &State, a: &str, b: &str, target: &str, first: Seat) -> 
     m.holders = holders;
     m.units = units;
     m
-}
-
-/// A minor merger without choices (the first step of the Tuscan merge, 1841 §12.3): the
-/// holding keeps every map token and owns 4 tokens in all.
-fn auto_minor_merger(
-    state: &mut State,
-    a: &str,
-    b: &str,
-    target: &str,
-    first: Seat,
-    events: &mut Vec<Event>,
-) {
-    const HOLDING_TOKENS: u32 = 4;
-    let mut m = tuscan_merger(state, a, b, target, first);
-    m.tuscan = false;
-    execute(state, &mut m, events);
-    // No decisions in this step: a two-city tile loses the second minor's token.
-    auto_two_city(state, &mut m, events);
-    let on_map = state
-        .corporation(target)
-        .map_or(0, |c| c.tokens.len() as u32);
-    if let Some(c) = corp_mut(state, target) {
-        c.tokens_total = HOLDING_TOKENS.max(on_map);
-    }
 }

@@ -69,7 +69,7 @@ pub(super) fn legal(state: &State, seat: Seat) -> LegalActions {
 fn rule(state: &State) -> &'static str {
     match event(state) {
         Some(CorporateEvent::Split(_)) => "1841 §12.4",
-        Some(CorporateEvent::Merger(m)) if m.tuscan => "1841 §12.3",
+        Some(CorporateEvent::Merger(m)) if m.tuscan || m.holding.is_some() => "1841 §12.3",
         Some(CorporateEvent::Merger(_)) => "1841 §12.1",
         Some(CorporateEvent::Transformation(_)) => "1841 §12.2",
         None => "1841 §12",

@@ -12,6 +12,9 @@
 //! available again; the major does not operate again in this round and the minor's turn
 //! ends.
 //!
+//! The Tuscan merge's transformation (§12.3) has the purchase rounds too, then a free second
+//! token, and the merge with SSFL follows ([`begin_tuscan`]).
+//!
 //! This build offers the transformation only when the minor can pay the compulsory L.50
 //! token from its treasury or already owns two tokens (emergency money raising for it is not
 //! modelled here; docs/games/1841.md I37).
@@ -88,13 +91,75 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
     }
 }
 
-/// The transformation inside the Tuscan merge (1841 §12.3): no purchases; the holding gets a
-/// second token free.
-pub(super) fn auto_transform(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>) {
+/// Starts the transformation inside the Tuscan merge (1841 §12.3: SFLP or SFMA, whichever
+/// is there, "transforms into the holding"): the two purchase rounds of §12.2 follow, as
+/// 18xx.games offers them (`transform_start` with `tuscan_merge`: `offer1`, `offer2`); then
+/// the holding gets its second token free (`transform_tokens`: "in Tuscan merger, just give
+/// target a 2nd token") and merges with SSFL into SFLi ([`super::merger::tuscan_last_step`]).
+/// Whether SFLi may still operate in this round is kept as the holding's place in the
+/// round's `done` list (there when it may not), read when the rounds end.
+pub(super) fn begin_tuscan(
+    state: &mut State,
+    minor: &str,
+    major: &str,
+    joins_round: bool,
+    events: &mut Vec<Event>,
+) {
     convert(state, minor, major, events);
-    if let Some(c) = corp_mut(state, major) {
+    if let Some(r) = round_mut(state) {
+        r.done.retain(|d| d != major);
+        if !joins_round {
+            r.done.push(major.to_string());
+        }
+    }
+    let mut t = Transformation {
+        minor: minor.to_string(),
+        major: major.to_string(),
+        stage: 1,
+        holders: Vec::new(),
+        next: 0,
+    };
+    t.holders = round_holders(state, &t);
+    store(state, t);
+}
+
+/// Whether `t` is the Tuscan merge's transformation (1841 §12.3): its minor is SFLP or SFMA
+/// while SFLi is being formed (neither started nor closed; a voluntary transformation of
+/// them, from phase 4, comes after the Tuscan merge, which closes them).
+fn is_tuscan(state: &State, t: &Transformation) -> bool {
+    data::ruleset(&state.options)
+        .tuscan_merge
+        .as_ref()
+        .is_some_and(|m| {
+            m.participants.iter().take(2).any(|p| *p == t.minor)
+                && state
+                    .corporation(&m.result)
+                    .is_some_and(|c| !c.started() && !c.closed)
+        })
+}
+
+/// The end of the Tuscan merge's transformation (1841 §12.3): the holding's second token,
+/// free, then its merger with SSFL, decided by the president of the best-valued of the two
+/// (the leader of the merge: the minor's place is the holding's, FAQ-Q12).
+fn finish_tuscan(state: &mut State, t: &Transformation) {
+    if let Some(c) = corp_mut(state, &t.major) {
         c.tokens_total = c.tokens_total.max(2);
     }
+    let joins_round = round(state).is_none_or(|r| !r.done.contains(&t.major));
+    let ssfl = data::ruleset(&state.options)
+        .tuscan_merge
+        .as_ref()
+        .and_then(|m| m.participants.get(2).cloned())
+        .unwrap_or_default();
+    let leader = market::operating_order(state)
+        .into_iter()
+        .find(|s| *s == t.major || *s == ssfl)
+        .unwrap_or_else(|| t.major.clone());
+    let first = controller(state, &leader)
+        .or_else(|| state.player_order.first().copied())
+        .unwrap_or(0);
+    set_event(state, None);
+    super::merger::tuscan_last_step(state, &t.major, first, joins_round);
 }
 
 /// Starts a voluntary transformation of the operating minor `minor` into `major`.
@@ -296,6 +361,10 @@ pub(super) fn advance(state: &mut State, mut t: Transformation, events: &mut Vec
                     t.stage += 1;
                     t.next = 0;
                     t.holders = round_holders(state, &t);
+                    if t.stage == 3 && is_tuscan(state, &t) {
+                        finish_tuscan(state, &t);
+                        return true;
+                    }
                     if t.stage == 3 {
                         // The compulsory second token (L.50).
                         let rules = data::ruleset(&state.options);
