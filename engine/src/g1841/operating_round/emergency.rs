@@ -658,10 +658,58 @@ pub(super) fn contribute(state: &mut State, sym: &str, price: i64, events: &mut 
     }
 }
 
+/// Where the presidencies a bankrupt player still holds go when he sells all he has left
+/// (1841 §14 second pass, §7.5): a corporation whose presidency may change (non-historical,
+/// or from phase 4) passes to the largest other holder ([`successor`]: ties to the nearest
+/// player after him, then corporations) when that holder has at least the president's
+/// certificate's percent, who swaps two units for the certificate; otherwise, and always for
+/// a historical corporation before phase 4, the certificate goes into the pool and the
+/// corporation is frozen (§7.4). 18xx.games does the same
+/// (`G1841::Step::Bankrupt#process_bankrupt`: `share_pool.sell_shares(bundle,
+/// allow_president_change: true)` outside the historical case). Called before the
+/// certificates move; the bankrupt then holds only ordinary certificates of a corporation
+/// whose presidency passed.
+fn bankrupt_presidencies(state: &mut State, owner: &ShareOwner, events: &mut Vec<Event>) {
+    let ShareOwner::Player(seat) = owner else {
+        return;
+    };
+    let presided: Vec<String> = state
+        .corporations
+        .iter()
+        .filter(|c| c.price().is_some() && c.president() == Some(owner))
+        .map(|c| c.sym.clone())
+        .collect();
+    for sym in presided {
+        let Some(corp) = state.corporation(&sym) else {
+            continue;
+        };
+        let pres_percent = 2 * corp.unit_percent();
+        let next = presidency_may_change(state, corp)
+            .then(|| successor(state, &sym, *seat))
+            .flatten()
+            .filter(|(_, p)| *p >= pres_percent);
+        let Some((next, _)) = next else {
+            continue;
+        };
+        swap_presidency(state, &sym, owner, &next);
+        events.push(match &next {
+            ShareOwner::Player(s) => Event::PresidentChanged {
+                corporation: sym.clone(),
+                seat: *s,
+            },
+            other => Event::PresidencyMoved {
+                corporation: sym.clone(),
+                president: other.clone(),
+            },
+        });
+    }
+}
+
 /// Bankruptcy of the controlling player `seat` (1841 §14): he sells, at half price with
 /// normal price drops, the largest legal bundle of each corporation; then every remaining
-/// certificate at half price without further drops, whatever the presidency (a president's
-/// certificate may end in the pool: that corporation is frozen); gives all his cash to the
+/// certificate at half price without further drops, whatever the presidency (a presidency
+/// passes to another holder with the president's percent, [`bankrupt_presidencies`];
+/// otherwise the president's certificate ends in the pool: that corporation is frozen); gives all his cash to the
 /// needy corporation; returns his concessions to the bank; then resigns (`loan == false`: out
 /// of the game, value 0) or takes a L.500 bank loan, subtracted from his final value. The
 /// corporation is released from its train obligation for this turn.
@@ -680,6 +728,7 @@ pub(super) fn declare_bankruptcy(
     }
     // 2. Everything else at half price, no drops, presidencies included.
     let owner = ShareOwner::Player(seat);
+    bankrupt_presidencies(state, &owner, events);
     let mut proceeds_total = 0;
     let mut rest = Vec::new();
     for c in state.corporations.iter_mut() {

@@ -532,6 +532,11 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         }
         Action::DeclareBankruptcy { loan } if listed => {
             declare_bankruptcy(state, seat, *loan, &mut events);
+            // 1841 §14 releases the corporation from its train for this turn and says no
+            // more; 18xx.games ends its turn there (`G1841::Step::Bankrupt`:
+            // `done_operating!`), skipping the corporate share, merger and transformation
+            // steps, and so does this engine (also when a new president took over, §7.5).
+            end_turn(state, &mut events);
         }
         Action::BuyTrain { train, from, price }
             if listed
