@@ -725,6 +725,44 @@ fn s12_1_merger_without_a_president_fails() {
     assert_eq!(state, before);
 }
 
+/// 1841 §12.1 (FAQ-R6: the first holder of 40% must take the presidency) with §7.5 (a holder
+/// with strictly more takes it over): on 132002 before action 529, P2 (SFTC 40%, asked
+/// first) receives AFI's president's certificate, then P3 (SFTG 60%) receives three shares,
+/// 30% against P2's 20%, and becomes president, swapping two shares for the certificate, as
+/// 18xx.games' exchange does (`allow_president_change: true`; lite heuristic 4 players seed
+/// 4001, id 502: "Player 2 becomes the president of CTDA", then "Player 3 becomes the
+/// president of CTDA"). Without the check P2 stayed president below P3.
+#[test]
+fn s12_1_a_larger_holder_takes_the_new_presidency_after_the_exchange() {
+    let mut state = before_in("132002", 529);
+    set_holders(&mut state, "SFTC", &[p(P2), p(P2), p(P2)]);
+    set_holders(&mut state, "SFTG", &[p(P3), p(P3), p(P3), p(P3), p(P3)]);
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    let events = act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    assert!(events.contains(&Event::PresidentChanged {
+        corporation: "AFI".into(),
+        seat: P3,
+    }));
+    let afi = state.corporation("AFI").unwrap();
+    assert_eq!(afi.president(), Some(&p(P3)));
+    assert_eq!(
+        (percent(&state, "AFI", p(P3)), percent(&state, "AFI", p(P2))),
+        (30, 20)
+    );
+}
+
 /// The position of [`s12_1_merger_without_a_president_fails`] (132002 before action 529,
 /// nobody with 40%, everybody L.400 richer) with SFTC holding CTDA's 3-5 beside its 3-3, SFTG
 /// CTDA's 4-0 beside its 3-2, SFTG one SFTC share (certificate 3) instead of the pool, and
