@@ -244,12 +244,12 @@ pub fn export(
                         json[INDEX_TAG] = Value::from(index);
                         out.push(json);
                         writer.token_pass(&pre, &state, *seat, false, &mut out);
-                        writer.track_pass(&pre, &state, *seat, &mut out);
+                        writer.track_pass(&pre, &state, *seat, &events, &mut out);
                         writer.token_pass(&pre, &state, *seat, true, &mut out);
                     }
                     Ok(None) => {
                         writer.token_pass(&pre, &state, *seat, false, &mut out);
-                        writer.track_pass(&pre, &state, *seat, &mut out);
+                        writer.track_pass(&pre, &state, *seat, &events, &mut out);
                         writer.token_pass(&pre, &state, *seat, true, &mut out);
                     }
                     Err(reason) => {
@@ -269,6 +269,7 @@ pub fn export(
         }
         match writer.write(&pre, &state, *seat, action, &events, id) {
             Ok(mut json) => {
+                writer.ledger.split_treasury(&pre, &events);
                 writer.ledger.exchanged(&events);
                 writer.ledger.settle(&state);
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
@@ -358,7 +359,7 @@ pub fn export(
                     out.push(pass);
                 }
                 writer.token_pass(&pre, &state, *seat, false, &mut out);
-                writer.track_pass(&pre, &state, *seat, &mut out);
+                writer.track_pass(&pre, &state, *seat, &events, &mut out);
                 writer.token_pass(&pre, &state, *seat, true, &mut out);
             }
             Err(reason) => {
@@ -459,6 +460,36 @@ fn track_step_skipped(pre: &State, post: &State) -> Option<String> {
     };
     (began && r.step != super::state::OperatingStep::Track && r.laid_hexes.is_empty())
         .then_some(corp)
+}
+
+/// The corporations whose whole operating turn this engine played by itself during one action
+/// (`events`: each [`Event::OperatingTurn`] but a last one still running in `post`), in
+/// operating order, that hold a token: 18xx.games opens the track step of every corporation
+/// with a token (`G1841::Step::Track#can_lay_tile?`) and waits for its `pass` even when no tile
+/// can be laid (1841 §9.1: the lay is optional), where this engine, with nothing legal in any
+/// step, moves on to the next corporation (the importer drops the passes again:
+/// "operating turn this engine ended itself"). A frozen corporation's turn (1841 §7.4) has no
+/// such event; 18xx passes its steps itself.
+fn turns_played_through(post: &State, events: &[Event]) -> Vec<String> {
+    let mut turns: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::OperatingTurn { corporation } => Some(corporation.as_str()),
+            _ => None,
+        })
+        .collect();
+    if let Round::OperatingRound(r) = &post.round
+        && turns
+            .last()
+            .is_some_and(|c| r.current.as_deref() == Some(*c))
+    {
+        turns.pop();
+    }
+    turns
+        .into_iter()
+        .filter(|c| post.corporation(c).is_some_and(|k| !k.tokens.is_empty()))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The minor whose operating turn ended with `action` (`pre → post`) without this engine
@@ -1312,9 +1343,17 @@ impl Writer<'_> {
     /// Appends 18xx.games' `pass` of a step this engine skipped after the action from `pre`
     /// to `post`: the optional second home token of a non-historical major when no city of
     /// the region has a free slot (1841 §5.4 step 3; 18xx offers the step while the region
-    /// has another city), the track step at the start of a corporation's turn
-    /// ([`track_step_skipped`]). The importer drops both again.
-    fn track_pass(&self, pre: &State, post: &State, seat: Seat, out: &mut Vec<Value>) {
+    /// has another city), the track step of each corporation whose whole turn this engine
+    /// played by itself ([`turns_played_through`]), the track step at the start of a
+    /// corporation's turn ([`track_step_skipped`]). The importer drops them again.
+    fn track_pass(
+        &self,
+        pre: &State,
+        post: &State,
+        seat: Seat,
+        events: &[Event],
+        out: &mut Vec<Value>,
+    ) {
         let placed_first = import18xx::corporation_start(pre).is_some_and(|st| {
             st.step == StartStep::HomeToken
                 && pre
@@ -1334,6 +1373,11 @@ impl Writer<'_> {
             let seat = super::corporation::controller(post, &st.corporation).unwrap_or(seat);
             let corp = Entity::Corporation(st.corporation.clone());
             out.push(self.record("pass", &Map::new(), &corp, seat, id));
+        }
+        for corp in turns_played_through(post, events) {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            let seat = super::corporation::controller(post, &corp).unwrap_or(seat);
+            out.push(self.record("pass", &Map::new(), &Entity::Corporation(corp), seat, id));
         }
         if let Some(corp) = track_step_skipped(pre, post) {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);

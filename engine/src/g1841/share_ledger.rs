@@ -126,6 +126,57 @@ impl Ledger {
             .collect()
     }
 
+    /// Follows 18xx's move of IRSFF's treasury at the Ferdinandea split (1841 §12.4: the
+    /// certificates of other corporations it holds alternate between the two successors by
+    /// descending value), when `events` form the two successors from one corporation (two
+    /// `CorporationFormed` in a row with the same single origin): 18xx.games
+    /// (`secession_move_treasury_shares`) takes `old.corporate_shares.sort_by(&:price).reverse`
+    /// (a certificate's price: units × the market price in `pre`) and hands them out in turn,
+    /// the first to the first successor. Ruby's `sort_by` keeps equal prices in list order for
+    /// such short lists and `reverse` then turns them round, so of equal values the
+    /// certificate IRSFF received last goes first. The corporations are taken in this engine's
+    /// list order (18xx's is the order of its holder's hash keys); [`Ledger::settle`] brings
+    /// any certificate this engine gave the other successor back to this engine's holdings.
+    pub fn split_treasury(&mut self, pre: &State, events: &[Event]) {
+        let formed: Vec<(&String, &Vec<String>)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::CorporationFormed {
+                    corporation, from, ..
+                } => Some((corporation, from)),
+                _ => None,
+            })
+            .collect();
+        let Some((a, b, old)) = formed.windows(2).find_map(|w| {
+            (w[0].1.len() == 1 && w[0].1 == w[1].1).then(|| (w[0].0, w[1].0, &w[0].1[0]))
+        }) else {
+            return;
+        };
+        let holder = ShareOwner::Corporation(old.clone());
+        let mut list: Vec<(i64, String, usize)> = Vec::new();
+        for c in &pre.corporations {
+            let (Some(shares), Some(price)) = (self.corps.get(&c.sym), c.price()) else {
+                continue;
+            };
+            let unit = c.unit_percent().max(1);
+            for &i in shares.held.get(&holder).into_iter().flatten() {
+                let size = shares.sizes.get(i).map_or(0, |s| s.0);
+                list.push((
+                    price.saturating_mul(i64::from(size / unit)),
+                    c.sym.clone(),
+                    i,
+                ));
+            }
+        }
+        list.sort_by_key(|(value, _, _)| *value);
+        for (k, (_, sym, i)) in list.into_iter().rev().enumerate() {
+            let to = ShareOwner::Corporation(if k % 2 == 0 { a } else { b }.clone());
+            if let Some(shares) = self.corps.get_mut(&sym) {
+                shares.move_share(i, &to);
+            }
+        }
+    }
+
     /// Follows 18xx's exchanges (1841 §12) from this engine's `SharesExchanged` events, in
     /// order: each holder receives the new corporation's shares one by one from the front of
     /// its IPO. In a merger of two majors (18xx `merger_do_exchange`), a player who takes the
@@ -657,6 +708,60 @@ mod tests {
         for (i, o) in owners {
             c.certificates[*i].owner = o.clone();
         }
+    }
+
+    /// 1841 §12.4: at the split IRSFF's certificates of other corporations alternate SB, SFL
+    /// by descending value; of equal values 18xx.games (`sort_by(&:price).reverse`) takes the
+    /// one IRSFF received last first. IRSFF holds RATF's president's certificate (RATF_0, 2 ×
+    /// L.68) and RATF_1, RATF_2 (L.68 each): SB gets RATF_0 and RATF_1, SFL RATF_2 — whichever
+    /// of its interchangeable 10% certificates this engine gave SFL (lite heuristic 4
+    /// players seed 4001, 18xx id 475: SFL's sale of its RATF share was written as RATF_1,
+    /// SB's in 18xx).
+    #[test]
+    fn the_splits_equal_certificates_go_to_the_successors_in_18xx_order() {
+        let mut s = G1841::setup(&Options::default(), 4, 0).unwrap();
+        let irsff = ShareOwner::Corporation("IRSFF".into());
+        let (sb, sfl) = (
+            ShareOwner::Corporation("SB".into()),
+            ShareOwner::Corporation("SFL".into()),
+        );
+        s.corporation_mut("RATF").unwrap().share_price = Some(super::super::state::SharePrice {
+            row: 4,
+            col: 2,
+            arrival: 0,
+        });
+        s.next_market_arrival = 1;
+        own(
+            &mut s,
+            "RATF",
+            &[(0, irsff.clone()), (1, irsff.clone()), (2, irsff.clone())],
+        );
+        let mut ledger = Ledger::new(&s);
+        let pre = s.clone();
+        let formed = |c: &str| Event::CorporationFormed {
+            corporation: c.into(),
+            from: vec!["IRSFF".into()],
+            price: 100,
+            row: 3,
+            col: 5,
+        };
+        // This engine: RATF_0 and its certificate 2 to SB, certificate 1 to SFL.
+        own(
+            &mut s,
+            "RATF",
+            &[(0, sb.clone()), (1, sfl.clone()), (2, sb.clone())],
+        );
+        ledger.split_treasury(&pre, &[formed("SB"), formed("SFL")]);
+        ledger.settle(&s);
+        assert_eq!(ledger.held("RATF", &sb), ["RATF_0", "RATF_1"]);
+        assert_eq!(ledger.held("RATF", &sfl), ["RATF_2"]);
+        // SFL's sale of its 10% (this engine's certificate 1) names RATF_2.
+        let pre = s.clone();
+        own(&mut s, "RATF", &[(1, ShareOwner::Pool)]);
+        assert_eq!(
+            ledger.pick("RATF", &sfl, &ShareOwner::Pool, &pre, &[1]),
+            ["RATF_2"]
+        );
     }
 
     /// 18xx's presidency swap hands over the new president's *first* shares (in the order he
