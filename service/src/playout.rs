@@ -686,7 +686,8 @@ mod tests {
     /// (docs/games/1841.md, "Random games"): every one finishes, each by bankruptcy, and the
     /// scores it reports are the players' values less their bankruptcy loans (1841 §13, §14:
     /// L.500 per loan), which is why some are negative: a score is below zero only for a
-    /// player with a loan, never below its cash less its loans, and 0 for one who resigned.
+    /// player with a loan, never below its cash less its loans, and for one who resigned 0
+    /// less the loans he took before.
     #[test]
     fn g1841_random_games_end_by_bankruptcy_and_scores_subtract_the_loans() {
         use referee_engine::g1841::{G1841, game_end};
@@ -712,7 +713,7 @@ mod tests {
             assert_eq!(scores, game_end::scores(&state), "seed {seed}");
             for (p, &score) in state.players.iter().zip(&scores) {
                 if p.bankrupt {
-                    assert_eq!(score, 0, "seed {seed}: seat {} resigned", p.seat);
+                    assert_eq!(score, -p.loan, "seed {seed}: seat {} resigned", p.seat);
                     continue;
                 }
                 assert_eq!(p.loan % 500, 0, "seed {seed}: loans of L.500");

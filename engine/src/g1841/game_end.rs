@@ -275,7 +275,11 @@ pub fn finish(state: &mut State, events: &mut Vec<Event>) {
 
 /// Each player's value in L., by seat (1841 §13, 18xx `player_value`): cash + certificates
 /// at market value (units × price; unstarted corporations count 0) + face value of the
-/// concessions still held − bankruptcy loans; 0 for a player who resigned (§14).
+/// concessions still held − bankruptcy loans; a player who resigned (§14) holds nothing and
+/// scores 0 less the loans he took before (an earlier bankruptcy's L.500 is not forgiven
+/// by a later resignation: §14 "the loan is subtracted from his final score"; 18xx
+/// `player_value` = value − loans, p2p_purchases random 4 players seed 4001: player 2,
+/// loan at id 499, resigned at id 617, scores −500).
 pub fn scores(state: &State) -> Vec<i64> {
     let face = data::ruleset(&state.options).concession_round.face_value;
     state
@@ -297,7 +301,7 @@ pub fn scores(state: &State) -> Vec<i64> {
                 })
                 .sum();
             if p.bankrupt {
-                return 0;
+                return -p.loan;
             }
             p.cash
                 .saturating_add(shares)
@@ -351,5 +355,20 @@ mod tests {
         let o = outcome(&s).unwrap_or_else(|| panic!("ended"));
         assert_eq!(o.ranks, [2, 1, 2, 2]);
         assert_eq!(o.end_reason, "bank");
+    }
+
+    /// 1841 §14: a player who took the L.500 loan and later resigned keeps the loan against
+    /// his score of 0 (18xx `player_value`: −500); one who only resigned scores 0.
+    #[test]
+    fn s14_a_resigned_players_earlier_loan_still_counts() {
+        let mut s = G1841::setup(&Options::default(), 4, 0).unwrap_or_else(|e| panic!("{e}"));
+        for seat in [1, 2] {
+            let p = &mut s.players[seat];
+            s.bank_cash += p.cash;
+            p.cash = 0;
+            p.bankrupt = true;
+        }
+        s.players[1].loan = 500;
+        assert_eq!(scores(&s), vec![840, -500, 0, 840]);
     }
 }
