@@ -596,16 +596,24 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
         m.stage = MergerStage::TwoCityTile;
         return;
     }
-    // The president's certificate.
+    // The president's certificate. Its events are told at the president's place in the
+    // order of holders, where 18xx.games hands it over (`merger_do_exchange` holder by
+    // holder): the export's share ledger gives the holders before him the first shares of
+    // the new IPO (p2p_purchases heuristic 3 players seed 3001, id 590: player 2, asked
+    // first, received IFAI_1 and the president player 1 IFAI_2 and IFAI_3, swapped back to
+    // the IPO for the certificate).
+    let mut president_events: Vec<Event> = Vec::new();
+    let mut president_at = None;
     match m.president.clone() {
         Some(p) => {
             let i = m.holders.iter().position(|h| *h == p);
+            president_at = i;
             if m.claimed {
                 let u = i.map_or(0, |i| m.units[i]);
                 let cost = claim_cost(price, u);
                 add_cash(state, &p, -cost);
                 add_cash(state, &ShareOwner::Corporation(target.clone()), cost);
-                events.push(Event::ExchangePayment {
+                president_events.push(Event::ExchangePayment {
                     holder: p.clone(),
                     corporation: target.clone(),
                     amount: cost,
@@ -618,12 +626,15 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
                 m.units[i] = m.units[i].saturating_sub(4);
             }
             give_president(state, &target, &p);
-            events.push(Event::SharesExchanged {
+            president_events.push(Event::SharesExchanged {
                 holder: p.clone(),
                 corporation: target.clone(),
                 percent: 20,
                 president: true,
             });
+            if president_at.is_none() {
+                events.append(&mut president_events);
+            }
         }
         None => {
             // Tuscan merge without a president (1841 §12.3, FAQ-R4): the certificate goes to
@@ -641,6 +652,9 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     }
     // Pairs.
     for i in 0..m.holders.len() {
+        if president_at == Some(i) {
+            events.append(&mut president_events);
+        }
         let h = m.holders[i].clone();
         let mut got = 0;
         while m.units[i] >= 2 {
