@@ -1557,9 +1557,12 @@ impl Writer<'_> {
                 percent,
             } => {
                 let seller = ShareOwner::Player(offer.seller);
-                let ours = moved(before, post, corporation, |a, b| {
-                    *a == seller && *b != seller
-                });
+                let ours =
+                    sold_ordinary(before, corporation, &seller, *percent).unwrap_or_else(|| {
+                        moved(before, post, corporation, |a, b| {
+                            *a == seller && *b != seller
+                        })
+                    });
                 if ours.is_empty() {
                     return Err(format!("no certificate of {corporation} left the seller"));
                 }
@@ -2039,6 +2042,34 @@ pub const REFEREE_SHARES: &str = "referee_shares";
 /// beside 18xx's `slot` (18xx's slot order, [`Writer::follow_slots`], is not the order in
 /// which this engine lists a city's holders): the importer reads it in place of the slot.
 pub const REFEREE_SELLER: &str = "referee_seller";
+
+/// The seller's ordinary certificates a purchase of `percent` of `corporation` from
+/// `seller` takes (I48, 1841 §5.2: the seller's ordinary certificates go first), in this
+/// engine's notation, when they cover it (`None`: the purchase takes the president's
+/// certificate too, read from the certificates that left him). 18xx.games records that
+/// bundle, the presidency following afterwards (§7.5): a buyer who then holds more than the
+/// seller swaps two of his shares for the president's certificate, so the certificates
+/// that left the seller are the president's and not the share bought (p2p_purchases
+/// heuristic 4 players seed 4001, id 771: a 10% ICSF share written as ICSF_0, 10%).
+fn sold_ordinary(
+    before: &State,
+    corporation: &str,
+    seller: &ShareOwner,
+    percent: u32,
+) -> Option<Vec<String>> {
+    let c = before.corporation(corporation)?;
+    let unit = c.unit_percent();
+    let units = usize::try_from(percent / unit.max(1)).ok()?;
+    let ordinary: Vec<String> = c
+        .certificates
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.owner == *seller && !k.president && k.percent == unit)
+        .map(|(i, _)| notation::share_id(corporation, i))
+        .take(units)
+        .collect();
+    (units > 0 && ordinary.len() == units).then_some(ordinary)
+}
 
 fn tokens_total(state: &State, sym: &str) -> u32 {
     state.corporation(sym).map_or(0, |c| c.tokens_total)
