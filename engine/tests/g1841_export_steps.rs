@@ -928,3 +928,69 @@ fn s21_a_turn_played_through_by_this_engine_is_passed() {
 // Of the lite random games of seeds 1 to 16, seed 5 alone has one (IFAI after record 266).
 const PLAYED_THROUGH_SEEDS: std::ops::RangeInclusive<u64> = 4..=5;
 const PLAYED_THROUGH: usize = 1;
+
+/// I48 (1841 §5.2): a share purchase from a player takes the seller's ordinary certificates
+/// first; a buyer who then holds more than the seller takes the presidency (§7.5) by a swap.
+/// The record names the ordinary certificates bought, as 18xx.games records the bundle
+/// before its swap, not the president's certificate that left the seller in the swap
+/// (p2p_purchases heuristic 4 players seed 4001, 18xx id 771: 'ICSF_0, 10%' before the
+/// change). Counted over that game: every accepted offer of shares the seller's ordinary
+/// certificates cover, and those of them that moved the presidency.
+#[test]
+fn s21_a_p2p_purchase_that_moves_the_presidency_names_the_shares_bought() {
+    let options = Options {
+        p2p_purchases: true,
+        ..Options::default()
+    };
+    let history = heuristic_game(options, 4, 4001);
+    let written = export(&options, 4, &history, &ExportSettings::default()).unwrap();
+    let mut state = G1841::setup(&options, 4, 4001).unwrap();
+    let mut offered = None;
+    let (mut purchases, mut with_presidency) = (0, 0);
+    for (k, (seat, action)) in history.iter().enumerate() {
+        let pre = state.clone();
+        G1841::apply(&mut state, *seat, action).unwrap();
+        match action {
+            Action::OfferPurchase { seller, item, .. } => offered = Some((*seller, item.clone())),
+            Action::AnswerOffer { accept: true } => {
+                let Some((
+                    seller,
+                    referee_engine::g1841::state::PurchaseItem::Shares {
+                        corporation,
+                        percent,
+                    },
+                )) = offered.take()
+                else {
+                    continue;
+                };
+                let c = pre.corporation(&corporation).unwrap();
+                let ordinary = c
+                    .certificates
+                    .iter()
+                    .filter(|x| x.owner == ShareOwner::Player(seller) && !x.president)
+                    .count() as u32;
+                if percent / c.unit_percent() > ordinary {
+                    continue;
+                }
+                let r = record(&written, written.action_ids[k]);
+                assert_eq!(r["type"], "buy_shares", "{k}");
+                assert_eq!(r["percent"], percent, "{k}");
+                let president = format!("{corporation}_0");
+                assert!(
+                    r["shares"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|id| id.as_str() != Some(president.as_str())),
+                    "{k}: {r}"
+                );
+                purchases += 1;
+                let moved = |s: &State| s.corporation(&corporation).unwrap().president().cloned();
+                with_presidency += usize::from(moved(&pre) != moved(&state));
+            }
+            _ => {}
+        }
+    }
+    println!("{purchases} purchases, {with_presidency} moved the presidency");
+    assert_eq!((purchases, with_presidency), (97, 9));
+}
