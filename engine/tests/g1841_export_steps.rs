@@ -994,3 +994,26 @@ fn s21_a_p2p_purchase_that_moves_the_presidency_names_the_shares_bought() {
     println!("{purchases} purchases, {with_presidency} moved the presidency");
     assert_eq!((purchases, with_presidency), (97, 9));
 }
+
+/// 1841 §13: a corporation on L.516 ends the game at the end of the current corporation's
+/// turn, also a turn that ends with a merger. p2p_purchases heuristic 4 players seed 4001
+/// (the harness game): ATFA reaches L.516 with its dividend, then merges with AFI into IFAI;
+/// the game ends with the merger's last token removal, as in 18xx.games (id 1816, result
+/// 5,868 / 4,384 / 3,930 / 3,092), where this engine went on to CGTF's turn before.
+#[test]
+fn s13_the_end_game_price_ends_the_game_after_a_turn_ending_in_a_merger() {
+    let options = Options {
+        p2p_purchases: true,
+        ..Options::default()
+    };
+    let history = heuristic_game(options, 4, 4001);
+    let (_, last) = history.last().unwrap();
+    assert!(matches!(last, Action::RemoveToken { .. }), "{last:?}");
+    let mut state = G1841::setup(&options, 4, 4001).unwrap();
+    for (seat, action) in &history {
+        G1841::apply(&mut state, *seat, action).unwrap();
+    }
+    let outcome = G1841::outcome(&state).unwrap();
+    assert_eq!(outcome.end_reason, "stock_market");
+    assert_eq!(outcome.scores, [5868, 4384, 3930, 3092]);
+}
