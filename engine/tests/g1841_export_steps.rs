@@ -98,8 +98,9 @@ fn s21_a_major_passes_the_lays_it_cannot_make() {
         (Options::default(), 4, 1, 0),
         (Options::from_optional_rules(&["lite"]).unwrap(), 4, 2, 0),
         // Issue #22's rules fixes changed the random games: seed 3 had 2, then 1, then 0,
-        // and 2 again since a corporation may dump a presidency in an emergency (§14).
-        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 2),
+        // and 2 again since a corporation may dump a presidency in an emergency (§14); 1
+        // since a bankrupt's presidency passes and his corporation's turn ends (§14).
+        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 1),
         (Options::from_optional_rules(&["lite"]).unwrap(), 5, 5, 2),
     ] {
         let (history, written) = exported(options, players, seed);
@@ -275,8 +276,10 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // pool pair (§12.4) and the emergency sweep (§14) of 2026-12-06 (rules-1841); 283 and
     // 77 before a merger's assets moved when the new corporation is named (§12.1, D2 part 3);
     // 275 and 75 before a corporation could dump a presidency in an emergency (§14,
-    // FAQ-C13: more corporate sales, and presidencies that move change later chains).
-    assert_eq!((sales, by_others), (297, 88));
+    // FAQ-C13: more corporate sales, and presidencies that move change later chains); 297
+    // and 88 before a bankrupt's presidency passed to a holder and his corporation's turn
+    // ended there (§14), with the merger presidency of §7.5 (2026-12-06, harness-lp).
+    assert_eq!((sales, by_others), (328, 98));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -350,8 +353,9 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // discard order) changed these random games; 14 before a merger's assets moved when the
     // new corporation is named (§12.1, D2 part 3) and before I35's share step, the split's
     // pool pair (§12.4) and the emergency sweep (§14) of 2026-12-06; 8 before a corporation
-    // could dump a presidency in an emergency (§14, FAQ-C13).
-    assert_eq!(found, 5);
+    // could dump a presidency in an emergency (§14, FAQ-C13); 5 before a bankrupt's
+    // presidency passed to a holder (§14) and the merger presidency of §7.5 (harness-lp).
+    assert_eq!(found, 6);
 }
 
 const SLOT_SEEDS: u64 = 30;
@@ -768,10 +772,12 @@ fn s21_a_merger_above_l250_names_the_new_corporation_before_the_price() {
     }
     // The heuristic game's one such merger (2026-12-06): SFL with CTDA into ATFA at the
     // higher price, L.377; since the Torino H4 choice of CTDA's merger is asked (1841 §12.1,
-    // the heuristic player draws it), CTDA with SFL into CFCC at L.377.
+    // the heuristic player draws it), CTDA with SFL into CFCC at L.377; since a larger
+    // holder takes a merger's new presidency (§7.5) and a bankrupt's presidency passes
+    // (§14) (2026-12-06, harness-lp), RSFS with CTDA at L.377.
     assert_eq!(
         found,
-        vec![("SFL".to_string(), "CFCC".to_string(), 377)],
+        vec![("CTDA".to_string(), "RSFS".to_string(), 377)],
         "the mergers at two prices"
     );
     reimports_to(&written, &history);
