@@ -502,7 +502,10 @@ fn transform_offer_skipped(pre: &State, post: &State, action: &Action) -> Option
     let Round::OperatingRound(r) = &pre.round else {
         return None;
     };
-    if r.event.is_some() || !r.crowded.is_empty() || r.start.is_some() {
+    // A start by the minor in its share step (§9.7) may end its turn too: the new
+    // corporation's token count is then the action (lite random 6 players seed 6002, 18xx id
+    // 348: CTS's `choose` after CTLP started it; 18xx then offered CTLP the transformation).
+    if r.event.is_some() || !r.crowded.is_empty() {
         return None;
     }
     let corp = r.current.clone()?;
