@@ -745,7 +745,9 @@ mod tests {
         // lays of issue #22 changed the random games; −2,000 before the rules merged on
         // 2026-12-06 (§3.2, §12.4 holder's choice, §9.6 discard order); −2,062 (five loans
         // against L.438) before the second merge of that day (§12.1 merger order and two-city
-        // token, I35, §12.4 pool pair, §14 emergency sweep and dump).
-        assert_eq!(lowest, -1500);
+        // token, I35, §12.4 pool pair, §14 emergency sweep and dump); −1,500 before a
+        // bankrupt's presidency passed to a holder and his corporation's turn ended (§14),
+        // and a resigned player's earlier loans counted (§14) (2026-12-06, harness-lp).
+        assert_eq!(lowest, -2003);
     }
 }
