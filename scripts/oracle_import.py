@@ -88,7 +88,10 @@ def classify(report):
         detail += f" [{stop.get('code')}, {stop.get('rule')}]"
     if kind != "refused":
         return ("format", f"{kind} {typ}", detail)
-    if typ in FORMAT_REFUSED_TYPES and "corporate event" not in (stop.get("reason") or ""):
+    reason = stop.get("reason") or ""
+    # The importer names a record it reads but Referee's rules cannot follow ("rules
+    # divergence: ...", e.g. a share 18xx.games offers where Referee makes no offer).
+    if typ in FORMAT_REFUSED_TYPES and "corporate event" not in reason and not reason.startswith("rules divergence"):
         return ("format", f"refused {typ} ({stop.get('code')})", detail)
     return ("rules", f"refused {typ} ({stop.get('code')})", detail)
 

@@ -416,3 +416,30 @@ fn s14_a_corporation_dumps_a_presidency_on_the_next_holder() {
     assert_eq!(s.corporation("SFTN").unwrap().cash, 387 + 89);
     assert_eq!(s.players[0].cash, p0);
 }
+
+/// 1841 §14, §5.3: a bankrupt's remaining certificates go into the pool "regardless of
+/// presidency restrictions", but a president's certificate among them passes, as in any sale,
+/// to the holder who then has the most when he holds at least its size (18xx.games:
+/// `G1841::Step::Bankrupt` sells the rest with `allow_president_change: true`); only with
+/// nobody such does it end in the pool (the corporation frozen). Seat 1, SFTN's president
+/// (40%) raising money for SFTN, goes bankrupt: his sale with drops may not move SFTN's
+/// presidency (10%, as above); of the other 30%, the president's certificate passes to seat 3
+/// (30%), who gives two shares for it, and those go into the pool with the rest. SFTN keeps
+/// a president and is not frozen (it used to go into the pool, SFTN frozen; harness
+/// version_1 random 3 players seed 3001, 18xx id 706).
+#[test]
+fn s14_a_bankrupts_presidency_passes_to_a_holder_with_enough() {
+    let mut s = sftn_needs_its_presidents_shares();
+    let bankrupt = Action::DeclareBankruptcy { loan: true };
+    assert!(G1841::legal(&s, 1).actions.contains(&bankrupt));
+    let events = G1841::apply(&mut s, 1, &bankrupt).unwrap();
+    let sftn = s.corporation("SFTN").unwrap();
+    assert_eq!(sftn.president(), Some(&ShareOwner::Player(3)));
+    assert_eq!(sftn.percent_of(&ShareOwner::Player(3)), 30);
+    assert_eq!(sftn.percent_of(&ShareOwner::Player(1)), 0);
+    assert_eq!(sftn.percent_of(&ShareOwner::Pool), 70);
+    assert!(events.iter().any(|e| matches!(e,
+        referee_engine::g1841::Event::PresidentChanged { corporation, seat: 3 } if corporation == "SFTN")));
+    assert!(!referee_engine::g1841::stock_round::frozen(&s, "SFTN"));
+    assert_eq!(validate(&s), Ok(()));
+}

@@ -97,6 +97,46 @@ fn give(state: &mut State, seat: Seat, amount: i64) {
     state.players[seat as usize].cash += amount;
 }
 
+/// Every odd IRSFF share of the split's single-share stage exchanged for a share of `sym`
+/// (1841 §12.4), each by the seat asked; those seats in order.
+fn exchange_single_shares_for(state: &mut State, sym: &str) -> Vec<Seat> {
+    let mut seats = Vec::new();
+    while let Some(CorporateEvent::Split(s)) = event(state) {
+        if s.stage != SplitStage::SingleShares {
+            break;
+        }
+        let seat = G1841::to_act(state)[0];
+        seats.push(seat);
+        act(
+            state,
+            seat,
+            Action::ExchangeSplitShare {
+                corporation: sym.into(),
+            },
+        );
+    }
+    seats
+}
+
+/// 132002 from before action 529 (SFTC in its merge step, P2 its president): P2 proposes
+/// SFTC's merger with SFTG and names AFI the new corporation (1841 §12.1).
+fn merge_sftc_and_sftg_into_afi(state: &mut State) {
+    act(
+        state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    act(
+        state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+}
+
 // ----- 1841 §11: the first 4-train --------------------------------------------------------
 
 /// 1841 §11 steps 1–3 (132002 action 326: CTDA buys the first 4-train): the 2-trains rust
@@ -380,21 +420,7 @@ fn s12_4_president_below_40_percent_chooses_his_successor() {
     assert_eq!(state.corporation("SB").unwrap().president(), Some(&p(P1)));
     // Odd shares in order from P3: P3, P1 (P2 is after P1 in the order P4, P3, P2, P1? no:
     // the order runs from IRSFF's president round the table).
-    let mut seats = Vec::new();
-    while let Some(CorporateEvent::Split(s)) = event(&state) {
-        if s.stage != SplitStage::SingleShares {
-            break;
-        }
-        let seat = G1841::to_act(&state)[0];
-        seats.push(seat);
-        act(
-            &mut state,
-            seat,
-            Action::ExchangeSplitShare {
-                corporation: "SFL".into(),
-            },
-        );
-    }
+    let seats = exchange_single_shares_for(&mut state, "SFL");
     let order: Vec<Seat> = referee_engine::g1841::corporation::players_from(&state, P3)
         .into_iter()
         .filter(|s| [P1, P2, P3].contains(s))
@@ -442,21 +468,7 @@ fn s12_4_the_pool_gives_a_pair_for_the_other_presidency() {
         Some(&ShareOwner::Pool)
     );
     assert_eq!(percent(&state, "SB", ShareOwner::Pool), 20);
-    let mut seats = Vec::new();
-    while let Some(CorporateEvent::Split(s)) = event(&state) {
-        if s.stage != SplitStage::SingleShares {
-            break;
-        }
-        let seat = G1841::to_act(&state)[0];
-        seats.push(seat);
-        act(
-            &mut state,
-            seat,
-            Action::ExchangeSplitShare {
-                corporation: "SB".into(),
-            },
-        );
-    }
+    let seats = exchange_single_shares_for(&mut state, "SB");
     // P1's odd share, then the pool's (decided by IRSFF's president P3).
     assert_eq!(seats, [P1, P3]);
     assert_eq!(percent(&state, "SB", ShareOwner::Pool), 30);
@@ -680,32 +692,12 @@ fn s12_1_merger_partner_price_and_new_corporation() {
 /// is back in its merge step.
 #[test]
 fn s12_1_merger_without_a_president_fails() {
-    let mut state = before_in("132002", 529);
-    // SFTC: P2 president (20%) + P3 10%; SFTG: P4 president (20%) + P1 10%; the rest pool.
-    set_holders(
-        &mut state,
-        "SFTC",
-        &[p(P2), p(P3), ShareOwner::Pool, ShareOwner::Pool],
-    );
-    set_holders(&mut state, "SFTG", &[p(P4), p(P1)]);
+    let mut state = nobody_with_40_percent();
     for seat in [P1, P2, P3, P4] {
         give(&mut state, seat, 400);
     }
     let before = state.clone();
-    act(
-        &mut state,
-        P2,
-        Action::ProposeMerger {
-            partner: "SFTG".into(),
-        },
-    );
-    act(
-        &mut state,
-        P2,
-        Action::FormCorporation {
-            corporation: "AFI".into(),
-        },
-    );
+    merge_sftc_and_sftg_into_afi(&mut state);
     // Claims are asked in order, pairs first (P2 20%, P4 20%), then singles (P1, P3 10%).
     let mut asked = Vec::new();
     let mut events = Vec::new();
@@ -818,6 +810,19 @@ fn s12_1_the_presidents_exchange_comes_at_his_turn() {
     assert_eq!(ledger.held("AFI", &p(P3)), ["AFI_0"]);
 }
 
+/// 132002 before action 529 with nobody holding 40% of SFTC and SFTG's shares together:
+/// SFTC: P2 president (20%) + P3 10%; SFTG: P4 president (20%) + P1 10%; the rest pool.
+fn nobody_with_40_percent() -> State {
+    let mut state = before_in("132002", 529);
+    set_holders(
+        &mut state,
+        "SFTC",
+        &[p(P2), p(P3), ShareOwner::Pool, ShareOwner::Pool],
+    );
+    set_holders(&mut state, "SFTG", &[p(P4), p(P1)]);
+    state
+}
+
 /// The position of [`s12_1_merger_without_a_president_fails`] (132002 before action 529,
 /// nobody with 40%, everybody L.400 richer) with SFTC holding CTDA's 3-5 beside its 3-3, SFTG
 /// CTDA's 4-0 beside its 3-2, SFTG one SFTC share (certificate 3) instead of the pool, and
@@ -866,20 +871,7 @@ fn crowded_merger_position() -> (State, usize) {
 #[test]
 fn s12_1_merger_assets_move_before_the_claims_and_the_new_corporation_discards_first() {
     let (mut state, held) = crowded_merger_position();
-    act(
-        &mut state,
-        P2,
-        Action::ProposeMerger {
-            partner: "SFTG".into(),
-        },
-    );
-    act(
-        &mut state,
-        P2,
-        Action::FormCorporation {
-            corporation: "AFI".into(),
-        },
-    );
+    merge_sftc_and_sftg_into_afi(&mut state);
     let afi = state.corporation("AFI").unwrap();
     assert_eq!(
         (afi.price(), afi.cash, afi.president()),
@@ -944,20 +936,7 @@ fn s12_1_merger_assets_move_before_the_claims_and_the_new_corporation_discards_f
 fn s12_1_failed_merger_takes_back_the_moved_assets_and_the_discard() {
     let (mut state, held) = crowded_merger_position();
     let before = state.clone();
-    act(
-        &mut state,
-        P2,
-        Action::ProposeMerger {
-            partner: "SFTG".into(),
-        },
-    );
-    act(
-        &mut state,
-        P2,
-        Action::FormCorporation {
-            corporation: "AFI".into(),
-        },
-    );
+    merge_sftc_and_sftg_into_afi(&mut state);
     act(
         &mut state,
         P2,
@@ -1061,13 +1040,7 @@ fn s12_1_a_merger_saved_without_the_moved_record_moves_the_assets_at_the_exchang
 /// not a partner, and proposing it is refused with the reason. With L.162 for P2 it is.
 #[test]
 fn s12_1_merger_nobody_can_preside_is_not_offered() {
-    let mut state = before_in("132002", 529);
-    set_holders(
-        &mut state,
-        "SFTC",
-        &[p(P2), p(P3), ShareOwner::Pool, ShareOwner::Pool],
-    );
-    set_holders(&mut state, "SFTG", &[p(P4), p(P1)]);
+    let mut state = nobody_with_40_percent();
     for seat in [P1, P2, P3, P4] {
         let cash = state.players[seat as usize].cash;
         give(&mut state, seat, 161 - cash);
@@ -1122,20 +1095,7 @@ fn s12_1_claiming_the_presidency_costs_price_times_40_minus_held_over_20() {
     set_holders(&mut state, "SFTC", &[p(P2), ShareOwner::Pool]);
     set_holders(&mut state, "SFTG", &[p(P4), p(P2)]);
     give(&mut state, P2, 300);
-    act(
-        &mut state,
-        P2,
-        Action::ProposeMerger {
-            partner: "SFTG".into(),
-        },
-    );
-    act(
-        &mut state,
-        P2,
-        Action::FormCorporation {
-            corporation: "AFI".into(),
-        },
-    );
+    merge_sftc_and_sftg_into_afi(&mut state);
     let Some(CorporateEvent::Merger(m)) = event(&state) else {
         panic!()
     };
@@ -1187,20 +1147,7 @@ fn s9_6_merger_of_the_last_corporation_discards_before_the_round_ends() {
     r.done.push("SFLi".into());
     assert_eq!((r.stock_round, r.number, r.total), (4, 1, 2));
     assert_eq!(validate(&state), Ok(()));
-    act(
-        &mut state,
-        P2,
-        Action::ProposeMerger {
-            partner: "SFTG".into(),
-        },
-    );
-    act(
-        &mut state,
-        P2,
-        Action::FormCorporation {
-            corporation: "AFI".into(),
-        },
-    );
+    merge_sftc_and_sftg_into_afi(&mut state);
     assert_eq!(trains(&state, "AFI"), ["3-3", "4-2", "3-2", "4-3"]);
     // The merger waits for the odd shares, but AFI discards first.
     assert!(event(&state).is_some());

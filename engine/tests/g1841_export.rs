@@ -4,8 +4,6 @@
 //! import reports a truncated file, an unknown action type and a refused action with the
 //! action id, the field and the reason.
 
-use std::path::PathBuf;
-
 use referee_engine::g1841::export18xx::{ExportFailureKind, ExportSettings, export};
 use referee_engine::g1841::import18xx::{
     FailureKind, ReplaySettings, is_ignored, parse_export, replay,
@@ -16,20 +14,8 @@ use serde_json::Value;
 
 mod common;
 use common::Rng;
-
-fn fixture(name: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        name,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use common::fixture;
+use common::g1841::{export_again, oracle, random_game};
 
 const FIXTURES: [&str; 2] = ["132002.json", "1841_game_end_bank.json"];
 
@@ -60,17 +46,7 @@ fn s18_recorded_games_export_and_reimport_to_the_identical_state() {
         let export_in = original.export.as_ref().unwrap();
         let state = original.state.as_ref().unwrap();
 
-        let written = export(
-            &export_in.options().unwrap(),
-            export_in.players.len() as u32,
-            &original.actions,
-            &ExportSettings {
-                id: export_in.id,
-                players: export_in.players.clone(),
-                description: None,
-            },
-        )
-        .unwrap();
+        let written = export_again(&original);
         assert_eq!(written.failure, None, "{name}");
         assert_eq!(written.actions_exported, original.actions.len());
         assert_eq!(&written.state, state, "{name}: the export's own replay");
@@ -155,39 +131,6 @@ fn loose(a: &Value) -> Value {
         }
     }
     a
-}
-
-fn rare(a: &Action) -> bool {
-    match a {
-        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
-        Action::Dividend { payout } => !payout,
-        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
-        _ => false,
-    }
-}
-
-fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
-    let mut state = G1841::setup(&options, players, 0).unwrap();
-    let mut rng = Rng(seed.wrapping_mul(2) | 1);
-    let mut history = Vec::new();
-    for _ in 0..20_000 {
-        if G1841::outcome(&state).is_some() {
-            return history;
-        }
-        let to_act = G1841::to_act(&state);
-        assert!(!to_act.is_empty(), "seed {seed}: nobody can act");
-        let seat = to_act[rng.below(to_act.len())];
-        let legal = G1841::legal_actions(&state, seat);
-        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
-        let pick = if !common.is_empty() && rng.below(8) != 0 {
-            common[rng.below(common.len())].clone()
-        } else {
-            legal[rng.below(legal.len())].clone()
-        };
-        G1841::apply(&mut state, seat, &pick).unwrap();
-        history.push((seat, pick));
-    }
-    panic!("seed {seed}: no result after 20,000 actions");
 }
 
 fn export_and_reimport(
@@ -720,18 +663,7 @@ fn s18_reexport_records_destination_connections_where_18xx_does() {
     for name in FIXTURES {
         let text = fixture(name);
         let original = replay(&text, &ReplaySettings::default());
-        let export_in = original.export.as_ref().unwrap();
-        let written = export(
-            &export_in.options().unwrap(),
-            export_in.players.len() as u32,
-            &original.actions,
-            &ExportSettings {
-                id: export_in.id,
-                players: export_in.players.clone(),
-                description: None,
-            },
-        )
-        .unwrap();
+        let written = export_again(&original);
         let recorded: Value = serde_json::from_str(&text).unwrap();
         let theirs = flattened_records(&recorded);
         let ours = flattened_records(&written.json);
@@ -745,29 +677,6 @@ fn s18_reexport_records_destination_connections_where_18xx_does() {
         let expected = if name == "132002.json" { 69 } else { 71 };
         assert_eq!(count, expected, "{name}: destination_connection records");
     }
-}
-
-/// The 18xx.games engine beside the project (REFEREE_ORACLE_18XX, default
-/// `../shared/oracle-18xx` from the repository root) and Ruby, when both are there.
-fn oracle() -> Option<PathBuf> {
-    let dir = std::env::var_os("REFEREE_ORACLE_18XX")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            [
-                env!("CARGO_MANIFEST_DIR"),
-                "..",
-                "..",
-                "shared",
-                "oracle-18xx",
-            ]
-            .iter()
-            .collect()
-        });
-    let ruby = std::process::Command::new("ruby")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (ruby && dir.join("oracle.rb").is_file()).then_some(dir)
 }
 
 /// Issue #21, in 18xx.games' own engine: our re-export of each recorded game, loaded strictly
@@ -811,18 +720,7 @@ fn s18_recorded_reexports_load_in_the_oracle() {
 fn reexport(name: &str) -> (Value, referee_engine::g1841::export18xx::Exported) {
     let text = fixture(name);
     let original = replay(&text, &ReplaySettings::default());
-    let export_in = original.export.as_ref().unwrap();
-    let written = export(
-        &export_in.options().unwrap(),
-        export_in.players.len() as u32,
-        &original.actions,
-        &ExportSettings {
-            id: export_in.id,
-            players: export_in.players.clone(),
-            description: None,
-        },
-    )
-    .unwrap();
+    let written = export_again(&original);
     (serde_json::from_str(&text).unwrap(), written)
 }
 

@@ -28,40 +28,7 @@ const TRANSFORM_PASSES: usize = 6;
 use serde_json::Value;
 
 mod common;
-use common::Rng;
-
-fn rare(a: &Action) -> bool {
-    match a {
-        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
-        Action::Dividend { payout } => !payout,
-        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
-        _ => false,
-    }
-}
-
-fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
-    let mut state = G1841::setup(&options, players, 0).unwrap();
-    let mut rng = Rng(seed.wrapping_mul(2) | 1);
-    let mut history = Vec::new();
-    for _ in 0..20_000 {
-        if G1841::outcome(&state).is_some() {
-            return history;
-        }
-        let to_act = G1841::to_act(&state);
-        assert!(!to_act.is_empty(), "seed {seed}: nobody can act");
-        let seat = to_act[rng.below(to_act.len())];
-        let legal = G1841::legal_actions(&state, seat);
-        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
-        let pick = if !common.is_empty() && rng.below(8) != 0 {
-            common[rng.below(common.len())].clone()
-        } else {
-            legal[rng.below(legal.len())].clone()
-        };
-        G1841::apply(&mut state, seat, &pick).unwrap();
-        history.push((seat, pick));
-    }
-    panic!("seed {seed}: no result after 20,000 actions");
-}
+use common::g1841::random_game;
 
 fn exported(options: Options, players: u32, seed: u64) -> (Vec<(Seat, Action)>, Exported) {
     let history = random_game(options, players, seed);
@@ -545,7 +512,7 @@ fn records_between(written: &Exported, from: i64, to: i64) -> Vec<String> {
 fn s21_a_share_step_18xx_does_not_open_has_no_record() {
     // Version 1, heuristic: SFTG (L.82; lowest par L.68) after buying the first 3-train ends
     // its turn with the train step's pass; IRSFF operates next.
-    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to662");
+    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to663");
     let ids = &written.action_ids;
     assert_eq!(actions[63], (0, Action::Pass));
     assert!(matches!(&actions[64], (2, Action::LayTile { hex, .. }) if hex == "D8"));
@@ -664,7 +631,7 @@ fn s21_a_home_token_takes_its_reserved_slot() {
 /// found empty).
 #[test]
 fn s21_a_mergers_token_keeps_its_first_corporations_slot() {
-    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to662");
+    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to663");
     let k = actions
         .iter()
         .rposition(|(_, a)| matches!(a, Action::RemoveToken { hex, .. } if hex == "R14"))
@@ -1022,4 +989,90 @@ fn s13_the_end_game_price_ends_the_game_after_a_turn_ending_in_a_merger() {
     let outcome = G1841::outcome(&state).unwrap();
     assert_eq!(outcome.end_reason, "stock_market");
     assert_eq!(outcome.scores, [5868, 4384, 3930, 3092]);
+}
+
+/// 1841 §5.1: a player with nothing legal left passes; this engine ends such a stock turn by
+/// itself. 18xx.games keeps it open where its `BuySellParShares#actions` offers something it
+/// cannot carry out: `can_buy_any_from_ipo?` counts the certificates a corporation holds of
+/// another corporation (not for sale, §5.2, §7.1), and `can_par?` does not look for a free
+/// home city (§5.4 step 3). The writer then adds the player's `pass`, a record with no action
+/// of ours. Version 1, 3 players, seed 3001: player 3 sells SFTC (id 335) and can buy nothing
+/// (he sold ATFA, CTDA and RSFS this round), but SFTN holds CFCC's president's certificate and
+/// an RSFS share (L.16, he has L.28): id 336 is his pass. 4 players, seed 4001: after player
+/// 3's pass (id 343) player 1 (L.145) passes (id 344) where 18xx offers him a start (no city
+/// is free for a minor or a major) and IRSFF's holdings.
+#[test]
+fn s21_a_stock_turn_18xx_keeps_open_is_passed() {
+    let (actions, written) = reexported("version_1-3p-random-s3001-to340");
+    assert_eq!(written.actions_exported, 340);
+    assert_eq!(
+        records_between(&written, 335, 337),
+        ["sell_shares 3", "pass 3", "buy_shares 2"]
+    );
+    assert!(!written.action_ids.contains(&336));
+    assert_eq!(written.action_ids.len(), actions.len());
+    reimports_to(&written, &actions);
+
+    let (actions, written) = reexported("version_1-4p-random-s4001-to345");
+    assert_eq!(
+        records_between(&written, 342, 345),
+        ["buy_shares 4", "pass 3", "pass 1", "sell_shares 4"]
+    );
+    assert!(written.action_ids.contains(&343) && !written.action_ids.contains(&344));
+    reimports_to(&written, &actions);
+}
+
+/// 1841 §12.1, FAQ-C16: a merger's holders exchange in order from the initiator's controller
+/// (18xx.games' `merger_share_holder_list`, `@merger_sh_list`). A president who does not pay
+/// for the certificate receives two of the new corporation's shares, which 18xx's presidency
+/// swap sends to the end of the IPO; the share ids the others receive depend on whether he
+/// came before them. This engine reports the president's exchange at his place in that order
+/// (it used to report it first), so the writer's ledger follows 18xx. Version 1, heuristic,
+/// 4 players, seed 4001: SFTN (player 4) and SFTG merge into AFI (ids 373-375); player 4
+/// exchanges first (AFI_1), then player 1 (two shares, swapped for the president's
+/// certificate AFI_0). Player 4's AFI_1 goes to the pool in his bankruptcy (id 479), player 1's
+/// AFI_0 in his (id 613); player 2 buys AFI_1 from the pool (id 663), written AFI_3 before
+/// (an IPO share in 18xx: the bank differed by L.178 after the stock round).
+#[test]
+fn s21_a_mergers_president_exchanges_in_the_holders_order() {
+    let (actions, written) = reexported("version_1-4p-heuristic-s4001-to663");
+    let rec = record(&written, 663);
+    assert_eq!(rec["type"], "buy_shares");
+    assert_eq!(rec["entity"], 2);
+    assert_eq!(rec["shares"], serde_json::json!(["AFI_1"]));
+    assert!(rec.get("referee_shares").is_none());
+    // The merger's events: player 4 (seat 3) exchanges before the president, player 1.
+    let k = written.action_ids.iter().position(|&id| id == 375).unwrap();
+    let before = import18xx::replay(
+        &written.json.to_string(),
+        &import18xx::ReplaySettings {
+            stop_at_action_id: Some(374),
+            ..Default::default()
+        },
+    );
+    assert_eq!(before.actions.len(), k);
+    let mut state = before.state.unwrap();
+    let (seat, a) = &actions[k];
+    assert_eq!(*a, Action::ClaimPresidency { claim: false });
+    let events = G1841::apply(&mut state, *seat, a).unwrap();
+    let exchanges: Vec<(ShareOwner, u32, bool)> = events
+        .iter()
+        .filter_map(|e| match e {
+            referee_engine::g1841::Event::SharesExchanged {
+                holder,
+                corporation,
+                percent,
+                president,
+            } if corporation == "AFI" => Some((holder.clone(), *percent, *president)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        exchanges,
+        [
+            (ShareOwner::Player(3), 10, false),
+            (ShareOwner::Player(0), 20, true)
+        ]
+    );
+    reimports_to(&written, &actions);
 }

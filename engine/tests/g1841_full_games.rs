@@ -25,15 +25,7 @@ use referee_engine::{Game, RejectionCode};
 
 mod common;
 use common::Rng;
-
-fn rare(a: &Action) -> bool {
-    match a {
-        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
-        Action::Dividend { payout } => !payout,
-        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
-        _ => false,
-    }
-}
+use common::g1841::rare;
 
 /// Plays one game to its end; returns the number of actions, the end reason and the
 /// player-to-player offers made and accepted.

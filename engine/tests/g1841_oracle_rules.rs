@@ -193,3 +193,46 @@ fn listed_divergence_bankruptcy_without_a_train_obligation_is_refused() {
         )
     );
 }
+
+/// Listed divergence `v1-split-surplus-irsff-tokens-stay` (tests/oracle/divergences.json):
+/// 1841 §12.4, §15.1 — in Version 1 each split successor ends with exactly two tokens and
+/// IRSFF's surplus tokens are dropped; 18xx.games skips them (`secession_replace_other_tokens`:
+/// `next if version == 1 && newb.tokens.size > 1`) but never takes them off the map, so the
+/// closed IRSFF keeps them (its `close!` removes no token). Version 1, 3 players, heuristic
+/// seed 3001 (a Referee export cut after the split's decisions, id 263): SSFL buys the first
+/// 4-train (id 256); IRSFF held D8, E9, F16, F8 and G15. Referee: SFV F16 and G15, SFL D8 and
+/// F8, E9 empty; the oracle, at the same id, shows IRSFF closed with its token on E9, which
+/// later keeps CTLP's home out of Bergamo (id 943, a minor's home city must have no token).
+#[test]
+fn listed_divergence_v1_split_drops_irsffs_surplus_tokens() {
+    let r = replay(
+        &fixture("exported/version_1-3p-heuristic-s3001-to263.json"),
+        &ReplaySettings::default(),
+    );
+    assert_eq!(r.failure, None);
+    let s = r.state.expect("a state");
+    let tokens = |sym: &str| {
+        let mut t: Vec<String> = s
+            .corporation(sym)
+            .unwrap()
+            .tokens
+            .iter()
+            .map(|t| t.hex.clone())
+            .collect();
+        t.sort();
+        t
+    };
+    let irsff = s.corporation("IRSFF").unwrap();
+    assert!(irsff.closed);
+    assert!(tokens("IRSFF").is_empty());
+    assert_eq!(tokens("SFV"), ["F16", "G15"]);
+    assert_eq!(tokens("SFL"), ["D8", "F8"]);
+    assert_eq!(s.corporation("SFV").unwrap().tokens_total, 2);
+    assert_eq!(s.corporation("SFL").unwrap().tokens_total, 2);
+    assert!(
+        s.corporations
+            .iter()
+            .all(|c| c.tokens.iter().all(|t| t.hex != "E9")),
+        "no token left on Bergamo"
+    );
+}

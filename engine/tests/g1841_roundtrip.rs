@@ -16,14 +16,14 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::Rng;
+use common::g1841::random_game_seen;
+use referee_engine::Seat;
 use referee_engine::g1841::export18xx::{ExportSettings, export};
 use referee_engine::g1841::import18xx::{ReplaySettings, replay};
-use referee_engine::g1841::{Action, Event, G1841, Options};
-use referee_engine::{Game, Seat};
+use referee_engine::g1841::{Action, Event, Options};
 
-/// A random game to its end: mostly actions other than the rare ones (bankruptcy, a purchase
-/// offer, withholding, a train from another corporation), as `g1841_share_ids` plays them;
+/// A random game to its end ([`common::g1841::random_game`]: mostly actions other than the
+/// rare ones, a bankruptcy, a purchase offer, withholding, a train from another corporation);
 /// with the indices of the declined purchase offers after which the buyer passed
 /// automatically (nothing left to do, 1841 §15.3): the export writes his `pass`.
 fn random_game(
@@ -31,41 +31,18 @@ fn random_game(
     players: u32,
     seed: u64,
 ) -> (Vec<(Seat, Action)>, BTreeSet<usize>) {
-    let rare = |a: &Action| match a {
-        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
-        Action::Dividend { payout } => !payout,
-        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
-        _ => false,
-    };
-    let mut state = G1841::setup(&options, players, 0).unwrap();
-    let mut rng = Rng(seed.wrapping_mul(2) | 1);
-    let mut history: Vec<(Seat, Action)> = Vec::new();
     let mut passed = BTreeSet::new();
-    for _ in 0..20_000 {
-        if G1841::outcome(&state).is_some() {
-            return (history, passed);
-        }
-        let to_act = G1841::to_act(&state);
-        let seat = to_act[rng.below(to_act.len())];
-        let legal = G1841::legal_actions(&state, seat);
-        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
-        let pick = if !common.is_empty() && rng.below(8) != 0 {
-            common[rng.below(common.len())].clone()
-        } else {
-            legal[rng.below(legal.len())].clone()
-        };
-        let events = G1841::apply(&mut state, seat, &pick).unwrap();
-        if pick == (Action::AnswerOffer { accept: false })
-            && let Some((buyer, Action::OfferPurchase { .. })) = history.last()
+    let history = random_game_seen(options, players, seed, |before, (_, pick), events| {
+        if *pick == (Action::AnswerOffer { accept: false })
+            && let Some((buyer, Action::OfferPurchase { .. })) = before.last()
             && events
                 .iter()
                 .any(|e| matches!(e, Event::Passed { seat, automatic: true } if seat == buyer))
         {
-            passed.insert(history.len());
+            passed.insert(before.len());
         }
-        history.push((seat, pick));
-    }
-    panic!("seed {seed}: no result after 20,000 actions");
+    });
+    (history, passed)
 }
 
 /// `actions` as an export records them: Version 1 sealed bids of one bidding in seat order
@@ -263,4 +240,170 @@ fn s18_random_games_of_every_mode_reimport_as_the_same_game() {
         failures.join("\n")
     );
     assert!(actions > 400 * games.len(), "{actions} actions");
+}
+
+/// Issue #21, `p2p_purchases`, 8 players, seed 301: SLDV transforms into CTDA (id 996); the
+/// writer adds 18xx's count of CTDA's tokens, the compulsory second token only (`choose` 1,
+/// id 997, 1841 §12.2), and the `pass` of 18xx's track step of CTS (id 998), whose turn this
+/// engine begins in its share step (no lay, no token, no train: 1841 §9.1). The count, which
+/// this engine settled itself, was read as a record for a step after CTS's optional ones:
+/// CTS's share and transformation steps were passed for its controller before the count was
+/// dropped, so that CTS's sale (id 999) found AFI operating ("Seat 1 does not control AFI").
+#[test]
+fn s18_a_settled_token_count_passes_no_step_of_the_next_corporation() {
+    let options = Options {
+        p2p_purchases: true,
+        ..Options::default()
+    };
+    let (history, _) = random_game(options, 8, 301);
+    let written = export(&options, 8, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    let records = written.json["actions"].as_array().unwrap();
+    let at = |id: i64| {
+        records
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        at(996),
+        serde_json::json!({"corporation": "CTDA", "entity": "SLDV", "entity_type": "corporation",
+            "id": 996, "type": "merge", "user": 1})
+    );
+    assert_eq!(
+        at(997),
+        serde_json::json!({"choice": 1, "entity": "CTDA", "entity_type": "corporation",
+            "id": 997, "type": "choose", "user": 1})
+    );
+    assert_eq!(
+        at(998),
+        serde_json::json!({"entity": "CTS", "entity_type": "corporation", "id": 998,
+            "type": "pass", "user": 2})
+    );
+    assert_eq!(
+        at(999),
+        serde_json::json!({"entity": "CTS", "entity_type": "corporation", "id": 999,
+            "percent": 40, "shares": ["CTS_1", "CTS_2", "CTS_3", "CTS_4"],
+            "type": "sell_shares", "user": 2})
+    );
+    // Our actions 1101 (the transformation) and 1102 (the sale) carry ids 996 and 999.
+    assert_eq!(written.action_ids[1101..1103], [996, 999]);
+    assert_eq!(
+        history[1101..1103],
+        [
+            (
+                0,
+                Action::Transform {
+                    corporation: "CTDA".into()
+                }
+            ),
+            (
+                1,
+                Action::SellShares {
+                    corporation: "CTS".into(),
+                    percent: 40
+                }
+            ),
+        ]
+    );
+
+    let again = replay(&written.json.to_string(), &ReplaySettings::default());
+    assert_eq!(again.failure, None);
+    let dropped: Vec<(Option<i64>, &str, &str)> = again
+        .dropped
+        .iter()
+        .filter(|d| d.action_id.is_some_and(|id| (996..=999).contains(&id)))
+        .map(|d| (d.action_id, d.action_type.as_str(), d.reason))
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            (
+                Some(997),
+                "choose",
+                "token count this engine settled itself"
+            ),
+            (Some(998), "pass", "track step with no legal lay"),
+        ]
+    );
+    // No pass inserted for CTS: the records 996–999 are the transformation and the sale.
+    let applied: Vec<(Option<i64>, &(Seat, Action))> = again
+        .action_ids
+        .iter()
+        .zip(&again.actions)
+        .filter(|(id, _)| id.is_some_and(|id| (996..=999).contains(&id)))
+        .map(|(id, a)| (*id, a))
+        .collect();
+    assert_eq!(
+        applied,
+        [(Some(996), &history[1101]), (Some(999), &history[1102])]
+    );
+    assert_eq!(round_trip(options, 8, 301).0, None);
+}
+
+/// Issue #21, Version 2 with every FAQ ruling, 6 players, seed 503 (also `p2p_purchases` 6
+/// players seed 503 and 8 players seed 500): SFLP, operating after SSFL of the same player,
+/// has no tile to lay and no legal token placement here, where 18xx.games opens both its
+/// track step and its token step (1841 §9.1, §9.2): the writer adds two passes (ids 224,
+/// 225) before its routes (id 226). The importer dropped the track step's pass, but took the
+/// token step's for one to read, as the record applied before it was SSFL's (id 223), not
+/// SFLP's: "`pass` is not possible for SFLP in its routes step".
+#[test]
+fn s18_a_token_step_pass_after_a_dropped_track_step_pass_is_dropped() {
+    let options = Options::default().with_all_faq_rulings();
+    let (history, _) = random_game(options, 6, 503);
+    let written = export(&options, 6, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    let records = written.json["actions"].as_array().unwrap();
+    let at = |id: i64| {
+        records
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let pass = |entity: &str, id: i64| {
+        serde_json::json!({"entity": entity, "entity_type": "corporation", "id": id,
+            "type": "pass", "user": 5})
+    };
+    assert_eq!(at(223), pass("SSFL", 223));
+    assert_eq!(at(224), pass("SFLP", 224));
+    assert_eq!(at(225), pass("SFLP", 225));
+    assert_eq!(
+        (&at(226)["type"], &at(226)["entity"]),
+        (&serde_json::json!("run_routes"), &serde_json::json!("SFLP"))
+    );
+    // Our actions 221 (SSFL's share-step pass) and 222 (SFLP's routes).
+    assert_eq!(written.action_ids[221..223], [223, 226]);
+    assert_eq!(history[221], (4, Action::Pass));
+    assert!(matches!(&history[222], (4, Action::RunRoutes { .. })));
+
+    let again = replay(&written.json.to_string(), &ReplaySettings::default());
+    assert_eq!(again.failure, None);
+    let dropped: Vec<(Option<i64>, &str, &str)> = again
+        .dropped
+        .iter()
+        .filter(|d| d.action_id.is_some_and(|id| (223..=226).contains(&id)))
+        .map(|d| (d.action_id, d.action_type.as_str(), d.reason))
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            (Some(224), "pass", "track step with no legal lay"),
+            (Some(225), "pass", "token step with no legal placement"),
+        ]
+    );
+    let applied: Vec<(Option<i64>, &(Seat, Action))> = again
+        .action_ids
+        .iter()
+        .zip(&again.actions)
+        .filter(|(id, _)| id.is_some_and(|id| (223..=226).contains(&id)))
+        .map(|(id, a)| (*id, a))
+        .collect();
+    assert_eq!(
+        applied,
+        [(Some(223), &history[221]), (Some(226), &history[222])]
+    );
+    assert_eq!(round_trip(options, 6, 503).0, None);
 }

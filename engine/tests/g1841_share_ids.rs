@@ -11,39 +11,21 @@ use std::path::PathBuf;
 
 use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
 use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+use referee_engine::g1841::{Action, Options};
 use serde_json::{Value, json};
 
+mod common;
+use common::g1841::{export_again, oracle, random_game};
+
 fn fixture(name: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "tests",
-        "fixtures",
-        "1841",
-        "referee-exports",
-        name,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    common::fixture(&format!("referee-exports/{name}"))
 }
 
 /// The fixture imported and written again.
 fn reexport(name: &str) -> Exported {
     let original = replay(&fixture(name), &ReplaySettings::default());
     assert_eq!(original.failure, None, "{name}");
-    let export_in = original.export.as_ref().unwrap();
-    let written = export(
-        &export_in.options().unwrap(),
-        export_in.players.len() as u32,
-        &original.actions,
-        &ExportSettings {
-            id: export_in.id,
-            players: export_in.players.clone(),
-            description: None,
-        },
-    )
-    .unwrap();
+    let written = export_again(&original);
     assert_eq!(written.failure, None, "{name}");
     written
 }
@@ -64,28 +46,6 @@ fn record(written: &Exported, id: i64) -> Value {
 /// Our action index carried by record `id`.
 fn index_of(written: &Exported, id: i64) -> usize {
     written.action_ids.iter().position(|&x| x == id).unwrap()
-}
-
-/// The 18xx.games engine beside the project and Ruby, when both are there.
-fn oracle() -> Option<PathBuf> {
-    let dir = std::env::var_os("REFEREE_ORACLE_18XX")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            [
-                env!("CARGO_MANIFEST_DIR"),
-                "..",
-                "..",
-                "shared",
-                "oracle-18xx",
-            ]
-            .iter()
-            .collect()
-        });
-    let ruby = std::process::Command::new("ruby")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    (ruby && dir.join("oracle.rb").is_file()).then_some(dir)
 }
 
 /// Loads `written` strictly in the oracle up to record `last` and checks it accepts every
@@ -193,40 +153,6 @@ fn s12_1_a_mergers_token_keeps_the_initiators_slot() {
         json!({"type": "remove_token", "entity": "RSFS", "city": "606-0-0", "slot": 1})
     );
     oracle_accepts(name, &written, 460);
-}
-
-mod common;
-use common::Rng;
-use referee_engine::g1841::{Action, G1841, Options};
-use referee_engine::{Game, Seat};
-
-fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
-    let rare = |a: &Action| match a {
-        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
-        Action::Dividend { payout } => !payout,
-        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
-        _ => false,
-    };
-    let mut state = G1841::setup(&options, players, 0).unwrap();
-    let mut rng = Rng(seed.wrapping_mul(2) | 1);
-    let mut history = Vec::new();
-    for _ in 0..20_000 {
-        if G1841::outcome(&state).is_some() {
-            return history;
-        }
-        let to_act = G1841::to_act(&state);
-        let seat = to_act[rng.below(to_act.len())];
-        let legal = G1841::legal_actions(&state, seat);
-        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
-        let pick = if !common.is_empty() && rng.below(8) != 0 {
-            common[rng.below(common.len())].clone()
-        } else {
-            legal[rng.below(legal.len())].clone()
-        };
-        G1841::apply(&mut state, seat, &pick).unwrap();
-        history.push((seat, pick));
-    }
-    panic!("seed {seed}: no result after 20,000 actions");
 }
 
 /// 1841 §9.5, 18xx `buy_token`: a genuine 18xx.games record names the token bought by its

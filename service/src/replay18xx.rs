@@ -8,7 +8,9 @@
 //! `null`), `game_end_reason`, `passes_dropped` and `records_dropped` (records of steps the
 //! engine skips or decisions it takes itself, accepted and dropped) with `dropped` listing
 //! each (`action_id`, `index`, `action_type`, `auto`, `reason`), `passes_inserted` (passes of
-//! optional steps the engine opens where 18xx.games offered nothing), and when the replay could
+//! optional steps the engine opens where 18xx.games offered nothing), `choices_inserted`
+//! (answers of corporate events the engine asks where 18xx.games had one option and settled
+//! them itself: a merger presidency not claimed, an odd share sold), and when the replay could
 //! not go on `stopped_at` (`kind`,
 //! `action_id`, `index`, `type`, `field`, `reason`, and for a refused action `code` and
 //! `rule`; for a file that cannot be read also `line`/`column`, and `error` with the reason).
@@ -102,6 +104,7 @@ pub fn replay_with(text: &str, settings: &ReplaySettings) -> (Value, bool) {
         "passes_dropped": r.passes_dropped,
         "records_dropped": r.records_dropped,
         "passes_inserted": r.passes_inserted,
+        "choices_inserted": r.choices_inserted,
         "dropped": r.dropped,
     });
     if r.state.is_none()

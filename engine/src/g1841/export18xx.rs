@@ -56,7 +56,7 @@ use super::options::{OPTION_NAMES, Options};
 use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
-    SplitStage, StartStep, State,
+    Split, SplitStage, StartStep, State,
 };
 use crate::{Game, Rejection, Seat, SetupError};
 
@@ -198,7 +198,13 @@ pub fn export(
     let mut closed_with: Vec<(usize, i64)> = Vec::new();
     for (index, (seat, action)) in actions.iter().enumerate() {
         let pre = state.clone();
-        let events = match G1841::apply(&mut state, *seat, action) {
+        // Seats whose stock turn this engine ended by itself where 18xx.games still offers
+        // them something: their `pass` is written after the action's record.
+        let (applied, open_turns) = super::stock_round::probe_turn_ends(
+            super::export_stock_turns::turn_open_in_18xx,
+            || G1841::apply(&mut state, *seat, action),
+        );
+        let events = match applied {
             Ok(events) => events,
             Err(r) => {
                 failure = Some(ExportFailure {
@@ -243,11 +249,13 @@ pub fn export(
                     Ok(Some(mut json)) => {
                         json[INDEX_TAG] = Value::from(index);
                         out.push(json);
+                        writer.open_turn_passes(&open_turns, &mut out);
                         writer.token_pass(&pre, &state, *seat, false, &mut out);
                         writer.track_pass(&pre, &state, *seat, &events, &mut out);
                         writer.token_pass(&pre, &state, *seat, true, &mut out);
                     }
                     Ok(None) => {
+                        writer.open_turn_passes(&open_turns, &mut out);
                         writer.token_pass(&pre, &state, *seat, false, &mut out);
                         writer.track_pass(&pre, &state, *seat, &events, &mut out);
                         writer.token_pass(&pre, &state, *seat, true, &mut out);
@@ -284,6 +292,7 @@ pub fn export(
                 } else {
                     out.push(json);
                 }
+                writer.open_turn_passes(&open_turns, &mut out);
                 writer.merger_oo_removals(&pre, &state, &events);
                 writer.follow_slots(&pre, &state, action, &events);
                 for raw in writer.merger_oo_due(&state, out.len()) {
@@ -743,6 +752,50 @@ fn tuscan_removal_open(pre: &State, post: &State) -> Option<String> {
         .then_some(target)
 }
 
+/// The Ferdinandea split (1841 §12.4) across `pre → post`: the split in progress before and
+/// after, and whether `events` formed one of its successors (the split began and, with no
+/// decision to ask, may have ended within the action).
+fn split_across(
+    pre: &State,
+    post: &State,
+    events: &[Event],
+) -> (Option<Split>, Option<Split>, bool) {
+    let split_of = |s: &State| match &s.round {
+        Round::OperatingRound(r) => match r.event.as_deref() {
+            Some(CorporateEvent::Split(sp)) => Some(sp.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let successors = &data::ruleset(&post.options).ferdinandea_split.successors;
+    let formed = events.iter().any(|e| {
+        matches!(e, Event::CorporationFormed { corporation, .. }
+            if successors.contains(corporation))
+    });
+    (split_of(pre), split_of(post), formed)
+}
+
+/// 18xx.games' `@secession_decider`, who decides for the successors of the Ferdinandea split
+/// without a president (1841 §12.4) in `pre`: IRSFF's president (`split`'s, a player or the
+/// controller of a corporation), else IRSFF's controller, else the operating corporation's.
+fn secession_decider(pre: &State, split: Option<&Split>) -> Option<Seat> {
+    let from = &data::ruleset(&pre.options).ferdinandea_split.from;
+    split
+        .and_then(|sp| match &sp.president {
+            ShareOwner::Player(p) => Some(*p),
+            ShareOwner::Corporation(c) => super::corporation::controller(pre, c),
+            _ => None,
+        })
+        .or_else(|| super::corporation::controller(pre, from))
+        .or_else(|| match &pre.round {
+            Round::OperatingRound(r) => r
+                .current
+                .as_deref()
+                .and_then(|c| super::corporation::controller(pre, c)),
+            _ => None,
+        })
+}
+
 /// Version 1 sealed bids (1841 §4.2) in player order, as 18xx.games asks for them: each run of
 /// consecutive `blind_bid` records is cut where a player bids again (the next bidding) and
 /// each part sorted by seat; the ids keep their places.
@@ -1056,19 +1109,7 @@ impl Writer<'_> {
         if self.split_tokens_seen >= successors.len() || price <= 0 {
             return Vec::new();
         }
-        let split_of = |s: &State| match &s.round {
-            Round::OperatingRound(r) => match r.event.as_deref() {
-                Some(CorporateEvent::Split(sp)) => Some(sp.clone()),
-                _ => None,
-            },
-            _ => None,
-        };
-        let before = split_of(pre);
-        let after = split_of(post);
-        let formed = events.iter().any(|e| {
-            matches!(e, Event::CorporationFormed { corporation, .. }
-                if successors.contains(corporation))
-        });
+        let (before, after, formed) = split_across(pre, post, events);
         // Successors passed over: those before the one whose tokens are asked now, or all
         // when the split ended.
         let upto = match &after {
@@ -1080,21 +1121,7 @@ impl Writer<'_> {
             None if before.is_some() || formed => successors.len(),
             None => return Vec::new(),
         };
-        let decider = before
-            .as_ref()
-            .and_then(|sp| match &sp.president {
-                ShareOwner::Player(p) => Some(*p),
-                ShareOwner::Corporation(c) => super::corporation::controller(pre, c),
-                _ => None,
-            })
-            .or_else(|| super::corporation::controller(pre, &rules.ferdinandea_split.from))
-            .or_else(|| match &pre.round {
-                Round::OperatingRound(r) => r
-                    .current
-                    .as_deref()
-                    .and_then(|c| super::corporation::controller(pre, c)),
-                _ => None,
-            });
+        let decider = secession_decider(pre, before.as_ref());
         let max = rules.token_counts.major_max;
         let mut out = Vec::new();
         while self.split_tokens_seen < upto {
@@ -1142,19 +1169,7 @@ impl Writer<'_> {
         let [first, second] = successors.as_slice() else {
             return Vec::new();
         };
-        let split_of = |s: &State| match &s.round {
-            Round::OperatingRound(r) => match r.event.as_deref() {
-                Some(CorporateEvent::Split(sp)) => Some(sp.clone()),
-                _ => None,
-            },
-            _ => None,
-        };
-        let before = split_of(pre);
-        let after = split_of(post);
-        let formed = events.iter().any(|e| {
-            matches!(e, Event::CorporationFormed { corporation, .. }
-                if successors.contains(corporation))
-        });
+        let (before, after, formed) = split_across(pre, post, events);
         if before.is_none() {
             if !formed {
                 return Vec::new();
@@ -1187,20 +1202,7 @@ impl Writer<'_> {
         let Some(split) = after.clone().or_else(|| before.clone()) else {
             return Vec::new();
         };
-        // 18xx `@secession_decider`: IRSFF's president, else the operating corporation's.
-        let decider = match &split.president {
-            ShareOwner::Player(p) => Some(*p),
-            ShareOwner::Corporation(c) => super::corporation::controller(pre, c),
-            _ => None,
-        }
-        .or_else(|| super::corporation::controller(pre, &rules.ferdinandea_split.from))
-        .or_else(|| match &pre.round {
-            Round::OperatingRound(r) => r
-                .current
-                .as_deref()
-                .and_then(|c| super::corporation::controller(pre, c)),
-            _ => None,
-        });
+        let decider = secession_decider(pre, Some(&split));
         let other = |s: &str| if s == first { second } else { first };
         let mut out = Vec::new();
         let mut last = just_did;
@@ -1391,6 +1393,15 @@ impl Writer<'_> {
 
     /// Appends 18xx.games' `pass` of a token step this engine skipped during `pre → post`
     /// ([`token_step_opened_in_18xx`]): with `began`, the corporation whose turn began.
+    /// The `pass` of each player whose stock turn this engine ended by itself where 18xx.games
+    /// still offers him an action it cannot carry out ([`super::export_stock_turns`]).
+    fn open_turn_passes(&self, seats: &[Seat], out: &mut Vec<Value>) {
+        for &seat in seats {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            out.push(self.record("pass", &Map::new(), &Entity::Player(seat), seat, id));
+        }
+    }
+
     fn token_pass(&self, pre: &State, post: &State, seat: Seat, began: bool, out: &mut Vec<Value>) {
         if let Some(corp) = token_step_opened_in_18xx(pre, post, began) {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);

@@ -33,6 +33,8 @@ use super::state::{
 };
 use crate::{Game, Outcome, Rejection, Seat};
 
+mod choose;
+
 /// Why an export could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ImportError {
@@ -3242,6 +3244,10 @@ pub struct Replayed {
     /// transformation offer, a token step, a further train purchase): the next record is for a later step or the next
     /// corporation ([`step_18xx_skipped`]).
     pub passes_inserted: usize,
+    /// Answers of corporate events this engine asks and 18xx.games settled by itself, added
+    /// before the record that follows them ([`choose`]): a merger's presidency not claimed, an
+    /// odd merger share sold for cash (18xx.games had no other option there).
+    pub choices_inserted: usize,
     /// Every dropped record (passes and choices), in order: 18xx action id (of the carrying
     /// action for an automatic one), type, and why.
     pub dropped: Vec<DroppedRecord>,
@@ -3345,12 +3351,16 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     let mut compulsory: Option<String> = None;
     // The last record applied (index into the export's actions).
     let mut previous: Option<usize> = None;
+    // A pass of 18xx's track step dropped since (index): the record before a pass of 18xx's
+    // token step, which follows the track step (1841 §9.2).
+    let mut track_passed: Option<usize> = None;
     let mut unrecorded_pool = UnrecordedPool::default();
     // 18xx's token slots, which a genuine `buy_token` names its seller by (1841 §9.5).
     let mut token_slots = TokenSlots::default();
     let mut located = TokenSlots::locate(&state);
     // 18xx's share ids over the replay (the certificates exchanges put in the pool).
     let mut ledger = Ledger::new(&state);
+    let mut answers = choose::Answers::default();
     for (index, recorded) in export.actions.iter().enumerate() {
         // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4);
         // a token purchase from 18xx's slot.
@@ -3389,8 +3399,11 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             });
             continue;
         }
-        if let Some(reason) = track
-            .drops(&state, action)
+        let track_pass = track.drops(&state, action);
+        if track_pass.is_some() {
+            track_passed = Some(index);
+        }
+        if let Some(reason) = track_pass
             .or_else(|| second_home_pass(&state, action))
             .or_else(|| token_count_by_player(&state, action))
             .or_else(|| discard_without_controller(&state, action))
@@ -3409,6 +3422,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         }
         if let Some(reason) =
             pass_after_turn(&state, action, previous.and_then(|i| export.actions.get(i)))
+                .or_else(|| stock_round_last_pass(&state, action))
         {
             out.records_dropped += 1;
             out.dropped.push(DroppedRecord {
@@ -3426,8 +3440,40 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             out.stopped_at_limit = true;
             break;
         }
+        // Corporate-event answers in this engine's order, or dropped, or a rules divergence
+        // ([`choose`]).
+        let mut inserted = 0;
+        let planned = match answers.plan(&state, action) {
+            choose::Plan::Normal => None,
+            choose::Plan::Drop(reason) => {
+                out.records_dropped += 1;
+                out.dropped.push(DroppedRecord {
+                    action_id: record_id,
+                    index,
+                    action_type: action.kind.clone(),
+                    auto: action.auto,
+                    reason,
+                });
+                continue;
+            }
+            choose::Plan::Diverge(f) => {
+                out.failure = Some(f.at(index, action));
+                break;
+            }
+            choose::Plan::Play {
+                actions,
+                inserted: n,
+            } => {
+                inserted = n;
+                Some(actions)
+            }
+        };
         // A purchase from another player replays as the offer and its acceptance (1841 §15.3).
-        let failure = match action.to_actions(&state) {
+        let mapped = match planned {
+            Some(list) => Ok(list),
+            None => action.to_actions(&state),
+        };
+        let failure = match mapped {
             Err(e) => ImportFailure::from_error(&e).at(index, action),
             Ok(list) if list.is_empty() => ImportFailure {
                 field: Some("type".into()),
@@ -3521,11 +3567,13 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     }
                 }
                 let Some(r) = refused else {
+                    out.choices_inserted += inserted;
                     unrecorded_pool.applied(action);
                     previous = Some(index);
+                    track_passed = None;
                     continue;
                 };
-                let before = previous.and_then(|i| export.actions.get(i));
+                let before = track_passed.or(previous).and_then(|i| export.actions.get(i));
                 if let Some(reason) = skipped_record(&state, action, before, &r) {
                     out.records_dropped += 1;
                     out.dropped.push(DroppedRecord {
@@ -3755,6 +3803,29 @@ fn pass_after_turn(
     (r.done.is_empty() && after_own).then_some(ROUND_END)
 }
 
+/// Whether `action` is a player's `pass` ending a stock round this engine had already ended:
+/// the last turn of the round passed by itself (nothing legal, 1841 §5.1), where 18xx.games
+/// still offered the player something it could not carry out and recorded his pass
+/// ([`super::export_stock_turns`]). The operating round has begun with no turn done (the
+/// round may have ended with the action before: a sale, after which every other player and
+/// then the seller passed by themselves). Dropped before it is read: read as a pass of the
+/// player, it would pass the track step of a corporation he controls (a corporation's own
+/// record names the corporation; 18xx records no player's `pass` in an operating round but
+/// in a corporate event's decisions).
+fn stock_round_last_pass(state: &State, action: &ImportedAction) -> Option<&'static str> {
+    let Round::OperatingRound(r) = &state.round else {
+        return None;
+    };
+    (action.kind == "pass"
+        && !action.auto
+        && matches!(action.entity, Entity::Player(_))
+        && r.event.is_none()
+        && r.start.is_none()
+        && r.done.is_empty()
+        && r.laid_hexes.is_empty())
+    .then_some("stock-round turn this engine passed itself (nothing legal), the round's end")
+}
+
 /// The `pass` records 18xx.games (and this engine's writer) has after an action for steps it
 /// keeps open there and this engine does not (a transformation offer at the end of a minor's
 /// turn, 1841 §12.2; the optional removal of SFLi's tokens after the Tuscan merge, §12.3; the
@@ -3892,7 +3963,7 @@ impl TrackStep {
 
 /// Whether a record this engine refused (`rejection`) belongs to a step it skips or a decision
 /// it takes itself, to be accepted and dropped, and which (`previous`: the record applied
-/// last):
+/// last, or a pass of 18xx's track step dropped after it):
 /// * a player's `pass` in a stock round when this engine has already ended that turn: right
 ///   after the player's own sale, or a turn with nothing legal this engine passed by itself
 ///   (1841 §5.1; a pass changes nothing);
@@ -4023,6 +4094,19 @@ fn step_18xx_skipped(
     let by_operating =
         matches!(&action.entity, Entity::Corporation(c) if Some(c) == r.current.as_ref());
     if action.kind == "pass" && by_operating {
+        return None;
+    }
+    // A corporation's token count follows the record that opened it (a start, a split, a
+    // transformation); passing an optional step opens none. One this engine refused is one
+    // it settled itself ([`skipped_record`]: 18xx asks for the count even when only the
+    // compulsory token of a transformation is possible, 1841 §12.2), even when the next
+    // corporation's turn begins with an optional step.
+    if action.kind == "choose"
+        && matches!(action.entity, Entity::Corporation(_))
+        && action.field("choice").is_some_and(|c| {
+            as_whole_number(c).is_some() || c.as_str().is_some_and(|t| t.parse::<u32>().is_ok())
+        })
+    {
         return None;
     }
     if r.event.is_some() || r.start.is_some() || !r.crowded.is_empty() {

@@ -26,6 +26,46 @@ use crate::{Rejection, RejectionCode, Seat};
 
 /// Rule cited for the stock round in general.
 pub const RULE: &str = "1841 §5";
+
+std::thread_local! {
+    /// The question of [`probe_turn_ends`] and the seats it answered yes for, in order.
+    static TURN_END_PROBE: std::cell::RefCell<Option<(TurnEndQuestion, Vec<Seat>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// A question about a seat whose stock-round turn this engine ended by itself, asked of the
+/// position at that moment (see [`probe_turn_ends`]).
+pub(crate) type TurnEndQuestion = fn(&State, Seat) -> bool;
+
+/// Runs `f` (applying actions) and returns its result with the seats, in order, whose
+/// stock-round turn this engine ended by itself for want of a legal action (an automatic
+/// pass, or the end of the turn right after the seat's own sale) and for which `question`,
+/// asked of the position at that moment, answered yes. For the 18xx.games export, which must
+/// write a `pass` where 18xx.games still offers the player something (its own reading of the
+/// position); the rules are not affected. Not re-entrant: an inner probe replaces the outer.
+pub(crate) fn probe_turn_ends<T>(
+    question: TurnEndQuestion,
+    f: impl FnOnce() -> T,
+) -> (T, Vec<Seat>) {
+    TURN_END_PROBE.with(|p| *p.borrow_mut() = Some((question, Vec::new())));
+    let out = f();
+    let seats = TURN_END_PROBE
+        .with(|p| p.borrow_mut().take())
+        .map(|(_, seats)| seats)
+        .unwrap_or_default();
+    (out, seats)
+}
+
+/// Tells a running [`probe_turn_ends`] that `seat`'s turn ends by itself in `state`.
+fn turn_ends_by_itself(state: &State, seat: Seat) {
+    TURN_END_PROBE.with(|p| {
+        if let Some((question, seats)) = p.borrow_mut().as_mut()
+            && question(state, seat)
+        {
+            seats.push(seat);
+        }
+    });
+}
 /// Rule cited for operating rounds (1841 §8).
 pub const RULE_OPERATING_ROUND: &str = "1841 §8";
 
@@ -847,6 +887,7 @@ fn carry_out(
         ) => {
             sell(state, seat, corporation, *percent, events)?;
             if !can_act(state, seat) {
+                turn_ends_by_itself(state, seat);
                 end_turn(state, events);
             }
         }
@@ -1632,6 +1673,7 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
         if can_act(state, seat) {
             return;
         }
+        turn_ends_by_itself(state, seat);
         events.push(Event::Passed {
             seat,
             automatic: true,

@@ -658,44 +658,31 @@ pub(super) fn contribute(state: &mut State, sym: &str, price: i64, events: &mut 
     }
 }
 
-/// Where the presidencies a bankrupt player still holds go when he sells all he has left
-/// (1841 §14 second pass, §7.5): a corporation whose presidency may change (non-historical,
-/// or from phase 4) passes to the largest other holder ([`successor`]: ties to the nearest
-/// player after him, then corporations) when that holder has at least the president's
-/// certificate's percent, who swaps two units for the certificate; otherwise, and always for
-/// a historical corporation before phase 4, the certificate goes into the pool and the
-/// corporation is frozen (§7.4). 18xx.games does the same
-/// (`G1841::Step::Bankrupt#process_bankrupt`: `share_pool.sell_shares(bundle,
-/// allow_president_change: true)` outside the historical case). Called before the
-/// certificates move; the bankrupt then holds only ordinary certificates of a corporation
-/// whose presidency passed.
-fn bankrupt_presidencies(state: &mut State, owner: &ShareOwner, events: &mut Vec<Event>) {
-    let ShareOwner::Player(seat) = owner else {
-        return;
-    };
-    let presided: Vec<String> = state
+/// The presidencies `owner` (a bankrupt player) still holds after his sales with drops, passed
+/// to the holders [`dump_successor`] names when they hold at least the president's
+/// certificate's size (1841 §5.3, §14); the others stay with him and go into the pool with the
+/// rest of his certificates.
+fn pass_presidencies_on(state: &mut State, owner: &ShareOwner, events: &mut Vec<Event>) {
+    let held: Vec<String> = state
         .corporations
         .iter()
         .filter(|c| c.price().is_some() && c.president() == Some(owner))
+        .filter(|c| presidency_may_change(state, c))
         .map(|c| c.sym.clone())
         .collect();
-    for sym in presided {
-        let Some(corp) = state.corporation(&sym) else {
+    for sym in held {
+        let Some(unit) = state.corporation(&sym).map(|c| c.unit_percent()) else {
             continue;
         };
-        let pres_percent = 2 * corp.unit_percent();
-        let next = presidency_may_change(state, corp)
-            .then(|| successor(state, &sym, *seat))
-            .flatten()
-            .filter(|(_, p)| *p >= pres_percent);
-        let Some((next, _)) = next else {
+        let Some((next, _)) = dump_successor(state, &sym, owner).filter(|(_, p)| *p >= 2 * unit)
+        else {
             continue;
         };
         swap_presidency(state, &sym, owner, &next);
         events.push(match &next {
-            ShareOwner::Player(s) => Event::PresidentChanged {
+            ShareOwner::Player(seat) => Event::PresidentChanged {
                 corporation: sym.clone(),
-                seat: *s,
+                seat: *seat,
             },
             other => Event::PresidencyMoved {
                 corporation: sym.clone(),
@@ -707,9 +694,9 @@ fn bankrupt_presidencies(state: &mut State, owner: &ShareOwner, events: &mut Vec
 
 /// Bankruptcy of the controlling player `seat` (1841 §14): he sells, at half price with
 /// normal price drops, the largest legal bundle of each corporation; then every remaining
-/// certificate at half price without further drops, whatever the presidency (a presidency
-/// passes to another holder with the president's percent, [`bankrupt_presidencies`];
-/// otherwise the president's certificate ends in the pool: that corporation is frozen); gives all his cash to the
+/// certificate at half price without further drops, whatever the presidency (a president's
+/// certificate passes to a holder with at least its size, else it ends in the pool: that
+/// corporation is frozen); gives all his cash to the
 /// needy corporation; returns his concessions to the bank; then resigns (`loan == false`: out
 /// of the game, value 0) or takes a L.500 bank loan, subtracted from his final value. The
 /// corporation is released from its train obligation for this turn.
@@ -726,9 +713,15 @@ pub(super) fn declare_bankruptcy(
         let unit = state.corporation(&target).map_or(10, |c| c.unit_percent());
         emergency_sell(state, seat, &None, &target, units * unit, events);
     }
-    // 2. Everything else at half price, no drops, presidencies included.
+    // 2. Everything else at half price, no drops, presidencies included: a president's
+    // certificate passes, as in any sale (1841 §5.3), to the holder who then has the most,
+    // at least the certificate's size (he gives two units back for it, which are sold with
+    // the rest); with nobody such, or for a historical corporation before phase 4 (§7.5),
+    // it goes into the pool (18xx: `sell_shares(bundle, allow_president_change: true)`;
+    // harness version_1 random 3 players seed 3001, 18xx id 706: player 1, holding 20% of
+    // SFTN, becomes its president when its president goes bankrupt in SFTN's turn).
     let owner = ShareOwner::Player(seat);
-    bankrupt_presidencies(state, &owner, events);
+    pass_presidencies_on(state, &owner, events);
     let mut proceeds_total = 0;
     let mut rest = Vec::new();
     for c in state.corporations.iter_mut() {

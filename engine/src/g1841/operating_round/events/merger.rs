@@ -596,14 +596,12 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
         m.stage = MergerStage::TwoCityTile;
         return;
     }
-    // The president's certificate. Its events are told at the president's place in the
-    // order of holders, where 18xx.games hands it over (`merger_do_exchange` holder by
-    // holder): the export's share ledger gives the holders before him the first shares of
-    // the new IPO (p2p_purchases heuristic 3 players seed 3001, id 590: player 2, asked
-    // first, received IFAI_1 and the president player 1 IFAI_2 and IFAI_3, swapped back to
-    // the IPO for the certificate).
+    // The president's certificate. Its events (the claim's payment, the certificate) are
+    // reported at the president's place in the order of the holders, where 18xx.games makes
+    // his exchange (`merger_do_exchange` in `@merger_sh_list` order, FAQ-C16): the export's
+    // share ids follow that order ([`crate::g1841::share_ledger::Ledger::exchanged`]).
     let mut president_events: Vec<Event> = Vec::new();
-    let mut president_at = None;
+    let mut president_at: Option<usize> = None;
     match m.president.clone() {
         Some(p) => {
             let i = m.holders.iter().position(|h| *h == p);
@@ -632,9 +630,6 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
                 percent: 20,
                 president: true,
             });
-            if president_at.is_none() {
-                events.append(&mut president_events);
-            }
         }
         None => {
             // Tuscan merge without a president (1841 §12.3, FAQ-R4): the certificate goes to
@@ -650,12 +645,15 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             });
         }
     }
+    if president_at.is_none() {
+        events.append(&mut president_events);
+    }
     // Pairs.
     for i in 0..m.holders.len() {
+        let h = m.holders[i].clone();
         if president_at == Some(i) {
             events.append(&mut president_events);
         }
-        let h = m.holders[i].clone();
         let mut got = 0;
         while m.units[i] >= 2 {
             m.units[i] -= 2;

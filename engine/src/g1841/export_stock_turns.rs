@@ -1,0 +1,137 @@
+//! Stock-round turns 18xx.games keeps open where this engine passes by itself, for the
+//! 18xx.games export ([`super::export18xx`]).
+//!
+//! This engine ends a player's stock turn by itself when he has no legal action left (1841
+//! §5.1: an automatic pass, or the end of the turn right after his own sale). 18xx.games does
+//! the same only when its `Step::BuySellParShares#actions` is empty; two of its checks offer
+//! actions that cannot be carried out, so its turn stays open and its file has the player's
+//! `pass`:
+//!
+//! * `can_buy_any_from_ipo?` (Engine::Step::BuySellParShares) asks, for each started
+//!   corporation, `can_buy_shares?(player, corporation.shares)`: `shares` are all the
+//!   certificates the corporation holds, those of other corporations too (1841 §7.1), which no
+//!   player may buy (§5.2; G1841's `can_buy?` refuses them). The answer is that of the
+//!   smallest of them (the first of that size), with the sale check (§5.1, `players_sold`) made
+//!   on the corporation of the first certificate listed.
+//! * `can_ipo_any?` asks `G1841::Game#can_par?`, which does not look for a free home city
+//!   (1841 §5.4 step 3), and `can_buy?` of the president's certificate at twice the lowest par
+//!   price: a player with L.136 below his certificate limit may start, in 18xx's reading, any
+//!   non-historical corporation not yet started from phase 3, even where no city is free.
+//!
+//! The rules are not affected (no such purchase or start can be completed in either engine);
+//! the export writes the player's `pass` there.
+
+use super::corporation::{
+    certificate_count, certificate_limit, controlled_percent, is_non_historical, phase_number,
+};
+use super::data;
+use super::state::{Corporation, ShareOwner, State};
+use crate::Seat;
+
+/// Whether 18xx.games still offers `seat` an action in the position `state`, where this engine
+/// found none and ended the turn by itself (see the module documentation).
+pub(crate) fn turn_open_in_18xx(state: &State, seat: Seat) -> bool {
+    let Some(round) = state.stock_round() else {
+        return false;
+    };
+    if round.start.is_some() {
+        return false;
+    }
+    let Some(player) = state.player(seat) else {
+        return false;
+    };
+    let below_limit = certificate_count(state, seat) < certificate_limit(state);
+    treasury_holding_looks_buyable(state, seat, player.cash, below_limit)
+        || start_looks_possible(state, player.cash, below_limit)
+}
+
+/// 18xx's `can_buy_any_from_ipo?` answering yes for certificates a corporation holds of
+/// another corporation (1841 §7.1, §5.2).
+fn treasury_holding_looks_buyable(state: &State, seat: Seat, cash: i64, below_limit: bool) -> bool {
+    let sold = |sym: &str| {
+        state.stock_round().is_some_and(|r| {
+            r.sold
+                .iter()
+                .any(|s| s.seat == seat && s.corporation == sym)
+        })
+    };
+    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
+    state
+        .corporations
+        .iter()
+        .filter(|c| c.started() && !c.closed)
+        .any(|holder| {
+            let held = holdings_in_18xx_order(state, holder);
+            let Some(first) = held.first() else {
+                return false;
+            };
+            if sold(&first.0.sym) {
+                return false;
+            }
+            // The first certificate of the smallest size.
+            let Some(&(corp, percent)) =
+                held.iter()
+                    .fold(None, |best: Option<&(&Corporation, u32)>, x| match best {
+                        Some(b) if b.1 <= x.1 => Some(b),
+                        _ => Some(x),
+                    })
+            else {
+                return false;
+            };
+            let Some(price) = corp.price() else {
+                return false;
+            };
+            let cost = price.saturating_mul(i64::from(percent / corp.unit_percent()));
+            cost <= cash
+                && below_limit
+                && controlled_percent(state, seat, &corp.sym).saturating_add(percent) <= max
+        })
+}
+
+/// The certificates `holder` holds in 18xx's `shares` order, as (corporation, percent): its
+/// own treasury (IPO) certificates first, then those of other corporations. 18xx lists the
+/// others by the order in which their corporations first appeared in the holder's books,
+/// which this engine does not keep; they are taken in the order of the corporations.
+fn holdings_in_18xx_order<'a>(
+    state: &'a State,
+    holder: &'a Corporation,
+) -> Vec<(&'a Corporation, u32)> {
+    let own = holder
+        .certificates
+        .iter()
+        .filter(|c| c.owner == ShareOwner::Ipo)
+        .map(|c| (holder, c.percent));
+    let me = ShareOwner::Corporation(holder.sym.clone());
+    let others = state
+        .corporations
+        .iter()
+        .filter(|c| c.sym != holder.sym)
+        .flat_map(move |c| {
+            let me = me.clone();
+            c.certificates
+                .iter()
+                .filter(move |x| x.owner == me)
+                .map(move |x| (c, x.percent))
+        });
+    own.chain(others).collect()
+}
+
+/// 18xx's `can_ipo_any?` answering yes for a non-historical corporation that has no free home
+/// city (1841 §5.4 step 3): phase 3 or later, one such corporation not started, the player
+/// below his certificate limit with twice the lowest par price (L.136).
+fn start_looks_possible(state: &State, cash: i64, below_limit: bool) -> bool {
+    let lowest = super::market::par_prices(state, super::state::CorporationKind::Minor)
+        .into_iter()
+        .chain(super::market::par_prices(
+            state,
+            super::state::CorporationKind::Major,
+        ))
+        .min();
+    phase_number(state) >= 3
+        && below_limit
+        && lowest.is_some_and(|p| p.saturating_mul(2) <= cash)
+        && state
+            .corporations
+            .iter()
+            .any(|c| !c.historical && !c.started() && is_non_historical(&state.options, &c.sym))
+}

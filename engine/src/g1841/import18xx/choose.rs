@@ -1,0 +1,359 @@
+//! 18xx.games' `choose` answers of corporate events that this engine asks in another order,
+//! or not at all (issue #21, import direction).
+//!
+//! What 18xx.games means by each answer (`G1841::Step::ChooseOption#choices`):
+//! * a merger's exchange (`merger_next_exchange`, 1841 §12.1): pass 1, to a player holding
+//!   20–30% of the two old corporations who can pay for it, `pres` (claim the new president's
+//!   certificate) or `no`; pass 2, to every holder of an odd old share with a choice, `cash`
+//!   (sell it for half the new price), `full` (pay half the new price for a full new share)
+//!   or, while nobody holds the presidency, `pres` (pay 1.5 times the new price for it);
+//! * a transformation's share offer and the split's purchase rounds (`share_offer_option`,
+//!   §12.2, §12.4): `yes` (buy one IPO share) or `no`; inside the Tuscan merge too (§12.3:
+//!   `transform_start` with `tuscan_merge`);
+//! * the split's question whether another purchase round follows (`secession_offer_response`):
+//!   `y` or `n`.
+//!
+//! This engine asks the merger's presidency claims of both passes before the odd shares
+//! (`MergerStage::Presidency`, then `OddShares`), settles a choice it sees only one answer to
+//! by itself, and opens no share offer in the Tuscan merge's transformation nor a further
+//! split purchase round after one without a sale. [`Plan`] maps the records onto that:
+//! * pass-2 answers recorded before the presidency is claimed are kept and played when this
+//!   engine asks the odd shares ([`Answers`]); a holder this engine asks and 18xx.games did
+//!   not (it had no choice there) is given what 18xx.games gave him: no claim, or cash;
+//! * a `no` or `y` this engine has no question for is dropped (a decline changes nothing);
+//! * a `yes` this engine has no offer for is a rules divergence (listed in
+//!   `tests/oracle/divergences-import.md`), as is an action of a corporation without a
+//!   controlling player (frozen, 1841 §7.4).
+
+use super::{Entity, ImportFailure, ImportedAction, controller};
+use crate::g1841::G1841;
+use crate::g1841::action::{Action, Event, OddShareChoice};
+use crate::g1841::state::{CorporateEvent, Merger, MergerStage, Round, ShareOwner, State};
+use crate::{Game, Rejection, RejectionCode, Seat};
+
+/// What the replay does with one record.
+#[derive(Debug)]
+pub(super) enum Plan {
+    /// Read it as usual.
+    Normal,
+    /// Drop it, for this reason.
+    Drop(&'static str),
+    /// Play these actions for it; the first `inserted` of them are answers 18xx.games gave
+    /// by itself (no record of theirs).
+    Play {
+        actions: Vec<(Seat, Action)>,
+        inserted: usize,
+    },
+    /// A rules divergence: stop here.
+    Diverge(ImportFailure),
+}
+
+/// Pass-2 merger answers recorded before this engine asks them (in record order).
+#[derive(Debug, Default)]
+pub(super) struct Answers {
+    kept: Vec<(ShareOwner, OddShareChoice)>,
+}
+
+/// At most this many answers are filled in for one record.
+const MAX_FILLED: usize = 64;
+
+fn merger(state: &State) -> Option<&Merger> {
+    match &state.round {
+        Round::OperatingRound(r) => match r.event.as_deref() {
+            Some(CorporateEvent::Merger(m)) => Some(m),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn holder_of(entity: &Entity) -> Option<ShareOwner> {
+    match entity {
+        Entity::Player(s) => Some(ShareOwner::Player(*s)),
+        Entity::Corporation(c) => Some(ShareOwner::Corporation(c.clone())),
+        Entity::Other(_) => None,
+    }
+}
+
+fn choice_text(action: &ImportedAction) -> Option<&str> {
+    (action.kind == "choose")
+        .then(|| action.field("choice").and_then(serde_json::Value::as_str))
+        .flatten()
+}
+
+/// The seat asked the merger's presidency or an odd share now; `None` when the merger waits
+/// for something else (or nobody).
+fn open_exchange(state: &State, m: &Merger) -> Option<Seat> {
+    if !matches!(m.stage, MergerStage::Presidency | MergerStage::OddShares) {
+        return None;
+    }
+    state.players.iter().map(|p| p.seat).find(|&seat| {
+        G1841::legal_actions(state, seat).iter().any(|a| {
+            matches!(
+                a,
+                Action::ClaimPresidency { .. } | Action::ExchangeOddShare { .. }
+            )
+        })
+    })
+}
+
+/// The sweep position (as `Merger::next`: pairs sweep `0..len`, singles sweep `len..2 len`)
+/// at which this engine would ask `holder` the presidency for a record `text`, from `next` on.
+fn position(m: &Merger, holder: &ShareOwner, text: &str) -> Option<usize> {
+    let len = m.holders.len();
+    let i = m.holders.iter().position(|h| h == holder)?;
+    let units = m.units.get(i).copied().unwrap_or(0);
+    let next = m.next as usize;
+    let pairs = (next < len && units >= 2 && text != "cash" && text != "full").then_some(i);
+    let singles = (units == 1).then_some(len + i);
+    [pairs, singles].into_iter().flatten().find(|&p| p >= next)
+}
+
+impl Answers {
+    /// The plan for `action` in `state` (a record the replay has not read yet).
+    pub(super) fn plan(&mut self, state: &State, action: &ImportedAction) -> Plan {
+        if merger(state).is_some() {
+            let plan = self.merger_plan(state, action);
+            if !matches!(plan, Plan::Normal) {
+                return plan;
+            }
+        } else if let Some((holder, _)) = self
+            .kept
+            .drain(..)
+            .find(|(_, c)| *c == OddShareChoice::FullShare)
+        {
+            // The merger is over and never asked this holder: it gave him cash.
+            return Plan::Diverge(divergence(
+                "1841 §12.1",
+                format!(
+                    "rules divergence: 18xx.games let {holder:?} pay for a full share for its odd \
+                     share of the last merger; this engine gave it cash (it could not pay, or \
+                     nobody decides for it)"
+                ),
+            ));
+        }
+        offer_plan(state, action)
+    }
+
+    /// Fills in the merger's open questions 18xx.games did not ask (or asked earlier), then
+    /// maps the record; works on a copy of `state`.
+    fn merger_plan(&mut self, state: &State, action: &ImportedAction) -> Plan {
+        let text = choice_text(action);
+        let holder = holder_of(&action.entity);
+        let odd_answer = matches!(text, Some("cash" | "full"));
+        // Records of the merger's exchange or after it (not an offer, split or count answer).
+        let exchange_or_later =
+            action.kind != "choose" || matches!(text, Some("pres" | "cash" | "full"));
+        let saved = self.kept.clone();
+        let mut sim = state.clone();
+        let mut fills: Vec<(Seat, Action)> = Vec::new();
+        for _ in 0..MAX_FILLED {
+            let Some(m) = merger(&sim).cloned() else {
+                break;
+            };
+            let Some(seat) = open_exchange(&sim, &m) else {
+                break;
+            };
+            let next = m.next as usize;
+            let fill = match m.stage {
+                MergerStage::Presidency => {
+                    let asked = m.holders.get(next % m.holders.len().max(1));
+                    let by_asked = holder.is_some() && asked == holder.as_ref();
+                    if by_asked && odd_answer {
+                        // A pass-2 answer of the holder asked: no claim; the answer waits for
+                        // the odd shares.
+                        if let Some(h) = holder.clone() {
+                            self.kept.push((h, odd_choice(text)));
+                        }
+                        let inserted = fills.len();
+                        fills.push((seat, Action::ClaimPresidency { claim: false }));
+                        return Plan::Play {
+                            actions: fills,
+                            inserted,
+                        };
+                    }
+                    if by_asked || !exchange_or_later {
+                        break;
+                    }
+                    let later = match (&holder, text) {
+                        (Some(h), Some(t)) => position(&m, h, t).is_some_and(|p| p > next),
+                        _ => false,
+                    };
+                    if action.kind == "choose" && !later {
+                        if !odd_answer {
+                            break;
+                        }
+                        // An odd share of a holder this engine does not ask the presidency
+                        // (any more): the answer waits for the odd shares.
+                        if let Some(h) = holder.clone() {
+                            self.kept.push((h, odd_choice(text)));
+                        }
+                        return if fills.is_empty() {
+                            Plan::Drop(
+                                "odd merger share answered before the presidency (played at the odd shares)",
+                            )
+                        } else {
+                            Plan::Play {
+                                inserted: fills.len(),
+                                actions: fills,
+                            }
+                        };
+                    }
+                    // 18xx.games did not ask this holder (no choice there): no claim.
+                    Action::ClaimPresidency { claim: false }
+                }
+                MergerStage::OddShares => {
+                    let asked = m.holders.get(next).cloned();
+                    if let Some(i) = self
+                        .kept
+                        .iter()
+                        .position(|(h, _)| Some(h) == asked.as_ref())
+                    {
+                        Action::ExchangeOddShare {
+                            choice: self.kept.remove(i).1,
+                        }
+                    } else if !exchange_or_later
+                        || text == Some("pres")
+                        || (odd_answer && holder.is_some() && asked == holder)
+                    {
+                        break;
+                    } else {
+                        // 18xx.games gave this holder cash by itself (its only option there).
+                        Action::ExchangeOddShare {
+                            choice: OddShareChoice::Cash,
+                        }
+                    }
+                }
+                _ => break,
+            };
+            match G1841::apply(&mut sim, seat, &fill) {
+                // A merger this engine would undo for want of a president goes on in
+                // 18xx.games (its records follow the exchange).
+                Ok(events)
+                    if events
+                        .iter()
+                        .any(|e| matches!(e, Event::MergerFailed { .. })) =>
+                {
+                    self.kept = saved;
+                    return Plan::Diverge(divergence(
+                        "1841 §12.1",
+                        format!(
+                            "rules divergence: 18xx.games goes on with the merger of {} and {} \
+                             where this engine undoes it for want of a president (in 18xx.games \
+                             the first holder of 20% of the new corporation is its president, \
+                             e.g. one who declined the claim with 30% of the old shares and pays \
+                             for a full share for his odd one)",
+                            m.initiator, m.partner
+                        ),
+                    ));
+                }
+                Ok(_) => fills.push((seat, fill)),
+                Err(_) => break,
+            }
+        }
+        if fills.is_empty() {
+            self.kept = saved;
+            return Plan::Normal;
+        }
+        // The record itself, mapped in the state after the fills (when it cannot be, nothing
+        // is filled: the replay stops at the record as it is).
+        let inserted = fills.len();
+        match action.to_actions(&sim) {
+            Ok(list) if !list.is_empty() => {
+                fills.extend(list);
+                Plan::Play {
+                    actions: fills,
+                    inserted,
+                }
+            }
+            _ => {
+                self.kept = saved;
+                Plan::Normal
+            }
+        }
+    }
+}
+
+fn odd_choice(text: Option<&str>) -> OddShareChoice {
+    if text == Some("full") {
+        OddShareChoice::FullShare
+    } else {
+        OddShareChoice::Cash
+    }
+}
+
+/// Whether `action` maps onto a decision this engine has open for its seat now.
+fn placeable(state: &State, action: &ImportedAction) -> bool {
+    match action.to_actions(state) {
+        Ok(list) => list
+            .first()
+            .is_some_and(|(seat, a)| G1841::legal_actions(state, *seat).iter().any(|l| l == a)),
+        Err(_) => false,
+    }
+}
+
+/// Offers and questions outside a merger's exchange: a `no` or `y` this engine has no
+/// question for is dropped; a `yes` it has no offer for, and an action of a corporation
+/// without a controlling player, are rules divergences.
+fn offer_plan(state: &State, action: &ImportedAction) -> Plan {
+    let in_or = matches!(state.round, Round::OperatingRound(_));
+    if !in_or {
+        return Plan::Normal;
+    }
+    if let Entity::Corporation(sym) = &action.entity
+        && action.kind != "choose"
+        && action.kind != "pass"
+        && action.kind != "discard_train"
+        && state.corporation(sym).is_some_and(|c| c.started())
+        && controller(state, sym).is_none()
+    {
+        return Plan::Diverge(divergence(
+            "1841 §7.4",
+            format!(
+                "rules divergence: {sym} has no controlling player (frozen, 1841 §7.4); this engine \
+                 lets a frozen corporation do nothing in its turn, 18xx.games recorded its `{}`",
+                action.kind
+            ),
+        ));
+    }
+    let Some(text) = choice_text(action) else {
+        return Plan::Normal;
+    };
+    if !matches!(text, "yes" | "no" | "y") || placeable(state, action) {
+        return Plan::Normal;
+    }
+    match text {
+        "no" => Plan::Drop("declined offer or question this engine does not make"),
+        "y" => Plan::Drop("another round of split purchases this engine closed itself"),
+        _ => {
+            let tuscan = merger(state).is_some_and(|m| m.tuscan);
+            let (rule, what) = if tuscan {
+                (
+                    "1841 §12.3",
+                    "a share of the Tuscan merge's holding offered at its transformation (this \
+                     engine's Tuscan merge makes no offers)",
+                )
+            } else {
+                (
+                    "1841 §12.4",
+                    "a share offered in a purchase round this engine does not hold (a further \
+                     split purchase round after one without a sale, or an offer to a holder it \
+                     does not ask)",
+                )
+            };
+            Plan::Diverge(divergence(
+                rule,
+                format!("rules divergence: 18xx.games sells {what}"),
+            ))
+        }
+    }
+}
+
+fn divergence(rule: &str, reason: String) -> ImportFailure {
+    let r = Rejection::new(RejectionCode::IllegalMove, rule, reason.clone());
+    ImportFailure {
+        reason,
+        rejection: Some(r),
+        ..ImportFailure::new(super::FailureKind::Refused, String::new())
+    }
+}

@@ -1,0 +1,104 @@
+//! Random full 1841 games and the 18xx.games export helpers shared by the export, round-trip
+//! and share-id tests (issue #21): the random player's policy, a game played with it, the
+//! oracle beside the project, and a replayed game written again.
+
+use std::path::PathBuf;
+
+use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
+use referee_engine::g1841::import18xx::Replayed;
+use referee_engine::g1841::{Action, Event, G1841, Options};
+use referee_engine::{Game, Seat};
+
+use super::Rng;
+
+/// The actions the random player draws only one time in eight (from every legal action; the
+/// other times from the rest): a bankruptcy, a purchase offer to another player, withholding,
+/// a train from another corporation.
+pub fn rare(a: &Action) -> bool {
+    match a {
+        Action::DeclareBankruptcy { .. } | Action::OfferPurchase { .. } => true,
+        Action::Dividend { payout } => !payout,
+        Action::BuyTrain { from, .. } => from != "depot" && from != "pool",
+        _ => false,
+    }
+}
+
+/// The actions of a random game (`options`, `players`, `seed`) to its end, as the random
+/// player picks them ([`rare`]). Panics when nobody can act before the end or after 20,000
+/// actions.
+pub fn random_game(options: Options, players: u32, seed: u64) -> Vec<(Seat, Action)> {
+    random_game_seen(options, players, seed, |_, _, _| {})
+}
+
+/// [`random_game`], calling `seen` after each action with the actions before it, the action
+/// (seat and action) and its events.
+pub fn random_game_seen(
+    options: Options,
+    players: u32,
+    seed: u64,
+    mut seen: impl FnMut(&[(Seat, Action)], &(Seat, Action), &[Event]),
+) -> Vec<(Seat, Action)> {
+    let mut state = G1841::setup(&options, players, 0).unwrap();
+    let mut rng = Rng(seed.wrapping_mul(2) | 1);
+    let mut history = Vec::new();
+    for _ in 0..20_000 {
+        if G1841::outcome(&state).is_some() {
+            return history;
+        }
+        let to_act = G1841::to_act(&state);
+        assert!(!to_act.is_empty(), "seed {seed}: nobody can act");
+        let seat = to_act[rng.below(to_act.len())];
+        let legal = G1841::legal_actions(&state, seat);
+        let common: Vec<&Action> = legal.iter().filter(|a| !rare(a)).collect();
+        let pick = if !common.is_empty() && rng.below(8) != 0 {
+            common[rng.below(common.len())].clone()
+        } else {
+            legal[rng.below(legal.len())].clone()
+        };
+        let events = G1841::apply(&mut state, seat, &pick).unwrap();
+        let played = (seat, pick);
+        seen(&history, &played, &events);
+        history.push(played);
+    }
+    panic!("seed {seed}: no result after 20,000 actions");
+}
+
+/// The 18xx.games engine beside the project (REFEREE_ORACLE_18XX, default
+/// `../shared/oracle-18xx` from the repository root) and Ruby, when both are there.
+pub fn oracle() -> Option<PathBuf> {
+    let dir = std::env::var_os("REFEREE_ORACLE_18XX")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            [
+                env!("CARGO_MANIFEST_DIR"),
+                "..",
+                "..",
+                "shared",
+                "oracle-18xx",
+            ]
+            .iter()
+            .collect()
+        });
+    let ruby = std::process::Command::new("ruby")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    (ruby && dir.join("oracle.rb").is_file()).then_some(dir)
+}
+
+/// A replayed export's actions written again, as `ExportGame` writes them: the export's
+/// options, players and id.
+pub fn export_again(original: &Replayed) -> Exported {
+    let export_in = original.export.as_ref().unwrap();
+    export(
+        &export_in.options().unwrap(),
+        export_in.players.len() as u32,
+        &original.actions,
+        &ExportSettings {
+            id: export_in.id,
+            players: export_in.players.clone(),
+            description: None,
+        },
+    )
+    .unwrap()
+}

@@ -1,0 +1,199 @@
+//! 18xx.games' `choose` answers of corporate events that this engine asks in another order or
+//! not at all (issue #21, import direction; `import18xx/choose.rs`). Excerpts of games
+//! 18xx.games' own engine played (`scripts/oracle_random.rb --mode MODE --players N --seed S`,
+//! cut after the id in the name, each loaded strictly by the oracle) in
+//! `tests/fixtures/1841/oracle-played/`.
+
+use referee_engine::RejectionCode;
+use referee_engine::g1841::import18xx::{FailureKind, ReplaySettings, Replayed, replay};
+use referee_engine::g1841::{Action, OddShareChoice};
+
+mod common;
+use common::fixture;
+
+fn import(name: &str) -> Replayed {
+    replay(
+        &fixture(&format!("oracle-played/{name}.json")),
+        &ReplaySettings::default(),
+    )
+}
+
+/// The engine actions imported for record `id`, with their seats.
+fn actions_of(r: &Replayed, id: i64) -> Vec<(u32, Action)> {
+    r.action_ids
+        .iter()
+        .zip(&r.actions)
+        .filter(|(x, _)| **x == Some(id))
+        .map(|(_, (s, a))| (*s, a.clone()))
+        .collect()
+}
+
+/// The reasons of the records dropped with id `id`.
+fn dropped_at(r: &Replayed, id: i64) -> Vec<&str> {
+    r.dropped
+        .iter()
+        .filter(|d| d.action_id == Some(id))
+        .map(|d| d.reason)
+        .collect()
+}
+
+fn odd(choice: OddShareChoice) -> Action {
+    Action::ExchangeOddShare { choice }
+}
+
+/// 1841 §12.1, pass 2 of a merger's exchange. Version 2, 8 players (seed 20010), up to id 378:
+/// IFAI and CTDA merge into RATF (373, 374); nobody claims the presidency in pass 1. In pass 2
+/// 18xx.games asks in holder order: player 1 (seat 0) sells his odd share (`cash`, 375), SFMA
+/// (seat 0's) pays for a full share (`full`, 376), then player 4 (seat 3) claims the
+/// presidency with his single share (`pres`, 377). This engine asks the single-share claims
+/// before the odd shares: seat 3's claim is played at 377, the two earlier answers when it
+/// asks the odd shares, before RATF's token pass (378).
+#[test]
+fn s12_1_odd_shares_answered_before_a_pass_2_claim_are_played_after_it() {
+    let r = import("v2-8p-s20010-to378");
+    assert_eq!(r.failure, None, "imports to the end of the excerpt");
+    let kept = "odd merger share answered before the presidency (played at the odd shares)";
+    assert_eq!(dropped_at(&r, 375), vec![kept]);
+    assert_eq!(dropped_at(&r, 376), vec![kept]);
+    assert_eq!(
+        actions_of(&r, 377),
+        vec![(3, Action::ClaimPresidency { claim: true })]
+    );
+    assert_eq!(
+        actions_of(&r, 378),
+        vec![
+            (0, odd(OddShareChoice::Cash)),
+            (0, odd(OddShareChoice::FullShare)),
+            (3, Action::Pass),
+        ]
+    );
+    assert_eq!(r.choices_inserted, 2);
+}
+
+/// 1841 §12.3, the Tuscan merge. Version 2, 3 players (seed 20005), up to id 189: SFTN buys
+/// the first 4-train (186); SFLP transforms into the holding AFI, and 18xx.games offers AFI
+/// shares (`share_offer`): player 3 declines in both rounds (`no`, 187 and 188). This
+/// engine's Tuscan transformation makes no offers: both declines are dropped. Then AFI and
+/// SSFL merge into SFLi and SFTG's odd share is its controller's (seat 1) choice: cash (189).
+#[test]
+fn s12_3_declined_tuscan_offers_are_dropped_and_the_odd_share_is_played() {
+    let r = import("v2-3p-s20005-to189");
+    assert_eq!(r.failure, None, "imports to the end of the excerpt");
+    let declined = "declined offer or question this engine does not make";
+    assert_eq!(dropped_at(&r, 187), vec![declined]);
+    assert_eq!(dropped_at(&r, 188), vec![declined]);
+    assert_eq!(actions_of(&r, 189), vec![(1, odd(OddShareChoice::Cash))]);
+    assert_eq!(r.choices_inserted, 0);
+}
+
+/// 1841 §12.3 and §7.4. Version 2, 6 players (seed 20032), up to id 295: in the Tuscan
+/// merge's transformation 18xx.games offers AFI shares; ATFA, which no player controls in this
+/// engine, declines (294: dropped), then player 6 buys one (`yes`, 295). This engine's Tuscan
+/// merge makes no offers: a rules divergence (`tests/oracle/divergences-import.md`), reported
+/// as a refusal naming the rule.
+#[test]
+fn s12_3_a_tuscan_offer_taken_is_a_rules_divergence() {
+    let r = import("v2-6p-s20032-to295");
+    assert_eq!(
+        dropped_at(&r, 294),
+        vec!["declined offer or question this engine does not make"]
+    );
+    let f = r.failure.expect("stops at the purchase");
+    assert_eq!(f.kind, FailureKind::Refused);
+    assert_eq!(f.action_id, Some(295));
+    assert_eq!(f.action_type.as_deref(), Some("choose"));
+    assert!(
+        f.reason
+            .starts_with("rules divergence: 18xx.games sells a share of the Tuscan")
+    );
+    let rejection = f.rejection.expect("with the rule");
+    assert_eq!(rejection.code, RejectionCode::IllegalMove);
+    assert_eq!(rejection.rule, "1841 §12.3");
+}
+
+/// 1841 §12.4, the split's purchase rounds. Lite, 4 players (seed 20002), up to id 232: after
+/// the first round of SB purchases, in which SFTN declines (227, played), 18xx.games asks the
+/// split's decider (player 2) whether another round follows: `y` (228 and 230), each round
+/// declined by SFTN (229, 231), then `n` (232). This engine closes a successor's purchases
+/// after a round without a sale, asking nothing: the questions and declines are dropped.
+#[test]
+fn s12_4_further_split_rounds_without_a_sale_are_dropped() {
+    let r = import("lite-4p-s20002-to232");
+    assert_eq!(r.failure, None, "imports to the end of the excerpt");
+    assert_eq!(actions_of(&r, 227), vec![(2, Action::Pass)]);
+    let again = "another round of split purchases this engine closed itself";
+    let declined = "declined offer or question this engine does not make";
+    assert_eq!(dropped_at(&r, 228), vec![again]);
+    assert_eq!(dropped_at(&r, 229), vec![declined]);
+    assert_eq!(dropped_at(&r, 230), vec![again]);
+    assert_eq!(dropped_at(&r, 231), vec![declined]);
+    assert_eq!(dropped_at(&r, 232), vec![again]);
+}
+
+/// 1841 §7.4. Version 2, 7 players (seed 20009), up to id 371: CTS buys the first 4-train
+/// (357); in the split its president's certificate goes to SB, which nobody controls, so CTS
+/// is frozen in the middle of its turn. 18xx.games lets it buy another train (371); this
+/// engine ends a frozen corporation's turn: a rules divergence, reported as a refusal naming
+/// the rule (it was a reading error, "no controlling player").
+#[test]
+fn s7_4_an_action_of_a_frozen_corporation_is_a_rules_divergence() {
+    let r = import("v2-7p-s20009-to371");
+    let f = r.failure.expect("stops at the purchase");
+    assert_eq!(f.kind, FailureKind::Refused);
+    assert_eq!(f.action_id, Some(371));
+    assert_eq!(f.action_type.as_deref(), Some("buy_train"));
+    assert!(
+        f.reason
+            .starts_with("rules divergence: CTS has no controlling player")
+    );
+    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §7.4");
+}
+
+/// 1841 §12.1 odd shares (Tuscan merge, §12.3). Version 2, 7 players (seed 20027), up to id
+/// 423: the split (412–422) defers the Tuscan merge, which 18xx.games settles without a
+/// question: SB, whose presidency SFLi took over with SSFL's treasury, has no player and sells
+/// its odd share. This engine asks SB's controller (seat 3) full share or cash; the next
+/// record is IFAI's pass in its train step (423): seat 3's odd share is filled in as cash, as
+/// 18xx.games settled it, then the pass is played.
+#[test]
+fn s12_1_an_odd_share_18xx_settled_by_itself_is_filled_in_as_cash() {
+    let r = import("v2-7p-s20027-to423");
+    assert_eq!(r.failure, None, "imports to the end of the excerpt");
+    assert_eq!(
+        actions_of(&r, 423),
+        vec![(3, odd(OddShareChoice::Cash)), (3, Action::Pass)]
+    );
+    assert_eq!(r.choices_inserted, 1);
+}
+
+/// 1841 §12.1, the presidency of a merger's new corporation. Version 1, 7 players (seed
+/// 20003), up to id 209: CGTF and AFI merge into RSFS (205, 206). Player 4 (seat 3, 30% of the
+/// old shares) declines the claim (`no`, 207), exchanges his pair, then pays for a full share
+/// for his odd share (`full`, 208): with 20% of RSFS he is its president in 18xx.games, which
+/// goes on (SFTG's `full`, 209). This engine gives the new presidency only on 40% or a claim:
+/// with every claim declined it undoes the merger — a rules divergence, reported at the first
+/// record it cannot follow.
+#[test]
+fn s12_1_a_presidency_by_20_percent_after_the_exchange_is_a_rules_divergence() {
+    let r = import("version_1-7p-s20003-to209");
+    let f = r.failure.clone().expect("stops in the exchange");
+    assert_eq!(f.kind, FailureKind::Refused);
+    assert_eq!(f.action_id, Some(209));
+    assert!(
+        f.reason
+            .starts_with("rules divergence: 18xx.games goes on with the merger of CGTF and AFI"),
+        "{}",
+        f.reason
+    );
+    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.1");
+    // Player 4's decline (his claim is not asked yet here: SSFL's is) is dropped, his odd share
+    // kept for the odd shares.
+    assert_eq!(
+        dropped_at(&r, 207),
+        vec!["declined offer or question this engine does not make"]
+    );
+    assert_eq!(
+        dropped_at(&r, 208),
+        vec!["odd merger share answered before the presidency (played at the odd shares)"]
+    );
+}
