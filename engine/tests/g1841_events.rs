@@ -901,6 +901,99 @@ fn s12_1_merger_without_a_president_fails() {
     assert_eq!(state, before);
 }
 
+/// 1841 §12.1 (FAQ-R6: the first holder of 40% must take the presidency) with §7.5 (a holder
+/// with strictly more takes it over): on 132002 before action 529, P2 (SFTC 40%, asked
+/// first) receives AFI's president's certificate, then P3 (SFTG 60%) receives three shares,
+/// 30% against P2's 20%, and becomes president, swapping two shares for the certificate, as
+/// 18xx.games' exchange does (`allow_president_change: true`; lite heuristic 4 players seed
+/// 4001, id 502: "Player 2 becomes the president of CTDA", then "Player 3 becomes the
+/// president of CTDA"). Without the check P2 stayed president below P3.
+#[test]
+fn s12_1_a_larger_holder_takes_the_new_presidency_after_the_exchange() {
+    let mut state = before_in("132002", 529);
+    set_holders(&mut state, "SFTC", &[p(P2), p(P2), p(P2)]);
+    set_holders(&mut state, "SFTG", &[p(P3), p(P3), p(P3), p(P3), p(P3)]);
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    let events = act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    assert!(events.contains(&Event::PresidentChanged {
+        corporation: "AFI".into(),
+        seat: P3,
+    }));
+    let afi = state.corporation("AFI").unwrap();
+    assert_eq!(afi.president(), Some(&p(P3)));
+    assert_eq!(
+        (percent(&state, "AFI", p(P3)), percent(&state, "AFI", p(P2))),
+        (30, 20)
+    );
+}
+
+/// 1841 §12.1: the holders exchange in order (from the initiator's president round the
+/// table), and the president's certificate is handed over at its holder's turn, as in
+/// 18xx.games (`merger_do_exchange`), so the events tell it there: on 132002 before action
+/// 529, P2 (SFTC 30%, asked first) declines and takes one share, then P3 (SFTG 40%) must take
+/// the presidency. Followed by the export's share ledger, P2 holds AFI_1 and P3 the
+/// president's certificate (AFI_2 and AFI_3, his first two, went back to the IPO), as 18xx
+/// numbers them (p2p_purchases heuristic 3 players seed 3001, id 679: player 2's IFAI share
+/// was written as IFAI_3, in 18xx's IPO, before the change).
+#[test]
+fn s12_1_the_presidents_exchange_comes_at_his_turn() {
+    use referee_engine::g1841::share_ledger::Ledger;
+    let mut state = before_in("132002", 529);
+    set_holders(&mut state, "SFTC", &[p(P2), p(P2)]);
+    set_holders(&mut state, "SFTG", &[p(P3), p(P3), p(P3)]);
+    give(&mut state, P2, 400);
+    let mut ledger = Ledger::new(&state);
+    act(
+        &mut state,
+        P2,
+        Action::ProposeMerger {
+            partner: "SFTG".into(),
+        },
+    );
+    let mut events = act(
+        &mut state,
+        P2,
+        Action::FormCorporation {
+            corporation: "AFI".into(),
+        },
+    );
+    assert_eq!(G1841::to_act(&state), [P2]);
+    events.extend(act(
+        &mut state,
+        P2,
+        Action::ClaimPresidency { claim: false },
+    ));
+    let exchanged: Vec<(ShareOwner, u32, bool)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SharesExchanged {
+                holder,
+                percent,
+                president,
+                ..
+            } => Some((holder.clone(), *percent, *president)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(exchanged, [(p(P2), 10, false), (p(P3), 20, true)]);
+    ledger.exchanged(&events);
+    ledger.settle(&state);
+    assert_eq!(ledger.held("AFI", &p(P2)), ["AFI_1"]);
+    assert_eq!(ledger.held("AFI", &p(P3)), ["AFI_0"]);
+}
+
 /// 132002 before action 529 with nobody holding 40% of SFTC and SFTG's shares together:
 /// SFTC: P2 president (20%) + P3 10%; SFTG: P4 president (20%) + P1 10%; the rest pool.
 fn nobody_with_40_percent() -> State {

@@ -24,11 +24,11 @@ use referee_engine::{Game, Seat};
 // 5 and 7 since the Tuscan merge's transformation offers its purchase rounds (§12.3), 5 and 6
 // with a bankrupt's presidency passed on (§14, merged from main): the counts of the tests
 // below moved likewise (bought tokens 36 -> 27, corporate sales 287/82 -> 278/72, partial
-// sales 8 -> 7).
+// sales 8 -> 7); 5 and 7 since the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
 const SPLIT_SEEDS: u64 = 12;
 const SPLIT_CHOICES: usize = 5;
 const TRANSFORM_SEEDS: u64 = 8;
-const TRANSFORM_PASSES: usize = 6;
+const TRANSFORM_PASSES: usize = 7;
 use serde_json::Value;
 
 mod common;
@@ -71,8 +71,9 @@ fn s21_a_major_passes_the_lays_it_cannot_make() {
         // Issue #22's rules fixes changed the random games: seed 3 had 2, then 1, then 0,
         // and 2 again since a corporation may dump a presidency in an emergency (§14), 3 since
         // half a president's certificate may go into the pool for a pool share (§14, I39), 0
-        // with a bankrupt's presidency passed on (§14, merged from main).
-        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 0),
+        // with a bankrupt's presidency passed on (§14, merged from main), 1 since the merges
+        // of 2026-12-06 08:30 UTC (played-through turns, presidency ties, Tuscan purchases).
+        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 1),
         (Options::from_optional_rules(&["lite"]).unwrap(), 5, 5, 2),
     ] {
         let (history, written) = exported(options, players, seed);
@@ -253,7 +254,8 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // president could remove any token outside Pisa and Firenze (§12.3); 290 and 79 before
     // half a president's certificate could go into the pool for a pool share (§14, I39); 299
     // and 92 before the Tuscan merge's transformation offered its purchase rounds (§12.3).
-    assert_eq!((sales, by_others), (278, 72));
+    // 278 and 72 before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
+    assert_eq!((sales, by_others), (304, 100));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -331,7 +333,8 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // token choices of §12.3 (the first step's two-city token, SFLi's free removals); 8
     // before half a president's certificate could go into the pool (§14, I39); 11 before the
     // Tuscan merge's transformation offered its purchase rounds (§12.3).
-    assert_eq!(found, 7);
+    // 7 before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
+    assert_eq!(found, 8);
 }
 
 const SLOT_SEEDS: u64 = 30;
@@ -410,7 +413,8 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // two-city token, SFLi's free removals); (33, 3) before half a president's certificate
     // could go into the pool for a pool share (§14, I39); (38, 2) before the Tuscan merge's
     // transformation offered its purchase rounds (§12.3).
-    assert_eq!((checked, reordered), (27, 2));
+    // (27, 2) before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
+    assert_eq!((checked, reordered), (32, 3));
 }
 
 const OO_SEEDS: u64 = 40;
@@ -753,10 +757,12 @@ fn s21_a_merger_above_l250_names_the_new_corporation_before_the_price() {
     }
     // The heuristic game's one such merger (2026-12-06): SFL with CTDA into ATFA at the
     // higher price, L.377; since the Torino H4 choice of CTDA's merger is asked (1841 §12.1,
-    // the heuristic player draws it), CTDA with SFL into CFCC at L.377.
+    // the heuristic player draws it), CTDA with SFL into CFCC at L.377; since a larger
+    // holder takes a merger's new presidency (§7.5) and a bankrupt's presidency passes
+    // (§14) (2026-12-06, harness-lp), RSFS with CTDA at L.377.
     assert_eq!(
         found,
-        vec![("SFL".to_string(), "CFCC".to_string(), 377)],
+        vec![("CTDA".to_string(), "RSFS".to_string(), 377)],
         "the mergers at two prices"
     );
     reimports_to(&written, &history);
@@ -852,6 +858,159 @@ fn s21_the_splits_repeated_question_is_written_as_declined() {
             // (§14, FAQ-C13), which changed that random game.
         ]
     );
+}
+
+/// 1841 §9.1 (the lay is optional) and 18xx.games' track step, which opens for every
+/// corporation with a token (`G1841::Step::Track#can_lay_tile?`) and waits for its `pass`:
+/// when one action of ours ends a turn and this engine then plays the next corporations'
+/// whole turns by itself (nothing legal in any step: no lay, no train, no money), the export
+/// writes each such corporation's `pass` in operating order, before the records of the
+/// corporation whose turn waits (lite random 4 players seed 4001, 18xx id 262: AFI, L.0 and
+/// no lay, passed over between CTS's choice and CFCC's lay; 18xx waited for AFI's track).
+/// The importer drops the passes again (the export reimports to the same game). Without the
+/// change no pass follows the record and the test fails.
+#[test]
+fn s21_a_turn_played_through_by_this_engine_is_passed() {
+    let mut found = 0;
+    for seed in PLAYED_THROUGH_SEEDS {
+        let options = Options::from_optional_rules(&["lite"]).unwrap();
+        let (history, written) = exported(options, 4, seed);
+        let mut state = G1841::setup(&options, 4, 0).unwrap();
+        for (k, (seat, action)) in history.iter().enumerate() {
+            let events = G1841::apply(&mut state, *seat, action).unwrap();
+            let mut turns: Vec<&str> = events
+                .iter()
+                .filter_map(|e| match e {
+                    referee_engine::g1841::Event::OperatingTurn { corporation } => {
+                        Some(corporation.as_str())
+                    }
+                    _ => None,
+                })
+                .collect();
+            if let Round::OperatingRound(r) = &state.round
+                && turns.last().copied() == r.current.as_deref()
+            {
+                turns.pop();
+            }
+            turns.retain(|c| !state.corporation(c).unwrap().tokens.is_empty());
+            if turns.is_empty() {
+                continue;
+            }
+            let id = written.action_ids[k];
+            let passes: Vec<&Value> = (1..)
+                .map(|n| record(&written, id + n))
+                .take_while(|r| r["type"] == "pass")
+                .collect();
+            for (n, corp) in turns.iter().enumerate() {
+                assert_eq!(
+                    passes.get(n).map(|r| &r["entity"]),
+                    Some(&Value::from(*corp))
+                );
+                found += 1;
+                println!("seed {seed}: {corp} after record {id}");
+            }
+        }
+        reimports_to(&written, &history);
+    }
+    println!("{found} turns played through");
+    assert_eq!(found, PLAYED_THROUGH);
+}
+
+// Of the lite random games of seeds 1 to 16, seed 5 alone has one (IFAI after record 266).
+const PLAYED_THROUGH_SEEDS: std::ops::RangeInclusive<u64> = 4..=5;
+const PLAYED_THROUGH: usize = 1;
+
+/// I48 (1841 §5.2): a share purchase from a player takes the seller's ordinary certificates
+/// first; a buyer who then holds more than the seller takes the presidency (§7.5) by a swap.
+/// The record names the ordinary certificates bought, as 18xx.games records the bundle
+/// before its swap, not the president's certificate that left the seller in the swap
+/// (p2p_purchases heuristic 4 players seed 4001, 18xx id 771: 'ICSF_0, 10%' before the
+/// change). Counted over that game: every accepted offer of shares the seller's ordinary
+/// certificates cover, and those of them that moved the presidency.
+#[test]
+fn s21_a_p2p_purchase_that_moves_the_presidency_names_the_shares_bought() {
+    let options = Options {
+        p2p_purchases: true,
+        ..Options::default()
+    };
+    let history = heuristic_game(options, 4, 4001);
+    let written = export(&options, 4, &history, &ExportSettings::default()).unwrap();
+    let mut state = G1841::setup(&options, 4, 4001).unwrap();
+    let mut offered = None;
+    let (mut purchases, mut with_presidency) = (0, 0);
+    for (k, (seat, action)) in history.iter().enumerate() {
+        let pre = state.clone();
+        G1841::apply(&mut state, *seat, action).unwrap();
+        match action {
+            Action::OfferPurchase { seller, item, .. } => offered = Some((*seller, item.clone())),
+            Action::AnswerOffer { accept: true } => {
+                let Some((
+                    seller,
+                    referee_engine::g1841::state::PurchaseItem::Shares {
+                        corporation,
+                        percent,
+                    },
+                )) = offered.take()
+                else {
+                    continue;
+                };
+                let c = pre.corporation(&corporation).unwrap();
+                let ordinary = c
+                    .certificates
+                    .iter()
+                    .filter(|x| x.owner == ShareOwner::Player(seller) && !x.president)
+                    .count() as u32;
+                if percent / c.unit_percent() > ordinary {
+                    continue;
+                }
+                let r = record(&written, written.action_ids[k]);
+                assert_eq!(r["type"], "buy_shares", "{k}");
+                assert_eq!(r["percent"], percent, "{k}");
+                let president = format!("{corporation}_0");
+                assert!(
+                    r["shares"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|id| id.as_str() != Some(president.as_str())),
+                    "{k}: {r}"
+                );
+                purchases += 1;
+                let moved = |s: &State| s.corporation(&corporation).unwrap().president().cloned();
+                with_presidency += usize::from(moved(&pre) != moved(&state));
+            }
+            _ => {}
+        }
+    }
+    println!("{purchases} purchases, {with_presidency} moved the presidency");
+    // (97, 9) before the merges of 2026-12-06 08:30 UTC (rules-1841, harness-v2).
+    assert_eq!((purchases, with_presidency), (153, 41));
+}
+
+/// 1841 §13: a corporation on L.516 ends the game at the end of the current corporation's
+/// turn, also a turn that ends with a merger. p2p_purchases heuristic 4 players seed 4001
+/// (the harness game): ATFA reaches L.516 with its dividend, then merges with AFI into IFAI;
+/// the game ends with the merger's last token removal, as in 18xx.games (id 1816, result
+/// 5,868 / 4,384 / 3,930 / 3,092), where this engine went on to CGTF's turn before.
+#[test]
+#[ignore = "the heuristic game p2p 4 players seed 4001 changed with the rules fixes merged on \
+            2026-12-06 (it no longer ends with this merger); the case needs a fixture export \
+            of the old game"]
+fn s13_the_end_game_price_ends_the_game_after_a_turn_ending_in_a_merger() {
+    let options = Options {
+        p2p_purchases: true,
+        ..Options::default()
+    };
+    let history = heuristic_game(options, 4, 4001);
+    let (_, last) = history.last().unwrap();
+    assert!(matches!(last, Action::RemoveToken { .. }), "{last:?}");
+    let mut state = G1841::setup(&options, 4, 4001).unwrap();
+    for (seat, action) in &history {
+        G1841::apply(&mut state, *seat, action).unwrap();
+    }
+    let outcome = G1841::outcome(&state).unwrap();
+    assert_eq!(outcome.end_reason, "stock_market");
+    assert_eq!(outcome.scores, [5868, 4384, 3930, 3092]);
 }
 
 /// 1841 §5.1: a player with nothing legal left passes; this engine ends such a stock turn by

@@ -4,7 +4,6 @@
 //! cut after the id in the name, each loaded strictly by the oracle) in
 //! `tests/fixtures/1841/oracle-played/`.
 
-use referee_engine::RejectionCode;
 use referee_engine::g1841::import18xx::{FailureKind, ReplaySettings, Replayed, replay};
 use referee_engine::g1841::{Action, OddShareChoice};
 
@@ -72,43 +71,47 @@ fn s12_1_odd_shares_answered_before_a_pass_2_claim_are_played_after_it() {
 
 /// 1841 §12.3, the Tuscan merge. Version 2, 3 players (seed 20005), up to id 189: SFTN buys
 /// the first 4-train (186); SFLP transforms into the holding AFI, and 18xx.games offers AFI
-/// shares (`share_offer`): player 3 declines in both rounds (`no`, 187 and 188). This
-/// engine's Tuscan transformation makes no offers: both declines are dropped. Then AFI and
-/// SSFL merge into SFLi and SFTG's odd share is its controller's (seat 1) choice: cash (189).
+/// shares in the transformation's two purchase rounds (§12.2, `share_offer`): player 3
+/// declines in both (`no`, 187 and 188). This engine offers them too (since the Tuscan
+/// transformation's purchase rounds of 2026-12-06): both declines are its seat 2's passes.
+/// Then AFI and SSFL merge into SFLi and SFTG's odd share is its controller's (seat 1)
+/// choice: cash (189).
 #[test]
-fn s12_3_declined_tuscan_offers_are_dropped_and_the_odd_share_is_played() {
+fn s12_3_declined_tuscan_offers_are_passes_and_the_odd_share_is_played() {
     let r = import("v2-3p-s20005-to189");
     assert_eq!(r.failure, None, "imports to the end of the excerpt");
-    let declined = "declined offer or question this engine does not make";
-    assert_eq!(dropped_at(&r, 187), vec![declined]);
-    assert_eq!(dropped_at(&r, 188), vec![declined]);
+    assert_eq!(actions_of(&r, 187), vec![(2, Action::Pass)]);
+    assert_eq!(actions_of(&r, 188), vec![(2, Action::Pass)]);
+    assert!(dropped_at(&r, 187).is_empty() && dropped_at(&r, 188).is_empty());
     assert_eq!(actions_of(&r, 189), vec![(1, odd(OddShareChoice::Cash))]);
     assert_eq!(r.choices_inserted, 0);
 }
 
-/// 1841 §12.3 and §7.4. Version 2, 6 players (seed 20032), up to id 295: in the Tuscan
-/// merge's transformation 18xx.games offers AFI shares; ATFA, which no player controls in this
-/// engine, declines (294: dropped), then player 6 buys one (`yes`, 295). This engine's Tuscan
-/// merge makes no offers: a rules divergence (`tests/oracle/divergences-import.md`), reported
-/// as a refusal naming the rule.
+/// 1841 §12.3 with §12.2. Version 2, 6 players (seed 20032), up to id 295: in the Tuscan
+/// merge's transformation 18xx.games offers AFI shares; the offer declined at 294 is seat 2's
+/// pass here, and player 6's purchase (`yes`, 295) is seat 5's purchase of a 10% AFI share
+/// from the IPO, as in 18xx (a rules divergence before the transformation's purchase rounds
+/// of 2026-12-06).
 #[test]
-fn s12_3_a_tuscan_offer_taken_is_a_rules_divergence() {
+fn s12_3_a_tuscan_offer_taken_is_a_purchase() {
     let r = import("v2-6p-s20032-to295");
+    assert_eq!(r.failure, None, "imports to the end of the excerpt");
     assert_eq!(
-        dropped_at(&r, 294),
-        vec!["declined offer or question this engine does not make"]
+        dropped_at(&r, 293),
+        vec!["another round of split purchases this engine closed itself"]
     );
-    let f = r.failure.expect("stops at the purchase");
-    assert_eq!(f.kind, FailureKind::Refused);
-    assert_eq!(f.action_id, Some(295));
-    assert_eq!(f.action_type.as_deref(), Some("choose"));
-    assert!(
-        f.reason
-            .starts_with("rules divergence: 18xx.games sells a share of the Tuscan")
+    assert_eq!(actions_of(&r, 294), vec![(2, Action::Pass)]);
+    assert_eq!(
+        actions_of(&r, 295),
+        vec![(
+            5,
+            Action::BuyShares {
+                corporation: "AFI".into(),
+                from_pool: false,
+                percent: 10
+            }
+        )]
     );
-    let rejection = f.rejection.expect("with the rule");
-    assert_eq!(rejection.code, RejectionCode::IllegalMove);
-    assert_eq!(rejection.rule, "1841 §12.3");
 }
 
 /// 1841 §12.4, the split's purchase rounds. Lite, 4 players (seed 20002), up to id 232: after

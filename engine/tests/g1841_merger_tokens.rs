@@ -50,9 +50,23 @@ fn listed_divergence_two_city_tile_duplicate_costs_one_token() {
     };
     assert_eq!(owned("SFTN"), (5, vec![token("H4", 1), token("J6", 0)]));
     assert_eq!(owned("SFTG"), (2, vec![token("H4", 0), token("J6", 0)]));
-    // The exchange is over (no odd share): the merger waits for the new president, P2 (seat
-    // 2, CTDA's president), to choose which of the two H4 tokens goes (1841 §12.1); nothing
-    // else is offered, not even a pass.
+    // The exchange is over (no odd share): the merger waits for the new president to choose
+    // which of the two H4 tokens goes (1841 §12.1); nothing else is offered, not even a pass.
+    // Seat 2 took CTDA's certificate first (40% of the old shares), then seat 0 received
+    // more (30% against 20%) and became president (§7.5, as 18xx.games' exchange does;
+    // before 2026-12-06 seat 2 stayed president and chose).
+    let ctda = state.corporation("CTDA").unwrap();
+    assert_eq!(
+        ctda.president(),
+        Some(&referee_engine::g1841::ShareOwner::Player(0))
+    );
+    assert_eq!(
+        (
+            ctda.percent_of(&referee_engine::g1841::ShareOwner::Player(0)),
+            ctda.percent_of(&referee_engine::g1841::ShareOwner::Player(2))
+        ),
+        (30, 20)
+    );
     assert!(state.corporation("SFTG").is_some_and(|c| c.closed));
     let ctda = state.corporation("CTDA").unwrap();
     assert_eq!(ctda.tokens_total, 5);
@@ -60,22 +74,22 @@ fn listed_divergence_two_city_tile_duplicate_costs_one_token() {
         ctda.tokens,
         vec![token("H4", 1), token("J6", 0), token("H4", 0)]
     );
-    assert_eq!(G1841::to_act(&state), vec![2]);
+    assert_eq!(G1841::to_act(&state), vec![0]);
     let remove = |hex: &str, city: u32| Action::RemoveToken {
         hex: hex.into(),
         city,
     };
     assert_eq!(
-        G1841::legal_actions(&state, 2),
+        G1841::legal_actions(&state, 0),
         vec![remove("H4", 1), remove("H4", 0)]
     );
-    assert!(G1841::apply(&mut state.clone(), 2, &remove("J6", 0)).is_err());
+    assert!(G1841::apply(&mut state.clone(), 0, &remove("J6", 0)).is_err());
     assert!(G1841::apply(&mut state.clone(), 1, &remove("H4", 0)).is_err());
     // Either choice: 5 tokens (7 − 2), one in H4 and one in J6, 3 on the charter; two on
     // the map leave nothing to remove above the count, so the merger is over.
     for (city, kept) in [(1, 0), (0, 1)] {
         let mut s = state.clone();
-        G1841::apply(&mut s, 2, &remove("H4", city)).unwrap();
+        G1841::apply(&mut s, 0, &remove("H4", city)).unwrap();
         let ctda = s.corporation("CTDA").unwrap();
         assert_eq!(ctda.tokens_total, 5);
         let mut tokens = ctda.tokens.clone();

@@ -897,3 +897,71 @@ fn s4_other_rounds_actions_in_the_concession_round() {
     );
     assert_eq!(s, copy);
 }
+
+/// 1841 §14 with §7.5: the bankrupt's last sale hands a presidency to another holder with
+/// the president's percent where the presidency may change, as 18xx.games'
+/// `share_pool.sell_shares(bundle, allow_president_change: true)` does, and the
+/// corporation's turn ends there (18xx `done_operating!`; lite random 4 players seed 4001,
+/// 18xx ids 446-447: CTDA's bankrupt president left 30% to player 1, who became president,
+/// and 18xx went on to the next corporation). Seat 2, president of SFTG (historical, phase 3:
+/// the certificate goes to the pool) and, here, of AFI (non-historical; seat 0 holds 20%,
+/// seat 3 10%), goes bankrupt for IFAI: seat 0 becomes AFI's president with the president's
+/// certificate for two shares, the pool gets seat 2's 20% of AFI as two shares, SFTG's
+/// certificate goes to the pool with seat 2's 10% (80% there: SFTG frozen), and IFAI's turn
+/// is over.
+#[test]
+fn s14_a_bankrupts_presidency_passes_to_a_holder_and_the_turn_ends() {
+    use common::move_shares;
+    use referee_engine::g1841::ShareOwner;
+    let mut s = ifai_short(0, 0, 0);
+    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
+        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
+        s.operations
+            .rusted
+            .extend((sold..n).map(|i| format!("{t}-{i}")));
+    }
+    {
+        let afi = s.corporations.iter_mut().find(|c| c.sym == "AFI").unwrap();
+        afi.certificates[0].owner = ShareOwner::Player(2);
+    }
+    move_shares(
+        &mut s,
+        "AFI",
+        &ShareOwner::Corporation("SFTC".into()),
+        &ShareOwner::Player(0),
+        10,
+    );
+    move_shares(&mut s, "AFI", &ShareOwner::Ipo, &ShareOwner::Player(0), 10);
+    move_shares(&mut s, "AFI", &ShareOwner::Ipo, &ShareOwner::Player(3), 10);
+    let seat = G1841::to_act(&s)[0];
+    assert_eq!(seat, 2);
+    assert!(
+        G1841::legal(&s, seat)
+            .actions
+            .contains(&Action::DeclareBankruptcy { loan: false })
+    );
+    let events = G1841::apply(&mut s, seat, &Action::DeclareBankruptcy { loan: false }).unwrap();
+    assert!(events.contains(&Event::PresidentChanged {
+        corporation: "AFI".into(),
+        seat: 0,
+    }));
+    let holding = |s: &State, corp: &str, owner: ShareOwner| -> (u32, bool) {
+        let c = s.corporation(corp).unwrap();
+        (
+            c.percent_of(&owner),
+            c.certificates
+                .iter()
+                .any(|k| k.president && k.owner == owner),
+        )
+    };
+    assert_eq!(holding(&s, "AFI", ShareOwner::Player(0)), (20, true));
+    assert_eq!(holding(&s, "AFI", ShareOwner::Player(3)), (10, false));
+    assert_eq!(holding(&s, "AFI", ShareOwner::Pool), (20, false));
+    assert_eq!(holding(&s, "AFI", ShareOwner::Player(2)), (0, false));
+    assert_eq!(holding(&s, "SFTG", ShareOwner::Pool), (80, true));
+    let Round::OperatingRound(r) = &s.round else {
+        panic!("still the operating round");
+    };
+    assert!(r.done.contains(&"IFAI".to_string()), "IFAI's turn is over");
+    assert_ne!(r.current.as_deref(), Some("IFAI"));
+}

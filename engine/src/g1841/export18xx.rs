@@ -258,13 +258,13 @@ pub fn export(
                         out.push(json);
                         writer.open_turn_passes(&open_turns, &mut out);
                         writer.token_pass(&pre, &state, *seat, false, &mut out);
-                        writer.track_pass(&pre, &state, *seat, &mut out);
+                        writer.track_pass(&pre, &state, *seat, &events, &mut out);
                         writer.token_pass(&pre, &state, *seat, true, &mut out);
                     }
                     Ok(None) => {
                         writer.open_turn_passes(&open_turns, &mut out);
                         writer.token_pass(&pre, &state, *seat, false, &mut out);
-                        writer.track_pass(&pre, &state, *seat, &mut out);
+                        writer.track_pass(&pre, &state, *seat, &events, &mut out);
                         writer.token_pass(&pre, &state, *seat, true, &mut out);
                     }
                     Err(reason) => {
@@ -379,7 +379,7 @@ pub fn export(
                     out.push(pass);
                 }
                 writer.token_pass(&pre, &state, *seat, false, &mut out);
-                writer.track_pass(&pre, &state, *seat, &mut out);
+                writer.track_pass(&pre, &state, *seat, &events, &mut out);
                 writer.token_pass(&pre, &state, *seat, true, &mut out);
             }
             Err(reason) => {
@@ -482,6 +482,36 @@ fn track_step_skipped(pre: &State, post: &State) -> Option<String> {
         .then_some(corp)
 }
 
+/// The corporations whose whole operating turn this engine played by itself during one action
+/// (`events`: each [`Event::OperatingTurn`] but a last one still running in `post`), in
+/// operating order, that hold a token: 18xx.games opens the track step of every corporation
+/// with a token (`G1841::Step::Track#can_lay_tile?`) and waits for its `pass` even when no tile
+/// can be laid (1841 §9.1: the lay is optional), where this engine, with nothing legal in any
+/// step, moves on to the next corporation (the importer drops the passes again:
+/// "operating turn this engine ended itself"). A frozen corporation's turn (1841 §7.4) has no
+/// such event; 18xx passes its steps itself.
+fn turns_played_through(post: &State, events: &[Event]) -> Vec<String> {
+    let mut turns: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::OperatingTurn { corporation } => Some(corporation.as_str()),
+            _ => None,
+        })
+        .collect();
+    if let Round::OperatingRound(r) = &post.round
+        && turns
+            .last()
+            .is_some_and(|c| r.current.as_deref() == Some(*c))
+    {
+        turns.pop();
+    }
+    turns
+        .into_iter()
+        .filter(|c| post.corporation(c).is_some_and(|k| !k.tokens.is_empty()))
+        .map(str::to_string)
+        .collect()
+}
+
 /// The minor whose operating turn ended with `action` (`pre → post`) without this engine
 /// opening its transformation step, where 18xx.games offers it (`G1841::Step::Transform`: a
 /// minor, non-historical or from phase 4, while a non-historical major can be formed; 1841
@@ -492,7 +522,10 @@ fn transform_offer_skipped(pre: &State, post: &State, action: &Action) -> Option
     let Round::OperatingRound(r) = &pre.round else {
         return None;
     };
-    if r.event.is_some() || !r.crowded.is_empty() || r.start.is_some() {
+    // A start by the minor in its share step (§9.7) may end its turn too: the new
+    // corporation's token count is then the action (lite random 6 players seed 6002, 18xx id
+    // 348: CTS's `choose` after CTLP started it; 18xx then offered CTLP the transformation).
+    if r.event.is_some() || !r.crowded.is_empty() {
         return None;
     }
     let corp = r.current.clone()?;
@@ -1334,9 +1367,17 @@ impl Writer<'_> {
     /// Appends 18xx.games' `pass` of a step this engine skipped after the action from `pre`
     /// to `post`: the optional second home token of a non-historical major when no city of
     /// the region has a free slot (1841 §5.4 step 3; 18xx offers the step while the region
-    /// has another city), the track step at the start of a corporation's turn
-    /// ([`track_step_skipped`]). The importer drops both again.
-    fn track_pass(&self, pre: &State, post: &State, seat: Seat, out: &mut Vec<Value>) {
+    /// has another city), the track step of each corporation whose whole turn this engine
+    /// played by itself ([`turns_played_through`]), the track step at the start of a
+    /// corporation's turn ([`track_step_skipped`]). The importer drops them again.
+    fn track_pass(
+        &self,
+        pre: &State,
+        post: &State,
+        seat: Seat,
+        events: &[Event],
+        out: &mut Vec<Value>,
+    ) {
         let placed_first = import18xx::corporation_start(pre).is_some_and(|st| {
             st.step == StartStep::HomeToken
                 && pre
@@ -1356,6 +1397,11 @@ impl Writer<'_> {
             let seat = super::corporation::controller(post, &st.corporation).unwrap_or(seat);
             let corp = Entity::Corporation(st.corporation.clone());
             out.push(self.record("pass", &Map::new(), &corp, seat, id));
+        }
+        for corp in turns_played_through(post, events) {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            let seat = super::corporation::controller(post, &corp).unwrap_or(seat);
+            out.push(self.record("pass", &Map::new(), &Entity::Corporation(corp), seat, id));
         }
         if let Some(corp) = track_step_skipped(pre, post) {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
@@ -1572,9 +1618,12 @@ impl Writer<'_> {
                 percent,
             } => {
                 let seller = ShareOwner::Player(offer.seller);
-                let ours = moved(before, post, corporation, |a, b| {
-                    *a == seller && *b != seller
-                });
+                let ours =
+                    sold_ordinary(before, corporation, &seller, *percent).unwrap_or_else(|| {
+                        moved(before, post, corporation, |a, b| {
+                            *a == seller && *b != seller
+                        })
+                    });
                 if ours.is_empty() {
                     return Err(format!("no certificate of {corporation} left the seller"));
                 }
@@ -2059,6 +2108,34 @@ pub const MERGER_BACKED_OUT: &str = "referee_merger_backed_out";
 /// beside 18xx's `slot` (18xx's slot order, [`Writer::follow_slots`], is not the order in
 /// which this engine lists a city's holders): the importer reads it in place of the slot.
 pub const REFEREE_SELLER: &str = "referee_seller";
+
+/// The seller's ordinary certificates a purchase of `percent` of `corporation` from
+/// `seller` takes (I48, 1841 §5.2: the seller's ordinary certificates go first), in this
+/// engine's notation, when they cover it (`None`: the purchase takes the president's
+/// certificate too, read from the certificates that left him). 18xx.games records that
+/// bundle, the presidency following afterwards (§7.5): a buyer who then holds more than the
+/// seller swaps two of his shares for the president's certificate, so the certificates
+/// that left the seller are the president's and not the share bought (p2p_purchases
+/// heuristic 4 players seed 4001, id 771: a 10% ICSF share written as ICSF_0, 10%).
+fn sold_ordinary(
+    before: &State,
+    corporation: &str,
+    seller: &ShareOwner,
+    percent: u32,
+) -> Option<Vec<String>> {
+    let c = before.corporation(corporation)?;
+    let unit = c.unit_percent();
+    let units = usize::try_from(percent / unit.max(1)).ok()?;
+    let ordinary: Vec<String> = c
+        .certificates
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.owner == *seller && !k.president && k.percent == unit)
+        .map(|(i, _)| notation::share_id(corporation, i))
+        .take(units)
+        .collect();
+    (units > 0 && ordinary.len() == units).then_some(ordinary)
+}
 
 fn tokens_total(state: &State, sym: &str) -> u32 {
     state.corporation(sym).map_or(0, |c| c.tokens_total)

@@ -372,4 +372,19 @@ mod tests {
         s.players[3].loan = 500;
         assert_eq!(scores(&s), vec![840, 0, -1000, 340]);
     }
+
+    /// 1841 §14: a player who took the L.500 loan and later resigned keeps the loan against
+    /// his score of 0 (18xx `player_value`: −500); one who only resigned scores 0.
+    #[test]
+    fn s14_a_resigned_players_earlier_loan_still_counts() {
+        let mut s = G1841::setup(&Options::default(), 4, 0).unwrap_or_else(|e| panic!("{e}"));
+        for seat in [1, 2] {
+            let p = &mut s.players[seat];
+            s.bank_cash += p.cash;
+            p.cash = 0;
+            p.bankrupt = true;
+        }
+        s.players[1].loan = 500;
+        assert_eq!(scores(&s), vec![840, -500, 0, 840]);
+    }
 }

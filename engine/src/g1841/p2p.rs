@@ -212,7 +212,8 @@ fn trial<T>(
             let only = (president_of(work) == president)
                 .then_some(sym.as_deref())
                 .flatten();
-            limits(work, before, buyer, only)
+            let shares = matches!(item, PurchaseItem::Shares { .. });
+            limits(work, before, buyer, only, shares)
         })
         .map(|()| inspect(work));
     if let (Some(sym), Some(certificates)) = (sym, certificates)
@@ -232,15 +233,32 @@ fn trial<T>(
 }
 
 /// The buyer's limits after a trial transfer (1841 §2, §7.3, FAQ-R1); `only`: the one
-/// corporation whose shares moved when no presidency changed (nothing else can have).
+/// corporation whose shares moved when no presidency changed (nothing else can have);
+/// `shares`: the item is certificates of a corporation.
 fn limits(
     after: &State,
     before: &Before,
     buyer: Seat,
     only: Option<&str>,
+    shares: bool,
 ) -> Result<(), Rejection> {
-    // 1841 §2: the certificate limit (a purchase that adds no certificate is always fine).
+    // 1841 §2: the certificate limit. A player at his limit buys no certificate, as in any
+    // purchase (stock_round: at the limit, no purchase at all; 18xx `can_gain?`:
+    // `num_certs < cert_limit` before the bundle moves), even where the presidency swap that
+    // follows would leave his count as it was (p2p_purchases heuristic 4 players seed 4001,
+    // id 771: seat 2, 16 certificates of 16, bought a 10% ICSF share that made him
+    // president). Otherwise the count after any exchange may not pass the limit (a
+    // purchase that adds no certificate is always fine).
     let limit = certificate_limit(after);
+    if shares && before.certificates >= limit {
+        return Err(illegal(
+            "1841 §2",
+            format!(
+                "Seat {buyer} holds {} certificates, the limit of {limit}, and may buy none.",
+                before.certificates
+            ),
+        ));
+    }
     let count = certificate_count(after, buyer);
     if count > limit && count > before.certificates {
         return Err(illegal(

@@ -721,6 +721,64 @@ mod tests {
         }
     }
 
+    /// 1841 §12.4: at the split IRSFF's certificates of other corporations alternate SB, SFL
+    /// by descending value; of equal values 18xx.games (`sort_by(&:price).reverse`) takes the
+    /// one IRSFF received last first. IRSFF holds RATF's president's certificate (RATF_0, 2 ×
+    /// L.68) and RATF_1, RATF_2 (L.68 each): SB gets RATF_0 and RATF_1, SFL RATF_2 — whichever
+    /// of its interchangeable 10% certificates this engine gave SFL (lite heuristic 4
+    /// players seed 4001, 18xx id 475: SFL's sale of its RATF share was written as RATF_1,
+    /// SB's in 18xx).
+    #[test]
+    fn the_splits_equal_certificates_go_to_the_successors_in_18xx_order() {
+        let mut s = G1841::setup(&Options::default(), 4, 0).unwrap();
+        let irsff = ShareOwner::Corporation("IRSFF".into());
+        let (sb, sfl) = (
+            ShareOwner::Corporation("SB".into()),
+            ShareOwner::Corporation("SFL".into()),
+        );
+        s.corporation_mut("RATF").unwrap().share_price = Some(super::super::state::SharePrice {
+            row: 4,
+            col: 2,
+            arrival: 0,
+        });
+        s.next_market_arrival = 1;
+        own(
+            &mut s,
+            "RATF",
+            &[(0, irsff.clone()), (1, irsff.clone()), (2, irsff.clone())],
+        );
+        let mut ledger = Ledger::new(&s);
+        let pre = s.clone();
+        let formed = |c: &str| Event::CorporationFormed {
+            corporation: c.into(),
+            from: vec!["IRSFF".into()],
+            price: 100,
+            row: 3,
+            col: 5,
+        };
+        // This engine: RATF_0 and its certificate 2 to SB, certificate 1 to SFL.
+        own(
+            &mut s,
+            "RATF",
+            &[(0, sb.clone()), (1, sfl.clone()), (2, sb.clone())],
+        );
+        ledger.split_treasury(&pre, &s, &[formed("SB"), formed("SFL")]);
+        ledger.settle(&s);
+        // Which certificates SB holds is what 18xx's later sales name; the president's
+        // certificate is placed by `settle`, after the ordinary share.
+        let mut held_by_sb = ledger.held("RATF", &sb);
+        held_by_sb.sort();
+        assert_eq!(held_by_sb, ["RATF_0", "RATF_1"]);
+        assert_eq!(ledger.held("RATF", &sfl), ["RATF_2"]);
+        // SFL's sale of its 10% (this engine's certificate 1) names RATF_2.
+        let pre = s.clone();
+        own(&mut s, "RATF", &[(1, ShareOwner::Pool)]);
+        assert_eq!(
+            ledger.pick("RATF", &sfl, &ShareOwner::Pool, &pre, &[1]),
+            ["RATF_2"]
+        );
+    }
+
     /// 18xx's presidency swap hands over the new president's *first* shares (in the order he
     /// received them, `shares_for_presidency_swap`), whichever certificates this engine moved.
     #[test]

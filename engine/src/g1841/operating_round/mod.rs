@@ -1101,6 +1101,13 @@ fn after_discards(state: &mut State, events: &mut Vec<Event>) {
         return;
     }
     if r.current.is_none() && r.event.is_none() && r.queued_events.is_empty() {
+        // 1841 §13: the stock-market and off-board triggers end the game after this turn,
+        // also a turn that ended with a merger (p2p_purchases heuristic 4 players seed 4001,
+        // 18xx id 1816: ATFA reached L.516 with its dividend, merged into IFAI, and 18xx
+        // ended the game there; this engine went on to CGTF's turn).
+        if super::game_end::at_end_of_turn(state, events) {
+            return;
+        }
         next_corporation(state, events);
     }
     settle(state, events);

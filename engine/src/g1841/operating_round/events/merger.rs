@@ -678,6 +678,7 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
                 percent: got,
                 president: false,
             });
+            follow_presidency(state, &target, events);
         }
     }
     // The old corporations' map tokens pass to the new one; then they leave the game (their
@@ -881,6 +882,7 @@ fn odd_share(
                 percent: 10,
                 president: false,
             });
+            follow_presidency(state, &target, events);
         }
         _ => {
             add_cash(state, h, half);
@@ -896,6 +898,18 @@ fn odd_share(
     if let Some(u) = m.units.get_mut(i) {
         *u = 0;
     }
+}
+
+/// The presidency of the new corporation after a holder received new shares in the exchange
+/// (1841 §7.5: a holder with strictly more than the president takes it, ties keep it): the
+/// first holder of 40% (or the one who claimed) receives the president's certificate
+/// (§12.1, FAQ-R6), and a later holder who ends with more — 60% of the old shares against
+/// 40% — becomes president, as in 18xx.games, whose exchange moves every new share with
+/// `allow_president_change: true` (`merger_do_exchange`; lite heuristic 4 players seed
+/// 4001, id 502: "Player 2 becomes the president of CTDA", then "Player 3 becomes the
+/// president of CTDA" with 30% against 20%).
+fn follow_presidency(state: &mut State, target: &str, events: &mut Vec<Event>) {
+    crate::g1841::corporation::update_presidency(state, target, None, events);
 }
 
 /// Steps 5–6 (tokens): the old map tokens become the new corporation's; a second one in the
