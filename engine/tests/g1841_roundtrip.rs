@@ -15,11 +15,12 @@
 mod common;
 
 use std::collections::BTreeSet;
+use std::ops::RangeInclusive;
 
 use common::g1841::random_game_seen;
 use referee_engine::Seat;
 use referee_engine::g1841::export18xx::{ExportSettings, export};
-use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+use referee_engine::g1841::import18xx::{ReplaySettings, Replayed, replay};
 use referee_engine::g1841::{Action, Event, Options};
 
 /// A random game to its end ([`common::g1841::random_game`]: mostly actions other than the
@@ -119,6 +120,27 @@ fn modes() -> Vec<(&'static str, Options, Vec<u32>)> {
             (3..=8).collect(),
         ),
     ]
+}
+
+/// The records with an 18xx id in `ids` that the replay `again` dropped: (id, type, reason).
+fn dropped_in(again: &Replayed, ids: RangeInclusive<i64>) -> Vec<(Option<i64>, &str, &str)> {
+    again
+        .dropped
+        .iter()
+        .filter(|d| d.action_id.is_some_and(|id| ids.contains(&id)))
+        .map(|d| (d.action_id, d.action_type.as_str(), d.reason))
+        .collect()
+}
+
+/// The engine actions the replay `again` applied for records with an 18xx id in `ids`.
+fn applied_in(again: &Replayed, ids: RangeInclusive<i64>) -> Vec<(Option<i64>, &(Seat, Action))> {
+    again
+        .action_ids
+        .iter()
+        .zip(&again.actions)
+        .filter(|(id, _)| id.is_some_and(|id| ids.contains(&id)))
+        .map(|(id, a)| (*id, a))
+        .collect()
 }
 
 /// The first way the export of the random game (`options`, `players`, `seed`) fails to come
@@ -310,14 +332,8 @@ fn s18_a_settled_token_count_passes_no_step_of_the_next_corporation() {
 
     let again = replay(&written.json.to_string(), &ReplaySettings::default());
     assert_eq!(again.failure, None);
-    let dropped: Vec<(Option<i64>, &str, &str)> = again
-        .dropped
-        .iter()
-        .filter(|d| d.action_id.is_some_and(|id| (996..=999).contains(&id)))
-        .map(|d| (d.action_id, d.action_type.as_str(), d.reason))
-        .collect();
     assert_eq!(
-        dropped,
+        dropped_in(&again, 996..=999),
         [
             (
                 Some(997),
@@ -328,15 +344,8 @@ fn s18_a_settled_token_count_passes_no_step_of_the_next_corporation() {
         ]
     );
     // No pass inserted for CTS: the records 996–999 are the transformation and the sale.
-    let applied: Vec<(Option<i64>, &(Seat, Action))> = again
-        .action_ids
-        .iter()
-        .zip(&again.actions)
-        .filter(|(id, _)| id.is_some_and(|id| (996..=999).contains(&id)))
-        .map(|(id, a)| (*id, a))
-        .collect();
     assert_eq!(
-        applied,
+        applied_in(&again, 996..=999),
         [(Some(996), &history[1101]), (Some(999), &history[1102])]
     );
     assert_eq!(round_trip(options, 8, 301).0, None);
@@ -381,28 +390,15 @@ fn s18_a_token_step_pass_after_a_dropped_track_step_pass_is_dropped() {
 
     let again = replay(&written.json.to_string(), &ReplaySettings::default());
     assert_eq!(again.failure, None);
-    let dropped: Vec<(Option<i64>, &str, &str)> = again
-        .dropped
-        .iter()
-        .filter(|d| d.action_id.is_some_and(|id| (223..=226).contains(&id)))
-        .map(|d| (d.action_id, d.action_type.as_str(), d.reason))
-        .collect();
     assert_eq!(
-        dropped,
+        dropped_in(&again, 223..=226),
         [
             (Some(224), "pass", "track step with no legal lay"),
             (Some(225), "pass", "token step with no legal placement"),
         ]
     );
-    let applied: Vec<(Option<i64>, &(Seat, Action))> = again
-        .action_ids
-        .iter()
-        .zip(&again.actions)
-        .filter(|(id, _)| id.is_some_and(|id| (223..=226).contains(&id)))
-        .map(|(id, a)| (*id, a))
-        .collect();
     assert_eq!(
-        applied,
+        applied_in(&again, 223..=226),
         [(Some(223), &history[221]), (Some(226), &history[222])]
     );
     assert_eq!(round_trip(options, 6, 503).0, None);
