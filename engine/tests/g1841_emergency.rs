@@ -503,12 +503,7 @@ fn s14_a_bankrupts_presidency_passes_to_a_holder_with_enough() {
 /// trains sold on top of the recorded ones set aside as rusted, so trains stay conserved).
 fn sftn_president_bankrupt() -> State {
     let mut s = sftn_needs_its_presidents_shares();
-    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
-        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
-        s.operations
-            .rusted
-            .extend((sold..n).map(|i| format!("{t}-{i}")));
-    }
+    common::depot_down_to_7_trains(&mut s);
     assert_eq!(validate(&s), Ok(()));
     s
 }

@@ -1488,14 +1488,7 @@ fn faq_q8_corporate_holdings_do_not_count_toward_the_presidents_limit() {
 #[test]
 fn faq_q10_the_certificate_limit_is_unchanged_after_a_bankruptcy() {
     let mut s = ifai_short(0, 0, 0);
-    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
-        // The trains sold on top of the recorded ones are set aside as rusted, so trains stay
-        // conserved (the invariant checker runs after every apply in debug builds).
-        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
-        s.operations
-            .rusted
-            .extend((sold..n).map(|i| format!("{t}-{i}")));
-    }
+    common::depot_down_to_7_trains(&mut s);
     let limit = certificate_limit(&s);
     let legal = G1841::legal(&s, P3).actions;
     assert!(legal.contains(&Action::DeclareBankruptcy { loan: false }));

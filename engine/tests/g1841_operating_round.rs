@@ -441,14 +441,7 @@ fn s9_5_token_acquisition() {
 fn s9_6_excess_trains_are_discarded_after_a_phase_change() {
     let mut s = before(326);
     s.phase = "5".into();
-    for (t, n) in [("2", 8), ("3", 6), ("4", 4), ("5", 3)] {
-        // Trains sold on top of the recorded ones are set aside as rusted, so trains stay
-        // conserved (the invariant checker runs after every apply in debug builds).
-        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
-        s.operations
-            .rusted
-            .extend((sold..n).map(|i| format!("{t}-{i}")));
-    }
+    common::set_depot_sold(&mut s, &[("2", 8), ("3", 6), ("4", 4), ("5", 3)]);
     s.bank_cash -= 500;
     s.corporations
         .iter_mut()
@@ -706,14 +699,7 @@ fn s14_emergency_sales_at_half_price_only_as_needed() {
 #[test]
 fn s14_bankruptcy_with_a_loan() {
     let mut s = ifai_short(0, 0, 0);
-    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
-        // Trains sold on top of the recorded ones are set aside as rusted, so trains stay
-        // conserved (the invariant checker runs after every apply in debug builds).
-        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
-        s.operations
-            .rusted
-            .extend((sold..n).map(|i| format!("{t}-{i}")));
-    }
+    common::depot_down_to_7_trains(&mut s);
     let seat = G1841::to_act(&s)[0];
     assert!(operating_round::in_emergency(&s));
     let legal = G1841::legal(&s, seat).actions;
@@ -754,12 +740,7 @@ fn s14_bankruptcy_with_a_loan() {
 #[test]
 fn s13_the_last_bankruptcy_ends_the_game_before_any_frozen_turn() {
     let mut s = ifai_short(0, 0, 0);
-    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
-        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
-        s.operations
-            .rusted
-            .extend((sold..n).map(|i| format!("{t}-{i}")));
-    }
+    common::depot_down_to_7_trains(&mut s);
     for seat in [1u32, 3] {
         let p = &mut s.players[seat as usize];
         p.bankrupt = true;
@@ -914,12 +895,7 @@ fn s14_a_bankrupts_presidency_passes_to_a_holder_and_the_turn_ends() {
     use common::move_shares;
     use referee_engine::g1841::ShareOwner;
     let mut s = ifai_short(0, 0, 0);
-    for (t, n) in [("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)] {
-        let sold = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
-        s.operations
-            .rusted
-            .extend((sold..n).map(|i| format!("{t}-{i}")));
-    }
+    common::depot_down_to_7_trains(&mut s);
     {
         let afi = s.corporations.iter_mut().find(|c| c.sym == "AFI").unwrap();
         afi.certificates[0].owner = ShareOwner::Player(2);

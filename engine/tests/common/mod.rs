@@ -106,3 +106,20 @@ pub fn set_cash(s: &mut State, who: &ShareOwner, cash: i64) {
     };
     s.bank_cash += have - cash;
 }
+
+/// Sets how many trains of each type the depot has sold (`sold`, type and count). Trains
+/// sold on top of the recorded ones are set aside as rusted, so trains stay conserved (the
+/// invariant checker runs after every apply in debug builds).
+pub fn set_depot_sold(s: &mut State, sold: &[(&str, u32)]) {
+    for &(t, n) in sold {
+        let before = s.operations.depot_sold.insert(t.into(), n).unwrap_or(0);
+        s.operations
+            .rusted
+            .extend((before..n).map(|i| format!("{t}-{i}")));
+    }
+}
+
+/// [`set_depot_sold`] down to the L.1,100 7-trains: every 2- to 6-train sold.
+pub fn depot_down_to_7_trains(s: &mut State) {
+    set_depot_sold(s, &[("2", 6), ("3", 5), ("4", 3), ("5", 2), ("6", 2)]);
+}
