@@ -128,6 +128,24 @@ fn rejected(s: &State, seat: Seat, a: Action, code: RejectionCode, rule: &str) {
     assert!(!covered(s, seat, &a), "{a:?} refused but legal");
 }
 
+/// 1841 §2: in a phase-3 `p2p` table of `corps`, seat 1 holds 16 certificates, the limit
+/// for 4 players, so his offer for 10% of CGTF from seat 2 is refused.
+fn seat_1_at_the_limit_may_not_buy_cgtf(corps: &[Placed]) {
+    let mut s = table(p2p(), "3", &[], corps);
+    turn_of(&mut s, 1);
+    assert_eq!(
+        referee_engine::g1841::corporation::certificate_count(&s, 1),
+        16
+    );
+    rejected(
+        &s,
+        1,
+        offer(2, shares("CGTF", 10), 100),
+        RejectionCode::IllegalMove,
+        "1841 §2",
+    );
+}
+
 /// The other seats pass until it is `seat`'s turn.
 fn turn_of(s: &mut State, seat: Seat) {
     while G1841::to_act(s) != [seat] {
@@ -617,57 +635,23 @@ fn s5_2_limits_are_refused_with_their_rule() {
     );
     assert!(covered(&s, 1, &offer(2, shares("AFI", 10), 100)));
     // 1841 §2: seat 1 at the certificate limit of 16 (4 players).
-    let mut s = table(
-        p2p(),
-        "3",
-        &[],
-        &[
-            ("AFI", 100, &[(1, 50)]),
-            ("ATFA", 100, &[(1, 50)]),
-            ("CFCC", 100, &[(1, 50)]),
-            ("CGTF", 100, &[(1, 50), (2, 10)]),
-        ],
-    );
-    turn_of(&mut s, 1);
-    assert_eq!(
-        referee_engine::g1841::corporation::certificate_count(&s, 1),
-        16
-    );
-    rejected(
-        &s,
-        1,
-        offer(2, shares("CGTF", 10), 100),
-        RejectionCode::IllegalMove,
-        "1841 §2",
-    );
+    seat_1_at_the_limit_may_not_buy_cgtf(&[
+        ("AFI", 100, &[(1, 50)]),
+        ("ATFA", 100, &[(1, 50)]),
+        ("CFCC", 100, &[(1, 50)]),
+        ("CGTF", 100, &[(1, 50), (2, 10)]),
+    ]);
     // 1841 §2 at the limit even where the purchase makes the buyer president: seat 1 (16
     // certificates, 20% of CGTF) buys 10% from seat 2 (CGTF president, 20% + 10%); the swap
     // would leave him 16, but he may buy no certificate (18xx `can_gain?`; p2p_purchases
     // heuristic 4 players seed 4001, id 771).
-    let mut s = table(
-        p2p(),
-        "3",
-        &[],
-        &[
-            ("AFI", 100, &[(1, 50)]),
-            ("ATFA", 100, &[(1, 50)]),
-            ("CFCC", 100, &[(1, 50)]),
-            ("CTDA", 100, &[(1, 30)]),
-            ("CGTF", 100, &[(2, 30), (1, 20)]),
-        ],
-    );
-    turn_of(&mut s, 1);
-    assert_eq!(
-        referee_engine::g1841::corporation::certificate_count(&s, 1),
-        16
-    );
-    rejected(
-        &s,
-        1,
-        offer(2, shares("CGTF", 10), 100),
-        RejectionCode::IllegalMove,
-        "1841 §2",
-    );
+    seat_1_at_the_limit_may_not_buy_cgtf(&[
+        ("AFI", 100, &[(1, 50)]),
+        ("ATFA", 100, &[(1, 50)]),
+        ("CFCC", 100, &[(1, 50)]),
+        ("CTDA", 100, &[(1, 30)]),
+        ("CGTF", 100, &[(2, 30), (1, 20)]),
+    ]);
     // 1841 §5.1: no purchase of a corporation the buyer sold this round.
     let mut s = table(p2p(), "3", &[], &[("AFI", 100, &[(1, 30), (2, 20)])]);
     if let Some(c) = s.corporations.iter_mut().find(|c| c.sym == "AFI") {
