@@ -432,16 +432,8 @@ fn s12_4_president_below_40_percent_chooses_his_successor() {
     assert_eq!(percent(&state, "SFL", p(P2)), 10);
 }
 
-/// 1841 §12.4: the other presidency goes to the first other holder with 20% in exchange for
-/// a pair, the pool among the holders (after the players and their corporations), as 18xx
-/// (`secession_exchange_pairs`). 132002 before action 326 with IRSFF held P3 20% (president),
-/// the pool 30%, P1 10%: P3 takes SFL; nobody else holds 20% but the pool, whose first pair
-/// buys SB's president's certificate (SB frozen, §7.4); the pool's odd share (decided by P3)
-/// and P1's go to SB. SB: pool 30%, P1 10%; SFL: P3 20%; the 60% of IRSFF outside its IPO
-/// became 60% of SB and SFL. (Before, the pool took SB's certificate without giving a pair:
-/// pool SB 40% and SFL 10%.)
-#[test]
-fn s12_4_the_pool_gives_a_pair_for_the_other_presidency() {
+/// 132002 before action 326 with IRSFF held: P3 20% (president), the pool 30%, P1 10%.
+fn irsff_of_p3_the_pool_and_p1() -> State {
     let mut state = before_in("132002", 326);
     set_holders(
         &mut state,
@@ -454,6 +446,20 @@ fn s12_4_the_pool_gives_a_pair_for_the_other_presidency() {
             p(P1),
         ],
     );
+    state
+}
+
+/// 1841 §12.4: the other presidency goes to the first other holder with 20% in exchange for
+/// a pair, the pool among the holders (after the players and their corporations), as 18xx
+/// (`secession_exchange_pairs`). 132002 before action 326 with IRSFF held P3 20% (president),
+/// the pool 30%, P1 10%: P3 takes SFL; nobody else holds 20% but the pool, whose first pair
+/// buys SB's president's certificate (SB frozen, §7.4); the pool's odd share (decided by P3)
+/// and P1's go to SB. SB: pool 30%, P1 10%; SFL: P3 20%; the 60% of IRSFF outside its IPO
+/// became 60% of SB and SFL. (Before, the pool took SB's certificate without giving a pair:
+/// pool SB 40% and SFL 10%.)
+#[test]
+fn s12_4_the_pool_gives_a_pair_for_the_other_presidency() {
+    let mut state = irsff_of_p3_the_pool_and_p1();
     act(&mut state, P4, buy_4_train());
     act(
         &mut state,
@@ -488,18 +494,7 @@ fn s12_4_the_pool_gives_a_pair_for_the_other_presidency() {
 /// operates.
 #[test]
 fn s7_4_a_corporation_frozen_in_its_turn_ends_it() {
-    let mut state = before_in("132002", 326);
-    set_holders(
-        &mut state,
-        "IRSFF",
-        &[
-            p(P3),
-            ShareOwner::Pool,
-            ShareOwner::Pool,
-            ShareOwner::Pool,
-            p(P1),
-        ],
-    );
+    let mut state = irsff_of_p3_the_pool_and_p1();
     let ctda: Vec<ShareOwner> = state
         .corporation("CTDA")
         .unwrap()
