@@ -326,7 +326,6 @@ async fn answers_waiting_to_be_sent_share_one_byte_budget() {
 /// answers again. The send timeout (10 minutes) plays no part.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_open_at_once_are_bounded_on_all_connections() {
-    use referee_loadgen::attack::transport::raw_zero_window_calls;
     let server = Server::start(&[
         "--max-open-calls",
         "30",
@@ -335,24 +334,9 @@ async fn calls_open_at_once_are_bounded_on_all_connections() {
         "--send-timeout-ms",
         "600000",
     ]);
-    let path = "/referee.v1.Referee/ListGames";
-    let first = {
-        let addr = server.addr.clone();
-        tokio::spawn(async move {
-            raw_zero_window_calls(&addr, 20, path, &[], Duration::from_secs(20))
-                .await
-                .unwrap()
-        })
-    };
+    let first = spawn_zero_window_list_games(&server.addr, 20, Duration::from_secs(20));
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let second = {
-        let addr = server.addr.clone();
-        tokio::spawn(async move {
-            raw_zero_window_calls(&addr, 20, path, &[], Duration::from_secs(10))
-                .await
-                .unwrap()
-        })
-    };
+    let second = spawn_zero_window_list_games(&server.addr, 20, Duration::from_secs(10));
     tokio::time::sleep(Duration::from_secs(3)).await;
     let addr = server.addr.clone();
     let probe = move || {
@@ -386,6 +370,22 @@ async fn calls_open_at_once_are_bounded_on_all_connections() {
         "{full}"
     );
     assert!(after.starts_with("HTTP/1.1 200"), "{after}");
+}
+
+/// Spawns `calls` ListGames calls on one HTTP/2 connection to `addr` that never opens its
+/// window (it takes no answer), until `quiet` passes without news: what the connection saw.
+fn spawn_zero_window_list_games(
+    addr: &str,
+    calls: usize,
+    quiet: Duration,
+) -> tokio::task::JoinHandle<referee_loadgen::attack::h2raw::Seen> {
+    use referee_loadgen::attack::transport::raw_zero_window_calls;
+    let addr = addr.to_string();
+    tokio::spawn(async move {
+        raw_zero_window_calls(&addr, calls, "/referee.v1.Referee/ListGames", &[], quiet)
+            .await
+            .unwrap()
+    })
 }
 
 /// A JSON ListGames over HTTP/1.1 from `from` (a loopback address other than the attacker's
@@ -427,14 +427,7 @@ async fn one_client_cannot_take_every_open_call() {
         "600000",
     ]);
     let path = "/referee.v1.Referee/ListGames";
-    let first = {
-        let addr = server.addr.clone();
-        tokio::spawn(async move {
-            raw_zero_window_calls(&addr, 20, path, &[], Duration::from_secs(15))
-                .await
-                .unwrap()
-        })
-    };
+    let first = spawn_zero_window_list_games(&server.addr, 20, Duration::from_secs(15));
     tokio::time::sleep(Duration::from_secs(2)).await;
     let second = raw_zero_window_calls(&server.addr, 20, path, &[], Duration::from_secs(3))
         .await
