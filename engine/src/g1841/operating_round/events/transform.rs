@@ -112,15 +112,7 @@ pub(super) fn begin_tuscan(
             r.done.push(major.to_string());
         }
     }
-    let mut t = Transformation {
-        minor: minor.to_string(),
-        major: major.to_string(),
-        stage: 1,
-        holders: Vec::new(),
-        next: 0,
-    };
-    t.holders = round_holders(state, &t);
-    store(state, t);
+    start_first_round(state, minor, major);
 }
 
 /// Whether `t` is the Tuscan merge's transformation (1841 §12.3): its minor is SFLP or SFMA
@@ -175,6 +167,12 @@ pub(in crate::g1841::operating_round) fn begin(
     {
         r.done.push(major.to_string());
     }
+    start_first_round(state, minor, major);
+}
+
+/// Stores the transformation of `minor` into `major` at its first purchase round (1841
+/// §12.2), with the holders asked in it.
+fn start_first_round(state: &mut State, minor: &str, major: &str) {
     let mut t = Transformation {
         minor: minor.to_string(),
         major: major.to_string(),
