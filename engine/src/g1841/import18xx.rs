@@ -3231,6 +3231,23 @@ pub struct DroppedRecord {
     pub reason: &'static str,
 }
 
+/// The record `action`, the effective action `index` of 18xx id `record_id` (the carrying
+/// action's for an element of `auto_actions`), accepted and dropped for `reason`.
+fn dropped_record(
+    record_id: Option<i64>,
+    index: usize,
+    action: &ImportedAction,
+    reason: &'static str,
+) -> DroppedRecord {
+    DroppedRecord {
+        action_id: record_id,
+        index,
+        action_type: action.kind.clone(),
+        auto: action.auto,
+        reason,
+    }
+}
+
 /// A game replayed from an export.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Replayed {
@@ -3406,13 +3423,8 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         }
         if let Some(reason) = turn_end.drops(action) {
             out.records_dropped += 1;
-            out.dropped.push(DroppedRecord {
-                action_id: record_id,
-                index,
-                action_type: action.kind.clone(),
-                auto: action.auto,
-                reason,
-            });
+            out.dropped
+                .push(dropped_record(record_id, index, action, reason));
             continue;
         }
         let track_pass = track.drops(&state, action);
@@ -3427,13 +3439,8 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             .or_else(|| merger_second_city_removal(&state, action))
         {
             out.passes_dropped += 1;
-            out.dropped.push(DroppedRecord {
-                action_id: record_id,
-                index,
-                action_type: action.kind.clone(),
-                auto: action.auto,
-                reason,
-            });
+            out.dropped
+                .push(dropped_record(record_id, index, action, reason));
             continue;
         }
         if let Some(reason) =
@@ -3441,13 +3448,8 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                 .or_else(|| stock_round_last_pass(&state, action))
         {
             out.records_dropped += 1;
-            out.dropped.push(DroppedRecord {
-                action_id: record_id,
-                index,
-                action_type: action.kind.clone(),
-                auto: action.auto,
-                reason,
-            });
+            out.dropped
+                .push(dropped_record(record_id, index, action, reason));
             continue;
         }
         if let (Some(stop), Some(id)) = (settings.stop_at_action_id, action.id)
@@ -3463,13 +3465,8 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             choose::Plan::Normal => None,
             choose::Plan::Drop(reason) => {
                 out.records_dropped += 1;
-                out.dropped.push(DroppedRecord {
-                    action_id: record_id,
-                    index,
-                    action_type: action.kind.clone(),
-                    auto: action.auto,
-                    reason,
-                });
+                out.dropped
+                    .push(dropped_record(record_id, index, action, reason));
                 continue;
             }
             choose::Plan::Diverge(f) => {
@@ -3592,13 +3589,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                 let before = track_passed.or(previous).and_then(|i| export.actions.get(i));
                 if let Some(reason) = skipped_record(&state, action, before, &r) {
                     out.records_dropped += 1;
-                    out.dropped.push(DroppedRecord {
-                        action_id: record_id,
-                        index,
-                        action_type: action.kind.clone(),
-                        auto: action.auto,
-                        reason,
-                    });
+                    out.dropped.push(dropped_record(record_id, index, action, reason));
                     continue;
                 }
                 ImportFailure {
