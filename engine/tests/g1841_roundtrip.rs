@@ -19,7 +19,7 @@ use std::ops::RangeInclusive;
 
 use common::g1841::random_game_seen;
 use referee_engine::Seat;
-use referee_engine::g1841::export18xx::{ExportSettings, export};
+use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
 use referee_engine::g1841::import18xx::{ReplaySettings, Replayed, replay};
 use referee_engine::g1841::{Action, Event, Options};
 
@@ -120,6 +120,25 @@ fn modes() -> Vec<(&'static str, Options, Vec<u32>)> {
             (3..=8).collect(),
         ),
     ]
+}
+
+/// The random game (`options`, `players`, `seed`) and its export, which does not stop.
+fn exported(options: Options, players: u32, seed: u64) -> (Vec<(Seat, Action)>, Exported) {
+    let (history, _) = random_game(options, players, seed);
+    let written = export(&options, players, &history, &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    (history, written)
+}
+
+/// The record of 18xx id `id` in the export `json` (`null` where there is none).
+fn record(json: &serde_json::Value, id: i64) -> serde_json::Value {
+    json["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// The records with an 18xx id in `ids` that the replay `again` dropped: (id, type, reason).
@@ -277,17 +296,8 @@ fn s18_a_settled_token_count_passes_no_step_of_the_next_corporation() {
         p2p_purchases: true,
         ..Options::default()
     };
-    let (history, _) = random_game(options, 8, 301);
-    let written = export(&options, 8, &history, &ExportSettings::default()).unwrap();
-    assert_eq!(written.failure, None);
-    let records = written.json["actions"].as_array().unwrap();
-    let at = |id: i64| {
-        records
-            .iter()
-            .find(|r| r["id"] == id)
-            .cloned()
-            .unwrap_or_default()
-    };
+    let (history, written) = exported(options, 8, 301);
+    let at = |id: i64| record(&written.json, id);
     assert_eq!(
         at(996),
         serde_json::json!({"corporation": "CTDA", "entity": "SLDV", "entity_type": "corporation",
@@ -361,17 +371,8 @@ fn s18_a_settled_token_count_passes_no_step_of_the_next_corporation() {
 #[test]
 fn s18_a_token_step_pass_after_a_dropped_track_step_pass_is_dropped() {
     let options = Options::default().with_all_faq_rulings();
-    let (history, _) = random_game(options, 6, 503);
-    let written = export(&options, 6, &history, &ExportSettings::default()).unwrap();
-    assert_eq!(written.failure, None);
-    let records = written.json["actions"].as_array().unwrap();
-    let at = |id: i64| {
-        records
-            .iter()
-            .find(|r| r["id"] == id)
-            .cloned()
-            .unwrap_or_default()
-    };
+    let (history, written) = exported(options, 6, 503);
+    let at = |id: i64| record(&written.json, id);
     let pass = |entity: &str, id: i64| {
         serde_json::json!({"entity": entity, "entity_type": "corporation", "id": id,
             "type": "pass", "user": 5})
