@@ -15,7 +15,7 @@ use serde_json::Value;
 mod common;
 use common::Rng;
 use common::fixture;
-use common::g1841::{export_again, oracle, random_game};
+use common::g1841::{export_again, oracle, random_game, sealed_bids_by_seat};
 
 const FIXTURES: [&str; 2] = ["132002.json", "1841_game_end_bank.json"];
 
@@ -610,24 +610,6 @@ fn s18_mutated_actions_never_panic() {
         "{MUTATIONS} mutated actions: {mapped} mapped ({refused} refused), {errors} read errors"
     );
     assert!(refused > 0 && errors > 0);
-}
-
-/// The actions with each run of consecutive sealed bids sorted by seat (a bidding's bids are
-/// simultaneous, 1841 §4.2).
-fn sealed_bids_by_seat(actions: &[(Seat, Action)]) -> Vec<(Seat, Action)> {
-    let mut out = actions.to_vec();
-    let mut i = 0;
-    while i < out.len() {
-        let mut j = i;
-        let mut seen = std::collections::BTreeSet::new();
-        while j < out.len() && matches!(out[j].1, Action::BlindBid { .. }) && seen.insert(out[j].0)
-        {
-            j += 1;
-        }
-        out[i..j].sort_by_key(|(seat, _)| *seat);
-        i = j.max(i + 1);
-    }
-    out
 }
 
 /// The effective records of an 18xx.games export with their `auto_actions` flattened after

@@ -17,7 +17,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
-use common::g1841::random_game_seen;
+use common::g1841::{random_game_seen, sealed_bids_by_seat};
 use referee_engine::Seat;
 use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
 use referee_engine::g1841::import18xx::{ReplaySettings, Replayed, replay};
@@ -63,18 +63,7 @@ fn as_recorded(actions: &[(Seat, Action)], passed: &BTreeSet<usize>) -> Vec<(Sea
         }
         out.push((*seat, a.clone()));
     }
-    let mut i = 0;
-    while i < out.len() {
-        let mut j = i;
-        let mut seen = std::collections::BTreeSet::new();
-        while j < out.len() && matches!(out[j].1, Action::BlindBid { .. }) && seen.insert(out[j].0)
-        {
-            j += 1;
-        }
-        out[i..j].sort_by_key(|(seat, _)| *seat);
-        i = j.max(i + 1);
-    }
-    out
+    sealed_bids_by_seat(&out)
 }
 
 /// Every mode with its player counts.

@@ -102,3 +102,21 @@ pub fn export_again(original: &Replayed) -> Exported {
     )
     .unwrap()
 }
+
+/// The actions with each run of consecutive sealed bids sorted by seat (a bidding's bids are
+/// simultaneous, 1841 §4.2).
+pub fn sealed_bids_by_seat(actions: &[(Seat, Action)]) -> Vec<(Seat, Action)> {
+    let mut out = actions.to_vec();
+    let mut i = 0;
+    while i < out.len() {
+        let mut j = i;
+        let mut seen = std::collections::BTreeSet::new();
+        while j < out.len() && matches!(out[j].1, Action::BlindBid { .. }) && seen.insert(out[j].0)
+        {
+            j += 1;
+        }
+        out[i..j].sort_by_key(|(seat, _)| *seat);
+        i = j.max(i + 1);
+    }
+    out
+}

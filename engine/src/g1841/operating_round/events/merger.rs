@@ -1014,6 +1014,15 @@ fn two_city_chooser(state: &State, m: &Merger) -> Option<Seat> {
     controller(state, &m.target).or(m.decider)
 }
 
+/// Whether `t` is the corporation's only base (of `bases`, [`track::bases`]): 18xx's
+/// `RemoveTokens` keeps the last non-pass token ("Cannot remove last non-pass token").
+fn is_last_base(bases: &[(String, usize, u32)], t: &MapToken) -> bool {
+    bases.len() <= 1
+        && bases
+            .iter()
+            .any(|(h, _, city)| *h == t.hex && *city == t.city)
+}
+
 /// The new corporation's tokens in `hex` that may be removed in stage `TwoCityTile`: both
 /// cities' tokens, except the last non-pass token (18xx `RemoveTokens`: "Cannot remove last
 /// non-pass token").
@@ -1025,17 +1034,13 @@ fn two_city_choices(state: &State, m: &Merger, hex: &str) -> Vec<MapToken> {
     c.tokens
         .iter()
         .filter(|t| t.hex == hex)
-        .filter(|t| {
-            let is_base = bases
-                .iter()
-                .any(|(h, _, city)| *h == t.hex && *city == t.city);
-            !(is_base && bases.len() <= 1)
-        })
+        .filter(|t| !is_last_base(&bases, t))
         .cloned()
         .collect()
 }
 
-/// Removes the new corporation's token in city `city` of `hex` (a two-city choice).
+/// Removes the new corporation's token in city `city` of `hex` (a two-city choice, or one
+/// of [`remove_token`]'s).
 fn drop_target_token(state: &mut State, m: &Merger, hex: &str, city: u32, events: &mut Vec<Event>) {
     if let Some(c) = corp_mut(state, &m.target)
         && let Some(i) = c.tokens.iter().position(|t| t.hex == hex && t.city == city)
@@ -1095,27 +1100,13 @@ fn removable(state: &State, m: &Merger) -> Vec<MapToken> {
     c.tokens
         .iter()
         .filter(|t| !protected.contains(&t.hex))
-        .filter(|t| {
-            let is_base = bases
-                .iter()
-                .any(|(h, _, city)| *h == t.hex && *city == t.city);
-            !(is_base && bases.len() <= 1)
-        })
+        .filter(|t| !is_last_base(&bases, t))
         .cloned()
         .collect()
 }
 
 fn remove_token(state: &mut State, m: &mut Merger, hex: &str, city: u32, events: &mut Vec<Event>) {
-    if let Some(c) = corp_mut(state, &m.target)
-        && let Some(i) = c.tokens.iter().position(|t| t.hex == hex && t.city == city)
-    {
-        c.tokens.remove(i);
-        events.push(Event::TokenRemoved {
-            corporation: m.target.clone(),
-            hex: hex.to_string(),
-            city,
-        });
-    }
+    drop_target_token(state, m, hex, city, events);
     m.tokens_min_removal = m.tokens_min_removal.saturating_sub(1);
     m.tokens_max_removal = m.tokens_max_removal.saturating_sub(1);
 }
