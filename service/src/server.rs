@@ -853,8 +853,7 @@ pub async fn serve(
     cfg: ServeConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let listener = TcpListener::bind(cfg.addr)
-        .await
+    let listener = listen(cfg.addr, listen_backlog(cfg.max_connections))
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", cfg.addr))?;
     let local = listener.local_addr()?;
     let routes = build_routes(&cfg).await?;
@@ -912,6 +911,33 @@ pub async fn serve(
         }
     }
     Ok(())
+}
+
+/// The kernel's queue of connections not yet accepted (`listen(2)`'s backlog) for a server
+/// admitting `max_connections`: as many as it admits, at least 128 (the standard library's
+/// and tokio's fixed value) and at most 65,535 (the kernel caps it at
+/// `net.core.somaxconn`, 4,096 by default). With 128, a burst of a few hundred connections
+/// overflowed the queue while the server was busy: the kernel dropped SYNs (the client
+/// retried a second later) or answered with SYN cookies, and a client whose handshake
+/// completed on a cookie while the queue was full held a connection the server never saw,
+/// one that no timeout of the server could close (issue #24: 13 of 300 `slowloris`
+/// connections never closed, `incomplete-bodies` clients with no answer).
+fn listen_backlog(max_connections: usize) -> u32 {
+    u32::try_from(max_connections.clamp(128, 65_535)).unwrap_or(65_535)
+}
+
+/// Listens on `addr` with `backlog` ([`listen_backlog`]); as `TcpListener::bind`
+/// (`SO_REUSEADDR` on Unix) but for the backlog.
+fn listen(addr: SocketAddr, backlog: u32) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(backlog)
 }
 
 /// The timeouts of one connection ([`ServeConfig::header_read_timeout`],
