@@ -106,15 +106,19 @@ pub async fn slowloris(ctx: &Ctx) -> anyhow::Result<Outcome> {
             *failures.entry(f).or_default() += 1;
         }
     }
-    eprintln!("slowloris failures: {failures:?}");
     let closed = closed.load(Ordering::Relaxed);
     Ok(Outcome {
         sent: format!(
             "{n} connections: nothing / half an HTTP/1.1 header / half the HTTP/2 preface, then silence"
         ),
         answer: format!(
-            "{closed}/{n} closed by the server within header-read timeout ({} ms) + 5 s; honest call meanwhile: {}",
+            "{closed}/{n} closed by the server within header-read timeout ({} ms) + 5 s{}; honest call meanwhile: {}",
             ctx.limits.header_read.as_millis(),
+            if failures.is_empty() {
+                String::new()
+            } else {
+                format!(" (not closed: {failures:?})")
+            },
             if during { "answered" } else { "NOT answered" }
         ),
         pass: closed == n && during,
@@ -992,16 +996,112 @@ pub async fn endless_streams(ctx: &Ctx) -> anyhow::Result<Outcome> {
     })
 }
 
-/// #24.9: more connections than `--max-connections`, all idle. Bound: those over the limit
-/// are closed at once; the others at the header-read timeout; a connection opened before
-/// keeps being served.
+/// One HTTP/2 connection from `from` that makes one gRPC ListGames call and then stays
+/// open and idle, as a well-behaved client between calls (its connection task answers the
+/// server's PINGs). Returns the call's status, the connection (kept open while held) and
+/// its task, which ends when the server closes the connection.
+async fn idle_h2_connection(
+    addr: &str,
+    from: Option<std::net::IpAddr>,
+) -> anyhow::Result<(
+    String,
+    h2::client::SendRequest<Bytes>,
+    tokio::task::JoinHandle<()>,
+)> {
+    let tcp = connect_from(addr, from).await?;
+    let (client, conn) = h2::client::handshake(tcp).await?;
+    let conn = tokio::spawn(async move {
+        let _ = conn.await;
+    });
+    let mut client = client.ready().await?;
+    let req = http::Request::builder()
+        .method("POST")
+        .uri(format!("http://{addr}/referee.v1.Referee/ListGames"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())?;
+    let (resp, mut send) = client.send_request(req, false)?;
+    send.send_data(Bytes::from_static(&[0, 0, 0, 0, 0]), true)?;
+    let status = grpc_status(resp).await;
+    Ok((status, client, conn))
+}
+
+/// #24.9, review: a distributed attacker fills `--max-connections` with HTTP/2 connections
+/// from as many addresses (`127.1.X.Y`: no per-client limit applies), each making one call
+/// and then staying idle — before, every new client was closed at once until the idle
+/// timeout (60 s). Then `m` new connections of another client (`127.0.0.2`), each kept
+/// open, make a call. Bound: every one is answered, each taking the place of an attacker's
+/// connection idle longer than `--idle-timeout-at-limit-ms`, which the server closes.
+pub async fn idle_connections(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let n = ctx.limits.max_connections;
+    let m = ctx.pick(20, 100, 20);
+    // At most 64 handshakes at once (the listen queue is not what this attack is about).
+    let gate = Arc::new(tokio::sync::Semaphore::new(64));
+    let mut tasks = Vec::new();
+    for i in 0..n {
+        let addr = ctx.open.addr.clone();
+        let from = many_clients_address(&addr, i);
+        let gate = gate.clone();
+        tasks.push(tokio::spawn(async move {
+            let _gate = gate.acquire().await;
+            idle_h2_connection(&addr, from).await.ok()
+        }));
+    }
+    let mut held = Vec::new();
+    let mut calls: std::collections::BTreeMap<String, usize> = Default::default();
+    for t in tasks {
+        if let Ok(Some((status, client, conn))) = t.await {
+            *calls.entry(status).or_default() += 1;
+            held.push((client, conn));
+        }
+    }
+    let opened = held.len();
+    // Every attacker's connection idle longer than the server's idle time at the limit.
+    tokio::time::sleep(ctx.limits.idle_at_limit + Duration::from_millis(500)).await;
+    let mut honest = Vec::new();
+    let mut answered = 0;
+    for _ in 0..m {
+        let Ok(ch) = super::other_client_channel(&ctx.open.addr).await else {
+            continue;
+        };
+        let mut c = crate::pb::referee_client::RefereeClient::new(ch.clone());
+        if c.list_games(crate::pb::ListGamesRequest::default())
+            .await
+            .is_ok()
+        {
+            answered += 1;
+        }
+        honest.push(ch);
+    }
+    // The attacker's connections the server closed (their task ended) to make room.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let closed = held.iter().filter(|(_, conn)| conn.is_finished()).count();
+    drop(held);
+    drop(honest);
+    Ok(Outcome {
+        sent: format!(
+            "{n} HTTP/2 connections (limit {}), each from its own address making one ListGames call, then idle; {m} new connections of another client, each kept open, one call each",
+            ctx.limits.max_connections
+        ),
+        answer: format!(
+            "{opened} attacker connections opened (calls {calls:?}); the other client's calls: {answered} of {m} answered; {closed} idle attacker connections closed to make room (idle at the limit after {} ms)",
+            ctx.limits.idle_at_limit.as_millis()
+        ),
+        pass: answered == m,
+    })
+}
+
+/// #24.9: more connections than `--max-connections`, all idle, from one address. Bound:
+/// those over the limit are closed at once (refused, or taking the place of one idle longer
+/// than `--idle-timeout-at-limit-ms`, closed at once having made no request); the others at
+/// the header-read timeout; another client is served meanwhile (a new connection: it takes
+/// the place of an idle one).
 pub async fn connections(ctx: &Ctx) -> anyhow::Result<Outcome> {
     let (limit, extra) = match ctx.scale {
         super::Scale::Soak => (0, 500),
         _ => (ctx.limits.max_connections, ctx.pick(100, 200, 0)),
     };
     let n = limit + extra;
-    let kept = ctx.channel().await?;
     let mut conns = Vec::with_capacity(n);
     for _ in 0..n {
         match TcpStream::connect(&ctx.open.addr).await {
@@ -1019,11 +1119,7 @@ pub async fn connections(ctx: &Ctx) -> anyhow::Result<Outcome> {
                 .then(|| t0.elapsed())
         }));
     }
-    let mut c = crate::pb::referee_client::RefereeClient::new(kept);
-    let during = c
-        .list_games(crate::pb::ListGamesRequest::default())
-        .await
-        .is_ok();
+    let during = honest_call(&ctx.open.addr).await;
     let (mut at_once, mut later, mut open) = (0, 0, 0);
     for t in tasks {
         match t.await.ok().flatten() {
@@ -1035,10 +1131,10 @@ pub async fn connections(ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     Ok(Outcome {
         sent: format!(
-            "{opened} idle TCP connections at once (limit {limit}), one gRPC connection opened before"
+            "{opened} idle TCP connections at once (limit {limit}), then another client's call"
         ),
         answer: format!(
-            "{at_once} closed at once, {later} at the header-read timeout ({} ms), {open} still open after 30 s; the earlier connection served meanwhile: {}",
+            "{at_once} closed at once, {later} at the header-read timeout ({} ms), {open} still open after 30 s; another client served meanwhile: {}",
             ctx.limits.header_read.as_millis(),
             if during { "yes" } else { "NO" }
         ),
