@@ -1048,6 +1048,27 @@ fn s21_a_stock_turn_18xx_keeps_open_is_passed() {
     reimports_to(&written, &actions);
 }
 
+/// 1841 §3.4, §5.1, interpretation I35: a historical corporation closed for good is never
+/// started again, but 18xx.games' `can_ipo_any?` still lists it from phase 4 (its `can_par?`
+/// does not look at `closed?`), priced at its first IPO certificate at the lowest par. Version
+/// 1, heuristic, 3 players, seed 3001: Stock Round 8 opens with Player 3 (L.88) and seven
+/// closed historical corporations whose first IPO certificate is an ordinary share (L.68).
+/// This engine passes him by itself (nothing legal); 18xx keeps his turn open, so the export
+/// writes his `pass` (id 500, no action of ours) before Player 1's purchase. Player 2 (L.67)
+/// has no such turn. Before: Player 1's `buy_shares` at id 500, refused by the oracle.
+#[test]
+fn s22_a_stock_turn_open_for_a_closed_historical_corporation_is_passed() {
+    let (actions, written) = reexported("version_1-3p-heuristic-s3001-to502");
+    assert_eq!(written.actions_exported, 502);
+    assert_eq!(
+        records_between(&written, 498, 501),
+        ["pass SFL", "pass SFL", "pass 3", "buy_shares 1"]
+    );
+    assert!(!written.action_ids.contains(&500));
+    assert_eq!(written.action_ids.len(), actions.len());
+    reimports_to(&written, &actions);
+}
+
 /// 1841 §12.1, FAQ-C16: a merger's holders exchange in order from the initiator's controller
 /// (18xx.games' `merger_share_holder_list`, `@merger_sh_list`). A president who does not pay
 /// for the certificate receives two of the new corporation's shares, which 18xx's presidency

@@ -17,12 +17,16 @@
 //!   (1841 §5.4 step 3), and `can_buy?` of the president's certificate at twice the lowest par
 //!   price: a player with L.136 below his certificate limit may start, in 18xx's reading, any
 //!   non-historical corporation not yet started from phase 3, even where no city is free.
+//!   Nor does `can_par?` look at `closed?`: from phase 4 a historical corporation closed for
+//!   good (§3.4) counts too, its first IPO certificate priced at the lowest par
+//!   (interpretation I35, [`closed_historical_listed_par_cost`]).
 //!
 //! The rules are not affected (no such purchase or start can be completed in either engine);
 //! the export writes the player's `pass` there.
 
 use super::corporation::{
-    certificate_count, certificate_limit, controlled_percent, is_non_historical, phase_number,
+    certificate_count, certificate_limit, closed_historical_listed_par_cost, controlled_percent,
+    is_non_historical, phase_number,
 };
 use super::data;
 use super::state::{Corporation, ShareOwner, State};
@@ -127,11 +131,25 @@ fn start_looks_possible(state: &State, cash: i64, below_limit: bool) -> bool {
             super::state::CorporationKind::Major,
         ))
         .min();
-    phase_number(state) >= 3
-        && below_limit
-        && lowest.is_some_and(|p| p.saturating_mul(2) <= cash)
+    let Some(lowest) = lowest else {
+        return false;
+    };
+    let non_historical = phase_number(state) >= 3
+        && lowest.saturating_mul(2) <= cash
         && state
             .corporations
             .iter()
-            .any(|c| !c.historical && !c.started() && is_non_historical(&state.options, &c.sym))
+            .any(|c| !c.historical && !c.started() && is_non_historical(&state.options, &c.sym));
+    below_limit && (non_historical || closed_historical_looks_startable(state, cash, lowest))
+}
+
+/// 18xx's `can_ipo_any?` answering yes for a historical corporation closed for good (1841
+/// §3.4, §12): from phase 4, when the player can pay the first certificate of its IPO at the
+/// lowest par price ([`closed_historical_listed_par_cost`]; version_1 heuristic 3 players seed
+/// 3001, 18xx id 500: Player 3 with L.88 is offered `par` at the start of Stock Round 8, SFMA
+/// and six other historical corporations being closed with unsold IPO shares).
+fn closed_historical_looks_startable(state: &State, cash: i64, lowest: i64) -> bool {
+    state.corporations.iter().any(|c| {
+        closed_historical_listed_par_cost(state, c, lowest).is_some_and(|cost| cost <= cash)
+    })
 }
