@@ -1069,6 +1069,27 @@ fn s22_a_stock_turn_open_for_a_closed_historical_corporation_is_passed() {
     reimports_to(&written, &actions);
 }
 
+/// 1841 §3.2, §5.1, I15: a bank concession whose corporation's president's certificate lies
+/// in the pool brings that certificate, so it is refused after a sale of that corporation in
+/// the round; 18xx.games' `can_buy_company?` does not look at the sale (reviewed divergence
+/// `p2p-concession-after-selling`) and keeps the seller's turn open. Version 2, random, 8
+/// players, seed 8002: in Stock Round 4 Player 3 (L.105 after his three sales, ids 803-805)
+/// sold IRSFF earlier (id 631); IRSFF's concession is the bank's, its president's certificate
+/// in the pool (L.50 + 2 × L.13). This engine ends his turn after the sales; the export writes
+/// his `pass` (id 806, no action of ours). Before: Player 8's `pass` at id 806, refused.
+#[test]
+fn s22_a_stock_turn_open_for_a_concession_after_a_sale_is_passed() {
+    let (actions, written) = reexported("v2-8p-random-s8002-to808");
+    assert_eq!(written.actions_exported, 808);
+    assert_eq!(
+        records_between(&written, 805, 808),
+        ["sell_shares 3", "pass 3", "pass 8", "buy_shares 1"]
+    );
+    assert!(!written.action_ids.contains(&806));
+    assert_eq!(written.action_ids.len(), actions.len());
+    reimports_to(&written, &actions);
+}
+
 /// 1841 §12.1, FAQ-C16: a merger's holders exchange in order from the initiator's controller
 /// (18xx.games' `merger_share_holder_list`, `@merger_sh_list`). A president who does not pay
 /// for the certificate receives two of the new corporation's shares, which 18xx's presidency

@@ -21,6 +21,13 @@
 //!   good (§3.4) counts too, its first IPO certificate priced at the lowest par
 //!   (interpretation I35, [`closed_historical_listed_par_cost`]).
 //!
+//! * `buyable_bank_owned_companies` (`can_buy_company?`) does not look at the player's sales
+//!   of the round: a bank concession that brings its corporation's president's certificate
+//!   from the pool (§3.2, I15) stays on offer after he sold that corporation (§5.1; reviewed
+//!   divergence `p2p-concession-after-selling`; Version 2 random 8 players seed 8002, 18xx id
+//!   806: Player 3 sold IRSFF earlier in Stock Round 4, IRSFF's concession with its president's
+//!   certificate costs L.50 + 2 × L.13 = L.76, he holds L.105).
+//!
 //! The rules are not affected (no such purchase or start can be completed in either engine);
 //! the export writes the player's `pass` there.
 
@@ -47,6 +54,10 @@ pub(crate) fn turn_open_in_18xx(state: &State, seat: Seat) -> bool {
     let below_limit = certificate_count(state, seat) < certificate_limit(state);
     treasury_holding_looks_buyable(state, seat, player.cash, below_limit)
         || start_looks_possible(state, player.cash, below_limit)
+        || state
+            .bank_concessions
+            .iter()
+            .any(|c| super::stock_round::bank_concession_buyable_in_18xx(state, seat, *c))
 }
 
 /// 18xx's `can_buy_any_from_ipo?` answering yes for certificates a corporation holds of
