@@ -1090,6 +1090,42 @@ fn s22_a_stock_turn_open_for_a_concession_after_a_sale_is_passed() {
     reimports_to(&written, &actions);
 }
 
+/// 1841 §12.2: a transformation exchanges the minor's certificates in 18xx.games' order
+/// (`transform_shares`): the president's first, then the players round the table from the
+/// minor's controlling player (the current order), the corporations, the pool. The holdings
+/// are the same in any order; the share ids the writer gives each holder follow it. Version 1
+/// + `sfli_run_variant`, heuristic, 5 players, seed 5003: SFTC transforms into CFCC (id 483;
+/// order 4, 3, 2, 1, 5): Player 3 exchanges his two shares before Player 2 and receives
+/// CFCC_1 and CFCC_2, which he sells in Stock Round 9 (ids 609, 610). Before, the exchange
+/// went in certificate order and the writer gave Player 2 CFCC_1 (Player 3's second sale,
+/// written CFCC_3, was refused: "Cannot sell shares of CFCC").
+#[test]
+fn s22_a_transformation_exchanges_in_18xx_order() {
+    let (actions, written) = reexported("version_1-sfli-5p-heuristic-s5003-to611");
+    assert_eq!(written.actions_exported, 611);
+    let sold = |id: i64| {
+        let r = record(&written, id);
+        (r["type"].clone(), r["entity"].clone(), r["shares"].clone())
+    };
+    assert_eq!(
+        sold(609),
+        (
+            Value::from("sell_shares"),
+            Value::from(3),
+            serde_json::json!(["CFCC_1"])
+        )
+    );
+    assert_eq!(
+        sold(610),
+        (
+            Value::from("sell_shares"),
+            Value::from(3),
+            serde_json::json!(["CFCC_2"])
+        )
+    );
+    reimports_to(&written, &actions);
+}
+
 /// 1841 §12.1, FAQ-C16: a merger's holders exchange in order from the initiator's controller
 /// (18xx.games' `merger_share_holder_list`, `@merger_sh_list`). A president who does not pay
 /// for the certificate receives two of the new corporation's shares, which 18xx's presidency

@@ -50,6 +50,7 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
     let Some(m) = state.corporation(minor).cloned() else {
         return;
     };
+    let first = controller(state, minor).or_else(|| state.player_order.first().copied());
     take_place_of(state, major, minor);
     move_cash(state, minor, major);
     move_trains(state, minor, major);
@@ -67,10 +68,7 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
             col: p.col,
         });
     }
-    for cert in &m.certificates {
-        if cert.owner == ShareOwner::Ipo {
-            continue;
-        }
+    for cert in exchange_order(state, &m, first) {
         if cert.president {
             give_president(state, major, &cert.owner);
         } else {
@@ -89,6 +87,40 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
     if in_round && let Some(r) = round_mut(state) {
         r.done.push(major.to_string());
     }
+}
+
+/// The minor's certificates outside its IPO in the order they are exchanged (1841 §12.2;
+/// 18xx.games' `transform_shares`): the president's certificate first, then each holder's in
+/// turn — the players round the table from the minor's controlling player `first` (the
+/// current player order), the corporations in list order, the pool — largest certificate
+/// first. The holdings that result are the same in any order; the order fixes which share
+/// of the major each holder receives in 18xx.games (the export's share ids: version_1 +
+/// `sfli_run_variant`, heuristic, 5 players, seed 5003, id 483: SFTC into CFCC, Player 3
+/// exchanges before Player 2 in the order 4, 3, 2, 1, 5 and receives CFCC_1 and CFCC_2).
+fn exchange_order<'m>(
+    state: &State,
+    m: &'m Corporation,
+    first: Option<Seat>,
+) -> Vec<&'m crate::g1841::state::Certificate> {
+    let mut holders: Vec<ShareOwner> = Vec::new();
+    if let Some(f) = first {
+        holders.extend(players_from(state, f).into_iter().map(ShareOwner::Player));
+    }
+    holders.extend(
+        state
+            .corporations
+            .iter()
+            .map(|c| ShareOwner::Corporation(c.sym.clone())),
+    );
+    holders.push(ShareOwner::Pool);
+    let rank = |o: &ShareOwner| holders.iter().position(|h| h == o).unwrap_or(usize::MAX);
+    let mut out: Vec<&crate::g1841::state::Certificate> = m
+        .certificates
+        .iter()
+        .filter(|c| c.owner != ShareOwner::Ipo)
+        .collect();
+    out.sort_by_key(|c| (!c.president, rank(&c.owner), std::cmp::Reverse(c.percent)));
+    out
 }
 
 /// Starts the transformation inside the Tuscan merge (1841 §12.3: SFLP or SFMA, whichever
