@@ -1094,7 +1094,7 @@ fn s22_a_stock_turn_open_for_a_concession_after_a_sale_is_passed() {
 /// (`transform_shares`): the president's first, then the players round the table from the
 /// minor's controlling player (the current order), the corporations, the pool. The holdings
 /// are the same in any order; the share ids the writer gives each holder follow it. Version 1
-/// + `sfli_run_variant`, heuristic, 5 players, seed 5003: SFTC transforms into CFCC (id 483;
+/// with `sfli_run_variant`, heuristic, 5 players, seed 5003: SFTC transforms into CFCC (id 483;
 /// order 4, 3, 2, 1, 5): Player 3 exchanges his two shares before Player 2 and receives
 /// CFCC_1 and CFCC_2, which he sells in Stock Round 9 (ids 609, 610). Before, the exchange
 /// went in certificate order and the writer gave Player 2 CFCC_1 (Player 3's second sale,
