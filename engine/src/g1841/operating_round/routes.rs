@@ -3,10 +3,9 @@
 use super::*;
 
 /// Whether `sym` has a route (1841 §9.6, 18xx `route_available`): from one of its non-pass
-/// tokens a walk of its track reaches two nodes counting toward the two-stop minimum, its own
-/// city included ([`walk_reaches_two`]; borders ignored). The same answer decides whether the
-/// run-routes step is offered (1841.md §9.6: "the same count decides whether 18xx offers the
-/// run-routes step") and whether a trainless corporation must buy a train.
+/// tokens its track graph (borders ignored) reaches two nodes counting toward the two-stop
+/// minimum, its own city included, traced as a route runs (never back along the path it
+/// reached a node by: [`track::Board::route_reaches_at_least`]).
 pub fn route_available(state: &State, sym: &str) -> bool {
     route_available_with(state, &track::LazyBoard::new(), sym)
 }
@@ -14,150 +13,15 @@ pub fn route_available(state: &State, sym: &str) -> bool {
 /// [`route_available`] on a board of the state.
 pub(super) fn route_available_with(state: &State, board: &track::LazyBoard, sym: &str) -> bool {
     let board = board.get(state);
-    let mut bases: Vec<(usize, usize)> = board
-        .bases(state, sym)
-        .into_iter()
-        .filter_map(|(h, n, _)| Some((board.map.hex_index(h)?, n)))
-        .collect();
-    // 18xx walks the tokens in the order of its hex list.
-    bases.sort_unstable();
-    bases.dedup();
-    let corp = state.corporation_index(sym);
-    let mut seen = BTreeSet::new();
-    bases
-        .iter()
-        .any(|&start| walk_reaches_two(board, corp, start, &bases, &mut seen))
-}
-
-/// 18xx.games' route test from one token (`Graph#compute` with `route_info`: `Node#walk`,
-/// `Path#walk`), for [`route_available`]: a depth-first walk from the token's city `start`
-/// (hex index, node) that
-/// * enters every node and every track segment at most once (the corporation's other token
-///   cities, `bases`, count as entered), and never continues through a node reached by a
-///   terminal stub or a node that blocks the corporation (a city or pass full of others'
-///   tokens, an off-board; 1841 §9.1);
-/// * never crosses a hex side that the branch being walked has crossed already: a train may
-///   not reverse through a node onto track it came by (1841 §9.3: no track reused in a
-///   route). A breadth-first reach of the nodes lets it do so and finds more: lite heuristic 3
-///   players seed 3002, 18xx id 490, SFTC with tokens in Cuneo (M3) and pass M5 reaches the
-///   pass from Cuneo only over N4's side 4, which its only way on (N4 to O5) uses again; so
-///   it has no route from Cuneo, and 18xx offers no run-routes step (its route M5-O5-Q5 from
-///   the pass token, accepted by the route check with `pass_token_not_a_route_base` off, is
-///   never asked; with it on, FAQ-C11, that route is illegal anyway).
-///
-/// It answers whether the walk finds two nodes counting toward the two-stop minimum on
-/// segments not counted before for another token of the corporation (`seen`: 18xx counts a
-/// segment once per search).
-fn walk_reaches_two(
-    board: &track::Board,
-    corp: Option<usize>,
-    start: (usize, usize),
-    bases: &[(usize, usize)],
-    seen: &mut BTreeSet<(usize, usize)>,
-) -> bool {
-    struct Walk<'b> {
-        board: &'b track::Board,
-        corp: Option<usize>,
-        nodes: BTreeSet<(usize, usize)>,
-        paths: BTreeSet<(usize, usize)>,
-        crossed: Vec<(usize, u8)>,
-        found: BTreeSet<(usize, usize)>,
-    }
-    impl Walk<'_> {
-        fn done(&self) -> bool {
-            self.found.len() >= 2
-        }
-        fn node(&mut self, i: usize, n: usize, seen: &mut BTreeSet<(usize, usize)>) {
-            if self.done() || !self.nodes.insert((i, n)) {
-                return;
-            }
-            let Some(v) = self.board.view(i) else { return };
-            for (k, p) in v.paths.iter().enumerate() {
-                if p.a == End::Node(n) || p.b == End::Node(n) {
-                    self.path(i, k, None, (i, n), seen);
-                }
-            }
-        }
-        fn path(
-            &mut self,
-            i: usize,
-            k: usize,
-            skip: Option<u8>,
-            origin: (usize, usize),
-            seen: &mut BTreeSet<(usize, usize)>,
-        ) {
-            if self.done() || self.paths.contains(&(i, k)) {
-                return;
-            }
-            let Some(v) = self.board.view(i) else { return };
-            let Some(p) = v.paths.get(k) else { return };
-            let ends = [p.a, p.b];
-            let edges = ends.iter().filter_map(|e| match e {
-                End::Edge(x) => Some(*x),
-                End::Node(_) => None,
-            });
-            if edges.clone().any(|e| self.crossed.contains(&(i, e))) {
-                return;
-            }
-            self.paths.insert((i, k));
-            let nodes = ends.iter().filter_map(|e| match e {
-                End::Node(x) => Some(*x),
-                End::Edge(_) => None,
-            });
-            if seen.insert((i, k)) {
-                for m in nodes.clone() {
-                    if v.nodes
-                        .get(m)
-                        .is_some_and(|x| x.counts_toward_two_stop_minimum)
-                    {
-                        self.found.insert((i, m));
-                    }
-                }
-            }
-            if !p.terminal {
-                for m in nodes {
-                    if (i, m) != origin && !track::blocked(self.board, self.corp, i, &v, m) {
-                        self.node(i, m, seen);
-                    }
-                }
-            }
-            for e in edges {
-                if Some(e) == skip {
-                    continue;
-                }
-                let Some(nb) = self
-                    .board
-                    .map
-                    .neighbor_index
-                    .get(i)
-                    .and_then(|x| x.get(usize::from(e)).copied().flatten())
-                else {
-                    continue;
-                };
-                let back = (e + 3) % 6;
-                let Some(w) = self.board.view(nb) else {
-                    continue;
-                };
-                self.crossed.push((i, e));
-                for (k2, q) in w.paths.iter().enumerate() {
-                    if q.a == End::Edge(back) || q.b == End::Edge(back) {
-                        self.path(nb, k2, Some(back), origin, seen);
-                    }
-                }
-                self.crossed.pop();
-            }
-        }
-    }
-    let mut walk = Walk {
-        board,
-        corp,
-        nodes: bases.iter().copied().filter(|b| *b != start).collect(),
-        paths: BTreeSet::new(),
-        crossed: Vec::new(),
-        found: BTreeSet::new(),
-    };
-    walk.node(start.0, start.1, seen);
-    walk.done()
+    // (The search stops at the second such node: only whether there are two matters.)
+    board.bases(state, sym).into_iter().any(|(h, n, _)| {
+        board.route_reaches_at_least(state, sym, &[(h, n)], 2, |i, node| {
+            board
+                .view(i)
+                .and_then(|v| v.nodes.get(node))
+                .is_some_and(|n| n.counts_toward_two_stop_minimum)
+        })
+    })
 }
 
 /// Revenue of a node in the current phase (1841 §9.3: off-boards by phase column).

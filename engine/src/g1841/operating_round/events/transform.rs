@@ -21,7 +21,7 @@
 
 use super::*;
 use crate::g1841::corporation::{holder_cash, holder_order, may_hold_more, players_from};
-use crate::g1841::state::Transformation;
+use crate::g1841::state::{Certificate, Transformation};
 
 fn store(state: &mut State, t: Transformation) {
     set_event(state, Some(CorporateEvent::Transformation(t)));
@@ -50,7 +50,6 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
     let Some(m) = state.corporation(minor).cloned() else {
         return;
     };
-    let first = controller(state, minor).or_else(|| state.player_order.first().copied());
     take_place_of(state, major, minor);
     move_cash(state, minor, major);
     move_trains(state, minor, major);
@@ -68,7 +67,7 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
             col: p.col,
         });
     }
-    for cert in exchange_order(state, &m, first) {
+    for cert in exchange_order(state, &m) {
         if cert.president {
             give_president(state, major, &cert.owner);
         } else {
@@ -89,22 +88,25 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
     }
 }
 
-/// The minor's certificates outside its IPO in the order they are exchanged (1841 §12.2;
-/// 18xx.games' `transform_shares`): the president's certificate first, then each holder's in
-/// turn — the players round the table from the minor's controlling player `first` (the
-/// current player order), the corporations in list order, the pool — largest certificate
-/// first. The holdings that result are the same in any order; the order fixes which share
-/// of the major each holder receives in 18xx.games (the export's share ids: version_1 +
-/// `sfli_run_variant`, heuristic, 5 players, seed 5003, id 483: SFTC into CFCC, Player 3
-/// exchanges before Player 2 in the order 4, 3, 2, 1, 5 and receives CFCC_1 and CFCC_2).
-fn exchange_order<'m>(
-    state: &State,
-    m: &'m Corporation,
-    first: Option<Seat>,
-) -> Vec<&'m crate::g1841::state::Certificate> {
+/// The certificates of `minor` held outside its IPO, in the order they are exchanged: the
+/// president's first, then every other holder's (largest first) — the players round the
+/// table from the president, the corporations in the corporation list order, the pool last.
+/// 1841 §12.2 makes the exchange simultaneous; this is 18xx.games' order (`transform_shares`),
+/// which decides the share ids its export names (issue #22: a sale of a share the export
+/// took for another holder's crashed 18xx.games).
+fn exchange_order(state: &State, minor: &Corporation) -> Vec<Certificate> {
+    let held: Vec<&Certificate> = minor
+        .certificates
+        .iter()
+        .filter(|c| c.owner != ShareOwner::Ipo)
+        .collect();
     let mut holders: Vec<ShareOwner> = Vec::new();
-    if let Some(f) = first {
-        holders.extend(players_from(state, f).into_iter().map(ShareOwner::Player));
+    if let Some(ShareOwner::Player(seat)) = held.iter().find(|c| c.president).map(|c| &c.owner) {
+        holders.extend(
+            players_from(state, *seat)
+                .into_iter()
+                .map(ShareOwner::Player),
+        );
     }
     holders.extend(
         state
@@ -113,13 +115,27 @@ fn exchange_order<'m>(
             .map(|c| ShareOwner::Corporation(c.sym.clone())),
     );
     holders.push(ShareOwner::Pool);
-    let rank = |o: &ShareOwner| holders.iter().position(|h| h == o).unwrap_or(usize::MAX);
-    let mut out: Vec<&crate::g1841::state::Certificate> = m
-        .certificates
+    let mut out: Vec<Certificate> = held
         .iter()
-        .filter(|c| c.owner != ShareOwner::Ipo)
+        .filter(|c| c.president)
+        .map(|c| (*c).clone())
         .collect();
-    out.sort_by_key(|c| (!c.president, rank(&c.owner), std::cmp::Reverse(c.percent)));
+    for h in &holders {
+        let mut theirs: Vec<Certificate> = held
+            .iter()
+            .filter(|c| !c.president && c.owner == *h)
+            .map(|c| (*c).clone())
+            .collect();
+        theirs.sort_by_key(|c| std::cmp::Reverse(c.percent));
+        out.extend(theirs);
+    }
+    // Any holder not named above (none in a valid state) keeps its exchange.
+    for c in held
+        .iter()
+        .filter(|c| !c.president && !holders.contains(&c.owner))
+    {
+        out.push((*c).clone());
+    }
     out
 }
 
