@@ -1052,6 +1052,84 @@ fn s21_a_stock_turn_18xx_keeps_open_is_passed() {
     reimports_to(&written, &actions);
 }
 
+/// 1841 §3.4, §5.1, interpretation I35: a historical corporation closed for good is never
+/// started again, but 18xx.games' `can_ipo_any?` still lists it from phase 4 (its `can_par?`
+/// does not look at `closed?`), priced at its first IPO certificate at the lowest par. Version
+/// 1, heuristic, 3 players, seed 3001: Stock Round 8 opens with Player 3 (L.88) and seven
+/// closed historical corporations whose first IPO certificate is an ordinary share (L.68).
+/// This engine passes him by itself (nothing legal); 18xx keeps his turn open, so the export
+/// writes his `pass` (id 500, no action of ours) before Player 1's purchase. Player 2 (L.67)
+/// has no such turn. Before: Player 1's `buy_shares` at id 500, refused by the oracle.
+#[test]
+fn s22_a_stock_turn_open_for_a_closed_historical_corporation_is_passed() {
+    let (actions, written) = reexported("version_1-3p-heuristic-s3001-to502");
+    assert_eq!(written.actions_exported, 502);
+    assert_eq!(
+        records_between(&written, 498, 501),
+        ["pass SFL", "pass SFL", "pass 3", "buy_shares 1"]
+    );
+    assert!(!written.action_ids.contains(&500));
+    assert_eq!(written.action_ids.len(), actions.len());
+    reimports_to(&written, &actions);
+}
+
+/// 1841 §3.2, §5.1, I15: a bank concession whose corporation's president's certificate lies
+/// in the pool brings that certificate, so it is refused after a sale of that corporation in
+/// the round; 18xx.games' `can_buy_company?` does not look at the sale (reviewed divergence
+/// `p2p-concession-after-selling`) and keeps the seller's turn open. Version 2, random, 8
+/// players, seed 8002: in Stock Round 4 Player 3 (L.105 after his three sales, ids 803-805)
+/// sold IRSFF earlier (id 631); IRSFF's concession is the bank's, its president's certificate
+/// in the pool (L.50 + 2 × L.13). This engine ends his turn after the sales; the export writes
+/// his `pass` (id 806, no action of ours). Before: Player 8's `pass` at id 806, refused.
+#[test]
+fn s22_a_stock_turn_open_for_a_concession_after_a_sale_is_passed() {
+    let (actions, written) = reexported("v2-8p-random-s8002-to808");
+    assert_eq!(written.actions_exported, 808);
+    assert_eq!(
+        records_between(&written, 805, 808),
+        ["sell_shares 3", "pass 3", "pass 8", "buy_shares 1"]
+    );
+    assert!(!written.action_ids.contains(&806));
+    assert_eq!(written.action_ids.len(), actions.len());
+    reimports_to(&written, &actions);
+}
+
+/// 1841 §12.2: a transformation exchanges the minor's certificates in 18xx.games' order
+/// (`transform_shares`): the president's first, then the players round the table from the
+/// minor's controlling player (the current order), the corporations, the pool. The holdings
+/// are the same in any order; the share ids the writer gives each holder follow it. Version 1
+/// with `sfli_run_variant`, heuristic, 5 players, seed 5003: SFTC transforms into CFCC (id 483;
+/// order 4, 3, 2, 1, 5): Player 3 exchanges his two shares before Player 2 and receives
+/// CFCC_1 and CFCC_2, which he sells in Stock Round 9 (ids 609, 610). Before, the exchange
+/// went in certificate order and the writer gave Player 2 CFCC_1 (Player 3's second sale,
+/// written CFCC_3, was refused: "Cannot sell shares of CFCC").
+#[test]
+fn s22_a_transformation_exchanges_in_18xx_order() {
+    let (actions, written) = reexported("version_1-sfli-5p-heuristic-s5003-to611");
+    assert_eq!(written.actions_exported, 611);
+    let sold = |id: i64| {
+        let r = record(&written, id);
+        (r["type"].clone(), r["entity"].clone(), r["shares"].clone())
+    };
+    assert_eq!(
+        sold(609),
+        (
+            Value::from("sell_shares"),
+            Value::from(3),
+            serde_json::json!(["CFCC_1"])
+        )
+    );
+    assert_eq!(
+        sold(610),
+        (
+            Value::from("sell_shares"),
+            Value::from(3),
+            serde_json::json!(["CFCC_2"])
+        )
+    );
+    reimports_to(&written, &actions);
+}
+
 /// 1841 §12.1, FAQ-C16: a merger's holders exchange in order from the initiator's controller
 /// (18xx.games' `merger_share_holder_list`, `@merger_sh_list`). A president who does not pay
 /// for the certificate receives two of the new corporation's shares, which 18xx's presidency
