@@ -200,3 +200,30 @@ fn s12_1_a_presidency_by_20_percent_after_the_exchange_is_a_rules_divergence() {
         vec!["odd merger share answered before the presidency (played at the odd shares)"]
     );
 }
+
+/// The same divergence (R4) where this engine undoes the merger on the decline itself.
+/// `lite`, 3 players (seed 40005), up to id 191: CGTF (player 2: 30%, L.27) merges with CTS
+/// (IRSFF's) into CFCC (188, 189); player 2 declines the claim (`no`, 190), which this
+/// engine, with nobody else to ask, answers by undoing the merger (1841 §12.1); 18xx.games
+/// goes on and player 2 pays for a full share for his odd one (`full`, 191). That answer was
+/// read as a token count ("choose without an integer `choice`", a format stop): it is the
+/// rules divergence now, named at the record.
+#[test]
+fn s12_1_an_exchange_answer_after_the_merger_was_undone_is_a_rules_divergence() {
+    let r = import("lite-3p-s40005-to191");
+    let f = r.failure.clone().expect("stops in the exchange");
+    assert_eq!(f.kind, FailureKind::Refused);
+    assert_eq!(f.action_id, Some(191));
+    assert!(
+        f.reason
+            .starts_with("rules divergence: 18xx.games goes on with the merger of CGTF and CTS"),
+        "{}",
+        f.reason
+    );
+    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.1");
+    assert_eq!(
+        actions_of(&r, 190),
+        [(1, Action::ClaimPresidency { claim: false })]
+    );
+    assert_eq!(r.actions.len(), 207);
+}

@@ -3525,6 +3525,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                             Ok(events) => {
                                 turn_end.applied(pre.as_ref(), &state, a);
                                 token_step.applied(pre.as_ref(), &state);
+                                answers.applied(&events);
                                 let now = TokenSlots::locate(&state);
                                 token_slots.follow(
                                     &located,
