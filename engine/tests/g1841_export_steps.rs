@@ -1002,29 +1002,49 @@ fn s21_a_p2p_purchase_that_moves_the_presidency_names_the_shares_bought() {
 }
 
 /// 1841 §13: a corporation on L.516 ends the game at the end of the current corporation's
-/// turn, also a turn that ends with a merger. p2p_purchases heuristic 4 players seed 4001
-/// (the harness game): ATFA reaches L.516 with its dividend, then merges with AFI into IFAI;
-/// the game ends with the merger's last token removal, as in 18xx.games (id 1816, result
-/// 5,868 / 4,384 / 3,930 / 3,092), where this engine went on to CGTF's turn before.
+/// turn, also a turn that ends with a merger (as 18xx.games did on the harness game this was
+/// found on, p2p_purchases heuristic 4 players seed 4001 of 2026-12-05: the game ended with
+/// the merger's last token removal, id 1816, where this engine went on to the next turn).
+/// That game changed with later rules fixes; the case is kept as a fixture
+/// (`engine/tests/data/`): the state of p2p_purchases heuristic 4 players seed 4005 (a
+/// `referee playout` game) before CGTF's dividend at 18xx id 1227, and our actions from
+/// there. CGTF (L.449) pays out and reaches L.516; its turn goes on (share step passed) with
+/// its merger with ICSF into CTDA at L.516 (ids 1229–1231), whose exchange and token
+/// removals (1232–1238) end the turn and the game.
 #[test]
-#[ignore = "the heuristic game p2p 4 players seed 4001 changed with the rules fixes merged on \
-            2026-12-06 (it no longer ends with this merger); the case needs a fixture export \
-            of the old game"]
 fn s13_the_end_game_price_ends_the_game_after_a_turn_ending_in_a_merger() {
-    let options = Options {
-        p2p_purchases: true,
-        ..Options::default()
-    };
-    let history = heuristic_game(options, 4, 4001);
-    let (_, last) = history.last().unwrap();
-    assert!(matches!(last, Action::RemoveToken { .. }), "{last:?}");
-    let mut state = G1841::setup(&options, 4, 4001).unwrap();
-    for (seat, action) in &history {
+    let path = format!(
+        "{}/tests/data/p2p_purchases-4p-heuristic-s4005-from1227.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cut: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut state: State = serde_json::from_value(cut["state"].clone()).unwrap();
+    let actions: Vec<(Seat, Action)> = serde_json::from_value(cut["actions"].clone()).unwrap();
+    assert_eq!(actions.len(), 12);
+    assert_eq!(actions[0], (1, Action::Dividend { payout: true }));
+    assert_eq!(
+        actions[2],
+        (
+            1,
+            Action::ProposeMerger {
+                partner: "ICSF".into()
+            }
+        )
+    );
+    assert!(matches!(actions[11], (1, Action::RemoveToken { .. })));
+    let price = |s: &State, c: &str| s.corporation(c).and_then(|c| c.price());
+    assert_eq!(price(&state, "CGTF"), Some(449));
+    for (k, (seat, action)) in actions.iter().enumerate() {
+        assert_eq!(G1841::outcome(&state), None, "over before action {k}");
         G1841::apply(&mut state, *seat, action).unwrap();
+        if k == 0 {
+            assert_eq!(price(&state, "CGTF"), Some(516));
+        }
     }
+    assert_eq!(price(&state, "CTDA"), Some(516));
     let outcome = G1841::outcome(&state).unwrap();
     assert_eq!(outcome.end_reason, "stock_market");
-    assert_eq!(outcome.scores, [5868, 4384, 3930, 3092]);
+    assert_eq!(outcome.scores, [-54, 7812, 0, 432]);
 }
 
 /// 1841 §5.1: a player with nothing legal left passes; this engine ends such a stock turn by
