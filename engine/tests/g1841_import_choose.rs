@@ -227,3 +227,27 @@ fn s12_1_an_exchange_answer_after_the_merger_was_undone_is_a_rules_divergence() 
     );
     assert_eq!(r.actions.len(), 207);
 }
+
+/// The listed divergence `D1-transform-token-money` (1841 §12.2), named at the record.
+/// `lite`, 5 players (seed 40011), up to id 214: CTLP, the last to operate in OR 3.2, pays
+/// out its L.50 (213; its only token, L.0 left) and 18xx.games lets it transform into AFI
+/// (214), raising the second token's L.50 by emergency money raising. This engine offers the
+/// transformation only with two tokens or the money, so it ended the round and the record
+/// met a stock round ("merge outside an operating round", a format stop): it is the rules
+/// divergence now.
+#[test]
+fn s12_2_a_transformation_without_the_token_money_is_a_rules_divergence() {
+    let r = import("lite-5p-s40011-to214");
+    let f = r.failure.clone().expect("stops at the transformation");
+    assert_eq!(f.kind, FailureKind::Refused);
+    assert_eq!((f.action_id, f.action_type.as_deref()), (Some(214), Some("merge")));
+    assert!(
+        f.reason.starts_with(
+            "rules divergence (D1-transform-token-money): 18xx.games lets CTLP (L.0, one token) \
+             transform into AFI"
+        ),
+        "{}",
+        f.reason
+    );
+    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.2");
+}

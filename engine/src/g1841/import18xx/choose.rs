@@ -132,6 +132,9 @@ impl Answers {
         {
             return Plan::Diverge(no_president_divergence(&initiator, &partner));
         }
+        if let Some(f) = transformation_without_token_money(state, action) {
+            return Plan::Diverge(f);
+        }
         if merger(state).is_some() {
             let plan = self.merger_plan(state, action);
             if !matches!(plan, Plan::Normal) {
@@ -357,6 +360,53 @@ fn offer_plan(state: &State, action: &ImportedAction) -> Plan {
             ))
         }
     }
+}
+
+/// A transformation (18xx.games' `merge` of a minor into a major not yet started) of a minor
+/// with one token and less than the second token's price (L.50): 18xx.games offers it and
+/// raises the price by emergency money raising (`transform_tokens`, `token_emr_entity`),
+/// where this engine offers the transformation only with two tokens or the money
+/// (`operating_round::events::transform::targets`, 1841 §12.2): the listed divergence
+/// `D1-transform-token-money` (tests/oracle/divergences.json). Without this, the record met
+/// a turn or round this engine had ended ("merge outside an operating round").
+fn transformation_without_token_money(
+    state: &State,
+    action: &ImportedAction,
+) -> Option<ImportFailure> {
+    use crate::g1841::state::CorporationKind;
+    let Entity::Corporation(minor) = &action.entity else {
+        return None;
+    };
+    // Inside a corporate event (the Tuscan merge's transformation has a free second token,
+    // 1841 §12.3) the record is the event's.
+    let in_event = matches!(&state.round, Round::OperatingRound(r) if r.event.is_some());
+    if action.kind != "merge" || action.auto || in_event {
+        return None;
+    }
+    let major = action.field("corporation")?.as_str()?;
+    let m = state.corporation(minor)?;
+    let target = state.corporation(major)?;
+    let price = crate::g1841::data::ruleset(&state.options)
+        .token_prices
+        .transformation_required_second_token;
+    let short = m.started()
+        && m.kind == CorporationKind::Minor
+        && target.kind == CorporationKind::Major
+        && !target.started()
+        && m.tokens_total < 2
+        && m.cash < price;
+    short.then(|| {
+        divergence(
+            "1841 §12.2",
+            format!(
+                "rules divergence (D1-transform-token-money): 18xx.games lets {minor} (L.{}, one \
+                 token) transform into {major}, raising the second token's L.{price} by \
+                 emergency money raising; this engine offers a transformation only with two \
+                 tokens or the money for the second",
+                m.cash
+            ),
+        )
+    })
 }
 
 /// R4 (tests/oracle/divergences-import.md): a merger this engine undoes for want of a
