@@ -240,7 +240,10 @@ fn s12_2_a_transformation_without_the_token_money_is_a_rules_divergence() {
     let r = import("lite-5p-s40011-to214");
     let f = r.failure.clone().expect("stops at the transformation");
     assert_eq!(f.kind, FailureKind::Refused);
-    assert_eq!((f.action_id, f.action_type.as_deref()), (Some(214), Some("merge")));
+    assert_eq!(
+        (f.action_id, f.action_type.as_deref()),
+        (Some(214), Some("merge"))
+    );
     assert!(
         f.reason.starts_with(
             "rules divergence (D1-transform-token-money): 18xx.games lets CTLP (L.0, one token) \
