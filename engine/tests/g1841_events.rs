@@ -1578,6 +1578,72 @@ fn s12_2_minor_transforms_into_a_major() {
     assert_ne!(r.current.as_deref(), Some("CTLP"));
 }
 
+/// 1841 §12.2: the exchange is simultaneous; it is made in 18xx.games' order
+/// (`transform_shares`, which decides the share ids of its export): the president's
+/// certificate, then the players round the table from the president, the pool last. Hand-made
+/// as above: CTLP's president P2, a 20% share in the pool (certificate 1), one with P1
+/// (certificate 2); ATFA's shares go to P2 (president), P1, then the pool, certificates 0, 1
+/// and 2 in that order.
+#[test]
+fn s12_2_transformation_exchanges_players_before_the_pool() {
+    let mut state = before_in("132002", 386);
+    let (row, col) =
+        referee_engine::g1841::market::par_cell(100, referee_engine::g1841::CorporationKind::Minor)
+            .unwrap();
+    referee_engine::g1841::market::set_cell(&mut state, "CTLP", row, col);
+    set_holders(&mut state, "CTLP", &[p(P2), ShareOwner::Pool, p(P1)]);
+    state.bank_cash -= 300;
+    let c = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "CTLP")
+        .unwrap();
+    c.cash = 300;
+    c.par_price = 100;
+    c.tokens = vec![referee_engine::g1841::MapToken {
+        hex: "L12".into(),
+        city: 0,
+    }];
+    c.tokens_total = 1;
+    if let Round::OperatingRound(r) = &mut state.round {
+        r.current = Some("CTLP".into());
+        r.step = OperatingStep::Transform;
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let events = act(
+        &mut state,
+        P2,
+        Action::Transform {
+            corporation: "ATFA".into(),
+        },
+    );
+    let exchanged: Vec<(ShareOwner, u32, bool)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SharesExchanged {
+                holder,
+                percent,
+                president,
+                ..
+            } => Some((holder.clone(), *percent, *president)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        exchanged,
+        [
+            (p(P2), 20, true),
+            (p(P1), 10, false),
+            (ShareOwner::Pool, 10, false)
+        ]
+    );
+    let owners: Vec<ShareOwner> = state.corporation("ATFA").unwrap().certificates[..3]
+        .iter()
+        .map(|c| c.owner.clone())
+        .collect();
+    assert_eq!(owners, [p(P2), p(P1), ShareOwner::Pool]);
+}
+
 /// Random play through the corporate events keeps the contract (design: legal ⇔ accepted,
 /// rejections leave the state unchanged, money conserved, every corporation 100%, `validate`
 /// passes): from just before the first 4-train of both recorded games, before the merger of

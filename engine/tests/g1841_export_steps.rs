@@ -24,11 +24,13 @@ use referee_engine::{Game, Seat};
 // 5 and 7 since the Tuscan merge's transformation offers its purchase rounds (§12.3), 5 and 6
 // with a bankrupt's presidency passed on (§14, merged from main): the counts of the tests
 // below moved likewise (bought tokens 36 -> 27, corporate sales 287/82 -> 278/72, partial
-// sales 8 -> 7); 5 and 7 since the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
+// sales 8 -> 7); 5 and 7 since the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp);
+// transformation passes 7 -> 9 with harness-emr's rules of 2026-12-06 (§5.4 token price
+// distance, §9.6 route test, §12.2 exchange order, §12.4 treasury ties).
 const SPLIT_SEEDS: u64 = 12;
 const SPLIT_CHOICES: usize = 5;
 const TRANSFORM_SEEDS: u64 = 8;
-const TRANSFORM_PASSES: usize = 7;
+const TRANSFORM_PASSES: usize = 9;
 use serde_json::Value;
 
 mod common;
@@ -254,8 +256,9 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // president could remove any token outside Pisa and Firenze (§12.3); 290 and 79 before
     // half a president's certificate could go into the pool for a pool share (§14, I39); 299
     // and 92 before the Tuscan merge's transformation offered its purchase rounds (§12.3).
-    // 278 and 72 before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
-    assert_eq!((sales, by_others), (304, 100));
+    // 278 and 72 before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp). 304
+    // and 100 before the rules of harness-emr of 2026-12-06 (§5.4 token price distance, §9.6 route test, §12.2 exchange order, §12.4 treasury ties).
+    assert_eq!((sales, by_others), (301, 91));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -413,8 +416,9 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // two-city token, SFLi's free removals); (33, 3) before half a president's certificate
     // could go into the pool for a pool share (§14, I39); (38, 2) before the Tuscan merge's
     // transformation offered its purchase rounds (§12.3).
-    // (27, 2) before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
-    assert_eq!((checked, reordered), (32, 3));
+    // (27, 2) before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp). (32, 3)
+    // before the rules of harness-emr of 2026-12-06 (§5.4 token price distance, §9.6 route test, §12.2 exchange order, §12.4 treasury ties).
+    assert_eq!((checked, reordered), (34, 3));
 }
 
 const OO_SEEDS: u64 = 40;

@@ -319,3 +319,50 @@ fn s12_4_a_purchase_of_a_share_an_exchange_or_a_swap_pooled_comes_from_the_pool(
         );
     }
 }
+
+/// 1841 §12.2 in 18xx.games' order (`transform_shares`): the president's certificate, then the
+/// players round the table from the president, the pool last. `version_1`, 4 players,
+/// random, seed 4001: at id 418 SFTC (player 4) transforms into ATFA; player 3's SFTC share
+/// becomes ATFA_1, the pool's two ATFA_2 and ATFA_3; at id 432 player 3's emergency sale
+/// names ATFA_1 (the ledger, exchanging the pool first, named ATFA_3, a pool share, and
+/// 18xx.games crashed: "undefined method `spender' for SharePool").
+#[test]
+fn s12_2_a_transformation_exchanges_the_pool_last() {
+    let name = "version_1-4p-s4001-to485.json";
+    let written = reexport(name);
+    assert_eq!(
+        record(&written, 432),
+        json!({"type": "sell_shares", "entity": 3, "shares": ["ATFA_1"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 485);
+}
+
+/// 1841 §9.6 (a corporation without a train must buy one only if it has a route; 18xx
+/// `route_info`): a trace never turns back along the path it reached a node by. The same
+/// game at id 485: AFI (tokens in Ancona L14 and in the pass N12, no train) reaches from
+/// L14 over M13 (tile 27: branches 1–4 and 1–2) only its pass token N12 and the pass O11;
+/// L12 lies on M13's other branch, reached from N12 only by going back the way it came. So
+/// AFI has no route, need not buy a train and may pass (Referee used to make it raise
+/// money and go bankrupt; 18xx.games: "AFI skips buy trains").
+#[test]
+fn s9_6_no_route_through_a_pass_token_and_back() {
+    let r = replay(
+        &fixture("version_1-4p-s4001-to485.json"),
+        &ReplaySettings::default(),
+    );
+    assert_eq!(r.failure, None);
+    let state = r.state.expect("a state");
+    assert!(!referee_engine::g1841::operating_round::route_available(
+        &state, "AFI"
+    ));
+    let seat = referee_engine::g1841::G1841::to_act(&state)[0];
+    use referee_engine::Game;
+    let legal = referee_engine::g1841::G1841::legal(&state, seat).actions;
+    assert!(legal.contains(&Action::Pass), "{legal:?}");
+    assert!(
+        !legal
+            .iter()
+            .any(|a| matches!(a, Action::EmergencySell { .. })),
+        "{legal:?}"
+    );
+}

@@ -171,6 +171,29 @@ fn s5_4_connection_distance() {
     assert_eq!(connection_distance(&s, "K13"), Some(2), "via L12 or J12");
 }
 
+/// 1841 §5.4 step 4 distances as 18xx.games' `search_hexes` measures them: the walk goes
+/// round an impassable side among the hexes at most 2 away, and the distance is the grid
+/// distance. Hand-made on 132002 (before action 324) with no tile but one at Bergamo's
+/// neighbour C13, phase 4: from Verona (G13), whose side toward E13 is impassable, the walk
+/// reaches E13 through F12 and then C13, 2 away on the grid (3 steps): L.50 a token, not L.25
+/// (p2p 6p seed 6002, id 659: SLDV's 2 tokens for L.100).
+#[test]
+fn s5_4_connection_distance_is_the_grid_distance_round_an_impassable_side() {
+    let mut s = before_in("132002", 324);
+    s.operations.tiles.clear();
+    s.phase = "4".into();
+    s.operations.tiles.insert(
+        "C13".into(),
+        referee_engine::g1841::PlacedTile {
+            tile: "7".into(),
+            rotation: 0,
+        },
+    );
+    assert_eq!(connection_distance(&s, "C13"), Some(0));
+    assert_eq!(connection_distance(&s, "E13"), Some(1));
+    assert_eq!(connection_distance(&s, "G13"), Some(2));
+}
+
 /// 1841 §3.4, §9.7: in its share step SFTC (lite, OR 2.1, action 108) starts AFI at L.216:
 /// L.432 from SFTC's treasury into AFI's, SFTC holds the president's certificate, buys one
 /// more share (30%, L.216), places AFI's home in Genova and buys 2 tokens at L.50; its turn

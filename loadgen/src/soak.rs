@@ -63,6 +63,8 @@ struct Counts {
     ok: AtomicU64,
     /// `(phase, code) → count`; phase `load` or `shutdown` (call started after SIGTERM).
     errors: Mutex<BTreeMap<(String, String), u64>>,
+    /// `(phase, code) → the first such error's message` (what the report shows of it).
+    first_messages: Mutex<BTreeMap<(String, String), String>>,
 }
 
 /// Runs the soak and returns its JSON report (see the module docs); `passed` is false when an
@@ -126,9 +128,16 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
                     Err(s) => {
                         let phase = if after { "shutdown" } else { "load" };
                         {
+                            let key = (phase.to_string(), format!("{:?}", s.code()));
                             let mut e = counts.errors.lock().unwrap_or_else(|p| p.into_inner());
-                            *e.entry((phase.to_string(), format!("{:?}", s.code())))
-                                .or_default() += 1;
+                            *e.entry(key.clone()).or_default() += 1;
+                            let mut m = counts
+                                .first_messages
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner());
+                            m.entry(key).or_insert_with(|| {
+                                s.message().chars().take(300).collect::<String>()
+                            });
                         }
                         if s.code() == Code::Unavailable {
                             // A closed server refuses at once: do not spin.
@@ -287,7 +296,16 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         "rps_under_load": ok_before_term as f64 / cfg.duration.as_secs_f64().max(1e-9),
         "errors": errors
             .iter()
-            .map(|((phase, code), n)| json!({"phase": phase, "code": code, "count": n}))
+            .map(|((phase, code), n)| {
+                let first = counts
+                    .first_messages
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get(&(phase.clone(), code.clone()))
+                    .cloned()
+                    .unwrap_or_default();
+                json!({"phase": phase, "code": code, "count": n, "first_message": first})
+            })
             .collect::<Vec<_>>(),
         "unexpected_errors": unexpected,
         "rss_samples": samples,

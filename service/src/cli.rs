@@ -279,6 +279,16 @@ pub struct ServeArgs {
     /// (keep it under the process's file-descriptor limit).
     #[arg(long, env = "REFEREE_MAX_CONNECTIONS", default_value_t = crate::server::DEFAULT_MAX_CONNECTIONS)]
     pub max_connections: usize,
+    /// At the connection limit, a new connection is taken instead of refused when an open
+    /// one has had no call in flight (or, never having sent a request, has been open) for at
+    /// least this long: the one idle longest is closed to make room (HTTP/2 GOAWAY first).
+    /// Connections with a call in flight are never closed for it.
+    #[arg(
+        long,
+        env = "REFEREE_IDLE_TIMEOUT_AT_LIMIT_MS",
+        default_value_t = crate::server::DEFAULT_IDLE_TIMEOUT_AT_LIMIT_MS
+    )]
+    pub idle_timeout_at_limit_ms: u64,
     /// HTTP/2 calls open at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS).
     #[arg(
         long,
@@ -360,6 +370,7 @@ impl ServeArgs {
             idle_timeout: Duration::from_millis(self.idle_timeout_ms.max(1)),
             max_buffered_bytes: self.max_buffered_bytes.max(1),
             max_connections: self.max_connections.max(1),
+            idle_timeout_at_limit: Duration::from_millis(self.idle_timeout_at_limit_ms),
             max_streams_per_connection: self.max_streams_per_connection.max(1),
             send_timeout: Duration::from_millis(self.send_timeout_ms.max(1)),
             max_unsent_bytes: self.max_unsent_bytes.max(1),

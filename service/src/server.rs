@@ -78,8 +78,14 @@ pub struct ServeConfig {
     /// is refused with RESOURCE_EXHAUSTED (HTTP 429). At least `max_request_bytes` is
     /// sensible.
     pub max_buffered_bytes: usize,
-    /// Connections open at once; a connection over it is closed as soon as it is accepted.
+    /// Connections open at once. At the limit a new connection is taken by closing the open
+    /// connection idle longest, if one has had no call in flight for at least
+    /// `idle_timeout_at_limit`; else it is closed as soon as it is accepted.
     pub max_connections: usize,
+    /// How long a connection must have had no call in flight (or, without a request yet,
+    /// have been open) before a new connection at the limit may close it
+    /// (`max_connections`).
+    pub idle_timeout_at_limit: Duration,
     /// HTTP/2 streams (calls) open at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS).
     pub max_streams_per_connection: u32,
     /// Longest time an answer may wait to be sent (a client that never opens its HTTP/2
@@ -127,6 +133,7 @@ impl Default for ServeConfig {
             idle_timeout: Duration::from_secs(60),
             max_buffered_bytes: 64 * 1024 * 1024,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            idle_timeout_at_limit: Duration::from_millis(DEFAULT_IDLE_TIMEOUT_AT_LIMIT_MS),
             max_streams_per_connection: DEFAULT_MAX_STREAMS_PER_CONNECTION,
             send_timeout: Duration::from_secs(30),
             max_unsent_bytes: 64 * 1024 * 1024,
@@ -144,6 +151,15 @@ impl Default for ServeConfig {
 /// connections each sending 100 calls at once took a release server 244 MiB above idle:
 /// docs/SECURITY.md, "Memory budget").
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+
+/// Default of [`ServeConfig::idle_timeout_at_limit`], milliseconds. Connections that are
+/// between calls for less than this are not closed to make room (a client's pool of
+/// connections making calls every moment keeps them); one idle for a second is closed, and
+/// its client, if honest, connects again when it next calls. Filling the limit with
+/// connections that stay idle (from many addresses, so that no per-client limit applies)
+/// then locks nobody out: to keep a connection, an attacker must keep a call in flight on
+/// it, which the call limits bound.
+pub const DEFAULT_IDLE_TIMEOUT_AT_LIMIT_MS: u64 = 1_000;
 
 /// Default of [`ServeConfig::max_streams_per_connection`] (HTTP/2
 /// SETTINGS_MAX_CONCURRENT_STREAMS; clients queue calls beyond it). What a connection's
@@ -853,8 +869,7 @@ pub async fn serve(
     cfg: ServeConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let listener = TcpListener::bind(cfg.addr)
-        .await
+    let listener = listen(cfg.addr, listen_backlog(cfg.max_connections))
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", cfg.addr))?;
     let local = listener.local_addr()?;
     let routes = build_routes(&cfg).await?;
@@ -881,8 +896,9 @@ pub async fn serve(
         idle: cfg.idle_timeout,
         send: cfg.send_timeout,
         max_streams: cfg.max_streams_per_connection.max(1),
-        connections: Arc::new(Semaphore::new(
-            cfg.max_connections.clamp(1, Semaphore::MAX_PERMITS),
+        connections: Arc::new(ConnectionSlots::new(
+            cfg.max_connections,
+            cfg.idle_timeout_at_limit,
         )),
         unsent: Arc::new(Unsent::new(cfg.max_unsent_bytes)),
         open_calls: Arc::new(OpenCalls::new(
@@ -914,6 +930,33 @@ pub async fn serve(
     Ok(())
 }
 
+/// The kernel's queue of connections not yet accepted (`listen(2)`'s backlog) for a server
+/// admitting `max_connections`: as many as it admits, at least 128 (the standard library's
+/// and tokio's fixed value) and at most 65,535 (the kernel caps it at
+/// `net.core.somaxconn`, 4,096 by default). With 128, a burst of a few hundred connections
+/// overflowed the queue while the server was busy: the kernel dropped SYNs (the client
+/// retried a second later) or answered with SYN cookies, and a client whose handshake
+/// completed on a cookie while the queue was full held a connection the server never saw,
+/// one that no timeout of the server could close (issue #24: 13 of 300 `slowloris`
+/// connections never closed, `incomplete-bodies` clients with no answer).
+fn listen_backlog(max_connections: usize) -> u32 {
+    u32::try_from(max_connections.clamp(128, 65_535)).unwrap_or(65_535)
+}
+
+/// Listens on `addr` with `backlog` ([`listen_backlog`]); as `TcpListener::bind`
+/// (`SO_REUSEADDR` on Unix) but for the backlog.
+fn listen(addr: SocketAddr, backlog: u32) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(backlog)
+}
+
 /// The timeouts of one connection ([`ServeConfig::header_read_timeout`],
 /// [`ServeConfig::idle_timeout`]).
 #[derive(Clone, Debug)]
@@ -924,12 +967,110 @@ struct ConnTimeouts {
     send: Duration,
     /// [`ServeConfig::max_streams_per_connection`].
     max_streams: u32,
-    /// [`ServeConfig::max_connections`] permits.
-    connections: Arc<Semaphore>,
+    /// [`ServeConfig::max_connections`] and the open connections.
+    connections: Arc<ConnectionSlots>,
     /// [`ServeConfig::max_unsent_bytes`].
     unsent: Arc<Unsent>,
     /// [`ServeConfig::max_open_calls`] and each client's share of them.
     open_calls: Arc<OpenCalls>,
+}
+
+/// The connection limit ([`ServeConfig::max_connections`]) and the connections holding its
+/// slots, so that at the limit a new connection can take the slot of the one idle longest
+/// ([`ServeConfig::idle_timeout_at_limit`]).
+#[derive(Debug)]
+struct ConnectionSlots {
+    slots: Arc<Semaphore>,
+    /// Connections closed to make room that close gracefully (HTTP/2 GOAWAY, then up to
+    /// `--header-read-timeout-ms` for the peer to finish) after giving up their slot: at most
+    /// an eighth of the limit at once; beyond it a connection closed to make room is dropped
+    /// at once. So at most `max_connections` + `max_connections / 8` sockets are open.
+    closing: Arc<Semaphore>,
+    idle_at_limit: Duration,
+    /// Every connection holding a slot, by number.
+    open: std::sync::Mutex<std::collections::HashMap<u64, OpenConnection>>,
+}
+
+#[derive(Debug)]
+struct OpenConnection {
+    activity: Arc<Activity>,
+    slot: tokio::sync::OwnedSemaphorePermit,
+}
+
+/// A connection's slot ([`ConnectionSlots`]): given back when the connection ends (dropped),
+/// unless a new connection took it before.
+struct ConnectionSlot {
+    slots: Arc<ConnectionSlots>,
+    id: u64,
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.slots.lock().remove(&self.id);
+    }
+}
+
+impl ConnectionSlots {
+    fn new(max: usize, idle_at_limit: Duration) -> Self {
+        let max = max.clamp(1, Semaphore::MAX_PERMITS);
+        Self {
+            slots: Arc::new(Semaphore::new(max)),
+            closing: Arc::new(Semaphore::new((max / 8).max(1))),
+            idle_at_limit,
+            open: std::sync::Mutex::new(std::collections::HashMap::new()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<u64, OpenConnection>> {
+        self.open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A slot for the connection of `activity`: a free one, or at the limit the slot of the
+    /// open connection idle longest if it has been idle at least `idle_at_limit` (that
+    /// connection is told to close: [`Activity::shed`]). `None`: every slot is held by a
+    /// connection with a call in flight or idle for less; the new connection is refused.
+    /// Also whether a connection was closed for it.
+    fn admit(self: &Arc<Self>, activity: &Arc<Activity>) -> Option<(ConnectionSlot, bool)> {
+        let (slot, shed) = match self.slots.clone().try_acquire_owned() {
+            Ok(slot) => (slot, false),
+            Err(_) => (self.take_idlest()?, true),
+        };
+        self.lock().insert(
+            activity.id,
+            OpenConnection {
+                activity: activity.clone(),
+                slot,
+            },
+        );
+        Some((
+            ConnectionSlot {
+                slots: self.clone(),
+                id: activity.id,
+            },
+            shed,
+        ))
+    }
+
+    /// The slot of the connection idle longest, idle for at least `idle_at_limit`, which is
+    /// told to close. One pass over the open connections (at most `--max-connections`), made
+    /// only when the limit is reached.
+    fn take_idlest(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let now = tokio::time::Instant::now();
+        let mut open = self.lock();
+        let id = open
+            .iter()
+            .filter_map(|(id, c)| {
+                let since = c.activity.idle_since()?;
+                (now >= since + self.idle_at_limit).then_some((since, *id))
+            })
+            .min()?
+            .1;
+        let closed = open.remove(&id)?;
+        closed.activity.shed.notify_one();
+        Some(closed.slot)
+    }
 }
 
 /// Who a client is, for its share of the open calls: its IPv4 address, or the /64 network
@@ -1196,6 +1337,8 @@ struct Activity {
     id: u64,
     unsent: Arc<Unsent>,
     drop_conn: Arc<tokio::sync::Notify>,
+    /// Told when a new connection at the limit took this one's slot ([`ConnectionSlots`]).
+    shed: tokio::sync::Notify,
 }
 
 #[derive(Debug)]
@@ -1247,6 +1390,7 @@ impl Activity {
             id,
             unsent,
             drop_conn: Arc::new(tokio::sync::Notify::new()),
+            shed: tokio::sync::Notify::new(),
             accepted: now,
             state: std::sync::Mutex::new(ActivityState {
                 in_flight: 0,
@@ -1293,13 +1437,24 @@ impl Activity {
     /// first request header `header_read` after it was accepted, later `idle` after its last
     /// call ended; `None` while a call is in flight.
     fn deadline(&self, t: &ConnTimeouts) -> Option<tokio::time::Instant> {
+        let since = self.idle_since()?;
+        Some(if self.requests() == 0 {
+            since + t.header_read
+        } else {
+            since + t.idle
+        })
+    }
+
+    /// Since when the connection has had no call in flight: the end of its last call, or
+    /// its acceptance if it has made none; `None` while a call is in flight.
+    fn idle_since(&self) -> Option<tokio::time::Instant> {
         let state = self.lock();
         if state.in_flight > 0 {
             None
         } else if state.requests == 0 {
-            Some(self.accepted + t.header_read)
+            Some(self.accepted)
         } else {
-            Some(state.last_end + t.idle)
+            Some(state.last_end)
         }
     }
 
@@ -1387,6 +1542,7 @@ async fn serve_connections(
     // Accept errors (out of file descriptors) are logged at most once a second.
     let mut last_accept_warning: Option<tokio::time::Instant> = None;
     let mut refused_connections = 0u64;
+    let (mut shed_connections, mut last_shed_warning) = (0u64, None::<tokio::time::Instant>);
     let mut connection_number = 0u64;
     // Every connection task holds a receiver: `closed()` completes when all have ended.
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
@@ -1408,8 +1564,11 @@ async fn serve_connections(
                 }
             },
         };
-        // The connection limit: over it, the connection is closed at once.
-        let Ok(connection_permit) = timeouts.connections.clone().try_acquire_owned() else {
+        connection_number += 1;
+        let activity = Arc::new(Activity::new(connection_number, timeouts.unsent.clone()));
+        // The connection limit: at it, the connection idle longest makes room (if idle long
+        // enough), else the new connection is closed at once.
+        let Some((connection_slot, shed)) = timeouts.connections.admit(&activity) else {
             refused_connections += 1;
             let now = tokio::time::Instant::now();
             if last_accept_warning.is_none_or(|t| now >= t + Duration::from_secs(1)) {
@@ -1427,8 +1586,17 @@ async fn serve_connections(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
-        connection_number += 1;
-        let activity = Arc::new(Activity::new(connection_number, timeouts.unsent.clone()));
+        if shed {
+            shed_connections += 1;
+            let now = tokio::time::Instant::now();
+            if last_shed_warning.is_none_or(|t| now >= t + Duration::from_secs(1)) {
+                last_shed_warning = Some(now);
+                tracing::warn!(
+                    shed_connections,
+                    "at the connection limit (--max-connections): closing the connections idle longest to make room"
+                );
+            }
+        }
         let service = {
             let activity = activity.clone();
             let app = app.clone();
@@ -1497,7 +1665,9 @@ async fn serve_connections(
         let mut stop = stop_rx.clone();
         let timeouts = timeouts.clone();
         tokio::spawn(async move {
-            let _connection_permit = connection_permit;
+            let _connection_slot = connection_slot;
+            // Held while this connection closes gracefully after giving up its slot.
+            let mut _closing = None;
             let mut conn = std::pin::pin!(conn);
             let ended = tokio::select! {
                 result = conn.as_mut() => Some(result),
@@ -1518,6 +1688,21 @@ async fn serve_connections(
                         "closing a connection whose answers were not taken in time"
                     );
                     return;
+                }
+                () = activity.shed.notified() => {
+                    // A new connection at the limit took this one's slot: dropped at once
+                    // if it has made no request (or too many are closing already), else
+                    // closed gracefully as when idle.
+                    let closing = timeouts.connections.closing.clone().try_acquire_owned();
+                    if activity.requests() == 0 || closing.is_err() {
+                        tracing::debug!("closing a connection to make room at the connection limit");
+                        return;
+                    }
+                    tracing::debug!(
+                        "closing an idle connection gracefully to make room at the connection limit"
+                    );
+                    _closing = closing.ok();
+                    None
                 }
                 () = activity.waited_too_long(&timeouts) => {
                     if activity.requests() == 0 {
@@ -1545,6 +1730,9 @@ async fn serve_connections(
                     conn.as_mut().graceful_shutdown();
                     tokio::select! {
                         result = conn.as_mut() => result,
+                        // Closing after its idle timeout, its slot taken by a new connection:
+                        // dropped now rather than held uncounted.
+                        () = activity.shed.notified() => return,
                         () = activity.drained(timeouts.header_read) => {
                             tracing::debug!(
                                 grace_ms = timeouts.header_read.as_millis() as u64,

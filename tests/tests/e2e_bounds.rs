@@ -106,7 +106,14 @@ fn buffered_bodies_share_one_byte_budget() {
 /// closes, a new one is served again.
 #[test]
 fn connections_over_the_limit_are_closed_at_once() {
-    let server = Server::start(&["--max-connections", "2"]);
+    // No open connection is idle long enough to make room
+    // (`idle_connections_make_room_at_the_connection_limit`).
+    let server = Server::start(&[
+        "--max-connections",
+        "2",
+        "--idle-timeout-at-limit-ms",
+        "600000",
+    ]);
     let addr = server.addr.clone();
     let mut a = TcpStream::connect(&addr).unwrap();
     let b = TcpStream::connect(&addr).unwrap();
@@ -128,6 +135,104 @@ fn connections_over_the_limit_are_closed_at_once() {
     assert!(served, "no connection served after one closed");
     write!(a, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n").unwrap();
     assert!(answer(&mut a).starts_with("HTTP/1.1 200"));
+}
+
+/// A blocking TCP connection to `addr` from the loopback address `from` (another client).
+fn connect_from(rt: &tokio::runtime::Runtime, addr: &str, from: &str) -> TcpStream {
+    let tcp = rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+        socket.connect(addr.parse().unwrap()).await.unwrap()
+    });
+    let s = tcp.into_std().unwrap();
+    s.set_nonblocking(false).unwrap();
+    s
+}
+
+/// Issue #24 (connection limit, distributed attacker): connections from many addresses that
+/// stay idle — having made a call (HTTP/1.1 keep-alive, HTTP/2) or none — filled
+/// `--max-connections`, and every new client was closed at once until the idle timeout
+/// (60 s) or the header-read timeout (10 s) freed a place; no per-client limit applies to
+/// many addresses. Now at the limit a new connection takes the place of the connection idle
+/// longest once it has been idle `--idle-timeout-at-limit-ms`. With 8 connections allowed:
+/// 2 with a call in flight (a body still coming), 2 HTTP/1.1 keep-alive and 1 gRPC
+/// connection idle after a call, 3 that sent nothing, each from its own address; then 6 new
+/// connections of another client are each served 200 (before: closed unanswered), the 5 idle
+/// raw connections are closed, and the 2 calls in flight are not cut: their bodies complete
+/// and are answered.
+#[test]
+fn idle_connections_make_room_at_the_connection_limit() {
+    let server = Server::start(&[
+        "--max-connections",
+        "8",
+        "--idle-timeout-at-limit-ms",
+        "200",
+        "--header-read-timeout-ms",
+        "600000",
+        "--idle-timeout-ms",
+        "600000",
+        "--body-timeout-ms",
+        "600000",
+    ]);
+    let addr = server.addr.clone();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut in_flight: Vec<TcpStream> = (1..=2)
+        .map(|i| {
+            let mut s = connect_from(&rt, &addr, &format!("127.0.1.{i}"));
+            write!(
+                s,
+                "POST /v1/Apply HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{\"state\":"
+            )
+            .unwrap();
+            s
+        })
+        .collect();
+    let mut idle: Vec<TcpStream> = (3..=4)
+        .map(|i| {
+            let mut s = connect_from(&rt, &addr, &format!("127.0.1.{i}"));
+            write!(s, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n").unwrap();
+            let a = answer(&mut s);
+            assert!(a.starts_with("HTTP/1.1 200"), "{a}");
+            s
+        })
+        .collect();
+    let grpc = rt.block_on(async {
+        use referee_service::pb::v1 as pb;
+        let channel = tonic::transport::Endpoint::from_shared(server.url())
+            .unwrap()
+            .local_address(Some("127.0.1.5".parse().unwrap()))
+            .connect()
+            .await
+            .unwrap();
+        let mut c = pb::referee_client::RefereeClient::new(channel.clone());
+        c.list_games(pb::ListGamesRequest::default()).await.unwrap();
+        channel
+    });
+    idle.extend((6..=8).map(|i| connect_from(&rt, &addr, &format!("127.0.1.{i}"))));
+    // Every place taken; each idle connection idle longer than 200 ms.
+    std::thread::sleep(Duration::from_millis(500));
+    let honest: Vec<TcpStream> = (0..6)
+        .map(|i| {
+            let mut s = connect_from(&rt, &addr, "127.0.0.2");
+            write!(s, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n").unwrap();
+            let a = answer(&mut s);
+            assert!(
+                a.starts_with("HTTP/1.1 200") && a.contains("1841"),
+                "new connection {i} at the limit: {a:?}"
+            );
+            s
+        })
+        .collect();
+    for (i, s) in idle.iter_mut().enumerate() {
+        assert_eq!(answer(s), "", "idle connection {i} still open");
+    }
+    for (i, s) in in_flight.iter_mut().enumerate() {
+        // The rest of the body (the state is no JSON state): the call was not cut.
+        s.write_all(&[b' '; 91]).unwrap();
+        let a = answer(s);
+        assert!(a.starts_with("HTTP/1.1 400"), "call in flight {i}: {a:?}");
+    }
+    drop((honest, grpc));
 }
 
 /// Item 9: a health `Watch` stream takes a concurrency slot for as long as it is open and

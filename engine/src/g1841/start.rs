@@ -483,9 +483,14 @@ fn connected_hex(state: &State, m: &map::Map, h: usize) -> bool {
     })
 }
 
-/// Distance (0, 1, 2) from `hex` to the nearest connected hex, searching through traversable
-/// hex sides that are not on an active province border (1841 §5.4 step 4); `None` if there is
-/// none within 2. The search runs on hex indices (`Map::neighbor_index`, `Map::border_mask`).
+/// Distance (0, 1, 2) from `hex` to the nearest connected hex (1841 §5.4 step 4, 18xx
+/// `hex_price`), `None` if there is none within 2. As 18xx.games' `search_hexes`, the search
+/// walks from `hex` through traversable hex sides that are not on an active province border,
+/// among the hexes at most 2 from `hex` (every hex closer than 2 is walked on, so a hex 2
+/// away may be reached round an impassable side), and the distance is the hexes' own
+/// distance on the grid, not the length of the walk (p2p 6p seed 6002, id 659: from Verona
+/// G13, whose side toward E13 is impassable, C13 is reached through F12 and E13, 2 away:
+/// L.50 a token). The search runs on hex indices (`Map::neighbor_index`, `Map::border_mask`).
 pub fn connection_distance(state: &State, hex: &str) -> Option<u32> {
     let m = map::map(&state.options);
     let Some(start) = m.hex_index(hex) else {
@@ -495,35 +500,54 @@ pub fn connection_distance(state: &State, hex: &str) -> Option<u32> {
     let border = data::ruleset(&state.options)
         .phase(&state.phase)
         .and_then(|p| m.border_mask(&p.province_border_set_active));
+    let distance = |h: usize| m.hex_ids.get(h).and_then(|id| grid_distance(hex, id));
     let mut seen = vec![false; m.hex_ids.len()];
     seen[start] = true;
-    let mut frontier = vec![start];
-    for distance in 0..=2 {
-        if frontier.iter().any(|&h| connected_hex(state, m, h)) {
-            return Some(distance);
+    let mut stack = vec![start];
+    let mut best: Option<u32> = None;
+    while let Some(h) = stack.pop() {
+        let Some(d) = distance(h) else { continue };
+        if connected_hex(state, m, h) && best.is_none_or(|b| d < b) {
+            best = Some(d);
         }
-        let mut next = Vec::new();
-        for &h in &frontier {
-            let Some(neighbors) = m.neighbor_index.get(h) else {
+        if d >= 2 {
+            continue;
+        }
+        let Some(neighbors) = m.neighbor_index.get(h) else {
+            continue;
+        };
+        let mask = border.and_then(|b| b.get(h)).copied().unwrap_or(0);
+        for (edge, n) in neighbors.iter().enumerate() {
+            let Some(n) = *n else { continue };
+            if mask & (1 << edge) != 0 || distance(n).is_none_or(|d| d > 2) {
                 continue;
-            };
-            let mask = border.and_then(|b| b.get(h)).copied().unwrap_or(0);
-            for (edge, n) in neighbors.iter().enumerate() {
-                let Some(n) = *n else { continue };
-                if mask & (1 << edge) != 0 {
-                    continue;
-                }
-                if let Some(seen) = seen.get_mut(n)
-                    && !*seen
-                {
-                    *seen = true;
-                    next.push(n);
-                }
+            }
+            if let Some(seen) = seen.get_mut(n)
+                && !*seen
+            {
+                *seen = true;
+                stack.push(n);
             }
         }
-        frontier = next;
     }
-    None
+    best
+}
+
+/// The distance in hexes between two hexes named by row letter and column number (`G13`),
+/// as 18xx.games' `hex_distance` works it out on double-height coordinates; `None` for a
+/// name of another shape.
+fn grid_distance(a: &str, b: &str) -> Option<u32> {
+    let coordinates = |id: &str| -> Option<(i64, i64)> {
+        let mut chars = id.chars();
+        let row = chars.next().filter(char::is_ascii_uppercase)?;
+        let column: i64 = chars.as_str().parse().ok()?;
+        Some((column, i64::from(u32::from(row) - u32::from('A'))))
+    };
+    let (xa, ya) = coordinates(a)?;
+    let (xb, yb) = coordinates(b)?;
+    let dx = (xa - xb).abs();
+    let dy = (ya - yb).abs();
+    u32::try_from(dx + ((dy - dx) / 2).max(0)).ok()
 }
 
 /// Price of each token bought at the start of `sym`, in L. (1841 §5.4 step 4): L.50 for a

@@ -612,7 +612,7 @@ impl Board {
             return count_in(&r);
         }
         let mut found: Vec<(usize, usize)> = Vec::with_capacity(wanted);
-        let (reach, stopped) = reach_until(self, state, corp, starts, border_set, |i, n| {
+        let (reach, stopped) = reach_until(self, state, corp, starts, border_set, true, |i, n| {
             if counts(i, n) && !found.contains(&(i, n)) {
                 found.push((i, n));
             }
@@ -624,6 +624,40 @@ impl Board {
         let answer = count_in(&reach);
         self.remember(corp, starts, border_set, std::rc::Rc::new(reach));
         answer
+    }
+
+    /// Whether a trace as a route runs it reaches at least `wanted` distinct nodes for which
+    /// `counts(hex index, node)` holds: as [`Board::reaches_at_least`], but a trace leaves a
+    /// node only by its other paths, never back along the path it came by (a route uses no
+    /// track twice; 18xx `Node#walk`, whose entry path is visited, for `route_info`). A node
+    /// reached again by another path is traced once more. Not remembered on the board (the
+    /// track searches for tile lays and tokens keep [`Board::reach`]'s rule).
+    ///
+    /// Version_1 4p seed 4001, id 486: AFI (tokens in Ancona L14 and in the pass N12) reaches
+    /// from L14 over M13 (tile 27: branches 1–4 and 1–2) only N12 and the pass O11; L12, on
+    /// M13's other branch, lies beyond N12 only by going back the way it came: no route.
+    pub fn route_reaches_at_least(
+        &self,
+        state: &State,
+        corp: &str,
+        starts: &[(impl AsRef<str>, usize)],
+        wanted: usize,
+        counts: impl Fn(usize, usize) -> bool,
+    ) -> bool {
+        let mut found: Vec<(usize, usize)> = Vec::with_capacity(wanted);
+        let (reach, stopped) = reach_until(self, state, corp, starts, None, false, |i, n| {
+            if counts(i, n) && !found.contains(&(i, n)) {
+                found.push((i, n));
+            }
+            found.len() >= wanted
+        });
+        stopped
+            || reach
+                .node_indices()
+                .iter()
+                .filter(|&&(i, n)| counts(i, n))
+                .count()
+                >= wanted
     }
 
     /// The search asked before on this board with these terms, if any.
@@ -816,7 +850,7 @@ fn reach_on(
     starts: &[(impl AsRef<str>, usize)],
     border_set: Option<&str>,
 ) -> Reach {
-    reach_until(board, state, corp, starts, border_set, |_, _| false).0
+    reach_until(board, state, corp, starts, border_set, true, |_, _| false).0
 }
 
 /// [`reach_on`] that stops as soon as `enough(hex index, node)`, called for every node
@@ -829,18 +863,21 @@ fn reach_until(
     corp: &str,
     starts: &[(impl AsRef<str>, usize)],
     border_set: Option<&str>,
+    turn_back: bool,
     mut enough: impl FnMut(usize, usize) -> bool,
 ) -> (Reach, bool) {
+    /// A node (hex index, node index, entered through a terminal stub, the index of the
+    /// path it was entered by) or the near side of a hex's edge (hex index, edge).
     #[derive(Clone, Copy)]
     enum Pos {
-        Node(usize, usize, bool),
+        Node(usize, usize, bool, Option<usize>),
         Edge(usize, u8),
     }
     /// The bit of a position in its hex's word of `seen`; `None` for a node or edge no
     /// tile has (nothing to trace there).
     fn bit(pos: Pos) -> Option<(usize, u64)> {
         match pos {
-            Pos::Node(i, n, via_terminal) if n < NODE_BITS => {
+            Pos::Node(i, n, via_terminal, _) if n < NODE_BITS => {
                 Some((i, 1 << if via_terminal { 32 + n } else { 8 + n }))
             }
             Pos::Edge(i, e) if e < 8 => Some((i, 1 << e)),
@@ -862,6 +899,10 @@ fn reach_until(
     // the starts, which are queued first).
     let mut seen: Vec<u64> = vec![0; hexes];
     let mut queue: Vec<(Pos, bool)> = Vec::with_capacity(64);
+    // The path each node was first entered by (`None` once it has been traced a second time,
+    // entered by another path: between them the two traces leave by every path).
+    let mut first_entry: std::collections::HashMap<(usize, usize, bool), Option<usize>> =
+        std::collections::HashMap::new();
     let push = |seen: &mut Vec<u64>, queue: &mut Vec<(Pos, bool)>, pos: Pos, first: bool| {
         if let Some((i, b)) = bit(pos)
             && seen[i] & b == 0
@@ -880,7 +921,7 @@ fn reach_until(
         nodes.push((i, *n));
         let mask = edges[i].get_or_insert(0);
         *mask |= m.neighbor_mask[i] & 0x3f;
-        push(&mut seen, &mut queue, Pos::Node(i, *n, false), true);
+        push(&mut seen, &mut queue, Pos::Node(i, *n, false, None), true);
     }
     // Crossing edge `e` of hex `i`: both sides are reached; the neighbour is entered unless a
     // border of the set lies there.
@@ -902,7 +943,7 @@ fn reach_until(
         }
         head += 1;
         let i = match pos {
-            Pos::Node(i, n, _) => {
+            Pos::Node(i, n, _, _) => {
                 nodes.push((i, n));
                 stopped = enough(i, n);
                 i
@@ -910,16 +951,21 @@ fn reach_until(
             Pos::Edge(i, _) => i,
         };
         let Some(v) = board.view(i) else { continue };
-        let here = match pos {
-            Pos::Node(_, n, via_terminal) => {
+        // Without `turn_back` a trace leaves a node by its other paths, never back along the
+        // path it came by (see [`Board::route_reaches_at_least`]).
+        let (here, entered) = match pos {
+            Pos::Node(_, n, via_terminal, entered) => {
                 if !first && (via_terminal || blocked(board, corp_index, i, &v, n)) {
                     continue;
                 }
-                End::Node(n)
+                (End::Node(n), entered)
             }
-            Pos::Edge(_, e) => End::Edge(e),
+            Pos::Edge(_, e) => (End::Edge(e), None),
         };
-        for p in v.paths {
+        for (k, p) in v.paths.iter().enumerate() {
+            if !turn_back && entered == Some(k) {
+                continue;
+            }
             let other = if p.a == here {
                 p.b
             } else if p.b == here {
@@ -928,7 +974,27 @@ fn reach_until(
                 continue;
             };
             match other {
-                End::Node(o) => push(&mut seen, &mut queue, Pos::Node(i, o, p.terminal), false),
+                End::Node(o) => {
+                    let next = Pos::Node(i, o, p.terminal, Some(k));
+                    match bit(next) {
+                        Some((hi, b)) if seen[hi] & b == 0 => {
+                            seen[hi] |= b;
+                            first_entry.insert((i, o, p.terminal), Some(k));
+                            queue.push((next, false));
+                        }
+                        // Reached before by another path: traced once more, now leaving by the
+                        // path it was first entered by (and not by this one).
+                        Some(_) if !turn_back => {
+                            if let Some(entry) = first_entry.get_mut(&(i, o, p.terminal))
+                                && entry.is_some_and(|e| e != k)
+                            {
+                                *entry = None;
+                                queue.push((next, false));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
                 End::Edge(f) => {
                     if let Some(next) = exit(&mut edges, i, f) {
                         push(&mut seen, &mut queue, next, false);

@@ -41,6 +41,8 @@ pub struct Limits {
     pub max_streams: usize,
     /// `--max-connections`.
     pub max_connections: usize,
+    /// `--idle-timeout-at-limit-ms`.
+    pub idle_at_limit: Duration,
     /// `--max-request-bytes`.
     pub max_request_bytes: usize,
     /// `--max-buffered-bytes`.
@@ -68,6 +70,7 @@ impl Limits {
             max_concurrency: 256,
             max_streams: 32,
             max_connections: 1024,
+            idle_at_limit: Duration::from_secs(1),
             max_request_bytes: 4 << 20,
             max_buffered_bytes: 64 << 20,
             max_unsent_bytes: 64 << 20,
@@ -101,6 +104,7 @@ impl Limits {
             ("--max-concurrency", self.max_concurrency.to_string()),
             ("--max-streams-per-connection", self.max_streams.to_string()),
             ("--max-connections", self.max_connections.to_string()),
+            ("--idle-timeout-at-limit-ms", ms(self.idle_at_limit)),
             ("--max-request-bytes", self.max_request_bytes.to_string()),
             ("--max-buffered-bytes", self.max_buffered_bytes.to_string()),
             ("--max-unsent-bytes", self.max_unsent_bytes.to_string()),
@@ -330,6 +334,12 @@ pub const ATTACKS: &[Attack] = &[
         in_soak: true,
     },
     Attack {
+        name: "idle-connections",
+        finding: "#24.9 review: many addresses filling the connection limit with idle connections",
+        sealed: false,
+        in_soak: true,
+    },
+    Attack {
         name: "slowloris",
         finding: "earlier: slowloris",
         sealed: false,
@@ -383,6 +393,7 @@ pub async fn run_one(ctx: &Ctx, name: &str) -> anyhow::Result<Outcome> {
         "bad-states" => calls::bad_states(ctx).await,
         "endless-streams" => transport::endless_streams(ctx).await,
         "connections" => transport::connections(ctx).await,
+        "idle-connections" => transport::idle_connections(ctx).await,
         "slowloris" => transport::slowloris(ctx).await,
         "h2-rapid-reset" => transport::rapid_reset(ctx).await,
         "h2-continuation" => transport::continuation_flood(ctx).await,

@@ -73,9 +73,12 @@ pub async fn slowloris(ctx: &Ctx) -> anyhow::Result<Outcome> {
         let addr = ctx.open.addr.clone();
         let closed = closed.clone();
         tasks.push(tokio::spawn(async move {
-            let Ok(mut tcp) = TcpStream::connect(&addr).await else {
-                return;
+            let t0 = Instant::now();
+            let mut tcp = match TcpStream::connect(&addr).await {
+                Ok(t) => t,
+                Err(e) => return format!("connect failed: {e}"),
             };
+            let connected = t0.elapsed();
             let half: &[u8] = match i % 3 {
                 0 => b"",
                 1 => b"POST /v1/Apply HTTP/1.1\r\nhost: x\r\ncontent-le",
@@ -84,13 +87,24 @@ pub async fn slowloris(ctx: &Ctx) -> anyhow::Result<Outcome> {
             let _ = tcp.write_all(half).await;
             if closed_within(&mut tcp, wait).await {
                 closed.fetch_add(1, Ordering::Relaxed);
+                String::new()
+            } else {
+                format!(
+                    "kind {} open (connected after {:.1} s)",
+                    i % 3,
+                    connected.as_secs_f64()
+                )
             }
         }));
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     let during = honest_call(&ctx.open.addr).await;
+    let mut failures: std::collections::BTreeMap<String, usize> = Default::default();
     for t in tasks {
-        let _ = t.await;
+        let f = t.await.unwrap_or_else(|e| format!("task: {e}"));
+        if !f.is_empty() {
+            *failures.entry(f).or_default() += 1;
+        }
     }
     let closed = closed.load(Ordering::Relaxed);
     Ok(Outcome {
@@ -98,8 +112,13 @@ pub async fn slowloris(ctx: &Ctx) -> anyhow::Result<Outcome> {
             "{n} connections: nothing / half an HTTP/1.1 header / half the HTTP/2 preface, then silence"
         ),
         answer: format!(
-            "{closed}/{n} closed by the server within header-read timeout ({} ms) + 5 s; honest call meanwhile: {}",
+            "{closed}/{n} closed by the server within header-read timeout ({} ms) + 5 s{}; honest call meanwhile: {}",
             ctx.limits.header_read.as_millis(),
+            if failures.is_empty() {
+                String::new()
+            } else {
+                format!(" (not closed: {failures:?})")
+            },
             if during { "answered" } else { "NOT answered" }
         ),
         pass: closed == n && during,
@@ -642,18 +661,28 @@ pub async fn incomplete_bodies(ctx: &Ctx) -> anyhow::Result<Outcome> {
             );
             let _ = tcp.write_all(head.as_bytes()).await;
             let body = vec![b' '; len - 1];
-            let _ = tokio::time::timeout(Duration::from_secs(20), tcp.write_all(&body)).await;
+            let wrote = match tokio::time::timeout(Duration::from_secs(20), tcp.write_all(&body)).await {
+                Ok(Ok(())) => "body written",
+                Ok(Err(_)) => "write failed",
+                Err(_) => "write stalled",
+            };
             let mut out = Vec::new();
             let mut buf = [0u8; 1024];
             let until = tokio::time::Instant::now() + wait;
+            let mut end = "";
             while !out.windows(4).any(|w| w == b"\r\n\r\n") {
                 match tokio::time::timeout_at(until, tcp.read(&mut buf)).await {
                     Ok(Ok(k)) if k > 0 => out.extend_from_slice(&buf[..k]),
-                    _ => break,
+                    Ok(Ok(_)) => { end = "closed"; break }
+                    Ok(Err(_)) => { end = "reset"; break }
+                    Err(_) => { end = "timeout"; break }
                 }
             }
             let text = String::from_utf8_lossy(&out);
-            text.split(' ').nth(1).unwrap_or("no answer").to_string()
+            match text.split(' ').nth(1) {
+                Some(code) => code.to_string(),
+                None => format!("no answer ({wrote}, then {end})"),
+            }
         }));
     }
     let mut by: std::collections::BTreeMap<String, usize> = Default::default();
@@ -676,8 +705,16 @@ pub async fn incomplete_bodies(ctx: &Ctx) -> anyhow::Result<Outcome> {
 
 /// The gRPC status of an `h2` response: from the headers (trailers-only) or the trailers.
 async fn grpc_status(resp: h2::client::ResponseFuture) -> String {
-    let Ok(r) = resp.await else {
-        return "reset".to_string();
+    let r = match resp.await {
+        Ok(r) => r,
+        Err(e) => {
+            return match e.reason() {
+                Some(reason) => format!("reset ({reason:?})"),
+                None if e.is_io() => "reset (connection closed)".to_string(),
+                None if e.is_go_away() => "reset (GOAWAY)".to_string(),
+                None => format!("reset ({e})"),
+            };
+        }
     };
     let code = |h: &http::HeaderMap| {
         h.get("grpc-status")
@@ -698,50 +735,98 @@ async fn grpc_status(resp: h2::client::ResponseFuture) -> String {
     }
 }
 
-/// #24.7 over HTTP/2 (gRPC has no content length): `n` connections each send 4 MiB less one
-/// byte of a 4 MiB message and stall. Bound: the frames buffered count against the same
-/// budget: a stream that passes it is refused with RESOURCE_EXHAUSTED at once, the others
-/// get DEADLINE_EXCEEDED at the body timeout.
+/// The server's HTTP/2 flow-control window of a stream (hyper's default, 1 MiB): what a
+/// client can have sent of a body beyond what the server has read of it.
+const SERVER_STREAM_WINDOW: usize = 1 << 20;
+
+/// #24.7 over HTTP/2 (gRPC has no content length): `n` connections each open one gRPC Apply
+/// and then, once every connection's request is open, send 4 MiB less one byte of a 4 MiB
+/// message and stall. Bound: the frames buffered count against `--max-buffered-bytes`: a
+/// stream that passes it is refused with RESOURCE_EXHAUSTED at once, the others get
+/// DEADLINE_EXCEEDED at the body timeout; the bytes the held streams got through (counted
+/// from the flow-control capacity the server granted, less one stream window each: what
+/// the server has at least read) stay within the budget.
+///
+/// Headers first, bodies after a barrier: sending 240 MB at once from a slow client (debug
+/// build, loaded machine) delayed some connections' request headers past the header-read
+/// timeout, and the server rightly closed them before the attack had begun (issue #24,
+/// "reset" answers). The bound is on bytes, not on streams: bodies that arrive slowly
+/// are held part-way, so more than `budget / 4 MiB` streams can be held at once within it.
 pub async fn incomplete_bodies_h2(ctx: &Ctx) -> anyhow::Result<Outcome> {
     let n = ctx.pick(24, 60, 4);
     let msg = ctx.limits.max_request_bytes - 5;
+    let mut data = vec![0u8];
+    data.extend_from_slice(&(msg as u32).to_be_bytes());
+    data.resize(msg + 4, 0x0a);
+    let data = Bytes::from(data);
+    let barrier = Arc::new(tokio::sync::Barrier::new(n));
     let mut tasks = Vec::new();
     for _ in 0..n {
         let addr = ctx.open.addr.clone();
+        let barrier = barrier.clone();
+        let data = data.clone();
         tasks.push(tokio::spawn(async move {
-            let Ok(tcp) = TcpStream::connect(&addr).await else {
-                return "connect failed".to_string();
+            let opened = async {
+                let tcp = TcpStream::connect(&addr).await.ok()?;
+                let (client, conn) = h2::client::handshake(tcp).await.ok()?;
+                let conn = tokio::spawn(conn);
+                let mut client = client.ready().await.ok()?;
+                let req = http::Request::builder()
+                    .method("POST")
+                    .uri(format!("http://{addr}/referee.v1.Referee/Apply"))
+                    .header("content-type", "application/grpc")
+                    .header("te", "trailers")
+                    .body(())
+                    .ok()?;
+                let (resp, send) = client.send_request(req, false).ok()?;
+                Some((conn, resp, send))
+            }
+            .await;
+            // Every task reaches the barrier, opened or not, so none waits forever.
+            barrier.wait().await;
+            let Some((conn, resp, mut send)) = opened else {
+                return ("not opened".to_string(), 0);
             };
-            let Ok((client, conn)) = h2::client::handshake(tcp).await else {
-                return "handshake failed".to_string();
+            // The body as the server's window lets it through, counting what got through.
+            let sent = AtomicUsize::new(0);
+            let sender = async {
+                while sent.load(Ordering::Relaxed) < data.len() {
+                    let at = sent.load(Ordering::Relaxed);
+                    let left = data.len() - at;
+                    send.reserve_capacity(left);
+                    match std::future::poll_fn(|cx| send.poll_capacity(cx)).await {
+                        Some(Ok(cap)) if cap > 0 => {
+                            let k = cap.min(left);
+                            if send.send_data(data.slice(at..at + k), false).is_err() {
+                                break;
+                            }
+                            sent.store(at + k, Ordering::Relaxed);
+                        }
+                        Some(Ok(_)) => {}
+                        _ => break,
+                    }
+                }
+                // Then silence: never the last byte nor the end of the stream.
+                std::future::pending::<()>().await;
             };
-            let conn = tokio::spawn(conn);
-            let Ok(mut client) = client.ready().await else {
-                return "not ready".to_string();
+            let status = tokio::select! {
+                status = grpc_status(resp) => status,
+                () = sender => unreachable!("the sender never ends"),
             };
-            let req = http::Request::builder()
-                .method("POST")
-                .uri(format!("http://{addr}/referee.v1.Referee/Apply"))
-                .header("content-type", "application/grpc")
-                .header("te", "trailers")
-                .body(())
-                .expect("request");
-            let Ok((resp, mut send)) = client.send_request(req, false) else {
-                return "refused stream".to_string();
-            };
-            let mut data = vec![0u8];
-            data.extend_from_slice(&(msg as u32).to_be_bytes());
-            data.resize(msg + 4, 0x0a);
-            let _ = send.send_data(Bytes::from(data), false);
-            let status = grpc_status(resp).await;
-            drop(send);
             conn.abort();
-            status
+            (status, sent.load(Ordering::Relaxed))
         }));
     }
     let mut by: std::collections::BTreeMap<String, usize> = Default::default();
+    // Bytes the held streams got through, and at least what the server read of them.
+    let (mut held_sent, mut held_read) = (0usize, 0usize);
     for t in tasks {
-        *by.entry(t.await.unwrap_or_default()).or_default() += 1;
+        let (status, sent) = t.await.unwrap_or_default();
+        if status == "DeadlineExceeded" {
+            held_sent += sent;
+            held_read += sent.saturating_sub(SERVER_STREAM_WINDOW);
+        }
+        *by.entry(status).or_default() += 1;
     }
     let fit = ctx.limits.max_buffered_bytes / ctx.limits.max_request_bytes;
     let waited = by.get("DeadlineExceeded").copied().unwrap_or(0);
@@ -751,9 +836,12 @@ pub async fn incomplete_bodies_h2(ctx: &Ctx) -> anyhow::Result<Outcome> {
             "{n} HTTP/2 connections, one gRPC Apply each: a {msg}-byte message of which all but one byte is sent, then silence"
         ),
         answer: format!(
-            "gRPC codes {by:?} ({shed} refused when the budget was full, {waited} held until the body timeout; room for about {fit} whole bodies)"
+            "gRPC codes {by:?} ({shed} refused when the budget was full, {waited} held until the body timeout, room for about {fit} whole bodies; the held streams sent {:.1} MiB, of which the server read at least {:.1} MiB, budget {} MiB)",
+            held_sent as f64 / 1048576.0,
+            held_read as f64 / 1048576.0,
+            ctx.limits.max_buffered_bytes >> 20
         ),
-        pass: shed + waited == n && waited <= fit + 1,
+        pass: shed + waited == n && held_read <= ctx.limits.max_buffered_bytes,
     })
 }
 
@@ -908,16 +996,112 @@ pub async fn endless_streams(ctx: &Ctx) -> anyhow::Result<Outcome> {
     })
 }
 
-/// #24.9: more connections than `--max-connections`, all idle. Bound: those over the limit
-/// are closed at once; the others at the header-read timeout; a connection opened before
-/// keeps being served.
+/// One HTTP/2 connection from `from` that makes one gRPC ListGames call and then stays
+/// open and idle, as a well-behaved client between calls (its connection task answers the
+/// server's PINGs). Returns the call's status, the connection (kept open while held) and
+/// its task, which ends when the server closes the connection.
+async fn idle_h2_connection(
+    addr: &str,
+    from: Option<std::net::IpAddr>,
+) -> anyhow::Result<(
+    String,
+    h2::client::SendRequest<Bytes>,
+    tokio::task::JoinHandle<()>,
+)> {
+    let tcp = connect_from(addr, from).await?;
+    let (client, conn) = h2::client::handshake(tcp).await?;
+    let conn = tokio::spawn(async move {
+        let _ = conn.await;
+    });
+    let mut client = client.ready().await?;
+    let req = http::Request::builder()
+        .method("POST")
+        .uri(format!("http://{addr}/referee.v1.Referee/ListGames"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())?;
+    let (resp, mut send) = client.send_request(req, false)?;
+    send.send_data(Bytes::from_static(&[0, 0, 0, 0, 0]), true)?;
+    let status = grpc_status(resp).await;
+    Ok((status, client, conn))
+}
+
+/// #24.9, review: a distributed attacker fills `--max-connections` with HTTP/2 connections
+/// from as many addresses (`127.1.X.Y`: no per-client limit applies), each making one call
+/// and then staying idle — before, every new client was closed at once until the idle
+/// timeout (60 s). Then `m` new connections of another client (`127.0.0.2`), each kept
+/// open, make a call. Bound: every one is answered, each taking the place of an attacker's
+/// connection idle longer than `--idle-timeout-at-limit-ms`, which the server closes.
+pub async fn idle_connections(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let n = ctx.limits.max_connections;
+    let m = ctx.pick(20, 100, 20);
+    // At most 64 handshakes at once (the listen queue is not what this attack is about).
+    let gate = Arc::new(tokio::sync::Semaphore::new(64));
+    let mut tasks = Vec::new();
+    for i in 0..n {
+        let addr = ctx.open.addr.clone();
+        let from = many_clients_address(&addr, i);
+        let gate = gate.clone();
+        tasks.push(tokio::spawn(async move {
+            let _gate = gate.acquire().await;
+            idle_h2_connection(&addr, from).await.ok()
+        }));
+    }
+    let mut held = Vec::new();
+    let mut calls: std::collections::BTreeMap<String, usize> = Default::default();
+    for t in tasks {
+        if let Ok(Some((status, client, conn))) = t.await {
+            *calls.entry(status).or_default() += 1;
+            held.push((client, conn));
+        }
+    }
+    let opened = held.len();
+    // Every attacker's connection idle longer than the server's idle time at the limit.
+    tokio::time::sleep(ctx.limits.idle_at_limit + Duration::from_millis(500)).await;
+    let mut honest = Vec::new();
+    let mut answered = 0;
+    for _ in 0..m {
+        let Ok(ch) = super::other_client_channel(&ctx.open.addr).await else {
+            continue;
+        };
+        let mut c = crate::pb::referee_client::RefereeClient::new(ch.clone());
+        if c.list_games(crate::pb::ListGamesRequest::default())
+            .await
+            .is_ok()
+        {
+            answered += 1;
+        }
+        honest.push(ch);
+    }
+    // The attacker's connections the server closed (their task ended) to make room.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let closed = held.iter().filter(|(_, conn)| conn.is_finished()).count();
+    drop(held);
+    drop(honest);
+    Ok(Outcome {
+        sent: format!(
+            "{n} HTTP/2 connections (limit {}), each from its own address making one ListGames call, then idle; {m} new connections of another client, each kept open, one call each",
+            ctx.limits.max_connections
+        ),
+        answer: format!(
+            "{opened} attacker connections opened (calls {calls:?}); the other client's calls: {answered} of {m} answered; {closed} idle attacker connections closed to make room (idle at the limit after {} ms)",
+            ctx.limits.idle_at_limit.as_millis()
+        ),
+        pass: answered == m,
+    })
+}
+
+/// #24.9: more connections than `--max-connections`, all idle, from one address. Bound:
+/// those over the limit are closed at once (refused, or taking the place of one idle longer
+/// than `--idle-timeout-at-limit-ms`, closed at once having made no request); the others at
+/// the header-read timeout; another client is served meanwhile (a new connection: it takes
+/// the place of an idle one).
 pub async fn connections(ctx: &Ctx) -> anyhow::Result<Outcome> {
     let (limit, extra) = match ctx.scale {
         super::Scale::Soak => (0, 500),
         _ => (ctx.limits.max_connections, ctx.pick(100, 200, 0)),
     };
     let n = limit + extra;
-    let kept = ctx.channel().await?;
     let mut conns = Vec::with_capacity(n);
     for _ in 0..n {
         match TcpStream::connect(&ctx.open.addr).await {
@@ -935,11 +1119,7 @@ pub async fn connections(ctx: &Ctx) -> anyhow::Result<Outcome> {
                 .then(|| t0.elapsed())
         }));
     }
-    let mut c = crate::pb::referee_client::RefereeClient::new(kept);
-    let during = c
-        .list_games(crate::pb::ListGamesRequest::default())
-        .await
-        .is_ok();
+    let during = honest_call(&ctx.open.addr).await;
     let (mut at_once, mut later, mut open) = (0, 0, 0);
     for t in tasks {
         match t.await.ok().flatten() {
@@ -951,10 +1131,10 @@ pub async fn connections(ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     Ok(Outcome {
         sent: format!(
-            "{opened} idle TCP connections at once (limit {limit}), one gRPC connection opened before"
+            "{opened} idle TCP connections at once (limit {limit}), then another client's call"
         ),
         answer: format!(
-            "{at_once} closed at once, {later} at the header-read timeout ({} ms), {open} still open after 30 s; the earlier connection served meanwhile: {}",
+            "{at_once} closed at once, {later} at the header-read timeout ({} ms), {open} still open after 30 s; another client served meanwhile: {}",
             ctx.limits.header_read.as_millis(),
             if during { "yes" } else { "NO" }
         ),

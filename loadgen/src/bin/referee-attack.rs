@@ -60,7 +60,12 @@ fn spawn(bin: &PathBuf, extra: &[String]) -> anyhow::Result<Spawned> {
     let mut child = Command::new(bin)
         .args(["serve", "--addr", "127.0.0.1:0"])
         .args(extra)
-        .env("RUST_LOG", "error")
+        // The servers' log (stderr): errors only, unless `REFEREE_ATTACK_LOG` names a level
+        // or filter (`debug` shows why each connection was closed).
+        .env(
+            "RUST_LOG",
+            std::env::var("REFEREE_ATTACK_LOG").unwrap_or_else(|_| "error".to_string()),
+        )
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

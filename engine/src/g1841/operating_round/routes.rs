@@ -4,7 +4,8 @@ use super::*;
 
 /// Whether `sym` has a route (1841 §9.6, 18xx `route_available`): from one of its non-pass
 /// tokens its track graph (borders ignored) reaches two nodes counting toward the two-stop
-/// minimum, its own city included.
+/// minimum, its own city included, traced as a route runs (never back along the path it
+/// reached a node by: [`track::Board::route_reaches_at_least`]).
 pub fn route_available(state: &State, sym: &str) -> bool {
     route_available_with(state, &track::LazyBoard::new(), sym)
 }
@@ -14,7 +15,7 @@ pub(super) fn route_available_with(state: &State, board: &track::LazyBoard, sym:
     let board = board.get(state);
     // (The search stops at the second such node: only whether there are two matters.)
     board.bases(state, sym).into_iter().any(|(h, n, _)| {
-        board.reaches_at_least(state, sym, &[(h, n)], None, 2, |i, node| {
+        board.route_reaches_at_least(state, sym, &[(h, n)], 2, |i, node| {
             board
                 .view(i)
                 .and_then(|v| v.nodes.get(node))

@@ -166,22 +166,27 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
     if let Some(c) = corp_mut(state, &irsff_sym) {
         c.cash = 0;
     }
-    // Certificates of other corporations, by descending value, alternating.
+    // Certificates of other corporations, by descending value, alternating. Of equal
+    // values, the later corporation in the corporation list goes first: 18xx.games
+    // (`secession_move_treasury_shares`) sorts IRSFF's certificates, held in the list's
+    // order, by ascending price and reverses the list (lite 6p seed 6002, id 405: SFTC and
+    // SFTN at L.9, SFTC's share to SB). The certificates of one corporation keep their
+    // order (interchangeable; the export's share ledger follows 18xx's ids).
     let owner = ShareOwner::Corporation(irsff_sym.clone());
-    let mut held: Vec<(i64, String, usize)> = Vec::new();
-    for c in &state.corporations {
+    let mut held: Vec<(i64, usize, String, usize)> = Vec::new();
+    for (k, c) in state.corporations.iter().enumerate() {
         for (i, x) in c.certificates.iter().enumerate() {
             if x.owner == owner {
                 let value = c
                     .price()
                     .unwrap_or(0)
                     .saturating_mul(i64::from(x.percent / c.unit_percent()));
-                held.push((value, c.sym.clone(), i));
+                held.push((value, k, c.sym.clone(), i));
             }
         }
     }
-    held.sort_by_key(|h| std::cmp::Reverse(h.0));
-    for (k, (_, sym, i)) in held.into_iter().enumerate() {
+    held.sort_by_key(|h| (std::cmp::Reverse(h.0), std::cmp::Reverse(h.1)));
+    for (k, (_, _, sym, i)) in held.into_iter().enumerate() {
         let to = if k % 2 == 0 { &a } else { &b };
         if let Some(c) = corp_mut(state, &sym)
             && let Some(x) = c.certificates.get_mut(i)

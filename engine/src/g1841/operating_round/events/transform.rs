@@ -21,7 +21,7 @@
 
 use super::*;
 use crate::g1841::corporation::{holder_cash, holder_order, may_hold_more, players_from};
-use crate::g1841::state::Transformation;
+use crate::g1841::state::{Certificate, Transformation};
 
 fn store(state: &mut State, t: Transformation) {
     set_event(state, Some(CorporateEvent::Transformation(t)));
@@ -67,10 +67,7 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
             col: p.col,
         });
     }
-    for cert in &m.certificates {
-        if cert.owner == ShareOwner::Ipo {
-            continue;
-        }
+    for cert in exchange_order(state, &m) {
         if cert.president {
             give_president(state, major, &cert.owner);
         } else {
@@ -89,6 +86,57 @@ fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>)
     if in_round && let Some(r) = round_mut(state) {
         r.done.push(major.to_string());
     }
+}
+
+/// The certificates of `minor` held outside its IPO, in the order they are exchanged: the
+/// president's first, then every other holder's (largest first) — the players round the
+/// table from the president, the corporations in the corporation list order, the pool last.
+/// 1841 §12.2 makes the exchange simultaneous; this is 18xx.games' order (`transform_shares`),
+/// which decides the share ids its export names (issue #22: a sale of a share the export
+/// took for another holder's crashed 18xx.games).
+fn exchange_order(state: &State, minor: &Corporation) -> Vec<Certificate> {
+    let held: Vec<&Certificate> = minor
+        .certificates
+        .iter()
+        .filter(|c| c.owner != ShareOwner::Ipo)
+        .collect();
+    let mut holders: Vec<ShareOwner> = Vec::new();
+    if let Some(ShareOwner::Player(seat)) = held.iter().find(|c| c.president).map(|c| &c.owner) {
+        holders.extend(
+            players_from(state, *seat)
+                .into_iter()
+                .map(ShareOwner::Player),
+        );
+    }
+    holders.extend(
+        state
+            .corporations
+            .iter()
+            .map(|c| ShareOwner::Corporation(c.sym.clone())),
+    );
+    holders.push(ShareOwner::Pool);
+    let mut out: Vec<Certificate> = held
+        .iter()
+        .filter(|c| c.president)
+        .map(|c| (*c).clone())
+        .collect();
+    for h in &holders {
+        let mut theirs: Vec<Certificate> = held
+            .iter()
+            .filter(|c| !c.president && c.owner == *h)
+            .map(|c| (*c).clone())
+            .collect();
+        theirs.sort_by_key(|c| std::cmp::Reverse(c.percent));
+        out.extend(theirs);
+    }
+    // Any holder not named above (none in a valid state) keeps its exchange.
+    for c in held
+        .iter()
+        .filter(|c| !c.president && !holders.contains(&c.owner))
+    {
+        out.push((*c).clone());
+    }
+    out
 }
 
 /// Starts the transformation inside the Tuscan merge (1841 §12.3: SFLP or SFMA, whichever
