@@ -494,11 +494,25 @@ fn s21_a_mergers_token_on_the_two_city_tile_is_written_as_its_removal() {
 /// and cut after a point the oracle passes strictly) read back with the importer and
 /// exported again: the actions and the new export.
 fn reexported(name: &str) -> (Vec<(Seat, Action)>, Exported) {
-    let path = format!(
+    reexported_from(&format!(
         "{}/../tests/fixtures/1841/exported/{name}.json",
         env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap();
+    ))
+}
+
+/// [`reexported`] for a game of `engine/tests/data/` (the same kind of cut export, for the
+/// tests that once played a random or heuristic game of their own: such a game changes with
+/// every rules fix, a recorded one does not).
+fn reexported_data(name: &str) -> (Vec<(Seat, Action)>, Exported) {
+    reexported_from(&format!(
+        "{}/tests/data/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+}
+
+fn reexported_from(path: &str) -> (Vec<(Seat, Action)>, Exported) {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let text = std::fs::read_to_string(path).unwrap();
     let replayed = import18xx::replay(&text, &import18xx::ReplaySettings::default());
     assert_eq!(replayed.failure, None, "{name}");
     let export_in = replayed.export.unwrap();
@@ -992,54 +1006,72 @@ fn s21_a_p2p_purchase_that_moves_the_presidency_names_the_shares_bought() {
 }
 
 /// 1841 §13: a corporation on L.516 ends the game at the end of the current corporation's
-/// turn, also a turn that ends with a merger. p2p_purchases heuristic 4 players seed 4001
-/// (the harness game): ATFA reaches L.516 with its dividend, then merges with AFI into IFAI;
-/// the game ends with the merger's last token removal, as in 18xx.games (id 1816, result
-/// 5,868 / 4,384 / 3,930 / 3,092), where this engine went on to CGTF's turn before.
+/// turn, also a turn that ends with a merger (as 18xx.games did on the harness game this was
+/// found on, p2p_purchases heuristic 4 players seed 4001 of 2026-12-05: the game ended with
+/// the merger's last token removal, id 1816, where this engine went on to the next turn).
+/// That game changed with later rules fixes; the case is kept as a fixture
+/// (`engine/tests/data/`): the state of p2p_purchases heuristic 4 players seed 4005 (a
+/// `referee playout` game) before CGTF's dividend at 18xx id 1227, and our actions from
+/// there. CGTF (L.449) pays out and reaches L.516; its turn goes on (share step passed) with
+/// its merger with ICSF into CTDA at L.516 (ids 1229–1231), whose exchange and token
+/// removals (1232–1238) end the turn and the game.
 #[test]
-#[ignore = "the heuristic game p2p 4 players seed 4001 changed with the rules fixes merged on \
-            2026-12-06 (it no longer ends with this merger); the case needs a fixture export \
-            of the old game"]
 fn s13_the_end_game_price_ends_the_game_after_a_turn_ending_in_a_merger() {
-    let options = Options {
-        p2p_purchases: true,
-        ..Options::default()
-    };
-    let history = heuristic_game(options, 4, 4001);
-    let (_, last) = history.last().unwrap();
-    assert!(matches!(last, Action::RemoveToken { .. }), "{last:?}");
-    let mut state = G1841::setup(&options, 4, 4001).unwrap();
-    for (seat, action) in &history {
+    let path = format!(
+        "{}/tests/data/p2p_purchases-4p-heuristic-s4005-from1227.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cut: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut state: State = serde_json::from_value(cut["state"].clone()).unwrap();
+    let actions: Vec<(Seat, Action)> = serde_json::from_value(cut["actions"].clone()).unwrap();
+    assert_eq!(actions.len(), 12);
+    assert_eq!(actions[0], (1, Action::Dividend { payout: true }));
+    assert_eq!(
+        actions[2],
+        (
+            1,
+            Action::ProposeMerger {
+                partner: "ICSF".into()
+            }
+        )
+    );
+    assert!(matches!(actions[11], (1, Action::RemoveToken { .. })));
+    let price = |s: &State, c: &str| s.corporation(c).and_then(|c| c.price());
+    assert_eq!(price(&state, "CGTF"), Some(449));
+    for (k, (seat, action)) in actions.iter().enumerate() {
+        assert_eq!(G1841::outcome(&state), None, "over before action {k}");
         G1841::apply(&mut state, *seat, action).unwrap();
+        if k == 0 {
+            assert_eq!(price(&state, "CGTF"), Some(516));
+        }
     }
+    assert_eq!(price(&state, "CTDA"), Some(516));
     let outcome = G1841::outcome(&state).unwrap();
     assert_eq!(outcome.end_reason, "stock_market");
-    assert_eq!(outcome.scores, [5868, 4384, 3930, 3092]);
+    assert_eq!(outcome.scores, [-54, 7812, 0, 432]);
 }
 
 /// 1841 §5.1: a player with nothing legal left passes; this engine ends such a stock turn by
 /// itself. 18xx.games keeps it open where its `BuySellParShares#actions` offers something it
-/// cannot carry out: `can_buy_any_from_ipo?` counts the certificates a corporation holds of
-/// another corporation (not for sale, §5.2, §7.1), and `can_par?` does not look for a free
-/// home city (§5.4 step 3). The writer then adds the player's `pass`, a record with no action
-/// of ours. Version 1, 3 players, seed 3001: player 3 sells SFTC (id 335) and can buy nothing
-/// (he sold ATFA, CTDA and RSFS this round), but SFTN holds CFCC's president's certificate and
-/// an RSFS share (L.16, he has L.28): id 336 is his pass. 4 players, seed 4001: after player
-/// 3's pass (id 343) player 1 (L.145) passes (id 344) where 18xx offers him a start (no city
-/// is free for a minor or a major) and IRSFF's holdings.
+/// cannot carry out (e.g. `can_buy_any_from_ipo?` counts the certificates a corporation holds
+/// of another corporation, not for sale, §5.2, §7.1; `can_par?` does not look for a free home
+/// city, §5.4 step 3). The writer then adds the player's `pass`, a record with no action of
+/// ours. Version 1, 3 players, random, seed 3006 (fixture `engine/tests/data/`, cut at id
+/// 170): in SR 4 player 2 sells IRSFF (id 157), having sold SSFL before; with L.51 he can buy
+/// nothing (SFMA's pool certificate is 20%, L.82; the cheapest IPO share L.68; IRSFF and SSFL
+/// sold this round), and id 158 is his pass: without it the oracle refuses id 159 ("Blocking
+/// step Sell then Buy Shares or Concessions cannot process action sell_shares"). 4 players,
+/// seed 4001: after player 3's pass (id 343) player 1 (L.145) passes (id 344) where 18xx
+/// offers him a start (no city is free for a minor or a major) and IRSFF's holdings.
 #[test]
-#[ignore = "the fixture version_1-3p-random-s3001-to340 (Referee's export under the earlier \
-            I39) is no longer a legal game: half a president's certificate may now go into the \
-            pool (1841 §14, I39), so the president's 40% ILTF sale at id 292 is more than needed \
-            (30% covers it); the fixture needs regenerating"]
 fn s21_a_stock_turn_18xx_keeps_open_is_passed() {
-    let (actions, written) = reexported("version_1-3p-random-s3001-to340");
-    assert_eq!(written.actions_exported, 340);
+    let (actions, written) = reexported_data("version_1-3p-random-s3006-to170");
+    assert_eq!(written.actions_exported, 170);
     assert_eq!(
-        records_between(&written, 335, 337),
-        ["sell_shares 3", "pass 3", "buy_shares 2"]
+        records_between(&written, 156, 159),
+        ["buy_shares 3", "sell_shares 2", "pass 2", "sell_shares 1"]
     );
-    assert!(!written.action_ids.contains(&336));
+    assert!(written.action_ids.contains(&157) && !written.action_ids.contains(&158));
     assert_eq!(written.action_ids.len(), actions.len());
     reimports_to(&written, &actions);
 

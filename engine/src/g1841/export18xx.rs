@@ -634,7 +634,7 @@ fn turn_position(state: &State, corp: &str) -> Option<Option<OperatingStep>> {
 /// ([`operating_round::token_step_opens_in_18xx`]): with `began`, the corporation whose turn
 /// began with the action, else the one operating before it. The importer's replay drops the
 /// pass again (a pass of a step it has moved past).
-fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) -> Option<String> {
+pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) -> Option<String> {
     let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
         return None;
     };
