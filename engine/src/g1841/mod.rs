@@ -51,6 +51,7 @@ pub mod setup;
 pub mod share_ledger;
 pub mod start;
 pub mod state;
+pub mod token_slots;
 pub mod stock_round;
 pub mod track;
 pub mod validate;
