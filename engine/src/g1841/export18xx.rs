@@ -60,6 +60,7 @@ use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
     Split, SplitStage, StartStep, State,
 };
+use super::token_slots::retiled_hexes;
 use crate::{Game, Rejection, Seat, SetupError};
 
 /// What to write besides the actions.
@@ -1333,6 +1334,7 @@ impl Writer<'_> {
         self.slots.follow(
             &TokenSlots::locate(pre),
             &TokenSlots::locate(post),
+            &retiled_hexes(pre, post),
             matches!(action, Action::BuyToken { .. }),
             events,
             &|hex, city| reserved_slots(pre, hex, city),
