@@ -773,6 +773,59 @@ fn s12_3_tuscan_first_step_two_city_token_is_the_holding_presidents_choice() {
     assert!(!state.corporation("AFI").unwrap().started());
 }
 
+/// 1841 §12.3: the president of the participant with the best stock value carries the merge
+/// out, but SFLP stays the first corporation of its merger with SFMA whoever leads
+/// (18xx.games `tuscan_merge_start`: `merger_start(sflp, sfma, …)`): where both have a token
+/// in one city, SFMA's goes, and SFLP's token keeps its slot. 132002 before
+/// action 327 with SFLP's and SFMA's prices swapped (SFMA L.75, P4's, leads; SFLP L.54) and
+/// SFLP's second token in Firenze (R14) beside SFMA's (SSFL only in Pisa): SFMA's Firenze
+/// token is destroyed, as when SFLP leads (before 2026-12-06: SFLP's), and P4 decides.
+#[test]
+fn s12_3_sflp_is_the_first_corporation_whoever_leads() {
+    let mut state = before_in("132002", 327);
+    let sflp = state.corporation("SFLP").unwrap().share_price;
+    let sfma = state.corporation("SFMA").unwrap().share_price;
+    state.corporation_mut("SFLP").unwrap().share_price = sfma;
+    state.corporation_mut("SFMA").unwrap().share_price = sflp;
+    let token = |hex: &str| referee_engine::g1841::MapToken {
+        hex: hex.into(),
+        city: 0,
+    };
+    for c in state.corporations.iter_mut() {
+        match c.sym.as_str() {
+            "SFLP" => {
+                c.tokens = vec![token("P12"), token("R14")];
+                c.tokens_total = c.tokens_total.max(2);
+            }
+            "SSFL" => c.tokens = vec![token("Q11")],
+            _ => {}
+        }
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let events = act(&mut state, P3, Action::BuyTokens { count: 3 });
+    let removed: Vec<(&str, &str, u32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TokenRemoved {
+                corporation,
+                hex,
+                city,
+            } => Some((corporation.as_str(), hex.as_str(), *city)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(removed, [("SFMA", "R14", 0)]);
+    // The last step, AFI (the holding) with SSFL, is decided by SFMA's president, P4.
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!("the Tuscan merge's last step waits")
+    };
+    assert_eq!(
+        (m.initiator.as_str(), m.partner.as_str(), m.stage),
+        ("AFI", "SSFL", MergerStage::Presidency)
+    );
+    assert_eq!(G1841::to_act(&state), [P4]);
+}
+
 /// 1841 §12.3 (FAQ-V2): SFLi operates in the round of its formation only if none of SFLP,
 /// SFMA, SSFL has operated in it (or is operating); Version 1 never (FAQ-C17) unless
 /// `sfli_run_variant`. 132002 action 327: none has → SFLi joins OR 3.1; the same with SSFL
