@@ -291,6 +291,43 @@ fn s12_4_split_of_irsff_into_sb_and_sfl() {
     assert!(r.done.contains(&"SB".to_string()) && r.done.contains(&"SFL".to_string()));
 }
 
+/// 1841 §12.4: IRSFF's certificates of other corporations alternate SB, SFL by descending
+/// value; of equal values (the rules give no order) the later corporation's goes first, as
+/// in 18xx.games (`secession_move_treasury_shares` reverses IRSFF's holdings, which it keeps
+/// grouped by corporation, after sorting them by price). 132002 before action 326 with one
+/// of SFTG's pool certificates in IRSFF's treasury beside its SSFL share and SFTG moved to
+/// SSFL's cell (L.16): SFTG's (later in the list of corporations) goes to SB, SSFL's to SFL (before
+/// 2026-12-06: SSFL's to SB; lite random 6 players seed 6002 split SFTC and SFTN that way
+/// and SFL later sold the SFTC share 18xx had given SB).
+#[test]
+fn s12_4_equal_treasury_certificates_go_later_corporation_first() {
+    let mut state = before_in("132002", 326);
+    let irsff = corp("IRSFF");
+    assert_eq!(percent(&state, "SSFL", irsff.clone()), 10);
+    let ssfl = state.corporation("SSFL").unwrap().share_price.unwrap();
+    let arrival = state.next_market_arrival;
+    state.next_market_arrival += 1;
+    let sftg = state.corporation_mut("SFTG").unwrap();
+    sftg.share_price = Some(referee_engine::g1841::state::SharePrice {
+        row: ssfl.row,
+        col: ssfl.col,
+        arrival,
+    });
+    let k = sftg
+        .certificates
+        .iter()
+        .position(|c| c.owner == ShareOwner::Pool)
+        .unwrap();
+    sftg.certificates[k].owner = irsff;
+    assert_eq!(validate(&state), Ok(()));
+    assert_eq!(state.corporation("SFTG").unwrap().price(), Some(16));
+    act(&mut state, P4, buy_4_train());
+    assert_eq!(percent(&state, "SFTG", corp("SB")), 10);
+    assert_eq!(percent(&state, "SFTG", corp("SFL")), 0);
+    assert_eq!(percent(&state, "SSFL", corp("SFL")), 10);
+    assert_eq!(percent(&state, "SSFL", corp("SB")), 0);
+}
+
 /// 1841 §12.4 ("if IRSFF had not yet operated in this OR, SB and SFL operate in its place;
 /// otherwise they wait for the next OR"; 18xx.games `secession_finish`: "will not run this
 /// OR" when IRSFF's place in the round is at or before the operating corporation's): the

@@ -166,10 +166,16 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
     if let Some(c) = corp_mut(state, &irsff_sym) {
         c.cash = 0;
     }
-    // Certificates of other corporations, by descending value, alternating.
+    // Certificates of other corporations, by descending value, alternating. Of equal values
+    // (the rules give no order) the later corporation's first (one corporation's in index
+    // order: the ledger follows 18xx's ids, `share_ledger::Ledger::split_treasury`), as
+    // 18xx.games does (`secession_move_treasury_shares`: IRSFF's `corporate_shares`, grouped by corporation,
+    // sorted by price ascending and reversed). 18xx groups them in the order in which its
+    // engine first looked up each corporation in IRSFF's holdings, usually the order of the
+    // corporations (lite random 6 players seed 6002: SFTN and SFTC at L.9, SFTC's to SB).
     let owner = ShareOwner::Corporation(irsff_sym.clone());
     let mut held: Vec<(i64, String, usize)> = Vec::new();
-    for c in &state.corporations {
+    for c in state.corporations.iter().rev() {
         for (i, x) in c.certificates.iter().enumerate() {
             if x.owner == owner {
                 let value = c
