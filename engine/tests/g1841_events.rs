@@ -1391,50 +1391,6 @@ fn s12_1_claiming_the_presidency_costs_price_times_40_minus_held_over_20() {
     assert_eq!(percent(&state, "AFI", p(P2)), 20);
 }
 
-/// 1841 §12.1 pass 2 ("if the presidency is still unclaimed, pay 1.5× the new price for the
-/// president's certificate"): a player who declined the claim for his 30% is asked again for
-/// his odd share once the pairs are through, as 18xx.games asks him in pass 2
-/// (`merger_next_exchange`; lite random 4 players seed 4003, 18xx id 558): his pair becomes
-/// a share, and the claim costs 1.5 × the price for the odd share alone. The position of
-/// [`s12_1_claiming_the_presidency_costs_price_times_40_minus_held_over_20`]: P2 30% (SFTC
-/// president + 10% SFTG), P4 20% (SFTG president), the rest pool.
-#[test]
-fn s12_1_a_30_percent_holder_may_claim_again_for_his_odd_share() {
-    let mut state = before_in("132002", 529);
-    referee_engine::g1841::market::set_cell(&mut state, "SFTC", 7, 9);
-    referee_engine::g1841::market::set_cell(&mut state, "SFTG", 8, 6);
-    set_holders(&mut state, "SFTC", &[p(P2), ShareOwner::Pool]);
-    set_holders(&mut state, "SFTG", &[p(P4), p(P2)]);
-    give(&mut state, P2, 300);
-    merge_sftc_and_sftg_into_afi(&mut state);
-    let Some(CorporateEvent::Merger(m)) = event(&state) else {
-        panic!()
-    };
-    let cell = m.cell.unwrap();
-    let price = referee_engine::g1841::market::price_at(cell.row, cell.col).unwrap();
-    assert_eq!(price, 141);
-    assert_eq!(G1841::to_act(&state), [P2]);
-    act(&mut state, P2, Action::ClaimPresidency { claim: false });
-    // P4 (L.123) cannot pay the L.141 of his 20%; the second sweep asks P2 again.
-    assert_eq!(G1841::to_act(&state), [P2]);
-    assert_eq!(state.players[P2 as usize].cash, 390);
-    let events = act(&mut state, P2, Action::ClaimPresidency { claim: true });
-    // L.211 = 141 × 30 ÷ 20 rounded down, to AFI.
-    assert_eq!(state.players[P2 as usize].cash, 390 - 211);
-    assert!(events.iter().any(|e| matches!(
-        e,
-        Event::ExchangePayment {
-            amount: 211,
-            to_corporation: true,
-            ..
-        }
-    )));
-    let afi = state.corporation("AFI").unwrap();
-    assert_eq!(afi.president(), Some(&p(P2)));
-    assert_eq!(percent(&state, "AFI", p(P2)), 30);
-    assert_eq!(percent(&state, "AFI", p(P4)), 10);
-}
-
 /// 1841 §9.6, §12.1: a merger in the turn of the round's last corporation leaves the new
 /// corporation over its train limit; it discards as soon as the merger stops for a decision
 /// (before the odd shares: 18xx.games' `DiscardTrain` step blocks before its `ChooseOption`

@@ -8,10 +8,9 @@
 //! 1. **Presidency** (majors): holders of the two old corporations in order (from the
 //!    initiator's president round the table, each player followed by the corporations he
 //!    controls, then the pool, then frozen corporations): first those with a pair, then those
-//!    with an odd share. A holder of 40% or more takes the new president's certificate; a
+//!    with a single share. A holder of 40% or more takes the new president's certificate; a
 //!    player with less may claim it first, paying price × (40 − held%) ÷ 20 rounded down to
-//!    the new corporation for his whole holding, or in the second sweep 1.5 × the price for
-//!    his odd share alone (his pairs exchanged as anyone's) (FAQ-R6, 18xx: players only; with
+//!    the new corporation for his whole holding (FAQ-R6, 18xx: players only; with
 //!    `merger_presidency_for_companies` corporations too, from their treasury). Nobody → the
 //!    merger fails and nothing changes (`MergerFailed`; 18xx takes it back, #9404); likewise if
 //!    it would put a corporation under circular control or leave the new one frozen
@@ -436,28 +435,12 @@ fn presidency_candidate(state: &State, m: &Merger) -> Option<(ShareOwner, u32)> 
     let h = m.holders.get(i)?;
     let u = *m.units.get(i)?;
     let pairs_sweep = (m.next as usize) < len;
-    let in_sweep = if pairs_sweep { u >= 2 } else { u % 2 == 1 };
+    let in_sweep = if pairs_sweep { u >= 2 } else { u == 1 };
     let ok = in_sweep
         && u < 4
         && may_claim(state, h)
-        && holder_cash(state, h) >= claim_cost(new_price(m), claimed_units(m, u));
+        && holder_cash(state, h) >= claim_cost(new_price(m), u);
     ok.then(|| (h.clone(), u))
-}
-
-/// The old units a claim of the presidency at `m.next` gives up for the president's
-/// certificate, of a holder with `u` units (1841 §12.1): in the sweep of the pairs his whole
-/// holding; in the sweep of the odd shares only the odd share ("if the presidency is still
-/// unclaimed, pay 1.5× the new price for the president's certificate"), his pairs being
-/// exchanged as anyone's. 18xx.games asks the holder of 30% in pass 1 and, if he declines,
-/// again for his odd share in pass 2 (`merger_next_exchange`, `pres_upgrade_cost` of the
-/// 10% left; lite random 4 players seed 4003, 18xx id 558: before 2026-12-06 this engine
-/// asked only holders of a single share in the second sweep).
-fn claimed_units(m: &Merger, u: u32) -> u32 {
-    if (m.next as usize) < m.holders.len() {
-        u
-    } else {
-        u % 2
-    }
 }
 
 /// Applies a listed decision.
@@ -620,13 +603,12 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     // share ids follow that order ([`crate::g1841::share_ledger::Ledger::exchanged`]).
     let mut president_events: Vec<Event> = Vec::new();
     let mut president_at: Option<usize> = None;
-    let mut late_president = false;
     match m.president.clone() {
         Some(p) => {
             let i = m.holders.iter().position(|h| *h == p);
             president_at = i;
             if m.claimed {
-                let u = claimed_units(m, i.map_or(0, |i| m.units[i]));
+                let u = i.map_or(0, |i| m.units[i]);
                 let cost = claim_cost(price, u);
                 add_cash(state, &p, -cost);
                 add_cash(state, &ShareOwner::Corporation(target.clone()), cost);
@@ -637,12 +619,7 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
                     to_corporation: true,
                 });
                 if let Some(i) = i {
-                    m.units[i] -= u;
-                    if m.units[i] > 0 {
-                        // Claimed for his odd share in 18xx's pass 2: his pairs come first.
-                        president_at = None;
-                        late_president = true;
-                    }
+                    m.units[i] = 0;
                 }
             } else if let Some(i) = i {
                 m.units[i] = m.units[i].saturating_sub(4);
@@ -669,7 +646,7 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             });
         }
     }
-    if president_at.is_none() && !late_president {
+    if president_at.is_none() {
         events.append(&mut president_events);
     }
     // Pairs.
@@ -704,7 +681,6 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             follow_presidency(state, &target, events);
         }
     }
-    events.append(&mut president_events);
     // The old corporations' map tokens pass to the new one; then they leave the game (their
     // remaining holders' odd units are kept in `m.units`).
     transfer_tokens(state, m, events);
