@@ -28,7 +28,7 @@ use referee_engine::{Game, Seat};
 const SPLIT_SEEDS: u64 = 12;
 const SPLIT_CHOICES: usize = 5;
 const TRANSFORM_SEEDS: u64 = 8;
-const TRANSFORM_PASSES: usize = 7;
+const TRANSFORM_PASSES: usize = 9;
 use serde_json::Value;
 
 mod common;
@@ -254,8 +254,10 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // president could remove any token outside Pisa and Firenze (§12.3); 290 and 79 before
     // half a president's certificate could go into the pool for a pool share (§14, I39); 299
     // and 92 before the Tuscan merge's transformation offered its purchase rounds (§12.3).
-    // 278 and 72 before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
-    assert_eq!((sales, by_others), (304, 100));
+    // 278 and 72 before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp); 304
+    // and 100 before SFLP was the Tuscan merge's first corporation (§12.3) and equal
+    // treasury certificates went later corporation first at the split (§12.4).
+    assert_eq!((sales, by_others), (301, 91));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -413,8 +415,10 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // two-city token, SFLi's free removals); (33, 3) before half a president's certificate
     // could go into the pool for a pool share (§14, I39); (38, 2) before the Tuscan merge's
     // transformation offered its purchase rounds (§12.3).
-    // (27, 2) before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
-    assert_eq!((checked, reordered), (32, 3));
+    // (27, 2) before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp); (32, 3)
+    // before SFLP was the Tuscan merge's first corporation (§12.3) and equal treasury
+    // certificates went later corporation first at the split (§12.4) (harness-events).
+    assert_eq!((checked, reordered), (34, 3));
 }
 
 const OO_SEEDS: u64 = 40;
