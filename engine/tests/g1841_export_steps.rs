@@ -686,6 +686,35 @@ fn s21_a_mergers_token_keeps_its_first_corporations_slot() {
     assert_eq!(placed["slot"], 1);
 }
 
+/// 1841 §12.4, §11: the split's "another round of purchases?" is asked only while a holder
+/// can buy, judged where 18xx.games asks it: at the end of the split, before the Tuscan merge
+/// of the same 4-train, which 18xx defers to `secession_finish`. Version 2 heuristic 4
+/// players seed 4002: SFTG's 4-train splits IRSFF, the last odd share is exchanged (id 452),
+/// then the Tuscan merge sells Player 3's odd SSFL share for L.121, giving him the L.104 of
+/// an SB share. No holder could buy at the split's end, so 18xx asks nothing and SFTG goes
+/// on (before: `choose "n"` by SB and SFL were written after the merge's cash, ids 453-454,
+/// and the oracle, in SFTG's train step, refused them).
+#[test]
+fn s21_the_splits_repeat_question_is_judged_before_the_tuscan_merge() {
+    let (actions, written) = reexported("v2-4p-heuristic-s4002-to456");
+    let k = actions
+        .iter()
+        .rposition(|(_, a)| matches!(a, Action::ExchangeSplitShare { .. }))
+        .unwrap();
+    assert_eq!(written.action_ids[k], 452);
+    assert_eq!(
+        records_between(&written, 452, 456),
+        [
+            "choose 2",
+            "pass SFTG",
+            "pass SFTG",
+            "pass SFTG",
+            "lay_tile SFTN"
+        ]
+    );
+    assert_eq!(record(&written, 452)["choice"], "a");
+}
+
 /// A game played by the heuristic policy at every seat, as `referee playout --policy
 /// heuristic` plays it (setup and policy seeded with `seed`, the first seat to act acts):
 /// the games of `scripts/oracle_harness.py --policies heuristic`.

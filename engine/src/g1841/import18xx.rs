@@ -31,6 +31,7 @@ use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
+use super::token_slots::retiled_hexes;
 use crate::{Game, Outcome, Rejection, Seat};
 
 mod choose;
@@ -3530,6 +3531,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                                 token_slots.follow(
                                     &located,
                                     &now,
+                                    &pre.as_ref()
+                                        .map(|p| retiled_hexes(p, &state))
+                                        .unwrap_or_default(),
                                     matches!(a, Action::BuyToken { .. }),
                                     &events,
                                     &|hex, city| reserved_slots(&state, hex, city),
