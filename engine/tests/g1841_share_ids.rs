@@ -310,3 +310,29 @@ fn s12_4_a_purchase_of_a_share_an_exchange_or_a_swap_pooled_comes_from_the_pool(
         );
     }
 }
+
+/// 1841 §12.2, 18xx `transform_shares`: a transformation exchanges the president's
+/// certificate first, then each holder's shares, the players from the president on, then
+/// the corporations, then the pool, each receiving the front of the new major's IPO.
+/// `version_1`, 5 players, random, seed 5011: SFTC (player 2 president; player 3 holds two
+/// 20% shares, the pool one) transforms into CTS at id 404: 18xx gives player 3 CTS_1 and
+/// CTS_2 and the pool CTS_3 (this engine reports its exchanges in its certificate order, the
+/// pool's before player 3's, and the ledger gave the pool CTS_1). Player 3 buys CTS_6 in the
+/// second offer (id 409) and takes the presidency, handing player 2 CTS_1 and CTS_2; player 4's
+/// purchase from the pool at id 414 names CTS_3 (it named CTS_1, player 2's: "comparison of
+/// Integer with nil failed", 18xx taking it for a purchase from a player).
+#[test]
+fn s12_2_a_transformation_exchanges_in_18xx_holder_order() {
+    let name = "version_1-5p-s5011-to414.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 414), 411);
+    assert_eq!(
+        record(&written, 404),
+        json!({"type": "merge", "entity": "SFTC"})
+    );
+    assert_eq!(
+        record(&written, 414),
+        json!({"type": "buy_shares", "entity": 4, "shares": ["CTS_3"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 414);
+}

@@ -2984,7 +2984,7 @@ impl UnrecordedPool {
             .iter()
             .map(|c| ledger.held(c, &ShareOwner::Pool))
             .collect();
-        ledger.exchanged(events);
+        ledger.exchanged(events, state);
         ledger.settle(state);
         for (c, before) in watched.iter().zip(before) {
             for id in ledger.held(c, &ShareOwner::Pool) {

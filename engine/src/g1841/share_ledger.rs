@@ -133,8 +133,11 @@ impl Ledger {
     /// then sends back to the end of the IPO for the president's certificate, before the rest
     /// of his shares; a presidency paid for (an `ExchangePayment` to the corporation just
     /// before), and the president's certificate of a split or a transformation, are handed
-    /// over directly.
-    pub fn exchanged(&mut self, events: &[Event]) {
+    /// over directly. A transformation's exchanges are taken in 18xx's order
+    /// ([`transformation_order`]); `post` is the state after the events.
+    pub fn exchanged(&mut self, events: &[Event], post: &State) {
+        let ordered = transformation_order(events, post);
+        let events = ordered.as_deref().unwrap_or(events);
         let mut pending: Option<(String, ShareOwner, usize)> = None;
         for (k, e) in events.iter().enumerate() {
             if let Event::CorporationFormed {
@@ -554,6 +557,84 @@ impl Ledger {
             }
         }
     }
+}
+
+/// The events of a transformation (1841 §12.2, §12.3: one corporation formed from one other,
+/// not the split, which forms two) with its `SharesExchanged` events in the order 18xx.games
+/// makes the exchanges (`transform_shares`): the president's certificate first, then each
+/// player's shares, the players from the president on in player order, then each
+/// corporation's in the corporation list order, then the pool's; each holder receives the
+/// front of the new corporation's IPO. This engine reports them in its certificate order, in
+/// which the pool's old certificate may come before a player's (`version_1`, 5 players,
+/// random, seed 5011: SFTC transforms into CTS, 18xx gives player 3 CTS_1 and CTS_2 and the
+/// pool CTS_3). `None`: no transformation, or its events already in that order.
+fn transformation_order(events: &[Event], post: &State) -> Option<Vec<Event>> {
+    let mut formed = events.iter().filter_map(|e| match e {
+        Event::CorporationFormed {
+            corporation, from, ..
+        } => Some((corporation, from.len())),
+        _ => None,
+    });
+    let (target, 1) = formed.next()? else {
+        return None;
+    };
+    if formed.next().is_some() {
+        return None;
+    }
+    let exchanges: Vec<usize> = (0..events.len())
+        .filter(|&k| {
+            matches!(&events[k], Event::SharesExchanged { corporation, .. } if corporation == target)
+        })
+        .collect();
+    let president = exchanges.iter().find_map(|&k| match &events[k] {
+        Event::SharesExchanged {
+            holder: ShareOwner::Player(seat),
+            president: true,
+            ..
+        } => Some(*seat),
+        _ => None,
+    });
+    let players = president.map_or_else(
+        || post.player_order.clone(),
+        |p| super::corporation::players_from(post, p),
+    );
+    let rank = |e: &Event| -> (u8, usize) {
+        let Event::SharesExchanged {
+            holder, president, ..
+        } = e
+        else {
+            return (4, 0);
+        };
+        if *president {
+            return (0, 0);
+        }
+        match holder {
+            ShareOwner::Player(s) => (1, players.iter().position(|x| x == s).unwrap_or(usize::MAX)),
+            ShareOwner::Corporation(c) => (
+                2,
+                post.corporations
+                    .iter()
+                    .position(|x| x.sym == *c)
+                    .unwrap_or(usize::MAX),
+            ),
+            ShareOwner::Pool => (3, 0),
+            ShareOwner::Ipo => (4, 0),
+        }
+    };
+    let mut sorted: Vec<&Event> = exchanges.iter().map(|&k| &events[k]).collect();
+    sorted.sort_by_key(|e| rank(e));
+    if exchanges
+        .iter()
+        .zip(&sorted)
+        .all(|(&k, e)| std::ptr::eq(&events[k], *e))
+    {
+        return None;
+    }
+    let mut out = events.to_vec();
+    for (&k, e) in exchanges.iter().zip(sorted) {
+        out[k] = e.clone();
+    }
+    Some(out)
 }
 
 /// 18xx.games' reserved slots of a city, by slot: the corporation and whether the reservation
