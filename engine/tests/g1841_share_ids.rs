@@ -336,3 +336,32 @@ fn s12_2_a_transformation_exchanges_in_18xx_holder_order() {
     );
     oracle_accepts(name, &written, 414);
 }
+
+/// 1841 §12.1, 18xx `move_assets`: a merger moves the initiator's certificates of other
+/// corporations to the new corporation first, then the partner's, each in the order it
+/// received them; 18xx's presidency swap later hands over the new holder's *first*
+/// certificates. `lite`, 6 players, random, seed 6015: SFTC (holding RSFS_2, id 301) merges
+/// with CTDA (RSFS_3, id 513) into CGTF at id 540, so CGTF's list is RSFS_2, RSFS_3. At id
+/// 605 player 1 sells half of his president's certificate: CGTF takes the presidency, its
+/// two shares go to the pool and the pool's first, RSFS_2, back to player 1, whose sale at
+/// id 626 names it (the ledger took CTDA's share first and named RSFS_3, the pool's:
+/// "Cannot sell shares of RSFS").
+#[test]
+fn s12_1_a_mergers_treasury_moves_the_initiators_certificates_first() {
+    let name = "lite-6p-s6015-to626.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 626), 609);
+    assert_eq!(
+        record(&written, 540),
+        json!({"type": "merge", "entity": "SFTC"})
+    );
+    assert_eq!(
+        record(&written, 605),
+        json!({"type": "sell_shares", "entity": 1, "shares": ["RSFS_0"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 626),
+        json!({"type": "sell_shares", "entity": 1, "shares": ["RSFS_2"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 626);
+}

@@ -285,6 +285,7 @@ pub fn export(
         match writer.write(&pre, &state, *seat, action, &events, id) {
             Ok(mut json) => {
                 writer.ledger.split_treasury(&pre, &state, &events);
+                writer.ledger.merger_treasury(&pre, &state, &events);
                 writer.ledger.exchanged(&events, &state);
                 writer.ledger.settle(&state);
                 let open = writer.auto_actions(&pre, &state, action, &mut json);

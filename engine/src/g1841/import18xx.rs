@@ -3529,6 +3529,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                                     &|hex, city| reserved_slots(&state, hex, city),
                                 );
                                 located = now;
+                                if let Some(pre) = &pre {
+                                    ledger.merger_treasury(pre, &state, &events);
+                                }
                                 if !export.referee_export && list.len() == 1 {
                                     unrecorded_pool.followed(
                                         &mut ledger,
