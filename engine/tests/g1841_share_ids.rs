@@ -365,3 +365,26 @@ fn s12_1_a_mergers_treasury_moves_the_initiators_certificates_first() {
     );
     oracle_accepts(name, &written, 626);
 }
+
+/// 1841 §12.1, §12.3, 18xx `merger_do_exchange` and `transfer_shares`: a holder that takes
+/// a merger's presidency with its pairs, without paying, gets two ordinary shares first, and
+/// the presidency swap sends them back to the end of the IPO for the president's certificate
+/// — a corporation as well as a player (18xx counts corporations among the holders,
+/// `player_share_holders`). `version_1`, 4 players, random, seed 4014: at the Tuscan merge
+/// (id 439) AFI and SSFL form SFLi; player 3 gets SFLi_1, SFTC SFLi_2 and SFLi_3, which go
+/// back to the IPO when SFTC becomes president; player 2 then gets SFLi_4, player 4 SFLi_5,
+/// the pool SFLi_6 to SFLi_8, and SFV's odd share, upgraded (id 441), SFLi_2. ICSF's
+/// purchase from the pool at id 474 names SFLi_6 (the ledger handed the corporation the
+/// president's certificate directly, gave the pool SFLi_4 to SFLi_6 and named SFLi_4,
+/// player 2's: "Cannot buy a share of SFLi").
+#[test]
+fn s12_1_a_corporation_takes_a_mergers_presidency_by_the_swap() {
+    let name = "version_1-4p-s4014-to474.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 474), 457);
+    assert_eq!(
+        record(&written, 474),
+        json!({"type": "buy_shares", "entity": "ICSF", "shares": ["SFLi_6"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 474);
+}

@@ -128,10 +128,12 @@ impl Ledger {
 
     /// Follows 18xx's exchanges (1841 §12) from this engine's `SharesExchanged` events, in
     /// order: each holder receives the new corporation's shares one by one from the front of
-    /// its IPO. In a merger of two majors (18xx `merger_do_exchange`), a player who takes the
-    /// presidency without paying for it receives two shares, which 18xx's presidency swap
-    /// then sends back to the end of the IPO for the president's certificate, before the rest
-    /// of his shares; a presidency paid for (an `ExchangePayment` to the corporation just
+    /// its IPO. In a merger of two majors (18xx `merger_do_exchange`), a holder who takes the
+    /// presidency without paying for it, a player or a corporation (18xx counts corporations
+    /// as holders, `player_share_holders`; `version_1`, 4 players, random, seed 4014: SFTC
+    /// takes SFLi's presidency at the Tuscan merge, id 439), receives two shares, which 18xx's
+    /// presidency swap then sends back to the end of the IPO for the president's certificate,
+    /// before the rest of his shares; a presidency paid for (an `ExchangePayment` to the corporation just
     /// before), and the president's certificate of a split or a transformation, are handed
     /// over directly. A transformation's exchanges are taken in 18xx's order
     /// ([`transformation_order`]); `post` is the state after the events.
@@ -176,10 +178,7 @@ impl Ledger {
                         holder: h, to_corporation: true, ..
                     } if h == holder);
                 let rest = units.saturating_sub(2);
-                if paid
-                    || !matches!(holder, ShareOwner::Player(_))
-                    || !self.merger_of_majors(corporation)
-                {
+                if paid || !self.merger_of_majors(corporation) {
                     self.give_president(corporation, holder);
                     self.give_front(corporation, holder, rest);
                 } else {
