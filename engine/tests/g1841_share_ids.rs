@@ -388,3 +388,25 @@ fn s12_1_a_corporation_takes_a_mergers_presidency_by_the_swap() {
     );
     oracle_accepts(name, &written, 474);
 }
+
+/// 1841 §12.2, 18xx `transform_shares`: the players exchange in turn from the minor's
+/// controlling player (`corp.player`), who is the controller of the corporation holding the
+/// president's certificate when a corporation is president. `version_1`, 8 players,
+/// random, seed 8013: CTLP (SFTC president, controlled by player 3) transforms into RATF at
+/// id 297; in 18xx's player order from player 3, player 2 (two shares) comes before player 4
+/// (one), so player 2 gets RATF_1 and RATF_2 and player 4 RATF_3, and player 2's sale at id
+/// 417 names RATF_1 and RATF_2.
+#[test]
+fn s12_2_a_transformation_with_a_corporate_president_rotates_from_its_controller() {
+    let name = "version_1-8p-s8013-to417.json";
+    let written = reexport(name);
+    assert_eq!(
+        record(&written, 297),
+        json!({"type": "merge", "entity": "CTLP"})
+    );
+    assert_eq!(
+        record(&written, 417),
+        json!({"type": "sell_shares", "entity": 2, "shares": ["RATF_1", "RATF_2"], "percent": 20})
+    );
+    oracle_accepts(name, &written, 417);
+}

@@ -642,12 +642,19 @@ fn transformation_order(events: &[Event], post: &State) -> Option<Vec<Event>> {
             matches!(&events[k], Event::SharesExchanged { corporation, .. } if corporation == target)
         })
         .collect();
+    // 18xx rotates its players from the minor's controlling player (`corp.player`): the
+    // president, or the player controlling the corporation that is president (`version_1`,
+    // 8 players, random, seed 8013: CTLP, SFTC president, transforms into RATF at id 297).
     let president = exchanges.iter().find_map(|&k| match &events[k] {
         Event::SharesExchanged {
-            holder: ShareOwner::Player(seat),
+            holder,
             president: true,
             ..
-        } => Some(*seat),
+        } => match holder {
+            ShareOwner::Player(seat) => Some(*seat),
+            ShareOwner::Corporation(sym) => super::corporation::controller(post, sym),
+            _ => None,
+        },
         _ => None,
     });
     let players = president.map_or_else(
