@@ -1073,7 +1073,7 @@ fn s12_1_the_presidents_exchange_comes_at_his_turn() {
         })
         .collect();
     assert_eq!(exchanged, [(p(P2), 10, false), (p(P3), 20, true)]);
-    ledger.exchanged(&events);
+    ledger.exchanged(&events, &state);
     ledger.settle(&state);
     assert_eq!(ledger.held("AFI", &p(P2)), ["AFI_1"]);
     assert_eq!(ledger.held("AFI", &p(P3)), ["AFI_0"]);

@@ -366,3 +366,103 @@ fn s9_6_no_route_through_a_pass_token_and_back() {
         "{legal:?}"
     );
 }
+
+/// 1841 §12.2, 18xx `transform_shares`: a transformation exchanges the president's
+/// certificate first, then each holder's shares, the players from the president on, then
+/// the corporations, then the pool, each receiving the front of the new major's IPO.
+/// `version_1`, 5 players, random, seed 5011: SFTC (player 2 president; player 3 holds two
+/// 20% shares, the pool one) transforms into CTS at id 404: 18xx gives player 3 CTS_1 and
+/// CTS_2 and the pool CTS_3 (this engine reports its exchanges in its certificate order, the
+/// pool's before player 3's, and the ledger gave the pool CTS_1). Player 3 buys CTS_6 in the
+/// second offer (id 409) and takes the presidency, handing player 2 CTS_1 and CTS_2; player 4's
+/// purchase from the pool at id 414 names CTS_3 (it named CTS_1, player 2's: "comparison of
+/// Integer with nil failed", 18xx taking it for a purchase from a player).
+#[test]
+fn s12_2_a_transformation_exchanges_in_18xx_holder_order() {
+    let name = "version_1-5p-s5011-to414.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 414), 411);
+    assert_eq!(
+        record(&written, 404),
+        json!({"type": "merge", "entity": "SFTC"})
+    );
+    assert_eq!(
+        record(&written, 414),
+        json!({"type": "buy_shares", "entity": 4, "shares": ["CTS_3"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 414);
+}
+
+/// 1841 §12.1, 18xx `move_assets`: a merger moves the initiator's certificates of other
+/// corporations to the new corporation first, then the partner's, each in the order it
+/// received them; 18xx's presidency swap later hands over the new holder's *first*
+/// certificates. `lite`, 6 players, random, seed 6015: SFTC (holding RSFS_2, id 301) merges
+/// with CTDA (RSFS_3, id 513) into CGTF at id 540, so CGTF's list is RSFS_2, RSFS_3. At id
+/// 605 player 1 sells half of his president's certificate: CGTF takes the presidency, its
+/// two shares go to the pool and the pool's first, RSFS_2, back to player 1, whose sale at
+/// id 626 names it (the ledger took CTDA's share first and named RSFS_3, the pool's:
+/// "Cannot sell shares of RSFS").
+#[test]
+fn s12_1_a_mergers_treasury_moves_the_initiators_certificates_first() {
+    let name = "lite-6p-s6015-to626.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 626), 609);
+    assert_eq!(
+        record(&written, 540),
+        json!({"type": "merge", "entity": "SFTC"})
+    );
+    assert_eq!(
+        record(&written, 605),
+        json!({"type": "sell_shares", "entity": 1, "shares": ["RSFS_0"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 626),
+        json!({"type": "sell_shares", "entity": 1, "shares": ["RSFS_2"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 626);
+}
+
+/// 1841 §12.1, §12.3, 18xx `merger_do_exchange` and `transfer_shares`: a holder that takes
+/// a merger's presidency with its pairs, without paying, gets two ordinary shares first, and
+/// the presidency swap sends them back to the end of the IPO for the president's certificate
+/// — a corporation as well as a player (18xx counts corporations among the holders,
+/// `player_share_holders`). `version_1`, 4 players, random, seed 4014: at the Tuscan merge
+/// (id 439) AFI and SSFL form SFLi; player 3 gets SFLi_1, SFTC SFLi_2 and SFLi_3, which go
+/// back to the IPO when SFTC becomes president; player 2 then gets SFLi_4, player 4 SFLi_5,
+/// the pool SFLi_6 to SFLi_8, and SFV's odd share, upgraded (id 441), SFLi_2. ICSF's
+/// purchase from the pool at id 474 names SFLi_6 (the ledger handed the corporation the
+/// president's certificate directly, gave the pool SFLi_4 to SFLi_6 and named SFLi_4,
+/// player 2's: "Cannot buy a share of SFLi").
+#[test]
+fn s12_1_a_corporation_takes_a_mergers_presidency_by_the_swap() {
+    let name = "version_1-4p-s4014-to474.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 474), 457);
+    assert_eq!(
+        record(&written, 474),
+        json!({"type": "buy_shares", "entity": "ICSF", "shares": ["SFLi_6"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 474);
+}
+
+/// 1841 §12.2, 18xx `transform_shares`: the players exchange in turn from the minor's
+/// controlling player (`corp.player`), who is the controller of the corporation holding the
+/// president's certificate when a corporation is president. `version_1`, 8 players,
+/// random, seed 8013: CTLP (SFTC president, controlled by player 3) transforms into RATF at
+/// id 297; in 18xx's player order from player 3, player 2 (two shares) comes before player 4
+/// (one), so player 2 gets RATF_1 and RATF_2 and player 4 RATF_3, and player 2's sale at id
+/// 417 names RATF_1 and RATF_2.
+#[test]
+fn s12_2_a_transformation_with_a_corporate_president_rotates_from_its_controller() {
+    let name = "version_1-8p-s8013-to417.json";
+    let written = reexport(name);
+    assert_eq!(
+        record(&written, 297),
+        json!({"type": "merge", "entity": "CTLP"})
+    );
+    assert_eq!(
+        record(&written, 417),
+        json!({"type": "sell_shares", "entity": 2, "shares": ["RATF_1", "RATF_2"], "percent": 20})
+    );
+    oracle_accepts(name, &written, 417);
+}

@@ -286,7 +286,8 @@ pub fn export(
         match writer.write(&pre, &state, *seat, action, &events, id) {
             Ok(mut json) => {
                 writer.ledger.split_treasury(&pre, &state, &events);
-                writer.ledger.exchanged(&events);
+                writer.ledger.merger_treasury(&pre, &state, &events);
+                writer.ledger.exchanged(&events, &state);
                 writer.ledger.settle(&state);
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
                 json[INDEX_TAG] = Value::from(index);

@@ -2985,7 +2985,7 @@ impl UnrecordedPool {
             .iter()
             .map(|c| ledger.held(c, &ShareOwner::Pool))
             .collect();
-        ledger.exchanged(events);
+        ledger.exchanged(events, state);
         ledger.settle(state);
         for (c, before) in watched.iter().zip(before) {
             for id in ledger.held(c, &ShareOwner::Pool) {
@@ -3539,6 +3539,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                                     &|hex, city| reserved_slots(&state, hex, city),
                                 );
                                 located = now;
+                                if let Some(pre) = &pre {
+                                    ledger.merger_treasury(pre, &state, &events);
+                                }
                                 if !export.referee_export && list.len() == 1 {
                                     unrecorded_pool.followed(
                                         &mut ledger,

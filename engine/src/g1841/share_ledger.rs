@@ -128,13 +128,18 @@ impl Ledger {
 
     /// Follows 18xx's exchanges (1841 §12) from this engine's `SharesExchanged` events, in
     /// order: each holder receives the new corporation's shares one by one from the front of
-    /// its IPO. In a merger of two majors (18xx `merger_do_exchange`), a player who takes the
-    /// presidency without paying for it receives two shares, which 18xx's presidency swap
-    /// then sends back to the end of the IPO for the president's certificate, before the rest
-    /// of his shares; a presidency paid for (an `ExchangePayment` to the corporation just
+    /// its IPO. In a merger of two majors (18xx `merger_do_exchange`), a holder who takes the
+    /// presidency without paying for it, a player or a corporation (18xx counts corporations
+    /// as holders, `player_share_holders`; `version_1`, 4 players, random, seed 4014: SFTC
+    /// takes SFLi's presidency at the Tuscan merge, id 439), receives two shares, which 18xx's
+    /// presidency swap then sends back to the end of the IPO for the president's certificate,
+    /// before the rest of his shares; a presidency paid for (an `ExchangePayment` to the corporation just
     /// before), and the president's certificate of a split or a transformation, are handed
-    /// over directly.
-    pub fn exchanged(&mut self, events: &[Event]) {
+    /// over directly. A transformation's exchanges are taken in 18xx's order
+    /// ([`transformation_order`]); `post` is the state after the events.
+    pub fn exchanged(&mut self, events: &[Event], post: &State) {
+        let ordered = transformation_order(events, post);
+        let events = ordered.as_deref().unwrap_or(events);
         let mut pending: Option<(String, ShareOwner, usize)> = None;
         for (k, e) in events.iter().enumerate() {
             if let Event::CorporationFormed {
@@ -173,10 +178,7 @@ impl Ledger {
                         holder: h, to_corporation: true, ..
                     } if h == holder);
                 let rest = units.saturating_sub(2);
-                if paid
-                    || !matches!(holder, ShareOwner::Player(_))
-                    || !self.merger_of_majors(corporation)
-                {
+                if paid || !self.merger_of_majors(corporation) {
                     self.give_president(corporation, holder);
                     self.give_front(corporation, holder, rest);
                 } else {
@@ -188,6 +190,63 @@ impl Ledger {
         }
         if let Some((c, h, extra)) = pending {
             self.presidency_by_swap(&c, &h, extra);
+        }
+    }
+
+    /// Follows a merger's move of the old corporations' certificates of other corporations
+    /// to the new one (1841 §12.1, §12.3; 18xx `move_assets`, the initiator's first, then the
+    /// partner's, each holder's in the order it received them), in the action (`pre` to
+    /// `post`, its `events`) where this engine moves them: when a merger's new corporation is
+    /// named, or with its formation. Each old corporation that held certificates of a
+    /// corporation in `pre` and holds none in `post`, where the new corporation holds more,
+    /// hands its list over as it is; [`Ledger::settle`] would take the donors in symbol order
+    /// (lite, 6 players, random, seed 6015: SFTC's RSFS_2 and CTDA's RSFS_3 go to CGTF at id
+    /// 540 in that order, and the first of them is the one CGTF's presidency swap at id 605
+    /// hands back to player 1).
+    pub fn merger_treasury(&mut self, pre: &State, post: &State, events: &[Event]) {
+        let formed = events.iter().find_map(|e| match e {
+            Event::CorporationFormed {
+                corporation, from, ..
+            } if from.len() == 2 => Some((from[0].clone(), from[1].clone(), corporation.clone())),
+            _ => None,
+        });
+        let merger = |s: &State| match &s.round {
+            super::state::Round::OperatingRound(r) => match r.event.as_deref() {
+                Some(super::state::CorporateEvent::Merger(m)) if !m.target.is_empty() => {
+                    Some((m.initiator.clone(), m.partner.clone(), m.target.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((a, b, target)) = formed.or_else(|| merger(post)).or_else(|| merger(pre)) else {
+            return;
+        };
+        let to = ShareOwner::Corporation(target.clone());
+        let count = |s: &State, sym: &str, owner: &ShareOwner| {
+            s.corporation(sym).map_or(0, |c| {
+                c.certificates.iter().filter(|x| x.owner == *owner).count()
+            })
+        };
+        for c in &post.corporations {
+            if [&a, &b, &target].contains(&&c.sym) {
+                continue;
+            }
+            if count(post, &c.sym, &to) <= count(pre, &c.sym, &to) {
+                continue;
+            }
+            for old in [&a, &b] {
+                let from = ShareOwner::Corporation(old.clone());
+                if count(pre, &c.sym, &from) == 0 || count(post, &c.sym, &from) > 0 {
+                    continue;
+                }
+                let Some(shares) = self.corps.get_mut(&c.sym) else {
+                    continue;
+                };
+                for i in shares.held.get(&from).cloned().unwrap_or_default() {
+                    shares.move_share(i, &to);
+                }
+            }
         }
     }
 
@@ -554,6 +613,91 @@ impl Ledger {
             }
         }
     }
+}
+
+/// The events of a transformation (1841 §12.2, §12.3: one corporation formed from one other,
+/// not the split, which forms two) with its `SharesExchanged` events in the order 18xx.games
+/// makes the exchanges (`transform_shares`): the president's certificate first, then each
+/// player's shares, the players from the president on in player order, then each
+/// corporation's in the corporation list order, then the pool's; each holder receives the
+/// front of the new corporation's IPO. This engine reports them in its certificate order, in
+/// which the pool's old certificate may come before a player's (`version_1`, 5 players,
+/// random, seed 5011: SFTC transforms into CTS, 18xx gives player 3 CTS_1 and CTS_2 and the
+/// pool CTS_3). `None`: no transformation, or its events already in that order.
+fn transformation_order(events: &[Event], post: &State) -> Option<Vec<Event>> {
+    let mut formed = events.iter().filter_map(|e| match e {
+        Event::CorporationFormed {
+            corporation, from, ..
+        } => Some((corporation, from.len())),
+        _ => None,
+    });
+    let (target, 1) = formed.next()? else {
+        return None;
+    };
+    if formed.next().is_some() {
+        return None;
+    }
+    let exchanges: Vec<usize> = (0..events.len())
+        .filter(|&k| {
+            matches!(&events[k], Event::SharesExchanged { corporation, .. } if corporation == target)
+        })
+        .collect();
+    // 18xx rotates its players from the minor's controlling player (`corp.player`): the
+    // president, or the player controlling the corporation that is president (`version_1`,
+    // 8 players, random, seed 8013: CTLP, SFTC president, transforms into RATF at id 297).
+    let president = exchanges.iter().find_map(|&k| match &events[k] {
+        Event::SharesExchanged {
+            holder,
+            president: true,
+            ..
+        } => match holder {
+            ShareOwner::Player(seat) => Some(*seat),
+            ShareOwner::Corporation(sym) => super::corporation::controller(post, sym),
+            _ => None,
+        },
+        _ => None,
+    });
+    let players = president.map_or_else(
+        || post.player_order.clone(),
+        |p| super::corporation::players_from(post, p),
+    );
+    let rank = |e: &Event| -> (u8, usize) {
+        let Event::SharesExchanged {
+            holder, president, ..
+        } = e
+        else {
+            return (4, 0);
+        };
+        if *president {
+            return (0, 0);
+        }
+        match holder {
+            ShareOwner::Player(s) => (1, players.iter().position(|x| x == s).unwrap_or(usize::MAX)),
+            ShareOwner::Corporation(c) => (
+                2,
+                post.corporations
+                    .iter()
+                    .position(|x| x.sym == *c)
+                    .unwrap_or(usize::MAX),
+            ),
+            ShareOwner::Pool => (3, 0),
+            ShareOwner::Ipo => (4, 0),
+        }
+    };
+    let mut sorted: Vec<&Event> = exchanges.iter().map(|&k| &events[k]).collect();
+    sorted.sort_by_key(|e| rank(e));
+    if exchanges
+        .iter()
+        .zip(&sorted)
+        .all(|(&k, e)| std::ptr::eq(&events[k], *e))
+    {
+        return None;
+    }
+    let mut out = events.to_vec();
+    for (&k, e) in exchanges.iter().zip(sorted) {
+        out[k] = e.clone();
+    }
+    Some(out)
 }
 
 #[cfg(test)]
