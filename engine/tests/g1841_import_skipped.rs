@@ -220,7 +220,9 @@ fn s18_v2_split_choices_of_corporations_are_taken_and_the_tuscan_removal_pass_re
             MergerStage::Tokens,
             0,
             1,
-            vec![map_token("R14"), map_token("P12"), map_token("Q11")],
+            // SFLP first (its Lucca token P12), then SFMA's (1841 §12.3: SFLP is the first
+            // corporation of the first step, whoever leads).
+            vec![map_token("P12"), map_token("R14"), map_token("Q11")],
             5,
             vec![0]
         )
