@@ -119,3 +119,92 @@ async fn sigterm_under_load_refuses_only_calls_it_never_processed() {
         eprintln!("{phase}: {kind}: {n}");
     }
 }
+
+/// The server's side of the race, frame by frame on a raw HTTP/2 connection: on SIGTERM it
+/// sends GOAWAY (last stream 2^31 − 1, `NO_ERROR`) and a PING; a client that acknowledges
+/// the PING and then opens a stream (as h2's client does with a request it had queued) gets
+/// a second GOAWAY naming the last stream processed, then a clean end of the connection
+/// (FIN, not a reset), and that stream is neither answered nor counted: it is the call the
+/// client library reports as refused by the GOAWAY.
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_sends_goaway_before_closing_and_later_streams_are_not_processed() {
+    use referee_loadgen::attack::h2raw::{self, Frame};
+    use tokio::io::AsyncWriteExt;
+    const BOUND: Duration = Duration::from_secs(20);
+    const LIST_GAMES: &str = "/referee.v1.Referee/ListGames";
+    let (server, logs) = Server::start_logged(&[], "warn,referee_service::server=info");
+    let mut tcp = h2raw::connect(&server.addr, &[]).await.expect("connect");
+    tcp.write_all(&h2raw::grpc_call(1, LIST_GAMES, &[]))
+        .await
+        .expect("call");
+    // Until the call's trailers (HEADERS with END_STREAM on stream 1).
+    loop {
+        let f = h2raw::read_frame(&mut tcp, BOUND)
+            .await
+            .expect("frame")
+            .expect("open");
+        if f.kind == h2raw::SETTINGS && f.flags & h2raw::ACK == 0 {
+            tcp.write_all(&h2raw::frame(h2raw::SETTINGS, h2raw::ACK, 0, &[]))
+                .await
+                .expect("ack");
+        }
+        if f.kind == h2raw::HEADERS && f.stream == 1 && f.flags & h2raw::END_STREAM != 0 {
+            break;
+        }
+    }
+    let pid = server.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let last_stream = |f: &Frame| {
+        u32::from_be_bytes([f.payload[0], f.payload[1], f.payload[2], f.payload[3]]) & 0x7fff_ffff
+    };
+    // GOAWAY(2^31 - 1, NO_ERROR), then its PING.
+    let first = h2raw::read_frame(&mut tcp, BOUND)
+        .await
+        .expect("frame")
+        .expect("open");
+    assert_eq!(first.kind, h2raw::GOAWAY, "{first:?}");
+    assert_eq!(first.error_code(), Some(0), "{first:?}");
+    assert_eq!(last_stream(&first), 0x7fff_ffff, "{first:?}");
+    let ping = h2raw::read_frame(&mut tcp, BOUND)
+        .await
+        .expect("frame")
+        .expect("open");
+    assert_eq!((ping.kind, ping.flags), (h2raw::PING, 0), "{ping:?}");
+    // The PING's acknowledgement, then a new call: too late.
+    let mut late = h2raw::frame(h2raw::PING, h2raw::ACK, 0, &ping.payload);
+    late.extend(h2raw::grpc_call(3, LIST_GAMES, &[]));
+    tcp.write_all(&late).await.expect("late call");
+    let mut after = Vec::new();
+    let end = loop {
+        match h2raw::read_frame(&mut tcp, BOUND).await {
+            Ok(Some(f)) => after.push(f),
+            Ok(None) => break "closed",
+            Err(e) => panic!("the connection ended with {e} after {after:?}"),
+        }
+    };
+    assert_eq!(end, "closed");
+    let goaways: Vec<&Frame> = after.iter().filter(|f| f.kind == h2raw::GOAWAY).collect();
+    assert_eq!(goaways.len(), 1, "{after:?}");
+    assert_eq!(goaways[0].error_code(), Some(0), "{after:?}");
+    assert_eq!(last_stream(goaways[0]), 1, "{after:?}");
+    assert!(after.iter().all(|f| f.stream != 3), "{after:?}");
+    let mut server = server;
+    let status = tokio::task::spawn_blocking(move || server.child.wait().expect("wait"))
+        .await
+        .expect("join");
+    assert!(status.success(), "{status:?}");
+    let stopped = logs
+        .wait_for(&["referee stopped"], Duration::from_secs(5))
+        .expect("graceful stop logged");
+    let answered: serde_json::Value = serde_json::from_str(&stopped).expect("JSON log");
+    assert_eq!(
+        answered["fields"]["calls_answered"].as_u64(),
+        Some(1),
+        "{stopped}"
+    );
+}
