@@ -91,6 +91,11 @@ def classify(report):
     reason = stop.get("reason") or ""
     # The importer names a record it reads but Referee's rules cannot follow ("rules
     # divergence: ...", e.g. a share 18xx.games offers where Referee makes no offer).
+    # A pass Referee refuses because the rules demand something first of the one asked (over
+    # a holding limit: "must sell first", 1841 §5.2, §9.7) is a pass of a step Referee has
+    # open, not of one it skips: 18xx.games has no such obligation there (rules).
+    if typ == "pass" and "must sell first" in reason:
+        return ("rules", f"refused pass over a holding limit ({stop.get('code')})", detail)
     if typ in FORMAT_REFUSED_TYPES and "corporate event" not in reason and not reason.startswith("rules divergence"):
         return ("format", f"refused {typ} ({stop.get('code')})", detail)
     return ("rules", f"refused {typ} ({stop.get('code')})", detail)

@@ -40,8 +40,10 @@ fn sftc_over_the_limit() -> State {
 /// 1841 §7.3, FAQ-C7 (the next share step of one of his corporations comes before his next
 /// stock-round turn), FAQ-Q11 (it sells even if he stays over 60%): SFTC may only sell its
 /// one AFI share — no purchase, no start, no pass; the refused pass names §7.3 and the 80%.
-/// After the sale seat 0 still controls 70% of AFI, but SFTC has no AFI share left to sell
-/// (its president's certificate is never sold here), so it may pass, buy or start again.
+/// After the sale seat 0 (50%) holds more AFI than SFTC (20%), so he takes AFI's presidency
+/// and hands SFTC two 10% shares for the president's certificate (1841 §5.3, §7.5, §9.7);
+/// he still controls 70% of AFI, so SFTC must sell again: 10% or 20%. After a second 10%
+/// he controls 60% and SFTC may pass, buy or start again.
 #[test]
 fn s7_3_a_corporation_over_the_limit_sells_in_its_share_step() {
     let mut s = sftc_over_the_limit();
@@ -69,6 +71,28 @@ fn s7_3_a_corporation_over_the_limit_sells_in_its_share_step() {
     assert_eq!(
         referee_engine::g1841::corporation::controlled_percent(&s, 0, "AFI"),
         70
+    );
+    let afi = s.corporation("AFI").unwrap();
+    let holdings = |owner: &ShareOwner| -> Vec<(u32, bool)> {
+        afi.certificates
+            .iter()
+            .filter(|c| c.owner == *owner)
+            .map(|c| (c.percent, c.president))
+            .collect()
+    };
+    assert_eq!(
+        holdings(&ShareOwner::Corporation("SFTC".into())),
+        [(10, false), (10, false)]
+    );
+    assert_eq!(holdings(&ShareOwner::Player(0)).first(), Some(&(20, true)));
+    assert_eq!(
+        G1841::legal(&s, 0).actions,
+        [sell("AFI", 10), sell("AFI", 20)]
+    );
+    G1841::apply(&mut s, 0, &sell("AFI", 10)).unwrap();
+    assert_eq!(
+        referee_engine::g1841::corporation::controlled_percent(&s, 0, "AFI"),
+        60
     );
     let legal = G1841::legal(&s, 0).actions;
     assert!(legal.contains(&Action::Pass), "{legal:?}");

@@ -291,6 +291,43 @@ fn s12_4_split_of_irsff_into_sb_and_sfl() {
     assert!(r.done.contains(&"SB".to_string()) && r.done.contains(&"SFL".to_string()));
 }
 
+/// 1841 §12.4: IRSFF's certificates of other corporations alternate SB, SFL by descending
+/// value; of equal values (the rules give no order) the later corporation's goes first, as
+/// in 18xx.games (`secession_move_treasury_shares` reverses IRSFF's holdings, which it keeps
+/// grouped by corporation, after sorting them by price). 132002 before action 326 with one
+/// of SFTG's pool certificates in IRSFF's treasury beside its SSFL share and SFTG moved to
+/// SSFL's cell (L.16): SFTG's (later in the list of corporations) goes to SB, SSFL's to SFL (before
+/// 2026-12-06: SSFL's to SB; lite random 6 players seed 6002 split SFTC and SFTN that way
+/// and SFL later sold the SFTC share 18xx had given SB).
+#[test]
+fn s12_4_equal_treasury_certificates_go_later_corporation_first() {
+    let mut state = before_in("132002", 326);
+    let irsff = corp("IRSFF");
+    assert_eq!(percent(&state, "SSFL", irsff.clone()), 10);
+    let ssfl = state.corporation("SSFL").unwrap().share_price.unwrap();
+    let arrival = state.next_market_arrival;
+    state.next_market_arrival += 1;
+    let sftg = state.corporation_mut("SFTG").unwrap();
+    sftg.share_price = Some(referee_engine::g1841::state::SharePrice {
+        row: ssfl.row,
+        col: ssfl.col,
+        arrival,
+    });
+    let k = sftg
+        .certificates
+        .iter()
+        .position(|c| c.owner == ShareOwner::Pool)
+        .unwrap();
+    sftg.certificates[k].owner = irsff;
+    assert_eq!(validate(&state), Ok(()));
+    assert_eq!(state.corporation("SFTG").unwrap().price(), Some(16));
+    act(&mut state, P4, buy_4_train());
+    assert_eq!(percent(&state, "SFTG", corp("SB")), 10);
+    assert_eq!(percent(&state, "SFTG", corp("SFL")), 0);
+    assert_eq!(percent(&state, "SSFL", corp("SFL")), 10);
+    assert_eq!(percent(&state, "SSFL", corp("SB")), 0);
+}
+
 /// 1841 §12.4 ("if IRSFF had not yet operated in this OR, SB and SFL operate in its place;
 /// otherwise they wait for the next OR"; 18xx.games `secession_finish`: "will not run this
 /// OR" when IRSFF's place in the round is at or before the operating corporation's): the
@@ -773,6 +810,59 @@ fn s12_3_tuscan_first_step_two_city_token_is_the_holding_presidents_choice() {
     assert!(!state.corporation("AFI").unwrap().started());
 }
 
+/// 1841 §12.3: the president of the participant with the best stock value carries the merge
+/// out, but SFLP stays the first corporation of its merger with SFMA whoever leads
+/// (18xx.games `tuscan_merge_start`: `merger_start(sflp, sfma, …)`): where both have a token
+/// in one city, SFMA's goes, and SFLP's token keeps its slot. 132002 before
+/// action 327 with SFLP's and SFMA's prices swapped (SFMA L.75, P4's, leads; SFLP L.54) and
+/// SFLP's second token in Firenze (R14) beside SFMA's (SSFL only in Pisa): SFMA's Firenze
+/// token is destroyed, as when SFLP leads (before 2026-12-06: SFLP's), and P4 decides.
+#[test]
+fn s12_3_sflp_is_the_first_corporation_whoever_leads() {
+    let mut state = before_in("132002", 327);
+    let sflp = state.corporation("SFLP").unwrap().share_price;
+    let sfma = state.corporation("SFMA").unwrap().share_price;
+    state.corporation_mut("SFLP").unwrap().share_price = sfma;
+    state.corporation_mut("SFMA").unwrap().share_price = sflp;
+    let token = |hex: &str| referee_engine::g1841::MapToken {
+        hex: hex.into(),
+        city: 0,
+    };
+    for c in state.corporations.iter_mut() {
+        match c.sym.as_str() {
+            "SFLP" => {
+                c.tokens = vec![token("P12"), token("R14")];
+                c.tokens_total = c.tokens_total.max(2);
+            }
+            "SSFL" => c.tokens = vec![token("Q11")],
+            _ => {}
+        }
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let events = act(&mut state, P3, Action::BuyTokens { count: 3 });
+    let removed: Vec<(&str, &str, u32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TokenRemoved {
+                corporation,
+                hex,
+                city,
+            } => Some((corporation.as_str(), hex.as_str(), *city)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(removed, [("SFMA", "R14", 0)]);
+    // The last step, AFI (the holding) with SSFL, is decided by SFMA's president, P4.
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!("the Tuscan merge's last step waits")
+    };
+    assert_eq!(
+        (m.initiator.as_str(), m.partner.as_str(), m.stage),
+        ("AFI", "SSFL", MergerStage::Presidency)
+    );
+    assert_eq!(G1841::to_act(&state), [P4]);
+}
+
 /// 1841 §12.3 (FAQ-V2): SFLi operates in the round of its formation only if none of SFLP,
 /// SFMA, SSFL has operated in it (or is operating); Version 1 never (FAQ-C17) unless
 /// `sfli_run_variant`. 132002 action 327: none has → SFLi joins OR 3.1; the same with SSFL
@@ -983,7 +1073,7 @@ fn s12_1_the_presidents_exchange_comes_at_his_turn() {
         })
         .collect();
     assert_eq!(exchanged, [(p(P2), 10, false), (p(P3), 20, true)]);
-    ledger.exchanged(&events);
+    ledger.exchanged(&events, &state);
     ledger.settle(&state);
     assert_eq!(ledger.held("AFI", &p(P2)), ["AFI_1"]);
     assert_eq!(ledger.held("AFI", &p(P3)), ["AFI_0"]);

@@ -200,3 +200,57 @@ fn s12_1_a_presidency_by_20_percent_after_the_exchange_is_a_rules_divergence() {
         vec!["odd merger share answered before the presidency (played at the odd shares)"]
     );
 }
+
+/// The same divergence (R4) where this engine undoes the merger on the decline itself.
+/// `lite`, 3 players (seed 40005), up to id 191: CGTF (player 2: 30%, L.27) merges with CTS
+/// (IRSFF's) into CFCC (188, 189); player 2 declines the claim (`no`, 190), which this
+/// engine, with nobody else to ask, answers by undoing the merger (1841 §12.1); 18xx.games
+/// goes on and player 2 pays for a full share for his odd one (`full`, 191). That answer was
+/// read as a token count ("choose without an integer `choice`", a format stop): it is the
+/// rules divergence now, named at the record.
+#[test]
+fn s12_1_an_exchange_answer_after_the_merger_was_undone_is_a_rules_divergence() {
+    let r = import("lite-3p-s40005-to191");
+    let f = r.failure.clone().expect("stops in the exchange");
+    assert_eq!(f.kind, FailureKind::Refused);
+    assert_eq!(f.action_id, Some(191));
+    assert!(
+        f.reason
+            .starts_with("rules divergence: 18xx.games goes on with the merger of CGTF and CTS"),
+        "{}",
+        f.reason
+    );
+    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.1");
+    assert_eq!(
+        actions_of(&r, 190),
+        [(1, Action::ClaimPresidency { claim: false })]
+    );
+    assert_eq!(r.actions.len(), 207);
+}
+
+/// The listed divergence `D1-transform-token-money` (1841 §12.2), named at the record.
+/// `lite`, 5 players (seed 40011), up to id 214: CTLP, the last to operate in OR 3.2, pays
+/// out its L.50 (213; its only token, L.0 left) and 18xx.games lets it transform into AFI
+/// (214), raising the second token's L.50 by emergency money raising. This engine offers the
+/// transformation only with two tokens or the money, so it ended the round and the record
+/// met a stock round ("merge outside an operating round", a format stop): it is the rules
+/// divergence now.
+#[test]
+fn s12_2_a_transformation_without_the_token_money_is_a_rules_divergence() {
+    let r = import("lite-5p-s40011-to214");
+    let f = r.failure.clone().expect("stops at the transformation");
+    assert_eq!(f.kind, FailureKind::Refused);
+    assert_eq!(
+        (f.action_id, f.action_type.as_deref()),
+        (Some(214), Some("merge"))
+    );
+    assert!(
+        f.reason.starts_with(
+            "rules divergence (D1-transform-token-money): 18xx.games lets CTLP (L.0, one token) \
+             transform into AFI"
+        ),
+        "{}",
+        f.reason
+    );
+    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.2");
+}

@@ -941,3 +941,63 @@ fn s14_a_bankrupts_presidency_passes_to_a_holder_and_the_turn_ends() {
     assert!(r.done.contains(&"IFAI".to_string()), "IFAI's turn is over");
     assert_ne!(r.current.as_deref(), Some("IFAI"));
 }
+
+/// 1841 §9.3, §9.6, FAQ-C11: the run-routes step is offered only when a walk of the track from
+/// one of the corporation's city tokens reaches a second stop without crossing a hex side
+/// twice (18xx `route_info`, `operating_round::route_available`). Lite, heuristic, 3 players,
+/// seed 3002, id 489: SFTC (a 4-train) has tokens in Cuneo (M3) and in pass M5 and has just
+/// laid O5. From Cuneo, track runs over N4 (sides 2-4) into the pass; the only way on, N4's
+/// 4-5 to the town O5 and the off-board Q5, crosses N4's side 4 again. So SFTC has no route
+/// and does not run, as in 18xx.games (its route M5-O5-Q5 from the pass token alone is legal
+/// for the route check with `pass_token_not_a_route_base` off, but never asked; FAQ-C11 makes
+/// it illegal anyway). A breadth-first reach of the nodes from Cuneo finds O5 and Q5 (it turns
+/// back through the pass); the step used to be offered on it (export id 490 `run_routes`,
+/// refused by the oracle, which had skipped the step).
+#[test]
+fn s9_6_no_route_step_when_the_way_on_reuses_a_hex_side() {
+    use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+    use referee_engine::g1841::track::Board;
+    let text = std::fs::read_to_string(format!(
+        "{}/../tests/fixtures/1841/exported/lite-3p-heuristic-s3002-to494.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let replayed = replay(
+        &text,
+        &ReplaySettings {
+            check: false,
+            stop_at_action_id: Some(489),
+        },
+    );
+    assert_eq!(replayed.failure, None);
+    let state = replayed.state.unwrap();
+    let Round::OperatingRound(r) = &state.round else {
+        panic!("not an operating round: {:?}", state.round);
+    };
+    assert_eq!(r.current.as_deref(), Some("SFTC"));
+    assert_eq!(r.step, OperatingStep::BuyToken);
+    assert_eq!(state.operations.trains["SFTC"], ["4-1"]);
+    assert!(!operating_round::route_available(&state, "SFTC"));
+    let mut tokens: Vec<&str> = state
+        .corporation("SFTC")
+        .unwrap()
+        .tokens
+        .iter()
+        .map(|t| t.hex.as_str())
+        .collect();
+    tokens.sort_unstable();
+    assert_eq!(tokens, ["M3", "M5"]);
+    // The breadth-first reach from Cuneo counts the town and the off-board beyond the pass.
+    let board = Board::new(&state);
+    let bases = board.bases(&state, "SFTC");
+    assert_eq!(bases.len(), 1);
+    let (hex, node, _) = bases[0];
+    assert_eq!(hex, "M3");
+    let counts = |i: usize, n: usize| {
+        board
+            .view(i)
+            .and_then(|v| v.nodes.get(n))
+            .is_some_and(|n| n.counts_toward_two_stop_minimum)
+    };
+    assert!(board.reaches_at_least(&state, "SFTC", &[(hex, node)], None, 3, counts));
+}

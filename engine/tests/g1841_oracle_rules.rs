@@ -236,3 +236,60 @@ fn listed_divergence_v1_split_drops_irsffs_surplus_tokens() {
         "no token left on Bergamo"
     );
 }
+
+/// Listed divergence `ipo-purchase-hidden-by-a-treasury-holding` (1841 §5.2, §7.1): a player
+/// may buy a share from a corporation's IPO whatever certificates of other corporations its
+/// treasury holds (those are never for sale). 18xx.games' `can_buy_any_from_ipo?` asks
+/// `can_buy_shares?` of all the certificates the corporation holds and judges them by the
+/// smallest: when that is another corporation's certificate the player cannot afford, it
+/// lists no `buy_shares` and refuses the purchase. Version 1, heuristic, 3 players, seed 3003
+/// (a Referee export cut after id 104): SFLP bought SFTN's 10% (L.158) in its share step (id
+/// 103); in Stock Round 5 player 2 (L.134) buys SFLP's 20% IPO share at L.117 (id 104), which
+/// the oracle refuses ("Blocking step ... cannot process action buy_shares").
+#[test]
+fn listed_divergence_ipo_purchase_beside_a_treasury_holding_is_allowed() {
+    use referee_engine::Game;
+    use referee_engine::g1841::{Action, G1841, ShareOwner};
+    let text = fixture("exported/version_1-3p-heuristic-s3003-to104.json");
+    let before = replay(
+        &text,
+        &ReplaySettings {
+            check: false,
+            stop_at_action_id: Some(103),
+        },
+    );
+    assert_eq!(before.failure, None);
+    let s = before.state.expect("a state");
+    let sflp = s.corporation("SFLP").unwrap();
+    assert_eq!(sflp.price(), Some(117));
+    let in_ipo: Vec<u32> = sflp
+        .certificates
+        .iter()
+        .filter(|c| c.owner == ShareOwner::Ipo)
+        .map(|c| c.percent)
+        .collect();
+    assert_eq!(in_ipo, [20]);
+    let sftn = s.corporation("SFTN").unwrap();
+    assert_eq!(sftn.price(), Some(158));
+    assert_eq!(
+        sftn.certificates
+            .iter()
+            .filter(|c| c.owner == ShareOwner::Corporation("SFLP".into()))
+            .map(|c| c.percent)
+            .sum::<u32>(),
+        10
+    );
+    // Player 2 is seat 1; he holds L.134 and is the first to act.
+    assert_eq!(G1841::to_act(&s), [1]);
+    assert_eq!(s.players[1].cash, 134);
+    let buy = Action::BuyShares {
+        corporation: "SFLP".into(),
+        from_pool: false,
+        percent: 20,
+    };
+    assert!(G1841::legal_actions(&s, 1).contains(&buy));
+    let after = replay(&text, &ReplaySettings::default());
+    assert_eq!(after.failure, None);
+    let s = after.state.expect("a state");
+    assert_eq!(s.players[1].cash, 134 - 117);
+}

@@ -393,3 +393,79 @@ fn s18_a_token_step_pass_after_a_dropped_track_step_pass_is_dropped() {
     );
     assert_eq!(round_trip(options, 6, 503).0, None);
 }
+
+/// Issue #21, `p2p_purchases`, 6 players, seed 604: SFLP lays tile 619 on P12 (id 524); with
+/// no legal token placement this engine goes on to its token purchase from another
+/// corporation (1841 §9.5), where 18xx.games opens its token step first: the writer adds
+/// that step's `pass` (id 525) before SFLP buys SSFL's token in Livorno (Q11, id 526). The
+/// importer read the pass as SFLP's pass of the purchase step, and the purchase was refused
+/// ("SFLP is in its trains step"). It now drops the pass by the writer's own test
+/// (`token_step_opened_in_18xx`).
+#[test]
+fn s9_5_a_token_step_pass_before_a_token_purchase_is_dropped() {
+    let options = Options {
+        p2p_purchases: true,
+        ..Options::default()
+    };
+    let (history, written) = exported(options, 6, 604);
+    let at = |id: i64| record(&written.json, id);
+    assert_eq!(
+        at(524),
+        serde_json::json!({"auto_actions": [{"entity": "SFLP", "entity_type": "corporation",
+            "hexes": [], "type": "destination_connection"}], "entity": "SFLP",
+            "entity_type": "corporation", "hex": "P12", "id": 524, "rotation": 5,
+            "tile": "619-0", "type": "lay_tile", "user": 5})
+    );
+    assert_eq!(
+        at(525),
+        serde_json::json!({"entity": "SFLP", "entity_type": "corporation", "id": 525,
+            "type": "pass", "user": 5})
+    );
+    assert_eq!(
+        at(526),
+        serde_json::json!({"city": "Q11-0-0", "entity": "SFLP", "entity_type": "corporation",
+            "id": 526, "price": 1, "referee_seller": "SSFL", "slot": 0, "type": "buy_token",
+            "user": 5})
+    );
+    assert_eq!(
+        at(527),
+        serde_json::json!({"entity": "SFLP", "entity_type": "corporation", "id": 527,
+            "price": 200, "train": "3-5", "type": "buy_train", "user": 5, "variant": "3"})
+    );
+    // Our actions 549 (the lay) and 550 (the token purchase) carry ids 524 and 526.
+    assert_eq!(written.action_ids[549..551], [524, 526]);
+    assert_eq!(
+        history[549..551],
+        [
+            (
+                4,
+                Action::LayTile {
+                    hex: "P12".into(),
+                    tile: "619".into(),
+                    rotation: 5
+                }
+            ),
+            (
+                4,
+                Action::BuyToken {
+                    hex: "Q11".into(),
+                    city: 0,
+                    seller: "SSFL".into(),
+                    price: 1
+                }
+            ),
+        ]
+    );
+
+    let again = replay(&written.json.to_string(), &ReplaySettings::default());
+    assert_eq!(again.failure, None);
+    assert_eq!(
+        dropped_in(&again, 524..=527),
+        [(Some(525), "pass", "token step with no legal placement")]
+    );
+    assert_eq!(
+        applied_in(&again, 524..=526),
+        [(Some(524), &history[549]), (Some(526), &history[550])]
+    );
+    assert_eq!(round_trip(options, 6, 604).0, None);
+}

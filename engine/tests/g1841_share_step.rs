@@ -125,3 +125,66 @@ fn i35_the_flag_of_an_open_corporation_is_refused() {
     let e = referee_engine::g1841::validate::validate(&s).unwrap_err();
     assert!(e.to_string().contains("ipo_first_share_ordinary"), "{e}");
 }
+
+/// 1841 §5.3, §7.5, §9.7: a corporation's sale in its share step hands the presidency over
+/// when another holder then holds more than it (18xx `sell_shares_and_change_price` with
+/// `allow_president_change`). Lite, heuristic, 3 players, seed 3003 (a Referee export cut after
+/// id 633): CFCC, president of ATFA with its 20% certificate and two 10% shares, sells both
+/// 10% shares (ids 630, 631); Player 3 (seat 2), holding 30%, takes the presidency and hands
+/// CFCC two 10% shares for it, so CFCC holds 6 certificates of other corporations, more than
+/// 5, and must sell again before it may pass (id 632, a 10% of CTS). Before, CFCC kept ATFA's
+/// presidency and passed (the oracle refused the pass: "Corporate Sell then Buy Shares").
+#[test]
+fn s9_7_a_corporate_sale_hands_the_presidency_over() {
+    use referee_engine::g1841::import18xx::{ReplaySettings, replay};
+    let text = std::fs::read_to_string(format!(
+        "{}/../tests/fixtures/1841/exported/lite-3p-heuristic-s3003-to633.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let at = |id: i64| {
+        let r = replay(
+            &text,
+            &ReplaySettings {
+                check: false,
+                stop_at_action_id: Some(id),
+            },
+        );
+        assert_eq!(r.failure, None);
+        r.state.unwrap()
+    };
+    let holdings = |s: &State, owner: &ShareOwner| -> Vec<(u32, bool)> {
+        s.corporation("ATFA")
+            .unwrap()
+            .certificates
+            .iter()
+            .filter(|c| c.owner == *owner)
+            .map(|c| (c.percent, c.president))
+            .collect()
+    };
+    let cfcc = ShareOwner::Corporation("CFCC".into());
+    let before = at(629);
+    assert_eq!(
+        holdings(&before, &cfcc),
+        [(20, true), (10, false), (10, false)]
+    );
+    let after = at(631);
+    assert_eq!(holdings(&after, &cfcc), [(10, false), (10, false)]);
+    assert_eq!(
+        holdings(&after, &ShareOwner::Player(2)),
+        [(20, true), (10, false)]
+    );
+    let held = after
+        .corporations
+        .iter()
+        .flat_map(|c| c.certificates.iter())
+        .filter(|c| c.owner == cfcc)
+        .count();
+    assert_eq!(held, 6);
+    let legal = G1841::legal_actions(&after, 0);
+    assert!(!legal.contains(&Action::Pass), "CFCC must sell first");
+    assert!(legal.contains(&Action::SellShares {
+        corporation: "CTS".into(),
+        percent: 10,
+    }));
+}

@@ -398,6 +398,39 @@ pub fn largest_other_holding(state: &State, corp: &Corporation, holder: &ShareOw
         .unwrap_or(0)
 }
 
+/// What 18xx.games' `BuySellParShares#can_ipo_any?` asks a buyer to hold for a closed
+/// historical corporation `x` (interpretation I35), `lowest` being the lowest par price; `None`
+/// when its `can_par?` refuses `x`. A historical corporation that closes is closed for good
+/// (1841 §3.4, §11 step 2, §12), so no start of it ever follows; but 18xx's `can_par?` does not
+/// look at `closed?`: from phase 4 (`concession_ok?` then accepts anyone) it accepts a closed
+/// historical corporation that was `startable` — one of the seven of the concessions, or one
+/// formed by an event (SFLi, the split's two) that did form. Its `can_buy?` then prices the first
+/// certificate of the closed corporation's IPO at the lowest par: an ordinary share (one unit,
+/// `lowest`) when the corporation still had unsold IPO shares at its close
+/// ([`Corporation::ipo_first_share_ordinary`]), else its president's certificate (two units).
+/// A corporation formed by an event that closed without unsold IPO shares cannot be told from
+/// one that never formed (18xx: not `startable`) and is taken as never formed.
+pub(crate) fn closed_historical_listed_par_cost(
+    state: &State,
+    x: &Corporation,
+    lowest: i64,
+) -> Option<i64> {
+    if !(x.closed && x.historical) || phase_number(state) < 4 {
+        return None;
+    }
+    let formed_by_event = historical_data(&state.options, &x.sym)?
+        .formed_by_event
+        .is_some();
+    if formed_by_event && !x.ipo_first_share_ordinary {
+        return None;
+    }
+    Some(if x.ipo_first_share_ordinary {
+        lowest
+    } else {
+        lowest.saturating_mul(2)
+    })
+}
+
 /// The current phase as a number (`2` … `8`).
 pub fn phase_number(state: &State) -> u32 {
     state.phase.parse().unwrap_or(2)

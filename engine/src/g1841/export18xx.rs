@@ -60,6 +60,7 @@ use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
     Split, SplitStage, StartStep, State,
 };
+use super::token_slots::retiled_hexes;
 use crate::{Game, Rejection, Seat, SetupError};
 
 /// What to write besides the actions.
@@ -285,7 +286,8 @@ pub fn export(
         match writer.write(&pre, &state, *seat, action, &events, id) {
             Ok(mut json) => {
                 writer.ledger.split_treasury(&pre, &state, &events);
-                writer.ledger.exchanged(&events);
+                writer.ledger.merger_treasury(&pre, &state, &events);
+                writer.ledger.exchanged(&events, &state);
                 writer.ledger.settle(&state);
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
                 json[INDEX_TAG] = Value::from(index);
@@ -330,7 +332,9 @@ pub fn export(
                     let seat = super::corporation::controller(&state, &major).unwrap_or(*seat);
                     out.push(writer.record("choose", &f, &Entity::Corporation(major), seat, id));
                 }
-                for (entity, seat) in writer.split_repeat_declines(&pre, &state, action, &events) {
+                for (entity, seat) in
+                    writer.split_repeat_declines(&pre, &state, *seat, action, &events)
+                {
                     // 18xx asks "another round of purchases?" where this engine closed that
                     // successor's purchases by rule: the decline (1841 §12.4).
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
@@ -634,7 +638,7 @@ fn turn_position(state: &State, corp: &str) -> Option<Option<OperatingStep>> {
 /// ([`operating_round::token_step_opens_in_18xx`]): with `began`, the corporation whose turn
 /// began with the action, else the one operating before it. The importer's replay drops the
 /// pass again (a pass of a step it has moved past).
-fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) -> Option<String> {
+pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) -> Option<String> {
     let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
         return None;
     };
@@ -789,6 +793,58 @@ fn split_across(
             if successors.contains(corporation))
     });
     (split_of(pre), split_of(post), formed)
+}
+
+/// The state in which 18xx.games asks the Ferdinandea split's "another round of purchases?"
+/// questions of the action `pre → post` (1841 §12.4): `Some(None)` for `post` itself;
+/// `Some(Some(state))` when the split ended in this action and the Tuscan merge queued behind
+/// it (1841 §11: both are events of the first 4-train) ran on in the same action — 18xx
+/// defers the merge to `secession_finish`, after its last question, and the merge moves
+/// cash (an odd share sold to the bank, a presidency bought): `pre` with the action applied
+/// and the Tuscan merge taken out of the queue (Version 2 heuristic 4 players seed 4002,
+/// 18xx id 453: a player who could buy SB only with the L.121 of his SSFL share sold in the
+/// merge was asked nothing by 18xx). `None` (no question to write) when the split both began
+/// and ended in this action and a Tuscan merge with at least two participants followed: the
+/// split then asked nobody anything, so no holder could buy at its end.
+fn split_end_state(
+    pre: &State,
+    post: &State,
+    seat: Seat,
+    action: &Action,
+    events: &[Event],
+) -> Option<Option<State>> {
+    let (before, after, began) = split_across(pre, post, events);
+    let Some(tuscan) = data::ruleset(&pre.options).tuscan_merge.as_ref() else {
+        return Some(None);
+    };
+    if after.is_some() {
+        return Some(None);
+    }
+    let queued = |s: &State| {
+        matches!(&s.round, Round::OperatingRound(r)
+            if r.queued_events.contains(&super::state::QueuedEvent::TuscanMerge))
+    };
+    if before.is_none() {
+        let started = tuscan
+            .participants
+            .iter()
+            .filter(|p| pre.corporation(p).is_some_and(|c| c.started()))
+            .count();
+        return if began && started >= 2 {
+            None
+        } else {
+            Some(None)
+        };
+    }
+    if !queued(pre) || queued(post) {
+        return Some(None);
+    }
+    let mut end = pre.clone();
+    if let Round::OperatingRound(r) = &mut end.round {
+        r.queued_events
+            .retain(|q| *q != super::state::QueuedEvent::TuscanMerge);
+    }
+    Some(G1841::apply(&mut end, seat, action).ok().map(|_| end))
 }
 
 /// 18xx.games' `@secession_decider`, who decides for the successors of the Ferdinandea split
@@ -1173,13 +1229,21 @@ impl Writer<'_> {
     /// `split-repeat-round-of-a-frozen-successor`), and its repeated question for a successor
     /// whose round sold nothing, are written here as declined. The writer follows 18xx's
     /// `done` set over the split (`split_offers_done`).
+    ///
+    /// Whether a holder can buy is judged where 18xx asks: at the end of the split, before
+    /// a Tuscan merge that ran on in the same action ([`split_end_state`]).
     fn split_repeat_declines(
         &mut self,
         pre: &State,
         post: &State,
+        seat: Seat,
         action: &Action,
         events: &[Event],
     ) -> Vec<(Entity, Seat)> {
+        let Some(end) = split_end_state(pre, post, seat, action, events) else {
+            return Vec::new();
+        };
+        let post = end.as_ref().unwrap_or(post);
         let rules = data::ruleset(&post.options);
         let successors = &rules.ferdinandea_split.successors;
         let [first, second] = successors.as_slice() else {
@@ -1333,6 +1397,7 @@ impl Writer<'_> {
         self.slots.follow(
             &TokenSlots::locate(pre),
             &TokenSlots::locate(post),
+            &retiled_hexes(pre, post),
             matches!(action, Action::BuyToken { .. }),
             events,
             &|hex, city| reserved_slots(pre, hex, city),

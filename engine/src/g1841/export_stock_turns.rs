@@ -17,12 +17,23 @@
 //!   (1841 §5.4 step 3), and `can_buy?` of the president's certificate at twice the lowest par
 //!   price: a player with L.136 below his certificate limit may start, in 18xx's reading, any
 //!   non-historical corporation not yet started from phase 3, even where no city is free.
+//!   Nor does `can_par?` look at `closed?`: from phase 4 a historical corporation closed for
+//!   good (§3.4) counts too, its first IPO certificate priced at the lowest par
+//!   (interpretation I35, [`closed_historical_listed_par_cost`]).
+//!
+//! * `buyable_bank_owned_companies` (`can_buy_company?`) does not look at the player's sales
+//!   of the round: a bank concession that brings its corporation's president's certificate
+//!   from the pool (§3.2, I15) stays on offer after he sold that corporation (§5.1; reviewed
+//!   divergence `p2p-concession-after-selling`; Version 2 random 8 players seed 8002, 18xx id
+//!   806: Player 3 sold IRSFF earlier in Stock Round 4, IRSFF's concession with its president's
+//!   certificate costs L.50 + 2 × L.13 = L.76, he holds L.105).
 //!
 //! The rules are not affected (no such purchase or start can be completed in either engine);
 //! the export writes the player's `pass` there.
 
 use super::corporation::{
-    certificate_count, certificate_limit, controlled_percent, is_non_historical, phase_number,
+    certificate_count, certificate_limit, closed_historical_listed_par_cost, controlled_percent,
+    is_non_historical, phase_number,
 };
 use super::data;
 use super::state::{Corporation, ShareOwner, State};
@@ -43,6 +54,10 @@ pub(crate) fn turn_open_in_18xx(state: &State, seat: Seat) -> bool {
     let below_limit = certificate_count(state, seat) < certificate_limit(state);
     treasury_holding_looks_buyable(state, seat, player.cash, below_limit)
         || start_looks_possible(state, player.cash, below_limit)
+        || state
+            .bank_concessions
+            .iter()
+            .any(|c| super::stock_round::bank_concession_buyable_in_18xx(state, seat, *c))
 }
 
 /// 18xx's `can_buy_any_from_ipo?` answering yes for certificates a corporation holds of
@@ -127,11 +142,25 @@ fn start_looks_possible(state: &State, cash: i64, below_limit: bool) -> bool {
             super::state::CorporationKind::Major,
         ))
         .min();
-    phase_number(state) >= 3
-        && below_limit
-        && lowest.is_some_and(|p| p.saturating_mul(2) <= cash)
+    let Some(lowest) = lowest else {
+        return false;
+    };
+    let non_historical = phase_number(state) >= 3
+        && lowest.saturating_mul(2) <= cash
         && state
             .corporations
             .iter()
-            .any(|c| !c.historical && !c.started() && is_non_historical(&state.options, &c.sym))
+            .any(|c| !c.historical && !c.started() && is_non_historical(&state.options, &c.sym));
+    below_limit && (non_historical || closed_historical_looks_startable(state, cash, lowest))
+}
+
+/// 18xx's `can_ipo_any?` answering yes for a historical corporation closed for good (1841
+/// §3.4, §12): from phase 4, when the player can pay the first certificate of its IPO at the
+/// lowest par price ([`closed_historical_listed_par_cost`]; version_1 heuristic 3 players seed
+/// 3001, 18xx id 500: Player 3 with L.88 is offered `par` at the start of Stock Round 8, SFMA
+/// and six other historical corporations being closed with unsold IPO shares).
+fn closed_historical_looks_startable(state: &State, cash: i64, lowest: i64) -> bool {
+    state.corporations.iter().any(|c| {
+        closed_historical_listed_par_cost(state, c, lowest).is_some_and(|cost| cost <= cash)
+    })
 }

@@ -31,6 +31,7 @@ use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
+use super::token_slots::retiled_hexes;
 use crate::{Game, Outcome, Rejection, Seat};
 
 mod choose;
@@ -2984,7 +2985,7 @@ impl UnrecordedPool {
             .iter()
             .map(|c| ledger.held(c, &ShareOwner::Pool))
             .collect();
-        ledger.exchanged(events);
+        ledger.exchanged(events, state);
         ledger.settle(state);
         for (c, before) in watched.iter().zip(before) {
             for id in ledger.held(c, &ShareOwner::Pool) {
@@ -3379,6 +3380,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     let mut record_id = None;
     let mut track = TrackStep::default();
     let mut turn_end = TurnEndPasses::default();
+    let mut token_step = TokenStepPasses::default();
     // The major whose compulsory second token the last action bought (a transformation's
     // token step open, 1841 §12.2).
     let mut compulsory: Option<String> = None;
@@ -3443,9 +3445,12 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                 .push(dropped_record(record_id, index, action, reason));
             continue;
         }
-        if let Some(reason) =
-            pass_after_turn(&state, action, previous.and_then(|i| export.actions.get(i)))
-                .or_else(|| stock_round_last_pass(&state, action))
+        if let Some(reason) = token_step
+            .drops(&state, action)
+            .or_else(|| {
+                pass_after_turn(&state, action, previous.and_then(|i| export.actions.get(i)))
+            })
+            .or_else(|| stock_round_last_pass(&state, action))
         {
             out.records_dropped += 1;
             out.dropped
@@ -3520,15 +3525,23 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
                                 turn_end.applied(pre.as_ref(), &state, a);
+                                token_step.applied(pre.as_ref(), &state);
+                                answers.applied(&events);
                                 let now = TokenSlots::locate(&state);
                                 token_slots.follow(
                                     &located,
                                     &now,
+                                    &pre.as_ref()
+                                        .map(|p| retiled_hexes(p, &state))
+                                        .unwrap_or_default(),
                                     matches!(a, Action::BuyToken { .. }),
                                     &events,
                                     &|hex, city| reserved_slots(&state, hex, city),
                                 );
                                 located = now;
+                                if let Some(pre) = &pre {
+                                    ledger.merger_treasury(pre, &state, &events);
+                                }
                                 if !export.referee_export && list.len() == 1 {
                                     unrecorded_pool.followed(
                                         &mut ledger,
@@ -3876,6 +3889,62 @@ impl TurnEndPasses {
                 } else {
                     "operating turn this engine ended itself (nothing legal)"
                 })
+            }
+            _ => {
+                self.due.clear();
+                None
+            }
+        }
+    }
+}
+
+/// The `pass` records of 18xx.games' token step (`Engine::Step::Token`, 1841 §9.2) that the
+/// writer adds after an action where this engine, finding no legal placement, skipped the
+/// step ([`super::export18xx::token_step_opened_in_18xx`]: the corporation whose turn ended
+/// with the action, then the one whose turn began). Read as a pass of whatever this engine
+/// asks next, such a record would pass a step that is still to come: with `p2p_purchases`
+/// (the token purchase from another corporation, §9.5, is a step of its own) a lay followed
+/// by the token step's pass and a `buy_token` had the pass close the purchase step and the
+/// purchase refused ("in its trains step"). Followed over the replay as the writer decides
+/// it; any other record (but those the track step drops, written between) ends the wait.
+#[derive(Default)]
+struct TokenStepPasses {
+    /// The corporations whose token-step pass is still due, in the order written.
+    due: std::collections::VecDeque<String>,
+}
+
+impl TokenStepPasses {
+    /// Follows an applied action (`pre` = the state before it, when in an operating round).
+    fn applied(&mut self, pre: Option<&State>, post: &State) {
+        self.due.clear();
+        if let Some(pre) = pre {
+            for began in [false, true] {
+                if let Some(corp) = super::export18xx::token_step_opened_in_18xx(pre, post, began) {
+                    self.due.push_back(corp);
+                }
+            }
+        }
+    }
+
+    /// Whether `action` is such a pass (to be dropped): a recorded (not automatic) `pass` of
+    /// the corporation due first, which this engine has moved past its token step.
+    fn drops(&mut self, state: &State, action: &ImportedAction) -> Option<&'static str> {
+        if action.auto {
+            return None;
+        }
+        let due = self.due.pop_front();
+        let past_token = |c: &str| match &state.round {
+            Round::OperatingRound(r) if r.current.as_deref() == Some(c) => {
+                r.step > OperatingStep::Token && r.event.is_none() && r.start.is_none()
+            }
+            Round::OperatingRound(r) => r.done.iter().any(|d| d == c),
+            _ => false,
+        };
+        match (&action.entity, due) {
+            (Entity::Corporation(c), Some(d))
+                if action.kind == "pass" && *c == d && past_token(c) =>
+            {
+                Some("token step with no legal placement")
             }
             _ => {
                 self.due.clear();

@@ -52,6 +52,7 @@ pub mod share_ledger;
 pub mod start;
 pub mod state;
 pub mod stock_round;
+pub mod token_slots;
 pub mod track;
 pub mod validate;
 pub mod view;

@@ -19,9 +19,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::action::Event;
-use super::data;
 use super::import18xx::notation;
 use super::state::{ShareOwner, State};
+pub use super::token_slots::{Located, ReservedSlots, TokenSlots, free_slot, reserved_slots};
 
 /// 18xx's certificates of one corporation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -128,13 +128,18 @@ impl Ledger {
 
     /// Follows 18xx's exchanges (1841 §12) from this engine's `SharesExchanged` events, in
     /// order: each holder receives the new corporation's shares one by one from the front of
-    /// its IPO. In a merger of two majors (18xx `merger_do_exchange`), a player who takes the
-    /// presidency without paying for it receives two shares, which 18xx's presidency swap
-    /// then sends back to the end of the IPO for the president's certificate, before the rest
-    /// of his shares; a presidency paid for (an `ExchangePayment` to the corporation just
+    /// its IPO. In a merger of two majors (18xx `merger_do_exchange`), a holder who takes the
+    /// presidency without paying for it, a player or a corporation (18xx counts corporations
+    /// as holders, `player_share_holders`; `version_1`, 4 players, random, seed 4014: SFTC
+    /// takes SFLi's presidency at the Tuscan merge, id 439), receives two shares, which 18xx's
+    /// presidency swap then sends back to the end of the IPO for the president's certificate,
+    /// before the rest of his shares; a presidency paid for (an `ExchangePayment` to the corporation just
     /// before), and the president's certificate of a split or a transformation, are handed
-    /// over directly.
-    pub fn exchanged(&mut self, events: &[Event]) {
+    /// over directly. A transformation's exchanges are taken in 18xx's order
+    /// ([`transformation_order`]); `post` is the state after the events.
+    pub fn exchanged(&mut self, events: &[Event], post: &State) {
+        let ordered = transformation_order(events, post);
+        let events = ordered.as_deref().unwrap_or(events);
         let mut pending: Option<(String, ShareOwner, usize)> = None;
         for (k, e) in events.iter().enumerate() {
             if let Event::CorporationFormed {
@@ -173,10 +178,7 @@ impl Ledger {
                         holder: h, to_corporation: true, ..
                     } if h == holder);
                 let rest = units.saturating_sub(2);
-                if paid
-                    || !matches!(holder, ShareOwner::Player(_))
-                    || !self.merger_of_majors(corporation)
-                {
+                if paid || !self.merger_of_majors(corporation) {
                     self.give_president(corporation, holder);
                     self.give_front(corporation, holder, rest);
                 } else {
@@ -188,6 +190,63 @@ impl Ledger {
         }
         if let Some((c, h, extra)) = pending {
             self.presidency_by_swap(&c, &h, extra);
+        }
+    }
+
+    /// Follows a merger's move of the old corporations' certificates of other corporations
+    /// to the new one (1841 §12.1, §12.3; 18xx `move_assets`, the initiator's first, then the
+    /// partner's, each holder's in the order it received them), in the action (`pre` to
+    /// `post`, its `events`) where this engine moves them: when a merger's new corporation is
+    /// named, or with its formation. Each old corporation that held certificates of a
+    /// corporation in `pre` and holds none in `post`, where the new corporation holds more,
+    /// hands its list over as it is; [`Ledger::settle`] would take the donors in symbol order
+    /// (lite, 6 players, random, seed 6015: SFTC's RSFS_2 and CTDA's RSFS_3 go to CGTF at id
+    /// 540 in that order, and the first of them is the one CGTF's presidency swap at id 605
+    /// hands back to player 1).
+    pub fn merger_treasury(&mut self, pre: &State, post: &State, events: &[Event]) {
+        let formed = events.iter().find_map(|e| match e {
+            Event::CorporationFormed {
+                corporation, from, ..
+            } if from.len() == 2 => Some((from[0].clone(), from[1].clone(), corporation.clone())),
+            _ => None,
+        });
+        let merger = |s: &State| match &s.round {
+            super::state::Round::OperatingRound(r) => match r.event.as_deref() {
+                Some(super::state::CorporateEvent::Merger(m)) if !m.target.is_empty() => {
+                    Some((m.initiator.clone(), m.partner.clone(), m.target.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((a, b, target)) = formed.or_else(|| merger(post)).or_else(|| merger(pre)) else {
+            return;
+        };
+        let to = ShareOwner::Corporation(target.clone());
+        let count = |s: &State, sym: &str, owner: &ShareOwner| {
+            s.corporation(sym).map_or(0, |c| {
+                c.certificates.iter().filter(|x| x.owner == *owner).count()
+            })
+        };
+        for c in &post.corporations {
+            if [&a, &b, &target].contains(&&c.sym) {
+                continue;
+            }
+            if count(post, &c.sym, &to) <= count(pre, &c.sym, &to) {
+                continue;
+            }
+            for old in [&a, &b] {
+                let from = ShareOwner::Corporation(old.clone());
+                if count(pre, &c.sym, &from) == 0 || count(post, &c.sym, &from) > 0 {
+                    continue;
+                }
+                let Some(shares) = self.corps.get_mut(&c.sym) else {
+                    continue;
+                };
+                for i in shares.held.get(&from).cloned().unwrap_or_default() {
+                    shares.move_share(i, &to);
+                }
+            }
         }
     }
 
@@ -556,156 +615,89 @@ impl Ledger {
     }
 }
 
-/// 18xx.games' reserved slots of a city, by slot: the corporation and whether the reservation
-/// still holds ([`reserved_slots`]).
-pub type ReservedSlots = Vec<(String, bool)>;
-
-/// Where a token stands: hex, city index, corporation.
-pub type Located = BTreeSet<(String, u32, String)>;
-
-/// 18xx.games' token slots of each city (hex, city index) holding or having held a token: the
-/// corporation in each slot, `None` for a slot emptied. `buy_token` and `remove_token` name
-/// a token by its slot (`city.tokens[slot]`); this engine's tokens carry no slot (its city
-/// holders are in corporation order), so the export and the import follow 18xx's.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TokenSlots {
-    slots: BTreeMap<(String, u32), Vec<Option<String>>>,
-}
-
-impl TokenSlots {
-    /// Every token of `state`, for [`TokenSlots::follow`].
-    pub fn locate(state: &State) -> Located {
-        state
-            .corporations
-            .iter()
-            .flat_map(|c| {
-                c.tokens
-                    .iter()
-                    .map(|t| (t.hex.clone(), t.city, c.sym.clone()))
-            })
-            .collect()
-    }
-
-    /// 18xx's slot of `corporation`'s token in city `city` of `hex`.
-    pub fn slot_of(&self, hex: &str, city: u32, corporation: &str) -> Option<usize> {
-        self.slots
-            .get(&(hex.to_string(), city))?
-            .iter()
-            .position(|s| s.as_deref() == Some(corporation))
-    }
-
-    /// The corporation whose token is in 18xx's slot `slot` of city `city` of `hex`.
-    pub fn holder(&self, hex: &str, city: u32, slot: usize) -> Option<&str> {
-        self.slots
-            .get(&(hex.to_string(), city))?
-            .get(slot)?
-            .as_deref()
-    }
-
-    /// Follows one action from the tokens `before` to the tokens `after`: a token leaving a
-    /// city empties its slot (18xx `Token#remove!` leaves `nil`); a token arriving takes the
-    /// slot a token of the same action left in that city (a merger's or a transformation's
-    /// new corporation takes its old corporation's slot, `swap_token`), else the first empty
-    /// slot, else a new one (`City#get_slot`; a `bought` token, `exchange_token`, takes the
-    /// first empty slot). A token this engine destroys (`TokenRemoved` in `events` of a
-    /// corporation other than the one arriving: a merger's second token in a city, 1841
-    /// §12.1) empties its slot and leaves it empty: 18xx removes the partner's duplicate
-    /// (`merger_tokens_start`, `remove!`) and the new corporation takes the slot of the token
-    /// kept, the initiator's (`swap_token`), whatever their order in the city. A slot
-    /// `reserved` for a historical corporation's home ([`reserved_slots`]) is taken by its
-    /// home token only ([`free_slot`]).
-    pub fn follow(
-        &mut self,
-        before: &Located,
-        after: &Located,
-        bought: bool,
-        events: &[Event],
-        reserved: &dyn Fn(&str, u32) -> ReservedSlots,
-    ) {
-        if before == after {
-            return;
-        }
-        let mut freed: BTreeMap<(String, u32), Vec<usize>> = BTreeMap::new();
-        for (hex, city, sym) in before.difference(after) {
-            let key = (hex.clone(), *city);
-            let slots = self.slots.entry(key.clone()).or_default();
-            if let Some(i) = slots
-                .iter()
-                .position(|s| s.as_deref() == Some(sym.as_str()))
-            {
-                slots[i] = None;
-                let destroyed = events.iter().any(|e| {
-                    matches!(e, Event::TokenRemoved { corporation, hex: h, city: c }
-                        if corporation == sym && h == hex && c == city)
-                });
-                if !destroyed {
-                    freed.entry(key).or_default().push(i);
-                }
-            }
-        }
-        for (hex, city, sym) in after.difference(before) {
-            let key = (hex.clone(), *city);
-            let slots = self.slots.entry(key.clone()).or_default();
-            let reuse = if bought {
-                None
-            } else {
-                freed.get_mut(&key).and_then(|f| {
-                    f.sort_unstable();
-                    (!f.is_empty()).then(|| f.remove(0))
-                })
-            };
-            let slot = reuse.unwrap_or_else(|| free_slot(slots, &reserved(hex, *city), sym));
-            if slots.len() <= slot {
-                slots.resize(slot + 1, None);
-            }
-            slots[slot] = Some(sym.clone());
-        }
-    }
-}
-
-/// 18xx.games' reserved slots of city `city` of `hex` in `state`: by slot, the historical
-/// corporation whose home it is while that corporation has not started (1841 §5.4; 18xx
-/// reserves a slot for each home given with its city, `City#add_reservation!`, in the order of
-/// the corporations, keeps the reservation through upgrades, and frees it, keeping its
-/// place, when the home token is placed; Version 2 SFMA, whose president chooses the city,
-/// reserves none). Each with whether it still holds: the corporation has not started and is
-/// not closed.
-pub fn reserved_slots(state: &State, hex: &str, city: u32) -> ReservedSlots {
-    data::ruleset(&state.options)
-        .historical_corporations
-        .iter()
-        .filter(|h| {
-            h.homes.iter().any(|home| {
-                home.hex == hex
-                    && home
-                        .city_index
-                        .is_some_and(|i| super::track::current_city(state, hex, i) == city)
-            })
-        })
-        .map(|h| {
-            let active = !state
-                .corporation(&h.sym)
-                .is_some_and(|c| c.started() || c.closed);
-            (h.sym.clone(), active)
-        })
-        .collect()
-}
-
-/// The slot a token of `sym` arriving in a city takes (`City#get_slot`): its home's reserved
-/// slot (the home token of a corporation being started), else the first slot neither holding
-/// a token nor reserved, else a new one.
-pub fn free_slot(slots: &[Option<String>], reserved: &[(String, bool)], sym: &str) -> usize {
-    if let Some(i) = reserved.iter().position(|(r, _)| r == sym)
-        && slots.get(i).is_none_or(Option::is_none)
-    {
-        return i;
-    }
-    let open = |i: usize| {
-        slots.get(i).is_none_or(Option::is_none) && !reserved.get(i).is_some_and(|(_, held)| *held)
+/// The events of a transformation (1841 §12.2, §12.3: one corporation formed from one other,
+/// not the split, which forms two) with its `SharesExchanged` events in the order 18xx.games
+/// makes the exchanges (`transform_shares`): the president's certificate first, then each
+/// player's shares, the players from the president on in player order, then each
+/// corporation's in the corporation list order, then the pool's; each holder receives the
+/// front of the new corporation's IPO. This engine reports them in its certificate order, in
+/// which the pool's old certificate may come before a player's (`version_1`, 5 players,
+/// random, seed 5011: SFTC transforms into CTS, 18xx gives player 3 CTS_1 and CTS_2 and the
+/// pool CTS_3). `None`: no transformation, or its events already in that order.
+fn transformation_order(events: &[Event], post: &State) -> Option<Vec<Event>> {
+    let mut formed = events.iter().filter_map(|e| match e {
+        Event::CorporationFormed {
+            corporation, from, ..
+        } => Some((corporation, from.len())),
+        _ => None,
+    });
+    let (target, 1) = formed.next()? else {
+        return None;
     };
-    (0..=slots.len().max(reserved.len()))
-        .find(|&i| open(i))
-        .unwrap_or(slots.len())
+    if formed.next().is_some() {
+        return None;
+    }
+    let exchanges: Vec<usize> = (0..events.len())
+        .filter(|&k| {
+            matches!(&events[k], Event::SharesExchanged { corporation, .. } if corporation == target)
+        })
+        .collect();
+    // 18xx rotates its players from the minor's controlling player (`corp.player`): the
+    // president, or the player controlling the corporation that is president (`version_1`,
+    // 8 players, random, seed 8013: CTLP, SFTC president, transforms into RATF at id 297).
+    let president = exchanges.iter().find_map(|&k| match &events[k] {
+        Event::SharesExchanged {
+            holder,
+            president: true,
+            ..
+        } => match holder {
+            ShareOwner::Player(seat) => Some(*seat),
+            ShareOwner::Corporation(sym) => super::corporation::controller(post, sym),
+            _ => None,
+        },
+        _ => None,
+    });
+    let players = president.map_or_else(
+        || post.player_order.clone(),
+        |p| super::corporation::players_from(post, p),
+    );
+    let rank = |e: &Event| -> (u8, usize) {
+        let Event::SharesExchanged {
+            holder, president, ..
+        } = e
+        else {
+            return (4, 0);
+        };
+        if *president {
+            return (0, 0);
+        }
+        match holder {
+            ShareOwner::Player(s) => (1, players.iter().position(|x| x == s).unwrap_or(usize::MAX)),
+            ShareOwner::Corporation(c) => (
+                2,
+                post.corporations
+                    .iter()
+                    .position(|x| x.sym == *c)
+                    .unwrap_or(usize::MAX),
+            ),
+            ShareOwner::Pool => (3, 0),
+            ShareOwner::Ipo => (4, 0),
+        }
+    };
+    let mut sorted: Vec<&Event> = exchanges.iter().map(|&k| &events[k]).collect();
+    sorted.sort_by_key(|e| rank(e));
+    if exchanges
+        .iter()
+        .zip(&sorted)
+        .all(|(&k, e)| std::ptr::eq(&events[k], *e))
+    {
+        return None;
+    }
+    let mut out = events.to_vec();
+    for (&k, e) in exchanges.iter().zip(sorted) {
+        out[k] = e.clone();
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -378,6 +378,30 @@ pub(crate) fn pool_presidency(state: &State, c: Concession) -> Option<(&'static 
 /// certificate is a share bought; 18xx.games does not check this one, see the reviewed
 /// divergence `p2p-concession-after-selling`).
 fn concession_refusal(state: &State, seat: Seat, c: Concession) -> Option<(&'static str, String)> {
+    concession_refusal_with(state, seat, c, true)
+}
+
+/// Whether 18xx.games' `can_buy_company?` lets `seat` buy bank concession `c` now (from Stock
+/// Round 2): [`concession_refusal`] without the check of a sale of the corporation this round,
+/// which 18xx.games does not make (reviewed divergence `p2p-concession-after-selling`). For the
+/// export, whose player's turn stays open there in 18xx.games
+/// ([`super::export_stock_turns`]).
+pub(crate) fn bank_concession_buyable_in_18xx(state: &State, seat: Seat, c: Concession) -> bool {
+    let from = data::ruleset(&state.options)
+        .concession_round
+        .bank_concessions_buyable_from_stock_round;
+    round(state).is_some_and(|r| r.number >= from)
+        && state.bank_concessions.contains(&c)
+        && concession_refusal_with(state, seat, c, false).is_none()
+}
+
+/// [`concession_refusal`], with or without the check of a sale this round (`sales`).
+fn concession_refusal_with(
+    state: &State,
+    seat: Seat,
+    c: Concession,
+    sales: bool,
+) -> Option<(&'static str, String)> {
     let face = data::ruleset(&state.options).concession_round.face_value;
     let pool = pool_presidency(state, c);
     let cost = face.saturating_add(pool.map_or(0, |(_, p)| p));
@@ -393,7 +417,7 @@ fn concession_refusal(state: &State, seat: Seat, c: Concession) -> Option<(&'sta
         ));
     }
     let (sym, _) = pool?;
-    if sold_this_round(state, seat, sym) {
+    if sales && sold_this_round(state, seat, sym) {
         return Some((
             "1841 §5.1",
             format!(

@@ -52,6 +52,9 @@ pub(super) enum Plan {
 #[derive(Debug, Default)]
 pub(super) struct Answers {
     kept: Vec<(ShareOwner, OddShareChoice)>,
+    /// The merger (initiator, partner) the last action applied undid for want of a president
+    /// (1841 §12.1), e.g. on a declined claim that 18xx.games answered in the usual way.
+    failed: Option<(String, String)>,
 }
 
 /// At most this many answers are filled in for one record.
@@ -110,8 +113,28 @@ fn position(m: &Merger, holder: &ShareOwner, text: &str) -> Option<usize> {
 }
 
 impl Answers {
+    /// Follows an action the replay applied (its `events`): whether it undid a merger.
+    pub(super) fn applied(&mut self, events: &[Event]) {
+        self.failed = events.iter().find_map(|e| match e {
+            Event::MergerFailed { initiator, partner } => {
+                Some((initiator.clone(), partner.clone()))
+            }
+            _ => None,
+        });
+    }
+
     /// The plan for `action` in `state` (a record the replay has not read yet).
     pub(super) fn plan(&mut self, state: &State, action: &ImportedAction) -> Plan {
+        // 18xx.games goes on with the exchange of a merger this engine undid (R4).
+        if let Some((initiator, partner)) = self.failed.take()
+            && merger(state).is_none()
+            && matches!(choice_text(action), Some("pres" | "cash" | "full"))
+        {
+            return Plan::Diverge(no_president_divergence(&initiator, &partner));
+        }
+        if let Some(f) = transformation_without_token_money(state, action) {
+            return Plan::Diverge(f);
+        }
         if merger(state).is_some() {
             let plan = self.merger_plan(state, action);
             if !matches!(plan, Plan::Normal) {
@@ -235,17 +258,7 @@ impl Answers {
                         .any(|e| matches!(e, Event::MergerFailed { .. })) =>
                 {
                     self.kept = saved;
-                    return Plan::Diverge(divergence(
-                        "1841 §12.1",
-                        format!(
-                            "rules divergence: 18xx.games goes on with the merger of {} and {} \
-                             where this engine undoes it for want of a president (in 18xx.games \
-                             the first holder of 20% of the new corporation is its president, \
-                             e.g. one who declined the claim with 30% of the old shares and pays \
-                             for a full share for his odd one)",
-                            m.initiator, m.partner
-                        ),
-                    ));
+                    return Plan::Diverge(no_president_divergence(&m.initiator, &m.partner));
                 }
                 Ok(_) => fills.push((seat, fill)),
                 Err(_) => break,
@@ -347,6 +360,67 @@ fn offer_plan(state: &State, action: &ImportedAction) -> Plan {
             ))
         }
     }
+}
+
+/// A transformation (18xx.games' `merge` of a minor into a major not yet started) of a minor
+/// with one token and less than the second token's price (L.50): 18xx.games offers it and
+/// raises the price by emergency money raising (`transform_tokens`, `token_emr_entity`),
+/// where this engine offers the transformation only with two tokens or the money
+/// (`operating_round::events::transform::targets`, 1841 §12.2): the listed divergence
+/// `D1-transform-token-money` (tests/oracle/divergences.json). Without this, the record met
+/// a turn or round this engine had ended ("merge outside an operating round").
+fn transformation_without_token_money(
+    state: &State,
+    action: &ImportedAction,
+) -> Option<ImportFailure> {
+    use crate::g1841::state::CorporationKind;
+    let Entity::Corporation(minor) = &action.entity else {
+        return None;
+    };
+    // Inside a corporate event (the Tuscan merge's transformation has a free second token,
+    // 1841 §12.3) the record is the event's.
+    let in_event = matches!(&state.round, Round::OperatingRound(r) if r.event.is_some());
+    if action.kind != "merge" || action.auto || in_event {
+        return None;
+    }
+    let major = action.field("corporation")?.as_str()?;
+    let m = state.corporation(minor)?;
+    let target = state.corporation(major)?;
+    let price = crate::g1841::data::ruleset(&state.options)
+        .token_prices
+        .transformation_required_second_token;
+    let short = m.started()
+        && m.kind == CorporationKind::Minor
+        && target.kind == CorporationKind::Major
+        && !target.started()
+        && m.tokens_total < 2
+        && m.cash < price;
+    short.then(|| {
+        divergence(
+            "1841 §12.2",
+            format!(
+                "rules divergence (D1-transform-token-money): 18xx.games lets {minor} (L.{}, one \
+                 token) transform into {major}, raising the second token's L.{price} by \
+                 emergency money raising; this engine offers a transformation only with two \
+                 tokens or the money for the second",
+                m.cash
+            ),
+        )
+    })
+}
+
+/// R4 (tests/oracle/divergences-import.md): a merger this engine undoes for want of a
+/// president goes on in 18xx.games (1841 §12.1).
+fn no_president_divergence(initiator: &str, partner: &str) -> ImportFailure {
+    divergence(
+        "1841 §12.1",
+        format!(
+            "rules divergence: 18xx.games goes on with the merger of {initiator} and {partner} \
+             where this engine undoes it for want of a president (in 18xx.games the first \
+             holder of 20% of the new corporation is its president, e.g. one who declined the \
+             claim with 30% of the old shares and pays for a full share for his odd one)"
+        ),
+    )
 }
 
 fn divergence(rule: &str, reason: String) -> ImportFailure {

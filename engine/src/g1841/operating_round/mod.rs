@@ -1005,7 +1005,8 @@ fn settle_on(state: &mut State, events: &mut Vec<Event>, board: track::LazyBoard
 ///   certificate is an ordinary share (L.68) when it still had unsold IPO shares at its close
 ///   ([`Corporation::ipo_first_share_ordinary`]; lite recorded game, action 721: IFAI with
 ///   L.97 passes the step, IRSFF having kept three IPO shares through the split), otherwise
-///   its president's certificate (L.136).
+///   its president's certificate (L.136); a corporation formed by an event counts only once
+///   formed ([`super::corporation::closed_historical_listed_par_cost`]).
 ///
 /// The corporation must hold fewer than 5 certificates of others (§9.7). So a corporation
 /// with less than L.136 and nothing to buy or sell has no step in general (lite heuristic 3
@@ -1046,18 +1047,8 @@ fn shares_step_open(state: &State, sym: &str) -> bool {
         if x.started() || x.sym == sym {
             false
         } else if x.closed {
-            let first = if x.ipo_first_share_ordinary {
-                lowest
-            } else {
-                president
-            };
-            phase >= 4
-                && x.historical
-                && c.cash >= first
-                && rules
-                    .historical_corporations
-                    .iter()
-                    .any(|h| h.sym == x.sym && h.formed_by_event.is_none())
+            super::corporation::closed_historical_listed_par_cost(state, x, lowest)
+                .is_some_and(|first| c.cash >= first)
         } else {
             phase >= 3
                 && c.cash >= president

@@ -233,6 +233,16 @@ pub(super) fn sell_share(
         r.sold.push(target.to_string());
     }
     record_corporate_sale(state, seller, target);
+    // 1841 §5.3, §7.5, §9.7 (a corporation sells under the limits of a player's sale): a sale
+    // that leaves another holder with more than the selling president hands the presidency
+    // over (18xx `sell_shares_and_change_price` with `allow_president_change:
+    // pres_change_ok?`; lite heuristic 3 players seed 3003, id 631: CFCC, president of ATFA,
+    // sells its second 10% and Player 3's 30% takes ATFA). Issuing its own IPO shares moves
+    // no holding.
+    if target != seller {
+        let acting = controller(state, seller);
+        super::super::corporation::update_presidency(state, target, acting, events);
+    }
 }
 
 /// Sells every certificate of `target` that `seller` holds to the pool at the market price,

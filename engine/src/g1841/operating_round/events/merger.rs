@@ -1333,11 +1333,13 @@ pub(super) fn begin_tuscan(state: &mut State, events: &mut Vec<Event>) {
     let holding =
         has(ssfl).then(|| first_unstarted_major(state).unwrap_or_else(|| "Holding".to_string()));
     if has(sflp) && has(sfma) {
-        let (a, b) = if leader == *sfma {
-            (sfma.clone(), sflp.clone())
-        } else {
-            (sflp.clone(), sfma.clone())
-        };
+        // SFLP first, SFMA second, whoever leads (18xx.games `tuscan_merge_start`:
+        // `merger_start(sflp, sfma, ...)`): the leader's president decides (`first`), and
+        // the order only says whose duplicate token goes (the second's, as in any merger)
+        // and whose assets move first. The rulebook leaves both open; 18xx's token slots
+        // follow it (p2p_purchases heuristic 8 players seed 8002, 18xx id 800: SFMA led,
+        // SFLP's token stayed in Lucca's slot 0).
+        let (a, b) = (sflp.clone(), sfma.clone());
         let mut m = tuscan_merger(
             state,
             &a,
