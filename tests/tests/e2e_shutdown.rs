@@ -75,9 +75,14 @@ async fn sigterm_under_load_refuses_only_calls_it_never_processed() {
                 errors
             }));
         }
-        while ok.load(Ordering::Relaxed) < CALLS_BEFORE {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        // (A bound against a hang, not a measurement.)
+        tokio::time::timeout(Duration::from_secs(120), async {
+            while ok.load(Ordering::Relaxed) < CALLS_BEFORE {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect("the server answers the load before the signal");
         termed.store(true, Ordering::Relaxed);
         let pid = server.child.id().to_string();
         let killed = std::process::Command::new("kill")
