@@ -9,7 +9,8 @@
 # Passes when
 #   * no call was answered with anything but OK or load shedding (RESOURCE_EXHAUSTED /
 #     UNAVAILABLE; after SIGTERM also CANCELLED: a call the client dropped unsent because the
-#     server had closed the connection),
+#     server had closed the connection, and INTERNAL from h2's GOAWAY NO_ERROR sent by the
+#     server: tonic's name for a stream past the server's last stream id, not processed),
 #   * VmRSS grew less than 10 % past the highest sample of the run's first half (the
 #     warm-up and a paced caller's catching up raise it early; a leak passes that peak),
 #   * the server exited 0 after a graceful shutdown ("referee stopped", not the grace timeout),

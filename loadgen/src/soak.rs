@@ -7,7 +7,8 @@
 //! OK, or a gRPC code. Load shedding (`RESOURCE_EXHAUSTED` from the concurrency limiter,
 //! `UNAVAILABLE` when a connection or stream is refused) is expected, and after SIGTERM also
 //! `CANCELLED` for a call the client's connection dropped unsent because the server had closed
-//! it; any other code is an error. The script then compares the OK count with the server's own count of answered calls
+//! it, and `INTERNAL` when it is the client library's name for a call the server's graceful
+//! GOAWAY declared unprocessed ([`refused_by_graceful_goaway`]); any other code is an error. The script then compares the OK count with the server's own count of answered calls
 //! (logged on exit): equal means no call the server accepted was lost.
 
 use std::collections::BTreeMap;
@@ -126,9 +127,15 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
                         }
                     }
                     Err(s) => {
-                        let phase = if after { "shutdown" } else { "load" };
+                        // The phase of the answer, not of the call's start: a call in flight
+                        // when the signal is sent meets the shutdown too.
+                        let phase = if termed.load(Ordering::Relaxed) {
+                            "shutdown"
+                        } else {
+                            "load"
+                        };
                         {
-                            let key = (phase.to_string(), format!("{:?}", s.code()));
+                            let key = (phase.to_string(), error_kind(&s));
                             let mut e = counts.errors.lock().unwrap_or_else(|p| p.into_inner());
                             *e.entry(key.clone()).or_default() += 1;
                             let mut m = counts
@@ -136,7 +143,14 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
                                 .lock()
                                 .unwrap_or_else(|p| p.into_inner());
                             m.entry(key).or_insert_with(|| {
-                                s.message().chars().take(300).collect::<String>()
+                                // The message and what lies under it (hyper's, h2's error).
+                                let source = std::error::Error::source(&s)
+                                    .map(|e| format!(" (source: {e:?})"))
+                                    .unwrap_or_default();
+                                format!("{}{source}", s.message())
+                                    .chars()
+                                    .take(400)
+                                    .collect::<String>()
                             });
                         }
                         if s.code() == Code::Unavailable {
@@ -243,16 +257,6 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .clone();
-    // Refused before being accepted: shed by the concurrency limiter (RESOURCE_EXHAUSTED), a
-    // refused stream or connection (UNAVAILABLE), and, once the server is shutting down, a call
-    // the client's HTTP/2 connection cancelled before sending it because the server had closed
-    // the connection (CANCELLED: hyper's "request canceled", never sent). Whether any accepted
-    // call was lost is decided by comparing the OK count with the server's `calls_answered`.
-    let refused = |phase: &str, code: &str| {
-        code == "ResourceExhausted"
-            || code == "Unavailable"
-            || (phase == "shutdown" && code == "Cancelled")
-    };
     let unexpected: u64 = errors
         .iter()
         .filter(|((phase, code), _)| !refused(phase, code))
@@ -329,6 +333,55 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
     }))
 }
 
+/// The soak's name for `INTERNAL` answers that are the client library's report of a call the
+/// server's graceful GOAWAY declared unprocessed ([`refused_by_graceful_goaway`]).
+pub const GOAWAY_UNPROCESSED: &str = "Internal (GOAWAY NO_ERROR from the server: not processed)";
+
+/// How the soak counts an error: its gRPC code (`Unavailable`, …), or [`GOAWAY_UNPROCESSED`].
+pub fn error_kind(status: &tonic::Status) -> String {
+    if status.code() == Code::Internal && refused_by_graceful_goaway(status) {
+        GOAWAY_UNPROCESSED.to_string()
+    } else {
+        format!("{:?}", status.code())
+    }
+}
+
+/// Whether an error of kind `code` ([`error_kind`]) seen in `phase` (`load`, or `shutdown`:
+/// after the soak sent SIGTERM) is a refusal of a call the server never accepted — expected —
+/// rather than an error. Refused are: a call shed by the concurrency limiter
+/// (`RESOURCE_EXHAUSTED`), a refused stream or connection (`UNAVAILABLE`), and, once the
+/// server is shutting down, a call the client's HTTP/2 connection cancelled before sending it
+/// because the server had closed the connection (`CANCELLED`: hyper's "request canceled", never
+/// sent) or a call the server's graceful GOAWAY declared unprocessed ([`GOAWAY_UNPROCESSED`]).
+/// Only after SIGTERM: the honest load's connections are never idle, so the server has no
+/// other reason to close them gracefully. Whether any accepted call was lost is decided apart,
+/// by comparing the OK count with the server's `calls_answered` (`scripts/soak.sh`).
+pub fn refused(phase: &str, code: &str) -> bool {
+    code == "ResourceExhausted"
+        || code == "Unavailable"
+        || (phase == "shutdown" && (code == "Cancelled" || code == GOAWAY_UNPROCESSED))
+}
+
+/// Whether `status` is the client's report of a call refused by the server's graceful GOAWAY
+/// (HTTP/2 `GOAWAY` with `NO_ERROR`, sent by the server): its source is h2's GOAWAY error,
+/// initiated by the peer, with code `NO_ERROR`. A call gets it when the client opened its
+/// stream after the server's last stream id (RFC 9113 §6.8: such streams were not processed
+/// and may be retried) or tried to open it once the GOAWAY had arrived. tonic names it
+/// `INTERNAL` ("h2 protocol error: http2 error", as it maps every `NO_ERROR` from h2), where
+/// gRPC's HTTP/2 mapping (PROTOCOL-HTTP2.md, GOAWAY) says `UNAVAILABLE`. A stream reset
+/// (`RST_STREAM`), a GOAWAY with an error code, or one the client's own library initiated is
+/// not this.
+pub fn refused_by_graceful_goaway(status: &tonic::Status) -> bool {
+    let mut source = std::error::Error::source(status);
+    while let Some(e) = source {
+        if let Some(h2) = e.downcast_ref::<h2::Error>() {
+            return h2.is_go_away() && h2.is_remote() && h2.reason() == Some(h2::Reason::NO_ERROR);
+        }
+        source = e.source();
+    }
+    false
+}
+
 /// Growth, in percent, that the honest soak's memory may not reach past the first half.
 pub const FLAT_PERCENT: f64 = 10.0;
 
@@ -348,6 +401,88 @@ pub fn growth_past_first_half(rss: &[u64]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A one-connection HTTP/2 server on loopback that answers its first request with
+    /// `answer`; returns a tonic channel to it.
+    async fn h2_server(
+        goaway: Option<h2::Reason>,
+        answer: fn(h2::server::SendResponse<bytes::Bytes>),
+    ) -> tonic::transport::Channel {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            let (tcp, _) = listener.accept().await.unwrap();
+            // A second handle on the socket, kept until the client has closed its side: a
+            // socket closed with the client's frames unread would answer them with a TCP
+            // reset, which can reach the client before it has read the GOAWAY.
+            let std = tcp.into_std().unwrap();
+            let mut linger = tokio::net::TcpStream::from_std(std.try_clone().unwrap()).unwrap();
+            let tcp = tokio::net::TcpStream::from_std(std).unwrap();
+            let mut conn = h2::server::handshake(tcp).await.unwrap();
+            if let Some(reason) = goaway {
+                // GOAWAY with last stream id 0: no stream of the client was processed.
+                conn.abrupt_shutdown(reason);
+            }
+            if let Some(Ok((_req, respond))) = conn.accept().await {
+                answer(respond);
+            }
+            // Drive the connection until it or the client is done with it.
+            while conn.accept().await.is_some() {}
+            drop(conn);
+            let mut sink = Vec::new();
+            let _ = tokio::io::AsyncReadExt::read_to_end(&mut linger, &mut sink).await;
+        });
+        tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
+    }
+
+    async fn call_it(channel: tonic::transport::Channel) -> tonic::Status {
+        let p = crate::Prepared {
+            name: "t".into(),
+            path: "/referee.v1.Referee/ListGames",
+            body: bytes::Bytes::new(),
+            expect: Code::Ok,
+        };
+        call(channel, &p)
+            .await
+            .expect_err("the server refuses the call")
+    }
+
+    /// The server's graceful GOAWAY, its last stream id before the call's stream: tonic says
+    /// `INTERNAL`, the soak knows it for a call never processed — after SIGTERM only.
+    #[tokio::test]
+    async fn a_call_refused_by_the_servers_graceful_goaway_is_a_shutdown_refusal() {
+        // GOAWAY(last stream 0, NO_ERROR): the request's stream 1 was not processed.
+        let channel = h2_server(Some(h2::Reason::NO_ERROR), |_| ()).await;
+        let status = call_it(channel).await;
+        assert_eq!(status.code(), Code::Internal, "{status:?}");
+        assert!(refused_by_graceful_goaway(&status), "{status:?}");
+        assert_eq!(error_kind(&status), GOAWAY_UNPROCESSED);
+        assert!(refused("shutdown", &error_kind(&status)));
+        assert!(!refused("load", &error_kind(&status)));
+    }
+
+    /// A stream reset with `NO_ERROR` (no gRPC status) or a GOAWAY with an error code is
+    /// `INTERNAL` too, and stays an error.
+    #[tokio::test]
+    async fn resets_and_goaways_with_an_error_code_stay_errors() {
+        let channel = h2_server(None, |mut respond| {
+            respond.send_reset(h2::Reason::NO_ERROR);
+        })
+        .await;
+        let status = call_it(channel).await;
+        assert_eq!(status.code(), Code::Internal, "{status:?}");
+        assert!(!refused_by_graceful_goaway(&status), "{status:?}");
+        assert!(!refused("shutdown", &error_kind(&status)));
+        let channel = h2_server(Some(h2::Reason::INTERNAL_ERROR), |_| ()).await;
+        let status = call_it(channel).await;
+        assert_eq!(status.code(), Code::Internal, "{status:?}");
+        assert!(!refused_by_graceful_goaway(&status), "{status:?}");
+        assert!(!refused("shutdown", &error_kind(&status)));
+    }
 
     fn mib(v: &[f64]) -> Vec<u64> {
         v.iter().map(|m| (m * 1024.0) as u64).collect()

@@ -545,7 +545,7 @@ async fn sigterm_lets_in_flight_calls_finish_then_exits() {
         // Never a server-side error, never a hang.
         if let Err(status) = &answer {
             let refused_unaccepted = matches!(status.code(), Code::Unavailable | Code::Cancelled)
-                || format!("{status:?}").contains("GoAway");
+                || referee_loadgen::soak::refused_by_graceful_goaway(status);
             assert!(refused_unaccepted, "{status:?}");
         }
     }
