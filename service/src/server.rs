@@ -340,6 +340,11 @@ impl http_body::Body for Ending {
 #[derive(Clone, Debug)]
 struct Slots {
     semaphore: Arc<Semaphore>,
+    /// The slots server-streaming calls ([`is_stream`]) may hold at once: half of
+    /// `--max-concurrency` (at least one), so that streams held open for the request
+    /// timeout (a client opening health `Watch` streams on many connections) can never take
+    /// the slots every ordinary call needs.
+    streams: Arc<Semaphore>,
     /// The longest a streaming answer keeps its slot: the server's request timeout, the
     /// longest a stream's work runs (it ends with DEADLINE_EXCEEDED then).
     stream_hold: Duration,
@@ -353,7 +358,28 @@ struct Slots {
 ///
 /// (tower's `GlobalConcurrencyLimit` gives the slot back when the response future resolves,
 /// which for a stream is when its first message is ready.)
+///
+/// A health `Check` takes no slot: it does no work, and a probe (deploy/k8s) must not be
+/// refused because streams or calls hold every slot. Streams take a slot of their own
+/// share too ([`Slots::streams`]): at most half the slots are held by streams.
 async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next) -> Response {
+    if req.uri().path() == "/grpc.health.v1.Health/Check" {
+        return next.run(req).await;
+    }
+    let stream_permit = if is_stream(req.uri().path()) {
+        let Ok(p) = slots.streams.clone().try_acquire_owned() else {
+            return status_response(
+                req.headers(),
+                Status::resource_exhausted(
+                    "the server's streams hold half its concurrency slots, their limit; retry later",
+                ),
+                None,
+            );
+        };
+        Some(p)
+    } else {
+        None
+    };
     let Ok(permit) = slots.semaphore.clone().try_acquire_owned() else {
         return status_response(
             req.headers(),
@@ -378,6 +404,7 @@ async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next)
     tokio::spawn(async move {
         let _ = tokio::time::timeout(hold, ended_rx).await;
         drop(permit);
+        drop(stream_permit);
     });
     resp.map(|body| axum::body::Body::new(Guarded::new(body, ended)))
 }
@@ -821,6 +848,7 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
                 .layer(axum::middleware::from_fn_with_state(
                     Slots {
                         semaphore: Arc::new(Semaphore::new(cfg.max_concurrency.max(1))),
+                        streams: Arc::new(Semaphore::new((cfg.max_concurrency / 2).max(1))),
                         stream_hold: cfg.request_timeout,
                     },
                     concurrency_limit,

@@ -237,7 +237,9 @@ fn idle_connections_make_room_at_the_connection_limit() {
 
 /// Item 9: a health `Watch` stream takes a concurrency slot for as long as it is open and
 /// ends with DEADLINE_EXCEEDED at the server's request timeout (it had no end of its own, so
-/// it also held shutdown for the whole grace); with one slot, a call meanwhile is shed.
+/// it also held shutdown for the whole grace); with one slot, a call meanwhile is shed. A
+/// health `Check` takes no slot (review of issue #24: probes failed while streams held every
+/// slot), so it is answered meanwhile.
 #[tokio::test]
 async fn health_watch_keeps_a_slot_and_ends_at_the_request_timeout() {
     use tonic_health::pb::HealthCheckRequest;
@@ -258,13 +260,15 @@ async fn health_watch_keeps_a_slot_and_ends_at_the_request_timeout() {
         .into_inner();
     let first = watch.message().await.unwrap().unwrap();
     assert_eq!(first.status, 1, "SERVING");
-    let shed = health
+    let probe = health
         .check(HealthCheckRequest {
             service: String::new(),
         })
         .await
-        .unwrap_err();
-    assert_eq!(shed.code(), tonic::Code::ResourceExhausted);
+        .unwrap();
+    assert_eq!(probe.into_inner().status, 1, "a Check takes no slot");
+    let shed = list_games_from(&server.addr, "127.0.0.2").await;
+    assert!(shed.starts_with("HTTP/1.1 429"), "{shed}");
     let end = loop {
         match watch.message().await {
             Ok(Some(_)) => continue,
@@ -280,6 +284,61 @@ async fn health_watch_keeps_a_slot_and_ends_at_the_request_timeout() {
         .await
         .unwrap();
     assert_eq!(ok.into_inner().status, 1);
+}
+
+/// Review of issue #24 (finding A): one client opening health `Watch` streams on many
+/// connections (256 gRPC-Web streams over HTTP/1.1 against 256 slots) took every slot for the
+/// request timeout, so every other call and the health probes were refused with 429. Streams
+/// now hold at most half the slots: with `--max-concurrency 4`, two `Watch` streams are
+/// admitted, a third is refused with RESOURCE_EXHAUSTED, and meanwhile another client's
+/// ListGames is answered 200 and a health `Check` (which takes no slot) says SERVING.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_hold_at_most_half_the_slots() {
+    use tonic_health::pb::HealthCheckRequest;
+    use tonic_health::pb::health_client::HealthClient;
+    let server = Server::start(&["--request-timeout-ms", "20000", "--max-concurrency", "4"]);
+    let mut held = Vec::new();
+    let mut refused = Vec::new();
+    for _ in 0..3 {
+        let channel = tonic::transport::Endpoint::from_shared(server.url())
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut health = HealthClient::new(channel);
+        match health
+            .watch(HealthCheckRequest {
+                service: String::new(),
+            })
+            .await
+        {
+            Ok(resp) => {
+                let mut stream = resp.into_inner();
+                match stream.message().await {
+                    Ok(Some(first)) => held.push((health, stream, first.status)),
+                    Ok(None) => panic!("the Watch stream ended at once"),
+                    Err(status) => refused.push(status.code()),
+                }
+            }
+            Err(status) => refused.push(status.code()),
+        }
+    }
+    assert_eq!(
+        held.iter().map(|h| h.2).collect::<Vec<_>>(),
+        [1, 1],
+        "two streams admitted, SERVING"
+    );
+    assert_eq!(refused, [tonic::Code::ResourceExhausted]);
+    let other = list_games_from(&server.addr, "127.0.0.2").await;
+    assert!(other.starts_with("HTTP/1.1 200"), "{other}");
+    let probe = held[0]
+        .0
+        .check(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(probe.into_inner().status, 1);
 }
 
 /// Item 6: calls on one state (here LegalActions) are shed too. They used to run on the
