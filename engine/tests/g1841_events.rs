@@ -710,6 +710,53 @@ fn s12_3_tuscan_merge_into_sfli() {
     assert!(event(&state).is_none());
 }
 
+/// 1841 §12.1 (minor merger: each 40% certificate → the new president's certificate, the
+/// first in order, or two shares; each 20% share → one share) with §7.5 (a holder with
+/// strictly more takes the presidency over): on 132002 before action 327 the Tuscan merge's
+/// first step merges SFLP and SFMA into AFI, the holding, in order from P1 (SFLP's president,
+/// the leader). P1 (SFLP's 40%) takes AFI's president's certificate; P2 (SFMA's 40% and a
+/// 20% share) receives three shares, 30% against 20%, and becomes AFI's president, as in
+/// 18xx.games (`merger_minor_exchange`, `allow_president_change: true`; v2 7 players random
+/// seed 7013, id 734: "Player 4 becomes the president of CGTF", so CGTF's CTLP is his when
+/// the holding merges into SFLi). Before 2026-12-06 P1 stayed president with 20%.
+#[test]
+fn s12_1_minor_merger_a_larger_holder_takes_the_new_presidency() {
+    let mut state = before_in("132002", 327);
+    set_holders(&mut state, "SFLP", &[p(P1)]);
+    set_holders(&mut state, "SFMA", &[p(P2), p(P2)]);
+    assert_eq!(validate(&state), Ok(()));
+    let events = act(&mut state, P3, Action::BuyTokens { count: 3 });
+    // AFI's exchange, in order, then the change (AFI itself merges into SFLi at once).
+    let afi: Vec<&Event> = events
+        .iter()
+        .filter(|e| {
+            matches!(e, Event::SharesExchanged { corporation, .. }
+                | Event::PresidentChanged { corporation, .. } if corporation == "AFI")
+        })
+        .collect();
+    assert_eq!(
+        afi,
+        [
+            &Event::SharesExchanged {
+                holder: p(P1),
+                corporation: "AFI".into(),
+                percent: 20,
+                president: true,
+            },
+            &Event::SharesExchanged {
+                holder: p(P2),
+                corporation: "AFI".into(),
+                percent: 30,
+                president: false,
+            },
+            &Event::PresidentChanged {
+                corporation: "AFI".into(),
+                seat: P2,
+            },
+        ]
+    );
+}
+
 /// 1841 §12.3 with §12.1's two-city rule in the Tuscan merge's first step: 132002 before
 /// action 327, edited so that Firenze (R14) shows its printed yellow tile with SFMA in city 0
 /// and SFLP (2 tokens: Lucca P12 and Firenze city 1) in the other city, SSFL only in Pisa

@@ -802,7 +802,15 @@ fn restore_assets(state: &mut State, m: &Merger, moved: &MovedAssets) {
 }
 
 /// Minor merger: each 40% certificate → the new president's certificate (the first in
-/// order) or two shares; each 20% share → one share (1841 §12.1).
+/// order) or two shares; each 20% share → one share (1841 §12.1). After each holder's
+/// exchange the presidency rule applies (§7.5: a holder with strictly more takes it; 18xx
+/// `merger_minor_exchange` moves every new share with `allow_president_change: true`): a
+/// later holder of a 40% certificate and a 20% share (30% of the new corporation) takes the
+/// presidency from the first holder of a 40% one (20%). v2 7 players random seed 7013, 18xx
+/// id 734: at the Tuscan merge player 3 exchanges SFMA's 40% for CGTF's president's
+/// certificate, player 4 SFLP's 40% and 20% for three shares and becomes CGTF's president,
+/// so CTLP (held by CGTF) is his at the holding's merger into SFLi and exchanges after him;
+/// before 2026-12-06 player 3 stayed president here.
 fn exchange_minors(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     let target = m.target.clone();
     let olds: Vec<String> = state
@@ -848,6 +856,7 @@ fn exchange_minors(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
                 percent: got,
                 president: pres,
             });
+            follow_presidency(state, &target, events);
         }
     }
     m.president = state
