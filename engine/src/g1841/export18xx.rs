@@ -1700,6 +1700,19 @@ impl Writer<'_> {
                 let ids = self
                     .ledger
                     .pick(corporation, &seller, &buyer, before, &indices);
+                if let Some(president) = post
+                    .corporation(corporation)
+                    .and_then(|c| c.president().cloned())
+                {
+                    self.ledger.president_purchase(
+                        corporation,
+                        &ids,
+                        &seller,
+                        &buyer,
+                        &president,
+                        *percent,
+                    );
+                }
                 if ids != ours {
                     f.insert(REFEREE_SHARES.into(), json!(ours));
                 }
