@@ -301,8 +301,6 @@ pub fn export(
                     {
                         closed_with.push((index, last));
                     }
-                } else if pass_2_decline(&pre, action, &events) {
-                    // No record: the holder's odd-share answer is his pass-2 record.
                 } else {
                     out.push(json);
                 }
@@ -953,27 +951,6 @@ fn pass_2_position(pre: &State, action: &Action) -> Option<u64> {
         (MergerStage::OddShares, Action::ExchangeOddShare { .. }) => u64::try_from(next).ok(),
         _ => None,
     }
-}
-
-/// Whether `action` declines a merger's presidency in the sweep over single old shares
-/// (1841 §12.1 pass 2) without ending the merger: 18xx.games asks such a holder once, for
-/// cash, a full share or the president's certificate (`merger_next_exchange`,
-/// `:exchange_pass2`, no "no" among the choices: its `no` sells the share), so his odd-share
-/// answer, written at its place, is all it needs. A decline that backs the merger out is
-/// written (the undo that follows takes it back, [`Writer::merger_backed_out`]).
-fn pass_2_decline(pre: &State, action: &Action, events: &[Event]) -> bool {
-    let Round::OperatingRound(r) = &pre.round else {
-        return false;
-    };
-    let Some(CorporateEvent::Merger(m)) = r.event.as_deref() else {
-        return false;
-    };
-    m.stage == MergerStage::Presidency
-        && m.next as usize >= m.holders.len()
-        && matches!(action, Action::ClaimPresidency { claim: false })
-        && !events
-            .iter()
-            .any(|e| matches!(e, Event::MergerFailed { .. }))
 }
 
 /// A merger's presidency claimed with an odd old share in 18xx.games' order (1841 §12.1 pass
@@ -2565,53 +2542,5 @@ mod tests {
                 json!({"type": "choose", "id": 435, "choice": "full"}),
             ]
         );
-    }
-
-    /// 1841 §12.1 pass 2: a single holder's decline of the presidency has no record of its
-    /// own (18xx asks him once, his odd share's answer is that record; its `no` would sell
-    /// the share), unless it backs the merger out; a pair holder's decline (pass 1) and a
-    /// claim are written.
-    #[test]
-    fn a_single_holders_decline_has_no_record_of_its_own() {
-        let mut state = json!(G1841::setup(&Options::default(), 4, 0).unwrap());
-        let merger = |next: u32| {
-            let event = json!({"Merger": {"initiator": "AFI", "partner": "CTDA",
-                "stage": "Presidency", "target": "ATFA", "cell": {"row": 8, "col": 9},
-                "price_choices": [], "holders": [{"Player": 3}, {"Player": 1}],
-                "units": [2, 1], "next": next, "president": null, "claimed": false,
-                "token_count": 0, "tuscan": false, "holding": null,
-                "joins_round": false, "tokens_min_removal": 0, "tokens_max_removal": 0,
-                "moved": null, "two_city": [], "decider": null}});
-            let mut round = json!({"stock_round": 4, "number": 1, "total": 2,
-                "current": "AFI", "done": [], "step": "Trains", "laid_hexes": [],
-                "used_bases": [], "bought_train": false, "revenue": 0, "sold": [],
-                "start": null, "queued_events": [], "crowded": [], "emergency": false,
-                "train_obligation_released": false, "pending_drops": [],
-                "corporate_sales": []});
-            round["event"] = event;
-            json!({ "OperatingRound": round })
-        };
-        let decline = Action::ClaimPresidency { claim: false };
-        let failed = Event::MergerFailed {
-            initiator: "AFI".into(),
-            partner: "CTDA".into(),
-        };
-        state["round"] = merger(3);
-        let single: State = serde_json::from_value(state.clone()).unwrap();
-        assert!(pass_2_decline(&single, &decline, &[]));
-        assert!(!pass_2_decline(&single, &decline, &[failed]));
-        assert!(!pass_2_decline(
-            &single,
-            &Action::ClaimPresidency { claim: true },
-            &[]
-        ));
-        assert_eq!(
-            pass_2_position(&single, &Action::ClaimPresidency { claim: true }),
-            Some(1)
-        );
-        state["round"] = merger(0);
-        let pair: State = serde_json::from_value(state).unwrap();
-        assert!(!pass_2_decline(&pair, &decline, &[]));
-        assert_eq!(pass_2_position(&pair, &decline), None);
     }
 }
