@@ -567,7 +567,7 @@ impl Ledger {
             .map(|&i| shares.sizes.get(i).map_or(0, |s| s.0))
             .sum();
         let partial = total > percent;
-        if !(president == buyer && !partial) {
+        if president != buyer || partial {
             let size = shares.sizes.get(pres).map_or(0, |s| s.0);
             let swap: Vec<usize> = shares
                 .held
