@@ -894,6 +894,33 @@ fn s12_3_sflp_is_the_first_corporation_whoever_leads() {
     assert_eq!(G1841::to_act(&state), [P4]);
 }
 
+/// 1841 §12.3 is silent on who carries the Tuscan merge out when the participant with the
+/// best stock value has no president (frozen, its president's certificate in the pool,
+/// §7.4): the controller of the operating corporation, the first 4-train's buyer, does
+/// (18xx.games `tuscan_merge_start`: `decider.player || @round.current_entity.player`; before
+/// 2026-12-06 this engine took the first player in player order). 132002 before action 327
+/// (CTDA, P4's, bought the first 4-train; the split's token purchase next) with SFLP, the
+/// leader, frozen (P1's president's certificate in the pool) and player order P1 first: P4
+/// decides the merge.
+#[test]
+fn s12_3_a_frozen_leaders_tuscan_merge_is_decided_by_the_buyers_controller() {
+    let mut state = before_in("132002", 327);
+    let sflp = state.corporation_mut("SFLP").unwrap();
+    for c in sflp.certificates.iter_mut().filter(|c| c.president) {
+        c.owner = ShareOwner::Pool;
+    }
+    assert!(frozen(&state, "SFLP"));
+    assert_eq!(operating_round(&state).current.as_deref(), Some("CTDA"));
+    // Player order P1 first (it is P4 first in 132002 then), so that the old rule differs.
+    state.player_order = vec![P1, P2, P3, P4];
+    act(&mut state, P3, Action::BuyTokens { count: 3 });
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!("the Tuscan merge waits")
+    };
+    // Its first step (SFLP + SFMA into AFI, the holding) is over; the last one waits.
+    assert_eq!((m.initiator.as_str(), m.decider), ("AFI", Some(P4)));
+}
+
 /// 1841 §12.3 (FAQ-V2): SFLi operates in the round of its formation only if none of SFLP,
 /// SFMA, SSFL has operated in it (or is operating); Version 1 never (FAQ-C17) unless
 /// `sfli_run_variant`. 132002 action 327: none has → SFLi joins OR 3.1; the same with SSFL
