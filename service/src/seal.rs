@@ -549,7 +549,9 @@ mod tests {
         let mut answers = Vec::new();
         for id in ["k1", "k2", "k9", "no-such-key"] {
             let before = macs();
-            let err = s.credential(&format!("arbiter:{id}:{wrong_mac}")).unwrap_err();
+            let err = s
+                .credential(&format!("arbiter:{id}:{wrong_mac}"))
+                .unwrap_err();
             assert_eq!(macs() - before, 1, "{id}");
             answers.push((err.code(), err.message().to_string()));
         }
@@ -560,7 +562,11 @@ mod tests {
         let unknown_key = format!("k9:{wrong_mac}");
         for text in [&wrong_key, &unknown_key] {
             let err = s.credential(text).unwrap_err();
-            assert_eq!((err.code(), err.message().to_string()), answers[0], "{text}");
+            assert_eq!(
+                (err.code(), err.message().to_string()),
+                answers[0],
+                "{text}"
+            );
         }
         // Seat credentials: read alike, then invalid alike, one HMAC each.
         for id in ["k1", "k2", "k9"] {

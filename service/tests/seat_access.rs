@@ -618,7 +618,11 @@ fn an_unknown_key_id_and_a_wrong_secret_get_the_same_answer() {
                 ..Default::default()
             })
             .unwrap_err();
-        assert_eq!((err.code(), err.message().to_string()), answers[0], "{cred}");
+        assert_eq!(
+            (err.code(), err.message().to_string()),
+            answers[0],
+            "{cred}"
+        );
     }
 }
 

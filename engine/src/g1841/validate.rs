@@ -1339,7 +1339,8 @@ mod tests {
             let e = validate(&later).unwrap_err();
             assert_eq!(e.path, "phase", "{phase}");
             assert!(
-                e.message.contains(&format!("phase `{phase}` in the concession round")),
+                e.message
+                    .contains(&format!("phase `{phase}` in the concession round")),
                 "{}",
                 e.message
             );
