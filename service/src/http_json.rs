@@ -11,7 +11,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::extract::{DefaultBodyLimit, RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -460,14 +460,7 @@ async fn game_data_get(
 }
 
 async fn call_list_games(state: State<Json>, body: Result<Bytes, BytesRejection>) -> Response {
-    call(
-        state,
-        Path("ListGames".to_string()),
-        None,
-        HeaderMap::new(),
-        body,
-    )
-    .await
+    call_method(state, "ListGames".to_string(), None, HeaderMap::new(), body).await
 }
 
 /// One NDJSON line: the JSON of `value` and a newline.
@@ -630,9 +623,34 @@ fn header_timeout(headers: &HeaderMap) -> Option<Duration> {
         .and_then(crate::grpc::parse_grpc_timeout)
 }
 
+/// `POST /v1/{method}`. The method is the path's segment as sent, not percent-decoded: the
+/// server's limits read the request's path before this runs (`decoded_size` estimates the
+/// body by the method named in the path, `concurrency_limit` and the connection tell streams
+/// by it), so a method spelled `/v1/Apply%42atch` must not run as ApplyBatch: it did, its
+/// body decoded without an estimate (one 4 MiB body of `{}` actions: 372 MiB; three at once
+/// 584 MiB, above the 448 MiB of `deploy/k8s`), and `/v1/Stream%52eplay` streamed without its
+/// stream slot, its whole answer collected before it was sent. Now it is an unknown method
+/// (404 `NOT_FOUND`).
 async fn call(
+    state: State<Json>,
+    uri: Uri,
+    arrival: Option<axum::Extension<Arrival>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    // The path as sent (axum's `Path` and `RawPathParams` both percent-decode).
+    let method = uri
+        .path()
+        .strip_prefix("/v1/")
+        .unwrap_or_default()
+        .to_string();
+    call_method(state, method, arrival, headers, body).await
+}
+
+/// Runs the JSON call `method` (as the path names it).
+async fn call_method(
     State(json): State<Json>,
-    Path(method): Path<String>,
+    method: String,
     arrival: Option<axum::Extension<Arrival>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
