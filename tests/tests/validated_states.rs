@@ -83,3 +83,35 @@ fn the_states_of_issue_24_keep_the_rule() {
         "the validator accepts a department without floors"
     );
 }
+
+/// A 1841 stock round numbered 2^32 − 1 passes the validator (the number is only required
+/// to be at least 1); when the operating round after it ended, the next stock round's number
+/// overflowed: a panic in Playout (`INTERNAL`; review of issue #24, fifth round, found by
+/// mutating states over the JSON API), stock round 0 in a release build, which the validator
+/// refuses. Now the count stays at its largest value, and the rule holds.
+#[test]
+fn a_stock_round_numbered_at_the_largest_u32_keeps_the_rule() {
+    let gs: pb::GameState = serde_json::from_str(
+        r#"{"game": "1841", "schemaVersion": 1, "actionCount": "25", "g1841": {"options": {},
+            "bankCash": "11040", "players": [{"cash": "1120"}, {"seat": 1, "cash": "1120"},
+            {"seat": 2, "cash": "1120"}], "playerOrder": [0, 1, 2], "bankConcessions": ["Bayard",
+            "SFLP", "SFTC", "SFMA", "SFTN", "SSFL", "SFTG", "IRSFF"], "phase": "2",
+            "stockRound": {"number": 4294967295, "currentSeat": 1, "consecutivePasses": 1}}}"#,
+    )
+    .expect("state");
+    assert!(check_rule(&gs), "the validator refuses the state");
+    let out = Api::new()
+        .playout(
+            &pb::PlayoutRequest {
+                state: Some(gs),
+                games: 1,
+                max_actions: 200,
+                ..Default::default()
+            },
+            None,
+            None,
+            &referee_service::work::Cancel::new(),
+        )
+        .expect("playout");
+    assert!(out.actions >= 3, "{out:?}");
+}

@@ -1198,8 +1198,17 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
     if r.number < r.total {
         begin(state, r.stock_round, r.number + 1, r.total, events);
     } else {
-        super::stock_round::begin(state, r.stock_round + 1, events);
+        super::stock_round::begin(state, next_stock_round(r.stock_round), events);
     }
+}
+
+/// The number of the stock round after stock round `stock_round`. The count stays at its
+/// largest value rather than overflow: no game comes near 2^32 − 1 stock rounds, but the
+/// validator accepts any number from 1, and a crafted state at the largest one panicked when
+/// its operating round ended (stock round 0 without overflow checks, which the validator
+/// refuses; review of issue #24, fifth round).
+fn next_stock_round(stock_round: u32) -> u32 {
+    stock_round.saturating_add(1)
 }
 
 /// Starts operating round `stock_round`.`number` of `total` (1841 §8) with the first
@@ -1224,7 +1233,7 @@ pub fn begin(
     // next stock round begins (18xx goes straight to it); frozen corporations only move left
     // (`next_corporation`).
     if market::operating_order(state).is_empty() {
-        super::stock_round::begin(state, stock_round + 1, events);
+        super::stock_round::begin(state, next_stock_round(stock_round), events);
         return;
     }
     next_corporation(state, events);
