@@ -430,15 +430,25 @@ impl State {
     }
 }
 
-/// Employees of a player anywhere (invariant: always the board's 25).
-pub fn employees_total(state: &State, i: u32) -> u32 {
+/// Employees of a player anywhere (invariant: always the board's 25). Counted in `u64`, so
+/// that no count a decoded state carries can overflow the sum: in `u32` a floor of
+/// 2^32 − 1 with one more employee in reserve summed to the right total in a release build
+/// (the validator accepted four billion employees on one floor) and panicked in a debug one
+/// (review of issue #24, fifth round).
+pub fn employees_total(state: &State, i: u32) -> u64 {
     let p = state.p(i);
-    let seated: u32 = state
+    let seated = state
         .offices
         .iter()
-        .map(|o| o.seats.iter().filter(|s| **s == i).count() as u32)
-        .sum();
-    p.reserve + p.lobby + p.subsidy + seated + p.departments.iter().flatten().sum::<u32>()
+        .map(|o| o.seats.iter().filter(|s| **s == i).count() as u64)
+        .sum::<u64>();
+    let in_departments = p
+        .departments
+        .iter()
+        .flatten()
+        .map(|&n| u64::from(n))
+        .sum::<u64>();
+    u64::from(p.reserve) + u64::from(p.lobby) + u64::from(p.subsidy) + seated + in_departments
 }
 
 /// An effect to resolve (used by several modules).

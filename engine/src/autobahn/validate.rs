@@ -298,7 +298,7 @@ pub fn validate(state: &State) -> Result<(), Invalid> {
     // Employees: every player has all of them somewhere.
     for i in 0..np as u32 {
         let total = employees_total(state, i);
-        if total != pp.employees {
+        if total != u64::from(pp.employees) {
             return bad(
                 format!("players[{i}]"),
                 format!(
@@ -583,6 +583,27 @@ mod tests {
     /// Autobahn §1.6 (issue #24): a department has exactly three floors. An empty list passed
     /// before and then panicked in LegalActions, DefaultAction, Playout and Apply (promotion
     /// indexes the floors).
+    /// Every player has the board's employees (25) somewhere, counted without overflow: a
+    /// floor of 2^32 − 1 with one more in reserve summed to 25 in `u32` (accepted in a release
+    /// build, a panic in a debug one; review of issue #24, fifth round, found by mutating
+    /// states over the JSON API).
+    #[test]
+    fn employees_are_counted_without_overflow() {
+        let s = Autobahn::setup(&Options::default(), 2, 1).unwrap();
+        let mut bad = s.clone();
+        let floor = bad.players[1].departments[2][0];
+        bad.players[1].departments[2][0] = u32::MAX;
+        // In u32 the total wraps to 25 again: 2^32 + 25 counted.
+        bad.players[1].reserve = bad.players[1].reserve.wrapping_add(floor.wrapping_add(1));
+        let e = validate(&bad).unwrap_err();
+        assert_eq!(e.path, "players[1]");
+        assert!(
+            e.message.starts_with("4294967321 employees"),
+            "{}",
+            e.message
+        );
+    }
+
     #[test]
     fn s1_6_every_department_has_three_floors() {
         let s = Autobahn::setup(&Options::default(), 2, 1).unwrap();
