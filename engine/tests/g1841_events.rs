@@ -1773,6 +1773,55 @@ fn s12_2_minor_transforms_into_a_major() {
     assert_ne!(r.current.as_deref(), Some("CTLP"));
 }
 
+/// 1841 §12.2: the major starts on the minor's cell; the rules do not say where in its stack,
+/// and 18xx.games (`transform_start`: `set_par` appends) puts it at the back, behind the
+/// markers already there. Hand-made as above: CTLP on L.100 (SFTC's cell), then SFTG moved
+/// to the same cell; after CTLP transforms into ATFA the stack reads SFTC, SFTG, ATFA (before
+/// 2026-12-06: SFTC, ATFA, SFTG, the minor's place; lite heuristic 4 players seed 4015, 18xx id
+/// 867, stopped on it).
+#[test]
+fn s12_2_transformed_major_goes_to_the_back_of_its_stack() {
+    use referee_engine::g1841::market;
+    let mut state = before_in("132002", 386);
+    let (row, col) = market::par_cell(100, referee_engine::g1841::CorporationKind::Minor).unwrap();
+    market::set_cell(&mut state, "CTLP", row, col);
+    market::set_cell(&mut state, "SFTG", row, col);
+    set_holders(&mut state, "CTLP", &[p(P1), p(P2)]);
+    let c = state.corporation_mut("CTLP").unwrap();
+    c.par_price = 100;
+    c.tokens = vec![referee_engine::g1841::MapToken {
+        hex: "L12".into(),
+        city: 0,
+    }];
+    c.tokens_total = 1;
+    state.bank_cash -= 300;
+    state.corporation_mut("CTLP").unwrap().cash = 300;
+    if let Round::OperatingRound(r) = &mut state.round {
+        r.current = Some("CTLP".into());
+        r.step = OperatingStep::Transform;
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let in_cell = |state: &State| -> Vec<String> {
+        market::operating_order(state)
+            .into_iter()
+            .filter(|s| {
+                let sp = state.corporation(s).unwrap().share_price.unwrap();
+                (sp.row, sp.col) == (row, col)
+            })
+            .collect()
+    };
+    assert_eq!(in_cell(&state), ["SFTC", "CTLP", "SFTG"]);
+    act(
+        &mut state,
+        P1,
+        Action::Transform {
+            corporation: "ATFA".into(),
+        },
+    );
+    assert_eq!(in_cell(&state), ["SFTC", "SFTG", "ATFA"]);
+    assert_eq!(state.corporation("ATFA").unwrap().price(), Some(100));
+}
+
 /// 1841 §12.2: the exchange is simultaneous; it is made in 18xx.games' order
 /// (`transform_shares`, which decides the share ids of its export): the president's
 /// certificate, then the players round the table from the president, the pool last. Hand-made

@@ -742,8 +742,16 @@ pub(super) fn declare_bankruptcy(
     events: &mut Vec<Event>,
 ) {
     let Some(sym) = current(state) else { return };
-    // 1. The largest legal bundle of each corporation, with drops.
-    let legal: Vec<(String, u32)> = sellable(state, &sym, &ShareOwner::Player(seat));
+    // 1. The largest legal bundle of each corporation, with drops, the corporations taken in
+    // operating order as it stands before the sales (the rules give no order; 18xx.games
+    // sells `shares_by_corporation(sorted: true)`, its holdings sorted by `sort_order_key`).
+    // The order decides which of two corporations dropped onto one cell arrives there first
+    // (1841 §6; v2 heuristic 6 players seed 6012, 18xx id 1124: CTS at L.306 and SB at L.266
+    // both dropped to L.242, CTS first, and CTS opened the next round; before 2026-12-06 the
+    // engine sold in list order, SB first, and SB opened it).
+    let mut legal: Vec<(String, u32)> = sellable(state, &sym, &ShareOwner::Player(seat));
+    let order = market::operating_order_of(state);
+    legal.sort_by_key(|(t, _)| order.iter().position(|s| s == t).unwrap_or(usize::MAX));
     for (target, units) in legal {
         let unit = state.corporation(&target).map_or(10, |c| c.unit_percent());
         emergency_sell(state, seat, &None, &target, units * unit, events);

@@ -46,11 +46,27 @@ pub fn targets(state: &State, sym: &str) -> Vec<String> {
 }
 
 /// Converts `minor` into `major` (shares, assets, market place); the minor leaves the game.
-fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>) {
+///
+/// The major's marker goes on the minor's cell (1841 §12.2: "starts at the minor's current
+/// price (same cell)"). Where in that cell's stack the rules do not say; as in 18xx.games
+/// (`transform_start`: `stock_market.set_par`, which appends), a voluntary transformation
+/// puts it at the back of the stack, behind the markers already there, so it operates after
+/// them in later rounds (the split's successors take IRSFF's place instead, FAQ-C15).
+/// `tuscan` (the Tuscan merge's holding, 1841 §12.3) keeps the minor's place: the holding
+/// merges with SSFL at once, and the merge's decider is the participant with the best stock
+/// value among SFLP, SFMA and SSFL, found before the transformation (18xx
+/// `best_stock_value`; [`finish_tuscan`] reads it from the holding's place). Before
+/// 2026-12-06 every transformation kept the minor's place (lite heuristic 4 players seed
+/// 4015, 18xx id 867: RATF, transformed from CTLP on L.8, operated before AFI, which had
+/// come to L.8 after CTLP; 18xx operates AFI first).
+fn convert(state: &mut State, minor: &str, major: &str, tuscan: bool, events: &mut Vec<Event>) {
     let Some(m) = state.corporation(minor).cloned() else {
         return;
     };
-    take_place_of(state, major, minor);
+    match m.share_price {
+        Some(p) if !tuscan => start_at(state, major, p.row, p.col),
+        _ => take_place_of(state, major, minor),
+    }
     move_cash(state, minor, major);
     move_trains(state, minor, major);
     move_treasury(state, minor, major, &[]);
@@ -153,7 +169,7 @@ pub(super) fn begin_tuscan(
     joins_round: bool,
     events: &mut Vec<Event>,
 ) {
-    convert(state, minor, major, events);
+    convert(state, minor, major, true, events);
     if let Some(r) = round_mut(state) {
         r.done.retain(|d| d != major);
         if !joins_round {
@@ -209,7 +225,7 @@ pub(in crate::g1841::operating_round) fn begin(
     major: &str,
     events: &mut Vec<Event>,
 ) {
-    convert(state, minor, major, events);
+    convert(state, minor, major, false, events);
     if let Some(r) = round_mut(state)
         && !r.done.iter().any(|d| d == major)
     {
