@@ -1668,6 +1668,128 @@ fn s12_2_minor_transforms_into_a_major() {
     assert_ne!(r.current.as_deref(), Some("CTLP"));
 }
 
+/// A hand-made CTLP (P1 40%, P2 20%, a token in Reggio) at market cell (`row`, `col`) with
+/// `cash`, in its transform step of 132002's OR 3.2; every player holds `player_cash`
+/// (money moved to or from the bank).
+fn minor_to_transform(row: u32, col: u32, cash: i64, player_cash: i64) -> State {
+    let mut state = before_in("132002", 386);
+    referee_engine::g1841::market::set_cell(&mut state, "CTLP", row, col);
+    set_holders(&mut state, "CTLP", &[p(P1), p(P2)]);
+    state.bank_cash -= cash;
+    let c = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "CTLP")
+        .unwrap();
+    c.cash = cash;
+    c.par_price = 100;
+    c.tokens = vec![referee_engine::g1841::MapToken {
+        hex: "L12".into(),
+        city: 0,
+    }];
+    c.tokens_total = 1;
+    if let Round::OperatingRound(r) = &mut state.round {
+        r.current = Some("CTLP".into());
+        r.step = OperatingStep::Transform;
+    }
+    for seat in 0..state.players.len() {
+        let have = state.players[seat].cash;
+        give(&mut state, seat as Seat, player_cash - have);
+    }
+    assert_eq!(validate(&state), Ok(()));
+    state
+}
+
+/// Everyone passes the transformation's two purchase rounds (1841 §12.2).
+fn decline_offers(state: &mut State) {
+    while let Some(CorporateEvent::Transformation(t)) = event(state) {
+        if t.stage > 2 {
+            break;
+        }
+        let seat = G1841::to_act(state)[0];
+        act(state, seat, Action::Pass);
+    }
+}
+
+/// 1841 §12.2 ("emergency money raising allowed" for the second token), §14, FAQ-Q5: a minor
+/// with one token and less than L.50 may transform; after the purchase rounds the major
+/// sells at half price for the L.50 before its president pays anything. CTLP at L.100
+/// (row 3, col 5) with L.20 transforms into ATFA; nobody buys (the players hold L.60); ATFA
+/// must sell one IPO share (ceil(100 ÷ 2) = L.50 covers the L.30 missing; two are not
+/// offered), its price drops a row to L.95, it pays L.50 and keeps L.20, with two tokens.
+#[test]
+fn s12_2_a_transformation_raises_the_second_tokens_money_by_emergency_sales() {
+    let mut state = minor_to_transform(3, 5, 20, 60);
+    let legal = G1841::legal(&state, P1).actions;
+    assert!(legal.contains(&Action::Transform {
+        corporation: "ATFA".into()
+    }));
+    act(
+        &mut state,
+        P1,
+        Action::Transform {
+            corporation: "ATFA".into(),
+        },
+    );
+    decline_offers(&mut state);
+    let Some(CorporateEvent::Transformation(t)) = event(&state) else {
+        panic!("the transformation waits for the token money");
+    };
+    assert_eq!(t.stage, 5);
+    assert_eq!(G1841::to_act(&state), [P1]);
+    let sale = Action::EmergencySell {
+        seller: Some("ATFA".into()),
+        corporation: "ATFA".into(),
+        percent: 10,
+    };
+    assert_eq!(G1841::legal(&state, P1).actions, [sale.clone()]);
+    // Another seat, another action: refused, the state unchanged.
+    let mut probe = state.clone();
+    assert!(G1841::apply(&mut probe, P2, &sale).is_err());
+    assert!(G1841::apply(&mut probe, P1, &Action::BuyTokens { count: 2 }).is_err());
+    assert_eq!(probe, state);
+    let bank = state.bank_cash;
+    act(&mut state, P1, sale);
+    let atfa = state.corporation("ATFA").unwrap();
+    assert_eq!((atfa.cash, atfa.tokens_total, atfa.price()), (20, 2, Some(95)));
+    assert_eq!(percent(&state, "ATFA", ShareOwner::Pool), 10);
+    assert_eq!(state.players[P1 as usize].cash, 60);
+    // L.50 from the bank for the share, L.50 back for the token.
+    assert_eq!(state.bank_cash, bank);
+    assert!(event(&state).is_none(), "no further token (FAQ-Q5)");
+}
+
+/// FAQ-Q5 ("if that is not enough, the president must pay the rest"), 1841 §14: ATFA at L.11
+/// (row 11, col 0) with L.0 sells every IPO share it has (70%, ceil(7 × 11 ÷ 2) = L.39; each
+/// bundle of 1 to 7 shares is offered, none covering the L.50), then its president P1
+/// (L.60) pays the L.11 missing; it buys no further token.
+#[test]
+fn s12_2_the_president_pays_what_the_majors_sales_leave_short() {
+    let mut state = minor_to_transform(11, 0, 0, 60);
+    act(
+        &mut state,
+        P1,
+        Action::Transform {
+            corporation: "ATFA".into(),
+        },
+    );
+    decline_offers(&mut state);
+    let sales: Vec<Action> = (1..=7)
+        .map(|k| Action::EmergencySell {
+            seller: Some("ATFA".into()),
+            corporation: "ATFA".into(),
+            percent: 10 * k,
+        })
+        .collect();
+    assert_eq!(G1841::legal(&state, P1).actions, sales);
+    act(&mut state, P1, sales[6].clone());
+    let atfa = state.corporation("ATFA").unwrap();
+    assert_eq!((atfa.cash, atfa.tokens_total), (0, 2));
+    assert_eq!(percent(&state, "ATFA", ShareOwner::Pool), 70);
+    assert_eq!(state.players[P1 as usize].cash, 49);
+    assert!(event(&state).is_none());
+}
+
 /// 1841 §12.2: the exchange is simultaneous; it is made in 18xx.games' order
 /// (`transform_shares`, which decides the share ids of its export): the president's
 /// certificate, then the players round the table from the president, the pool last. Hand-made
