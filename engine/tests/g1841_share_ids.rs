@@ -218,7 +218,7 @@ fn s12_1_a_merger_backed_out_is_written_as_an_undo() {
     assert_eq!(again.failure, None);
     let original = replay(&fixture(name), &ReplaySettings::default());
     assert_eq!(again.actions, original.actions);
-    for k in [653, 657] {
+    for k in [655, 659] {
         assert!(matches!(
             again.actions[k].1,
             Action::ProposeMerger { ref partner } if partner == "RSFS"
