@@ -1751,7 +1751,10 @@ fn s12_2_a_transformation_raises_the_second_tokens_money_by_emergency_sales() {
     let bank = state.bank_cash;
     act(&mut state, P1, sale);
     let atfa = state.corporation("ATFA").unwrap();
-    assert_eq!((atfa.cash, atfa.tokens_total, atfa.price()), (20, 2, Some(95)));
+    assert_eq!(
+        (atfa.cash, atfa.tokens_total, atfa.price()),
+        (20, 2, Some(95))
+    );
     assert_eq!(percent(&state, "ATFA", ShareOwner::Pool), 10);
     assert_eq!(state.players[P1 as usize].cash, 60);
     // L.50 from the bank for the share, L.50 back for the token.
