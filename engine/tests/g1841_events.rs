@@ -1742,7 +1742,10 @@ fn s12_2_a_transformation_raises_the_second_tokens_money_by_emergency_sales() {
         corporation: "ATFA".into(),
         percent: 10,
     };
-    assert_eq!(G1841::legal(&state, P1).actions, [sale.clone()]);
+    assert_eq!(
+        G1841::legal(&state, P1).actions,
+        std::slice::from_ref(&sale)
+    );
     // Another seat, another action: refused, the state unchanged.
     let mut probe = state.clone();
     assert!(G1841::apply(&mut probe, P2, &sale).is_err());
