@@ -194,6 +194,37 @@ fn s11_first_4_train_rusts_closes_concessions_and_unstarted_historical_corporati
     );
 }
 
+/// The state of the operating round, or a panic.
+fn operating_round(state: &State) -> &referee_engine::g1841::OperatingRound {
+    match &state.round {
+        Round::OperatingRound(r) => r,
+        _ => panic!("not in an operating round"),
+    }
+}
+
+/// 1841 §9.6 with the first 4-train's events (§11, interpretation I30): the buyer's train
+/// step ends at the purchase when it cannot buy another train at that moment, whatever its
+/// treasury holds once the events are over (18xx `Step::BuyTrain#process_buy_train`:
+/// `pass! unless can_buy_train?`; version_1 random 3 players seed 3012, 18xx id 466: RSFS,
+/// L.0 after its 4-train, L.26 after the Tuscan merge, goes to its share step). 132002
+/// action 326 with CTDA's treasury set to the price of the 4-train (L.350): its step is its
+/// share step at once; with L.351 (L.1 left: another corporation's train at L.1) it stays
+/// in its train step.
+#[test]
+fn s9_6_the_train_step_ends_at_a_purchase_that_leaves_nothing_to_buy_with() {
+    for (cash, step) in [(350, OperatingStep::Shares), (351, OperatingStep::Trains)] {
+        let mut state = before_in("132002", 326);
+        let ctda = state.corporation("CTDA").unwrap().cash;
+        state.bank_cash += ctda - cash;
+        state.corporation_mut("CTDA").unwrap().cash = cash;
+        act(&mut state, P4, buy_4_train());
+        assert_eq!(state.corporation("CTDA").unwrap().cash, cash - 350);
+        let r = operating_round(&state);
+        assert_eq!(r.current.as_deref(), Some("CTDA"), "cash {cash}");
+        assert_eq!(r.step, step, "cash {cash}");
+    }
+}
+
 /// FAQ-C14 / 1841 §11 step 2: the presidency change caused by the concessions closing comes
 /// first. P1 holds IRSFF's president's certificate (20%), P2 four shares (40%): at the first
 /// 4-train P2 becomes president (P2: the certificate and two shares, P1: two shares); in the
@@ -861,6 +892,33 @@ fn s12_3_sflp_is_the_first_corporation_whoever_leads() {
         ("AFI", "SSFL", MergerStage::Presidency)
     );
     assert_eq!(G1841::to_act(&state), [P4]);
+}
+
+/// 1841 §12.3 is silent on who carries the Tuscan merge out when the participant with the
+/// best stock value has no president (frozen, its president's certificate in the pool,
+/// §7.4): the controller of the operating corporation, the first 4-train's buyer, does
+/// (18xx.games `tuscan_merge_start`: `decider.player || @round.current_entity.player`; before
+/// 2026-12-06 this engine took the first player in player order). 132002 before action 327
+/// (CTDA, P4's, bought the first 4-train; the split's token purchase next) with SFLP, the
+/// leader, frozen (P1's president's certificate in the pool) and player order P1 first: P4
+/// decides the merge.
+#[test]
+fn s12_3_a_frozen_leaders_tuscan_merge_is_decided_by_the_buyers_controller() {
+    let mut state = before_in("132002", 327);
+    let sflp = state.corporation_mut("SFLP").unwrap();
+    for c in sflp.certificates.iter_mut().filter(|c| c.president) {
+        c.owner = ShareOwner::Pool;
+    }
+    assert!(frozen(&state, "SFLP"));
+    assert_eq!(operating_round(&state).current.as_deref(), Some("CTDA"));
+    // Player order P1 first (it is P4 first in 132002 then), so that the old rule differs.
+    state.player_order = vec![P1, P2, P3, P4];
+    act(&mut state, P3, Action::BuyTokens { count: 3 });
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!("the Tuscan merge waits")
+    };
+    // Its first step (SFLP + SFMA into AFI, the holding) is over; the last one waits.
+    assert_eq!((m.initiator.as_str(), m.decider), ("AFI", Some(P4)));
 }
 
 /// 1841 §12.3 (FAQ-V2): SFLi operates in the round of its formation only if none of SFLP,

@@ -993,13 +993,16 @@ fn transfer_tokens(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     m.token_count = n;
     m.tokens_min_removal = min_removal;
     m.tokens_max_removal = max_removal;
-    // 18xx's `@merger_decider`: the initiator's player when the merger began (the Tuscan
-    // merge's decider); the initiator is still in place here.
-    m.decider = m
-        .moved
-        .as_ref()
-        .and_then(|x| x.decider)
-        .or_else(|| controller(state, &m.initiator));
+    // 18xx's `@merger_decider`: the initiator's player when the merger began; in either
+    // step of the Tuscan merge its decider, set when the step began ([`tuscan_merger`]).
+    // The initiator is still in place here.
+    if !(m.tuscan || first_step) || m.decider.is_none() {
+        m.decider = m
+            .moved
+            .as_ref()
+            .and_then(|x| x.decider)
+            .or_else(|| controller(state, &m.initiator));
+    }
     m.two_city = two_city;
     if let Some(c) = corp_mut(state, &target) {
         c.tokens_total = n.max(list.len() as u32);
@@ -1327,7 +1330,16 @@ pub(super) fn begin_tuscan(state: &mut State, events: &mut Vec<Event>) {
     }
     let has = |s: &str| started.iter().any(|x| x == s);
     let (sflp, sfma, ssfl) = (&t.participants[0], &t.participants[1], &t.participants[2]);
+    // 1841 §12.3 names the leader's president; a frozen leader has none (§7.4), and then the
+    // operating corporation's controller (the first 4-train's buyer's) decides, as 18xx.games
+    // means to (`tuscan_merge_start`: `decider.player || @round.current_entity.player`; it
+    // crashes when no step is active then, after a deferring split: reviewed divergence
+    // `tuscan-merge-frozen-leader-after-split`). Before 2026-12-06: the first in player order.
+    let buyer = round(state)
+        .and_then(|r| r.current.clone())
+        .and_then(|c| controller(state, &c));
     let first = controller(state, &leader)
+        .or(buyer)
         .or_else(|| state.player_order.first().copied())
         .unwrap_or(0);
     let holding =
@@ -1446,7 +1458,8 @@ fn tuscan_merger(state: &State, a: &str, b: &str, target: &str, first: Seat) -> 
         tokens_max_removal: 0,
         moved: None,
         two_city: Vec::new(),
-        decider: None,
+        // 18xx's `@merger_decider` in the Tuscan merge: its decider.
+        decider: Some(first),
     };
     let (holders, units) = old_holders(state, &m, first);
     m.holders = holders;
