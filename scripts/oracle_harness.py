@@ -62,8 +62,11 @@ DIVERGENCES = os.path.join(ROOT, "tests", "oracle", "divergences.json")
 
 def load_divergences(path=DIVERGENCES):
     """The known rule divergences: [{id, rule, why, cause, detail?, previous_action?,
-    example}]; `cause` and `detail` are regular expressions matched against a first
-    difference, `previous_action` against the type of the action before it."""
+    earlier_in_round?, none_since?, expected_fell_to_ours?, example}]; `cause` and `detail` are
+    regular expressions matched against a first difference, `previous_action` against the
+    type of the action before it, `earlier_in_round`/`none_since` against the types of the
+    actions of its round before it, `expected_fell_to_ours` (true) checks prices
+    (`known_divergence`)."""
     try:
         with open(path) as f:
             return json.load(f)["divergences"]
@@ -82,17 +85,75 @@ def previous_action_type(export, diff):
     return max(before, key=lambda a: a["id"]).get("type", "") if before else ""
 
 
-def known_divergence(diff, divergences, export=None):
+def earlier_in_round(export, diff, oracle, pattern, none_since=None):
+    """The id of the first action of the export whose type matches `pattern` in the same round
+    as the action the difference names, before it (after the oracle's last round change before
+    it: its `round` snapshots) and after the last action whose type matches `none_since`, and
+    the id of the action before that one (0 for none); None when there is no such action."""
+    m = re.search(r"action id (\d+)", diff[1])
+    if not m or not export:
+        return None
+    at = int(m.group(1))
+    changes = [s["at"] for s in (oracle or {}).get("snapshots") or []
+               if s.get("kind") == "round" and isinstance(s.get("at"), int) and s["at"] < at]
+    start = max(changes, default=0)
+    ids = sorted(a["id"] for a in export.get("actions") or [] if isinstance(a.get("id"), int))
+    types = {a["id"]: a.get("type", "") for a in export.get("actions") or []
+             if isinstance(a.get("id"), int)}
+    between = [i for i in ids if start < i < at]
+    if none_since is not None:
+        since = [i for i in between if re.search(none_since, types[i])]
+        between = [i for i in between if not since or i > since[-1]]
+    hits = [i for i in between if re.search(pattern, types[i])]
+    if not hits:
+        return None
+    before = [i for i in ids if i < hits[0]]
+    return hits[0], (before[-1] if before else 0)
+
+
+def expected_fell_to_ours(diff, oracle, oracle_after, before_id):
+    """Whether the corporation the oracle expects (`oracle expects STEP of ['E']`, not the one
+    whose action we wrote, `by O:`) had a higher price after action `before_id` than at the
+    stop (the oracle's `error` snapshot), and now stands at or below O's price: what a price
+    drop that 18xx.games did not re-sort at leaves behind."""
+    e = re.search(r"oracle expects \w+ of \['([^']+)'\]", diff[1])
+    o = re.search(r" by ([^:\s]+): ", diff[1])
+    snaps = (oracle or {}).get("snapshots") or []
+    if not (e and o and e.group(1) != o.group(1) and oracle_after and snaps
+            and snaps[-1].get("kind") == "error"):
+        return False
+    before = oracle_after(before_id) if before_id else None
+    if before is None:
+        return False
+    price = lambda snap, sym: next((c.get("price") for c in snap.get("corps") or []
+                                    if c.get("sym") == sym), None)
+    was, now, ours = price(before, e.group(1)), price(snaps[-1], e.group(1)), price(snaps[-1], o.group(1))
+    return None not in (was, now, ours) and now < was and now <= ours
+
+
+def known_divergence(diff, divergences, export=None, oracle=None, oracle_after=None):
     """The entry of the reviewed list the first difference matches: `cause` and `detail`
-    against the difference, and the optional `previous_action` against the type of the
-    export's action just before the one the difference names (a rule seen only right after a
-    kind of action, e.g. the operating order after a `bankrupt`)."""
+    against the difference, the optional `previous_action` against the type of the export's
+    action just before the one the difference names (a rule seen only right after a kind of
+    action), and the optional `earlier_in_round` (with `none_since`) against the actions of
+    the same round before it ([`earlier_in_round`]), with `expected_fell_to_ours` also the
+    prices the oracle shows ([`expected_fell_to_ours`], which needs `oracle_after`): e.g. the
+    operating order after a `bankrupt` in that operating round whose sales dropped the
+    corporation 18xx.games still expects, with no sale since (18xx re-sorts at a sale)."""
     for d in divergences:
         if not (re.search(d["cause"], diff[0]) and re.search(d.get("detail", ""), diff[1])):
             continue
         if "previous_action" in d and not re.search(d["previous_action"],
                                                     previous_action_type(export, diff)):
             continue
+        if "earlier_in_round" in d:
+            hit = earlier_in_round(export, diff, oracle, d["earlier_in_round"],
+                                   d.get("none_since"))
+            if hit is None:
+                continue
+            if d.get("expected_fell_to_ours") and not expected_fell_to_ours(
+                    diff, oracle, oracle_after, hit[1]):
+                continue
         return d
     return None
 
@@ -385,7 +446,8 @@ def main():
                 if diff is None:
                     same += 1
             name = os.path.relpath(path, out)
-            div = known_divergence(diff, divergences, export) if diff else None
+            div = (known_divergence(diff, divergences, export, o, oracle_after(path))
+                   if diff else None)
             if div:
                 known += 1
                 causes[f"known divergence {div['id']}"] += 1

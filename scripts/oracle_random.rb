@@ -372,6 +372,10 @@ module OracleRandom
         out << bundle_action(entity, pool.to_bundle, A::BuyShares) if pool && step.can_buy?(entity, pool.to_bundle)
         next unless step.respond_to?(:flexible_bundles) && step.respond_to?(:can_buy_any_from_player?) &&
                     step.can_buy_any_from_player?(entity)
+        # During the Ferdinandea split IRSFF has left the market (`share_price` nil) while its
+        # shares wait to be exchanged: there is no price to offer around (p2p_purchases 3p
+        # seed 40003 crashed here).
+        next unless corp.share_price
 
         @game.players.each do |owner|
           next if owner == entity

@@ -537,3 +537,60 @@ fn s14_a_bankruptcy_ends_the_corporations_turn() {
     assert_eq!(operating_round::current(&s).as_deref(), Some("AFI"));
     assert_eq!((s.players[1].cash, s.players[1].loan), (500, 500));
 }
+
+/// 1841 §14: the bankrupt's sales with drops take the corporations in operating order as it
+/// stands before them (the rules give no order; 18xx.games sells
+/// `shares_by_corporation(sorted: true)`), so two corporations dropped from one cell keep
+/// their order in the cell below. [`sftn_president_bankrupt`] with seat 1 also holding 10% of
+/// SFTC and 10% of SFTG (both L.69, row 8, column 8, SFTC arrived first; SFTG comes first in
+/// the list of corporations): SB, SFTC, SFTG are sold in that order (SB to L.106), both drop to L.53 (row 9)
+/// and SFTC still operates before SFTG (before 2026-12-06: list order, SFTG sold and dropped
+/// first, then operating before SFTC; v2 heuristic 6 players seed 6012, 18xx id 1124).
+#[test]
+fn s14_a_bankrupts_sales_go_in_operating_order() {
+    use referee_engine::g1841::market;
+    let mut s = sftn_president_bankrupt();
+    move_shares(
+        &mut s,
+        "SFTC",
+        &ShareOwner::Pool,
+        &ShareOwner::Player(1),
+        10,
+    );
+    move_shares(
+        &mut s,
+        "SFTG",
+        &ShareOwner::Pool,
+        &ShareOwner::Player(1),
+        10,
+    );
+    assert_eq!(validate(&s), Ok(()));
+    let order = market::operating_order(&s);
+    assert_eq!(order[5..7], ["SFTC", "SFTG"]);
+    let events = G1841::apply(&mut s, 1, &Action::DeclareBankruptcy { loan: true }).unwrap();
+    let dropped: Vec<(String, i64)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SharePriceChanged {
+                corporation, price, ..
+            } => Some((corporation.clone(), *price)),
+            _ => None,
+        })
+        .take(3)
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            ("SB".to_string(), 106),
+            ("SFTC".to_string(), 53),
+            ("SFTG".to_string(), 53)
+        ]
+    );
+    let order = market::operating_order(&s);
+    let at_53: Vec<&str> = order
+        .iter()
+        .map(String::as_str)
+        .filter(|c| s.corporation(c).unwrap().price() == Some(53))
+        .collect();
+    assert_eq!(at_53, ["SFTC", "SFTG"]);
+}

@@ -741,53 +741,6 @@ fn s12_3_tuscan_merge_into_sfli() {
     assert!(event(&state).is_none());
 }
 
-/// 1841 §12.1 (minor merger: each 40% certificate → the new president's certificate, the
-/// first in order, or two shares; each 20% share → one share) with §7.5 (a holder with
-/// strictly more takes the presidency over): on 132002 before action 327 the Tuscan merge's
-/// first step merges SFLP and SFMA into AFI, the holding, in order from P1 (SFLP's president,
-/// the leader). P1 (SFLP's 40%) takes AFI's president's certificate; P2 (SFMA's 40% and a
-/// 20% share) receives three shares, 30% against 20%, and becomes AFI's president, as in
-/// 18xx.games (`merger_minor_exchange`, `allow_president_change: true`; v2 7 players random
-/// seed 7013, id 734: "Player 4 becomes the president of CGTF", so CGTF's CTLP is his when
-/// the holding merges into SFLi). Before 2026-12-06 P1 stayed president with 20%.
-#[test]
-fn s12_1_minor_merger_a_larger_holder_takes_the_new_presidency() {
-    let mut state = before_in("132002", 327);
-    set_holders(&mut state, "SFLP", &[p(P1)]);
-    set_holders(&mut state, "SFMA", &[p(P2), p(P2)]);
-    assert_eq!(validate(&state), Ok(()));
-    let events = act(&mut state, P3, Action::BuyTokens { count: 3 });
-    // AFI's exchange, in order, then the change (AFI itself merges into SFLi at once).
-    let afi: Vec<&Event> = events
-        .iter()
-        .filter(|e| {
-            matches!(e, Event::SharesExchanged { corporation, .. }
-                | Event::PresidentChanged { corporation, .. } if corporation == "AFI")
-        })
-        .collect();
-    assert_eq!(
-        afi,
-        [
-            &Event::SharesExchanged {
-                holder: p(P1),
-                corporation: "AFI".into(),
-                percent: 20,
-                president: true,
-            },
-            &Event::SharesExchanged {
-                holder: p(P2),
-                corporation: "AFI".into(),
-                percent: 30,
-                president: false,
-            },
-            &Event::PresidentChanged {
-                corporation: "AFI".into(),
-                seat: P2,
-            },
-        ]
-    );
-}
-
 /// 1841 §12.3 with §12.1's two-city rule in the Tuscan merge's first step: 132002 before
 /// action 327, edited so that Firenze (R14) shows its printed yellow tile with SFMA in city 0
 /// and SFLP (2 tokens: Lucca P12 and Firenze city 1) in the other city, SSFL only in Pisa
@@ -1773,6 +1726,134 @@ fn s12_2_minor_transforms_into_a_major() {
     assert_ne!(r.current.as_deref(), Some("CTLP"));
 }
 
+/// A hand-made CTLP (P1 40%, P2 20%, a token in Reggio) at market cell (`row`, `col`) with
+/// `cash`, in its transform step of 132002's OR 3.2; every player holds `player_cash`
+/// (money moved to or from the bank).
+fn minor_to_transform(row: u32, col: u32, cash: i64, player_cash: i64) -> State {
+    let mut state = before_in("132002", 386);
+    referee_engine::g1841::market::set_cell(&mut state, "CTLP", row, col);
+    set_holders(&mut state, "CTLP", &[p(P1), p(P2)]);
+    state.bank_cash -= cash;
+    let c = state
+        .corporations
+        .iter_mut()
+        .find(|c| c.sym == "CTLP")
+        .unwrap();
+    c.cash = cash;
+    c.par_price = 100;
+    c.tokens = vec![referee_engine::g1841::MapToken {
+        hex: "L12".into(),
+        city: 0,
+    }];
+    c.tokens_total = 1;
+    if let Round::OperatingRound(r) = &mut state.round {
+        r.current = Some("CTLP".into());
+        r.step = OperatingStep::Transform;
+    }
+    for seat in 0..state.players.len() {
+        let have = state.players[seat].cash;
+        give(&mut state, seat as Seat, player_cash - have);
+    }
+    assert_eq!(validate(&state), Ok(()));
+    state
+}
+
+/// Everyone passes the transformation's two purchase rounds (1841 §12.2).
+fn decline_offers(state: &mut State) {
+    while let Some(CorporateEvent::Transformation(t)) = event(state) {
+        if t.stage > 2 {
+            break;
+        }
+        let seat = G1841::to_act(state)[0];
+        act(state, seat, Action::Pass);
+    }
+}
+
+/// 1841 §12.2 ("emergency money raising allowed" for the second token), §14, FAQ-Q5: a minor
+/// with one token and less than L.50 may transform; after the purchase rounds the major
+/// sells at half price for the L.50 before its president pays anything. CTLP at L.100
+/// (row 3, col 5) with L.20 transforms into ATFA; nobody buys (the players hold L.60); ATFA
+/// must sell one IPO share (ceil(100 ÷ 2) = L.50 covers the L.30 missing; two are not
+/// offered), its price drops a row to L.95, it pays L.50 and keeps L.20, with two tokens.
+#[test]
+fn s12_2_a_transformation_raises_the_second_tokens_money_by_emergency_sales() {
+    let mut state = minor_to_transform(3, 5, 20, 60);
+    let legal = G1841::legal(&state, P1).actions;
+    assert!(legal.contains(&Action::Transform {
+        corporation: "ATFA".into()
+    }));
+    act(
+        &mut state,
+        P1,
+        Action::Transform {
+            corporation: "ATFA".into(),
+        },
+    );
+    decline_offers(&mut state);
+    let Some(CorporateEvent::Transformation(t)) = event(&state) else {
+        panic!("the transformation waits for the token money");
+    };
+    assert_eq!(t.stage, 5);
+    assert_eq!(G1841::to_act(&state), [P1]);
+    let sale = Action::EmergencySell {
+        seller: Some("ATFA".into()),
+        corporation: "ATFA".into(),
+        percent: 10,
+    };
+    assert_eq!(
+        G1841::legal(&state, P1).actions,
+        std::slice::from_ref(&sale)
+    );
+    // Another seat, another action: refused, the state unchanged.
+    let mut probe = state.clone();
+    assert!(G1841::apply(&mut probe, P2, &sale).is_err());
+    assert!(G1841::apply(&mut probe, P1, &Action::BuyTokens { count: 2 }).is_err());
+    assert_eq!(probe, state);
+    let bank = state.bank_cash;
+    act(&mut state, P1, sale);
+    let atfa = state.corporation("ATFA").unwrap();
+    assert_eq!(
+        (atfa.cash, atfa.tokens_total, atfa.price()),
+        (20, 2, Some(95))
+    );
+    assert_eq!(percent(&state, "ATFA", ShareOwner::Pool), 10);
+    assert_eq!(state.players[P1 as usize].cash, 60);
+    // L.50 from the bank for the share, L.50 back for the token.
+    assert_eq!(state.bank_cash, bank);
+    assert!(event(&state).is_none(), "no further token (FAQ-Q5)");
+}
+
+/// FAQ-Q5 ("if that is not enough, the president must pay the rest"), 1841 §14: ATFA at L.11
+/// (row 11, col 0) with L.0 sells every IPO share it has (70%, ceil(7 × 11 ÷ 2) = L.39; each
+/// bundle of 1 to 7 shares is offered, none covering the L.50), then its president P1
+/// (L.60) pays the L.11 missing; it buys no further token.
+#[test]
+fn s12_2_the_president_pays_what_the_majors_sales_leave_short() {
+    let mut state = minor_to_transform(11, 0, 0, 60);
+    act(
+        &mut state,
+        P1,
+        Action::Transform {
+            corporation: "ATFA".into(),
+        },
+    );
+    decline_offers(&mut state);
+    let sales: Vec<Action> = (1..=7)
+        .map(|k| Action::EmergencySell {
+            seller: Some("ATFA".into()),
+            corporation: "ATFA".into(),
+            percent: 10 * k,
+        })
+        .collect();
+    assert_eq!(G1841::legal(&state, P1).actions, sales);
+    act(&mut state, P1, sales[6].clone());
+    let atfa = state.corporation("ATFA").unwrap();
+    assert_eq!((atfa.cash, atfa.tokens_total), (0, 2));
+    assert_eq!(percent(&state, "ATFA", ShareOwner::Pool), 70);
+    assert_eq!(state.players[P1 as usize].cash, 49);
+    assert!(event(&state).is_none());
+}
+
 /// 1841 §12.2: the exchange is simultaneous; it is made in 18xx.games' order
 /// (`transform_shares`, which decides the share ids of its export): the president's
 /// certificate, then the players round the table from the president, the pool last. Hand-made
@@ -2175,4 +2256,100 @@ fn s12_4_with_irsffs_president_in_the_pool_the_buyers_controller_decides_for_the
     // its two pairs and SFL's from its odd share.
     assert_eq!(percent(&state, "SFL", ShareOwner::Pool), 50);
     assert_eq!(percent(&state, "SB", ShareOwner::Pool), 40);
+}
+
+/// 1841 §12.1 (minor merger: each 40% certificate → the new president's certificate, the
+/// first in order, or two shares; each 20% share → one share) with §7.5 (a holder with
+/// strictly more takes the presidency over): on 132002 before action 327 the Tuscan merge's
+/// first step merges SFLP and SFMA into AFI, the holding, in order from P1 (SFLP's president,
+/// the leader). P1 (SFLP's 40%) takes AFI's president's certificate; P2 (SFMA's 40% and a
+/// 20% share) receives three shares, 30% against 20%, and becomes AFI's president, as in
+/// 18xx.games (`merger_minor_exchange`, `allow_president_change: true`; v2 7 players random
+/// seed 7013, id 734: "Player 4 becomes the president of CGTF", so CGTF's CTLP is his when
+/// the holding merges into SFLi). Before 2026-12-06 P1 stayed president with 20%.
+#[test]
+fn s12_1_minor_merger_a_larger_holder_takes_the_new_presidency() {
+    let mut state = before_in("132002", 327);
+    set_holders(&mut state, "SFLP", &[p(P1)]);
+    set_holders(&mut state, "SFMA", &[p(P2), p(P2)]);
+    assert_eq!(validate(&state), Ok(()));
+    let events = act(&mut state, P3, Action::BuyTokens { count: 3 });
+    // AFI's exchange, in order, then the change (AFI itself merges into SFLi at once).
+    let afi: Vec<&Event> = events
+        .iter()
+        .filter(|e| {
+            matches!(e, Event::SharesExchanged { corporation, .. }
+                | Event::PresidentChanged { corporation, .. } if corporation == "AFI")
+        })
+        .collect();
+    assert_eq!(
+        afi,
+        [
+            &Event::SharesExchanged {
+                holder: p(P1),
+                corporation: "AFI".into(),
+                percent: 20,
+                president: true,
+            },
+            &Event::SharesExchanged {
+                holder: p(P2),
+                corporation: "AFI".into(),
+                percent: 30,
+                president: false,
+            },
+            &Event::PresidentChanged {
+                corporation: "AFI".into(),
+                seat: P2,
+            },
+        ]
+    );
+}
+
+/// 1841 §12.2: the major starts on the minor's cell; the rules do not say where in its stack,
+/// and 18xx.games (`transform_start`: `set_par` appends) puts it at the back, behind the
+/// markers already there. Hand-made as above: CTLP on L.100 (SFTC's cell), then SFTG moved
+/// to the same cell; after CTLP transforms into ATFA the stack reads SFTC, SFTG, ATFA (before
+/// 2026-12-06: SFTC, ATFA, SFTG, the minor's place; lite heuristic 4 players seed 4015, 18xx id
+/// 867, stopped on it).
+#[test]
+fn s12_2_transformed_major_goes_to_the_back_of_its_stack() {
+    use referee_engine::g1841::market;
+    let mut state = before_in("132002", 386);
+    let (row, col) = market::par_cell(100, referee_engine::g1841::CorporationKind::Minor).unwrap();
+    market::set_cell(&mut state, "CTLP", row, col);
+    market::set_cell(&mut state, "SFTG", row, col);
+    set_holders(&mut state, "CTLP", &[p(P1), p(P2)]);
+    let c = state.corporation_mut("CTLP").unwrap();
+    c.par_price = 100;
+    c.tokens = vec![referee_engine::g1841::MapToken {
+        hex: "L12".into(),
+        city: 0,
+    }];
+    c.tokens_total = 1;
+    state.bank_cash -= 300;
+    state.corporation_mut("CTLP").unwrap().cash = 300;
+    if let Round::OperatingRound(r) = &mut state.round {
+        r.current = Some("CTLP".into());
+        r.step = OperatingStep::Transform;
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let in_cell = |state: &State| -> Vec<String> {
+        market::operating_order(state)
+            .into_iter()
+            .filter(|s| {
+                let sp = state.corporation(s).unwrap().share_price.unwrap();
+                (sp.row, sp.col) == (row, col)
+            })
+            .collect()
+    };
+    assert_eq!(in_cell(&state), ["SFTC", "CTLP", "SFTG"]);
+    act(
+        &mut state,
+        P1,
+        Action::Transform {
+            corporation: "ATFA".into(),
+        },
+    );
+    assert_eq!(in_cell(&state), ["SFTC", "SFTG", "ATFA"]);
+    assert_eq!(state.corporation("ATFA").unwrap().price(), Some(100));
 }

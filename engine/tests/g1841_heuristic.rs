@@ -103,20 +103,22 @@ fn pinned_game_version_2_four_players_seed_5() {
     // Ends when the bank breaks (1841 §13), in phase 6.
     assert_eq!(
         (g.end.as_deref(), g.actions, g.phase.as_str()),
-        // 1,170 actions before the merges of 2026-12-06 08:30 UTC (rules fixes of #22).
-        (Some("bank"), 1156, "6")
+        // 1,170 actions before the merges of 2026-12-06 08:30 UTC (rules fixes of #22);
+        // 1,156 before a minor without the second token's L.50 could transform (§12.2).
+        (Some("bank"), 1154, "6")
     );
-    // 10 mergers, no transformation, the split and the Tuscan merge, no corporation frozen,
-    // 2 tokens bought, 9 emergencies (10 before the merges of 2026-12-06 08:30 UTC) and no
+    // 9 mergers, no transformation, the split and the Tuscan merge, no corporation frozen,
+    // 2 tokens bought, 10 emergencies (10 before the merges of 2026-12-06 08:30 UTC) and no
     // bankruptcy, 7 of the 8 off-board groups (issue
     // #22's rules fixes of 2026-12-05 changed the game: 1046 actions, 10 mergers, no
     // transformation and 13 emergencies before; those of 2026-12-06 again: 1024 actions, 1
     // transformation, 1 frozen, no token bought, 14 emergencies and 1 bankruptcy before the
     // Tuscan merge's token choices, §12.3, and half a president's certificate into the
-    // pool, §14 I39; 9 mergers before the merges of 2026-12-06 08:30 UTC).
+    // pool, §14 I39; 9 mergers before the merges of 2026-12-06 08:30 UTC; 10 before a
+    // minor without the second token's L.50 could transform, §12.2).
     assert_eq!(
         (g.mergers, g.transformations, g.split, g.tuscan, g.frozen),
-        (10, 0, true, true, 0)
+        (9, 0, true, true, 0)
     );
     assert_eq!(
         (
@@ -125,7 +127,8 @@ fn pinned_game_version_2_four_players_seed_5() {
             g.bankruptcies,
             g.offboards
         ),
-        (2, 9, 0, 7)
+        // 9 emergencies before a minor without the second token's L.50 could transform.
+        (2, 10, 0, 7)
     );
 }
 
@@ -151,6 +154,7 @@ fn pays_out_mostly_and_buys_every_train_type_up_to_the_last_phase() {
     }
     // 81 payouts against 9 withholdings (73 and 12 before the rules of 2026-12-06 above); the
     // 2- to 6-trains bought from the depot (the bank breaks in phase 6).
-    // (81, 9) before the merges of 2026-12-06 08:30 UTC.
-    assert_eq!((paid, withheld, types.len()), (81, 7, 5));
+    // (81, 9) before the merges of 2026-12-06 08:30 UTC; (81, 7) before a minor without the
+    // second token's L.50 could transform (§12.2, FAQ-Q5).
+    assert_eq!((paid, withheld, types.len()), (81, 6, 5));
 }

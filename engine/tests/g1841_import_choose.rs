@@ -5,7 +5,7 @@
 //! `tests/fixtures/1841/oracle-played/`.
 
 use referee_engine::g1841::import18xx::{FailureKind, ReplaySettings, Replayed, replay};
-use referee_engine::g1841::{Action, OddShareChoice};
+use referee_engine::g1841::{Action, OddShareChoice, Round};
 
 mod common;
 use common::fixture;
@@ -228,29 +228,63 @@ fn s12_1_an_exchange_answer_after_the_merger_was_undone_is_a_rules_divergence() 
     assert_eq!(r.actions.len(), 207);
 }
 
-/// The listed divergence `D1-transform-token-money` (1841 §12.2), named at the record.
-/// `lite`, 5 players (seed 40011), up to id 214: CTLP, the last to operate in OR 3.2, pays
-/// out its L.50 (213; its only token, L.0 left) and 18xx.games lets it transform into AFI
-/// (214), raising the second token's L.50 by emergency money raising. This engine offers the
-/// transformation only with two tokens or the money, so it ended the round and the record
-/// met a stock round ("merge outside an operating round", a format stop): it is the rules
-/// divergence now.
+/// 1841 §12.2 ("emergency money raising allowed" for the second token), FAQ-Q5: a minor
+/// without the second token's L.50 may transform (the listed divergence
+/// `D1-transform-token-money` until this engine did so). `lite`, 5 players (seed 40011), up to
+/// id 220: CTLP, the last to operate in OR 3.2, pays out its L.50 (213; its only token, L.0
+/// left) and transforms into AFI (214); SFTG buys an AFI share (216) and AFI pays the L.50
+/// token from the L.54 it then holds (18xx's count, 218); the stock round follows.
 #[test]
-fn s12_2_a_transformation_without_the_token_money_is_a_rules_divergence() {
-    let r = import("lite-5p-s40011-to214");
-    let f = r.failure.clone().expect("stops at the transformation");
+fn s12_2_a_minor_without_the_token_money_transforms() {
+    let r = import("lite-5p-s40011-to220");
+    assert_eq!(r.failure, None);
+    assert_eq!(
+        actions_of(&r, 214),
+        [(
+            4,
+            Action::Transform {
+                corporation: "AFI".into()
+            }
+        )]
+    );
+    let state = r.state.expect("a state");
+    let afi = state.corporation("AFI").expect("AFI");
+    assert_eq!((afi.cash, afi.tokens_total), (4, 2));
+    assert!(matches!(state.round, Round::StockRound(_)));
+}
+
+/// The listed divergence `transform-token-president-pays-first` (1841 §12.2, §14, FAQ-Q5),
+/// named at the record. `lite`, 3 players (seed 40017), up to id 141: FTP (L.3, one token)
+/// transforms into ILTF (137), SFTC declines its share (138); ILTF must raise L.47 of the
+/// L.50 token. This engine has it sell first, at half price, the ATFA share FTP bought at 136
+/// (1841 §14: other corporations' certificates before its own IPO shares); 18xx.games
+/// takes the count (139), sweeping the L.47 from the president, and then still has ILTF sell
+/// 20% (140: its `TokenEmergencyMoney` step stays open after the token is paid).
+#[test]
+fn s12_2_the_token_paid_before_the_majors_sales_is_a_rules_divergence() {
+    let r = import("lite-3p-s40017-to141");
+    let f = r.failure.clone().expect("stops at the token count");
     assert_eq!(f.kind, FailureKind::Refused);
     assert_eq!(
         (f.action_id, f.action_type.as_deref()),
-        (Some(214), Some("merge"))
+        (Some(139), Some("choose"))
     );
-    assert!(
-        f.reason.starts_with(
-            "rules divergence (D1-transform-token-money): 18xx.games lets CTLP (L.0, one token) \
-             transform into AFI"
-        ),
-        "{}",
-        f.reason
+    assert_eq!(
+        f.reason,
+        "rules divergence (transform-token-president-pays-first): 18xx.games takes ILTF's \
+         compulsory second token and sweeps the missing money from its president, while ILTF \
+         (L.3) must first sell at half price for it (emergency money raising, FAQ-Q5)"
     );
-    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.2");
+    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.2, §14");
+    let state = r.state.expect("a state");
+    use referee_engine::Game;
+    let seat = referee_engine::g1841::G1841::to_act(&state)[0];
+    assert_eq!(
+        referee_engine::g1841::G1841::legal(&state, seat).actions,
+        [Action::EmergencySell {
+            seller: Some("ILTF".into()),
+            corporation: "ATFA".into(),
+            percent: 10
+        }]
+    );
 }

@@ -286,7 +286,9 @@ fn s18_v2_split_choices_of_corporations_are_taken_and_the_tuscan_removal_pass_re
 #[test]
 fn s21_lite_a_transformations_count_includes_the_compulsory_token() {
     let r = import("lite-3p-s301-to160");
-    assert_to_the_end(&r, 175);
+    // 175 before a minor without the second token's L.50 could transform (1841 §12.2): a
+    // transform step's pass, dropped before, is played now.
+    assert_to_the_end(&r, 176);
     let i = r.action_ids.iter().position(|id| *id == Some(153)).unwrap();
     assert_eq!(r.actions[i].1, Action::BuyTokens { count: 3 });
     let state = r.state.as_ref().unwrap();

@@ -523,9 +523,12 @@ fn turns_played_through(post: &State, events: &[Event]) -> Vec<String> {
 /// The minor whose operating turn ended with `action` (`pre → post`) without this engine
 /// opening its transformation step, where 18xx.games offers it (`G1841::Step::Transform`: a
 /// minor, non-historical or from phase 4, while a non-historical major can be formed; 1841
-/// §12.2) and needs the corporation's `pass`. This engine also asks for the second token's
-/// price up front (it skips the step for a minor that cannot pay it, where 18xx's
-/// corporation would raise the money), so the pass is the decision made: no transformation.
+/// §12.2) and needs the corporation's `pass`. This engine offers the step to the same minors
+/// whatever their cash (the second token may be raised by emergency money raising), so this
+/// is left for a minor whose controller the action took away (`controller` in `pre`, no
+/// target in `post`); the random games of `g1841_export_steps` write none since 2026-12-06
+/// (9 before, while a minor without the L.50 skipped the step). The pass is the decision
+/// made: no transformation.
 fn transform_offer_skipped(pre: &State, post: &State, action: &Action) -> Option<String> {
     let Round::OperatingRound(r) = &pre.round else {
         return None;

@@ -635,7 +635,10 @@ impl ImportedAction {
             // this engine's indices are 18xx's ids in its own exports), else the only
             // corporation that may sell that much of it now — whichever the rules list as a
             // sale of the seat now.
-            "sell_shares" if operating_round::in_emergency(state) => {
+            "sell_shares"
+                if operating_round::in_emergency(state)
+                    || operating_round::events::transform::in_token_emergency(state) =>
+            {
                 let (sym, index) = first_share()?;
                 let percent = percent()?;
                 let seller = match &self.entity {

@@ -687,7 +687,9 @@ pub struct Transformation {
     pub minor: String,
     /// The major it became.
     pub major: String,
-    /// 1 = purchase round of the shareholders, 2 = of all players, 3 = tokens.
+    /// 1 = purchase round of the shareholders, 2 = of all players, 3 = tokens, 4 = over,
+    /// 5 = the compulsory second token raised by emergency money raising (1841 §12.2, §14;
+    /// `operating_round::events::transform::TOKEN_EMERGENCY`).
     pub stage: u32,
     /// Holders of the current purchase round, in order.
     pub holders: Vec<ShareOwner>,

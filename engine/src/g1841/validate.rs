@@ -761,8 +761,9 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
         }
         CorporateEvent::Transformation(x) => {
             let path = "operating_round.event.transformation";
-            if !started(&x.major) || !(1..=4).contains(&x.stage) {
-                return Err(err(format!("{path}.major"), "a started major, stage 1–4"));
+            // Stage 5: the compulsory second token by emergency money raising (1841 §12.2).
+            if !started(&x.major) || !(1..=5).contains(&x.stage) {
+                return Err(err(format!("{path}.major"), "a started major, stage 1–5"));
             }
             check_holders(state, path, &x.holders, &[], false)?;
             if x.next as usize > x.holders.len() {

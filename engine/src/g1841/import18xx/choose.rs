@@ -132,7 +132,7 @@ impl Answers {
         {
             return Plan::Diverge(no_president_divergence(&initiator, &partner));
         }
-        if let Some(f) = transformation_without_token_money(state, action) {
+        if let Some(f) = token_paid_before_the_emergency_sales(state, action) {
             return Plan::Diverge(f);
         }
         if merger(state).is_some() {
@@ -362,51 +362,42 @@ fn offer_plan(state: &State, action: &ImportedAction) -> Plan {
     }
 }
 
-/// A transformation (18xx.games' `merge` of a minor into a major not yet started) of a minor
-/// with one token and less than the second token's price (L.50): 18xx.games offers it and
-/// raises the price by emergency money raising (`transform_tokens`, `token_emr_entity`),
-/// where this engine offers the transformation only with two tokens or the money
-/// (`operating_round::events::transform::targets`, 1841 §12.2): the listed divergence
-/// `D1-transform-token-money` (tests/oracle/divergences.json). Without this, the record met
-/// a turn or round this engine had ended ("merge outside an operating round").
-fn transformation_without_token_money(
+/// The count of a transformation's compulsory second token (`choose`, 1841 §12.2) recorded
+/// while this engine's major is still raising the L.50 by emergency money raising: 18xx.games'
+/// `BuyNewTokens` takes the count before its `TokenEmergencyMoney` step's sales and sweeps the
+/// missing money from the president (`sweep_cash`), where the major first sells at half
+/// price what it holds, then its IPO shares, and only then the president pays the rest (§14,
+/// FAQ-Q5). The listed divergence `transform-token-president-pays-first`
+/// (tests/oracle/divergences.json).
+fn token_paid_before_the_emergency_sales(
     state: &State,
     action: &ImportedAction,
 ) -> Option<ImportFailure> {
-    use crate::g1841::state::CorporationKind;
-    let Entity::Corporation(minor) = &action.entity else {
+    let Round::OperatingRound(r) = &state.round else {
         return None;
     };
-    // Inside a corporate event (the Tuscan merge's transformation has a free second token,
-    // 1841 §12.3) the record is the event's.
-    let in_event = matches!(&state.round, Round::OperatingRound(r) if r.event.is_some());
-    if action.kind != "merge" || action.auto || in_event {
+    let Some(CorporateEvent::Transformation(t)) = r.event.as_deref() else {
+        return None;
+    };
+    let counted = action.kind == "choose"
+        && matches!(&action.entity, Entity::Corporation(c) if *c == t.major)
+        && action.field("choice").is_some_and(|v| {
+            v.as_u64().is_some() || v.as_str().is_some_and(|t| t.parse::<u32>().is_ok())
+        });
+    if !counted || !crate::g1841::operating_round::events::transform::in_token_emergency(state) {
         return None;
     }
-    let major = action.field("corporation")?.as_str()?;
-    let m = state.corporation(minor)?;
-    let target = state.corporation(major)?;
-    let price = crate::g1841::data::ruleset(&state.options)
-        .token_prices
-        .transformation_required_second_token;
-    let short = m.started()
-        && m.kind == CorporationKind::Minor
-        && target.kind == CorporationKind::Major
-        && !target.started()
-        && m.tokens_total < 2
-        && m.cash < price;
-    short.then(|| {
-        divergence(
-            "1841 §12.2",
-            format!(
-                "rules divergence (D1-transform-token-money): 18xx.games lets {minor} (L.{}, one \
-                 token) transform into {major}, raising the second token's L.{price} by \
-                 emergency money raising; this engine offers a transformation only with two \
-                 tokens or the money for the second",
-                m.cash
-            ),
-        )
-    })
+    let cash = state.corporation(&t.major).map_or(0, |c| c.cash);
+    Some(divergence(
+        "1841 §12.2, §14",
+        format!(
+            "rules divergence (transform-token-president-pays-first): 18xx.games takes {major}'s \
+             compulsory second token and sweeps the missing money from its president, while \
+             {major} (L.{cash}) must first sell at half price for it (emergency money raising, \
+             FAQ-Q5)",
+            major = t.major
+        ),
+    ))
 }
 
 /// R4 (tests/oracle/divergences-import.md): a merger this engine undoes for want of a

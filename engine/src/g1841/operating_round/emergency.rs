@@ -95,7 +95,7 @@ fn cash_of(state: &State, owner: &ShareOwner) -> i64 {
 }
 
 /// Cash of everyone who raises money for `sym` (1841 §14).
-fn funds(state: &State, sym: &str) -> i64 {
+pub(super) fn funds(state: &State, sym: &str) -> i64 {
     raisers(state, sym).iter().map(|o| cash_of(state, o)).sum()
 }
 
@@ -311,13 +311,21 @@ fn seller_owner(seller: &Option<String>, seat: Seat) -> ShareOwner {
 /// to sell sells bundles of 1… units of one corporation, each only if the bundle less one
 /// share would not cover the shortfall.
 pub(super) fn emergency_sales(state: &State) -> Vec<Action> {
-    let mut out = Vec::new();
     let Some(sym) = current(state) else {
-        return out;
+        return Vec::new();
     };
     let Some((_, _, price)) = cheapest_train(state) else {
-        return out;
+        return Vec::new();
     };
+    emergency_sales_for(state, &sym, price)
+}
+
+/// [`emergency_sales`] of the raisers of `sym` for a need of `price` (L.): the cheapest train
+/// in the train step, the compulsory second token (L.50) after a transformation (1841 §12.2,
+/// FAQ-Q5).
+pub(super) fn emergency_sales_for(state: &State, sym: &str, price: i64) -> Vec<Action> {
+    let mut out = Vec::new();
+    let sym = sym.to_string();
     // Up the chain, each raiser in turn contributes its cash and sells as needed before the
     // next one pays anything (18xx; #9338; lite game action 209: SFTN sells its ATFA share
     // although its president could pay the rest; action 234: IFAI, L.0, sells 70% of its
@@ -432,6 +440,12 @@ pub(super) fn may_go_bankrupt(state: &State) -> bool {
     let Some((_, _, price)) = cheapest_train(state) else {
         return false;
     };
+    may_go_bankrupt_for(state, &sym, price)
+}
+
+/// [`may_go_bankrupt`] for the raisers of `sym` and a need of `price` (L.).
+pub(super) fn may_go_bankrupt_for(state: &State, sym: &str, price: i64) -> bool {
+    let sym = sym.to_string();
     let mut total = funds(state, &sym);
     for raiser in raisers(state, &sym) {
         // A corporation sells others' certificates first, then its IPO: count both.
@@ -623,12 +637,25 @@ pub(super) fn emergency_sell(
 /// RATF's sales for RSFS). Before 2026-12-06 the cash moved only at the purchase
 /// ([`contribute`]), and a bankruptcy left it with the chain's corporations.
 pub(super) fn sweep(state: &mut State, sym: &str, seller: &ShareOwner, events: &mut Vec<Event>) {
-    if *seller == ShareOwner::Corporation(sym.to_string()) {
-        return;
-    }
     let Some((_, _, cost)) = cheapest_train(state) else {
         return;
     };
+    sweep_for(state, sym, cost, seller, events);
+}
+
+/// [`sweep`] for a need of `cost` (L.): the cheapest train, or the compulsory second token
+/// after a transformation (18xx `TokenEmergencyMoney#process_sell_shares`: `sweep_cash` with
+/// `token_emr_amount`, 1841 §12.2).
+pub(super) fn sweep_for(
+    state: &mut State,
+    sym: &str,
+    cost: i64,
+    seller: &ShareOwner,
+    events: &mut Vec<Event>,
+) {
+    if *seller == ShareOwner::Corporation(sym.to_string()) {
+        return;
+    }
     for raiser in raisers(state, sym).into_iter().skip(1) {
         let have = state.corporation(sym).map_or(0, |c| c.cash);
         let amount = (cost - have).max(0).min(cash_of(state, &raiser));
@@ -742,8 +769,32 @@ pub(super) fn declare_bankruptcy(
     events: &mut Vec<Event>,
 ) {
     let Some(sym) = current(state) else { return };
-    // 1. The largest legal bundle of each corporation, with drops.
-    let legal: Vec<(String, u32)> = sellable(state, &sym, &ShareOwner::Player(seat));
+    bankrupt_for(state, seat, loan, &sym, events);
+    if let Some(r) = round_mut(state) {
+        r.train_obligation_released = true;
+    }
+}
+
+/// The bankruptcy of the controlling player `seat` of the needy corporation `sym` (steps 1–5
+/// of [`declare_bankruptcy`], without releasing a train obligation): his cash goes to `sym`.
+pub(super) fn bankrupt_for(
+    state: &mut State,
+    seat: Seat,
+    loan: bool,
+    sym: &str,
+    events: &mut Vec<Event>,
+) {
+    let sym = sym.to_string();
+    // 1. The largest legal bundle of each corporation, with drops, the corporations taken in
+    // operating order as it stands before the sales (the rules give no order; 18xx.games
+    // sells `shares_by_corporation(sorted: true)`, its holdings sorted by `sort_order_key`).
+    // The order decides which of two corporations dropped onto one cell arrives there first
+    // (1841 §6; v2 heuristic 6 players seed 6012, 18xx id 1124: CTS at L.306 and SB at L.266
+    // both dropped to L.242, CTS first, and CTS opened the next round; before 2026-12-06 the
+    // engine sold in list order, SB first, and SB opened it).
+    let mut legal: Vec<(String, u32)> = sellable(state, &sym, &ShareOwner::Player(seat));
+    let order = market::operating_order_of(state);
+    legal.sort_by_key(|(t, _)| order.iter().position(|s| s == t).unwrap_or(usize::MAX));
     for (target, units) in legal {
         let unit = state.corporation(&target).map_or(10, |c| c.unit_percent());
         emergency_sell(state, seat, &None, &target, units * unit, events);
@@ -813,7 +864,4 @@ pub(super) fn declare_bankruptcy(
         corporation: sym.clone(),
         loan,
     });
-    if let Some(r) = round_mut(state) {
-        r.train_obligation_released = true;
-    }
 }

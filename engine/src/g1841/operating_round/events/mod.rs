@@ -127,7 +127,9 @@ pub(super) fn apply(
     match ev {
         Some(CorporateEvent::Split(s)) => split::apply(state, s, action, &mut events),
         Some(CorporateEvent::Merger(m)) => merger::apply(state, m, action, &mut events),
-        Some(CorporateEvent::Transformation(t)) => transform::apply(state, t, action, &mut events),
+        Some(CorporateEvent::Transformation(t)) => {
+            transform::apply(state, seat, t, action, &mut events)
+        }
         None => {}
     }
     run(state, &mut events);

@@ -12,33 +12,49 @@
 //! available again; the major does not operate again in this round and the minor's turn
 //! ends.
 //!
+//! The compulsory second token needs no money in hand: the transformation is offered to every
+//! eligible minor, and a major that cannot pay the L.50 from its treasury after the purchase
+//! rounds raises it by emergency money raising (1841 §12.2 "emergency money raising
+//! allowed", §14; FAQ-Q5: "it sells, at half price, shares it owns or shares from its IPO. If
+//! that is not enough, the president must pay the rest"): the corporations of its chain of
+//! control sell as in a train emergency ([`TOKEN_EMERGENCY`]), then the raisers' cash covers
+//! the rest; a president who cannot raise it goes bankrupt and the major receives the token
+//! without paying (§14). A major that needed the emergency buys no further token (FAQ-Q5: "a
+//! company may not buy more than the minimum number of markers if doing so would need share
+//! sales or help from the president").
+//!
 //! The Tuscan merge's transformation (§12.3) has the purchase rounds too, then a free second
 //! token, and the merge with SSFL follows ([`begin_tuscan`]).
 //!
-//! This build offers the transformation only when the minor can pay the compulsory L.50
-//! token from its treasury or already owns two tokens (emergency money raising for it is not
-//! modelled here; docs/games/1841.md I37).
-
+use super::super::emergency::{
+    bankrupt_for, contribute, emergency_sales_for, emergency_sell, funds, may_go_bankrupt_for,
+    sweep_for,
+};
 use super::*;
 use crate::g1841::corporation::{holder_cash, holder_order, may_hold_more, players_from};
 use crate::g1841::state::{Certificate, Transformation};
+
+/// The stage of a transformation whose major raises its compulsory second token's price by
+/// emergency money raising (1841 §12.2, §14, FAQ-Q5); stages 1 and 2 are the purchase rounds,
+/// 3 the optional tokens, 4 the end.
+pub const TOKEN_EMERGENCY: u32 = 5;
 
 fn store(state: &mut State, t: Transformation) {
     set_event(state, Some(CorporateEvent::Transformation(t)));
 }
 
-/// The majors the operating minor `sym` may transform into now (1841 §12.2).
+/// The majors the operating minor `sym` may transform into now (1841 §12.2): any minor with
+/// a controlling player (a historical one from phase 4), whatever its cash — the second
+/// token's L.50 may be raised by emergency money raising (§12.2, FAQ-Q5; 18xx `transformable?`
+/// asks no money either).
 pub fn targets(state: &State, sym: &str) -> Vec<String> {
     let Some(c) = state.corporation(sym) else {
         return Vec::new();
     };
-    let rules = data::ruleset(&state.options);
     let may = c.started()
         && c.kind == CorporationKind::Minor
         && controller(state, sym).is_some()
-        && (!c.historical || phase_number(state) >= 4)
-        && (c.tokens_total >= 2
-            || c.cash >= rules.token_prices.transformation_required_second_token);
+        && (!c.historical || phase_number(state) >= 4);
     if !may {
         return Vec::new();
     }
@@ -46,11 +62,27 @@ pub fn targets(state: &State, sym: &str) -> Vec<String> {
 }
 
 /// Converts `minor` into `major` (shares, assets, market place); the minor leaves the game.
-fn convert(state: &mut State, minor: &str, major: &str, events: &mut Vec<Event>) {
+///
+/// The major's marker goes on the minor's cell (1841 §12.2: "starts at the minor's current
+/// price (same cell)"). Where in that cell's stack the rules do not say; as in 18xx.games
+/// (`transform_start`: `stock_market.set_par`, which appends), a voluntary transformation
+/// puts it at the back of the stack, behind the markers already there, so it operates after
+/// them in later rounds (the split's successors take IRSFF's place instead, FAQ-C15).
+/// `tuscan` (the Tuscan merge's holding, 1841 §12.3) keeps the minor's place: the holding
+/// merges with SSFL at once, and the merge's decider is the participant with the best stock
+/// value among SFLP, SFMA and SSFL, found before the transformation (18xx
+/// `best_stock_value`; [`finish_tuscan`] reads it from the holding's place). Before
+/// 2026-12-06 every transformation kept the minor's place (lite heuristic 4 players seed
+/// 4015, 18xx id 867: RATF, transformed from CTLP on L.8, operated before AFI, which had
+/// come to L.8 after CTLP; 18xx operates AFI first).
+fn convert(state: &mut State, minor: &str, major: &str, tuscan: bool, events: &mut Vec<Event>) {
     let Some(m) = state.corporation(minor).cloned() else {
         return;
     };
-    take_place_of(state, major, minor);
+    match m.share_price {
+        Some(p) if !tuscan => start_at(state, major, p.row, p.col),
+        _ => take_place_of(state, major, minor),
+    }
     move_cash(state, minor, major);
     move_trains(state, minor, major);
     move_treasury(state, minor, major, &[]);
@@ -153,7 +185,7 @@ pub(super) fn begin_tuscan(
     joins_round: bool,
     events: &mut Vec<Event>,
 ) {
-    convert(state, minor, major, events);
+    convert(state, minor, major, true, events);
     if let Some(r) = round_mut(state) {
         r.done.retain(|d| d != major);
         if !joins_round {
@@ -209,7 +241,7 @@ pub(in crate::g1841::operating_round) fn begin(
     major: &str,
     events: &mut Vec<Event>,
 ) {
-    convert(state, minor, major, events);
+    convert(state, minor, major, false, events);
     if let Some(r) = round_mut(state)
         && !r.done.iter().any(|d| d == major)
     {
@@ -310,6 +342,18 @@ pub(super) fn decision(state: &State, t: &Transformation) -> Option<Decision> {
                 ],
             })
         }
+        TOKEN_EMERGENCY => {
+            let price = required_token_price(state);
+            let mut actions = emergency_sales_for(state, &t.major, price);
+            if may_go_bankrupt_for(state, &t.major, price) {
+                actions.push(Action::DeclareBankruptcy { loan: false });
+                actions.push(Action::DeclareBankruptcy { loan: true });
+            }
+            Some(Decision {
+                seat: controller(state, &t.major)?,
+                actions,
+            })
+        }
         _ => Some(Decision {
             seat: controller(state, &t.major)?,
             actions: token_counts(state, &t.major)
@@ -320,14 +364,55 @@ pub(super) fn decision(state: &State, t: &Transformation) -> Option<Decision> {
     }
 }
 
-/// Applies a listed decision.
+/// The compulsory second token's price (1841 §12.2: L.50).
+fn required_token_price(state: &State) -> i64 {
+    data::ruleset(&state.options)
+        .token_prices
+        .transformation_required_second_token
+}
+
+/// Whether the transformation in progress waits for its major's emergency money raising for
+/// the compulsory second token (1841 §12.2, §14) — where a recorded `sell_shares` is an
+/// emergency sale.
+pub fn in_token_emergency(state: &State) -> bool {
+    matches!(
+        round(state).and_then(|r| r.event.as_deref()),
+        Some(CorporateEvent::Transformation(t)) if t.stage == TOKEN_EMERGENCY
+    )
+}
+
+/// Applies a listed decision of `seat`.
 pub(super) fn apply(
     state: &mut State,
+    seat: Seat,
     mut t: Transformation,
     action: &Action,
     events: &mut Vec<Event>,
 ) {
     match action {
+        // 1841 §14: an emergency sale for the second token; the proceeds of a corporation
+        // above the major in its chain flow down to it at once (18xx
+        // `TokenEmergencyMoney#process_sell_shares`, `sweep_cash`).
+        Action::EmergencySell {
+            seller,
+            corporation,
+            percent,
+        } => {
+            emergency_sell(state, seat, seller, corporation, *percent, events);
+            let owner = match seller {
+                Some(c) => ShareOwner::Corporation(c.clone()),
+                None => ShareOwner::Player(seat),
+            };
+            let price = required_token_price(state);
+            sweep_for(state, &t.major, price, &owner, events);
+        }
+        // 1841 §14: the president cannot raise the L.50: he goes bankrupt (his cash goes to
+        // the major) and the major "receives the token without paying".
+        Action::DeclareBankruptcy { loan } => {
+            bankrupt_for(state, seat, *loan, &t.major, events);
+            free_token(state, &t.major, events);
+            t.stage = 4;
+        }
         Action::BuyShares { .. } => {
             if let Some(h) = t.holders.get(t.next as usize).cloned() {
                 buy(state, &t.major, &h, events);
@@ -377,6 +462,19 @@ fn buy(state: &mut State, sym: &str, h: &ShareOwner, events: &mut Vec<Event>) {
     presidency(state, sym, events);
 }
 
+/// The second token without payment, after the president's bankruptcy (1841 §14: "in the
+/// token case, receives the token without paying").
+fn free_token(state: &mut State, sym: &str, events: &mut Vec<Event>) {
+    if let Some(c) = corp_mut(state, sym) {
+        c.tokens_total = c.tokens_total.max(2);
+        events.push(Event::TokensBought {
+            corporation: sym.to_string(),
+            count: 2,
+            price: 0,
+        });
+    }
+}
+
 fn pay_tokens(state: &mut State, sym: &str, count: u32, price: i64, events: &mut Vec<Event>) {
     let Some(c) = corp_mut(state, sym) else {
         return;
@@ -412,18 +510,45 @@ pub(super) fn advance(state: &mut State, mut t: Transformation, events: &mut Vec
                         return true;
                     }
                     if t.stage == 3 {
-                        // The compulsory second token (L.50).
-                        let rules = data::ruleset(&state.options);
-                        let price = rules.token_prices.transformation_required_second_token;
-                        if state
-                            .corporation(&t.major)
-                            .is_some_and(|c| c.tokens_total < 2)
-                        {
-                            pay_tokens(state, &t.major, 2, price, events);
+                        // The compulsory second token (L.50), from the treasury when it
+                        // can, else by emergency money raising (1841 §12.2, §14).
+                        let price = required_token_price(state);
+                        match state.corporation(&t.major) {
+                            Some(c) if c.tokens_total < 2 && c.cash >= price => {
+                                pay_tokens(state, &t.major, 2, price, events);
+                            }
+                            Some(c) if c.tokens_total < 2 => t.stage = TOKEN_EMERGENCY,
+                            _ => {}
                         }
                     }
                 }
             },
+            TOKEN_EMERGENCY => {
+                let price = required_token_price(state);
+                let major = t.major.clone();
+                if emergency_sales_for(state, &major, price).is_empty() {
+                    if funds(state, &major) >= price {
+                        // What the sales left short, the raisers' cash pays (FAQ-Q5: "the
+                        // president must pay the rest"); no further token (FAQ-Q5).
+                        contribute(state, &major, price, events);
+                        pay_tokens(state, &major, 2, price, events);
+                        t.stage = 4;
+                        continue;
+                    }
+                    if controller(state, &major).is_none()
+                        || !may_go_bankrupt_for(state, &major, price)
+                    {
+                        // Nobody can raise it nor go bankrupt for it (no controlling player:
+                        // unreachable from a valid state): the token is given, as after a
+                        // bankruptcy (§14).
+                        free_token(state, &major, events);
+                        t.stage = 4;
+                        continue;
+                    }
+                }
+                store(state, t);
+                return false;
+            }
             3 => {
                 if token_counts(state, &t.major).is_empty() {
                     t.stage = 4;
