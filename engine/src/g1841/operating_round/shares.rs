@@ -64,7 +64,11 @@ fn sell_options_up_to(state: &State, limit: usize) -> Vec<Action> {
                     )
                 })
         };
-        let most = if held > normal && dump() { held } else { normal };
+        let most = if held > normal && dump() {
+            held
+        } else {
+            normal
+        };
         let room = pool_max.saturating_sub(corp.pool_percent());
         let unit = corp.unit_percent();
         let mut p = unit;
