@@ -74,8 +74,10 @@ fn s21_a_major_passes_the_lays_it_cannot_make() {
         // and 2 again since a corporation may dump a presidency in an emergency (§14), 3 since
         // half a president's certificate may go into the pool for a pool share (§14, I39), 0
         // with a bankrupt's presidency passed on (§14, merged from main), 1 since the merges
-        // of 2026-12-06 08:30 UTC (played-through turns, presidency ties, Tuscan purchases).
-        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 1),
+        // of 2026-12-06 08:30 UTC (played-through turns, presidency ties, Tuscan purchases),
+        // 0 since a corporation may sell out of a presidency in its share step (§9.7, §5.3;
+        // branch trains-corp).
+        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 0),
         (Options::from_optional_rules(&["lite"]).unwrap(), 5, 5, 2),
     ] {
         let (history, written) = exported(options, players, seed);
@@ -258,7 +260,10 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // and 92 before the Tuscan merge's transformation offered its purchase rounds (§12.3).
     // 278 and 72 before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp). 304
     // and 100 before the rules of harness-emr of 2026-12-06 (§5.4 token price distance, §9.6 route test, §12.2 exchange order, §12.4 treasury ties).
-    assert_eq!((sales, by_others), (301, 91));
+    // 301 and 91 before a corporation could sell out of a presidency in its share step
+    // (§9.7, §5.3) and presidency ties after a corporation president were ranked from the
+    // priority holder (18xx `player_distance_for_president`; trains-corp).
+    assert_eq!((sales, by_others), (302, 77));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -336,8 +341,9 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // token choices of §12.3 (the first step's two-city token, SFLi's free removals); 8
     // before half a president's certificate could go into the pool (§14, I39); 11 before the
     // Tuscan merge's transformation offered its purchase rounds (§12.3).
-    // 7 before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp).
-    assert_eq!(found, 8);
+    // 7 before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp). 8 before a
+    // corporation could sell out of a presidency in its share step (§9.7, §5.3; trains-corp).
+    assert_eq!(found, 9);
 }
 
 const SLOT_SEEDS: u64 = 30;
@@ -418,7 +424,9 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // transformation offered its purchase rounds (§12.3).
     // (27, 2) before the merges of 2026-12-06 08:30 UTC (harness-v2, harness-lp). (32, 3)
     // before the rules of harness-emr of 2026-12-06 (§5.4 token price distance, §9.6 route test, §12.2 exchange order, §12.4 treasury ties).
-    assert_eq!((checked, reordered), (34, 3));
+    // (34, 3) before a corporation could sell out of a presidency in its share step (§9.7,
+    // §5.3) and merged holdings took presidencies they exceed (§7.5, §12.1; trains-corp).
+    assert_eq!((checked, reordered), (37, 4));
 }
 
 const OO_SEEDS: u64 = 40;
