@@ -194,6 +194,37 @@ fn s11_first_4_train_rusts_closes_concessions_and_unstarted_historical_corporati
     );
 }
 
+/// The state of the operating round, or a panic.
+fn operating_round(state: &State) -> &referee_engine::g1841::OperatingRound {
+    match &state.round {
+        Round::OperatingRound(r) => r,
+        _ => panic!("not in an operating round"),
+    }
+}
+
+/// 1841 §9.6 with the first 4-train's events (§11, interpretation I30): the buyer's train
+/// step ends at the purchase when it cannot buy another train at that moment, whatever its
+/// treasury holds once the events are over (18xx `Step::BuyTrain#process_buy_train`:
+/// `pass! unless can_buy_train?`; version_1 random 3 players seed 3012, 18xx id 466: RSFS,
+/// L.0 after its 4-train, L.26 after the Tuscan merge, goes to its share step). 132002
+/// action 326 with CTDA's treasury set to the price of the 4-train (L.350): its step is its
+/// share step at once; with L.351 (L.1 left: another corporation's train at L.1) it stays
+/// in its train step.
+#[test]
+fn s9_6_the_train_step_ends_at_a_purchase_that_leaves_nothing_to_buy_with() {
+    for (cash, step) in [(350, OperatingStep::Shares), (351, OperatingStep::Trains)] {
+        let mut state = before_in("132002", 326);
+        let ctda = state.corporation("CTDA").unwrap().cash;
+        state.bank_cash += ctda - cash;
+        state.corporation_mut("CTDA").unwrap().cash = cash;
+        act(&mut state, P4, buy_4_train());
+        assert_eq!(state.corporation("CTDA").unwrap().cash, cash - 350);
+        let r = operating_round(&state);
+        assert_eq!(r.current.as_deref(), Some("CTDA"), "cash {cash}");
+        assert_eq!(r.step, step, "cash {cash}");
+    }
+}
+
 /// FAQ-C14 / 1841 §11 step 2: the presidency change caused by the concessions closing comes
 /// first. P1 holds IRSFF's president's certificate (20%), P2 four shares (40%): at the first
 /// 4-train P2 becomes president (P2: the certificate and two shares, P1: two shares); in the
@@ -710,6 +741,53 @@ fn s12_3_tuscan_merge_into_sfli() {
     assert!(event(&state).is_none());
 }
 
+/// 1841 §12.1 (minor merger: each 40% certificate → the new president's certificate, the
+/// first in order, or two shares; each 20% share → one share) with §7.5 (a holder with
+/// strictly more takes the presidency over): on 132002 before action 327 the Tuscan merge's
+/// first step merges SFLP and SFMA into AFI, the holding, in order from P1 (SFLP's president,
+/// the leader). P1 (SFLP's 40%) takes AFI's president's certificate; P2 (SFMA's 40% and a
+/// 20% share) receives three shares, 30% against 20%, and becomes AFI's president, as in
+/// 18xx.games (`merger_minor_exchange`, `allow_president_change: true`; v2 7 players random
+/// seed 7013, id 734: "Player 4 becomes the president of CGTF", so CGTF's CTLP is his when
+/// the holding merges into SFLi). Before 2026-12-06 P1 stayed president with 20%.
+#[test]
+fn s12_1_minor_merger_a_larger_holder_takes_the_new_presidency() {
+    let mut state = before_in("132002", 327);
+    set_holders(&mut state, "SFLP", &[p(P1)]);
+    set_holders(&mut state, "SFMA", &[p(P2), p(P2)]);
+    assert_eq!(validate(&state), Ok(()));
+    let events = act(&mut state, P3, Action::BuyTokens { count: 3 });
+    // AFI's exchange, in order, then the change (AFI itself merges into SFLi at once).
+    let afi: Vec<&Event> = events
+        .iter()
+        .filter(|e| {
+            matches!(e, Event::SharesExchanged { corporation, .. }
+                | Event::PresidentChanged { corporation, .. } if corporation == "AFI")
+        })
+        .collect();
+    assert_eq!(
+        afi,
+        [
+            &Event::SharesExchanged {
+                holder: p(P1),
+                corporation: "AFI".into(),
+                percent: 20,
+                president: true,
+            },
+            &Event::SharesExchanged {
+                holder: p(P2),
+                corporation: "AFI".into(),
+                percent: 30,
+                president: false,
+            },
+            &Event::PresidentChanged {
+                corporation: "AFI".into(),
+                seat: P2,
+            },
+        ]
+    );
+}
+
 /// 1841 §12.3 with §12.1's two-city rule in the Tuscan merge's first step: 132002 before
 /// action 327, edited so that Firenze (R14) shows its printed yellow tile with SFMA in city 0
 /// and SFLP (2 tokens: Lucca P12 and Firenze city 1) in the other city, SSFL only in Pisa
@@ -861,6 +939,33 @@ fn s12_3_sflp_is_the_first_corporation_whoever_leads() {
         ("AFI", "SSFL", MergerStage::Presidency)
     );
     assert_eq!(G1841::to_act(&state), [P4]);
+}
+
+/// 1841 §12.3 is silent on who carries the Tuscan merge out when the participant with the
+/// best stock value has no president (frozen, its president's certificate in the pool,
+/// §7.4): the controller of the operating corporation, the first 4-train's buyer, does
+/// (18xx.games `tuscan_merge_start`: `decider.player || @round.current_entity.player`; before
+/// 2026-12-06 this engine took the first player in player order). 132002 before action 327
+/// (CTDA, P4's, bought the first 4-train; the split's token purchase next) with SFLP, the
+/// leader, frozen (P1's president's certificate in the pool) and player order P1 first: P4
+/// decides the merge.
+#[test]
+fn s12_3_a_frozen_leaders_tuscan_merge_is_decided_by_the_buyers_controller() {
+    let mut state = before_in("132002", 327);
+    let sflp = state.corporation_mut("SFLP").unwrap();
+    for c in sflp.certificates.iter_mut().filter(|c| c.president) {
+        c.owner = ShareOwner::Pool;
+    }
+    assert!(frozen(&state, "SFLP"));
+    assert_eq!(operating_round(&state).current.as_deref(), Some("CTDA"));
+    // Player order P1 first (it is P4 first in 132002 then), so that the old rule differs.
+    state.player_order = vec![P1, P2, P3, P4];
+    act(&mut state, P3, Action::BuyTokens { count: 3 });
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!("the Tuscan merge waits")
+    };
+    // Its first step (SFLP + SFMA into AFI, the holding) is over; the last one waits.
+    assert_eq!((m.initiator.as_str(), m.decider), ("AFI", Some(P4)));
 }
 
 /// 1841 §12.3 (FAQ-V2): SFLi operates in the round of its formation only if none of SFLP,

@@ -446,6 +446,26 @@ fn s12_1_a_corporation_takes_a_mergers_presidency_by_the_swap() {
     oracle_accepts(name, &written, 474);
 }
 
+/// 1841 §12.3, 18xx `merger_tokens_start`: when nobody takes SFLi's presidency at the
+/// Tuscan merge, 18xx gives the pool a share for each of its pairs, then moves the pool's
+/// first two to the end of the IPO and the president's certificate to the pool.
+/// `version_1` with `sfli_run_variant`, 3 players, random, seed 3011: at the merge (id 265)
+/// player 3 gets SFLi_1, SFTG SFLi_2, player 1 SFLi_3, the pool SFLi_4 to SFLi_6, of which
+/// SFLi_4 and SFLi_5 go back to the IPO (now SFLi_7, SFLi_8, SFLi_4, SFLi_5). CTDA's
+/// purchase from the pool at id 273 names SFLi_6 (the ledger gave the pool SFLi_4 alone
+/// and named it: 18xx took it from the IPO, SFLi was paid L.76 and the bank was not, and
+/// the bank differed by L.76 at the next stock round).
+#[test]
+fn s12_3_the_pool_gives_its_first_two_sfli_shares_back_for_the_presidents_certificate() {
+    let name = "version_1-sfli-3p-s3011-to273.json";
+    let written = reexport(name);
+    assert_eq!(
+        record(&written, 273),
+        json!({"type": "buy_shares", "entity": "CTDA", "shares": ["SFLi_6"], "percent": 10})
+    );
+    oracle_accepts(name, &written, 273);
+}
+
 /// 1841 §12.2, 18xx `transform_shares`: the players exchange in turn from the minor's
 /// controlling player (`corp.player`), who is the controller of the corporation holding the
 /// president's certificate when a corporation is president. `version_1`, 8 players,

@@ -404,9 +404,9 @@ impl Api {
             Some(Credential::Arbiter) => Ok(Access::Arbiter),
             Some(c @ Credential::Seat { seat, .. }) => match game {
                 Some(g) if sealer.seat_credential_valid(&c, g) => Ok(Access::Seat(seat)),
-                _ => Err(Status::unauthenticated(
-                    "referee-credential: not a credential of this game",
-                )),
+                // The one answer for every refused credential: an unknown key id and a
+                // wrong MAC alike.
+                _ => Err(crate::seal::unauthenticated()),
             },
         }
     }

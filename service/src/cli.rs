@@ -318,6 +318,14 @@ pub struct ServeArgs {
     /// connects for every client, set it to --max-open-calls.
     #[arg(long, env = "REFEREE_MAX_OPEN_CALLS_PER_CLIENT", default_value_t = crate::server::DEFAULT_MAX_OPEN_CALLS_PER_CLIENT)]
     pub max_open_calls_per_client: usize,
+    /// Server-streaming calls (StreamReplay, health Watch, reflection) open at once from one
+    /// client address (an IPv4 address, an IPv6 /64): its share of the stream slots (half of
+    /// --max-concurrency), so that one client holding streams open cannot take every stream
+    /// slot; a stream over it is refused at once with RESOURCE_EXHAUSTED. Default: a quarter
+    /// of the stream slots (32 at --max-concurrency 256). Behind a proxy that connects for
+    /// every client, set it to half of --max-concurrency.
+    #[arg(long, env = "REFEREE_MAX_STREAMING_CALLS_PER_CLIENT")]
+    pub max_streaming_calls_per_client: Option<usize>,
     /// The bytes one request may take once decoded, estimated from its body before anything
     /// is decoded (gRPC, gRPC-Web and JSON alike; also an ImportGame's export and an opened
     /// sealed state). Over it the request is refused with INVALID_ARGUMENT naming the field;
@@ -376,6 +384,7 @@ impl ServeArgs {
             max_unsent_bytes: self.max_unsent_bytes.max(1),
             max_open_calls: self.max_open_calls.max(1),
             max_open_calls_per_client: self.max_open_calls_per_client.max(1),
+            max_streaming_calls_per_client: self.max_streaming_calls_per_client.map(|n| n.max(1)),
             max_decoded_bytes: self.max_decoded_bytes.max(1),
         })
     }

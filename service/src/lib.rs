@@ -14,6 +14,7 @@ pub mod balance;
 pub mod cli;
 pub mod codec;
 pub mod decoded_size;
+pub mod fd_limit;
 pub mod game_data;
 pub mod game_records;
 pub mod games;
@@ -24,6 +25,7 @@ pub mod playout;
 pub mod replay18xx;
 pub mod seal;
 pub mod server;
+mod shares;
 pub mod telemetry;
 pub mod work;
 

@@ -110,13 +110,32 @@ pub enum Credential {
     },
 }
 
-fn unauthenticated() -> Status {
+/// The one answer to every credential that is not accepted — malformed, naming a key id
+/// this server does not have, a wrong MAC, another game's seat credential — so that the
+/// answer does not tell a caller whether a key id exists (review of issue #24, finding D:
+/// an unknown key id was "not a valid credential of this server", a known one with a wrong
+/// MAC "not a credential of this game").
+pub(crate) fn unauthenticated() -> Status {
     Status::unauthenticated(
-        "referee-credential: not a valid credential of this server (expected `arbiter:KEY_ID:HEX` or `seat-N:KEY_ID:HEX`)",
+        "referee-credential: not a valid credential for this call (expected \
+         `arbiter:KEY_ID:HEX`, or this game's `seat-N:KEY_ID:HEX`)",
     )
 }
 
+/// The key a MAC is checked with when the credential names a key id this server does not
+/// have: the check is made all the same (and fails), so that it takes the time a check with
+/// a real key takes.
+const DECOY_KEY: [u8; 32] = [0x5a; 32];
+
+#[cfg(test)]
+thread_local! {
+    /// HMACs computed on this thread (tests count the work of a credential check).
+    static MACS_COMPUTED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 fn mac(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
+    #[cfg(test)]
+    MACS_COMPUTED.with(|n| n.set(n.get() + 1));
     let mut m = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
     for p in parts {
         m.update(p);
@@ -193,6 +212,8 @@ impl Sealer {
 
     /// Whether `entry` (`KEY_ID:HEX`, as in the key file) is one of these keys. The key bytes
     /// are compared in constant time.
+    /// Every key is compared, whether or not its id matches, so that the time taken does not
+    /// tell whether a key id exists.
     pub fn is_key(&self, entry: &str) -> bool {
         let Some((id, hex_key)) = entry.trim().split_once(':') else {
             return false;
@@ -200,15 +221,25 @@ impl Sealer {
         let Ok(bytes) = hex::decode(hex_key.trim()) else {
             return false;
         };
-        self.raw.iter().any(|(k, raw)| {
-            k == id.trim()
-                && raw.len() == bytes.len()
-                && raw
-                    .iter()
-                    .zip(&bytes)
-                    .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-                    == 0
+        self.raw.iter().fold(false, |found, (k, raw)| {
+            let id_eq = ct_eq(k.as_bytes(), id.trim().as_bytes());
+            let key_eq = ct_eq(raw, &bytes);
+            found | (id_eq & key_eq)
         })
+    }
+
+    /// The raw key named `id`, and whether there is one: for an id this server does not have,
+    /// [`DECOY_KEY`] and `false`. Every id is compared (no early exit).
+    fn key_named(&self, id: &str) -> (&[u8], bool) {
+        self.raw
+            .iter()
+            .fold((&DECOY_KEY[..], false), |(key, found), (k, raw)| {
+                if !found & ct_eq(k.as_bytes(), id.as_bytes()) {
+                    (raw.as_slice(), true)
+                } else {
+                    (key, found)
+                }
+            })
     }
 
     /// Id of the key that seals new states.
@@ -331,21 +362,19 @@ impl Sealer {
     }
 
     /// Reads a caller's credential (header `referee-credential`): the arbiter credential or a
-    /// sealing key (`KEY_ID:HEX`) is [`Credential::Arbiter`]; a seat credential is returned
-    /// for checking against the game. Errors: UNAUTHENTICATED (malformed — also a MAC that is
-    /// not 32 bytes of hex —, unknown key, wrong arbiter MAC).
+    /// sealing key (`KEY_ID:HEX`) is [`Credential::Arbiter`]; a well-formed seat credential is
+    /// returned for checking against the game ([`Sealer::seat_credential_valid`]), whatever
+    /// key id it names. Errors: UNAUTHENTICATED, one answer for all ([`unauthenticated`]):
+    /// malformed (also a MAC that is not 32 bytes of hex), an arbiter credential naming a key
+    /// id this server does not have or with a wrong MAC. An unknown key id is checked as a
+    /// known one is (one HMAC, against [`DECOY_KEY`]), so neither the answer nor, as far as
+    /// practical, its time tells whether the key id exists.
     pub fn credential(&self, text: &str) -> Result<Credential, Status> {
         let text = text.trim();
         let parts: Vec<&str> = text.split(':').collect();
         match parts.as_slice() {
             [_, _] if self.is_key(text) => Ok(Credential::Arbiter),
             [kind, id, hex_mac] => {
-                let key = self
-                    .raw
-                    .iter()
-                    .find(|(k, _)| k == id)
-                    .map(|(_, key)| key)
-                    .ok_or_else(unauthenticated)?;
                 let given = hex::decode(hex_mac).map_err(|_| unauthenticated())?;
                 // An HMAC-SHA256: 32 bytes. Anything else is malformed, also where it cannot
                 // be checked against a game (the calls that start one).
@@ -353,7 +382,9 @@ impl Sealer {
                     return Err(unauthenticated());
                 }
                 if *kind == "arbiter" {
-                    return if ct_eq(&mac(key, &[ARBITER_LABEL]), &given) {
+                    let (key, known) = self.key_named(id);
+                    let mac_ok = ct_eq(&mac(key, &[ARBITER_LABEL]), &given);
+                    return if known & mac_ok {
                         Ok(Credential::Arbiter)
                     } else {
                         Err(unauthenticated())
@@ -374,7 +405,8 @@ impl Sealer {
     }
 
     /// Whether a seat credential (from [`Sealer::credential`]) belongs to game `game_id`.
-    /// Compared in constant time.
+    /// Compared in constant time; a key id this server does not have is checked against
+    /// [`DECOY_KEY`] (one HMAC either way) and fails.
     pub fn seat_credential_valid(&self, cred: &Credential, game_id: &GameId) -> bool {
         let Credential::Seat {
             seat,
@@ -384,13 +416,12 @@ impl Sealer {
         else {
             return false;
         };
-        self.raw.iter().any(|(k, key)| {
-            k == key_id
-                && ct_eq(
-                    &mac(key, &[SEAT_LABEL, game_id, &seat.to_be_bytes()]),
-                    given,
-                )
-        })
+        let (key, known) = self.key_named(key_id);
+        let mac_ok = ct_eq(
+            &mac(key, &[SEAT_LABEL, game_id, &seat.to_be_bytes()]),
+            given,
+        );
+        known & mac_ok
     }
 }
 
@@ -503,6 +534,55 @@ mod tests {
                 tonic::Code::Unauthenticated
             );
         }
+    }
+
+    /// Review of issue #24 (finding D): whether a key id exists is not told by the answer
+    /// (code and message alike) nor by the work done (one HMAC either way), for arbiter and
+    /// seat credentials.
+    #[test]
+    fn an_unknown_key_id_is_answered_as_a_wrong_secret() {
+        let s = Sealer::parse(&format!("{K1}\n{K2}")).unwrap();
+        let game = [1u8; GAME_ID_LEN];
+        let macs = || MACS_COMPUTED.with(|n| n.get());
+        let wrong_mac = "ab".repeat(32);
+        // Arbiter credentials: refused alike, one HMAC each.
+        let mut answers = Vec::new();
+        for id in ["k1", "k2", "k9", "no-such-key"] {
+            let before = macs();
+            let err = s
+                .credential(&format!("arbiter:{id}:{wrong_mac}"))
+                .unwrap_err();
+            assert_eq!(macs() - before, 1, "{id}");
+            answers.push((err.code(), err.message().to_string()));
+        }
+        assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+        assert_eq!(answers[0].0, tonic::Code::Unauthenticated);
+        // A sealing key presented with a known or an unknown id and the wrong bytes.
+        let wrong_key = format!("k1:{wrong_mac}");
+        let unknown_key = format!("k9:{wrong_mac}");
+        for text in [&wrong_key, &unknown_key] {
+            let err = s.credential(text).unwrap_err();
+            assert_eq!(
+                (err.code(), err.message().to_string()),
+                answers[0],
+                "{text}"
+            );
+        }
+        // Seat credentials: read alike, then invalid alike, one HMAC each.
+        for id in ["k1", "k2", "k9"] {
+            let cred = s.credential(&format!("seat-2:{id}:{wrong_mac}")).unwrap();
+            let before = macs();
+            assert!(!s.seat_credential_valid(&cred, &game), "{id}");
+            assert_eq!(macs() - before, 1, "{id}");
+        }
+        // The real ones still pass.
+        let real = s.credential(&s.seat_credential(&game, 2)).unwrap();
+        assert!(s.seat_credential_valid(&real, &game));
+        assert_eq!(
+            s.credential(&s.arbiter_credential()).unwrap(),
+            Credential::Arbiter
+        );
+        assert!(s.is_key(K2) && !s.is_key(&unknown_key) && !s.is_key(&wrong_key));
     }
 
     #[test]

@@ -36,6 +36,7 @@ use crate::api::Api;
 use crate::grpc::GrpcReferee;
 use crate::http_json;
 use crate::pb;
+use crate::shares::{ClientKey, ClientShares, Over, Share};
 
 /// Settings of `referee serve`.
 #[derive(Clone, Debug)]
@@ -109,6 +110,13 @@ pub struct ServeConfig {
     /// cannot lock every other client out. Behind a proxy that connects on behalf of every
     /// client, set it to `max_open_calls`.
     pub max_open_calls_per_client: usize,
+    /// Server-streaming calls (StreamReplay, health `Watch`, reflection) one client address
+    /// may have open at once: its share of the stream slots (half of `max_concurrency`), so
+    /// that one client holding streams open for the request timeout leaves the others
+    /// streams to open. `None`: a quarter of the stream slots, at least one
+    /// ([`default_streaming_calls_per_client`]). Behind a proxy that connects for every
+    /// client, set it to half of `max_concurrency`.
+    pub max_streaming_calls_per_client: Option<usize>,
     /// The bytes one request may take once decoded, estimated from its body before it is
     /// decoded ([`crate::decoded_size`]): over it the request is refused with
     /// INVALID_ARGUMENT naming the field where the estimate passed it. Within it, the
@@ -139,6 +147,7 @@ impl Default for ServeConfig {
             max_unsent_bytes: 64 * 1024 * 1024,
             max_open_calls: 2048,
             max_open_calls_per_client: DEFAULT_MAX_OPEN_CALLS_PER_CLIENT,
+            max_streaming_calls_per_client: None,
             max_decoded_bytes: crate::decoded_size::DEFAULT_MAX_DECODED_BYTES,
         }
     }
@@ -172,6 +181,21 @@ pub const DEFAULT_MAX_STREAMS_PER_CONNECTION: u32 = 32;
 /// `--max-open-calls` (2048), so that one client address holding every call it may keep
 /// open leaves three quarters of them to the others.
 pub const DEFAULT_MAX_OPEN_CALLS_PER_CLIENT: usize = 512;
+
+/// The stream slots of a server admitting `max_concurrency` calls: half of them, at least
+/// one (server-streaming calls hold theirs until the stream ends, at most the request
+/// timeout, and must leave the other half to ordinary calls).
+pub fn stream_slots(max_concurrency: usize) -> usize {
+    (max_concurrency / 2).max(1)
+}
+
+/// Default of [`ServeConfig::max_streaming_calls_per_client`]: a quarter of the stream slots
+/// ([`stream_slots`]), at least one: 32 of 128 at the default `--max-concurrency` 256, so
+/// that one client address holding every stream it may leaves three quarters of them to
+/// the others (as `--max-open-calls-per-client` does for open calls).
+pub fn default_streaming_calls_per_client(max_concurrency: usize) -> usize {
+    (stream_slots(max_concurrency) / 4).max(1)
+}
 
 /// What kind of call a request is, from its content type.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -341,10 +365,12 @@ impl http_body::Body for Ending {
 struct Slots {
     semaphore: Arc<Semaphore>,
     /// The slots server-streaming calls ([`is_stream`]) may hold at once: half of
-    /// `--max-concurrency` (at least one), so that streams held open for the request
+    /// `--max-concurrency` ([`stream_slots`]), so that streams held open for the request
     /// timeout (a client opening health `Watch` streams on many connections) can never take
-    /// the slots every ordinary call needs.
-    streams: Arc<Semaphore>,
+    /// the slots every ordinary call needs; and of them at most
+    /// `--max-streaming-calls-per-client` held by one client address, so that one client
+    /// cannot take every stream slot either.
+    streams: Arc<ClientShares>,
     /// The longest a streaming answer keeps its slot: the server's request timeout, the
     /// longest a stream's work runs (it ends with DEADLINE_EXCEEDED then).
     stream_hold: Duration,
@@ -361,22 +387,31 @@ struct Slots {
 ///
 /// A health `Check` takes no slot: it does no work, and a probe (deploy/k8s) must not be
 /// refused because streams or calls hold every slot. Streams take a slot of their own
-/// share too ([`Slots::streams`]): at most half the slots are held by streams.
+/// share too ([`Slots::streams`]): at most half the slots are held by streams, and of those
+/// at most `--max-streaming-calls-per-client` by one client address (the request's
+/// [`ClientKey`], put there by the server's connection).
 async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next) -> Response {
     if req.uri().path() == "/grpc.health.v1.Health/Check" {
         return next.run(req).await;
     }
     let stream_permit = if is_stream(req.uri().path()) {
-        let Ok(p) = slots.streams.clone().try_acquire_owned() else {
-            return status_response(
-                req.headers(),
-                Status::resource_exhausted(
-                    "the server's streams hold half its concurrency slots, their limit; retry later",
-                ),
-                None,
-            );
-        };
-        Some(p)
+        let client = req.extensions().get::<ClientKey>().copied();
+        match slots.streams.admit(client) {
+            Ok(p) => Some(p),
+            Err(over) => {
+                let message = match over {
+                    Over::All => {
+                        "the server's streams hold half its concurrency slots, their limit; \
+                         retry later"
+                    }
+                    Over::Client => {
+                        "this client address has its share of the server's streams open \
+                         (--max-streaming-calls-per-client); retry later"
+                    }
+                };
+                return status_response(req.headers(), Status::resource_exhausted(message), None);
+            }
+        }
     } else {
         None
     };
@@ -848,7 +883,12 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
                 .layer(axum::middleware::from_fn_with_state(
                     Slots {
                         semaphore: Arc::new(Semaphore::new(cfg.max_concurrency.max(1))),
-                        streams: Arc::new(Semaphore::new((cfg.max_concurrency / 2).max(1))),
+                        streams: Arc::new(ClientShares::new(
+                            stream_slots(cfg.max_concurrency),
+                            cfg.max_streaming_calls_per_client.unwrap_or_else(|| {
+                                default_streaming_calls_per_client(cfg.max_concurrency)
+                            }),
+                        )),
                         stream_hold: cfg.request_timeout,
                     },
                     concurrency_limit,
@@ -893,10 +933,15 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
 
 /// Binds `cfg.addr`, prints `referee listening on ADDR` on stdout, and serves until
 /// `shutdown` completes; then stops accepting and lets in-flight calls finish.
+///
+/// First the file-descriptor limit is raised to its hard limit, and `max_connections`
+/// lowered to what the descriptors allow if they do not allow it ([`crate::fd_limit`],
+/// logged as a warning).
 pub async fn serve(
-    cfg: ServeConfig,
+    mut cfg: ServeConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    cfg.max_connections = crate::fd_limit::fit(cfg.max_connections).max_connections;
     let listener = listen(cfg.addr, listen_backlog(cfg.max_connections))
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", cfg.addr))?;
     let local = listener.local_addr()?;
@@ -910,7 +955,7 @@ pub async fn serve(
     tracing::info!(%local, max_request_bytes = cfg.max_request_bytes, max_concurrency = cfg.max_concurrency,
         request_timeout_ms = cfg.request_timeout.as_millis() as u64,
         header_read_timeout_ms = cfg.header_read_timeout.as_millis() as u64,
-        idle_timeout_ms = cfg.idle_timeout.as_millis() as u64, cors = ?cfg.cors_origins,
+        idle_timeout_ms = cfg.idle_timeout.as_millis() as u64, max_connections = cfg.max_connections, cors = ?cfg.cors_origins,
         otlp = crate::telemetry::otlp_configured(), "referee listening");
     let (signalled_tx, signalled_rx) = tokio::sync::oneshot::channel::<()>();
     let signal = async move {
@@ -929,7 +974,7 @@ pub async fn serve(
             cfg.idle_timeout_at_limit,
         )),
         unsent: Arc::new(Unsent::new(cfg.max_unsent_bytes)),
-        open_calls: Arc::new(OpenCalls::new(
+        open_calls: Arc::new(ClientShares::new(
             cfg.max_open_calls,
             cfg.max_open_calls_per_client,
         )),
@@ -950,13 +995,21 @@ pub async fn serve(
         }
         () = deadline => {
             // Work still running (a whole game, a route search) stops at its next check
-            // instead of keeping the process alive past its grace.
+            // instead of keeping the process alive past its grace; the server waits for it
+            // a little (the checks come every few milliseconds of work), so that it is
+            // counted as cancelled and the process ends with it.
             referee_engine::interrupt::cancel_all();
-            tracing::warn!(grace_ms = grace.as_millis() as u64, calls_answered = crate::api::calls_answered(), calls_cancelled = crate::api::calls_cancelled(), "shutdown grace period over: closing the remaining connections");
+            let work_running = crate::work::running();
+            let work_still_running = crate::work::wait_until_stopped(WORK_STOP_WAIT).await;
+            tracing::warn!(grace_ms = grace.as_millis() as u64, work_running, work_still_running, calls_answered = crate::api::calls_answered(), calls_cancelled = crate::api::calls_cancelled(), "shutdown grace period over: work still running stopped, closing the remaining connections");
         }
     }
     Ok(())
 }
+
+/// At the end of the shutdown grace, how long the server waits for the work it has stopped
+/// ([`referee_engine::interrupt::cancel_all`]) to end before it exits anyway.
+const WORK_STOP_WAIT: Duration = Duration::from_secs(5);
 
 /// The kernel's queue of connections not yet accepted (`listen(2)`'s backlog) for a server
 /// admitting `max_connections`: as many as it admits, at least 128 (the standard library's
@@ -1000,7 +1053,7 @@ struct ConnTimeouts {
     /// [`ServeConfig::max_unsent_bytes`].
     unsent: Arc<Unsent>,
     /// [`ServeConfig::max_open_calls`] and each client's share of them.
-    open_calls: Arc<OpenCalls>,
+    open_calls: Arc<ClientShares>,
 }
 
 /// The connection limit ([`ServeConfig::max_connections`]) and the connections holding its
@@ -1101,115 +1154,15 @@ impl ConnectionSlots {
     }
 }
 
-/// Who a client is, for its share of the open calls: its IPv4 address, or the /64 network
-/// of its IPv6 address (what one subscriber is usually given; an IPv4 address mapped into
-/// IPv6 is that IPv4 address).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum ClientKey {
-    V4(std::net::Ipv4Addr),
-    V6Net(u64),
-}
-
-impl ClientKey {
-    fn of(ip: std::net::IpAddr) -> Self {
-        match ip {
-            std::net::IpAddr::V4(v4) => Self::V4(v4),
-            std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-                Some(v4) => Self::V4(v4),
-                None => Self::V6Net((v6.to_bits() >> 64) as u64),
-            },
-        }
-    }
-}
-
-/// Why a call was not admitted ([`OpenCalls::admit`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum OverOpenCalls {
-    /// `--max-open-calls`, all clients together.
-    All,
-    /// `--max-open-calls-per-client`: this client's share.
-    Client,
-}
-
-/// The calls open at once ([`ServeConfig::max_open_calls`]) and per client
-/// ([`ServeConfig::max_open_calls_per_client`]).
-#[derive(Debug)]
-struct OpenCalls {
-    all: Arc<Semaphore>,
-    per_client: usize,
-    clients: std::sync::Mutex<std::collections::HashMap<ClientKey, usize>>,
-}
-
-impl OpenCalls {
-    fn new(max: usize, per_client: usize) -> Self {
-        Self {
-            all: Arc::new(Semaphore::new(max.clamp(1, Semaphore::MAX_PERMITS))),
-            per_client: per_client.max(1),
-            clients: std::sync::Mutex::new(std::collections::HashMap::new()),
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<ClientKey, usize>> {
-        self.clients
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// One more call of `client`, if it is under its share and the server under its limit.
-    fn admit(self: &Arc<Self>, client: ClientKey) -> Result<OpenCall, OverOpenCalls> {
-        let mut clients = self.lock();
-        let held = clients.get(&client).copied().unwrap_or(0);
-        if held >= self.per_client {
-            return Err(OverOpenCalls::Client);
-        }
-        let permit = self
-            .all
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| OverOpenCalls::All)?;
-        clients.insert(client, held + 1);
-        Ok(OpenCall {
-            _permit: permit,
-            calls: self.clone(),
-            client,
-        })
-    }
-}
-
-/// One open call, counted in [`OpenCalls`] until it is dropped.
-struct OpenCall {
-    _permit: tokio::sync::OwnedSemaphorePermit,
-    calls: Arc<OpenCalls>,
-    client: ClientKey,
-}
-
-impl Drop for OpenCall {
-    fn drop(&mut self) {
-        let mut clients = self.calls.lock();
-        if let Some(n) = clients.get_mut(&self.client) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                clients.remove(&self.client);
-            }
-        }
-    }
-}
-
 /// The answer to a call over [`ServeConfig::max_open_calls`]: RESOURCE_EXHAUSTED in the
 /// caller's protocol (gRPC and gRPC-Web: a trailers-only answer, no body), HTTP/JSON 429
 /// with its JSON error on HTTP/1.1 (one call at a time per connection) and without a body
 /// on HTTP/2, where a client that never opens its window would otherwise keep a stream
 /// holding it.
-fn open_calls_refusal(
-    headers: &HeaderMap,
-    version: axum::http::Version,
-    over: OverOpenCalls,
-) -> Response {
+fn open_calls_refusal(headers: &HeaderMap, version: axum::http::Version, over: Over) -> Response {
     let status = Status::resource_exhausted(match over {
-        OverOpenCalls::All => {
-            "the server has its limit of calls open (--max-open-calls); retry later"
-        }
-        OverOpenCalls::Client => {
+        Over::All => "the server has its limit of calls open (--max-open-calls); retry later",
+        Over::Client => {
             "this client address has its share of the calls open at once \
              (--max-open-calls-per-client); retry later"
         }
@@ -1381,7 +1334,7 @@ struct ActivityState {
 /// One call in flight on a connection (the call's number, the bytes of its answer counted as
 /// unsent, its place among the [`ServeConfig::max_open_calls`]); dropped with the answer's
 /// body.
-struct InFlight(Arc<Activity>, u64, usize, Option<OpenCall>);
+struct InFlight(Arc<Activity>, u64, usize, Option<Share>);
 
 impl InFlight {
     /// The call's answer (`bytes` long) is ready: from now on it is waiting to be sent, if
@@ -1529,11 +1482,45 @@ type CallFuture = std::pin::Pin<
 /// (1.6 GB with the 4,096 connections allowed before).
 pub const MAX_HTTP1_BUF_BYTES: usize = 16 * 1024;
 
+/// How often a warning repeated under attack is logged at most ([`Throttle`]).
+const LOG_EVERY: Duration = Duration::from_secs(1);
+
+/// A warning that may be logged at most once per `every`: a flood of refused connections
+/// must not flood the log too (issue #24, item 9).
+#[derive(Debug)]
+struct Throttle {
+    every: Duration,
+    last: Option<tokio::time::Instant>,
+}
+
+impl Throttle {
+    fn new(every: Duration) -> Self {
+        Self { every, last: None }
+    }
+
+    /// Whether to log at `now`: the first time, then once `every` has passed since the last
+    /// time it said yes.
+    fn due(&mut self, now: tokio::time::Instant) -> bool {
+        if self.last.is_none_or(|t| now >= t + self.every) {
+            self.last = Some(now);
+            true
+        } else {
+            false
+        }
+    }
+}
+
 /// Accepts connections on `listener` and serves `app` on each — HTTP/1.1 and HTTP/2 (gRPC
 /// with prior knowledge) on the same port — until `shutdown` completes; then stops accepting,
 /// asks every connection to finish (HTTP/2 GOAWAY, HTTP/1.1 closes after the answer in
-/// flight) and waits for them. No limit on concurrent HTTP/2 streams per connection (as
-/// tonic's server).
+/// flight) and waits for them.
+///
+/// Limits: at most `--max-connections` connections (at the limit the one idle longest makes
+/// room, else the new one is closed at once: [`ConnectionSlots`]), `--max-streams-per-connection`
+/// HTTP/2 streams on each, `--max-open-calls` calls open on all together and its share per
+/// client address, `--max-unsent-bytes` of answers waiting for their readers, each answer
+/// taken within `--send-timeout-ms`. Refused connections, connections closed to make room and
+/// accept errors are each logged at most once a second ([`Throttle`]), with their count.
 ///
 /// Slow or idle clients (slowloris): a connection that has not sent a complete request
 /// header `timeouts.header_read` after it was accepted — nothing at all, half an HTTP/1.1
@@ -1567,10 +1554,12 @@ async fn serve_connections(
         .max_concurrent_streams(timeouts.max_streams)
         // Per stream, what hyper buffers of an answer the peer's window does not take yet.
         .max_send_buf_size(64 * 1024);
-    // Accept errors (out of file descriptors) are logged at most once a second.
-    let mut last_accept_warning: Option<tokio::time::Instant> = None;
-    let mut refused_connections = 0u64;
-    let (mut shed_connections, mut last_shed_warning) = (0u64, None::<tokio::time::Instant>);
+    // Accept errors (out of file descriptors: `crate::fd_limit` keeps the connection limit
+    // within them, but other descriptors count too), connections refused and connections
+    // closed to make room at the limit: each logged at most once a second, with its count.
+    let (mut accept_errors, mut accept_warning) = (0u64, Throttle::new(LOG_EVERY));
+    let (mut refused_connections, mut refused_warning) = (0u64, Throttle::new(LOG_EVERY));
+    let (mut shed_connections, mut shed_warning) = (0u64, Throttle::new(LOG_EVERY));
     let mut connection_number = 0u64;
     // Every connection task holds a receiver: `closed()` completes when all have ended.
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
@@ -1582,10 +1571,9 @@ async fn serve_connections(
                 Ok(accepted) => accepted,
                 Err(e) => {
                     // Out of file descriptors and the like: wait a little, go on serving.
-                    let now = tokio::time::Instant::now();
-                    if last_accept_warning.is_none_or(|t| now >= t + Duration::from_secs(1)) {
-                        last_accept_warning = Some(now);
-                        tracing::warn!(error = %e, "accepting a connection failed");
+                    accept_errors += 1;
+                    if accept_warning.due(tokio::time::Instant::now()) {
+                        tracing::warn!(error = %e, accept_errors, "accepting a connection failed");
                     }
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
@@ -1598,9 +1586,7 @@ async fn serve_connections(
         // enough), else the new connection is closed at once.
         let Some((connection_slot, shed)) = timeouts.connections.admit(&activity) else {
             refused_connections += 1;
-            let now = tokio::time::Instant::now();
-            if last_accept_warning.is_none_or(|t| now >= t + Duration::from_secs(1)) {
-                last_accept_warning = Some(now);
+            if refused_warning.due(tokio::time::Instant::now()) {
                 tracing::warn!(
                     refused_connections,
                     "at the connection limit (--max-connections): closing new connections"
@@ -1616,9 +1602,7 @@ async fn serve_connections(
         }
         if shed {
             shed_connections += 1;
-            let now = tokio::time::Instant::now();
-            if last_shed_warning.is_none_or(|t| now >= t + Duration::from_secs(1)) {
-                last_shed_warning = Some(now);
+            if shed_warning.due(tokio::time::Instant::now()) {
                 tracing::warn!(
                     shed_connections,
                     "at the connection limit (--max-connections): closing the connections idle longest to make room"
@@ -1630,12 +1614,12 @@ async fn serve_connections(
             let app = app.clone();
             let open_calls = timeouts.open_calls.clone();
             let client = ClientKey::of(peer.ip());
-            tower::service_fn(move |req: Request<hyper::body::Incoming>| {
+            tower::service_fn(move |mut req: Request<hyper::body::Incoming>| {
                 let mut in_flight = activity.begin();
                 // The call is open until its answer has been sent or dropped; over
                 // `--max-open-calls`, or over its client's share of them, it is refused at
                 // once.
-                let call = match open_calls.admit(client) {
+                let call = match open_calls.admit(Some(client)) {
                     Ok(call) => call,
                     Err(over) => {
                         // Refused before anything else is kept: the request (its header
@@ -1651,6 +1635,8 @@ async fn serve_connections(
                     }
                 };
                 in_flight.3 = Some(call);
+                // The client's share of the stream slots is counted by `concurrency_limit`.
+                req.extensions_mut().insert(client);
                 let app = app.clone();
                 // Streams end by their own deadline (StreamReplay) or the server's
                 // (`Ending`); a plain answer must be taken within the send timeout, and
@@ -1804,4 +1790,40 @@ pub fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send + 's
         let _ = tokio::signal::ctrl_c().await;
         tracing::info!("shutdown signal received: finishing in-flight calls");
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A warning repeated under attack is logged once per second at most: 10,000 refused
+    /// connections in 2.5 s give three lines (at 0, 1.0 and 2.0 s), not 10,000.
+    #[test]
+    fn repeated_warnings_are_logged_at_most_once_a_second() {
+        let start = tokio::time::Instant::now();
+        let mut throttle = Throttle::new(LOG_EVERY);
+        let logged: Vec<u64> = (0..10_000u64)
+            .filter(|i| throttle.due(start + Duration::from_micros(i * 250)))
+            .collect();
+        assert_eq!(logged, [0, 4_000, 8_000]);
+        // Quiet for a while: the next one is logged at once.
+        assert!(throttle.due(start + Duration::from_secs(60)));
+        assert!(!throttle.due(start + Duration::from_millis(60_999)));
+    }
+
+    #[test]
+    fn streams_get_half_the_slots_and_a_client_a_quarter_of_those() {
+        assert_eq!(
+            (stream_slots(256), default_streaming_calls_per_client(256)),
+            (128, 32)
+        );
+        assert_eq!(
+            (stream_slots(32), default_streaming_calls_per_client(32)),
+            (16, 4)
+        );
+        assert_eq!(
+            (stream_slots(1), default_streaming_calls_per_client(1)),
+            (1, 1)
+        );
+    }
 }

@@ -117,6 +117,47 @@ fn worker_count() -> usize {
         .max(2)
 }
 
+/// Work running on the blocking pool now ([`blocking`], [`quick`], [`stream`]).
+static RUNNING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Counts one piece of work in [`RUNNING`] until dropped (also when the work panics).
+struct Running;
+
+impl Running {
+    fn start() -> Self {
+        RUNNING.fetch_add(1, Ordering::SeqCst);
+        Self
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How many pieces of work run on the blocking pool now (whole games, calls on one state,
+/// streams' producers).
+pub fn running() -> usize {
+    RUNNING.load(Ordering::SeqCst)
+}
+
+/// Waits until no work runs on the blocking pool, at most `within` (checking every 10 ms);
+/// returns how many still run then. The server calls it at the end of its shutdown grace,
+/// after [`referee_engine::interrupt::cancel_all`], so that work stopped at its next check
+/// has ended (and is counted in [`crate::api::calls_cancelled`]) before the server reports
+/// and exits.
+pub async fn wait_until_stopped(within: std::time::Duration) -> usize {
+    let until = tokio::time::Instant::now() + within;
+    loop {
+        let now = running();
+        if now == 0 || tokio::time::Instant::now() >= until {
+            return now;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
 /// [`blocking`] without waiting for a worker of a pool (the pools' own work).
 async fn unbounded<T: Send + 'static>(
     work: impl FnOnce(&Cancel) -> T + Send + 'static,
@@ -124,6 +165,7 @@ async fn unbounded<T: Send + 'static>(
     let cancel = Cancel::new();
     let mut guard = CancelOnDrop(Some(cancel.clone()));
     let result = tokio::task::spawn_blocking(move || {
+        let _running = Running::start();
         referee_engine::interrupt::with_cancel(cancel.flag(), || work(&cancel))
     })
     .await;
@@ -185,6 +227,7 @@ pub fn stream<T: Send + 'static>(
     let last = tx.clone().try_reserve_owned().ok();
     let handle = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
+        let _running = Running::start();
         let deadline_at = tokio::time::Instant::from_std(deadline);
         let mut send = |item: T| -> Result<(), Status> {
             if Instant::now() >= deadline {

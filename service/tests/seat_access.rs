@@ -527,6 +527,105 @@ fn open_mode_ignores_credentials_and_the_arbiter_flag_restores_full_views() {
 /// The calls that start a game (NewGame, Replay, ImportGame) take a caller without a
 /// credential as a spectator, but a malformed credential — not `KIND:KEY_ID:HEX` of a known
 /// key, a MAC that is not hex or not 32 bytes, an arbiter MAC that is wrong — is refused with
+/// Review of issue #24 (finding D): the answers told whether a key id exists — an unknown
+/// key id was "not a valid credential of this server", a known one with a wrong MAC "not a
+/// credential of this game", and the calls that start a game refused a seat credential naming
+/// an unknown key id while taking one naming a known key id. Now a credential naming an
+/// unknown key id and one with a wrong secret get the same answer, code and message, in
+/// every call (the work done is the same too: `seal::tests`).
+#[test]
+fn an_unknown_key_id_and_a_wrong_secret_get_the_same_answer() {
+    let api = Api::sealed(
+        Sealer::parse(&format!(
+            "{K1}\nk2:1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100"
+        ))
+        .unwrap(),
+    );
+    let (token, creds) = seat0_has_bid(&api);
+    let mac_of = |cred: &str| cred.rsplit(':').next().unwrap().to_string();
+    let wrong = "ab".repeat(32);
+    let answer = |r: Result<(), tonic::Status>, what: &str| match r {
+        Err(e) => (e.code(), e.message().to_string()),
+        Ok(()) => panic!("{what}: accepted"),
+    };
+    // Seat 1's real MAC under an unknown key id, a wrong MAC under the known key ids, a
+    // wrong MAC under an unknown key id.
+    let seat_creds = [
+        format!("seat-1:k9:{}", mac_of(&creds[1])),
+        format!("seat-1:k1:{wrong}"),
+        format!("seat-1:k2:{wrong}"),
+        format!("seat-1:k9:{wrong}"),
+    ];
+    let arbiter_creds = [
+        format!("arbiter:k9:{}", mac_of(&arbiter())),
+        format!("arbiter:k1:{wrong}"),
+        format!("arbiter:k2:{wrong}"),
+        format!("arbiter:k9:{wrong}"),
+        format!("k1:{wrong}"),
+        format!("k9:{wrong}"),
+    ];
+    let mut answers = Vec::new();
+    for cred in seat_creds.iter().chain(&arbiter_creds) {
+        let caller = api.for_caller(Some(cred));
+        answers.push(answer(
+            caller
+                .apply(&pb::ApplyRequest {
+                    sealed_state: token.clone(),
+                    seat: 1,
+                    action: Some(bid(20)),
+                    ..Default::default()
+                })
+                .map(drop),
+            &format!("Apply {cred}"),
+        ));
+        answers.push(answer(
+            caller
+                .view(&pb::ViewRequest {
+                    sealed_state: token.clone(),
+                    seat: Some(1),
+                    ..Default::default()
+                })
+                .map(drop),
+            &format!("View {cred}"),
+        ));
+    }
+    assert_eq!(answers[0].0, Code::Unauthenticated);
+    assert!(
+        answers.iter().all(|a| *a == answers[0]),
+        "answers differ: {answers:#?}"
+    );
+    // A call that starts a game cannot check a seat credential (there is no game yet): one
+    // naming an unknown key id is taken as one naming a known key id is, as a spectator.
+    for cred in &seat_creds {
+        let created = api
+            .for_caller(Some(cred))
+            .new_game(&pb::NewGameRequest {
+                game: "1841".into(),
+                seats: 4,
+                ..Default::default()
+            })
+            .unwrap_or_else(|e| panic!("NewGame {cred}: {e:?}"));
+        assert!(created.seat_views.is_empty(), "{cred}");
+        assert_eq!(created.seat_credentials.len(), 4, "{cred}");
+    }
+    // Arbiter credentials there are checked: refused alike.
+    for cred in &arbiter_creds {
+        let err = api
+            .for_caller(Some(cred))
+            .new_game(&pb::NewGameRequest {
+                game: "1841".into(),
+                seats: 4,
+                ..Default::default()
+            })
+            .unwrap_err();
+        assert_eq!(
+            (err.code(), err.message().to_string()),
+            answers[0],
+            "{cred}"
+        );
+    }
+}
+
 /// UNAUTHENTICATED as in every other call, not read as "no credential". A well-formed seat
 /// credential cannot be checked against a game that does not exist yet: its holder is a
 /// spectator of the new game (the same rights as without it).

@@ -37,6 +37,17 @@ fn an_autobahn_department_without_floors_is_refused_by_every_call() {
         })
         .unwrap()
         .to_act[0];
+    // An action the untouched state takes (review of issue #24, finding C: Apply was not
+    // tried).
+    let action = api
+        .default_action(&pb::DefaultActionRequest {
+            state: Some(new_game(&api, "autobahn", 2)),
+            seat,
+            ..Default::default()
+        })
+        .unwrap()
+        .action;
+    assert!(action.is_some());
     let check = |what: &str, r: Result<(), tonic::Status>| {
         let e = r.expect_err(what);
         assert_eq!(e.code(), Code::InvalidArgument, "{what}: {e:?}");
@@ -76,6 +87,41 @@ fn an_autobahn_department_without_floors_is_refused_by_every_call() {
             None,
             &Cancel::new(),
         )
+        .map(drop),
+    );
+    check(
+        "Apply",
+        api.apply(&pb::ApplyRequest {
+            state: Some(gs.clone()),
+            seat,
+            action: action.clone(),
+            ..Default::default()
+        })
+        .map(drop),
+    );
+    check(
+        "ApplyBatch",
+        api.apply_batch(
+            &pb::ApplyBatchRequest {
+                state: Some(gs.clone()),
+                actions: vec![pb::SeatAction {
+                    seat,
+                    action: action.clone(),
+                }],
+                ..Default::default()
+            },
+            &Cancel::new(),
+        )
+        .map(drop),
+    );
+    check(
+        "Describe",
+        api.describe(&pb::DescribeRequest {
+            state: Some(gs.clone()),
+            seat,
+            action,
+            ..Default::default()
+        })
         .map(drop),
     );
     check(

@@ -291,12 +291,21 @@ async fn health_watch_keeps_a_slot_and_ends_at_the_request_timeout() {
 /// request timeout, so every other call and the health probes were refused with 429. Streams
 /// now hold at most half the slots: with `--max-concurrency 4`, two `Watch` streams are
 /// admitted, a third is refused with RESOURCE_EXHAUSTED, and meanwhile another client's
-/// ListGames is answered 200 and a health `Check` (which takes no slot) says SERVING.
+/// ListGames is answered 200 and a health `Check` (which takes no slot) says SERVING. (One
+/// client may hold every stream slot here: its share, `--max-streaming-calls-per-client`,
+/// is `one_client_holds_at_most_its_share_of_the_streams`.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streams_hold_at_most_half_the_slots() {
     use tonic_health::pb::HealthCheckRequest;
     use tonic_health::pb::health_client::HealthClient;
-    let server = Server::start(&["--request-timeout-ms", "20000", "--max-concurrency", "4"]);
+    let server = Server::start(&[
+        "--request-timeout-ms",
+        "20000",
+        "--max-concurrency",
+        "4",
+        "--max-streaming-calls-per-client",
+        "4",
+    ]);
     let mut held = Vec::new();
     let mut refused = Vec::new();
     for _ in 0..3 {
@@ -614,4 +623,292 @@ async fn one_client_cannot_take_every_open_call() {
     );
     assert!(other.starts_with("HTTP/1.1 200"), "{other}");
     assert!(other.contains("1841"), "{other}");
+}
+
+/// Opens a gRPC-Web health `Watch` stream over HTTP/1.1 from the loopback address `from`:
+/// the connection (kept open, the stream with it) and the answer's head. An admitted stream
+/// answers 200 with its messages to follow (no `grpc-status` yet); a refused one is
+/// trailers-only, `grpc-status: 8` (RESOURCE_EXHAUSTED) in its head.
+async fn watch_from(addr: &str, from: &str) -> (TcpStream, String) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    let tcp = socket.connect(addr.parse().unwrap()).await.unwrap();
+    let mut s = tcp.into_std().unwrap();
+    s.set_nonblocking(false).unwrap();
+    tokio::task::spawn_blocking(move || {
+        // An empty HealthCheckRequest: one uncompressed gRPC frame of 0 bytes.
+        write!(
+            s,
+            "POST /grpc.health.v1.Health/Watch HTTP/1.1\r\nhost: x\r\n\
+             content-type: application/grpc-web+proto\r\ncontent-length: 5\r\n\r\n"
+        )
+        .unwrap();
+        s.write_all(&[0, 0, 0, 0, 0]).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            match s.read(&mut byte) {
+                Ok(1) => head.push(byte[0]),
+                _ => break,
+            }
+        }
+        (s, percent_decoded(&String::from_utf8_lossy(&head)))
+    })
+    .await
+    .unwrap()
+}
+
+/// `text` with its `%XX` escapes decoded (gRPC's `grpc-message` header).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn admitted(head: &str) -> bool {
+    head.starts_with("HTTP/1.1 200") && !head.to_ascii_lowercase().contains("grpc-status")
+}
+
+/// Review of issue #24 (finding A): streams held at most half the slots, but one client could
+/// hold all of that half, so every other client's StreamReplay or `Watch` was refused for the
+/// request timeout. Now one client address holds at most its share of the stream slots
+/// (default a quarter: with `--max-concurrency 16`, 8 stream slots and 2 per client). Client
+/// 127.0.0.1 opens 3 `Watch` streams: 2 admitted, the third refused with RESOURCE_EXHAUSTED
+/// naming `--max-streaming-calls-per-client`; clients 127.0.0.2 and .3 each get their 2;
+/// client .4 gets 2 of the 8 and client .5 none (all clients together: half the slots, the
+/// message says so), while client .6's ListGames is answered 200 (the other half); once one
+/// of 127.0.0.1's streams is closed, it may open one again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_holds_at_most_its_share_of_the_streams() {
+    let server = Server::start(&["--request-timeout-ms", "120000", "--max-concurrency", "16"]);
+    let addr = server.addr.clone();
+    let mut held = Vec::new();
+    let mut first = Vec::new();
+    for _ in 0..3 {
+        first.push(watch_from(&addr, "127.0.0.1").await);
+    }
+    let heads: Vec<bool> = first.iter().map(|(_, h)| admitted(h)).collect();
+    assert_eq!(heads, [true, true, false], "{first:?}");
+    let refused = &first[2].1;
+    assert!(
+        refused.contains("grpc-status: 8") && refused.contains("--max-streaming-calls-per-client"),
+        "{refused}"
+    );
+    for from in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+        for _ in 0..2 {
+            let (s, head) = watch_from(&addr, from).await;
+            assert!(admitted(&head), "{from}: {head}");
+            held.push(s);
+        }
+    }
+    let (_, full) = watch_from(&addr, "127.0.0.5").await;
+    assert!(
+        full.contains("grpc-status: 8") && full.contains("half its concurrency slots"),
+        "{full}"
+    );
+    let other = list_games_from(&addr, "127.0.0.6").await;
+    assert!(other.starts_with("HTTP/1.1 200"), "{other}");
+    // 127.0.0.1 closes a stream (its connection): its share has room again (a bounded
+    // number of tries while the server sees the close).
+    drop(first.remove(0));
+    let mut again = None;
+    for _ in 0..100 {
+        let (s, head) = watch_from(&addr, "127.0.0.1").await;
+        if admitted(&head) {
+            again = Some(s);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(again.is_some(), "127.0.0.1 could not open a stream again");
+}
+
+/// Review of issue #24 (finding B): with a file-descriptor limit below what the connections
+/// need (about 1,170 for the default 1,024), `accept` failed with EMFILE before the connection
+/// limit was reached, and nothing made room (making room happens at the connection limit):
+/// every new client was refused while idle connections held the descriptors. Now the server
+/// raises its soft limit to the hard limit and, if that is still too low, serves as many
+/// connections as its descriptors allow and says so. Under `ulimit -n 200` (soft and hard):
+/// a warning naming the limit of 200 and 121 connections (121 + 15 closing + 64 reserved
+/// fit in 200); 200 silent connections from one address, then a new client's call is
+/// answered (the connections idle longest made room), and no `accept` failed.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_low_file_descriptor_limit_lowers_the_connection_limit_and_room_is_made() {
+    let (server, logs) = Server::start_logged_in_shell(
+        "ulimit -n 200 && exec \"$0\" \"$@\"",
+        // No connection closed for its silence meanwhile: only making room frees places.
+        &[
+            "--idle-timeout-at-limit-ms",
+            "200",
+            "--header-read-timeout-ms",
+            "600000",
+        ],
+        "warn",
+    );
+    let warning = logs
+        .wait_for(&["file-descriptor limit"], Duration::from_secs(10))
+        .expect("no warning about the file-descriptor limit");
+    let v: serde_json::Value = serde_json::from_str(&warning).unwrap();
+    let f = &v["fields"];
+    assert_eq!(
+        (
+            f["fd_limit"].as_u64(),
+            f["max_connections"].as_u64(),
+            f["max_connections_wanted"].as_u64(),
+            f["fds_needed"].as_u64()
+        ),
+        (Some(200), Some(121), Some(1024), Some(1216)),
+        "{warning}"
+    );
+    let addr = server.addr.clone();
+    let silent: Vec<TcpStream> = (0..200)
+        .filter_map(|_| TcpStream::connect(&addr).ok())
+        .collect();
+    assert_eq!(silent.len(), 200);
+    std::thread::sleep(Duration::from_millis(400));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut served = false;
+    for _ in 0..50 {
+        let mut c = connect_from(&rt, &addr, "127.0.0.2");
+        let _ = write!(c, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n");
+        if answer(&mut c).starts_with("HTTP/1.1 200") {
+            served = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        served,
+        "no new client served under the file-descriptor limit"
+    );
+    assert!(
+        !logs
+            .lines()
+            .iter()
+            .any(|l| l.contains("accepting a connection failed")),
+        "accept failed: {:?}",
+        logs.lines()
+    );
+    drop(silent);
+}
+
+/// The soft limit is raised to the hard limit at start (`ulimit -S -n 200`, the hard limit
+/// the test's own): the server logs the raise from 200 to the hard limit, and where the hard
+/// limit allows the default 1,024 connections (1,216 descriptors) it keeps them, without a
+/// warning.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_soft_file_descriptor_limit_is_raised_to_the_hard_limit() {
+    let (_server, logs) = Server::start_logged_in_shell(
+        "ulimit -S -n 200 && echo \"hard limit: $(ulimit -H -n)\" >&2 && exec \"$0\" \"$@\"",
+        &[],
+        "warn,referee_service=info",
+    );
+    let hard = logs
+        .wait_for(&["hard limit: "], Duration::from_secs(10))
+        .expect("hard limit");
+    let hard = hard.trim_start_matches("hard limit: ").trim().to_string();
+    let raised = logs
+        .wait_for(
+            &["raised the file-descriptor limit"],
+            Duration::from_secs(10),
+        )
+        .expect("the limit was not raised");
+    let v: serde_json::Value = serde_json::from_str(&raised).unwrap();
+    assert_eq!(v["fields"]["from"].as_u64(), Some(200), "{raised}");
+    let to = v["fields"]["to"].as_u64().unwrap();
+    if let Ok(hard) = hard.parse::<u64>() {
+        assert_eq!(to, hard, "{raised}");
+    }
+    let listening = logs
+        .wait_for(&["referee listening"], Duration::from_secs(10))
+        .expect("listening");
+    let v: serde_json::Value = serde_json::from_str(&listening).unwrap();
+    if to >= 1216 {
+        assert_eq!(
+            v["fields"]["max_connections"].as_u64(),
+            Some(1024),
+            "{listening}"
+        );
+        assert!(
+            !logs.lines().iter().any(|l| l.contains("too low")),
+            "{:?}",
+            logs.lines()
+        );
+    }
+}
+
+/// Issue #24, item 9 (the log flood at the connection limit; review finding C: the rate
+/// limit was untested): 300 connections refused at the connection limit are logged at most
+/// once a second — counted against the seconds the burst took, each line carrying the
+/// count of refused connections so far.
+#[test]
+fn refused_connections_are_logged_at_most_once_a_second() {
+    let (server, logs) = Server::start_logged(
+        &[
+            "--max-connections",
+            "1",
+            "--idle-timeout-at-limit-ms",
+            "600000",
+        ],
+        "warn",
+    );
+    let addr = server.addr.clone();
+    let mut held = TcpStream::connect(&addr).unwrap();
+    write!(held, "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\n\r\n").unwrap();
+    assert!(answer(&mut held).starts_with("HTTP/1.1 200"));
+    let began = std::time::Instant::now();
+    let mut closed = 0;
+    for _ in 0..300 {
+        let mut c = TcpStream::connect(&addr).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut b = [0u8; 1];
+        if matches!(c.read(&mut b), Ok(0) | Err(_)) {
+            closed += 1;
+        }
+    }
+    let seconds = began.elapsed().as_secs() + 1;
+    assert_eq!(closed, 300, "connections over the limit were served");
+    // The last refusal's line, if any, comes at most a second later.
+    std::thread::sleep(Duration::from_millis(200));
+    let lines: Vec<String> = logs
+        .lines()
+        .into_iter()
+        .filter(|l| l.contains("at the connection limit"))
+        .collect();
+    assert!(!lines.is_empty(), "no refusal logged");
+    assert!(
+        lines.len() as u64 <= seconds,
+        "{} lines in {seconds} s: {lines:#?}",
+        lines.len()
+    );
+    let counts: Vec<u64> = lines
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["fields"]["refused_connections"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(counts[0], 1, "{counts:?}");
+    assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+    assert!(*counts.last().unwrap() <= 300, "{counts:?}");
 }

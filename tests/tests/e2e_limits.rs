@@ -947,3 +947,63 @@ async fn caller_text_in_logs_is_escaped() {
     assert_eq!(v["span"]["game"], forged);
     assert_eq!(line.matches("\"message\"").count(), 1, "{line}");
 }
+
+/// Compression bombs (earlier attack round; review of issue #24, finding F: SECURITY.md cited
+/// no test): no `grpc-encoding` is enabled, so a compressed request is refused with
+/// UNIMPLEMENTED before anything is inflated. A gRPC-Web Apply whose message is 256 KB of
+/// gzip inflating to 256 MiB of zeros: answered `grpc-status: 12`, the server's peak resident
+/// memory (`VmHWM`) grown by less than the compressed body's size twice over and a few MiB of
+/// buffers, far from the 256 MiB it would inflate to; the server answers a call after it.
+#[cfg(target_os = "linux")]
+#[test]
+fn compressed_requests_are_refused_without_being_inflated() {
+    use std::io::{Read, Write};
+    let server = Server::start(&[]);
+    let hwm_kib = || {
+        std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+            .unwrap()
+    };
+    let bomb = referee_loadgen::attack::transport::gzip_bomb(256);
+    let mut frame = vec![1u8];
+    frame.extend_from_slice(&(bomb.len() as u32).to_be_bytes());
+    frame.extend_from_slice(&bomb);
+    let before = hwm_kib();
+    let mut s = std::net::TcpStream::connect(&server.addr).unwrap();
+    write!(
+        s,
+        "POST /referee.v1.Referee/Apply HTTP/1.1\r\nhost: x\r\n\
+         content-type: application/grpc-web+proto\r\ngrpc-encoding: gzip\r\n\
+         content-length: {}\r\n\r\n",
+        frame.len()
+    )
+    .unwrap();
+    s.write_all(&frame).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).is_ok_and(|n| n == 1) {
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+    assert!(head.contains("grpc-status: 12"), "{head}");
+    let grown_kib = hwm_kib().saturating_sub(before);
+    assert!(
+        grown_kib < (2 * bomb.len() as u64) / 1024 + 16 * 1024,
+        "the server grew by {grown_kib} KiB for a {} KB body",
+        bomb.len() / 1000
+    );
+    let mut again = std::net::TcpStream::connect(&server.addr).unwrap();
+    write!(
+        again,
+        "GET /v1/ListGames HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = again.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}

@@ -213,3 +213,93 @@ async fn sigterm_sends_goaway_before_closing_and_later_streams_are_not_processed
         "{stopped}"
     );
 }
+
+/// The end of the shutdown grace (review of issue #24, finding C: untested). A Playout of
+/// 1,000 games is in flight when SIGTERM arrives, its caller still waiting and its deadline an
+/// hour away: the graceful shutdown waits for it for the grace (500 ms here), then stops it
+/// (`interrupt::cancel_all`) and waits for it to end. Counted, not timed: the Playout logs
+/// `rpc cancelled` having played fewer than its 1,000 games, the server's last warning counts
+/// one piece of work running at the end of the grace, none still running after it and one
+/// call cancelled, and the process exits with success.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn work_still_running_at_the_end_of_the_grace_is_stopped() {
+    let (server, logs) = Server::start_logged(
+        &[
+            "--shutdown-grace-ms",
+            "500",
+            "--request-timeout-ms",
+            "3600000",
+        ],
+        "warn,referee_service=info",
+    );
+    let mut client = RefereeClient::connect(server.url()).await.unwrap();
+    let state = client
+        .new_game(pb::NewGameRequest {
+            game: "1841".into(),
+            seats: 4,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .state;
+    let playout = {
+        let mut c = client.clone();
+        tokio::spawn(async move {
+            c.playout(pb::PlayoutRequest {
+                state,
+                games: 1000,
+                max_actions: 2000,
+                ..Default::default()
+            })
+            .await
+        })
+    };
+    // A later call on the same connection answered: the Playout's stream is the server's.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    client.list_games(pb::ListGamesRequest {}).await.unwrap();
+    let pid = server.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let mut server = server;
+    let status = tokio::task::spawn_blocking(move || server.child.wait().expect("wait"))
+        .await
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    let answer = playout.await.unwrap();
+    assert!(answer.is_err(), "the Playout was answered: {answer:?}");
+
+    let cancelled = logs
+        .wait_for(
+            &["rpc cancelled", "\"rpc\":\"Playout\""],
+            Duration::from_secs(10),
+        )
+        .expect("the Playout was not stopped");
+    let v: serde_json::Value = serde_json::from_str(&cancelled).unwrap();
+    let reason = v["fields"]["reason"].as_str().unwrap();
+    let played: u32 = reason
+        .strip_prefix("stopped after ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{reason}"));
+    assert!(reason.contains(" of 1000 games"), "{reason}");
+    assert!(played < 1000, "{reason}");
+    let over = logs
+        .wait_for(&["shutdown grace period over"], Duration::from_secs(10))
+        .expect("no end of the grace logged");
+    let v: serde_json::Value = serde_json::from_str(&over).unwrap();
+    let fields = &v["fields"];
+    assert_eq!(
+        (
+            fields["work_running"].as_u64(),
+            fields["work_still_running"].as_u64(),
+            fields["calls_cancelled"].as_u64(),
+        ),
+        (Some(1), Some(0), Some(1)),
+        "{over}"
+    );
+}

@@ -291,6 +291,9 @@ pub fn export(
                 writer.ledger.settle(&state);
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
                 json[INDEX_TAG] = Value::from(index);
+                if let Some(position) = pass_2_position(&pre, action) {
+                    json[PASS_2_TAG] = Value::from(position);
+                }
                 if share_step_closed_in_18xx(&pre, *seat, action) {
                     // No record: the step was over in 18xx with the last record written.
                     if let Ok(last) = i64::try_from(out.len())
@@ -411,6 +414,7 @@ pub fn export(
     }
     in_player_order(&mut out, &players);
     merger_price_after_form(&mut out);
+    pass_2_claim_in_holder_order(&mut out);
     let applied = failure.as_ref().map_or(actions.len(), |f| f.index);
     let mut action_ids = index_to_id(&mut out, applied);
     for (index, id) in closed_with {
@@ -919,6 +923,71 @@ fn merger_price_after_form(out: &mut [Value]) {
             i += 2;
         } else {
             i += 1;
+        }
+    }
+}
+
+/// The temporary field that marks a merger's pass-2 record (a presidency claimed with an odd
+/// share, or an odd share's answer) with its holder's place in the exchange order, until
+/// [`pass_2_claim_in_holder_order`] has put the claims in their place.
+const PASS_2_TAG: &str = "_referee_pass_2";
+
+/// The holder's place in the merger's exchange order when `action` is a pass-2 answer in
+/// `pre` (1841 §12.1): a presidency claimed in the sweep over single old shares
+/// ([`MergerStage::Presidency`] past the pairs), or an odd share's answer
+/// ([`MergerStage::OddShares`]).
+fn pass_2_position(pre: &State, action: &Action) -> Option<u64> {
+    let Round::OperatingRound(r) = &pre.round else {
+        return None;
+    };
+    let Some(CorporateEvent::Merger(m)) = r.event.as_deref() else {
+        return None;
+    };
+    let (next, len) = (m.next as usize, m.holders.len());
+    match (m.stage, action) {
+        (MergerStage::Presidency, Action::ClaimPresidency { claim: true }) if next >= len => {
+            u64::try_from(next - len).ok()
+        }
+        (MergerStage::OddShares, Action::ExchangeOddShare { .. }) => u64::try_from(next).ok(),
+        _ => None,
+    }
+}
+
+/// A merger's presidency claimed with an odd old share in 18xx.games' order (1841 §12.1 pass
+/// 2: each holder of an odd share in turn sells it, pays for a full share, or, while nobody
+/// presides, pays for the president's certificate; 18xx `merger_next_exchange` in
+/// `:exchange_pass2`): this engine asks the claims of all single holders first and their odd
+/// shares after the exchange of pairs, so the claim is moved after the odd-share answers of
+/// the holders before the claimer in the exchange order; the ids keep their places. The
+/// importer plays such answers at the odd shares ([`super::import18xx`]). Version 1, 6
+/// players, random, seed 6011, id 433: player 6 claimed ATFA's presidency before player 2's
+/// odd share, which 18xx asks first.
+fn pass_2_claim_in_holder_order(out: &mut [Value]) {
+    let position = |a: &Value| a.get(PASS_2_TAG).and_then(Value::as_u64);
+    let is_claim = |a: &Value| a["type"] == "choose" && a["choice"] == "pres";
+    let mut i = 0;
+    while i < out.len() {
+        let Some(claimer) = position(&out[i]).filter(|_| is_claim(&out[i])) else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        while j < out.len() && !is_claim(&out[j]) && position(&out[j]).is_some_and(|p| p < claimer)
+        {
+            j += 1;
+        }
+        if j > i + 1 {
+            let ids: Vec<Value> = out[i..j].iter().map(|a| a["id"].clone()).collect();
+            out[i..j].rotate_left(1);
+            for (a, id) in out[i..j].iter_mut().zip(ids) {
+                a["id"] = id;
+            }
+        }
+        i = j;
+    }
+    for a in out.iter_mut() {
+        if let Some(obj) = a.as_object_mut() {
+            obj.remove(PASS_2_TAG);
         }
     }
 }
@@ -1700,6 +1769,19 @@ impl Writer<'_> {
                 let ids = self
                     .ledger
                     .pick(corporation, &seller, &buyer, before, &indices);
+                if let Some(president) = post
+                    .corporation(corporation)
+                    .and_then(|c| c.president().cloned())
+                {
+                    self.ledger.president_purchase(
+                        corporation,
+                        &ids,
+                        &seller,
+                        &buyer,
+                        &president,
+                        *percent,
+                    );
+                }
                 if ids != ours {
                     f.insert(REFEREE_SHARES.into(), json!(ours));
                 }
@@ -2424,5 +2506,41 @@ fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
                 _ => r.current.as_deref().map_or(Entity::Player(seat), corp),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 1841 §12.1 pass 2 in 18xx.games' order (version_1, 6 players, random, seed 6011, ids
+    /// 433–435): this engine's claim by the holder at place 5 comes before the odd shares of
+    /// the holders at places 3 and 6; the export puts it after place 3's answer and before
+    /// place 6's, the ids staying where they were, and drops the marks.
+    #[test]
+    fn a_claim_with_an_odd_share_follows_the_odd_shares_before_it() {
+        let rec = |id: i64, choice: &str, place: Option<u64>| {
+            let mut a = json!({"type": "choose", "id": id, "choice": choice});
+            if let Some(p) = place {
+                a[PASS_2_TAG] = json!(p);
+            }
+            a
+        };
+        let mut out = vec![
+            rec(432, "no", None),
+            rec(433, "pres", Some(5)),
+            rec(434, "cash", Some(3)),
+            rec(435, "full", Some(6)),
+        ];
+        pass_2_claim_in_holder_order(&mut out);
+        assert_eq!(
+            out,
+            vec![
+                json!({"type": "choose", "id": 432, "choice": "no"}),
+                json!({"type": "choose", "id": 433, "choice": "cash"}),
+                json!({"type": "choose", "id": 434, "choice": "pres"}),
+                json!({"type": "choose", "id": 435, "choice": "full"}),
+            ]
+        );
     }
 }

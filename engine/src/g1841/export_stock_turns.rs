@@ -107,6 +107,17 @@ fn treasury_holding_looks_buyable(state: &State, seat: Seat, cash: i64, below_li
 /// own treasury (IPO) certificates first, then those of other corporations. 18xx lists the
 /// others by the order in which their corporations first appeared in the holder's books,
 /// which this engine does not keep; they are taken in the order of the corporations.
+///
+/// Known gap (2026-12-06, helper stock-merge): that order is the insertion order of the
+/// holder's `shares_by_corporation` hash, whose keys are made by any look-up
+/// (`percent_of`), chiefly `player_controlled_percentage` in `can_gain?`, which touches the
+/// corporation asked about on every corporation of the buyer's controller; and by
+/// acquisitions. The roster order guessed wrong in every stop of the seed-11 harness run
+/// where it decided (the sale check on the first certificate): version_1 random p6 seed
+/// 6012 id 553 (IRSFF: SSFL before SFMA in 18xx), p5 5013 id 812 (SFLi: RATF before
+/// SFTC), p7 7011 id 298 (SSFL: SFTC before IRSFF), lite p5 5011 id 744 (RATF: ICSF before
+/// SFTC), version_1+sfli p5 5012 id 718 (IFAI: RSFS before ATFA). The order of first
+/// acquisition would have been right for 6012 and 5011, not for 7011.
 fn holdings_in_18xx_order<'a>(
     state: &'a State,
     holder: &'a Corporation,

@@ -91,6 +91,24 @@ pub fn detect(state: &mut State) {
     }
 }
 
+/// Records the `bank` trigger when the bank's cash has just fallen below 0 in the middle of
+/// an action that refills it before it ends (1841 §13: the bank breaks when it cannot pay;
+/// 18xx `Bank#check_cash` breaks it on any payment it cannot cover, for good): the end of
+/// the action would show a bank in funds and [`detect`] would miss it. A trigger recorded
+/// before stays unless this one ends the game sooner, as in [`detect`].
+pub fn bank_breaks_if_short(state: &mut State) {
+    if state.game_end.ended || state.bank_cash >= 0 {
+        return;
+    }
+    let sooner = match state.game_end.trigger.as_deref() {
+        None => true,
+        Some(recorded) => urgency(&timing(state, "bank")) < urgency(&timing(state, recorded)),
+    };
+    if sooner {
+        state.game_end.trigger = Some("bank".to_string());
+    }
+}
+
 /// The end trigger met now, the first of: all players but one bankrupt, a corporation on
 /// the end-game price, every off-board group connected, a broken bank (1841 §13).
 fn trigger_now(state: &State) -> Option<&'static str> {

@@ -141,7 +141,26 @@ impl Ledger {
         let ordered = transformation_order(events, post);
         let events = ordered.as_deref().unwrap_or(events);
         let mut pending: Option<(String, ShareOwner, usize)> = None;
+        // A Tuscan merge's SFLi left without a president (1841 §12.3), its president's
+        // certificate in the pool: see [`Ledger::pool_pairs_back_to_ipo`].
+        let mut receivership: Option<&str> = None;
         for (k, e) in events.iter().enumerate() {
+            if let Event::FrozenChanged {
+                corporation,
+                frozen: true,
+            } = e
+                && super::data::ruleset(&post.options)
+                    .tuscan_merge
+                    .as_ref()
+                    .is_some_and(|t| t.result == *corporation)
+                && post.corporation(corporation).is_some_and(|c| {
+                    c.certificates
+                        .iter()
+                        .any(|x| x.president && x.owner == ShareOwner::Pool)
+                })
+            {
+                receivership = Some(corporation.as_str());
+            }
             if let Event::CorporationFormed {
                 corporation, from, ..
             } = e
@@ -184,12 +203,45 @@ impl Ledger {
                 } else {
                     pending = Some((corporation.clone(), holder.clone(), rest));
                 }
+            } else if *holder == ShareOwner::Pool && receivership == Some(corporation.as_str()) {
+                self.pool_pairs_back_to_ipo(corporation, units);
             } else {
                 self.give_front(corporation, holder, units);
             }
         }
         if let Some((c, h, extra)) = pending {
             self.presidency_by_swap(&c, &h, extra);
+        }
+    }
+
+    /// The pool's exchange in a Tuscan merge that leaves SFLi without a president (1841
+    /// §12.3: its president's certificate goes to the pool for up to two of the pool's
+    /// pairs), where this engine reports the `units` shares the pool keeps: 18xx.games
+    /// (`merger_do_exchange`, then `merger_tokens_start`) gives the pool a share for each of
+    /// its pairs from the front of the IPO, then moves the pool's first two
+    /// (`shares_of(...).take(2)`) to the end of the IPO. The pool keeps shares only when it
+    /// had more than two pairs, so two went back (version_1+sfli random 3 players seed 3011,
+    /// 18xx id 265: the pool's SFLi_4 and SFLi_5 back in the IPO, SFLi_6 kept, which CTDA's
+    /// pool purchase at id 273 names). With two pairs or fewer the pool keeps nothing, no
+    /// exchange is reported, and the shares that went to the pool and back are not followed.
+    fn pool_pairs_back_to_ipo(&mut self, corporation: &str, units: usize) {
+        self.give_front(corporation, &ShareOwner::Pool, units + 2);
+        let Some(shares) = self.corps.get_mut(corporation) else {
+            return;
+        };
+        let first: Vec<usize> = shares
+            .held
+            .get(&ShareOwner::Pool)
+            .map(|list| {
+                list.iter()
+                    .copied()
+                    .filter(|&i| shares.sizes.get(i).is_some_and(|(_, p)| !p))
+                    .take(2)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for i in first {
+            shares.move_share(i, &ShareOwner::Ipo);
         }
     }
 
@@ -511,6 +563,91 @@ impl Ledger {
             .collect()
     }
 
+    /// After a purchase from another player (1841 §15.3) whose bundle, `bundle` (18xx ids,
+    /// already moved to `buyer` by [`Ledger::pick`]), holds the president's certificate,
+    /// sold in full or in part (`percent`, 1841 §5.3): the certificate moves as 18xx's share
+    /// pool moves it (`transfer_shares` of a player-to-player purchase: `swap_to` and
+    /// `transfer_to` are the buyer). If `president` (the holder of the president's
+    /// certificate after the purchase in this engine) is not the seller: the new president's
+    /// first certificates worth the president's certificate go to the buyer
+    /// (`change_president`; the buyer's own, president's certificate included, when he is
+    /// the new president — unless he bought it whole), the president's certificate to the
+    /// new president; then the buyer's first certificates worth the part not sold go back to
+    /// the seller (`handle_partial`). p2p purchases heuristic 4 players seed 4012, 18xx id
+    /// 1194: player 4 buys 20% of FTP from player 2, who holds only its 40% president's
+    /// certificate; player 1 (40%) becomes president: FTP_2 and FTP_3 go to player 4, whose
+    /// FTP_1 goes back to player 2; before this the ledger's settling gave player 4 FTP_1
+    /// and FTP_3, and his sale at id 1222 was written as FTP_3, a certificate of his own in
+    /// 18xx.
+    pub fn president_purchase(
+        &mut self,
+        corporation: &str,
+        bundle: &[String],
+        seller: &ShareOwner,
+        buyer: &ShareOwner,
+        president: &ShareOwner,
+        percent: u32,
+    ) {
+        let Some(shares) = self.corps.get_mut(corporation) else {
+            return;
+        };
+        let indices: Vec<usize> = bundle
+            .iter()
+            .filter_map(|id| notation::parse_share_id(id))
+            .filter(|(c, i)| *c == corporation && *i < shares.sizes.len())
+            .map(|(_, i)| i)
+            .collect();
+        let Some(&pres) = indices
+            .iter()
+            .find(|&&i| shares.sizes.get(i).is_some_and(|s| s.1))
+        else {
+            return;
+        };
+        if president == seller {
+            return;
+        }
+        let unit = shares
+            .sizes
+            .iter()
+            .filter(|s| !s.1)
+            .map(|s| s.0)
+            .min()
+            .unwrap_or(10)
+            .max(1);
+        let total: u32 = indices
+            .iter()
+            .map(|&i| shares.sizes.get(i).map_or(0, |s| s.0))
+            .sum();
+        let partial = total > percent;
+        if president != buyer || partial {
+            let size = shares.sizes.get(pres).map_or(0, |s| s.0);
+            let swap: Vec<usize> = shares
+                .held
+                .get(president)
+                .map(|l| l.iter().copied().take((size / unit) as usize).collect())
+                .unwrap_or_default();
+            for i in swap {
+                shares.move_share(i, buyer);
+            }
+            shares.move_share(pres, president);
+        }
+        if partial {
+            let back: Vec<usize> = shares
+                .held
+                .get(buyer)
+                .map(|l| {
+                    l.iter()
+                        .copied()
+                        .take(((total - percent) / unit) as usize)
+                        .collect()
+                })
+                .unwrap_or_default();
+            for i in back {
+                shares.move_share(i, seller);
+            }
+        }
+    }
+
     /// Moves the certificates a record names (18xx ids `ids`, as `<CORP>_<index>`) to `to`,
     /// in that order (18xx moves a bundle's shares one by one, `move_share`); ids of another
     /// corporation or unknown are skipped.
@@ -818,5 +955,49 @@ mod tests {
         own(&mut s, &sym, &[(3, ShareOwner::Pool)]);
         let ids = ledger.pick(&sym, &p1, &ShareOwner::Pool, &pre, &[3]);
         assert_eq!(ids, [format!("{sym}_5")]);
+    }
+
+    /// A player-to-player purchase of part of the president's certificate (1841 §15.3, §5.3)
+    /// moves 18xx's certificates as its share pool does (p2p purchases heuristic 4 players
+    /// seed 4012, 18xx id 1194, FTP): seat 1 holds the president's certificate (id 0), seat 3
+    /// id 1, seat 0 ids 2 and 3. Seat 3 buys 20% from seat 1; seat 0 (40%) becomes
+    /// president: ids 2 and 3 go to seat 3, id 0 to seat 0, and seat 3's first certificate,
+    /// id 1, back to seat 1 for the half not sold.
+    #[test]
+    fn a_p2p_purchase_of_half_the_presidents_certificate_moves_18xx_ids() {
+        let mut s = G1841::setup(&Options::default(), 4, 0).unwrap();
+        let sym = s
+            .corporations
+            .iter()
+            .find(|c| c.certificates.len() == 4)
+            .unwrap()
+            .sym
+            .clone();
+        let (p0, p1, p3) = (
+            ShareOwner::Player(0),
+            ShareOwner::Player(1),
+            ShareOwner::Player(3),
+        );
+        own(
+            &mut s,
+            &sym,
+            &[
+                (0, p1.clone()),
+                (1, p3.clone()),
+                (2, p0.clone()),
+                (3, p0.clone()),
+            ],
+        );
+        let mut ledger = Ledger::new(&s);
+        let pre = s.clone();
+        let ids = ledger.pick(&sym, &p1, &p3, &pre, &[0]);
+        assert_eq!(ids, [format!("{sym}_0")]);
+        ledger.president_purchase(&sym, &ids, &p1, &p3, &p0, 20);
+        let holders: Vec<_> = (0..4).map(|i| ledger.holder(&sym, i).cloned()).collect();
+        assert_eq!(holders, [&p0, &p1, &p3, &p3].map(|o| Some(o.clone())));
+        assert_eq!(
+            ledger.held(&sym, &p3),
+            [format!("{sym}_2"), format!("{sym}_3")]
+        );
     }
 }

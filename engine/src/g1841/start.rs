@@ -620,7 +620,8 @@ pub fn half_price_proceeds(options: &Options, units: u32, price: i64) -> i64 {
 /// Buys `count` tokens for the start of `sym` (1841 §5.4 step 4). If the treasury cannot pay,
 /// it first sells ceil(2 × shortfall ÷ price) of its own IPO shares to the pool as one bundle
 /// at half price (18xx `auto_emr`; proceeds as [`half_price_proceeds`], the price dropping one
-/// row per share). Closes the start.
+/// row per share); a bank that cannot pay those proceeds is broken (1841 §13), even though
+/// the tokens' price refills it at once. Closes the start.
 pub fn buy_tokens(state: &mut State, sym: &str, count: u32, events: &mut Vec<Event>) {
     let Some((price, _, _)) = token_terms(state, sym) else {
         return;
@@ -675,6 +676,10 @@ fn raise_by_ipo_sale(state: &mut State, sym: &str, shortfall: i64, events: &mut 
     }
     corp.cash += proceeds;
     state.bank_cash -= proceeds;
+    // The token purchase right after refills the bank: a bank that could not pay the
+    // proceeds broke here (lite heuristic 4 players seed 4013, 18xx id 668: AFI's sale of
+    // six shares for L.204 with L.107 in the bank breaks it, the game ends with the round).
+    super::game_end::bank_breaks_if_short(state);
     events.push(Event::CorporationSoldShares {
         seller: sym.to_string(),
         corporation: sym.to_string(),
@@ -715,5 +720,32 @@ mod tests {
         assert_eq!(half_price_proceeds(&faq, 1, 195), 97);
         assert_eq!(half_price_proceeds(&faq, 3, 75), 112);
         assert_eq!(half_price_proceeds(&faq, 2, 100), 100);
+    }
+
+    /// 1841 §13 (the bank breaks when it cannot pay; 18xx `Bank#check_cash`): a start that
+    /// cannot pay its two tokens (2 × L.50) sells three IPO shares at half of L.68 for L.102
+    /// with L.60 in the bank: the bank is broken, although the L.100 for the tokens leaves it
+    /// L.58 at the end of the action (lite heuristic 4 players seed 4013, 18xx id 668).
+    #[test]
+    fn a_bank_short_of_the_start_sale_proceeds_breaks() {
+        let mut state = crate::g1841::setup::setup(&Options::default(), 4).expect("four players");
+        let sym = "IRSFF";
+        let c = state.corporation_mut(sym).expect("IRSFF");
+        c.share_price = Some(crate::g1841::state::SharePrice {
+            row: 4,
+            col: 2,
+            arrival: 0,
+        });
+        c.cash = 0;
+        state.next_market_arrival = 1;
+        let total = state.bank_cash;
+        state.bank_cash = 60;
+        state.players[0].cash += total - 60;
+        assert_eq!(state.corporation(sym).and_then(|c| c.price()), Some(68));
+        let mut events = Vec::new();
+        buy_tokens(&mut state, sym, 2, &mut events);
+        assert_eq!(state.bank_cash, 58);
+        assert_eq!(state.corporation(sym).map(|c| c.cash), Some(2));
+        assert_eq!(state.game_end.trigger.as_deref(), Some("bank"));
     }
 }

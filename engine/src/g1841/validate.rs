@@ -191,6 +191,7 @@ pub fn validate(state: &State) -> Result<(), StateError> {
             for (j, &c) in cr.remaining.iter().enumerate() {
                 hold(&|| format!("concession_round.remaining[{j}]"), c)?;
             }
+            check_concession_round_progress(state, cr)?;
             if cr.nominating_seat >= n {
                 return Err(err(
                     "concession_round.nominating_seat",
@@ -283,6 +284,39 @@ pub fn validate(state: &State) -> Result<(), StateError> {
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// The concession round is the game's first round (1841 §4): it goes on while a concession
+/// is for sale — it ends when the last one is sold or goes to the bank (§4.1 step 4, §4.2
+/// step 3, §4.3), so `remaining` is never empty in it — and no train can have been bought
+/// before it, so the game is in its first phase (§10: phase 2). (Review of issue #24,
+/// finding E: both were accepted.)
+fn check_concession_round_progress(
+    state: &State,
+    cr: &super::state::ConcessionRound,
+) -> Result<(), StateError> {
+    if cr.remaining.is_empty() {
+        return Err(err(
+            "concession_round.remaining",
+            "empty: the concession round ends when no concession is left for sale (1841 §4.3)",
+        ));
+    }
+    let first = data::ruleset(&state.options)
+        .phases
+        .first()
+        .map(|p| p.name.as_str());
+    if first.is_some_and(|f| f != state.phase) {
+        return Err(err(
+            "phase",
+            format!(
+                "phase `{}` in the concession round: the game begins in phase `{}` and no train \
+                 is bought before the first stock round (1841 §4, §10)",
+                state.phase,
+                first.unwrap_or_default()
+            ),
+        ));
     }
     Ok(())
 }
@@ -1281,6 +1315,45 @@ mod tests {
             validate(&lone).unwrap_err().path,
             "concession_round.auction.bidders"
         );
+    }
+
+    /// 1841 §4.3, §10 (review of issue #24, finding E): a concession round with nothing left
+    /// for sale has ended, and no phase but the first is possible in it.
+    #[test]
+    fn s4_3_a_concession_round_has_concessions_left_and_is_in_the_first_phase() {
+        let s = fresh();
+        assert!(matches!(s.round, Round::ConcessionRound(_)));
+        assert_eq!(s.phase, "2");
+        let mut empty = s.clone();
+        if let Round::ConcessionRound(cr) = &mut empty.round {
+            // The concessions go to the bank, as at the end of the round: still conserved.
+            empty.bank_concessions.append(&mut cr.remaining);
+            empty.bank_concessions.sort();
+        }
+        let e = validate(&empty).unwrap_err();
+        assert_eq!(e.path, "concession_round.remaining");
+        assert!(e.message.contains("1841 §4.3"), "{}", e.message);
+        for phase in ["3", "8"] {
+            let mut later = s.clone();
+            later.phase = phase.into();
+            let e = validate(&later).unwrap_err();
+            assert_eq!(e.path, "phase", "{phase}");
+            assert!(
+                e.message
+                    .contains(&format!("phase `{phase}` in the concession round")),
+                "{}",
+                e.message
+            );
+        }
+        // Version 1 (sealed bids) alike.
+        let o = Options {
+            version_1: true,
+            ..Options::default()
+        };
+        let mut v1 = G1841::setup(&o, 4, 0).unwrap();
+        assert_eq!(validate(&v1), Ok(()));
+        v1.phase = "8".into();
+        assert_eq!(validate(&v1).unwrap_err().path, "phase");
     }
 
     /// 1841 §4.1: a standing high bid its bidder cannot pay is refused (it would make a later

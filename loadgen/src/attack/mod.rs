@@ -53,6 +53,9 @@ pub struct Limits {
     pub max_open_calls: usize,
     /// `--max-open-calls-per-client`.
     pub max_open_calls_per_client: usize,
+    /// `--max-streaming-calls-per-client`; `None`: the server's default, a quarter of the
+    /// stream slots ([`Limits::streaming_calls_per_client`]).
+    pub max_streaming_calls_per_client: Option<usize>,
     /// `--header-read-timeout-ms`.
     pub header_read: Duration,
     /// `--body-timeout-ms`.
@@ -76,6 +79,7 @@ impl Limits {
             max_unsent_bytes: 64 << 20,
             max_open_calls: 2048,
             max_open_calls_per_client: 512,
+            max_streaming_calls_per_client: None,
             header_read: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             send_timeout: Duration::from_secs(30),
@@ -97,9 +101,26 @@ impl Limits {
         }
     }
 
+    /// The slots server-streaming calls may hold at once: half of `--max-concurrency`
+    /// (`referee_service::server::stream_slots`).
+    pub fn stream_slots(&self) -> usize {
+        referee_service::server::stream_slots(self.max_concurrency)
+    }
+
+    /// The stream slots one client address may hold: `--max-streaming-calls-per-client`, by
+    /// default a quarter of [`Limits::stream_slots`].
+    pub fn streaming_calls_per_client(&self) -> usize {
+        self.max_streaming_calls_per_client.unwrap_or_else(|| {
+            referee_service::server::default_streaming_calls_per_client(self.max_concurrency)
+        })
+    }
+
     /// The `referee serve` flags that set these limits.
     pub fn flags(&self) -> Vec<String> {
         let ms = |d: Duration| d.as_millis().to_string();
+        let streaming_share = self
+            .max_streaming_calls_per_client
+            .map(|n| ("--max-streaming-calls-per-client", n.to_string()));
         [
             ("--max-concurrency", self.max_concurrency.to_string()),
             ("--max-streams-per-connection", self.max_streams.to_string()),
@@ -119,6 +140,7 @@ impl Limits {
             ("--request-timeout-ms", ms(self.request_timeout)),
         ]
         .into_iter()
+        .chain(streaming_share)
         .flat_map(|(f, v)| [f.to_string(), v])
         .collect()
     }

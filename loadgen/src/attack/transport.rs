@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tonic::transport::Channel;
 
 use super::h2raw::{self, END_HEADERS, HEADERS};
 use super::{Ctx, Outcome, honest_call};
@@ -896,50 +897,97 @@ pub async fn compression_bomb(ctx: &Ctx) -> anyhow::Result<Outcome> {
     })
 }
 
+/// One health `Watch` stream on `ch`, held until the server ends it: `(opened, how it
+/// ended or why it was refused)`; a refusal over the client's share says `client share`.
+async fn watch_until_ended(ch: Channel) -> (bool, String) {
+    use tonic_health::pb::HealthCheckRequest;
+    use tonic_health::pb::health_client::HealthClient;
+    let refusal = |e: tonic::Status| {
+        if e.message().contains("--max-streaming-calls-per-client") {
+            format!("{:?} (client share)", e.code())
+        } else {
+            format!("{:?}", e.code())
+        }
+    };
+    let mut h = HealthClient::new(ch);
+    let mut s = match h
+        .watch(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+    {
+        Ok(s) => s.into_inner(),
+        Err(e) => return (false, refusal(e)),
+    };
+    match s.message().await {
+        Ok(Some(_)) => {}
+        Ok(None) => return (true, "ended".into()),
+        Err(e) => return (false, refusal(e)),
+    }
+    loop {
+        match s.message().await {
+            Ok(Some(_)) => continue,
+            Ok(None) => return (true, "ended without status".into()),
+            Err(e) => return (true, format!("{:?}", e.code())),
+        }
+    }
+}
+
+/// A gRPC channel to `addr` from the loopback address `from` (a client of its own).
+async fn channel_from(addr: &str, from: std::net::IpAddr) -> anyhow::Result<Channel> {
+    Ok(
+        tonic::transport::Endpoint::from_shared(format!("http://{addr}"))?
+            .connect_timeout(Duration::from_secs(5))
+            .tcp_nodelay(true)
+            .local_address(Some(from))
+            .connect()
+            .await?,
+    )
+}
+
 /// #24.9: health `Watch` streams (never ending by themselves) and a reflection stream, more
 /// than the concurrency slots. Bound: each open stream holds a slot, streams hold at most
 /// half the slots (the ones over it are refused with RESOURCE_EXHAUSTED) and each ends with
-/// DEADLINE_EXCEEDED at the request timeout.
+/// DEADLINE_EXCEEDED at the request timeout. Review of #24 (finding A): one client address
+/// holds at most its share of those stream slots (`--max-streaming-calls-per-client`, by
+/// default a quarter): the attacker's address (`127.0.0.1`) opens as many streams as there
+/// are slots and gets its share, the rest refused naming the flag; then clients of their own
+/// addresses (`127.1.0.Y`) open their shares until all stream slots are taken; meanwhile
+/// another client's ListGames is answered (streams never hold the other half).
 pub async fn endless_streams(ctx: &Ctx) -> anyhow::Result<Outcome> {
-    use tonic_health::pb::HealthCheckRequest;
-    use tonic_health::pb::health_client::HealthClient;
+    let slots = ctx.limits.stream_slots();
+    let share = ctx.limits.streaming_calls_per_client();
     let n = match ctx.scale {
         super::Scale::Soak => 4,
         _ => ctx.limits.max_concurrency + ctx.pick(8, 32, 0),
     };
-    // Enough connections for every stream to be open at once (a client queues the streams
-    // over a connection's `--max-streams-per-connection`).
+    // The attacker's address: `n` streams over enough connections for all to be open at
+    // once (a client queues the streams over a connection's `--max-streams-per-connection`).
     let mut channels = Vec::new();
     for _ in 0..n.div_ceil(ctx.limits.max_streams.max(1)) {
         channels.push(ctx.channel().await?);
     }
     let mut tasks = Vec::new();
     for i in 0..n {
-        let ch = channels[i % channels.len()].clone();
-        tasks.push(tokio::spawn(async move {
-            let mut h = HealthClient::new(ch);
-            let mut s = match h
-                .watch(HealthCheckRequest {
-                    service: String::new(),
-                })
-                .await
-            {
-                Ok(s) => s.into_inner(),
-                Err(e) => return (false, format!("{:?}", e.code())),
-            };
-            match s.message().await {
-                Ok(Some(_)) => {}
-                Ok(None) => return (true, "ended".into()),
-                Err(e) => return (false, format!("{:?}", e.code())),
-            }
-            loop {
-                match s.message().await {
-                    Ok(Some(_)) => continue,
-                    Ok(None) => return (true, "ended without status".into()),
-                    Err(e) => return (true, format!("{:?}", e.code())),
-                }
-            }
-        }));
+        tasks.push(tokio::spawn(watch_until_ended(
+            channels[i % channels.len()].clone(),
+        )));
+    }
+    // Other clients, each opening its share, until more than every stream slot is asked for
+    // (the soak keeps to the attacker's few).
+    let others = match ctx.scale {
+        super::Scale::Soak => 0,
+        _ => slots.div_ceil(share.max(1)) + 1,
+    };
+    // The attacker's streams first (they are answered at once: admitted or refused).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut other_tasks = Vec::new();
+    for c in 0..others {
+        let from = std::net::IpAddr::from([127, 1, 0, (c + 1) as u8]);
+        let ch = channel_from(&ctx.open.addr, from).await?;
+        for _ in 0..share {
+            other_tasks.push(tokio::spawn(watch_until_ended(ch.clone())));
+        }
     }
     // A reflection stream whose request side never ends.
     let reflection = {
@@ -969,30 +1017,65 @@ pub async fn endless_streams(ctx: &Ctx) -> anyhow::Result<Outcome> {
             }
         })
     };
-    let mut opened: std::collections::BTreeMap<String, usize> = Default::default();
-    let mut refused: std::collections::BTreeMap<String, usize> = Default::default();
-    for t in tasks {
-        let (open, how) = t.await.unwrap_or((false, "panicked".into()));
-        let counts = if open { &mut opened } else { &mut refused };
-        *counts.entry(how).or_default() += 1;
+    // While the streams are open: another client's call (the half the streams leave).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let honest = match super::other_client_channel(&ctx.open.addr).await {
+        Ok(ch) => {
+            let mut c = referee_service::pb::v1::referee_client::RefereeClient::new(ch);
+            match tokio::time::timeout(
+                Duration::from_secs(10),
+                c.list_games(referee_service::pb::v1::ListGamesRequest::default()),
+            )
+            .await
+            {
+                Ok(Ok(_)) => "OK".to_string(),
+                Ok(Err(e)) => format!("{:?}", e.code()),
+                Err(_) => "no answer in 10 s".to_string(),
+            }
+        }
+        Err(e) => format!("no connection: {e}"),
+    };
+    type Counts = std::collections::BTreeMap<String, usize>;
+    async fn tally(tasks: Vec<tokio::task::JoinHandle<(bool, String)>>) -> (Counts, Counts) {
+        let (mut opened, mut refused) = (Counts::new(), Counts::new());
+        for t in tasks {
+            let (open, how) = t.await.unwrap_or((false, "panicked".into()));
+            let counts = if open { &mut opened } else { &mut refused };
+            *counts.entry(how).or_default() += 1;
+        }
+        (opened, refused)
     }
+    let (opened, refused) = tally(tasks).await;
+    let (other_opened, other_refused) = tally(other_tasks).await;
     let refl = reflection.await.unwrap_or_default();
-    let open_n: usize = opened.values().sum();
-    let ok_ends = opened.get("DeadlineExceeded").copied().unwrap_or(0);
-    let shed = refused.get("ResourceExhausted").copied().unwrap_or(0);
+    let sum = |c: &Counts| c.values().sum::<usize>();
+    let (open_n, other_open_n) = (sum(&opened), sum(&other_opened));
+    let ends_ok = |c: &Counts| c.get("DeadlineExceeded").copied().unwrap_or(0) == sum(c);
+    let shed_only = |c: &Counts| c.keys().all(|k| k.starts_with("ResourceExhausted"));
+    let over_share = refused
+        .get("ResourceExhausted (client share)")
+        .copied()
+        .unwrap_or(0);
     Ok(Outcome {
         sent: format!(
-            "{n} health Watch streams over {} connections and 1 reflection stream, never closed by the client",
-            channels.len()
+            "{n} health Watch streams from one address over {} connections, {} from {others} other addresses ({share} each), 1 reflection stream; none closed by the client (stream slots {slots}, {share} per client)",
+            channels.len(),
+            others * share,
         ),
         answer: format!(
-            "{open_n} opened, all ending {opened:?}; {shed} refused {refused:?}; reflection stream ended {refl} (request timeout {} ms)",
+            "the attacker's address: {open_n} opened {opened:?}, refused {refused:?}; the others: {other_open_n} opened {other_opened:?}, refused {other_refused:?}; reflection stream ended {refl}; another client's ListGames meanwhile: {honest} (request timeout {} ms)",
             ctx.limits.request_timeout.as_millis()
         ),
-        pass: open_n <= (ctx.limits.max_concurrency / 2).max(1)
-            && ok_ends == open_n
-            && shed + open_n == n
-            && (refl == "DeadlineExceeded" || refl == "ResourceExhausted"),
+        pass: open_n <= share
+            && (n <= share || over_share > 0)
+            && open_n + other_open_n <= slots
+            && (others == 0 || open_n + other_open_n == slots)
+            && ends_ok(&opened)
+            && ends_ok(&other_opened)
+            && shed_only(&refused)
+            && shed_only(&other_refused)
+            && (honest == "OK" || ctx.scale == super::Scale::Soak)
+            && (refl == "DeadlineExceeded" || refl.starts_with("ResourceExhausted")),
     })
 }
 

@@ -90,18 +90,41 @@ impl Server {
         (server, logs.expect("logs"))
     }
 
+    /// As [`Server::start_logged`], the binary started by the shell command `shell` (`sh -c`;
+    /// the binary is `$0` and its arguments `"$@"`), e.g. `ulimit -n 256 && exec "$0" "$@"`.
+    pub fn start_logged_in_shell(shell: &str, extra: &[&str], filter: &str) -> (Server, Logs) {
+        let (server, logs) = Self::spawn_in(Some(shell), extra, Some(filter), true);
+        (server, logs.expect("logs"))
+    }
+
     fn spawn(extra: &[&str], log: Option<&str>) -> (Server, Option<Logs>) {
         Self::spawn_as(extra, log, true)
     }
 
     fn spawn_as(extra: &[&str], log: Option<&str>, json: bool) -> (Server, Option<Logs>) {
+        Self::spawn_in(None, extra, log, json)
+    }
+
+    fn spawn_in(
+        shell: Option<&str>,
+        extra: &[&str],
+        log: Option<&str>,
+        json: bool,
+    ) -> (Server, Option<Logs>) {
         let bin = referee_bin();
         assert!(
             bin.exists(),
             "{} not found: build it first with `cargo build -p referee-service` (or set REFEREE_BIN)",
             bin.display()
         );
-        let mut command = Command::new(&bin);
+        let mut command = match shell {
+            Some(script) => {
+                let mut c = Command::new("sh");
+                c.args(["-c", script]).arg(&bin);
+                c
+            }
+            None => Command::new(&bin),
+        };
         command
             .args(["serve", "--addr", "127.0.0.1:0"])
             .args(extra)

@@ -517,6 +517,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         Action::BuyTrain { train, from, price } if listed && in_emergency_with(state, &board) => {
             contribute(state, &sym, *price, &mut events);
             buy_train(state, &sym, train, from, *price, &mut events);
+            end_trains_step_if_spent(state, &mut events);
         }
         Action::EmergencySell {
             seller,
@@ -548,6 +549,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
                 }) =>
         {
             buy_train(state, &sym, train, from, *price, &mut events);
+            end_trains_step_if_spent(state, &mut events);
         }
         Action::SellShares {
             corporation,
@@ -678,6 +680,22 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     }
     settle(state, &mut events);
     Ok(events)
+}
+
+/// Ends the train step right after a purchase when the buyer cannot buy another train at
+/// that moment (no room under the train limit of the phase now in force, or no train it can
+/// pay from its treasury), before the first 4-train's events (1841 §11) or a discard
+/// (§9.6) change its cash or its trains. 1841 §9.6 lets a corporation buy trains in its
+/// train step and is silent on whether the step survives a purchase that leaves it unable
+/// to buy; 18xx.games ends it then (`Step::BuyTrain#process_buy_train`: `pass! unless
+/// can_buy_train?`), so a buyer left with L.0 that gets cash in the Tuscan merge (§12.3:
+/// its SSFL share sold for half the new price) does not buy again, and this engine does
+/// the same (interpretation I30; version_1 random p3 seed 3012, 18xx id 466: RSFS, L.0
+/// after its 4-train, L.26 after the merge, goes to its share step).
+fn end_trains_step_if_spent(state: &mut State, events: &mut Vec<Event>) {
+    if round(state).is_some_and(|r| r.step == OperatingStep::Trains) && !has_train_option(state) {
+        advance(state, events);
+    }
 }
 
 /// Whether a listing holds a pass and nothing else (the step is skipped then).

@@ -803,7 +803,15 @@ fn restore_assets(state: &mut State, m: &Merger, moved: &MovedAssets) {
 }
 
 /// Minor merger: each 40% certificate → the new president's certificate (the first in
-/// order) or two shares; each 20% share → one share (1841 §12.1).
+/// order) or two shares; each 20% share → one share (1841 §12.1). After each holder's
+/// exchange the presidency rule applies (§7.5: a holder with strictly more takes it; 18xx
+/// `merger_minor_exchange` moves every new share with `allow_president_change: true`): a
+/// later holder of a 40% certificate and a 20% share (30% of the new corporation) takes the
+/// presidency from the first holder of a 40% one (20%). v2 7 players random seed 7013, 18xx
+/// id 734: at the Tuscan merge player 3 exchanges SFMA's 40% for CGTF's president's
+/// certificate, player 4 SFLP's 40% and 20% for three shares and becomes CGTF's president,
+/// so CTLP (held by CGTF) is his at the holding's merger into SFLi and exchanges after him;
+/// before 2026-12-06 player 3 stayed president here.
 fn exchange_minors(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     let target = m.target.clone();
     let olds: Vec<String> = state
@@ -849,15 +857,7 @@ fn exchange_minors(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
                 percent: got,
                 president: pres,
             });
-            // 1841 §7.5: a later holder who ends with more than the president takes the
-            // presidency, as in the majors' exchange ([`follow_presidency`]; 18xx.games'
-            // `merger_minor_exchange` moves the new shares with `allow_president_change`:
-            // v2 6 players seed 6013, id 610, the Tuscan merge's SFLP + SFMA into ATFA:
-            // "Player 3 becomes the president of ATFA", then Player 2, exchanging 40% and
-            // 20% of SFMA for 30%, "becomes the president of ATFA").
-            if president_given {
-                follow_presidency(state, &target, events);
-            }
+            follow_presidency(state, &target, events);
         }
     }
     m.president = state
@@ -1025,13 +1025,16 @@ fn transfer_tokens(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     m.token_count = n;
     m.tokens_min_removal = min_removal;
     m.tokens_max_removal = max_removal;
-    // 18xx's `@merger_decider`: the initiator's player when the merger began (the Tuscan
-    // merge's decider); the initiator is still in place here.
-    m.decider = m
-        .moved
-        .as_ref()
-        .and_then(|x| x.decider)
-        .or_else(|| controller(state, &m.initiator));
+    // 18xx's `@merger_decider`: the initiator's player when the merger began; in either
+    // step of the Tuscan merge its decider, set when the step began ([`tuscan_merger`]).
+    // The initiator is still in place here.
+    if !(m.tuscan || first_step) || m.decider.is_none() {
+        m.decider = m
+            .moved
+            .as_ref()
+            .and_then(|x| x.decider)
+            .or_else(|| controller(state, &m.initiator));
+    }
     m.two_city = two_city;
     if let Some(c) = corp_mut(state, &target) {
         c.tokens_total = n.max(list.len() as u32);
@@ -1359,7 +1362,16 @@ pub(super) fn begin_tuscan(state: &mut State, events: &mut Vec<Event>) {
     }
     let has = |s: &str| started.iter().any(|x| x == s);
     let (sflp, sfma, ssfl) = (&t.participants[0], &t.participants[1], &t.participants[2]);
+    // 1841 §12.3 names the leader's president; a frozen leader has none (§7.4), and then the
+    // operating corporation's controller (the first 4-train's buyer's) decides, as 18xx.games
+    // means to (`tuscan_merge_start`: `decider.player || @round.current_entity.player`; it
+    // crashes when no step is active then, after a deferring split: reviewed divergence
+    // `tuscan-merge-frozen-leader-after-split`). Before 2026-12-06: the first in player order.
+    let buyer = round(state)
+        .and_then(|r| r.current.clone())
+        .and_then(|c| controller(state, &c));
     let first = controller(state, &leader)
+        .or(buyer)
         .or_else(|| state.player_order.first().copied())
         .unwrap_or(0);
     let holding =
@@ -1478,7 +1490,8 @@ fn tuscan_merger(state: &State, a: &str, b: &str, target: &str, first: Seat) -> 
         tokens_max_removal: 0,
         moved: None,
         two_city: Vec::new(),
-        decider: None,
+        // 18xx's `@merger_decider` in the Tuscan merge: its decider.
+        decider: Some(first),
     };
     let (holders, units) = old_holders(state, &m, first);
     m.holders = holders;
