@@ -74,8 +74,10 @@ fn s21_a_major_passes_the_lays_it_cannot_make() {
         // and 2 again since a corporation may dump a presidency in an emergency (§14), 3 since
         // half a president's certificate may go into the pool for a pool share (§14, I39), 0
         // with a bankrupt's presidency passed on (§14, merged from main), 1 since the merges
-        // of 2026-12-06 08:30 UTC (played-through turns, presidency ties, Tuscan purchases).
-        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 1),
+        // of 2026-12-06 08:30 UTC (played-through turns, presidency ties, Tuscan purchases),
+        // 0 since a corporation may sell out of a presidency in its share step (§9.7, §5.3;
+        // branch trains-corp).
+        (Options::from_optional_rules(&["lite"]).unwrap(), 5, 3, 0),
         (Options::from_optional_rules(&["lite"]).unwrap(), 5, 5, 2),
     ] {
         let (history, written) = exported(options, players, seed);
