@@ -38,8 +38,10 @@ fn sftc_over_the_limit() -> State {
 }
 
 /// 1841 §7.3, FAQ-C7 (the next share step of one of his corporations comes before his next
-/// stock-round turn), FAQ-Q11 (it sells even if he stays over 60%): SFTC may only sell its
-/// one AFI share — no purchase, no start, no pass; the refused pass names §7.3 and the 80%.
+/// stock-round turn), FAQ-Q11 (it sells even if he stays over 60%): SFTC may only sell AFI —
+/// its one share, or beyond it out of its president's certificate, seat 0 (50%) being there
+/// to take the presidency (§9.7 "same limits as player sales", §5.3; 18xx offers 10%, 20%
+/// and 30%) — no purchase, no start, no pass; the refused pass names §7.3 and the 80%.
 /// After the sale seat 0 (50%) holds more AFI than SFTC (20%), so he takes AFI's presidency
 /// and hands SFTC two 10% shares for the president's certificate (1841 §5.3, §7.5, §9.7);
 /// he still controls 70% of AFI, so SFTC must sell again: 10% or 20%. After a second 10%
@@ -47,7 +49,10 @@ fn sftc_over_the_limit() -> State {
 #[test]
 fn s7_3_a_corporation_over_the_limit_sells_in_its_share_step() {
     let mut s = sftc_over_the_limit();
-    assert_eq!(G1841::legal(&s, 0).actions, [sell("AFI", 10)]);
+    assert_eq!(
+        G1841::legal(&s, 0).actions,
+        [sell("AFI", 10), sell("AFI", 20), sell("AFI", 30)]
+    );
     let before = s.clone();
     let err = G1841::apply(&mut s, 0, &Action::Pass).unwrap_err();
     assert_eq!(
@@ -58,7 +63,8 @@ fn s7_3_a_corporation_over_the_limit_sells_in_its_share_step() {
         err.message,
         "Seat 0, who controls SFTC, controls 80% of AFI (his own shares and his \
          corporations'), more than 60%: SFTC must sell its AFI shares first (1841 §7.3, \
-         FAQ-C7, FAQ-Q11). Possible now: selling 10% of AFI."
+         FAQ-C7, FAQ-Q11). Possible now: selling 10% of AFI, selling 20% of AFI, selling 30% of \
+         AFI."
     );
     let buy = Action::BuyShares {
         corporation: "ATFA".into(),
@@ -98,6 +104,33 @@ fn s7_3_a_corporation_over_the_limit_sells_in_its_share_step() {
     assert!(legal.contains(&Action::Pass), "{legal:?}");
     assert!(legal.contains(&buy), "{legal:?}");
     G1841::apply(&mut s, 0, &Action::Pass).unwrap();
+}
+
+/// 1841 §9.7 (a corporation sells "with the same limits as player sales"), §5.3 (a president
+/// may sell his president's certificate when another holder can take the presidency): SFTC
+/// sells all its 30% of AFI, the president's certificate included. Seat 0 (50%) takes AFI's
+/// presidency for two of his shares, which go to the pool with SFTC's share: SFTC holds no
+/// AFI, the pool 30% more, seat 0 the president's certificate and 30%; SFTC is paid three
+/// units at AFI's price and AFI drops three rows (18xx.games' corporate share step offers
+/// the same sale: v2 4 players seed 4014, id 645).
+#[test]
+fn s9_7_a_corporation_sells_out_of_a_presidency_another_holder_takes() {
+    let mut s = sftc_over_the_limit();
+    let sftc = ShareOwner::Corporation("SFTC".into());
+    let afi = s.corporation("AFI").unwrap();
+    let price = afi.price().unwrap();
+    let pool_before = afi.pool_percent();
+    let cash_before = s.corporation("SFTC").unwrap().cash;
+    let cell = afi.share_price.unwrap();
+    G1841::apply(&mut s, 0, &sell("AFI", 30)).unwrap();
+    let afi = s.corporation("AFI").unwrap();
+    assert_eq!(afi.president(), Some(&ShareOwner::Player(0)));
+    assert_eq!(afi.percent_of(&sftc), 0);
+    assert_eq!(afi.percent_of(&ShareOwner::Player(0)), 50);
+    assert_eq!(afi.pool_percent(), pool_before + 30);
+    assert_eq!(s.corporation("SFTC").unwrap().cash, cash_before + 3 * price);
+    assert_eq!(afi.share_price.unwrap().row, cell.row + 3);
+    assert_eq!(referee_engine::g1841::validate::validate(&s), Ok(()));
 }
 
 /// Without the extra AFI shares (seat 0 controls 30% of AFI) nothing forces SFTC: its share

@@ -155,18 +155,21 @@ fn s7_4_an_action_of_a_frozen_corporation_is_a_rules_divergence() {
 /// 1841 §12.1 odd shares (Tuscan merge, §12.3). Version 2, 7 players (seed 20027), up to id
 /// 423: the split (412–422) defers the Tuscan merge, which 18xx.games settles without a
 /// question: SB, whose presidency SFLi took over with SSFL's treasury, has no player and sells
-/// its odd share. This engine asks SB's controller (seat 3) full share or cash; the next
-/// record is IFAI's pass in its train step (423): seat 3's odd share is filled in as cash, as
-/// 18xx.games settled it, then the pass is played.
+/// its odd share. This engine follows the presidency too (§7.5, §12.1: the holdings gathered
+/// in SFLi's treasury exceed SB's president's), so it asks nothing either and inserts no
+/// choice (before, it asked SB's controller, seat 3, and filled in cash). IFAI, frozen with
+/// that chain in its own turn, ends it here (§7.4); 18xx's pass of its train step (423) is
+/// dropped (divergence `frozen-mid-turn-train-step`).
 #[test]
 fn s12_1_an_odd_share_18xx_settled_by_itself_is_filled_in_as_cash() {
     let r = import("v2-7p-s20027-to423");
     assert_eq!(r.failure, None, "imports to the end of the excerpt");
+    assert_eq!(actions_of(&r, 423), vec![]);
     assert_eq!(
-        actions_of(&r, 423),
-        vec![(3, odd(OddShareChoice::Cash)), (3, Action::Pass)]
+        dropped_at(&r, 423),
+        vec!["operating turn this engine ended itself (nothing legal)"]
     );
-    assert_eq!(r.choices_inserted, 1);
+    assert_eq!(r.choices_inserted, 0);
 }
 
 /// 1841 §12.1, the presidency of a merger's new corporation. Version 1, 7 players (seed

@@ -801,9 +801,12 @@ pub fn presidency_taker(
     }
     let current = corp.president()?;
     let pres_percent = 2 * corp.unit_percent();
+    // Ties go to the nearest in 18xx's `player_distance_for_president`: after a player
+    // president, the players round the table from him; after a corporation president, the
+    // players in the current order from its first (the priority holder); then corporations.
     let start = match current {
         ShareOwner::Player(s) => Some(*s),
-        ShareOwner::Corporation(c) => controller_with(state, Some((&corp.sym, current)), c),
+        ShareOwner::Corporation(_) => state.player_order.first().copied(),
         _ => None,
     }
     .or(acting)

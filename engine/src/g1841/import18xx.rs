@@ -3844,9 +3844,17 @@ fn stock_round_last_pass(state: &State, action: &ImportedAction) -> Option<&'sta
         && matches!(action.entity, Entity::Player(_))
         && r.event.is_none()
         && r.start.is_none()
-        && r.done.is_empty()
+        && no_turn_recorded_yet(state, r)
         && r.laid_hexes.is_empty())
     .then_some("stock-round turn this engine passed itself (nothing legal), the round's end")
+}
+
+/// Whether no corporation has had a turn with records in the operating round `r` yet: none
+/// is done but frozen ones, whose turn is automatic (1841 §7.4: a frozen corporation only
+/// moves left; 18xx records nothing for it). A frozen corporation first in the order operates
+/// as soon as the stock round ends (v2 4 players seed 2002 of `g1841_export`: SFLi).
+fn no_turn_recorded_yet(state: &State, r: &super::state::OperatingRound) -> bool {
+    r.done.iter().all(|c| super::corporation::frozen(state, c))
 }
 
 /// The `pass` records 18xx.games (and this engine's writer) has after an action for steps it
@@ -4093,7 +4101,7 @@ fn skipped_record(
             if rejection.code == C::NotYourTurn
                 && matches!(action.entity, Entity::Player(_))
                 && matches!(&state.round, Round::OperatingRound(r)
-                    if r.event.is_none() && r.done.is_empty() && r.laid_hexes.is_empty())
+                    if r.event.is_none() && no_turn_recorded_yet(state, r) && r.laid_hexes.is_empty())
                 && previous
                     .is_some_and(|p| p.kind == "pass" && matches!(p.entity, Entity::Player(_))) =>
         {

@@ -63,7 +63,11 @@ impl TokenSlots {
     /// merger's removed duplicate in slot 0 of a green city leaves the other token in slot 1,
     /// and after the brown upgrade that token is in slot 0 (Version 2 heuristic 4 players
     /// seed 4001: IFAI's token at L12, 18xx id 962). `after` gives each token's city on the
-    /// new tile (two yellow cities of Firenze or Torino become one, 1841 §9.1).
+    /// new tile (two yellow cities of Firenze or Torino become one, 1841 §9.1). A token's own
+    /// home reservation was emptied when it was placed, so it goes to the first open slot
+    /// like any other (4 players random seed 10: SFTN's home token in Torino, H4, is in slot 0
+    /// of green tile 607 once SFTG closed without starting; slot 1 was written for SFTC's
+    /// purchase of it, 1841 §9.5).
     pub fn retile(
         &mut self,
         hex: &str,
@@ -91,7 +95,19 @@ impl TokenSlots {
                 continue;
             };
             let slots = self.slots.entry((hex.to_string(), city)).or_default();
-            let slot = free_slot(slots, &reserved(hex, city), &sym);
+            // The token's own reservation went when it was placed (`City#place_token`:
+            // `remove_reservation!` leaves `nil` in its place), so it takes no reserved slot.
+            let placed: ReservedSlots = reserved(hex, city)
+                .into_iter()
+                .map(|(r, held)| {
+                    if r == sym {
+                        (String::new(), false)
+                    } else {
+                        (r, held)
+                    }
+                })
+                .collect();
+            let slot = free_slot(slots, &placed, &sym);
             if slots.len() <= slot {
                 slots.resize(slot + 1, None);
             }
@@ -327,5 +343,24 @@ mod tests {
         assert_eq!(slots.slot_of("H4", 0, "SFTN"), Some(0));
         assert_eq!(slots.slot_of("H4", 0, "SFTG"), Some(1));
         assert_eq!(slots.holder("H4", 1, 0), None);
+    }
+
+    /// 18xx `City#place_token` empties a corporation's reservation as its home token goes in,
+    /// so an upgrade (`Hex#lay`, `exchange_token`) re-places that token in the first open
+    /// slot, not in its old reserved one. 4 players random seed 10, Torino (H4): SFTN's home
+    /// token behind SFTG's held reservation is in slot 1; once SFTG has closed without
+    /// starting, the upgrade to 607 puts SFTN in slot 0 (before: slot 1, its reservation's).
+    #[test]
+    fn an_upgrade_puts_a_placed_home_token_in_the_first_open_slot() {
+        let held = |_: &str, _: u32| vec![("SFTG".to_string(), true), ("SFTN".to_string(), true)];
+        let gone = |_: &str, _: u32| vec![("SFTG".to_string(), false), ("SFTN".to_string(), false)];
+        let mut slots = TokenSlots::default();
+        let a = at(&[("H4", 0, "SFTN")]);
+        slots.follow(&Located::new(), &a, &[], false, &[], &held);
+        assert_eq!(slots.slot_of("H4", 0, "SFTN"), Some(1));
+        slots.follow(&a, &a, &["H4".to_string()], false, &[], &held);
+        assert_eq!(slots.slot_of("H4", 0, "SFTN"), Some(1));
+        slots.follow(&a, &a, &["H4".to_string()], false, &[], &gone);
+        assert_eq!(slots.slot_of("H4", 0, "SFTN"), Some(0));
     }
 }

@@ -224,11 +224,14 @@ fn units_above_retained(state: &State, corp: &Corporation, president: &ShareOwne
 fn dump_successor(state: &State, target: &str, owner: &ShareOwner) -> Option<(ShareOwner, u32)> {
     match owner {
         ShareOwner::Player(s) => successor(state, target, *s),
-        ShareOwner::Corporation(x) => {
+        ShareOwner::Corporation(_) => {
             let corp = state.corporation(target)?;
-            let start = super::super::corporation::controller(state, x)
-                .or_else(|| state.player_order.first().copied())
-                .unwrap_or(0);
+            // 18xx `player_distance_for_president` after a corporation president: the
+            // players in the current player order from its first (the priority holder), not
+            // from the seller's controller (v2 6 players seed 6013, id 849: SFLi dumps CTDA's
+            // presidency in an emergency, Player 3 and Player 2 hold 20% each, and "Player 2
+            // becomes the president of CTDA", Player 2 holding the priority).
+            let start = state.player_order.first().copied().unwrap_or(0);
             let mut best: Option<(usize, &ShareOwner, u32)> = None;
             for (rank, holder, p) in super::super::corporation::ranked_holders(state, corp, start) {
                 if holder != owner && best.is_none_or(|(r, _, b)| p > b || (p == b && rank < r)) {

@@ -3,9 +3,17 @@
 use super::*;
 
 /// Corporate sales possible now (1841 §9.7): the operating corporation's own IPO shares
-/// (issuing) or ordinary certificates it holds of other corporations, of corporations that
-/// have operated, in unit steps while the pool stays within 50%; president's certificates
-/// are never sold here.
+/// (issuing) or certificates it holds of other corporations, of corporations that have
+/// operated, in unit steps while the pool stays within 50%. A corporation holding another's
+/// president's certificate sells under the limits of a player's sale (§9.7 "same limits as
+/// player sales", §5.3): beyond its ordinary certificates only when the presidency may change
+/// (§7.5: not a historical corporation before phase 4) and another holder has at least the
+/// president's certificate's percent to take it ([`dump_successor`]), and not when that
+/// would put a corporation under circular control (§7.4, FAQ-R1). 18xx.games
+/// (`G1841::Step::CorporateBuySellParShares`) offers such a sale too: `bundles_for_corporation`
+/// includes the president's certificate, `can_dump?` asks for a holder of 20% (v2 4 players
+/// seed 4014, id 645: SFTG, holding CGTF's president's certificate while its controller
+/// controls 70% of CGTF, must sell CGTF).
 pub(super) fn sell_options(state: &State) -> Vec<Action> {
     sell_options_up_to(state, usize::MAX)
 }
@@ -36,16 +44,35 @@ fn sell_options_up_to(state: &State, limit: usize) -> Vec<Action> {
         } else {
             &as_holder
         };
-        let held: u32 = corp
-            .certificates
-            .iter()
-            .filter(|c| c.owner == *holder && !c.president)
-            .map(|c| c.percent)
-            .sum();
+        // All it holds, and its ordinary certificates of it.
+        let (mut held, mut normal) = (0u32, 0u32);
+        for c in corp.certificates.iter().filter(|c| c.owner == *holder) {
+            held += c.percent;
+            if !c.president {
+                normal += c.percent;
+            }
+        }
+        // Beyond its ordinary certificates only by handing the presidency over.
+        let dump = || {
+            held > normal
+                && dump_successor(state, corp, holder).is_some_and(|new| {
+                    !super::super::corporation::presidency_creates_circular_control(
+                        state,
+                        &corp.sym,
+                        &new,
+                        &super::super::corporation::circular_set(state),
+                    )
+                })
+        };
+        let most = if held > normal && dump() {
+            held
+        } else {
+            normal
+        };
         let room = pool_max.saturating_sub(corp.pool_percent());
         let unit = corp.unit_percent();
         let mut p = unit;
-        while p <= held && p <= room {
+        while p <= most && p <= room {
             out.push(Action::SellShares {
                 corporation: corp.sym.clone(),
                 percent: p,
@@ -57,6 +84,37 @@ fn sell_options_up_to(state: &State, limit: usize) -> Vec<Action> {
         }
     }
     out
+}
+
+/// Who takes the presidency of `corp` when its president `seller` (a corporation) sells
+/// part of its president's certificate (1841 §5.3, §7.5, §9.7): the largest other holding
+/// of at least the president's certificate's percent, players and corporations, ties to the
+/// first in 18xx's order after a corporation president (`player_distance_for_president`:
+/// the players in seat order from the first, then the corporations); `None` when the
+/// presidency may not change (a historical corporation before phase 4) or nobody holds
+/// enough.
+pub(super) fn dump_successor(
+    state: &State,
+    corp: &super::super::state::Corporation,
+    seller: &ShareOwner,
+) -> Option<ShareOwner> {
+    if corp.president() != Some(seller)
+        || !super::super::corporation::presidency_may_change(state, corp)
+    {
+        return None;
+    }
+    let pres_percent = 2 * corp.unit_percent();
+    let first = state.player_order.first().copied().unwrap_or(0);
+    let mut best: Option<(usize, &ShareOwner, u32)> = None;
+    for (rank, holder, p) in super::super::corporation::ranked_holders(state, corp, first) {
+        if holder != seller
+            && p >= pres_percent
+            && best.is_none_or(|(r, _, b)| p > b || (p == b && rank < r))
+        {
+            best = Some((rank, holder, p));
+        }
+    }
+    best.map(|(_, holder, _)| holder.clone())
 }
 
 /// Why the operating corporation must sell before it may buy, start a corporation or pass in
@@ -186,6 +244,34 @@ pub(super) fn sell_share(
     } else {
         ShareOwner::Corporation(seller.to_string())
     };
+    // A sale beyond its ordinary certificates first hands its president's certificate to
+    // the successor, for two of his shares (1841 §5.3, §9.7; 18xx `transfer_shares` with a
+    // partial president's bundle).
+    let normal: u32 = state.corporation(target).map_or(0, |t| {
+        t.certificates
+            .iter()
+            .filter(|c| c.owner == holder && !c.president)
+            .map(|c| c.percent)
+            .sum()
+    });
+    if percent > normal
+        && let Some(new) = state
+            .corporation(target)
+            .and_then(|t| dump_successor(state, t, &holder))
+        && let Some(t) = state.corporation_mut(target)
+    {
+        super::super::corporation::swap_presidency_of(t, &holder, &new);
+        events.push(match &new {
+            ShareOwner::Player(s) => Event::PresidentChanged {
+                corporation: target.to_string(),
+                seat: *s,
+            },
+            other => Event::PresidencyMoved {
+                corporation: target.to_string(),
+                president: other.clone(),
+            },
+        });
+    }
     let Some(t) = state.corporation_mut(target) else {
         return;
     };

@@ -581,6 +581,7 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     if m.moved.is_none() {
         place_and_move(state, m, cell);
     }
+    follow_moved_holdings(state, &target, events);
     events.push(Event::CorporationFormed {
         corporation: target.clone(),
         from: vec![a.clone(), b.clone()],
@@ -919,6 +920,28 @@ fn odd_share(
 /// president of CTDA" with 30% against 20%).
 fn follow_presidency(state: &mut State, target: &str, events: &mut Vec<Event>) {
     crate::g1841::corporation::update_presidency(state, target, None, events);
+}
+
+/// The presidencies of the corporations whose certificates the old corporations' treasuries
+/// held, once those lie together in the new corporation's treasury (1841 §12.1: the treasury
+/// shares go to the new corporation; §7.5: a holder, corporations included, with strictly
+/// more than the president takes the presidency): two holdings that were each no more than
+/// the president's may add up to more (18xx.games' `move_assets` moves each holding with
+/// `allow_president_change`; version_1 7 players seed 7013, id 784: ATFA's 20% and ICSF's
+/// 10% of RSFS become AFI's 30% against SFTN's 20%, and "AFI becomes the president of
+/// RSFS"). Made when the merger is carried out ([`execute`]), so a failed merger, whose
+/// assets go back, changes no presidency.
+fn follow_moved_holdings(state: &mut State, target: &str, events: &mut Vec<Event>) {
+    let holder = ShareOwner::Corporation(target.to_string());
+    let held: Vec<String> = state
+        .corporations
+        .iter()
+        .filter(|c| c.sym != target && c.certificates.iter().any(|x| x.owner == holder))
+        .map(|c| c.sym.clone())
+        .collect();
+    for sym in held {
+        crate::g1841::corporation::update_presidency(state, &sym, None, events);
+    }
 }
 
 /// Steps 5–6 (tokens): the old map tokens become the new corporation's; a second one in the
