@@ -1114,10 +1114,16 @@ impl ConnectionSlots {
     /// connection is told to close: [`Activity::shed`]). `None`: every slot is held by a
     /// connection with a call in flight or idle for less; the new connection is refused.
     /// Also whether a connection was closed for it.
-    fn admit(self: &Arc<Self>, activity: &Arc<Activity>) -> Option<(ConnectionSlot, bool)> {
+    fn admit(
+        self: &Arc<Self>,
+        activity: &Arc<Activity>,
+    ) -> Option<(ConnectionSlot, Option<Arc<Activity>>)> {
         let (slot, shed) = match self.slots.clone().try_acquire_owned() {
-            Ok(slot) => (slot, false),
-            Err(_) => (self.take_idlest()?, true),
+            Ok(slot) => (slot, None),
+            Err(_) => {
+                let (slot, shed) = self.take_idlest()?;
+                (slot, Some(shed))
+            }
         };
         self.lock().insert(
             activity.id,
@@ -1138,7 +1144,7 @@ impl ConnectionSlots {
     /// The slot of the connection idle longest, idle for at least `idle_at_limit`, which is
     /// told to close. One pass over the open connections (at most `--max-connections`), made
     /// only when the limit is reached.
-    fn take_idlest(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    fn take_idlest(&self) -> Option<(tokio::sync::OwnedSemaphorePermit, Arc<Activity>)> {
         let now = tokio::time::Instant::now();
         let mut open = self.lock();
         let id = open
@@ -1151,7 +1157,7 @@ impl ConnectionSlots {
             .1;
         let closed = open.remove(&id)?;
         closed.activity.shed.notify_one();
-        Some(closed.slot)
+        Some((closed.slot, closed.activity))
     }
 }
 
@@ -1321,6 +1327,23 @@ struct Activity {
     drop_conn: Arc<tokio::sync::Notify>,
     /// Told when a new connection at the limit took this one's slot ([`ConnectionSlots`]).
     shed: tokio::sync::Notify,
+    /// Told by this connection's task once its socket no longer counts beyond the limits:
+    /// closed, or closing gracefully within the closing share. The accept loop waits for it
+    /// after making room, so that a burst of new connections at the limit cannot hold more
+    /// descriptors than `crate::fd_limit` counts (shed sockets not yet closed; issue #24:
+    /// under `ulimit -n 200` a burst of 84 connections at the limit made `accept` fail with
+    /// EMFILE while the server held 133 descriptors once the burst was over).
+    released: tokio::sync::Notify,
+}
+
+/// Tells [`Activity::released`] when dropped: declared before the connection in its task, so
+/// dropped after it (its socket closed).
+struct Released(Arc<Activity>);
+
+impl Drop for Released {
+    fn drop(&mut self) {
+        self.0.released.notify_one();
+    }
 }
 
 #[derive(Debug)]
@@ -1373,6 +1396,7 @@ impl Activity {
             unsent,
             drop_conn: Arc::new(tokio::sync::Notify::new()),
             shed: tokio::sync::Notify::new(),
+            released: tokio::sync::Notify::new(),
             accepted: now,
             state: std::sync::Mutex::new(ActivityState {
                 in_flight: 0,
@@ -1601,7 +1625,11 @@ async fn serve_connections(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
-        if shed {
+        if let Some(shed) = shed {
+            // Until the connection closed for this one has let go of its socket (or counts
+            // within the closing share): at most a short wait, its task runs at once.
+            let _ =
+                tokio::time::timeout(Duration::from_millis(100), shed.released.notified()).await;
             shed_connections += 1;
             if shed_warning.due(tokio::time::Instant::now()) {
                 tracing::warn!(
@@ -1680,6 +1708,8 @@ async fn serve_connections(
         let mut stop = stop_rx.clone();
         let timeouts = timeouts.clone();
         tokio::spawn(async move {
+            // Dropped last, after the connection: its socket is closed by then.
+            let _released = Released(activity.clone());
             let _connection_slot = connection_slot;
             // Held while this connection closes gracefully after giving up its slot.
             let mut _closing = None;
@@ -1717,6 +1747,7 @@ async fn serve_connections(
                         "closing an idle connection gracefully to make room at the connection limit"
                     );
                     _closing = closing.ok();
+                    activity.released.notify_one();
                     None
                 }
                 () = activity.waited_too_long(&timeouts) => {
