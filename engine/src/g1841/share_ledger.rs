@@ -277,7 +277,9 @@ impl Ledger {
         if pairs == 0 {
             return;
         }
-        self.return_old(sfl_i, &ShareOwner::Pool);
+        // The pool's old certificates are left where they are: the ledger settles them as
+        // before (returning them here moved a re-founded holding's IPO order, version_1
+        // random 4 players seed 4001, id 719).
         self.give_front(sfl_i, &ShareOwner::Pool, pairs.min(2));
         if let Some(shares) = self.corps.get_mut(sfl_i) {
             let given: Vec<usize> = shares
