@@ -21,10 +21,11 @@ Ruby monkey-patch (`patch`: tests/oracle/patches/ID.rb, citing the rule and sayi
 changes); the harness replays through tests/oracle/patched_oracle.rb, which loads the
 unmodified oracle.rb and those patches on top of it. A game that then agrees everywhere, where a
 patch changed what 18xx.games would have done (the driver's `corrections`), counts as "same
-result with listed corrections" (it differs only by listed entries); a game that still stops
-names the corrections made before its stop ("behind listed corrections"). `--no-patches`
-replays in the unmodified oracle; stops that still occur are matched against the entries
-either way.
+result with listed corrections" (it differs only by listed entries; when the unmodified oracle
+agrees with it too, the corrections were not needed and it counts as the same); a game that
+still stops names the corrections made before its stop ("behind listed corrections").
+`--no-patches` replays in the unmodified oracle; stops that still occur are matched against
+the entries either way.
 
     scripts/oracle_harness.py --referee target/debug/referee --games 3 [--modes v2,lite,...]
         [--recorded tests/fixtures/1841] [--out DIR] [--json REPORT.json] [--strict-recorded]
@@ -533,6 +534,12 @@ def main():
             after = oracle_after(path, patches)
             diff = first_difference(export, ours, o, after)
             fixes = corrections_before(o, diff)
+            harmless = []
+            if diff is None and fixes:
+                # Whether the game needed them: the unmodified oracle on the same file.
+                plain = run_oracle([path]).get(path, {"fatal": "no answer from the oracle"})
+                if first_difference(export, ours, plain, oracle_after(path)) is None:
+                    harmless, fixes = fixes, []
             if o.get("finished") and not o.get("error"):
                 accepted += 1
             name = os.path.relpath(path, out)
@@ -556,12 +563,16 @@ def main():
                       f"({o.get('game_end_reason')})")
             else:
                 same += 1
-                if not args.quiet:
+                if harmless:
+                    print(f"{name}: same result ({o.get('game_end_reason')}; corrections made "
+                          f"but not needed, the unmodified oracle agrees too: {', '.join(harmless)})")
+                elif not args.quiet:
                     print(f"{name}: same result ({o.get('game_end_reason')})")
             results.append({"mode": mode, "file": name, "difference": diff,
                             "known_divergence": div and div["id"],
                             "corrections": o.get("corrections") or [],
                             "corrected_before_difference": fixes,
+                            "corrections_not_needed": harmless,
                             "oracle_finished": o.get("finished"), "oracle_error": o.get("error")})
         table.append((mode, len(files), accepted, same, corrected, known, causes))
     print()
