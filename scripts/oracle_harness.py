@@ -548,10 +548,11 @@ def main():
             behind = f" (behind listed corrections: {', '.join(fixes)})" if fixes else ""
             if div:
                 known += 1
-                causes[f"known divergence {div['id']}"] += 1
-                # A stop on an entry whose patch was loaded: the patch did not cover this case.
+                # A stop on an entry whose patch was loaded: the patch did not cover this case,
+                # or the entry's pattern matches another cause (to look at).
                 uncovered = (" [stops although its patch is loaded]"
                              if patches and div.get("patch") else "")
+                causes[f"known divergence {div['id']}{uncovered}"] += 1
                 print(f"{name}: known divergence {div['id']} ({div['rule']}) -- {diff[1]}{behind}"
                       f"{uncovered}")
             elif diff:
