@@ -106,15 +106,23 @@ fn each_patch_carries_its_example_game_past_the_listed_stop() {
     };
     for case in CASES {
         let file = root().join("tests/oracle/fixtures").join(case.fixture);
-        let export: Value =
-            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let export: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
 
         let plain = replay(&dir, None, &file);
         println!("{} unpatched: {}", case.entry, plain["error"]);
         assert_eq!(plain["error"]["action_id"], case.stop_at, "{}", case.entry);
         let message = plain["error"]["message"].as_str().unwrap_or_default();
-        assert!(message.contains(case.stop_message), "{}: {message}", case.entry);
-        assert_eq!(plain["corrections"], Value::Array(Vec::new()), "{}", case.entry);
+        assert!(
+            message.contains(case.stop_message),
+            "{}: {message}",
+            case.entry
+        );
+        assert_eq!(
+            plain["corrections"],
+            Value::Array(Vec::new()),
+            "{}",
+            case.entry
+        );
 
         let patched = replay(&dir, Some(case.entry), &file);
         println!("{} patched: {}", case.entry, patched["corrections"]);
