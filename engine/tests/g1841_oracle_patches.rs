@@ -86,6 +86,15 @@ const CASES: &[Case] = &[
         stop_message: "Blocking step Choose share to exchange IRSFF share for",
         patched_to: None,
     },
+    // 1841 §12.4, §15.1: the Version 1 split (id 295) leaves IRSFF's surplus token on Milano
+    // D8 in 18xx, which refuses a minor's home there (id 1024).
+    Case {
+        entry: "v1-split-surplus-irsff-tokens-stay",
+        fixture: "v1-split-surplus-irsff-tokens-stay-version_1-heuristic-4p-s4011.json",
+        stop_at: 1024,
+        stop_message: "Cannot place token on D8 as the hex is not available",
+        patched_to: None,
+    },
     // 1841 §12.3: the Tuscan merge deferred behind the split with a frozen SFLP (id 579);
     // 18xx crashes on `@round.current_entity.player`. (The full game stops later, id 684, on
     // another cause.)

@@ -10,12 +10,12 @@
 # with a frozen best participant, the operating corporation's player. When the merge was deferred
 # behind the split, it starts while the split's last choice is processed, with no step active:
 # `@round.current_entity` is nil and the engine raises NoMethodError. What this changes, only
-# then (frozen best participant and no current entity): the operating corporation (the round's
-# entity at its index, the first 4-train's buyer) stands in for the current entity, whose player
-# decides — what 18xx means to do and what Referee does
-# (operating_round::events::merger::begin_tuscan). The method is 18xx.games' own otherwise, line
-# for line (it cannot be wrapped: the failing line is in its middle). Recorded as a correction
-# when that fallback is taken.
+# then (frozen best participant and no current entity), and only while 18xx.games'
+# `tuscan_merge_start` runs (the only reader of `current_entity` in it): the round answers
+# `current_entity` with the operating corporation (the round's entity at its index, the first
+# 4-train's buyer), whose player decides — what 18xx.games means to do and what Referee does
+# (operating_round::events::merger::begin_tuscan). Recorded as a correction when that fallback is
+# taken.
 
 module OraclePatchTuscanMergeFrozenLeader
   ID = 'tuscan-merge-frozen-leader-after-split'
@@ -24,28 +24,15 @@ module OraclePatchTuscanMergeFrozenLeader
     decider = best_stock_value([sflp, sfma, ssfl])
     return super if decider.player || @round.current_entity
 
-    @tuscan_merge_sfli = sfli
-    @tuscan_merge_holding = holding
-    @tuscan_merge_run = will_run
-
-    @log << "#{decider.name} has best stock value"
-    operating = @round.entities[@round.entity_index]
-    @tuscan_merge_decider = operating.player
+    round = @round
+    operating = round.entities[round.entity_index]
     OraclePatches.record(ID, "#{decider.name} is frozen and no step is active: #{operating.name}'s player " \
-                             "#{@tuscan_merge_decider&.name} decides (18xx.games: NoMethodError)")
-    @log << "#{@tuscan_merge_decider.name} will perform Tuscan Merge operations"
-    @tuscan_merge_ssfl = ssfl
-    @corporation_info[sfli][:startable] = true
-
-    if sflp.floated? && sfma.floated? && ssfl.floated?
-      merger_start(sflp, sfma, holding, tuscan_merge: true)
-    elsif !sflp.floated?
-      transform_start(sfma, holding, tuscan_merge: true)
-    elsif !sfma.floated?
-      transform_start(sflp, holding, tuscan_merge: true)
-    else
-      @tuscan_merge_ssfl = nil
-      merger_start(sflp, sfma, sfli, tuscan_merge: true)
+                             "#{operating.player&.name} decides (18xx.games: NoMethodError)")
+    round.define_singleton_method(:current_entity) { operating }
+    begin
+      super
+    ensure
+      round.singleton_class.send(:remove_method, :current_entity)
     end
   end
 end
