@@ -141,26 +141,12 @@ impl Ledger {
         let ordered = transformation_order(events, post);
         let events = ordered.as_deref().unwrap_or(events);
         let mut pending: Option<(String, ShareOwner, usize)> = None;
-        // A Tuscan merge's SFLi left without a president (1841 §12.3), its president's
-        // certificate in the pool: see [`Ledger::pool_pairs_back_to_ipo`].
-        let mut receivership: Option<&str> = None;
+        // A Tuscan merge's SFLi left without a president (1841 §12.3, FAQ-R4) gets its pool
+        // exchange as any holder's; its pool shares that go back to the IPO at the end are
+        // followed by [`Ledger::settle`], from the front of the pool's list (18xx
+        // `merger_tokens_start`: `shares_of(...).take(2)`; version_1+sfli random 3 players seed
+        // 3011, id 265: SFLi_4 and SFLi_5 back, SFLi_6 kept).
         for (k, e) in events.iter().enumerate() {
-            if let Event::FrozenChanged {
-                corporation,
-                frozen: true,
-            } = e
-                && super::data::ruleset(&post.options)
-                    .tuscan_merge
-                    .as_ref()
-                    .is_some_and(|t| t.result == *corporation)
-                && post.corporation(corporation).is_some_and(|c| {
-                    c.certificates
-                        .iter()
-                        .any(|x| x.president && x.owner == ShareOwner::Pool)
-                })
-            {
-                receivership = Some(corporation.as_str());
-            }
             if let Event::CorporationFormed {
                 corporation, from, ..
             } = e
@@ -203,45 +189,12 @@ impl Ledger {
                 } else {
                     pending = Some((corporation.clone(), holder.clone(), rest));
                 }
-            } else if *holder == ShareOwner::Pool && receivership == Some(corporation.as_str()) {
-                self.pool_pairs_back_to_ipo(corporation, units);
             } else {
                 self.give_front(corporation, holder, units);
             }
         }
         if let Some((c, h, extra)) = pending {
             self.presidency_by_swap(&c, &h, extra);
-        }
-    }
-
-    /// The pool's exchange in a Tuscan merge that leaves SFLi without a president (1841
-    /// §12.3: its president's certificate goes to the pool for up to two of the pool's
-    /// pairs), where this engine reports the `units` shares the pool keeps: 18xx.games
-    /// (`merger_do_exchange`, then `merger_tokens_start`) gives the pool a share for each of
-    /// its pairs from the front of the IPO, then moves the pool's first two
-    /// (`shares_of(...).take(2)`) to the end of the IPO. The pool keeps shares only when it
-    /// had more than two pairs, so two went back (version_1+sfli random 3 players seed 3011,
-    /// 18xx id 265: the pool's SFLi_4 and SFLi_5 back in the IPO, SFLi_6 kept, which CTDA's
-    /// pool purchase at id 273 names). With two pairs or fewer the pool keeps nothing, no
-    /// exchange is reported, and the shares that went to the pool and back are not followed.
-    fn pool_pairs_back_to_ipo(&mut self, corporation: &str, units: usize) {
-        self.give_front(corporation, &ShareOwner::Pool, units + 2);
-        let Some(shares) = self.corps.get_mut(corporation) else {
-            return;
-        };
-        let first: Vec<usize> = shares
-            .held
-            .get(&ShareOwner::Pool)
-            .map(|list| {
-                list.iter()
-                    .copied()
-                    .filter(|&i| shares.sizes.get(i).is_some_and(|(_, p)| !p))
-                    .take(2)
-                    .collect()
-            })
-            .unwrap_or_default();
-        for i in first {
-            shares.move_share(i, &ShareOwner::Ipo);
         }
     }
 
