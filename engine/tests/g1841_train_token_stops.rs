@@ -130,7 +130,7 @@ fn token_step_reach_never_turns_back_at_a_node() {
 }
 
 /// The record with id `id` of `written`.
-fn record<'a>(written: &'a Exported, id: i64) -> &'a serde_json::Value {
+fn record(written: &Exported, id: i64) -> &serde_json::Value {
     let r = &written.json["actions"].as_array().unwrap()[usize::try_from(id - 1).unwrap()];
     assert_eq!(r["id"], id);
     r
