@@ -367,7 +367,8 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // 11 before the merge of trains-corp (corporations sell out of presidencies, §9.7, §5.3;
     // merged holdings take presidencies, §7.5, §12.1; corporate presidency ties).
     // 13 before a holder of 20% after the Tuscan merge's odd shares took SFLi's presidency
-    // (FAQ-R4, §12.3; helper prices).
+    // (FAQ-R4, §12.3; helper prices), the token searches traced as a route runs (§9.2, §9.5)
+    // and the Tuscan merge's decider chose SFLi's discard (§9.6, §12.3; helper trains3).
     assert_eq!(found, 11);
 }
 
@@ -1070,8 +1071,10 @@ fn s21_a_p2p_purchase_that_moves_the_presidency_names_the_shares_bought() {
     }
     println!("{purchases} purchases, {with_presidency} moved the presidency");
     // (97, 9) before the merges of 2026-12-06 08:30 UTC (rules-1841, harness-v2); (153, 41)
-    // before a minor without the second token's L.50 may transform (§12.2, FAQ-Q5; helper interop).
-    assert_eq!((purchases, with_presidency), (152, 40));
+    // before a minor without the second token's L.50 may transform (§12.2, FAQ-Q5; helper interop);
+    // (152, 40) before the token searches traced as a route runs (§9.2, §9.5) and the
+    // Tuscan merge's decider chose SFLi's discard (§9.6, §12.3; helper trains3).
+    assert_eq!((purchases, with_presidency), (155, 39));
 }
 
 /// 1841 §13: a corporation on L.516 ends the game at the end of the current corporation's

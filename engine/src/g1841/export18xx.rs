@@ -286,6 +286,9 @@ pub fn export(
         }
         match writer.write(&pre, &state, *seat, action, &events, id) {
             Ok(mut json) => {
+                if matches!(action, Action::DeclareBankruptcy { .. }) {
+                    writer.ledger.bankrupt_sales(&ShareOwner::Player(*seat));
+                }
                 writer.ledger.split_treasury(&pre, &state, &events);
                 writer.ledger.merger_treasury(&pre, &state, &events);
                 writer.ledger.exchanged(&events, &state);

@@ -366,6 +366,32 @@ impl Ledger {
         self.give_front(corporation, to, rest);
     }
 
+    /// A bankrupt player's sales (1841 §14), before [`Ledger::settle`]: every certificate
+    /// `bankrupt` holds goes to the pool, of each corporation his ordinary certificates in
+    /// the order he received them and then his president's certificate, as 18xx.games'
+    /// `G1841::Step::Bankrupt#process_bankrupt` sells them (bundles to the pool,
+    /// `all_bundles_for_corporation`: the president's certificate last); a new president's
+    /// swap ([`Ledger::settle`]: the president's certificate to him, his first certificates
+    /// worth it to the pool) comes after them. Before, `settle` moved the new president's
+    /// certificates into the pool ahead of the bankrupt's, and the pool's first certificate,
+    /// which 18xx gives back to a president who sells half his president's certificate
+    /// (`handle_partial`), was another one (p2p_purchases random 4 players seed 4011: Player
+    /// 2's bankruptcy at 18xx id 531 leaves CTS_6, CTS_5, CTS_7, CTS_1, CTS_2 in the pool;
+    /// Player 1's emergency dump of CTS at id 542 got CTS_6 back in 18xx and CTS_1 here, and
+    /// his sale of "CTS_1" at id 544 sold a pool certificate: 18xx.games crashed, "undefined
+    /// method `spender' for SharePool").
+    pub fn bankrupt_sales(&mut self, bankrupt: &ShareOwner) {
+        for shares in self.corps.values_mut() {
+            let held = shares.held.get(bankrupt).cloned().unwrap_or_default();
+            let (president, ordinary): (Vec<usize>, Vec<usize>) = held
+                .into_iter()
+                .partition(|i| shares.sizes.get(*i).is_some_and(|s| s.1));
+            for i in ordinary.into_iter().chain(president) {
+                shares.move_share(i, &ShareOwner::Pool);
+            }
+        }
+    }
+
     /// Brings the ledger to the holdings of `post` (see the module documentation).
     pub fn settle(&mut self, post: &State) {
         self.settle_holdings(post);

@@ -587,6 +587,27 @@ impl Board {
         r
     }
 
+    /// The nodes and edges a trace reaches as a route runs ([`Board::route_reaches_at_least`]:
+    /// a node is left by its other paths, never back along the path it was reached by), the
+    /// edges of the province border set `border_set` not crossed: where a corporation may
+    /// place a token (1841 §9.2: reachable "18xx region graph", whose walk, `Node#walk`, never
+    /// takes a node's entry path again) or buy one (§9.5). Not remembered on the board.
+    ///
+    /// Lite random 5 players seed 5011, 18xx id 669: SFTN (Torino H4) reaches the two towns of
+    /// Vercelli & Novara (F6, tile 633: one town between edges 0 and 1, the other between 3
+    /// and 4) only by the first; [`Board::reach`] went back from it into G5 and over G5's other
+    /// branch (tile 26) to E5, D6 and the second town, and offered tokens in E7 and Milano,
+    /// where 18xx.games' token step, finding no city, is skipped.
+    pub fn traced_reach(
+        &self,
+        state: &State,
+        corp: &str,
+        starts: &[(impl AsRef<str>, usize)],
+        border_set: Option<&str>,
+    ) -> Reach {
+        reach_until(self, state, corp, starts, border_set, false, |_, _| false).0
+    }
+
     /// Whether the search [`Board::reach`] would answer reaches at least `wanted` distinct
     /// nodes for which `counts(hex index, node)` holds, found without always tracing the
     /// whole graph: a search remembered on the board is read; otherwise the search stops
@@ -644,8 +665,23 @@ impl Board {
         wanted: usize,
         counts: impl Fn(usize, usize) -> bool,
     ) -> bool {
+        self.traced_reaches_at_least(state, corp, starts, None, wanted, counts)
+    }
+
+    /// [`Board::route_reaches_at_least`] with the edges of the province border set
+    /// `border_set` not crossed (the token step's and the token purchase's search, 1841
+    /// §9.2, §9.5).
+    pub fn traced_reaches_at_least(
+        &self,
+        state: &State,
+        corp: &str,
+        starts: &[(impl AsRef<str>, usize)],
+        border_set: Option<&str>,
+        wanted: usize,
+        counts: impl Fn(usize, usize) -> bool,
+    ) -> bool {
         let mut found: Vec<(usize, usize)> = Vec::with_capacity(wanted);
-        let (reach, stopped) = reach_until(self, state, corp, starts, None, false, |i, n| {
+        let (reach, stopped) = reach_until(self, state, corp, starts, border_set, false, |i, n| {
             if counts(i, n) && !found.contains(&(i, n)) {
                 found.push((i, n));
             }

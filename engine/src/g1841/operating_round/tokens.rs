@@ -80,9 +80,10 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
     let Some(search) = TokenSearch::of(state, board) else {
         return Vec::new();
     };
-    let reach = search
-        .board
-        .reach(state, search.sym, &search.starts, search.border.as_deref());
+    let reach =
+        search
+            .board
+            .traced_reach(state, search.sym, &search.starts, search.border.as_deref());
     let mut out = Vec::new();
     for ReachedCity {
         hex,
@@ -106,7 +107,7 @@ pub(super) fn has_legal_token(state: &State, board: &track::LazyBoard) -> bool {
         return false;
     };
     let b = search.board;
-    b.reaches_at_least(
+    b.traced_reaches_at_least(
         state,
         search.sym,
         &search.starts,
@@ -245,7 +246,7 @@ pub(super) fn token_purchases_with(
         .map(|(h, n, _)| (h, n))
         .collect();
     let border = token_border_set(state);
-    let reach = board.reach(state, &sym, &starts, border.as_deref());
+    let reach = board.traced_reach(state, &sym, &starts, border.as_deref());
     for ReachedCity {
         hex, city, kind, ..
     } in reached_cities(board, &reach)
@@ -379,9 +380,10 @@ pub fn token_step_opens_in_18xx(state: &State) -> bool {
             })
             .count() as u32
     };
-    let reach = search
-        .board
-        .reach(state, search.sym, &search.starts, search.border.as_deref());
+    let reach =
+        search
+            .board
+            .traced_reach(state, search.sym, &search.starts, search.border.as_deref());
     reached_cities(search.board, &reach).into_iter().any(
         |ReachedCity {
              hex,
