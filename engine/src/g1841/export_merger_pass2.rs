@@ -220,7 +220,10 @@ mod tests {
             choice: OddShareChoice::FullShare,
         };
         // The pair holder's odd share (place 0) is not his.
-        assert_eq!(p.answered(&in_merger("OddShares", 0), &full, 7, &mut out), None);
+        assert_eq!(
+            p.answered(&in_merger("OddShares", 0), &full, 7, &mut out),
+            None
+        );
         assert_eq!(
             p.answered(&in_merger("OddShares", 1), &full, 9, &mut out),
             Some(1)
