@@ -129,7 +129,9 @@ STOP_CLASSES = [
     ("token placement after the routes/trains step began (1841 §8)", None, r"place_token", r"`place a token` is not possible now"),
     ("tile lay elsewhere (1841 §9.1)", None, r"lay_tile", r"cannot be laid on|cannot lay on|does not fit on"),
     ("emergency sale refused (1841 §14)", None, r"sell_shares", r"not an emergency sale open now"),
-    ("stock turn order (1841 §5.1)", None, r"sell_shares|buy_shares|pass", r"^It is seat \d+'s turn"),
+    # e.g. a corporation selling in its share step, which this engine had closed (and the
+    # operating round) after an emergency sale in the train step.
+    ("a record for a share step this engine closed (1841 §9.7)", None, r"sell_shares|buy_shares|pass", r"^It is seat \d+'s turn"),
     ("route without a token (1841 §9.3)", None, r"run_routes", r"no city with a \w+ token"),
     ("train price above the buyer's cash (1841 §9.6)", None, r"buy_train", r"can pay at most"),
     ("60% control (1841 §7.3)", None, r".*", r"may control at most"),
