@@ -236,7 +236,7 @@ def main():
     if named:
         print("\nrules stops, by class (listed = tests/oracle/divergences.json):")
         for (name, listed), rs in sorted(named.items(), key=lambda kv: -len(kv[1])):
-            tag = f"listed {listed}" if listed else "for #22"
+            tag = f"listed {listed}" if listed else ("to examine" if name == "unclassified" else "for #22")
             print(f"  {name} [{tag}]: {len(rs)}, e.g. {os.path.basename(rs[0]['file'])} {rs[0]['detail']}")
     differ = [r for r in rows if r["same_result"] is False]
     if differ:
