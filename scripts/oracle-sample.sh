@@ -18,7 +18,10 @@
 # does not load in the oracle to the recorded result with every snapshot equal (strict, also in
 # CI); a generated game that differs is reported in the table (cause, 18xx action id, our
 # index) and fails the run only with REFEREE_ORACLE_STRICT=1 (known rule divergences,
-# tests/oracle/divergences.json, never do).
+# tests/oracle/divergences.json, never do). The oracle runs with the project's corrections of
+# those divergences (tests/oracle/patched_oracle.rb and tests/oracle/patches/, loaded on top of
+# the unmodified oracle; a game agreeing thanks to them is "same result with listed
+# corrections"); scripts/oracle_harness.py --no-patches replays without them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 games=2

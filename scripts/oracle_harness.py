@@ -16,13 +16,28 @@ A first difference that matches an entry of tests/oracle/divergences.json (a rul
 the two engines disagree, with the reason and an example) is counted as that known
 divergence, not as a format gap.
 
+The patched oracle (default): an entry whose 18xx.games behaviour can be corrected names a
+Ruby monkey-patch (`patch`: tests/oracle/patches/ID.rb, citing the rule and saying what it
+changes); the harness replays through tests/oracle/patched_oracle.rb, which loads the
+unmodified oracle.rb and those patches on top of it. A game that then agrees everywhere, where a
+patch changed what 18xx.games would have done (the driver's `corrections`), counts as "same
+result with listed corrections" (it differs only by listed entries; when the unmodified oracle
+agrees with it too, the corrections were not needed and it counts as the same); a game that
+still stops names the corrections made before its stop ("behind listed corrections").
+`--no-patches` replays in the unmodified oracle; stops that still occur are matched against
+the entries either way.
+
     scripts/oracle_harness.py --referee target/debug/referee --games 3 [--modes v2,lite,...]
         [--recorded tests/fixtures/1841] [--out DIR] [--json REPORT.json] [--strict-recorded]
+        [--no-patches] [--reuse DIR]
+
+`--reuse DIR` replays the exports a run with `--out DIR` left there (no generation), e.g. the
+same games with and without the patches.
 
 Exit status: 0 when every game replayed in the oracle to the end with no difference other
-than a known divergence, 1 otherwise (with --strict-recorded: 1 when a recorded game differs,
-3 when only generated games do), 2 when the oracle or Ruby is missing (`--require-oracle`)
-or arguments are bad.
+than a known divergence or listed corrections, 1 otherwise (with --strict-recorded: 1 when a
+recorded game differs, 3 when only generated games do), 2 when the oracle or Ruby is missing
+(`--require-oracle`) or arguments are bad.
 """
 
 import argparse
@@ -181,10 +196,40 @@ def oracle_available():
     return shutil.which("ruby") is not None and os.path.isfile(os.path.join(d, "oracle.rb"))
 
 
-def run_oracle(paths):
-    """Replays each path in one `oracle.rb --serve` process; returns {path: report}."""
+PATCHED_ORACLE = os.path.join(ROOT, "tests", "oracle", "patched_oracle.rb")
+
+
+def divergence_patches(divergences):
+    """The patches of the reviewed list (each entry's optional `patch`: a Ruby file of
+    tests/oracle/patches/, relative to the repository root), once each, in list order."""
+    out = []
+    for d in divergences:
+        p = d.get("patch")
+        if p and os.path.join(ROOT, p) not in out:
+            out.append(os.path.join(ROOT, p))
+    return out
+
+
+def oracle_command(patches=None):
+    """The oracle's command line: the unmodified `oracle.rb`, or with `patches` (a list of Ruby
+    files) the project's driver tests/oracle/patched_oracle.rb, which loads them on top of it."""
+    if not patches:
+        return ["ruby", os.path.join(oracle_dir(), "oracle.rb")]
+    cmd = ["ruby", PATCHED_ORACLE]
+    for p in patches:
+        cmd += ["--patch", p]
+    return cmd
+
+
+def oracle_env():
+    return dict(os.environ, REFEREE_ORACLE_18XX=oracle_dir())
+
+
+def run_oracle(paths, patches=None):
+    """Replays each path in one `oracle.rb --serve` process (with `patches`, the patched
+    driver's); returns {path: report}."""
     proc = subprocess.run(
-        ["ruby", os.path.join(oracle_dir(), "oracle.rb"), "--serve"],
+        oracle_command(patches) + ["--serve"], env=oracle_env(),
         input="\n".join(paths) + "\n", capture_output=True, text=True, check=False)
     out = {}
     for line in proc.stdout.splitlines():
@@ -193,6 +238,24 @@ def run_oracle(paths):
         except json.JSONDecodeError:
             continue
         out[r.get("file")] = r
+    return out
+
+
+def corrections_before(oracle, diff):
+    """The ids of the patches (`corrections` of the patched oracle's report) that changed
+    18xx.games' behaviour in this game before its first difference (all of them when there is
+    none, or when the difference names no action), once each, in order."""
+    limit = None
+    if diff:
+        m = re.search(r"action id (\d+)", diff[1])
+        limit = int(m.group(1)) if m else None
+    out = []
+    for c in (oracle or {}).get("corrections") or []:
+        at = c.get("action_id")
+        if limit is not None and isinstance(at, int) and at > limit:
+            continue
+        if c.get("id") not in out:
+            out.append(c.get("id"))
     return out
 
 
@@ -237,11 +300,11 @@ def compare_snapshot(ours, theirs):
     return None
 
 
-def oracle_after(path):
+def oracle_after(path, patches=None):
     """A function giving the oracle's snapshot of the export at `path` after action id `at`
-    (`oracle.rb --at`), or None."""
+    (`oracle.rb --at`, with `patches` the patched driver's), or None."""
     def after(at):
-        proc = subprocess.run(["ruby", os.path.join(oracle_dir(), "oracle.rb"), "--at", str(at), path],
+        proc = subprocess.run(oracle_command(patches) + ["--at", str(at), path], env=oracle_env(),
                               capture_output=True, text=True, check=False)
         try:
             snaps = json.loads(proc.stdout.splitlines()[0]).get("snapshots") or []
@@ -371,6 +434,15 @@ def generate(referee, mode, games, seed, out, policy="random"):
     return files
 
 
+def exports_in(d):
+    """The exports under directory `d` (a mode's or the recorded games' directory of an earlier
+    `--out` run), sorted by path."""
+    files = []
+    for base, _, names in os.walk(d):
+        files += [os.path.join(base, n) for n in names if n.endswith(".json")]
+    return sorted(files)
+
+
 def reexport_recorded(referee, recorded, out):
     files = []
     d = os.path.join(out, "recorded")
@@ -404,20 +476,36 @@ def main():
     ap.add_argument("--strict-recorded", action="store_true",
                     help="exit 1 only when a recorded game differs (generated games report)")
     ap.add_argument("--divergences", default=DIVERGENCES, help="known rule divergences (JSON)")
+    ap.add_argument("--reuse", metavar="DIR",
+                    help="replay the exports an earlier `--out DIR` run left in DIR (its modes "
+                         "named by --modes, and its recorded games unless --recorded '') instead "
+                         "of generating games")
+    ap.add_argument("--no-patches", action="store_true",
+                    help="replay in the unmodified oracle (default: with the patches the "
+                         "divergence entries name, through tests/oracle/patched_oracle.rb)")
     args = ap.parse_args()
 
     if not oracle_available():
         print(f"oracle harness: SKIPPED (no ruby or no oracle at {oracle_dir()}; "
               "set REFEREE_ORACLE_18XX)")
         return 2 if args.require_oracle else 0
+    if args.reuse:
+        # The exports of an earlier `--out DIR` run, replayed again (e.g. with and without the
+        # patches): no generation; the directory is kept.
+        args.out = args.reuse
     out = args.out or tempfile.mkdtemp(prefix="referee-oracle-")
     batches = []
-    if args.recorded:
+    if args.recorded and args.reuse:
+        batches.append(("recorded", exports_in(os.path.join(out, "recorded"))))
+    elif args.recorded:
         batches.append(("recorded", reexport_recorded(args.referee, args.recorded, out)))
     for mode in [m for m in args.modes.split(",") if m]:
         if mode not in MODES:
             print(f"unknown mode {mode}; modes: {', '.join(MODES)}")
             return 2
+        if args.reuse:
+            batches.append((mode, exports_in(os.path.join(out, mode))))
+            continue
         policies = [p for p in args.policies.split(",") if p] or ["random"]
         files = []
         for k, policy in enumerate(policies):
@@ -426,12 +514,15 @@ def main():
         batches.append((mode, files))
 
     divergences = load_divergences(args.divergences)
+    patches = None if args.no_patches else divergence_patches(divergences)
+    print("oracle: " + (f"patched ({', '.join(os.path.relpath(p, ROOT) for p in patches)})"
+                        if patches else "unpatched"))
     results = []
     table = []
     for mode, files in batches:
-        oracle = run_oracle(files)
+        oracle = run_oracle(files, patches)
         causes = collections.Counter()
-        accepted = same = known = 0
+        accepted = same = corrected = known = 0
         for path in files:
             with open(path) as f:
                 export = json.load(f)
@@ -440,41 +531,67 @@ def main():
             ours = ({"snapshots": export["referee_snapshots"]} if "referee_snapshots" in export
                     else our_replay(args.referee, path))
             o = oracle.get(path, {"fatal": "no answer from the oracle"})
-            diff = first_difference(export, ours, o, oracle_after(path))
+            after = oracle_after(path, patches)
+            diff = first_difference(export, ours, o, after)
+            fixes = corrections_before(o, diff)
+            harmless = []
+            if diff is None and fixes:
+                # Whether the game needed them: the unmodified oracle on the same file.
+                plain = run_oracle([path]).get(path, {"fatal": "no answer from the oracle"})
+                if first_difference(export, ours, plain, oracle_after(path)) is None:
+                    harmless, fixes = fixes, []
             if o.get("finished") and not o.get("error"):
                 accepted += 1
-                if diff is None:
-                    same += 1
             name = os.path.relpath(path, out)
-            div = (known_divergence(diff, divergences, export, o, oracle_after(path))
+            div = (known_divergence(diff, divergences, export, o, after)
                    if diff else None)
+            behind = f" (behind listed corrections: {', '.join(fixes)})" if fixes else ""
             if div:
                 known += 1
-                causes[f"known divergence {div['id']}"] += 1
-                print(f"{name}: known divergence {div['id']} ({div['rule']}) -- {diff[1]}")
+                # A stop on an entry whose patch was loaded: the patch did not cover this case,
+                # or the entry's pattern matches another cause (to look at).
+                uncovered = (" [stops although its patch is loaded]"
+                             if patches and div.get("patch") else "")
+                causes[f"known divergence {div['id']}{uncovered}"] += 1
+                print(f"{name}: known divergence {div['id']} ({div['rule']}) -- {diff[1]}{behind}"
+                      f"{uncovered}")
             elif diff:
                 causes[diff[0]] += 1
-                print(f"{name}: {diff[0]} -- {diff[1]}")
-            elif not args.quiet:
-                print(f"{name}: same result ({o.get('game_end_reason')})")
+                print(f"{name}: {diff[0]} -- {diff[1]}{behind}")
+            elif fixes:
+                corrected += 1
+                print(f"{name}: same result, with listed corrections: {', '.join(fixes)} "
+                      f"({o.get('game_end_reason')})")
+            else:
+                same += 1
+                if harmless:
+                    print(f"{name}: same result ({o.get('game_end_reason')}; corrections made "
+                          f"but not needed, the unmodified oracle agrees too: {', '.join(harmless)})")
+                elif not args.quiet:
+                    print(f"{name}: same result ({o.get('game_end_reason')})")
             results.append({"mode": mode, "file": name, "difference": diff,
                             "known_divergence": div and div["id"],
+                            "corrections": o.get("corrections") or [],
+                            "corrected_before_difference": fixes,
+                            "corrections_not_needed": harmless,
                             "oracle_finished": o.get("finished"), "oracle_error": o.get("error")})
-        table.append((mode, len(files), accepted, same, known, causes))
+        table.append((mode, len(files), accepted, same, corrected, known, causes))
     print()
     print("| mode | games | accepted by the oracle to the end | same result, every snapshot equal "
-          "| known rule divergence | first difference (cause: games) |")
-    print("|---|---|---|---|---|---|")
-    for mode, n, accepted, same, known, causes in table:
+          "| same result with listed corrections (patched oracle) | known rule divergence "
+          "| first difference (cause: games) |")
+    print("|---|---|---|---|---|---|---|")
+    for mode, n, accepted, same, corrected, known, causes in table:
         cause_text = "; ".join(f"{c}: {k}" for c, k in causes.most_common()) or "-"
-        print(f"| {mode} | {n} | {accepted} | {same} | {known} | {cause_text} |")
+        print(f"| {mode} | {n} | {accepted} | {same} | {corrected} | {known} | {cause_text} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
     if not args.out:
         shutil.rmtree(out, ignore_errors=True)
-    recorded_ok = all(n == same for mode, n, _, same, _, _ in table if mode == "recorded")
-    all_ok = all(n == same + known for _, n, _, same, known, _ in table)
+    # A recorded game is one 18xx.games itself played: no correction may touch it.
+    recorded_ok = all(n == same for mode, n, _, same, _, _, _ in table if mode == "recorded")
+    all_ok = all(n == same + corrected + known for _, n, _, same, corrected, known, _ in table)
     if args.strict_recorded:
         return 0 if all_ok else (1 if not recorded_ok else 3)
     return 0 if all_ok else 1

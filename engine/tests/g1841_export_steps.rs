@@ -1283,3 +1283,24 @@ fn s21_a_mergers_president_exchanges_in_the_holders_order() {
     );
     reimports_to(&written, &actions);
 }
+
+/// 1841 §12.3 (the Tuscan merge leaves SFLi without a president, its president's certificate
+/// in the pool): 18xx.games gives the pool one share per pair at its place in the exchange
+/// order (after the players and their corporations, before the frozen corporations) and
+/// sends them back to the IPO for the president's certificate, even where the pool keeps no
+/// share and this engine reports no pool exchange. Version 1, random, 8 players, seed 8013,
+/// ids 708-711: the pool's pairs take SFLi_4 and SFLi_5 (back to the IPO), SFV then receives
+/// SFLi_6 and CGTF SFLi_7; Player 8's IPO purchase at id 874 names an IPO share. Before: the
+/// writer gave SFV SFLi_4 and CGTF SFLi_5 and named SFLi_6 (SFV's in 18xx) at id 874,
+/// refused ("Cannot buy a share of SFLi").
+#[test]
+fn s22_a_presidentless_sflis_pool_takes_its_pairs_in_order() {
+    let (actions, written) = reexported_data("version_1-8p-random-s8013-to875");
+    assert_eq!(written.actions_exported, 875);
+    let r = record(&written, 874);
+    assert_eq!(r["type"], "buy_shares");
+    assert_eq!(r["entity"], 8);
+    assert_eq!(r["shares"], serde_json::json!(["SFLi_8"]));
+    assert_eq!(written.action_ids.len(), actions.len());
+    reimports_to(&written, &actions);
+}

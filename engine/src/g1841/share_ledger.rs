@@ -144,6 +144,9 @@ impl Ledger {
         // A Tuscan merge's SFLi left without a president (1841 §12.3), its president's
         // certificate in the pool: see [`Ledger::pool_pairs_back_to_ipo`].
         let mut receivership: Option<&str> = None;
+        // Such an SFLi whose pool exchange this engine has not reported (yet): the pool keeps
+        // no share ([`Ledger::pool_pairs_all_back_to_ipo`]).
+        let mut pool_unreported: Option<&str> = None;
         for (k, e) in events.iter().enumerate() {
             if let Event::FrozenChanged {
                 corporation,
@@ -160,6 +163,13 @@ impl Ledger {
                 })
             {
                 receivership = Some(corporation.as_str());
+                pool_unreported = Some(corporation.as_str());
+            }
+            if let Some(c) = pool_unreported
+                && Self::pool_exchanges_before(e, c, post)
+            {
+                pool_unreported = None;
+                self.pool_pairs_all_back_to_ipo(c);
             }
             if let Event::CorporationFormed {
                 corporation, from, ..
@@ -204,6 +214,7 @@ impl Ledger {
                     pending = Some((corporation.clone(), holder.clone(), rest));
                 }
             } else if *holder == ShareOwner::Pool && receivership == Some(corporation.as_str()) {
+                pool_unreported = None;
                 self.pool_pairs_back_to_ipo(corporation, units);
             } else {
                 self.give_front(corporation, holder, units);
@@ -211,6 +222,80 @@ impl Ledger {
         }
         if let Some((c, h, extra)) = pending {
             self.presidency_by_swap(&c, &h, extra);
+        }
+        if let Some(c) = pool_unreported {
+            self.pool_pairs_all_back_to_ipo(c);
+        }
+    }
+
+    /// Whether, in a Tuscan merge whose SFLi is left without a president, event `e` comes
+    /// after the pool's place in 18xx.games' exchange order (1841 §12.1: the players, each
+    /// followed by the corporations he controls, then the pool, then the frozen
+    /// corporations): an exchange of a corporation without a controlling player, or the
+    /// first odd-share payment (pass 2).
+    fn pool_exchanges_before(e: &Event, sfl_i: &str, post: &State) -> bool {
+        match e {
+            Event::SharesExchanged {
+                holder: ShareOwner::Corporation(c),
+                corporation,
+                ..
+            } => corporation == sfl_i && super::corporation::controller(post, c).is_none(),
+            Event::ExchangePayment { corporation, .. } => corporation == sfl_i,
+            _ => false,
+        }
+    }
+
+    /// The pool's exchange in a Tuscan merge that leaves SFLi without a president when the
+    /// pool keeps no share, so that this engine reports none (1841 §12.3): 18xx.games still
+    /// gives the pool one share for each of its pairs (one per 20% share of a minor) from the
+    /// front of the IPO at the pool's place in the order, and sends them back to the IPO for
+    /// the president's certificate (`merger_tokens_start`, `take(2)`), so the holders after
+    /// the pool receive later shares. Version 1, 8 players, random, seed 8013, 18xx ids
+    /// 708-711: the pool's two pairs of AFI and SSFL take SFLi_4 and SFLi_5, SFV then
+    /// SFLi_6 and CGTF SFLi_7; SFLi_4, SFLi_5 and SFLi_8 stay in the IPO.
+    fn pool_pairs_all_back_to_ipo(&mut self, sfl_i: &str) {
+        let from = self.formed.get(sfl_i).cloned().unwrap_or_default();
+        let (mut major_units, mut minor_units) = (0u32, 0u32);
+        for old in &from {
+            let (Some(shares), Some(unit)) = (self.corps.get(old), self.unit(old)) else {
+                continue;
+            };
+            let held: u32 = shares
+                .held
+                .get(&ShareOwner::Pool)
+                .into_iter()
+                .flatten()
+                .filter_map(|&i| shares.sizes.get(i).map(|s| s.0))
+                .sum();
+            if unit >= 20 {
+                minor_units += held / unit;
+            } else {
+                major_units += held / unit;
+            }
+        }
+        let pairs = (major_units / 2 + minor_units) as usize;
+        if pairs == 0 {
+            return;
+        }
+        // The pool's old certificates are left where they are: the ledger settles them as
+        // before (returning them here moved a re-founded holding's IPO order, version_1
+        // random 4 players seed 4001, id 719).
+        self.give_front(sfl_i, &ShareOwner::Pool, pairs.min(2));
+        if let Some(shares) = self.corps.get_mut(sfl_i) {
+            let given: Vec<usize> = shares
+                .held
+                .get(&ShareOwner::Pool)
+                .map(|list| {
+                    list.iter()
+                        .copied()
+                        .filter(|&i| shares.sizes.get(i).is_some_and(|(_, p)| !p))
+                        .take(2)
+                        .collect()
+                })
+                .unwrap_or_default();
+            for i in given {
+                shares.move_share(i, &ShareOwner::Ipo);
+            }
         }
     }
 

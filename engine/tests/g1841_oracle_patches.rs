@@ -1,0 +1,160 @@
+//! Issue #22: the patched oracle. Each Ruby patch of `tests/oracle/patches/` corrects
+//! 18xx.games (the oracle, REFEREE_ORACLE_18XX) at one entry of
+//! `tests/oracle/divergences.json`; `tests/oracle/patched_oracle.rb` loads the unmodified
+//! `oracle.rb` and the patches. For each patch, its example game (an export of this engine,
+//! `tests/oracle/fixtures/`) stops in the unmodified oracle at the listed divergence and, with
+//! only that patch, replays to the end with the result and end reason this engine wrote, the
+//! driver naming the correction. Skips with a notice without Ruby or the oracle.
+
+mod common;
+use common::g1841::oracle;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The patched driver's report on `file`: with the patch of entry `patch` only, or with none.
+fn replay(oracle_dir: &Path, patch: Option<&str>, file: &Path) -> Value {
+    let mut cmd = std::process::Command::new("ruby");
+    cmd.arg(root().join("tests/oracle/patched_oracle.rb"))
+        .env("REFEREE_ORACLE_18XX", oracle_dir)
+        .arg("--no-snapshots");
+    match patch {
+        Some(id) => cmd
+            .arg("--patch")
+            .arg(root().join(format!("tests/oracle/patches/{id}.rb"))),
+        None => cmd.arg("--no-patches"),
+    };
+    let out = cmd.arg(file).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// A patch (named by its divergence entry, the id its corrections carry), its example game,
+/// where the unmodified oracle stops on it, and how far the patched oracle goes: `None` to
+/// the end with the game's result, `Some(id)` to the last action of an export cut there
+/// (a later, unrelated stop follows in the full game).
+struct Case {
+    entry: &'static str,
+    fixture: &'static str,
+    stop_at: i64,
+    stop_message: &'static str,
+    patched_to: Option<i64>,
+}
+
+const CASES: &[Case] = &[
+    // FAQ-Q13, 1841 §8, §14: a bankruptcy's sales (id 704) re-order the corporations still to
+    // operate; 18xx keeps the old order and waits for ILTF's track step where RATF operates.
+    Case {
+        entry: "operating-order-after-bankruptcy",
+        fixture: "operating-order-after-bankruptcy-lite-random-5p-s5015.json",
+        stop_at: 705,
+        stop_message: "Blocking step Lay/Upgrade Track cannot process action",
+        patched_to: None,
+    },
+    // FAQ-Q5, 1841 §12.2, §14: CGTF (transformed, L.50 short) sells an SFTN share and one of
+    // its IPO shares before the count; 18xx's BuyNewTokens step refuses the first sale.
+    Case {
+        entry: "transform-token-president-pays-first",
+        fixture: "transform-token-president-pays-first-v2-random-5p-s5011.json",
+        stop_at: 432,
+        stop_message: "Blocking step Buy New Tokens cannot process action sell_shares",
+        patched_to: None,
+    },
+    // 1841 §12.1, FAQ-C19: ATFA's merger with every token on the map and a two-city removal
+    // (id 648): 18xx counts the removal twice and runs out of tokens replacing the last one.
+    Case {
+        entry: "merger-two-city-tile-duplicate-counted-twice",
+        fixture: "merger-two-city-tile-duplicate-counted-twice-lite-random-4p-s4015.json",
+        stop_at: 648,
+        stop_message: "undefined method `place' for nil",
+        patched_to: None,
+    },
+    // 1841 §12.4, rules doc §17 item 9: the split with IRSFF's president's certificate in the
+    // pool (id 723); 18xx skips the pairs and asks for a single exchange Referee does not ask.
+    Case {
+        entry: "split-irsff-president-in-pool",
+        fixture: "split-irsff-president-in-pool-version_1-random-4p-s4014.json",
+        stop_at: 725,
+        stop_message: "Blocking step Choose share to exchange IRSFF share for",
+        patched_to: None,
+    },
+    // 1841 §12.4, §15.1: the Version 1 split (id 295) leaves IRSFF's surplus token on Milano
+    // D8 in 18xx, which refuses a minor's home there (id 1024).
+    Case {
+        entry: "v1-split-surplus-irsff-tokens-stay",
+        fixture: "v1-split-surplus-irsff-tokens-stay-version_1-heuristic-4p-s4011.json",
+        stop_at: 1024,
+        stop_message: "Cannot place token on D8 as the hex is not available",
+        patched_to: None,
+    },
+    // 1841 §12.3: the Tuscan merge deferred behind the split with a frozen SFLP (id 579);
+    // 18xx crashes on `@round.current_entity.player`. (The full game stops later, id 684, on
+    // another cause.)
+    Case {
+        entry: "tuscan-merge-frozen-leader-after-split",
+        fixture: "tuscan-merge-frozen-leader-after-split-version_1-random-4p-s4011-to683.json",
+        stop_at: 579,
+        stop_message: "undefined method `player' for nil",
+        patched_to: Some(683),
+    },
+];
+
+#[test]
+fn each_patch_carries_its_example_game_past_the_listed_stop() {
+    let Some(dir) = oracle() else {
+        println!("SKIPPED: no ruby or no 18xx.games oracle (REFEREE_ORACLE_18XX)");
+        return;
+    };
+    for case in CASES {
+        let file = root().join("tests/oracle/fixtures").join(case.fixture);
+        let export: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+
+        let plain = replay(&dir, None, &file);
+        println!("{} unpatched: {}", case.entry, plain["error"]);
+        assert_eq!(plain["error"]["action_id"], case.stop_at, "{}", case.entry);
+        let message = plain["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(case.stop_message),
+            "{}: {message}",
+            case.entry
+        );
+        assert_eq!(
+            plain["corrections"],
+            Value::Array(Vec::new()),
+            "{}",
+            case.entry
+        );
+
+        let patched = replay(&dir, Some(case.entry), &file);
+        println!("{} patched: {}", case.entry, patched["corrections"]);
+        assert_eq!(patched["error"], Value::Null, "{}", case.entry);
+        assert_eq!(patched["patches"], serde_json::json!([case.entry]));
+        match case.patched_to {
+            None => {
+                assert_eq!(patched["finished"], true, "{}", case.entry);
+                assert_eq!(patched["result"], export["result"], "{}", case.entry);
+                assert_eq!(
+                    patched["game_end_reason"], export["game_end_reason"],
+                    "{}",
+                    case.entry
+                );
+            }
+            Some(last) => assert_eq!(patched["last_ok_action"], last, "{}", case.entry),
+        }
+        let corrections = patched["corrections"].as_array().unwrap();
+        assert!(
+            corrections.iter().any(|c| c["id"] == case.entry
+                && c["action_id"].as_i64().is_some_and(|at| at <= case.stop_at)),
+            "{}: {corrections:?}",
+            case.entry
+        );
+    }
+}
