@@ -101,6 +101,55 @@ def classify(report):
     return ("rules", f"refused {typ} ({stop.get('code')})", detail)
 
 
+# Named classes of the rules stops (first stop per game), for the table in
+# tests/oracle/divergences-import.md: (class, listed divergence id in tests/oracle/divergences.json
+# or None for a rules difference handed to the conformance issue #22, record type regex,
+# reason regex). The first class that matches names the stop; a stop no class matches is
+# printed as `unclassified` (to be examined: it may be an importer gap).
+STOP_CLASSES = [
+    ("tile on I3 facing G3", "I3-G3-impassable-side", r"lay_tile", r"on I3 in rotation"),
+    ("bankruptcy in the train step without the obligation", "bankruptcy-without-train-obligation",
+     r"bankrupt", r"Bankruptcy .*not possible for \w+ in its trains step"),
+    ("p2p concession bought after selling", "p2p-concession-after-selling", r"buy_company",
+     r"sold \w+ this round and may not buy it"),
+    ("transformation token paid by the president first", "transform-token-president-pays-first",
+     r"choose", r"transform-token-president-pays-first"),
+    ("merger goes on in 18xx after this engine undid it", "merger-backed-out-before-18xx-pass-2",
+     r"choose", r"goes on with the merger of .* undoes it"),
+    ("V1 waterfall bid on another concession", "V1-tie-auction-bid-on-another-concession", r"bid",
+     r"is being auctioned now"),
+    ("a frozen corporation acts", "frozen-mid-turn-train-step", r".*", r"has no controlling player \(frozen"),
+    ("merger refused: no president possible (1841 §12.1)", None, r"merge", r"cannot end with a president"),
+    ("historical corporation started in phase 4+ (1841 §3.4)", None, r"par", r"cannot be started in phase"),
+    ("corporate start refused (1841 §9.7)", None, r"par", r"^Starting .* is not legal for"),
+    ("IPO share missing (1841 §5.2)", None, r"buy_shares", r"^No \d+% certificate of \w+ in the IPO"),
+    ("corporate purchase from the IPO refused (1841 §9.7)", None, r"buy_shares", r"^Buying .* is not legal for"),
+    ("discard of a train the merger brought (1841 §9.6)", None, r"discard_train", r"must discard one of its own trains"),
+    ("operating corporation controlled by another seat (1841 §8)", None, r".*", r"does not control \w+, which is operating"),
+    ("token placement after the routes/trains step began (1841 §8)", None, r"place_token", r"`place a token` is not possible now"),
+    ("tile lay elsewhere (1841 §9.1)", None, r"lay_tile", r"cannot be laid on|cannot lay on|does not fit on"),
+    ("emergency sale refused (1841 §14)", None, r"sell_shares", r"not an emergency sale open now"),
+    # e.g. a corporation selling in its share step, which this engine had closed (and the
+    # operating round) after an emergency sale in the train step.
+    ("a record for a share step this engine closed (1841 §9.7)", None, r"sell_shares|buy_shares|pass", r"^It is seat \d+'s turn"),
+    ("route without a token (1841 §9.3)", None, r"run_routes", r"no city with a \w+ token"),
+    ("train price above the buyer's cash (1841 §9.6)", None, r"buy_train", r"can pay at most"),
+    ("60% control (1841 §7.3)", None, r".*", r"may control at most"),
+    ("split purchase round this engine does not hold (1841 §12.4)", None, r"choose", r"sells a share offered in a purchase round"),
+]
+
+
+def stop_class(row):
+    """(class, listed id or None) of a stopped row, or ("unclassified", None)."""
+    m = re.match(r"action \d+ \((?P<type>[^)]*)\): (?P<reason>.*)$", row.get("detail") or "")
+    if not m:
+        return ("unclassified", None)
+    for name, listed, typ, reason in STOP_CLASSES:
+        if re.fullmatch(typ, m.group("type")) and re.search(reason, m.group("reason")):
+            return (name, listed)
+    return ("unclassified", None)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--referee", required=True, help="the referee binary")
@@ -179,6 +228,16 @@ def main():
         print("\nstopped, by cause:")
         for (outcome, cause), rs in sorted(causes.items(), key=lambda kv: -len(kv[1])):
             print(f"  [{outcome}] {cause}: {len(rs)}, e.g. {os.path.basename(rs[0]['file'])} {rs[0]['detail']}")
+    named = collections.defaultdict(list)
+    for r in rows:
+        if r["outcome"] == "rules":
+            r["class"], r["listed"] = stop_class(r)
+            named[(r["class"], r["listed"])].append(r)
+    if named:
+        print("\nrules stops, by class (listed = tests/oracle/divergences.json):")
+        for (name, listed), rs in sorted(named.items(), key=lambda kv: -len(kv[1])):
+            tag = f"listed {listed}" if listed else ("to examine" if name == "unclassified" else "for #22")
+            print(f"  {name} [{tag}]: {len(rs)}, e.g. {os.path.basename(rs[0]['file'])} {rs[0]['detail']}")
     differ = [r for r in rows if r["same_result"] is False]
     if differ:
         print("\nimported to the end with another result:")

@@ -18,7 +18,9 @@
 //! `ChooseSplitPresidency`/`ExchangeSplitShare` → `choose "a"|"b"`, `RepeatPurchaseRound` →
 //! `choose "y"|"n"`, `ProposeMerger`/`FormCorporation`/`Transform` → `merge`,
 //! `ChooseMergerPrice` → `choose "first"|"last"`, `ClaimPresidency` → `choose "pres"|"no"`,
-//! `ExchangeOddShare` → `choose "full"|"cash"`, `RemoveToken` → `remove_token`,
+//! `ExchangeOddShare` → `choose "full"|"cash"` (in pass 2 one record per holder, as 18xx.games
+//! asks: a declined claim with a single share is written as the holder's odd-share answer,
+//! [`super::export_merger_pass2`]), `RemoveToken` → `remove_token`,
 //! `DeclareBankruptcy` → `bankrupt`, `DiscardTrain` → `discard_train`; a merger this
 //! engine backs out (nobody takes the presidency, 1841 §12.1) is followed by the `undo` to the
 //! record before its proposal that 18xx.games' player records ([`MERGER_BACKED_OUT`]); with
@@ -52,6 +54,7 @@ use serde_json::{Map, Value, json};
 use super::G1841;
 use super::action::{Action, Event, OddShareChoice};
 use super::data;
+use super::export_merger_pass2::{ALSO_INDEX_TAG, Pass2};
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
@@ -191,6 +194,7 @@ pub fn export(
         slots: TokenSlots::default(),
         split_offers_done: BTreeSet::new(),
         ran_in_phase_2: BTreeSet::new(),
+        pass_2: Pass2::default(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -305,9 +309,16 @@ pub fn export(
                     {
                         closed_with.push((index, last));
                     }
-                } else {
+                } else if writer
+                    .pass_2
+                    .answered(&pre, action, index, &mut out)
+                    .is_none()
+                {
+                    // A merger's pass 2: one record per holder (`export_merger_pass2`).
+                    writer.pass_2.declined(&pre, action, &events, out.len());
                     out.push(json);
                 }
+                writer.pass_2.settled(&state, &events, &mut out);
                 if let Some(undo) = writer.merger_backed_out(&events, *seat, merger_base, out.len())
                 {
                     out.push(undo);
@@ -455,11 +466,14 @@ fn index_to_id(out: &mut [Value], applied: usize) -> Vec<i64> {
             continue;
         };
         let index = obj.remove(INDEX_TAG).and_then(|v| v.as_u64());
+        let also = obj.remove(ALSO_INDEX_TAG).and_then(|v| v.as_u64());
         let id = obj.get("id").and_then(Value::as_i64);
-        if let (Some(i), Some(id)) = (index, id)
-            && let Some(slot) = usize::try_from(i).ok().and_then(|i| ids.get_mut(i))
-        {
-            *slot = Some(id);
+        for i in [index, also].into_iter().flatten() {
+            if let Some(id) = id
+                && let Some(slot) = usize::try_from(i).ok().and_then(|i| ids.get_mut(i))
+            {
+                *slot = Some(id);
+            }
         }
     }
     let mut next = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
@@ -1105,6 +1119,8 @@ struct Writer<'a> {
     /// Corporations that ran routes in phase 2, whose route 18xx.games' phase-2 graph keeps
     /// as runnable for good ([`Writer::stale_route_runs`]).
     ran_in_phase_2: BTreeSet<String>,
+    /// A merger's pass-2 records, one per holder as 18xx.games asks (1841 §12.1).
+    pass_2: Pass2,
 }
 
 /// A merger's token on a two-city tile removed by rule ([`Writer::merger_oo_removals`]).

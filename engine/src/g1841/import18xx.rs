@@ -615,7 +615,7 @@ impl ImportedAction {
                         .corporation(&sym)
                         .and_then(|c| c.certificates.get(index))
                         .is_some_and(|c| c.owner == ShareOwner::Pool)
-                });
+                }) || only_the_pool_has(state, &sym, index);
                 Action::BuyShares {
                     corporation: sym,
                     from_pool,
@@ -4293,8 +4293,56 @@ fn first_difference(export: &Export, replayed: &Replayed) -> Option<Difference> 
     None
 }
 
+/// Whether a purchase of share `index` of `sym` can only come from the pool: the IPO holds no
+/// ordinary certificate and the pool holds one of that share's size. 18xx.games' record then
+/// names a share it had in its pool (the purchase is refused from the IPO), which the
+/// importer's share ids did not follow there (1841 §5.2; oracle-played `v2-4p-s60002` id
+/// 291: CTS_4, CTS's IPO empty and 30% in the pool in both engines).
+fn only_the_pool_has(state: &State, sym: &str, index: usize) -> bool {
+    let Some(c) = state.corporation(sym) else {
+        return false;
+    };
+    let Some(size) = c.certificates.get(index).map(|x| x.percent) else {
+        return false;
+    };
+    let held_by = |owner: ShareOwner| {
+        c.certificates
+            .iter()
+            .any(|x| !x.president && x.owner == owner && x.percent == size)
+    };
+    !c.certificates
+        .iter()
+        .any(|x| !x.president && x.owner == ShareOwner::Ipo)
+        && held_by(ShareOwner::Pool)
+}
+
 #[cfg(test)]
 mod tests {
+    /// 1841 §5.2: a recorded purchase the IPO cannot serve comes from the pool when the pool
+    /// holds a share of that size (oracle-played `v2-4p-s60002` id 291); while the IPO holds
+    /// one, the share ids decide.
+    #[test]
+    fn s5_2_a_purchase_the_ipo_cannot_serve_comes_from_the_pool() {
+        use super::{ShareOwner, only_the_pool_has};
+        use crate::Game;
+        use crate::g1841::{G1841, Options};
+        let mut state = G1841::setup(&Options::default(), 4, 0).unwrap();
+        let i = state.corporation_index("CTS").unwrap();
+        let certs = &mut state.corporations[i].certificates;
+        for (k, c) in certs.iter_mut().enumerate() {
+            c.owner = match k {
+                0 => ShareOwner::Player(1),
+                1..=3 => ShareOwner::Pool,
+                _ => ShareOwner::Player(2),
+            };
+        }
+        assert!(only_the_pool_has(&state, "CTS", 4));
+        state.corporations[i].certificates[8].owner = ShareOwner::Ipo;
+        assert!(!only_the_pool_has(&state, "CTS", 4));
+        assert!(!only_the_pool_has(&state, "CTS", 99));
+        assert!(!only_the_pool_has(&state, "XYZ", 4));
+    }
+
     #[test]
     fn s18_route_nodes_are_put_in_route_order() {
         let stop = |h: &str, n: u32| Stop {
