@@ -133,15 +133,20 @@ pub async fn start_call(
 
 /// How an answer on a window-0 connection went: refused at once (a complete head without
 /// a body), ended (its trailers came: it had no DATA to send), or held (its head came, then
-/// nothing within `within`: DATA waits behind the shut window), or failed (reset).
-pub async fn zero_window_answer(resp: h2::client::ResponseFuture, within: Duration) -> &'static str {
+/// nothing within `within`: DATA waits behind the shut window), or failed (reset). A held
+/// answer's stream comes back with it, still open: dropping it would reset the stream (and
+/// let the server free it), which a hostile reader does not do.
+pub async fn zero_window_answer(
+    resp: h2::client::ResponseFuture,
+    within: Duration,
+) -> (&'static str, Option<h2::RecvStream>) {
     let r = match tokio::time::timeout(within, resp).await {
-        Err(_) => return "no head",
-        Ok(Err(_)) => return "reset",
+        Err(_) => return ("no head", None),
+        Ok(Err(_)) => return ("reset", None),
         Ok(Ok(r)) => r,
     };
     if r.body().is_end_stream() {
-        return "refused";
+        return ("refused", None);
     }
     let mut body = r.into_body();
     let ended = tokio::time::timeout(within, async {
@@ -150,9 +155,9 @@ pub async fn zero_window_answer(resp: h2::client::ResponseFuture, within: Durati
     })
     .await;
     match ended {
-        Ok(true) => "ended",
-        Ok(false) => "reset",
-        Err(_) => "held",
+        Ok(true) => ("ended", None),
+        Ok(false) => ("reset", None),
+        Err(_) => ("held", Some(body)),
     }
 }
 
@@ -184,8 +189,12 @@ pub async fn stream_window(ctx: &Ctx) -> anyhow::Result<Outcome> {
         answers.push(tokio::spawn(zero_window_answer(resp, Duration::from_secs(5))));
     }
     let mut by = std::collections::BTreeMap::<&str, usize>::new();
+    // The held streams stay open (never reset) until the server drops the connection.
+    let mut open = Vec::new();
     for a in answers {
-        *by.entry(a.await.unwrap_or("task failed")).or_default() += 1;
+        let (how, stream) = a.await.unwrap_or(("task failed", None));
+        *by.entry(how).or_default() += 1;
+        open.extend(stream);
     }
     let held = by.get("held").copied().unwrap_or(0);
     // Once the streams' slots are free again: another client.
@@ -198,7 +207,7 @@ pub async fn stream_window(ctx: &Ctx) -> anyhow::Result<Outcome> {
         .ok()
         .and_then(Result::ok);
     conn.abort();
-    drop(client);
+    drop((client, open));
     let after = honest_replay(&addr, &probe).await;
     Ok(Outcome {
         sent: format!(
@@ -257,7 +266,7 @@ pub async fn reflection_bodies(ctx: &Ctx) -> anyhow::Result<Outcome> {
             }
             let mut out = Vec::new();
             for a in answers {
-                out.push(a.await.unwrap_or("task failed"));
+                out.push(a.await.map_or("task failed", |(how, _)| how));
             }
             conn.abort();
             anyhow::Ok(out)
