@@ -18,7 +18,10 @@ use referee_service::pb::v1 as pb;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let addr = args.first().cloned().unwrap_or_else(|| "127.0.0.1:50051".into());
+    let addr = args
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "127.0.0.1:50051".into());
     let n: usize = args.get(1).map_or(Ok(128), |a| a.parse())?;
     let game = args.get(2).cloned().unwrap_or_else(|| "1841".into());
     let secs: u64 = args.get(3).map_or(Ok(20), |a| a.parse())?;
@@ -67,7 +70,6 @@ async fn main() -> anyhow::Result<()> {
             options,
             seed,
             actions,
-            ..Default::default()
         }),
         ..Default::default()
     };
@@ -76,10 +78,15 @@ async fn main() -> anyhow::Result<()> {
     let mut answers = Vec::new();
     let mut conns = Vec::new();
     for i in 0..n.div_ceil(32) {
-        let (client, conn) = zero_window_client(&addr, many_clients_address(&addr, 30_000 + i)).await?;
+        let (client, conn) =
+            zero_window_client(&addr, many_clients_address(&addr, 30_000 + i)).await?;
         for _ in 0..32.min(n - i * 32) {
-            let resp = start_call(&client, &addr, "/referee.v1.Referee/StreamReplay", &message).await?;
-            answers.push(tokio::spawn(zero_window_answer(resp, Duration::from_secs(secs))));
+            let resp =
+                start_call(&client, &addr, "/referee.v1.Referee/StreamReplay", &message).await?;
+            answers.push(tokio::spawn(zero_window_answer(
+                resp,
+                Duration::from_secs(secs),
+            )));
         }
         conns.push((client, conn));
     }

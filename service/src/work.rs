@@ -354,12 +354,16 @@ mod tests {
     #[tokio::test]
     async fn a_failure_ends_the_stream_behind_a_full_buffer() {
         let far = Instant::now() + Duration::from_secs(60);
-        let mut s = stream(far, |_| 1, |send| {
-            for i in 0..(STREAM_BUFFER as u32) {
-                send(i)?;
-            }
-            Err(Status::invalid_argument("entry 16 is bad"))
-        });
+        let mut s = stream(
+            far,
+            |_| 1,
+            |send| {
+                for i in 0..(STREAM_BUFFER as u32) {
+                    send(i)?;
+                }
+                Err(Status::invalid_argument("entry 16 is bad"))
+            },
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
         let mut got = Vec::new();
         while let Some(item) = s.next().await {
@@ -380,17 +384,21 @@ mod tests {
     async fn a_stream_stops_when_its_reader_leaves_or_its_deadline_passes() {
         let (done_tx, done_rx) = tokio::sync::oneshot::channel();
         let far = Instant::now() + Duration::from_secs(60);
-        let mut s = stream(far, |_| 8, move |send| {
-            let mut sent = 0u64;
-            let r = loop {
-                if let Err(e) = send(sent) {
-                    break e;
-                }
-                sent += 1;
-            };
-            let _ = done_tx.send((sent, r.code()));
-            Err(r)
-        });
+        let mut s = stream(
+            far,
+            |_| 8,
+            move |send| {
+                let mut sent = 0u64;
+                let r = loop {
+                    if let Err(e) = send(sent) {
+                        break e;
+                    }
+                    sent += 1;
+                };
+                let _ = done_tx.send((sent, r.code()));
+                Err(r)
+            },
+        );
         assert_eq!(s.next().await.unwrap().unwrap(), 0);
         drop(s);
         let (sent, code) = done_rx.await.unwrap();
@@ -421,7 +429,12 @@ mod tests {
         while let Some(item) = s.next().await {
             got.push(item);
         }
-        assert_eq!(got.len(), 7, "{:?}", got.iter().map(|g| g.is_ok()).collect::<Vec<_>>());
+        assert_eq!(
+            got.len(),
+            7,
+            "{:?}",
+            got.iter().map(|g| g.is_ok()).collect::<Vec<_>>()
+        );
         assert!(got[..6].iter().all(Result::is_ok));
         assert_eq!(got[6].as_ref().unwrap_err().code(), Code::DeadlineExceeded);
 

@@ -963,7 +963,11 @@ async fn streams_whose_reader_never_opens_its_window_are_dropped() {
             &list_services[..],
         ),
     ] {
-        heads.push(start_call(&client, &server.addr, path, message).await.unwrap());
+        heads.push(
+            start_call(&client, &server.addr, path, message)
+                .await
+                .unwrap(),
+        );
     }
     let mut begun = Vec::new();
     for h in heads {
@@ -1029,5 +1033,10 @@ async fn reflection_takes_only_small_requests() {
     assert_eq!(ordinary.len(), 1);
     assert_eq!(ordinary[0].valid_host, "localhost");
     let big = answers(request("h".repeat(100_000))).await;
-    assert!(big.is_empty(), "{} answers, host {} bytes", big.len(), big[0].valid_host.len());
+    assert!(
+        big.is_empty(),
+        "{} answers, host {} bytes",
+        big.len(),
+        big[0].valid_host.len()
+    );
 }

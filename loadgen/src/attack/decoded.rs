@@ -564,11 +564,9 @@ async fn post_without_content_type(addr: &str, path: &str, body: &[u8]) -> Strin
                 .map_or_else(|_| c.to_string(), |c| format!("{:?}", tonic::Code::from(c)))))
             .unwrap_or_default(),
         percent_decode(
-            &head
-                .lines()
+            head.lines()
                 .find_map(|l| l.strip_prefix("grpc-message: "))
                 .unwrap_or(body)
-                .to_string()
         )
     )
 }

@@ -94,7 +94,10 @@ pub async fn honest_replay(addr: &str, body: &[u8]) -> String {
 pub async fn zero_window_client(
     addr: &str,
     from: Option<std::net::IpAddr>,
-) -> anyhow::Result<(h2::client::SendRequest<Bytes>, tokio::task::JoinHandle<Instant>)> {
+) -> anyhow::Result<(
+    h2::client::SendRequest<Bytes>,
+    tokio::task::JoinHandle<Instant>,
+)> {
     let tcp = connect_from(addr, from).await?;
     tcp.set_nodelay(true)?;
     let (client, conn) = h2::client::Builder::new()
@@ -173,9 +176,13 @@ pub async fn stream_window(ctx: &Ctx) -> anyhow::Result<Outcome> {
     let budget = ctx.limits.max_buffered_bytes;
     let target = budget - budget / 32;
     let (_, most) = replay_taking(usize::MAX);
-    let k = target
-        .div_ceil(most)
-        .clamp(1, ctx.limits.streaming_calls_per_client().saturating_sub(1).max(1));
+    let k = target.div_ceil(most).clamp(
+        1,
+        ctx.limits
+            .streaming_calls_per_client()
+            .saturating_sub(1)
+            .max(1),
+    );
     let (big, big_share) = replay_taking(target / k);
     let (probe, probe_share) = replay_taking(budget / 16);
     let addr = ctx.open.addr.clone();
@@ -186,7 +193,10 @@ pub async fn stream_window(ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mut answers = Vec::new();
     for (path, message) in calls {
         let resp = start_call(&client, &addr, path, message).await?;
-        answers.push(tokio::spawn(zero_window_answer(resp, Duration::from_secs(5))));
+        answers.push(tokio::spawn(zero_window_answer(
+            resp,
+            Duration::from_secs(5),
+        )));
     }
     let mut by = std::collections::BTreeMap::<&str, usize>::new();
     // The held streams stay open (never reset) until the server drops the connection.
@@ -218,7 +228,10 @@ pub async fn stream_window(ctx: &Ctx) -> anyhow::Result<Outcome> {
         answer: format!(
             "answers {by:?}; the connection {}; another client's StreamReplay taking {:.1} MiB: {during} after the request timeout (the streams' slots free again), {after} after",
             match closed_at {
-                Some(at) => format!("dropped by the server after {:.1} s", (at - t0).as_secs_f64()),
+                Some(at) => format!(
+                    "dropped by the server after {:.1} s",
+                    (at - t0).as_secs_f64()
+                ),
                 None => format!(
                     "still open after {:.0} s (request timeout + send timeout + 10 s): the streams and their shares held",
                     t0.elapsed().as_secs_f64()
@@ -262,7 +275,10 @@ pub async fn reflection_bodies(ctx: &Ctx) -> anyhow::Result<Outcome> {
             let mut answers = Vec::new();
             for _ in 0..count {
                 let resp = start_call(&client, &addr, path, &message).await?;
-                answers.push(tokio::spawn(zero_window_answer(resp, Duration::from_secs(10))));
+                answers.push(tokio::spawn(zero_window_answer(
+                    resp,
+                    Duration::from_secs(10),
+                )));
             }
             let mut out = Vec::new();
             for a in answers {
@@ -289,6 +305,8 @@ pub async fn reflection_bodies(ctx: &Ctx) -> anyhow::Result<Outcome> {
         answer: format!(
             "answers {by:?} (held: an answer waiting behind the shut window; ended: no answer to the request)"
         ),
-        pass: held == 0 && ended > 0 && by.keys().all(|k| ["ended", "reset", "refused"].contains(k)),
+        pass: held == 0
+            && ended > 0
+            && by.keys().all(|k| ["ended", "reset", "refused"].contains(k)),
     })
 }
