@@ -2,7 +2,6 @@
 
 use std::time::Duration;
 
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::api::Api;
@@ -90,7 +89,7 @@ async fn quick<T: Send + 'static>(
 
 #[tonic::async_trait]
 impl Referee for GrpcReferee {
-    type StreamReplayStream = ReceiverStream<Result<pb::StreamReplayResponse, Status>>;
+    type StreamReplayStream = crate::work::Messages<pb::StreamReplayResponse>;
 
     async fn apply_batch(
         &self,
@@ -110,9 +109,11 @@ impl Referee for GrpcReferee {
         let request = request.into_inner();
         // Bounded: the replay waits while the client reads slowly, stops when it leaves, and
         // ends with DEADLINE_EXCEEDED at the call's deadline.
-        Ok(Response::new(crate::work::stream(deadline, move |send| {
-            api.stream_replay(&request, send)
-        })))
+        Ok(Response::new(crate::work::stream(
+            deadline,
+            prost::Message::encoded_len,
+            move |send| api.stream_replay(&request, send),
+        )))
     }
 
     async fn playout(
@@ -157,7 +158,11 @@ impl Referee for GrpcReferee {
         &self,
         request: Request<pb::GetGameDataRequest>,
     ) -> Result<Response<pb::GetGameDataResponse>, Status> {
-        self.api.get_game_data(request.get_ref()).map(Response::new)
+        // A platform's own Autobahn board is parsed, checked and drawn per call: engine
+        // work, off the async workers like every call on one state.
+        let api = self.api.clone();
+        let request = request.into_inner();
+        quick(move |_| api.get_game_data(&request)).await
     }
 
     async fn list_games(

@@ -432,7 +432,12 @@ async fn game_data_get(
         })
         .filter(|t| !t.is_empty())
         .collect();
-    match json.api.get_game_data(&req) {
+    // Off the async workers: a platform's own board is parsed and drawn per call.
+    let api = json.api.clone();
+    let answer = crate::work::quick(move |_| api.get_game_data(&req))
+        .await
+        .and_then(|r| r);
+    match answer {
         Err(status) => error_response(&status),
         Ok(resp) => {
             let etag = format!("\"{}\"", resp.content_hash);
@@ -479,7 +484,7 @@ fn ndjson_line<T: Serialize>(value: &T) -> Result<Bytes, Status> {
 /// line — among them DEADLINE_EXCEEDED when the stream outlasts the call's deadline.
 async fn stream_replay_ndjson(api: Api, timeout: Option<Duration>, body: Bytes) -> Response {
     let deadline = api.deadline(timeout);
-    let mut lines = crate::work::stream(deadline, move |send| {
+    let mut lines = crate::work::stream(deadline, Bytes::len, move |send| {
         let req: crate::pb::v1::StreamReplayRequest = parse(&body)?;
         drop(body); // up to --max-request-bytes, not needed while the replay streams
         let mut batch = LineBatch::default();
@@ -511,7 +516,7 @@ async fn stream_replay_ndjson(api: Api, timeout: Option<Duration>, body: Bytes) 
     };
     let body = NdjsonBody {
         first: Some(first),
-        lines: lines.into_inner(),
+        lines,
         done: false,
     };
     (
@@ -563,7 +568,7 @@ const NDJSON_CHUNK_BYTES: usize = 64 * 1024;
 /// and one that falls behind gets fewer, larger writes.
 struct NdjsonBody {
     first: Option<Bytes>,
-    lines: tokio::sync::mpsc::Receiver<Result<Bytes, Status>>,
+    lines: crate::work::Messages<Bytes>,
     done: bool,
 }
 
@@ -607,8 +612,8 @@ impl tokio_stream::Stream for NdjsonBody {
         }
         while !self.done && chunk.len() < NDJSON_CHUNK_BYTES {
             match self.lines.try_recv() {
-                Ok(line) => self.push(&mut chunk, line),
-                Err(_) => break,
+                Some(line) => self.push(&mut chunk, line),
+                None => break,
             }
         }
         Poll::Ready(Some(Ok(Bytes::from(chunk))))
@@ -702,7 +707,7 @@ async fn call_method(
         "SuggestRoutes" => run_blocking(body, move |r, _| api.suggest_routes(r)).await,
         "DefaultAction" => run_quick(body, move |r| api.default_action(r)).await,
         "Describe" => run_quick(body, move |r| api.describe(r)).await,
-        "GetGameData" => run(&body, |r| api.get_game_data(r)),
+        "GetGameData" => run_quick(body, move |r| api.get_game_data(r)).await,
         other => error_with(
             StatusCode::NOT_FOUND,
             Code::NotFound,

@@ -559,8 +559,9 @@ struct BodyLimits {
 /// request with its [`crate::work::Arrival`] first.
 ///
 /// Server reflection (`/grpc.reflection.*`) is a bidirectional stream whose request body ends
-/// only when the client is done, so it is passed on unbuffered (its messages are small and it
-/// is still bounded by the request timeout and the concurrency limit).
+/// only when the client is done, so it is passed on unbuffered: its messages are bounded
+/// one by one ([`MAX_REFLECTION_REQUEST_BYTES`]), the stream by the request timeout and the
+/// stream slots.
 async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: Next) -> Response {
     // The outermost of the server's own layers: the request has just arrived.
     req.extensions_mut()
@@ -843,6 +844,15 @@ fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
     ))
 }
 
+/// The largest message a server reflection stream takes (a symbol or file name, a host):
+/// reflection requests are read as they come, outside `--max-buffered-bytes` (the stream's
+/// request side stays open), so each must be small. With tonic's default of 4 MiB, a
+/// message with a 4 MiB `host` was buffered, decoded, copied and echoed twice in the answer
+/// (`valid_host`, `original_request`): about 16 MiB per stream, held while the reader does
+/// not take the answer, on every stream slot at once (review of issue #24, sixth round).
+/// Over it the stream ends without an answer to the message.
+pub const MAX_REFLECTION_REQUEST_BYTES: usize = 16 * 1024;
+
 /// Builds every route (gRPC services, health, reflection, JSON) with the limits applied.
 pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
     let api = match &cfg.seal_keys {
@@ -866,7 +876,8 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
+        .build_v1()?
+        .max_decoding_message_size(MAX_REFLECTION_REQUEST_BYTES);
     let grpc = tonic::service::Routes::new(
         GrpcReferee::new(api.clone()).into_server(cfg.max_request_bytes),
     )
@@ -969,6 +980,7 @@ pub async fn serve(
         header_read: cfg.header_read_timeout,
         idle: cfg.idle_timeout,
         send: cfg.send_timeout,
+        stream_hold: cfg.request_timeout,
         max_streams: cfg.max_streams_per_connection.max(1),
         connections: Arc::new(ConnectionSlots::new(
             cfg.max_connections,
@@ -1047,6 +1059,10 @@ struct ConnTimeouts {
     idle: Duration,
     /// [`ServeConfig::send_timeout`].
     send: Duration,
+    /// [`ServeConfig::request_timeout`]: by then a server-streaming answer has ended (its
+    /// last message made), so from then on what is left of it waits to be sent like a
+    /// unary answer ([`InFlight::ends_by`]).
+    stream_hold: Duration,
     /// [`ServeConfig::max_streams_per_connection`].
     max_streams: u32,
     /// [`ServeConfig::max_connections`] and the open connections.
@@ -1374,6 +1390,23 @@ impl InFlight {
         self.2 = bytes;
         true
     }
+
+    /// A server-streaming answer (StreamReplay, health `Watch`, reflection): it ends by `at`
+    /// (its work, or the server's [`Ending`], stops at the request timeout), after which what
+    /// is left of it is an answer waiting to be sent — counted from `at` like a unary
+    /// answer from when it is ready, so the connection is dropped if the stream has not
+    /// been taken in full `--send-timeout-ms` later ([`Activity::stalled`]).
+    ///
+    /// A reader that never opens its HTTP/2 window (or never reads an HTTP/1.1 answer)
+    /// otherwise kept the stream forever: hyper polls an answer's body only while the
+    /// stream can send, so neither the stream's own deadline nor [`Ending`] ever ran, and
+    /// the stream held its share of `--max-buffered-bytes` (two StreamReplay calls with
+    /// large requests held the whole budget: every call with a body was refused with 429
+    /// from then on), its place among the open calls, its buffered messages, and kept its
+    /// connection busy, so no idle timeout closed it (review of issue #24, sixth round).
+    fn ends_by(&mut self, at: tokio::time::Instant) {
+        self.0.lock().unsent.insert(self.1, at);
+    }
 }
 
 impl Drop for InFlight {
@@ -1422,14 +1455,17 @@ impl Activity {
         InFlight(self.clone(), state.requests, 0, None)
     }
 
-    /// Completes once an answer of this connection has waited `send` to be sent in full
-    /// (endless streams excepted: they never end by themselves).
+    /// Completes once an answer of this connection has waited `send` to be sent in full,
+    /// a stream's from when it has ended ([`InFlight::ends_by`]). A stream's time lies
+    /// ahead, so a unary answer ready later may be due first: the loop looks again at least
+    /// every `send`.
     async fn stalled(&self, send: Duration) {
         loop {
             let oldest = self.lock().unsent.values().min().copied();
+            let now = tokio::time::Instant::now();
             match oldest {
-                Some(at) if tokio::time::Instant::now() >= at + send => return,
-                Some(at) => tokio::time::sleep_until(at + send).await,
+                Some(at) if now >= at + send => return,
+                Some(at) => tokio::time::sleep_until((at + send).min(now + send)).await,
                 None => tokio::time::sleep(send).await,
             }
         }
@@ -1642,6 +1678,7 @@ async fn serve_connections(
             let activity = activity.clone();
             let app = app.clone();
             let open_calls = timeouts.open_calls.clone();
+            let stream_hold = timeouts.stream_hold;
             let client = ClientKey::of(peer.ip());
             tower::service_fn(move |mut req: Request<hyper::body::Incoming>| {
                 let mut in_flight = activity.begin();
@@ -1668,8 +1705,10 @@ async fn serve_connections(
                 req.extensions_mut().insert(client);
                 let app = app.clone();
                 // Streams end by their own deadline (StreamReplay) or the server's
-                // (`Ending`); a plain answer must be taken within the send timeout, and
-                // counts against `--max-unsent-bytes` until it has been sent.
+                // (`Ending`), at most the request timeout after their answer began, and must
+                // be taken within the send timeout after that; a plain answer must be taken
+                // within the send timeout, and counts against `--max-unsent-bytes` until it
+                // has been sent.
                 let stream = is_stream(req.uri().path());
                 let mut kind = HeaderMap::new();
                 if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
@@ -1679,7 +1718,11 @@ async fn serve_connections(
                 let admitted: CallFuture = Box::pin(async move {
                     let mut resp =
                         tower::ServiceExt::oneshot(app, req.map(axum::body::Body::new)).await?;
-                    if !stream {
+                    if stream {
+                        // The answer has begun (its body read, its work started): the same
+                        // moment its slot's hold begins (`concurrency_limit`).
+                        in_flight.ends_by(tokio::time::Instant::now() + stream_hold);
+                    } else {
                         let (parts, body) = resp.into_parts();
                         let body = collect(body).await;
                         resp = if in_flight.answered(body.data.as_ref().map_or(0, |d| d.len())) {

@@ -16,8 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tonic::{Code, Status};
 
 /// When a request arrived: the moment the server had read its headers, before its body was
@@ -202,6 +201,14 @@ pub async fn quick<T: Send + 'static>(
 /// Messages a stream buffers while its reader is slow (the work waits when they are full).
 pub const STREAM_BUFFER: usize = 16;
 
+/// Bytes of messages a stream buffers while its reader is slow, besides the message the
+/// reader is taking (one message larger than this passes alone). Counted as the stream's
+/// source gives them (`size` of [`stream`]: a StreamReplay message's encoded length, an
+/// NDJSON batch's bytes). Sixteen messages of a state with a custom Autobahn board (about
+/// 260 KB each, twice that sealed with the caller's view) were 4–9 MB per stream, on every
+/// stream a reader left unread (review of issue #24, sixth round).
+pub const STREAM_BUFFER_BYTES: usize = 64 * 1024;
+
 /// The status of a stream whose deadline passed.
 pub fn stream_deadline_exceeded() -> Status {
     Status::deadline_exceeded(
@@ -209,9 +216,46 @@ pub fn stream_deadline_exceeded() -> Status {
     )
 }
 
+/// A message of a [`stream`] and its bytes of the stream's buffer (given back when the
+/// reader takes the message; the error at the end holds none).
+type Buffered<T> = (Result<T, Status>, Option<OwnedSemaphorePermit>);
+
+/// The messages of a [`stream`], in order, as its reader takes them.
+#[derive(Debug)]
+pub struct Messages<T> {
+    rx: mpsc::Receiver<Buffered<T>>,
+}
+
+impl<T> Messages<T> {
+    /// The next message, once there is one (`None`: the stream has ended).
+    pub fn poll_recv(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<T, Status>>> {
+        self.rx.poll_recv(cx).map(|m| m.map(|(item, _bytes)| item))
+    }
+
+    /// The next message if one is waiting now.
+    pub fn try_recv(&mut self) -> Option<Result<T, Status>> {
+        self.rx.try_recv().ok().map(|(item, _bytes)| item)
+    }
+}
+
+impl<T> tokio_stream::Stream for Messages<T> {
+    type Item = Result<T, Status>;
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        self.get_mut().poll_recv(cx)
+    }
+}
+
 /// Runs `produce` on the blocking pool as the source of a stream: every message it hands to
-/// its `send` goes through a channel of [`STREAM_BUFFER`] messages (`send` waits while the
-/// channel is full). `send` fails — and `produce` should return that error — with
+/// its `send` goes through a buffer of at most [`STREAM_BUFFER`] messages and
+/// [`STREAM_BUFFER_BYTES`] bytes (a message's bytes are `size(&message)`; `send` waits while
+/// the buffer is full). `send` fails — and `produce` should return that error — with
 /// `CANCELLED` once the reader has gone away, and with `DEADLINE_EXCEEDED` once `deadline`
 /// has passed (checked before every message, and while waiting for room).
 ///
@@ -220,11 +264,13 @@ pub fn stream_deadline_exceeded() -> Status {
 /// reader that has gone away.
 pub fn stream<T: Send + 'static>(
     deadline: Instant,
+    size: fn(&T) -> usize,
     produce: impl FnOnce(&mut dyn FnMut(T) -> Result<(), Status>) -> Result<(), Status> + Send + 'static,
-) -> ReceiverStream<Result<T, Status>> {
-    let (tx, rx) = mpsc::channel(STREAM_BUFFER + 1);
+) -> Messages<T> {
+    let (tx, rx) = mpsc::channel::<Buffered<T>>(STREAM_BUFFER + 1);
     // A fresh channel has room: this cannot fail. The permit keeps one slot for the error.
     let last = tx.clone().try_reserve_owned().ok();
+    let bytes = Arc::new(Semaphore::new(STREAM_BUFFER_BYTES));
     let handle = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
         let _running = Running::start();
@@ -233,8 +279,22 @@ pub fn stream<T: Send + 'static>(
             if Instant::now() >= deadline {
                 return Err(stream_deadline_exceeded());
             }
+            // Its bytes of the buffer first (given back as the reader takes messages; all
+            // of them once the reader has gone, its messages dropped with it).
+            let n = size(&item).clamp(1, STREAM_BUFFER_BYTES) as u32;
+            let held = match bytes.clone().try_acquire_many_owned(n) {
+                Ok(p) => p,
+                Err(_) => match handle.block_on(tokio::time::timeout_at(
+                    deadline_at,
+                    bytes.clone().acquire_many_owned(n),
+                )) {
+                    Ok(Ok(p)) => p,
+                    Ok(Err(_)) => return Err(Cancel::stopped("streaming")),
+                    Err(_) => return Err(stream_deadline_exceeded()),
+                },
+            };
             // Room in the buffer (the usual case): no waiting, no timer.
-            let item = match tx.try_send(Ok(item)) {
+            let item = match tx.try_send((Ok(item), Some(held))) {
                 Ok(()) => return Ok(()),
                 Err(mpsc::error::TrySendError::Closed(_)) => {
                     return Err(Cancel::stopped("streaming"));
@@ -251,10 +311,10 @@ pub fn stream<T: Send + 'static>(
             && status.code() != Code::Cancelled
             && let Some(last) = last
         {
-            last.send(Err(status));
+            last.send((Err(status), None));
         }
     });
-    ReceiverStream::new(rx)
+    Messages { rx }
 }
 
 #[cfg(test)]
@@ -294,12 +354,16 @@ mod tests {
     #[tokio::test]
     async fn a_failure_ends_the_stream_behind_a_full_buffer() {
         let far = Instant::now() + Duration::from_secs(60);
-        let mut s = stream(far, |send| {
-            for i in 0..(STREAM_BUFFER as u32) {
-                send(i)?;
-            }
-            Err(Status::invalid_argument("entry 16 is bad"))
-        });
+        let mut s = stream(
+            far,
+            |_| 1,
+            |send| {
+                for i in 0..(STREAM_BUFFER as u32) {
+                    send(i)?;
+                }
+                Err(Status::invalid_argument("entry 16 is bad"))
+            },
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
         let mut got = Vec::new();
         while let Some(item) = s.next().await {
@@ -320,26 +384,63 @@ mod tests {
     async fn a_stream_stops_when_its_reader_leaves_or_its_deadline_passes() {
         let (done_tx, done_rx) = tokio::sync::oneshot::channel();
         let far = Instant::now() + Duration::from_secs(60);
-        let mut s = stream(far, move |send| {
-            let mut sent = 0u64;
-            let r = loop {
-                if let Err(e) = send(sent) {
-                    break e;
-                }
-                sent += 1;
-            };
-            let _ = done_tx.send((sent, r.code()));
-            Err(r)
-        });
+        let mut s = stream(
+            far,
+            |_| 8,
+            move |send| {
+                let mut sent = 0u64;
+                let r = loop {
+                    if let Err(e) = send(sent) {
+                        break e;
+                    }
+                    sent += 1;
+                };
+                let _ = done_tx.send((sent, r.code()));
+                Err(r)
+            },
+        );
         assert_eq!(s.next().await.unwrap().unwrap(), 0);
         drop(s);
         let (sent, code) = done_rx.await.unwrap();
         assert_eq!(code, Code::Cancelled);
         assert!(sent <= STREAM_BUFFER as u64 + 2, "sent {sent}");
 
-        let mut s = stream(Instant::now(), |send| send(1u8));
+        let mut s = stream(Instant::now(), |_| 1, |send| send(1u8));
         let only = s.next().await.unwrap().unwrap_err();
         assert_eq!(only.code(), Code::DeadlineExceeded);
+        assert!(s.next().await.is_none());
+    }
+
+    /// A stream buffers at most [`STREAM_BUFFER_BYTES`] of messages for a reader that does
+    /// not take them: messages of 10 KiB, a reader that reads nothing until the producer's
+    /// deadline has passed, then everything: 6 messages (60 KiB of the 64 KiB) and the
+    /// deadline. One message larger than the buffer passes alone.
+    #[tokio::test]
+    async fn a_stream_buffers_a_bounded_number_of_bytes() {
+        let soon = Instant::now() + Duration::from_millis(300);
+        let mut s = stream(soon, Vec::len, |send| {
+            for _ in 0..100 {
+                send(vec![0u8; 10 * 1024])?;
+            }
+            Ok(())
+        });
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let mut got = Vec::new();
+        while let Some(item) = s.next().await {
+            got.push(item);
+        }
+        assert_eq!(
+            got.len(),
+            7,
+            "{:?}",
+            got.iter().map(|g| g.is_ok()).collect::<Vec<_>>()
+        );
+        assert!(got[..6].iter().all(Result::is_ok));
+        assert_eq!(got[6].as_ref().unwrap_err().code(), Code::DeadlineExceeded);
+
+        let far = Instant::now() + Duration::from_secs(60);
+        let mut s = stream(far, Vec::len, |send| send(vec![0u8; 1 << 20]));
+        assert_eq!(s.next().await.unwrap().unwrap().len(), 1 << 20);
         assert!(s.next().await.is_none());
     }
 

@@ -912,3 +912,131 @@ fn refused_connections_are_logged_at_most_once_a_second() {
     assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
     assert!(*counts.last().unwrap() <= 300, "{counts:?}");
 }
+
+/// Review of issue #24, sixth round: server-streaming calls whose reader never opens its
+/// HTTP/2 window. hyper polls an answer's body only while the stream may send, so neither
+/// StreamReplay's deadline nor the server's end of endless streams ran, and the streams were
+/// kept as long as their connection, which a call in flight keeps from ever being idle: each
+/// held its place among the open calls and its share of `--max-buffered-bytes` for good.
+/// With 3 open calls allowed and a 5 MB budget: one window-0 connection opens a StreamReplay
+/// taking 3.8 MB of the budget, a health `Watch` and a reflection stream, and keeps them
+/// open; meanwhile another client is refused (429, every open call held). The server now
+/// drops the connection `--send-timeout-ms` after the streams' end (the request timeout):
+/// then the other client is answered, a StreamReplay needing 1.9 MB of the budget included
+/// (on main the connection stayed, and with it the open calls and the budget).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_whose_reader_never_opens_its_window_are_dropped() {
+    use referee_loadgen::attack::streams::{
+        honest_replay, replay_taking, start_call, zero_window_client,
+    };
+    let server = Server::start(&[
+        "--request-timeout-ms",
+        "3000",
+        "--send-timeout-ms",
+        "3000",
+        "--max-buffered-bytes",
+        "5000000",
+        "--max-open-calls",
+        "3",
+        "--max-open-calls-per-client",
+        "3",
+        "--max-concurrency",
+        "8",
+        "--max-streaming-calls-per-client",
+        "4",
+    ]);
+    // The estimate of a list grows in steps (a `Vec`'s capacity): 3.8 and 1.9 MB.
+    let (big, big_share) = replay_taking(4_500_000);
+    let (probe, probe_share) = replay_taking(2_000_000);
+    assert!(
+        big_share > 3_500_000 && probe_share > 1_500_000 && big_share + probe_share > 5_000_000,
+        "{big_share} {probe_share}"
+    );
+    let (client, conn) = zero_window_client(&server.addr, None).await.unwrap();
+    let list_services = [0x3a, 0x00];
+    let mut heads = Vec::new();
+    for (path, message) in [
+        ("/referee.v1.Referee/StreamReplay", &big[..]),
+        ("/grpc.health.v1.Health/Watch", &[][..]),
+        (
+            "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+            &list_services[..],
+        ),
+    ] {
+        heads.push(
+            start_call(&client, &server.addr, path, message)
+                .await
+                .unwrap(),
+        );
+    }
+    let mut begun = Vec::new();
+    for h in heads {
+        let r = tokio::time::timeout(Duration::from_secs(20), h)
+            .await
+            .unwrap()
+            .unwrap();
+        // A stream begun, its messages waiting behind the shut window.
+        assert!(!r.body().is_end_stream(), "{r:?}");
+        begun.push(r);
+    }
+    let during = list_games_from(&server.addr, "127.0.0.2").await;
+    assert!(during.starts_with("HTTP/1.1 429"), "{during}");
+    assert!(during.contains("--max-open-calls"), "{during}");
+    let closed = tokio::time::timeout(Duration::from_secs(30), conn).await;
+    assert!(
+        closed.is_ok(),
+        "the server kept the connection of streams never taken"
+    );
+    drop(begun);
+    let after = list_games_from(&server.addr, "127.0.0.2").await;
+    assert!(after.starts_with("HTTP/1.1 200"), "{after}");
+    assert_eq!(honest_replay(&server.addr, &probe).await, "Ok");
+}
+
+/// Review of issue #24, sixth round: server reflection reads its requests as they come,
+/// outside `--max-buffered-bytes`, and took messages of up to 4 MiB, answering with the
+/// request's `host` twice (`valid_host`, `original_request`). A request with a 100 KB host
+/// now ends the stream without an answer; an ordinary request is answered.
+#[tokio::test]
+async fn reflection_takes_only_small_requests() {
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::{ServerReflectionRequest, server_reflection_request};
+    let server = Server::start(&[]);
+    let channel = tonic::transport::Endpoint::from_shared(server.url())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let c = ServerReflectionClient::new(channel).max_decoding_message_size(64 << 20);
+    let request = |host: String| ServerReflectionRequest {
+        host,
+        message_request: Some(server_reflection_request::MessageRequest::ListServices(
+            String::new(),
+        )),
+    };
+    let answers = |req| {
+        let mut c = c.clone();
+        async move {
+            let mut s = c
+                .server_reflection_info(tokio_stream::iter(vec![req]))
+                .await
+                .unwrap()
+                .into_inner();
+            let mut got = Vec::new();
+            while let Ok(Some(m)) = s.message().await {
+                got.push(m);
+            }
+            got
+        }
+    };
+    let ordinary = answers(request("localhost".into())).await;
+    assert_eq!(ordinary.len(), 1);
+    assert_eq!(ordinary[0].valid_host, "localhost");
+    let big = answers(request("h".repeat(100_000))).await;
+    assert!(
+        big.is_empty(),
+        "{} answers, host {} bytes",
+        big.len(),
+        big[0].valid_host.len()
+    );
+}

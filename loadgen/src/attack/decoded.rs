@@ -461,3 +461,112 @@ pub async fn stream_boards(ctx: &Ctx) -> anyhow::Result<Outcome> {
         pass: refused > 0 || n <= ctx.limits.max_buffered_bytes / per_call,
     })
 }
+
+/// Review of #24, fifth round: the decoded-size estimate bypassed by how a request is spelled
+/// (one 4 MiB body of empty actions each: a debug server 66 → 372, 366 and 465 MiB, three
+/// escaped at once 584 MiB). At once: JSON ApplyBatch bodies of `{}` actions to escaped
+/// method names (`/v1/Apply%42atch`, `/v1/%41pplyBatch`, and `/v1/Stream%52eplay`, which
+/// would also have streamed without its slot), a JSON body to `/v1/ApplyBatch` labelled
+/// `application/grpc` and `application/grpc-web+proto`, and gRPC frames of empty actions to
+/// the gRPC path labelled `application/json` and with no content type. Bound: an escaped
+/// name is no method (404 `NOT_FOUND`); every mislabelled body is estimated as its route
+/// reads it and refused with INVALID_ARGUMENT naming `--max-decoded-bytes` before it is
+/// decoded.
+pub async fn decoded_spelling(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let limit = ctx.limits.max_request_bytes - 64;
+    let (batch, _) = json_list("{\"actions\":[", "{}", "]}", limit);
+    let entries = (limit - 5) / 2;
+    let mut frames = vec![0u8];
+    frames.extend_from_slice(&((entries * 2) as u32).to_be_bytes());
+    frames.extend_from_slice(&[0x12u8, 0x00].repeat(entries));
+    let batch = std::sync::Arc::new(batch.into_bytes());
+    let frames = std::sync::Arc::new(frames);
+    let escaped = ["Apply%42atch", "%41pplyBatch", "Stream%52eplay"];
+    let mut cases: Vec<(String, &'static str, std::sync::Arc<Vec<u8>>, bool)> = escaped
+        .iter()
+        .map(|m| (format!("/v1/{m}"), "application/json", batch.clone(), true))
+        .collect();
+    for ct in ["application/grpc", "application/grpc-web+proto"] {
+        cases.push(("/v1/ApplyBatch".into(), ct, batch.clone(), false));
+    }
+    for ct in ["application/json", ""] {
+        cases.push((
+            "/referee.v1.Referee/ApplyBatch".into(),
+            ct,
+            frames.clone(),
+            false,
+        ));
+    }
+    let mut tasks = Vec::new();
+    for (path, ct, body, not_found) in cases.clone() {
+        let addr = ctx.open.addr.clone();
+        tasks.push(tokio::spawn(async move {
+            let answer = if ct.is_empty() {
+                post_without_content_type(&addr, &path, &body).await
+            } else {
+                post(&addr, &path, ct, &body).await
+            };
+            (path, ct, answer, not_found)
+        }));
+    }
+    let (mut ok, mut shown) = (0, Vec::new());
+    for t in tasks {
+        let Ok((path, ct, answer, not_found)) = t.await else {
+            continue;
+        };
+        let met = if not_found {
+            answer.contains("NOT_FOUND")
+        } else {
+            (answer.contains("InvalidArgument") || answer.contains("INVALID_ARGUMENT"))
+                && answer.contains("--max-decoded-bytes")
+        };
+        ok += usize::from(met);
+        let short: String = answer.chars().take(100).collect();
+        shown.push(format!("{path} [{ct}]: {short}"));
+    }
+    Ok(Outcome {
+        sent: format!(
+            "at once, {} bodies of {:.2} MiB: JSON `{{}}` actions to {}; JSON to /v1/ApplyBatch as application/grpc and application/grpc-web+proto; gRPC frames of `12 00` actions to /referee.v1.Referee/ApplyBatch as application/json and without a content type",
+            cases.len(),
+            limit as f64 / 1048576.0,
+            escaped.map(|m| format!("/v1/{m}")).join(", ")
+        ),
+        answer: format!(
+            "{ok} of {} as bound (escaped names NOT_FOUND, the rest INVALID_ARGUMENT before decoding): {}",
+            cases.len(),
+            shown.join(" | ")
+        ),
+        pass: ok == cases.len(),
+    })
+}
+
+/// [`post`] without a `content-type` header.
+async fn post_without_content_type(addr: &str, path: &str, body: &[u8]) -> String {
+    let Ok(mut tcp) = TcpStream::connect(addr).await else {
+        return "connect failed".into();
+    };
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = tcp.write_all(head.as_bytes()).await;
+    let _ = tcp.write_all(body).await;
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(60), tcp.read_to_end(&mut out)).await;
+    let text = String::from_utf8_lossy(&out);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).unwrap_or("?");
+    format!(
+        "HTTP {status} {} {}",
+        head.lines()
+            .find_map(|l| l.strip_prefix("grpc-status: ").map(|c| c
+                .parse::<i32>()
+                .map_or_else(|_| c.to_string(), |c| format!("{:?}", tonic::Code::from(c)))))
+            .unwrap_or_default(),
+        percent_decode(
+            head.lines()
+                .find_map(|l| l.strip_prefix("grpc-message: "))
+                .unwrap_or(body)
+        )
+    )
+}

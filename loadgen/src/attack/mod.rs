@@ -12,6 +12,7 @@ pub mod decoded;
 pub mod h2raw;
 pub mod sealed;
 pub mod states;
+pub mod streams;
 pub mod transport;
 
 use std::time::{Duration, Instant};
@@ -272,6 +273,12 @@ pub const ATTACKS: &[Attack] = &[
         in_soak: true,
     },
     Attack {
+        name: "decoded-spelling",
+        finding: "#24 review, fifth round: the decoded-size estimate bypassed by spelling",
+        sealed: false,
+        in_soak: true,
+    },
+    Attack {
         name: "import-keys",
         finding: "#24 decoded size: an export's object keys (third round)",
         sealed: false,
@@ -350,6 +357,20 @@ pub const ATTACKS: &[Attack] = &[
         in_soak: true,
     },
     Attack {
+        name: "stream-window",
+        finding: "#24 review, sixth round: streams whose reader never opens its window",
+        sealed: false,
+        // It holds nearly all of `--max-buffered-bytes` for the request and send timeouts
+        // (60 s at the defaults), which sheds the honest load's larger calls meanwhile.
+        in_soak: false,
+    },
+    Attack {
+        name: "reflection-bodies",
+        finding: "#24 review, sixth round: 4 MiB server reflection requests",
+        sealed: false,
+        in_soak: true,
+    },
+    Attack {
         name: "connections",
         finding: "#24.9 connection limit",
         sealed: false,
@@ -401,6 +422,7 @@ pub async fn run_one(ctx: &Ctx, name: &str) -> anyhow::Result<Outcome> {
         "sealed-tamper" => sealed::tamper(ctx).await,
         "import-bomb" => calls::import_bomb(ctx).await,
         "decoded-size" => decoded::decoded_size(ctx).await,
+        "decoded-spelling" => decoded::decoded_spelling(ctx).await,
         "import-keys" => decoded::import_keys(ctx).await,
         "stream-boards" => decoded::stream_boards(ctx).await,
         "zero-window" => transport::zero_window(ctx).await,
@@ -414,6 +436,8 @@ pub async fn run_one(ctx: &Ctx, name: &str) -> anyhow::Result<Outcome> {
         "incomplete-bodies-h2" => transport::incomplete_bodies_h2(ctx).await,
         "bad-states" => calls::bad_states(ctx).await,
         "endless-streams" => transport::endless_streams(ctx).await,
+        "stream-window" => streams::stream_window(ctx).await,
+        "reflection-bodies" => streams::reflection_bodies(ctx).await,
         "connections" => transport::connections(ctx).await,
         "idle-connections" => transport::idle_connections(ctx).await,
         "slowloris" => transport::slowloris(ctx).await,
