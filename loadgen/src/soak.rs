@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -93,16 +93,28 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
     let stop = Arc::new(AtomicBool::new(false));
     let termed = Arc::new(AtomicBool::new(false));
     let turn = Arc::new(AtomicU64::new(0));
+    // Which attack of `attack::ATTACKS` runs now (`QUIET`: none): each honest call's latency
+    // is recorded under the attack running when it started, so one run compares the honest
+    // latency during each attack with the latency between attacks, on the same machine load.
+    let current = Arc::new(AtomicUsize::new(QUIET));
     let start = Instant::now();
     let mut tasks = Vec::new();
     for i in 0..cfg.concurrency.max(1) {
         let channel = channels[i % channels.len()].clone();
         let mix = mix.clone();
-        let (counts, stop, termed, turn) =
-            (counts.clone(), stop.clone(), termed.clone(), turn.clone());
+        let (counts, stop, termed, turn, current) = (
+            counts.clone(),
+            stop.clone(),
+            termed.clone(),
+            turn.clone(),
+            current.clone(),
+        );
         let rate = cfg.rate;
         tasks.push(tokio::spawn(async move {
-            let mut latency = crate::attack::calls::histogram();
+            // One histogram per attack, the last one for the calls made between attacks.
+            let mut latency: Vec<_> = (0..=QUIET)
+                .map(|_| crate::attack::calls::histogram())
+                .collect();
             let mut k = i;
             while !stop.load(Ordering::Relaxed) {
                 if let Some(r) = rate.filter(|r| *r > 0.0) {
@@ -117,13 +129,14 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
                 let p = &mix[k % mix.len()];
                 k += 1;
                 let after = termed.load(Ordering::Relaxed);
+                let during = current.load(Ordering::Relaxed).min(QUIET);
                 let t0 = Instant::now();
                 match call(channel.clone(), p).await {
                     Ok(_) => {
                         counts.ok.fetch_add(1, Ordering::Relaxed);
                         if !after {
                             let us = t0.elapsed().as_micros().clamp(1, 60_000_000) as u64;
-                            let _ = latency.record(us);
+                            let _ = latency[during].record(us);
                         }
                     }
                     Err(s) => {
@@ -163,7 +176,11 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
             latency
         }));
     }
-    // The hostile mix: the attack suite at soak scale, over and over, until the load stops.
+    // The hostile mix: the attack suite at soak scale, over and over, until the load stops,
+    // with a quiet pause as long as the attack after each one. It runs on a runtime and
+    // threads of its own: an attack's client-side work (building bombs, thousands of raw
+    // frames) must not hold the honest callers' runtime workers and show up as server
+    // latency. The pauses give the between-attacks latency of the same run.
     let hostile = cfg.hostile.then(|| {
         let ctx = crate::attack::Ctx {
             open: crate::attack::Target {
@@ -176,21 +193,48 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         };
         let records = Arc::new(Mutex::new(Vec::new()));
         let sink = records.clone();
-        let task = tokio::spawn(async move {
-            loop {
-                for a in crate::attack::ATTACKS.iter().filter(|a| a.in_soak) {
-                    let r = crate::attack::run_recorded(&ctx, a, &ctx.open).await;
-                    eprintln!(
-                        "soak: attack {} {} (peak RSS {} KiB)",
-                        r.name,
-                        if r.passed() { "held" } else { "FAILED" },
-                        r.peak_kib
-                    );
-                    sink.lock().unwrap_or_else(|p| p.into_inner()).push(r);
+        let done = Arc::new(tokio::sync::Notify::new());
+        let finish = done.clone();
+        let current = current.clone();
+        let thread = std::thread::spawn(move || -> anyhow::Result<()> {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("soak-hostile")
+                .enable_all()
+                .build()?;
+            rt.block_on(async move {
+                let attacks = async {
+                    loop {
+                        for (i, a) in crate::attack::ATTACKS.iter().enumerate() {
+                            if !a.in_soak {
+                                continue;
+                            }
+                            current.store(i, Ordering::Relaxed);
+                            let t0 = Instant::now();
+                            let r = crate::attack::run_recorded(&ctx, a, &ctx.open).await;
+                            current.store(QUIET, Ordering::Relaxed);
+                            eprintln!(
+                                "soak: attack {} {} (peak RSS {} KiB, {:.1} s)",
+                                r.name,
+                                if r.passed() { "held" } else { "FAILED" },
+                                r.peak_kib,
+                                r.seconds,
+                            );
+                            sink.lock().unwrap_or_else(|p| p.into_inner()).push(r);
+                            tokio::time::sleep(t0.elapsed().max(QUIET_PAUSE_MIN)).await;
+                        }
+                    }
+                };
+                // The attack under way when the load stops is dropped unrecorded.
+                tokio::select! {
+                    () = attacks => {}
+                    () = finish.notified() => {}
                 }
-            }
+            });
+            rt.shutdown_background();
+            Ok(())
         });
-        (task, records)
+        (thread, done, records)
     });
     let mut samples = Vec::new();
     let mut next = start + cfg.sample_every;
@@ -221,9 +265,13 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
     }
     // The hostile mix stops with the load (the attack under way is dropped unrecorded).
     let attacks: Vec<crate::attack::Record> = match hostile {
-        Some((task, records)) => {
-            task.abort();
-            let _ = task.await;
+        Some((thread, done, records)) => {
+            current.store(QUIET, Ordering::Relaxed);
+            done.notify_one();
+            match thread.join() {
+                Ok(r) => r?,
+                Err(_) => anyhow::bail!("the hostile mix's thread panicked"),
+            }
             std::mem::take(&mut *records.lock().unwrap_or_else(|p| p.into_inner()))
         }
         None => Vec::new(),
@@ -239,10 +287,23 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         tokio::time::sleep(cfg.after_term).await;
     }
     stop.store(true, Ordering::Relaxed);
-    let mut latency = crate::attack::calls::histogram();
+    let mut per_attack: Vec<_> = (0..=QUIET)
+        .map(|_| crate::attack::calls::histogram())
+        .collect();
     for t in tasks {
-        latency.add(&t.await?)?;
+        for (sum, h) in per_attack.iter_mut().zip(t.await?) {
+            sum.add(&h)?;
+        }
     }
+    let mut latency = crate::attack::calls::histogram();
+    let mut during_attacks = crate::attack::calls::histogram();
+    for (i, h) in per_attack.iter().enumerate() {
+        latency.add(h)?;
+        if i != QUIET {
+            during_attacks.add(h)?;
+        }
+    }
+    let between_attacks = &per_attack[QUIET];
     let mut by_attack: BTreeMap<String, (u64, u64, u64)> = BTreeMap::new();
     for r in &attacks {
         let e = by_attack.entry(r.name.clone()).or_default();
@@ -316,12 +377,20 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         "rss_growth_percent_first_to_last": growth_first,
         "rss_growth_percent_first_half_peak_to_last": growth,
         "rate_target": cfg.rate,
-        "honest_latency_ms": {
-            "p50": latency.value_at_quantile(0.50) as f64 / 1000.0,
-            "p90": latency.value_at_quantile(0.90) as f64 / 1000.0,
-            "p99": latency.value_at_quantile(0.99) as f64 / 1000.0,
-            "max": latency.max() as f64 / 1000.0,
-        },
+        "honest_latency_ms": latency_ms(&latency),
+        // With --hostile: the honest calls started while an attack ran, and between attacks.
+        "honest_latency_ms_during_attacks": cfg.hostile.then(|| latency_ms(&during_attacks)),
+        "honest_latency_ms_between_attacks": cfg.hostile.then(|| latency_ms(between_attacks)),
+        "honest_p99_during_over_between": cfg.hostile.then(|| {
+            during_attacks.value_at_quantile(0.99) as f64
+                / between_attacks.value_at_quantile(0.99).max(1) as f64
+        }),
+        "honest_latency_ms_per_attack": crate::attack::ATTACKS
+            .iter()
+            .zip(&per_attack)
+            .filter(|(_, h)| !h.is_empty())
+            .map(|(a, h)| json!({"attack": a.name, "latency_ms": latency_ms(h)}))
+            .collect::<Vec<_>>(),
         "honest_shed_under_load": shed,
         "hostile": cfg.hostile,
         "attacks": by_attack
@@ -331,6 +400,24 @@ pub async fn soak(cfg: &SoakConfig) -> anyhow::Result<Value> {
         "peak_rss_kib": peak_kib,
         "passed": passed,
     }))
+}
+
+/// The index of "no attack running" in the per-attack latency histograms.
+const QUIET: usize = crate::attack::ATTACKS.len();
+
+/// The shortest quiet pause after an attack of the hostile mix (the pause lasts as long as
+/// the attack did, at least this).
+const QUIET_PAUSE_MIN: Duration = Duration::from_secs(5);
+
+/// A latency histogram (microseconds) as `{calls, p50, p90, p99, max}` in milliseconds.
+fn latency_ms(h: &hdrhistogram::Histogram<u64>) -> Value {
+    json!({
+        "calls": h.len(),
+        "p50": h.value_at_quantile(0.50) as f64 / 1000.0,
+        "p90": h.value_at_quantile(0.90) as f64 / 1000.0,
+        "p99": h.value_at_quantile(0.99) as f64 / 1000.0,
+        "max": h.max() as f64 / 1000.0,
+    })
 }
 
 /// The soak's name for `INTERNAL` answers that are the client library's report of a call the

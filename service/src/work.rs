@@ -8,6 +8,11 @@
 //! the future sets the flag, and the work checks it between actions (or games) and stops
 //! with [`Cancel::stopped`] (`CANCELLED`), so an abandoned call does not keep a core busy.
 //!
+//! Whole games and streams' producers run on threads of their own, at a lower CPU priority
+//! ([`HEAVY_NICE`]): when the cores are busy, the one-state calls (Apply, View, LegalActions,
+//! …, [`quick`]) keep their latency and the long work takes what is left (issue #24: honest
+//! callers' latency while hostile imports and replays run).
+//!
 //! [`stream`] does the same for server-streaming calls: the work sends its messages through
 //! a bounded channel (it waits while the reader is slow), stops when the reader is gone, and
 //! ends the stream with `DEADLINE_EXCEEDED` when the call's deadline passes.
@@ -95,7 +100,86 @@ pub async fn blocking<T: Send + 'static>(
         .acquire()
         .await
         .map_err(|e| Status::internal(format!("worker pool closed: {e}")))?;
-    unbounded(work).await
+    unbounded(heavy_spawner(), work).await
+}
+
+/// How much lower than the server's own the CPU priority of the threads running whole-game
+/// work and streams' producers is: the nice value added (Linux; elsewhere the work runs at
+/// the server's priority). At +10 the scheduler gives a thread about a tenth of the share of
+/// a thread at the server's priority (CFS weights 110 and 1024), so one-state calls competing
+/// with long work for the cores are served first.
+pub const HEAVY_NICE: i32 = 10;
+
+/// The runtime whose blocking pool runs whole-game work and streams' producers: its threads
+/// start at [`HEAVY_NICE`] (a thread can lower its own priority but not raise it again, so
+/// these threads are never shared with the one-state calls). `None` when it could not be
+/// built: the work then runs on the server's own blocking pool.
+fn heavy_runtime() -> Option<&'static tokio::runtime::Runtime> {
+    static RUNTIME: std::sync::OnceLock<Option<tokio::runtime::Runtime>> =
+        std::sync::OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("referee-heavy")
+                .on_thread_start(lower_priority)
+                .build()
+                .ok()
+        })
+        .as_ref()
+}
+
+/// Where [`unbounded`] runs a piece of work.
+#[derive(Clone, Copy)]
+enum Spawner {
+    /// The server's blocking pool (one-state calls).
+    Server,
+    /// [`heavy_runtime`]'s blocking pool.
+    Heavy(&'static tokio::runtime::Runtime),
+}
+
+impl Spawner {
+    fn spawn_blocking<R: Send + 'static>(
+        self,
+        f: impl FnOnce() -> R + Send + 'static,
+    ) -> tokio::task::JoinHandle<R> {
+        match self {
+            Self::Server => tokio::task::spawn_blocking(f),
+            Self::Heavy(rt) => rt.spawn_blocking(f),
+        }
+    }
+}
+
+/// The heavy runtime, or the server's pool when it could not be built.
+fn heavy_spawner() -> Spawner {
+    heavy_runtime().map_or(Spawner::Server, Spawner::Heavy)
+}
+
+/// Lowers the calling thread's CPU priority by [`HEAVY_NICE`] (Linux: `setpriority` on the
+/// thread id; a failure leaves the priority as it was).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: plain system calls on the calling thread's own id; no memory is passed.
+    unsafe {
+        let tid = libc::gettid() as libc::id_t;
+        // getpriority may legitimately return -1: clear errno first and check it.
+        *libc::__errno_location() = 0;
+        let now = libc::getpriority(libc::PRIO_PROCESS, tid);
+        if now != -1 || *libc::__errno_location() == 0 {
+            libc::setpriority(libc::PRIO_PROCESS, tid, (now + HEAVY_NICE).min(19));
+        }
+    }
+}
+
+/// The calling thread's nice value (Linux; 0 elsewhere).
+pub fn thread_nice() -> i32 {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a plain system call on the calling thread's own id.
+    unsafe {
+        libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t)
+    }
+    #[cfg(not(target_os = "linux"))]
+    0
 }
 
 /// Threads that run whole-game work (Replay, ApplyBatch, Playout, ImportGame, ExportGame,
@@ -157,17 +241,19 @@ pub async fn wait_until_stopped(within: std::time::Duration) -> usize {
     }
 }
 
-/// [`blocking`] without waiting for a worker of a pool (the pools' own work).
+/// [`blocking`] without waiting for a worker of a pool (the pools' own work), on `spawner`.
 async fn unbounded<T: Send + 'static>(
+    spawner: Spawner,
     work: impl FnOnce(&Cancel) -> T + Send + 'static,
 ) -> Result<T, Status> {
     let cancel = Cancel::new();
     let mut guard = CancelOnDrop(Some(cancel.clone()));
-    let result = tokio::task::spawn_blocking(move || {
-        let _running = Running::start();
-        referee_engine::interrupt::with_cancel(cancel.flag(), || work(&cancel))
-    })
-    .await;
+    let result = spawner
+        .spawn_blocking(move || {
+            let _running = Running::start();
+            referee_engine::interrupt::with_cancel(cancel.flag(), || work(&cancel))
+        })
+        .await;
     guard.0 = None;
     result.map_err(|e| Status::internal(format!("task failed: {e}")))
 }
@@ -195,7 +281,7 @@ pub async fn quick<T: Send + 'static>(
         .acquire()
         .await
         .map_err(|e| Status::internal(format!("worker pool closed: {e}")))?;
-    unbounded(work).await
+    unbounded(Spawner::Server, work).await
 }
 
 /// Messages a stream buffers while its reader is slow (the work waits when they are full).
@@ -272,7 +358,8 @@ pub fn stream<T: Send + 'static>(
     let last = tx.clone().try_reserve_owned().ok();
     let bytes = Arc::new(Semaphore::new(STREAM_BUFFER_BYTES));
     let handle = tokio::runtime::Handle::current();
-    tokio::task::spawn_blocking(move || {
+    // Dropping the handle detaches the producer; it stops when the reader is gone.
+    drop(heavy_spawner().spawn_blocking(move || {
         let _running = Running::start();
         let deadline_at = tokio::time::Instant::from_std(deadline);
         let mut send = |item: T| -> Result<(), Status> {
@@ -313,7 +400,7 @@ pub fn stream<T: Send + 'static>(
         {
             last.send((Err(status), None));
         }
-    });
+    }));
     Messages { rx }
 }
 
@@ -441,6 +528,25 @@ mod tests {
         let far = Instant::now() + Duration::from_secs(60);
         let mut s = stream(far, Vec::len, |send| send(vec![0u8; 1 << 20]));
         assert_eq!(s.next().await.unwrap().unwrap().len(), 1 << 20);
+        assert!(s.next().await.is_none());
+    }
+
+    /// Whole-game work and streams' producers run at [`HEAVY_NICE`] below the server's
+    /// priority, one-state calls at the server's own (Linux), so that cheap calls are served
+    /// first when long work fills the cores (issue #24).
+    #[cfg(target_os = "linux")]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn long_work_runs_at_a_lower_priority_than_one_state_calls() {
+        let server = tokio::task::spawn_blocking(thread_nice).await.unwrap();
+        let heavy = (server + HEAVY_NICE).min(19);
+        assert_eq!(quick(|_| thread_nice()).await.unwrap(), server);
+        assert_eq!(blocking(|_| thread_nice()).await.unwrap(), heavy);
+        // A one-state call after whole-game work still runs at the server's priority: the
+        // lowered threads are never lent to it.
+        assert_eq!(quick(|_| thread_nice()).await.unwrap(), server);
+        let far = Instant::now() + Duration::from_secs(60);
+        let mut s = stream(far, |_: &i32| 4, |send| send(thread_nice()));
+        assert_eq!(s.next().await.unwrap().unwrap(), heavy);
         assert!(s.next().await.is_none());
     }
 
