@@ -630,7 +630,10 @@ impl Board {
             return r;
         }
         let turn_back = trace == Trace::Track;
-        let r = reach_until(self, state, corp, starts, border_set, turn_back, |_, _| false).0;
+        let r = reach_until(self, state, corp, starts, border_set, turn_back, |_, _| {
+            false
+        })
+        .0;
         let r = std::rc::Rc::new(r);
         self.remember(corp, starts, border_set, trace, r.clone());
         r
@@ -650,7 +653,15 @@ impl Board {
         wanted: usize,
         counts: impl Fn(usize, usize) -> bool,
     ) -> bool {
-        self.reaches_at_least_traced(state, corp, starts, border_set, Trace::Track, wanted, counts)
+        self.reaches_at_least_traced(
+            state,
+            corp,
+            starts,
+            border_set,
+            Trace::Track,
+            wanted,
+            counts,
+        )
     }
 
     /// [`Board::reaches_at_least`] for the search [`Board::token_reach`] answers
@@ -664,7 +675,15 @@ impl Board {
         wanted: usize,
         counts: impl Fn(usize, usize) -> bool,
     ) -> bool {
-        self.reaches_at_least_traced(state, corp, starts, border_set, Trace::Route, wanted, counts)
+        self.reaches_at_least_traced(
+            state,
+            corp,
+            starts,
+            border_set,
+            Trace::Route,
+            wanted,
+            counts,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]

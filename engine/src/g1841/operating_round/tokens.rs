@@ -80,9 +80,10 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
     let Some(search) = TokenSearch::of(state, board) else {
         return Vec::new();
     };
-    let reach = search
-        .board
-        .token_reach(state, search.sym, &search.starts, search.border.as_deref());
+    let reach =
+        search
+            .board
+            .token_reach(state, search.sym, &search.starts, search.border.as_deref());
     let mut out = Vec::new();
     for ReachedCity {
         hex,
@@ -381,9 +382,10 @@ pub fn token_step_opens_in_18xx(state: &State) -> bool {
             })
             .count() as u32
     };
-    let reach = search
-        .board
-        .token_reach(state, search.sym, &search.starts, search.border.as_deref());
+    let reach =
+        search
+            .board
+            .token_reach(state, search.sym, &search.starts, search.border.as_deref());
     reached_cities(search.board, &reach).into_iter().any(
         |ReachedCity {
              hex,
