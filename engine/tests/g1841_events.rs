@@ -741,6 +741,59 @@ fn s12_3_tuscan_merge_into_sfli() {
     assert!(event(&state).is_none());
 }
 
+/// FAQ-R4, 1841 §12.3: SFLi's president's certificate goes to the pool only if nobody holds
+/// 20% at the formation; a holder who reaches 20% with an odd share taken as a full share
+/// becomes president, swapping two shares back to the IPO (18xx `merger_do_exchange`).
+/// Version 2, heuristic, 3 players, seed 3012 (`tests/data/v2-3p-heuristic-s3012-to357.json`):
+/// at the Tuscan merge nobody claims SFLi's presidency; players 2, 1, 3 and the pool each
+/// exchange a pair for a share; player 3 (seat 2) takes his odd share as a full share
+/// (id 349) and is president with the certificate; the pool keeps its share. His sale of 10%
+/// at id 356 dumps the certificate into the pool, which gives him its share: 18xx's pool
+/// holds SFLi 20%. Before 2026-12-06 the certificate went to the pool at once, the pool's
+/// pair was cancelled, player 3 took it from the pool for his two shares, and the pool ended
+/// with 30%.
+#[test]
+fn faq_r4_a_holder_of_20_percent_after_the_odd_shares_presides_sfli() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/v2-3p-heuristic-s3012-to357.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let at = |id| {
+        replay(
+            &text,
+            &ReplaySettings {
+                check: false,
+                stop_at_action_id: Some(id),
+            },
+        )
+        .state
+        .unwrap()
+    };
+    // Before player 3's odd share: the certificate waits in the IPO.
+    let s = at(348);
+    assert!(matches!(event(&s), Some(CorporateEvent::Merger(_))));
+    let sfli = s.corporation("SFLi").unwrap();
+    assert_eq!(sfli.president(), Some(&ShareOwner::Ipo));
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Pool), 10);
+    assert_eq!(percent(&s, "SFLi", p(2)), 10);
+    // Full share: 20%, the presidency by the swap (two shares back to the IPO).
+    let s = at(349);
+    let sfli = s.corporation("SFLi").unwrap();
+    assert_eq!(sfli.president(), Some(&p(2)));
+    assert_eq!(percent(&s, "SFLi", p(2)), 20);
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Pool), 10);
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Ipo), 50);
+    assert!(!frozen(&s, "SFLi"));
+    // Id 356: player 3 sells 10%; the certificate goes to the pool, its share to him.
+    let s = at(357);
+    let sfli = s.corporation("SFLi").unwrap();
+    assert_eq!(sfli.president(), Some(&ShareOwner::Pool));
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Pool), 20);
+    assert_eq!(percent(&s, "SFLi", p(2)), 10);
+    assert!(frozen(&s, "SFLi"));
+}
+
 /// 1841 §12.3 with §12.1's two-city rule in the Tuscan merge's first step: 132002 before
 /// action 327, edited so that Firenze (R14) shows its printed yellow tile with SFMA in city 0
 /// and SFLP (2 tokens: Lucca P12 and Firenze city 1) in the other city, SSFL only in Pisa

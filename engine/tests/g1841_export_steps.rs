@@ -366,7 +366,10 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // a minor without the second token's L.50 may transform (§12.2, FAQ-Q5; helper interop).
     // 11 before the merge of trains-corp (corporations sell out of presidencies, §9.7, §5.3;
     // merged holdings take presidencies, §7.5, §12.1; corporate presidency ties).
-    assert_eq!(found, 13);
+    // 13 before a holder of 20% after the Tuscan merge's odd shares took SFLi's presidency
+    // (FAQ-R4, §12.3; helper prices), the token searches traced as a route runs (§9.2, §9.5)
+    // and the Tuscan merge's decider chose SFLi's discard (§9.6, §12.3; helper trains3).
+    assert_eq!(found, 11);
 }
 
 const SLOT_SEEDS: u64 = 30;
@@ -1068,8 +1071,10 @@ fn s21_a_p2p_purchase_that_moves_the_presidency_names_the_shares_bought() {
     }
     println!("{purchases} purchases, {with_presidency} moved the presidency");
     // (97, 9) before the merges of 2026-12-06 08:30 UTC (rules-1841, harness-v2); (153, 41)
-    // before a minor without the second token's L.50 may transform (§12.2, FAQ-Q5; helper interop).
-    assert_eq!((purchases, with_presidency), (152, 40));
+    // before a minor without the second token's L.50 may transform (§12.2, FAQ-Q5; helper interop);
+    // (152, 40) before the token searches traced as a route runs (§9.2, §9.5) and the
+    // Tuscan merge's decider chose SFLi's discard (§9.6, §12.3; helper trains3).
+    assert_eq!((purchases, with_presidency), (155, 39));
 }
 
 /// 1841 §13: a corporation on L.516 ends the game at the end of the current corporation's
@@ -1281,5 +1286,26 @@ fn s21_a_mergers_president_exchanges_in_the_holders_order() {
             (ShareOwner::Player(0), 20, true)
         ]
     );
+    reimports_to(&written, &actions);
+}
+
+/// 1841 §12.3 (the Tuscan merge leaves SFLi without a president, its president's certificate
+/// in the pool): 18xx.games gives the pool one share per pair at its place in the exchange
+/// order (after the players and their corporations, before the frozen corporations) and
+/// sends them back to the IPO for the president's certificate, even where the pool keeps no
+/// share and this engine reports no pool exchange. Version 1, random, 8 players, seed 8013,
+/// ids 708-711: the pool's pairs take SFLi_4 and SFLi_5 (back to the IPO), SFV then receives
+/// SFLi_6 and CGTF SFLi_7; Player 8's IPO purchase at id 874 names an IPO share. Before: the
+/// writer gave SFV SFLi_4 and CGTF SFLi_5 and named SFLi_6 (SFV's in 18xx) at id 874,
+/// refused ("Cannot buy a share of SFLi").
+#[test]
+fn s22_a_presidentless_sflis_pool_takes_its_pairs_in_order() {
+    let (actions, written) = reexported_data("version_1-8p-random-s8013-to875");
+    assert_eq!(written.actions_exported, 875);
+    let r = record(&written, 874);
+    assert_eq!(r["type"], "buy_shares");
+    assert_eq!(r["entity"], 8);
+    assert_eq!(r["shares"], serde_json::json!(["SFLi_8"]));
+    assert_eq!(written.action_ids.len(), actions.len());
     reimports_to(&written, &actions);
 }

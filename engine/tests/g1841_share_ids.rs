@@ -450,6 +450,31 @@ fn s12_1_a_mergers_treasury_moves_the_initiators_certificates_first() {
     oracle_accepts(name, &written, 626);
 }
 
+/// 1841 §9.4 (a corporation that runs nothing withholds 0 and moves left) against 18xx's
+/// stale route cache: in phase 2 its `@region_graph` keeps the route of a corporation that
+/// once had one, and a token sale clears only `@graph`, so 18xx opens `Route` for the
+/// seller. `lite`, heuristic, 3 players, seed 3011: SFTG ran routes in ORs 1 and 2, sold its
+/// H4 token to SFTC at id 101 and keeps only Genova (J6), with no route; at the start of
+/// OR 3.1 the export writes SFTG's track pass (107) and an empty `run_routes` (108; 18xx
+/// then withholds 0, SFTG L.195 → L.175 as ours), then its token-purchase pass and its
+/// 3-train (110). Before, the pass at 108 met "Blocking step Run Routes".
+#[test]
+fn s9_4_an_empty_run_where_18xx_keeps_a_sold_routes_step_open() {
+    let name = "lite-3p-heuristic-s3011-to112.json";
+    let written = reexport_data(name);
+    assert_eq!(
+        record(&written, 108),
+        json!({"type": "run_routes", "entity": "SFTG"})
+    );
+    let r = &written.json["actions"][107];
+    assert_eq!(r["routes"], json!([]));
+    assert_eq!(
+        record(&written, 110),
+        json!({"type": "buy_train", "entity": "SFTG"})
+    );
+    oracle_accepts(name, &written, 112);
+}
+
 /// 1841 §12.1, §12.3, 18xx `merger_do_exchange` and `transfer_shares`: a holder that takes
 /// a merger's presidency with its pairs, without paying, gets two ordinary shares first, and
 /// the presidency swap sends them back to the end of the IPO for the president's certificate
@@ -554,7 +579,7 @@ fn s9_2_no_token_through_a_pass_token_and_back() {
     );
     assert!(
         !board
-            .token_reach(&state, "IFAI", &starts, None)
+            .traced_reach(&state, "IFAI", &starts, None)
             .contains("L6", pass)
     );
     assert_eq!(operating_round::legal_tokens(&state), Vec::new());

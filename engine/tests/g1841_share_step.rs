@@ -134,7 +134,15 @@ fn i35_the_flag_of_an_open_corporation_is_refused() {
 /// CFCC two 10% shares for it, so CFCC holds 6 certificates of other corporations, more than
 /// 5, and must sell again before it may pass (id 632, a 10% of CTS). Before, CFCC kept ATFA's
 /// presidency and passed (the oracle refused the pass: "Corporate Sell then Buy Shares").
+///
+/// Ignored since the token searches trace as a route runs (1841 §9.2, helper trains3): the
+/// fixture, written by an older build, places ICSF's token on Alessandria (J6) at id 326,
+/// which 18xx.games' live token graph does not reach (at id 325 it reaches H4, M3, E7, D8
+/// and O3; the oracle accepted the record only because a loading game skips the connection
+/// test), and the engine now refuses it there. The same seed plays another game now: the
+/// test needs a new excerpt showing the sale (to do).
 #[test]
+#[ignore = "fixture lite-3p-heuristic-s3003-to633 places a token the engine now refuses (id 326, §9.2); needs a new excerpt"]
 fn s9_7_a_corporate_sale_hands_the_presidency_over() {
     use referee_engine::g1841::import18xx::{ReplaySettings, replay};
     let text = std::fs::read_to_string(format!(

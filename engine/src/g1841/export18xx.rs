@@ -190,6 +190,7 @@ pub fn export(
         oo_removals: Vec::new(),
         slots: TokenSlots::default(),
         split_offers_done: BTreeSet::new(),
+        ran_in_phase_2: BTreeSet::new(),
     };
     let mut out = Vec::new();
     let mut failure = None;
@@ -285,6 +286,9 @@ pub fn export(
         }
         match writer.write(&pre, &state, *seat, action, &events, id) {
             Ok(mut json) => {
+                if matches!(action, Action::DeclareBankruptcy { .. }) {
+                    writer.ledger.bankrupt_sales(&ShareOwner::Player(*seat));
+                }
                 writer.ledger.split_treasury(&pre, &state, &events);
                 writer.ledger.merger_treasury(&pre, &state, &events);
                 writer.ledger.exchanged(&events, &state);
@@ -388,6 +392,7 @@ pub fn export(
                 writer.token_pass(&pre, &state, *seat, false, &mut out);
                 writer.track_pass(&pre, &state, *seat, &events, &mut out);
                 writer.token_pass(&pre, &state, *seat, true, &mut out);
+                writer.stale_route_runs(&pre, &state, *seat, action, &events, &mut out);
             }
             Err(reason) => {
                 state = pre;
@@ -1097,6 +1102,9 @@ struct Writer<'a> {
     /// Successors of the Ferdinandea split whose further purchase rounds 18xx.games counts as
     /// over (`@secession_offer_donea`/`doneb`; [`Writer::split_repeat_declines`]).
     split_offers_done: BTreeSet<String>,
+    /// Corporations that ran routes in phase 2, whose route 18xx.games' phase-2 graph keeps
+    /// as runnable for good ([`Writer::stale_route_runs`]).
+    ran_in_phase_2: BTreeSet<String>,
 }
 
 /// A merger's token on a two-city tile removed by rule ([`Writer::merger_oo_removals`]).
@@ -1555,6 +1563,61 @@ impl Writer<'_> {
         for &seat in seats {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
             out.push(self.record("pass", &Map::new(), &Entity::Player(seat), seat, id));
+        }
+    }
+
+    /// Appends an empty `run_routes` where 18xx.games opens the routes step of a corporation
+    /// this engine found without a route (1841 §9.3, §9.4: it runs nothing, withholds 0 and
+    /// moves left, `DidNotRun`), from its stale route cache: in phase 2 its selected graph is
+    /// `@region_graph`, whose `route_info` of a corporation that once had a route
+    /// (`route_train_purchase`) survives every `clear`, and a token sale clears only `@graph`
+    /// (`G1841::Step::BuyToken#process_buy_token`). So a corporation that ran routes in
+    /// phase 2 and then sold its only useful token still gets `Route` (lite heuristic 3
+    /// players seed 3011, id 108: SFTG, H4 sold to SFTC at id 101, "Blocking step Run Routes
+    /// cannot process action pass"). The empty run earns 0: 18xx then skips its dividend step
+    /// with a withholding and moves the price left, as this engine did. Also notes the
+    /// corporations that run routes in phase 2.
+    fn stale_route_runs(
+        &mut self,
+        pre: &State,
+        post: &State,
+        seat: Seat,
+        action: &Action,
+        events: &[Event],
+        out: &mut Vec<Value>,
+    ) {
+        if let Action::RunRoutes { routes } = action
+            && !routes.is_empty()
+            && pre.phase == "2"
+            && let Some(corp) = operating_round::current(pre)
+        {
+            self.ran_in_phase_2.insert(corp);
+        }
+        for e in events {
+            let Event::DidNotRun { corporation } = e else {
+                continue;
+            };
+            let has_trains = post
+                .operations
+                .trains
+                .get(corporation)
+                .is_some_and(|t| !t.is_empty());
+            if post.phase != "2" || !has_trains || !self.ran_in_phase_2.contains(corporation) {
+                continue;
+            }
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            let seat = super::corporation::controller(post, corporation).unwrap_or(seat);
+            let mut f = Map::new();
+            f.insert("routes".into(), Value::Array(Vec::new()));
+            f.insert("extra_revenue".into(), Value::from(0));
+            f.insert("subsidy".into(), Value::from(0));
+            out.push(self.record(
+                "run_routes",
+                &f,
+                &Entity::Corporation(corporation.clone()),
+                seat,
+                id,
+            ));
         }
     }
 

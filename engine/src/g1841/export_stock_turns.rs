@@ -118,6 +118,23 @@ fn treasury_holding_looks_buyable(state: &State, seat: Seat, cash: i64, below_li
 /// SFTC), p7 7011 id 298 (SSFL: SFTC before IRSFF), lite p5 5011 id 744 (RATF: ICSF before
 /// SFTC), version_1+sfli p5 5012 id 718 (IFAI: RSFS before ATFA). The order of first
 /// acquisition would have been right for 6012 and 5011, not for 7011.
+///
+/// Traced (2026-12-06, helper stocks, a Ruby hook logging each key inserted): keys are never
+/// deleted in 1841 (`restart_corporation!` and `close!` keep them), and the harness's oracle
+/// (`oracle.rb` snapshots, `holder.shares_of(c)` for every corporation) inserts every
+/// corporation, in 18xx's corporation order, into each ipoed/floated/closed/priced
+/// corporation at every round change: a corporation's order is fixed from the first round
+/// change after it starts. Before that, keys come from `player_controlled_percentage` (for
+/// each corporation its controller controls) in the controller's `can_buy_any_from_ipo?`,
+/// `can_ipo_any?` and `must_sell?` scans (each stops at its first yes), from every payout
+/// (`payout_shares` looks up the payer in every corporation, started or not), from
+/// transformations and mergers (`transform_shares`, `merger_share_holder_list`) and from
+/// share moves. Version_1 random p6 seed 6012: IRSFF = IRSFF, SFLP (id 29, IPO scan), SSFL
+/// (id 47, IPO scan), then the rest at the end of Stock Round 1 (id 57); p7 seed 7011: SSFL
+/// = SSFL, SFLP (26), SFTC (27, `can_ipo_any?`), IRSFF (36), then the rest. Following it
+/// means replaying those scans for the controller from the start to that round change; the
+/// oracle without snapshots (`--no-snapshots`) orders keys differently again (version_1
+/// random p4 seed 4001 stops at id 324 there, and agrees to the end with snapshots).
 fn holdings_in_18xx_order<'a>(
     state: &'a State,
     holder: &'a Corporation,

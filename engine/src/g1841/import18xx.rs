@@ -4144,6 +4144,20 @@ fn skipped_record(
         "pass" if action.auto && (step_or_turn || rejection.code == C::IllegalMove) => {
             Some("automatic pass of a step this engine skips")
         }
+        // 18xx's routes step opened from its stale route cache for a corporation with no
+        // route, run with no route (the export's `Writer::stale_route_runs`; 1841 §9.4: this
+        // engine withheld 0 and moved on).
+        "run_routes"
+            if step_or_turn
+                && action.fields.routes().is_some_and(<[_]>::is_empty)
+                && matches!(&state.round, Round::OperatingRound(r)
+                    if r.event.is_none()
+                        && r.step != OperatingStep::Routes
+                        && matches!(&action.entity, Entity::Corporation(c)
+                            if Some(c) == r.current.as_ref())) =>
+        {
+            Some("empty run of a routes step this engine skipped (no route)")
+        }
         "choose"
             if step_or_turn
                 && matches!(action.entity, Entity::Corporation(_))
@@ -4181,6 +4195,14 @@ fn step_18xx_skipped(
     let by_operating =
         matches!(&action.entity, Entity::Corporation(c) if Some(c) == r.current.as_ref());
     if action.kind == "pass" && by_operating {
+        return None;
+    }
+    // An empty run of 18xx's routes step by the operating corporation comes where this
+    // engine found no route and moved on ([`skipped_record`]): no step of ours is passed.
+    if action.kind == "run_routes"
+        && by_operating
+        && action.fields.routes().is_some_and(<[_]>::is_empty)
+    {
         return None;
     }
     // A corporation's token count follows the record that opened it (a start, a split, a

@@ -141,26 +141,12 @@ impl Ledger {
         let ordered = transformation_order(events, post);
         let events = ordered.as_deref().unwrap_or(events);
         let mut pending: Option<(String, ShareOwner, usize)> = None;
-        // A Tuscan merge's SFLi left without a president (1841 §12.3), its president's
-        // certificate in the pool: see [`Ledger::pool_pairs_back_to_ipo`].
-        let mut receivership: Option<&str> = None;
+        // A Tuscan merge's SFLi left without a president (1841 §12.3, FAQ-R4) gets its pool
+        // exchange as any holder's; its pool shares that go back to the IPO at the end are
+        // followed by [`Ledger::settle`], from the front of the pool's list (18xx
+        // `merger_tokens_start`: `shares_of(...).take(2)`; version_1+sfli random 3 players seed
+        // 3011, id 265: SFLi_4 and SFLi_5 back, SFLi_6 kept).
         for (k, e) in events.iter().enumerate() {
-            if let Event::FrozenChanged {
-                corporation,
-                frozen: true,
-            } = e
-                && super::data::ruleset(&post.options)
-                    .tuscan_merge
-                    .as_ref()
-                    .is_some_and(|t| t.result == *corporation)
-                && post.corporation(corporation).is_some_and(|c| {
-                    c.certificates
-                        .iter()
-                        .any(|x| x.president && x.owner == ShareOwner::Pool)
-                })
-            {
-                receivership = Some(corporation.as_str());
-            }
             if let Event::CorporationFormed {
                 corporation, from, ..
             } = e
@@ -203,45 +189,12 @@ impl Ledger {
                 } else {
                     pending = Some((corporation.clone(), holder.clone(), rest));
                 }
-            } else if *holder == ShareOwner::Pool && receivership == Some(corporation.as_str()) {
-                self.pool_pairs_back_to_ipo(corporation, units);
             } else {
                 self.give_front(corporation, holder, units);
             }
         }
         if let Some((c, h, extra)) = pending {
             self.presidency_by_swap(&c, &h, extra);
-        }
-    }
-
-    /// The pool's exchange in a Tuscan merge that leaves SFLi without a president (1841
-    /// §12.3: its president's certificate goes to the pool for up to two of the pool's
-    /// pairs), where this engine reports the `units` shares the pool keeps: 18xx.games
-    /// (`merger_do_exchange`, then `merger_tokens_start`) gives the pool a share for each of
-    /// its pairs from the front of the IPO, then moves the pool's first two
-    /// (`shares_of(...).take(2)`) to the end of the IPO. The pool keeps shares only when it
-    /// had more than two pairs, so two went back (version_1+sfli random 3 players seed 3011,
-    /// 18xx id 265: the pool's SFLi_4 and SFLi_5 back in the IPO, SFLi_6 kept, which CTDA's
-    /// pool purchase at id 273 names). With two pairs or fewer the pool keeps nothing, no
-    /// exchange is reported, and the shares that went to the pool and back are not followed.
-    fn pool_pairs_back_to_ipo(&mut self, corporation: &str, units: usize) {
-        self.give_front(corporation, &ShareOwner::Pool, units + 2);
-        let Some(shares) = self.corps.get_mut(corporation) else {
-            return;
-        };
-        let first: Vec<usize> = shares
-            .held
-            .get(&ShareOwner::Pool)
-            .map(|list| {
-                list.iter()
-                    .copied()
-                    .filter(|&i| shares.sizes.get(i).is_some_and(|(_, p)| !p))
-                    .take(2)
-                    .collect()
-            })
-            .unwrap_or_default();
-        for i in first {
-            shares.move_share(i, &ShareOwner::Ipo);
         }
     }
 
@@ -411,6 +364,32 @@ impl Ledger {
         }
         self.give_president(corporation, to);
         self.give_front(corporation, to, rest);
+    }
+
+    /// A bankrupt player's sales (1841 §14), before [`Ledger::settle`]: every certificate
+    /// `bankrupt` holds goes to the pool, of each corporation his ordinary certificates in
+    /// the order he received them and then his president's certificate, as 18xx.games'
+    /// `G1841::Step::Bankrupt#process_bankrupt` sells them (bundles to the pool,
+    /// `all_bundles_for_corporation`: the president's certificate last); a new president's
+    /// swap ([`Ledger::settle`]: the president's certificate to him, his first certificates
+    /// worth it to the pool) comes after them. Before, `settle` moved the new president's
+    /// certificates into the pool ahead of the bankrupt's, and the pool's first certificate,
+    /// which 18xx gives back to a president who sells half his president's certificate
+    /// (`handle_partial`), was another one (p2p_purchases random 4 players seed 4011: Player
+    /// 2's bankruptcy at 18xx id 531 leaves CTS_6, CTS_5, CTS_7, CTS_1, CTS_2 in the pool;
+    /// Player 1's emergency dump of CTS at id 542 got CTS_6 back in 18xx and CTS_1 here, and
+    /// his sale of "CTS_1" at id 544 sold a pool certificate: 18xx.games crashed, "undefined
+    /// method `spender' for SharePool").
+    pub fn bankrupt_sales(&mut self, bankrupt: &ShareOwner) {
+        for shares in self.corps.values_mut() {
+            let held = shares.held.get(bankrupt).cloned().unwrap_or_default();
+            let (president, ordinary): (Vec<usize>, Vec<usize>) = held
+                .into_iter()
+                .partition(|i| shares.sizes.get(*i).is_some_and(|s| s.1));
+            for i in ordinary.into_iter().chain(president) {
+                shares.move_share(i, &ShareOwner::Pool);
+            }
+        }
     }
 
     /// Brings the ledger to the holdings of `post` (see the module documentation).

@@ -76,28 +76,12 @@ pub struct Board {
     reaches: std::cell::RefCell<Vec<(ReachQuestion, std::rc::Rc<Reach>)>>,
 }
 
-/// What a search was asked: the tracing corporation, the start nodes, the border set and
-/// the way it traces.
+/// What a search was asked: the tracing corporation, the start nodes and the border set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ReachQuestion {
     corp: String,
     starts: Vec<(String, usize)>,
     border_set: Option<String>,
-    trace: Trace,
-}
-
-/// How a search of the track graph leaves a node it reached.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Trace {
-    /// By every path, the one it came by included (the searches for tile lays, 1841 §9.1:
-    /// 18xx.games accepts lays that need it, p2p 3p seed 3001 id 442; [`Board::reach`]).
-    Track,
-    /// As a route runs: by its other paths only, never back along the path it came by (a
-    /// route uses no track twice). The searches for tokens (1841 §9.2 placement, §9.5
-    /// purchase: the city must be reachable from a base, and a route cannot turn back;
-    /// 18xx.games' token graph, `Graph#compute` with `Node#walk`, whose entry path is
-    /// visited; [`Board::token_reach`]).
-    Route,
 }
 
 impl PartialEq for Board {
@@ -595,48 +579,33 @@ impl Board {
         starts: &[(impl AsRef<str>, usize)],
         border_set: Option<&str>,
     ) -> std::rc::Rc<Reach> {
-        self.reach_traced(state, corp, starts, border_set, Trace::Track)
-    }
-
-    /// The search of the token steps (1841 §9.2, §9.5; [`Trace::Route`]): as [`Board::reach`],
-    /// but a trace never leaves a node back along the path it reached it by. A city reached
-    /// only by running into a node and back (e.g. into a pass holding the corporation's own
-    /// token, which is no base, §9.2) is not reached.
-    ///
-    /// Lite 4p seed 4001, id 494: IFAI (bases Alessandria J6 and Torino H4, a token in the
-    /// pass M5) reaches K5 (tile 26: branches 3–0 and 0–5) from Asti I5 and runs on into M5;
-    /// the pass L6, on K5's other branch, lies beyond only by coming back out of M5 the way
-    /// it went in: no token there (18xx.games skips the token step).
-    pub fn token_reach(
-        &self,
-        state: &State,
-        corp: &str,
-        starts: &[(impl AsRef<str>, usize)],
-        border_set: Option<&str>,
-    ) -> std::rc::Rc<Reach> {
-        self.reach_traced(state, corp, starts, border_set, Trace::Route)
-    }
-
-    /// [`Board::reach`] or [`Board::token_reach`] by `trace`, remembered on the board.
-    fn reach_traced(
-        &self,
-        state: &State,
-        corp: &str,
-        starts: &[(impl AsRef<str>, usize)],
-        border_set: Option<&str>,
-        trace: Trace,
-    ) -> std::rc::Rc<Reach> {
-        if let Some(r) = self.known_reach(corp, starts, border_set, trace) {
+        if let Some(r) = self.known_reach(corp, starts, border_set) {
             return r;
         }
-        let turn_back = trace == Trace::Track;
-        let r = reach_until(self, state, corp, starts, border_set, turn_back, |_, _| {
-            false
-        })
-        .0;
-        let r = std::rc::Rc::new(r);
-        self.remember(corp, starts, border_set, trace, r.clone());
+        let r = std::rc::Rc::new(reach_on(self, state, corp, starts, border_set));
+        self.remember(corp, starts, border_set, r.clone());
         r
+    }
+
+    /// The nodes and edges a trace reaches as a route runs ([`Board::route_reaches_at_least`]:
+    /// a node is left by its other paths, never back along the path it was reached by), the
+    /// edges of the province border set `border_set` not crossed: where a corporation may
+    /// place a token (1841 §9.2: reachable "18xx region graph", whose walk, `Node#walk`, never
+    /// takes a node's entry path again) or buy one (§9.5). Not remembered on the board.
+    ///
+    /// Lite random 5 players seed 5011, 18xx id 669: SFTN (Torino H4) reaches the two towns of
+    /// Vercelli & Novara (F6, tile 633: one town between edges 0 and 1, the other between 3
+    /// and 4) only by the first; [`Board::reach`] went back from it into G5 and over G5's other
+    /// branch (tile 26) to E5, D6 and the second town, and offered tokens in E7 and Milano,
+    /// where 18xx.games' token step, finding no city, is skipped.
+    pub fn traced_reach(
+        &self,
+        state: &State,
+        corp: &str,
+        starts: &[(impl AsRef<str>, usize)],
+        border_set: Option<&str>,
+    ) -> Reach {
+        reach_until(self, state, corp, starts, border_set, false, |_, _| false).0
     }
 
     /// Whether the search [`Board::reach`] would answer reaches at least `wanted` distinct
@@ -653,50 +622,6 @@ impl Board {
         wanted: usize,
         counts: impl Fn(usize, usize) -> bool,
     ) -> bool {
-        self.reaches_at_least_traced(
-            state,
-            corp,
-            starts,
-            border_set,
-            Trace::Track,
-            wanted,
-            counts,
-        )
-    }
-
-    /// [`Board::reaches_at_least`] for the search [`Board::token_reach`] answers
-    /// ([`Trace::Route`], 1841 §9.2).
-    pub fn token_reaches_at_least(
-        &self,
-        state: &State,
-        corp: &str,
-        starts: &[(impl AsRef<str>, usize)],
-        border_set: Option<&str>,
-        wanted: usize,
-        counts: impl Fn(usize, usize) -> bool,
-    ) -> bool {
-        self.reaches_at_least_traced(
-            state,
-            corp,
-            starts,
-            border_set,
-            Trace::Route,
-            wanted,
-            counts,
-        )
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn reaches_at_least_traced(
-        &self,
-        state: &State,
-        corp: &str,
-        starts: &[(impl AsRef<str>, usize)],
-        border_set: Option<&str>,
-        trace: Trace,
-        wanted: usize,
-        counts: impl Fn(usize, usize) -> bool,
-    ) -> bool {
         let count_in = |r: &Reach| {
             r.node_indices()
                 .iter()
@@ -704,23 +629,21 @@ impl Board {
                 .count()
                 >= wanted
         };
-        if let Some(r) = self.known_reach(corp, starts, border_set, trace) {
+        if let Some(r) = self.known_reach(corp, starts, border_set) {
             return count_in(&r);
         }
         let mut found: Vec<(usize, usize)> = Vec::with_capacity(wanted);
-        let turn_back = trace == Trace::Track;
-        let (reach, stopped) =
-            reach_until(self, state, corp, starts, border_set, turn_back, |i, n| {
-                if counts(i, n) && !found.contains(&(i, n)) {
-                    found.push((i, n));
-                }
-                found.len() >= wanted
-            });
+        let (reach, stopped) = reach_until(self, state, corp, starts, border_set, true, |i, n| {
+            if counts(i, n) && !found.contains(&(i, n)) {
+                found.push((i, n));
+            }
+            found.len() >= wanted
+        });
         if stopped {
             return true;
         }
         let answer = count_in(&reach);
-        self.remember(corp, starts, border_set, trace, std::rc::Rc::new(reach));
+        self.remember(corp, starts, border_set, std::rc::Rc::new(reach));
         answer
     }
 
@@ -742,8 +665,23 @@ impl Board {
         wanted: usize,
         counts: impl Fn(usize, usize) -> bool,
     ) -> bool {
+        self.traced_reaches_at_least(state, corp, starts, None, wanted, counts)
+    }
+
+    /// [`Board::route_reaches_at_least`] with the edges of the province border set
+    /// `border_set` not crossed (the token step's and the token purchase's search, 1841
+    /// §9.2, §9.5).
+    pub fn traced_reaches_at_least(
+        &self,
+        state: &State,
+        corp: &str,
+        starts: &[(impl AsRef<str>, usize)],
+        border_set: Option<&str>,
+        wanted: usize,
+        counts: impl Fn(usize, usize) -> bool,
+    ) -> bool {
         let mut found: Vec<(usize, usize)> = Vec::with_capacity(wanted);
-        let (reach, stopped) = reach_until(self, state, corp, starts, None, false, |i, n| {
+        let (reach, stopped) = reach_until(self, state, corp, starts, border_set, false, |i, n| {
             if counts(i, n) && !found.contains(&(i, n)) {
                 found.push((i, n));
             }
@@ -764,7 +702,6 @@ impl Board {
         corp: &str,
         starts: &[(impl AsRef<str>, usize)],
         border_set: Option<&str>,
-        trace: Trace,
     ) -> Option<std::rc::Rc<Reach>> {
         self.reaches.borrow().iter().find_map(|(q, r)| {
             (q.corp == corp
@@ -773,8 +710,7 @@ impl Board {
                     .iter()
                     .zip(starts)
                     .all(|((qh, qn), (h, n))| qh == h.as_ref() && qn == n)
-                && q.border_set.as_deref() == border_set
-                && q.trace == trace)
+                && q.border_set.as_deref() == border_set)
                 .then(|| r.clone())
         })
     }
@@ -785,7 +721,6 @@ impl Board {
         corp: &str,
         starts: &[(impl AsRef<str>, usize)],
         border_set: Option<&str>,
-        trace: Trace,
         reach: std::rc::Rc<Reach>,
     ) {
         self.reaches.borrow_mut().push((
@@ -796,7 +731,6 @@ impl Board {
                     .map(|(h, n)| (h.as_ref().to_string(), *n))
                     .collect(),
                 border_set: border_set.map(str::to_string),
-                trace,
             },
             reach,
         ));

@@ -962,7 +962,19 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                     }) if matches!(&**ev, super::state::CorporateEvent::Merger(m)
                         if m.target == c.sym && m.moved.is_some())
                 );
-                if c.president() == Some(&ShareOwner::Ipo) && !choosing && !claiming {
+                // 1841 §12.3, FAQ-R4: an unclaimed SFLi's certificate waits in its IPO until
+                // the odd shares are exchanged (a holder of 20% takes it, else the pool).
+                let odd_shares = matches!(
+                    &state.round,
+                    Round::OperatingRound(OperatingRound {
+                        event: Some(ev),
+                        ..
+                    }) if matches!(&**ev, super::state::CorporateEvent::Merger(m)
+                        if m.target == c.sym && m.tuscan && m.president.is_none()
+                            && m.stage == super::state::MergerStage::OddShares)
+                );
+                if c.president() == Some(&ShareOwner::Ipo) && !choosing && !claiming && !odd_shares
+                {
                     return Err(err(
                         path(".certificates[0].owner"),
                         "a started corporation's president's certificate is not in its IPO",

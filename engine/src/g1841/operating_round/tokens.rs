@@ -83,7 +83,7 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
     let reach =
         search
             .board
-            .token_reach(state, search.sym, &search.starts, search.border.as_deref());
+            .traced_reach(state, search.sym, &search.starts, search.border.as_deref());
     let mut out = Vec::new();
     for ReachedCity {
         hex,
@@ -107,7 +107,7 @@ pub(super) fn has_legal_token(state: &State, board: &track::LazyBoard) -> bool {
         return false;
     };
     let b = search.board;
-    b.token_reaches_at_least(
+    b.traced_reaches_at_least(
         state,
         search.sym,
         &search.starts,
@@ -127,9 +127,8 @@ pub(super) fn has_legal_token(state: &State, board: &track::LazyBoard) -> bool {
 }
 
 /// The token step's search (1841 §9.2): from every base of the operating corporation, borders
-/// of the active set blocking, traced as a route runs (never back along the path a node was
-/// reached by: [`track::Board::token_reach`]); `None` when no token may be placed whatever the
-/// board (not the token step, no token left).
+/// of the active set blocking; `None` when no token may be placed whatever the board (not the
+/// token step, no token left).
 struct TokenSearch<'a> {
     sym: &'a str,
     corp: &'a super::super::state::Corporation,
@@ -214,8 +213,7 @@ pub(super) fn has_unplaced_token(state: &State, sym: &str) -> bool {
 
 /// Tokens the operating corporation may buy now (1841 §9.5, FAQ-C12): it has an unplaced
 /// token; the token is another corporation's, in a city or pass reachable from the buyer's
-/// bases without crossing the active border set (traced as a route runs, as the token step's
-/// search: [`track::Board::token_reach`]), on a tile where the buyer has no token; the
+/// bases without crossing the active border set, on a tile where the buyer has no token; the
 /// seller has a controlling player and keeps at least one non-pass token on the map (a token
 /// in a pass can always be sold); price L.1 up to the buyer's treasury.
 pub fn token_purchases(state: &State) -> Vec<TokenPurchaseRange> {
@@ -248,7 +246,7 @@ pub(super) fn token_purchases_with(
         .map(|(h, n, _)| (h, n))
         .collect();
     let border = token_border_set(state);
-    let reach = board.token_reach(state, &sym, &starts, border.as_deref());
+    let reach = board.traced_reach(state, &sym, &starts, border.as_deref());
     for ReachedCity {
         hex, city, kind, ..
     } in reached_cities(board, &reach)
@@ -385,7 +383,7 @@ pub fn token_step_opens_in_18xx(state: &State) -> bool {
     let reach =
         search
             .board
-            .token_reach(state, search.sym, &search.starts, search.border.as_deref());
+            .traced_reach(state, search.sym, &search.starts, search.border.as_deref());
     reached_cities(search.board, &reach).into_iter().any(
         |ReachedCity {
              hex,

@@ -99,10 +99,20 @@ pub(super) fn discard_train(state: &mut State, sym: &str, train: &str, events: &
 /// for a merger's new corporation before its president is known (it received the old
 /// corporations' trains when it was named, 1841 §12.1) the merger's decider: the initiator's
 /// controller (the Tuscan merge's decider, §12.3), as 18xx.games' `@merger_decider`
-/// (`merger_start`: `corpa.player`). `None`: nobody, the discard is automatic (I26).
+/// (`merger_start`: `corpa.player`). The last step of the Tuscan merge (§12.3: the merged
+/// corporation and SSFL into SFLi) moves the trains when SFLi is formed, with no assets kept
+/// for an undo: its decider ([`Merger::decider`]) chooses then, as 18xx.games' `DiscardTrain`
+/// step asks SFLi before the odd shares (v2 random 6 players seed 6012, 18xx id 552: SFLi
+/// with SSFL's three 3-trains and SFLP's 3-train, limit 3 in phase 4; this engine discarded
+/// SFLP's train by itself). `None`: nobody, the discard is automatic (I26).
+///
+/// [`Merger::decider`]: super::super::state::Merger::decider
 pub fn discard_seat(state: &State, sym: &str) -> Option<Seat> {
     controller(state, sym).or_else(|| match round(state)?.event.as_deref()? {
-        CorporateEvent::Merger(m) if m.target == sym => m.moved.as_ref()?.decider,
+        CorporateEvent::Merger(m) if m.target == sym => match &m.moved {
+            Some(moved) => moved.decider,
+            None => m.decider,
+        },
         _ => None,
     })
 }

@@ -14,7 +14,8 @@
 //!    `merger_presidency_for_companies` corporations too, from their treasury). Nobody → the
 //!    merger fails and nothing changes (`MergerFailed`; 18xx takes it back, #9404); likewise if
 //!    it would put a corporation under circular control or leave the new one frozen
-//!    (FAQ-R1). The Tuscan merge cannot fail: the certificate goes to the pool (SFLi frozen).
+//!    (FAQ-R1). The Tuscan merge cannot fail: unclaimed, the certificate goes to a holder who
+//!    ends the exchange with 20% of SFLi, else to the pool (SFLi frozen; FAQ-R4).
 //! 2. **Assets**: cash, trains and certificates of other corporations go to the new
 //!    corporation; shares of each old corporation held by the other are eliminated; the new
 //!    corporation starts on the new cell. In a major merger (the Tuscan merge's last step
@@ -634,17 +635,11 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             });
         }
         None => {
-            // Tuscan merge without a president (1841 §12.3, FAQ-R4): the certificate goes to
-            // the pool for up to two of the pool's pairs; SFLi is frozen.
-            give_president(state, &target, &ShareOwner::Pool);
-            if let Some(i) = m.holders.iter().position(|h| *h == ShareOwner::Pool) {
-                let pairs = (m.units[i] / 2).min(2);
-                m.units[i] -= pairs * 2;
-            }
-            events.push(Event::FrozenChanged {
-                corporation: target.clone(),
-                frozen: true,
-            });
+            // Tuscan merge with nobody claiming the presidency (1841 §12.3, FAQ-R4): the
+            // president's certificate stays in the IPO while the pairs and the odd shares
+            // are exchanged, the pool's pairs included; a holder who ends with 20% takes it
+            // ([`tuscan_president_by_holding`]), else it goes to the pool at the end
+            // ([`tuscan_president_to_pool`]).
         }
     }
     if president_at.is_none() {
@@ -866,6 +861,85 @@ fn exchange_minors(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     m.units.iter_mut().for_each(|u| *u = 0);
 }
 
+/// Whether the Tuscan merge `m` has left SFLi's president's certificate in the IPO so far:
+/// nobody claimed it and no holder has reached 20% yet (1841 §12.3, FAQ-R4).
+fn tuscan_president_open(state: &State, m: &Merger) -> bool {
+    m.tuscan
+        && m.president.is_none()
+        && state.corporation(&m.target).is_some_and(|c| {
+            c.certificates
+                .iter()
+                .any(|x| x.president && x.owner == ShareOwner::Ipo)
+        })
+}
+
+/// A holder who reaches 20% of SFLi in a Tuscan merge nobody claimed the presidency of (an
+/// odd share taken as a full share on top of a share from a pair) is its president (FAQ-R4:
+/// the certificate goes to the pool only if no player or company holds 20% or more at the
+/// formation): he swaps two of his shares, which go back to the IPO, for the president's
+/// certificate (18xx.games: `merger_do_exchange` moves the share with
+/// `allow_president_change`, and the swap takes the new president's first two shares to the
+/// IPO; Version 2 heuristic 3 players seed 3012, id 349: "Player 3 upgrades to full share …
+/// Player 3 becomes the president of SFLi"). Before 2026-12-06 the certificate went to the
+/// pool at once, and the holder of 20% stayed without it (version_1 heuristic 6 players seed
+/// 6013) or took it from the pool, giving the pool his two shares.
+fn tuscan_president_by_holding(
+    state: &mut State,
+    m: &mut Merger,
+    h: &ShareOwner,
+    events: &mut Vec<Event>,
+) {
+    if !tuscan_president_open(state, m)
+        || !matches!(h, ShareOwner::Player(_) | ShareOwner::Corporation(_))
+    {
+        return;
+    }
+    let Some(c) = state.corporation(&m.target) else {
+        return;
+    };
+    if c.percent_of(h) < 2 * c.unit_percent() {
+        return;
+    }
+    crate::g1841::corporation::swap_presidency(state, &m.target, &ShareOwner::Ipo, h);
+    m.president = Some(h.clone());
+    events.push(match h {
+        ShareOwner::Player(seat) => Event::PresidentChanged {
+            corporation: m.target.clone(),
+            seat: *seat,
+        },
+        _ => Event::PresidencyMoved {
+            corporation: m.target.clone(),
+            president: h.clone(),
+        },
+    });
+}
+
+/// The end of the exchange of a Tuscan merge that left SFLi's president's certificate in the
+/// IPO (1841 §12.3, FAQ-R4): up to two of the pool's SFLi shares go back to the IPO, the
+/// certificate goes to the pool, and SFLi is frozen (18xx.games `merger_tokens_start`: the
+/// pool's first two shares, `take(2)`, then the certificate).
+fn tuscan_president_to_pool(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
+    if !tuscan_president_open(state, m) {
+        return;
+    }
+    let target = m.target.clone();
+    if let Some(c) = corp_mut(state, &target) {
+        for x in c
+            .certificates
+            .iter_mut()
+            .filter(|x| !x.president && x.owner == ShareOwner::Pool)
+            .take(2)
+        {
+            x.owner = ShareOwner::Ipo;
+        }
+    }
+    give_president(state, &target, &ShareOwner::Pool);
+    events.push(Event::FrozenChanged {
+        corporation: target,
+        frozen: true,
+    });
+}
+
 fn odd_share(
     state: &mut State,
     m: &mut Merger,
@@ -893,6 +967,7 @@ fn odd_share(
                 president: false,
             });
             follow_presidency(state, &target, events);
+            tuscan_president_by_holding(state, m, h, events);
         }
         _ => {
             add_cash(state, h, half);
@@ -1269,6 +1344,7 @@ pub(super) fn advance(state: &mut State, mut m: Merger, events: &mut Vec<Event>)
             MergerStage::OddShares => {
                 let i = m.next as usize;
                 let Some(h) = m.holders.get(i).cloned() else {
+                    tuscan_president_to_pool(state, &mut m, events);
                     m.stage = MergerStage::TwoCityTile;
                     m.next = 0;
                     continue;
