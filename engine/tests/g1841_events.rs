@@ -2311,6 +2311,69 @@ fn s12_4_with_irsffs_president_in_the_pool_the_buyers_controller_decides_for_the
     assert_eq!(percent(&state, "SB", ShareOwner::Pool), 40);
 }
 
+/// 1841 §12.4 (rounds of purchases: "each shareholder ..., from the president"): a successor
+/// without a president (its certificate in the pool) starts its round from the split's
+/// decider, here the controller of the 4-train's buyer (IRSFF's president's certificate in
+/// the pool), as 18xx.games does (`secession_offer`: `corp.player || @secession_decider`);
+/// the rulebook names no other start. v2 4 players random seed 4013, id 628: Referee started
+/// from the first player. On 132002 before action 327 as above, the single shares exchanged
+/// for SB: SB's first round starts with the first SB holder from P4 (CTDA's controller).
+#[test]
+fn s12_4_a_presidentless_successors_purchases_start_from_the_decider() {
+    let mut state = before_in("132002", 326);
+    set_holders(
+        &mut state,
+        "IRSFF",
+        &[
+            ShareOwner::Pool,
+            p(P1),
+            p(P2),
+            p(P3),
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+            ShareOwner::Pool,
+        ],
+    );
+    // Player order P2, P4, P1, P3: the first player (P2) is not the first holder from the
+    // decider P4 (P1).
+    state.player_order = vec![P2, P4, P1, P3];
+    // Cash enough for the players to buy (each L.500 more, from the bank).
+    for pl in &mut state.players {
+        pl.cash += 500;
+        state.bank_cash -= 500;
+    }
+    act(&mut state, P4, buy_4_train());
+    while let Some(CorporateEvent::Split(s)) = event(&state) {
+        if s.stage != SplitStage::SingleShares {
+            break;
+        }
+        let seat = G1841::to_act(&state)[0];
+        act(
+            &mut state,
+            seat,
+            Action::ExchangeSplitShare {
+                corporation: "SB".into(),
+            },
+        );
+    }
+    let Some(CorporateEvent::Split(s)) = event(&state) else {
+        panic!("no split event: {:?}", event(&state));
+    };
+    assert_eq!(s.corporation, "SB");
+    assert_eq!(
+        state.corporation("SB").unwrap().president(),
+        Some(&ShareOwner::Pool)
+    );
+    let buyers: Vec<Seat> = referee_engine::g1841::corporation::players_from(&state, P4)
+        .into_iter()
+        .filter(|&x| percent(&state, "SB", p(x)) > 0)
+        .collect();
+    assert_eq!(buyers, [P1, P3, P2]);
+    assert_eq!(G1841::to_act(&state), vec![P1]);
+}
+
 /// 1841 §12.1 (minor merger: each 40% certificate → the new president's certificate, the
 /// first in order, or two shares; each 20% share → one share) with §7.5 (a holder with
 /// strictly more takes the presidency over): on 132002 before action 327 the Tuscan merge's

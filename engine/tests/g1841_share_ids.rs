@@ -539,3 +539,51 @@ fn s12_2_a_transformation_with_a_corporate_president_rotates_from_its_controller
     );
     oracle_accepts(name, &written, 417);
 }
+
+/// 1841 §9.2 (the city must be reachable from one of the corporation's tokens; tokens in
+/// passes are not starting points), 18xx.games' token graph (`Node#walk`: a node is left by
+/// its other paths, never back along the path it was reached by). Lite, 4 players, random,
+/// seed 4001, after IFAI's tile lays (id 493): IFAI has bases in Alessandria (J6) and Torino
+/// (H4 city 0), a token in the pass M5 and two tokens unplaced. From Asti (I5) its track runs
+/// over K5 (tile 26: branches 3–0 and 0–5) into M5; the pass L6 (tile 614, just laid) lies
+/// on K5's other branch, reached only by going into M5 and back the way it came. The tile-lay
+/// search (which may turn back) reaches L6, the token search does not: no city to token,
+/// the token step is skipped (Referee used to place IFAI's token on L6 at id 494; 18xx.games
+/// runs IFAI's routes there).
+#[test]
+fn s9_2_no_token_through_a_pass_token_and_back() {
+    use referee_engine::g1841::{operating_round, track};
+    let name = "lite-4p-s4001-to494.json";
+    let r = replay(
+        &fixture(name),
+        &ReplaySettings {
+            stop_at_action_id: Some(493),
+            ..Default::default()
+        },
+    );
+    assert_eq!(r.failure, None);
+    let state = r.state.expect("a state");
+    let board = track::Board::shared(&state);
+    let starts: Vec<(&str, usize)> = board
+        .bases(&state, "IFAI")
+        .into_iter()
+        .map(|(h, n, _)| (h, n))
+        .collect();
+    assert_eq!(starts.iter().map(|s| s.0).collect::<Vec<_>>(), ["J6", "H4"]);
+    let l6 = board.map.hex_index("L6").expect("L6");
+    let pass = track::city_node(board.view(l6).expect("a tile on L6").nodes, 0).expect("pass");
+    assert!(
+        board
+            .reach(&state, "IFAI", &starts, None)
+            .contains("L6", pass)
+    );
+    assert!(
+        !board
+            .traced_reach(&state, "IFAI", &starts, None)
+            .contains("L6", pass)
+    );
+    assert_eq!(operating_round::legal_tokens(&state), Vec::new());
+    // The state after id 494 (IFAI's routes) is the oracle's too.
+    let written = reexport(name);
+    oracle_accepts(name, &written, 494);
+}

@@ -418,13 +418,20 @@ fn exchange_pairs(state: &mut State, split: &mut Split, events: &mut Vec<Event>)
 /// while available (no decision; 18xx: `:a`).
 fn single_decider(state: &State, split: &Split, h: &ShareOwner) -> Option<Seat> {
     match h {
-        ShareOwner::Pool => acting_seat(state, &split.president).or_else(|| {
-            round(state)
-                .and_then(|r| r.current.clone())
-                .and_then(|c| controller(state, &c))
-        }),
+        ShareOwner::Pool => split_decider(state, split),
         _ => acting_seat(state, h),
     }
+}
+
+/// The split's decider (18xx `@secession_decider`): IRSFF's president at the split, or, with
+/// his certificate in the pool, the controller of the corporation whose train purchase
+/// caused the split (the operating corporation).
+fn split_decider(state: &State, split: &Split) -> Option<Seat> {
+    acting_seat(state, &split.president).or_else(|| {
+        round(state)
+            .and_then(|r| r.current.clone())
+            .and_then(|c| controller(state, &c))
+    })
 }
 
 fn available(state: &State) -> Vec<String> {
@@ -435,7 +442,12 @@ fn available(state: &State) -> Vec<String> {
 }
 
 /// Holders of successor `sym` that may buy one of its IPO shares now, in order from its
-/// president (1841 §12.4: players and the corporations they control).
+/// president (1841 §12.4: players and the corporations they control). A successor without a
+/// president (its certificate in the pool) starts from the split's decider
+/// ([`split_decider`]; the rulebook names no other start; 18xx `secession_offer`:
+/// `corp.player || @secession_decider`): with IRSFF's president's certificate in the pool, the
+/// controller of the corporation that bought the first 4-train, not the first player (v2, 4
+/// players, random, seed 4013, id 628).
 fn buyers(state: &State, sym: &str, split: &Split) -> Vec<ShareOwner> {
     let Some(c) = state.corporation(sym) else {
         return Vec::new();
@@ -443,7 +455,7 @@ fn buyers(state: &State, sym: &str, split: &Split) -> Vec<ShareOwner> {
     let first = c
         .president()
         .and_then(|p| acting_seat(state, p))
-        .or_else(|| acting_seat(state, &split.president))
+        .or_else(|| split_decider(state, split))
         .or_else(|| state.player_order.first().copied())
         .unwrap_or(0);
     holder_order(state, first, false, |h| {
