@@ -123,6 +123,7 @@ fn heavy_runtime() -> Option<&'static tokio::runtime::Runtime> {
                 .worker_threads(1)
                 .thread_name("referee-heavy")
                 .on_thread_start(lower_priority)
+                .enable_time()
                 .build()
                 .ok()
         })
@@ -371,10 +372,10 @@ pub fn stream<T: Send + 'static>(
             let n = size(&item).clamp(1, STREAM_BUFFER_BYTES) as u32;
             let held = match bytes.clone().try_acquire_many_owned(n) {
                 Ok(p) => p,
-                Err(_) => match handle.block_on(tokio::time::timeout_at(
-                    deadline_at,
-                    bytes.clone().acquire_many_owned(n),
-                )) {
+                // The timer is the server runtime's: the future is made inside `block_on`.
+                Err(_) => match handle.block_on(async {
+                    tokio::time::timeout_at(deadline_at, bytes.clone().acquire_many_owned(n)).await
+                }) {
                     Ok(Ok(p)) => p,
                     Ok(Err(_)) => return Err(Cancel::stopped("streaming")),
                     Err(_) => return Err(stream_deadline_exceeded()),
@@ -388,7 +389,9 @@ pub fn stream<T: Send + 'static>(
                 }
                 Err(mpsc::error::TrySendError::Full(item)) => item,
             };
-            match handle.block_on(tokio::time::timeout_at(deadline_at, tx.send(item))) {
+            match handle
+                .block_on(async { tokio::time::timeout_at(deadline_at, tx.send(item)).await })
+            {
                 Ok(Ok(())) => Ok(()),
                 Ok(Err(_)) => Err(Cancel::stopped("streaming")),
                 Err(_) => Err(stream_deadline_exceeded()),
