@@ -112,15 +112,16 @@ fn treasury_holding_looks_buyable(state: &State, seat: Seat, cash: i64, below_li
 /// the holder's `shares_by_corporation` hash, whose keys are made by any look-up as well as by
 /// share moves — `player_controlled_percentage` in every `can_gain?` scan, every payout (the
 /// payer is looked up in every corporation), the corporate share step, mergers — and by
-/// observers outside the game (the page's rendering, the oracle driver's round-change
+/// code outside the game that reads the holdings (the oracle driver's round-change
 /// snapshots). The decision that depends on it is `can_buy_shares?(player, holder.shares)` in
 /// `can_buy_any_from_ipo?`: the sale check (§5.1, `players_sold`) on the corporation of the
 /// first certificate, price and `can_gain?` on the first of the smallest size. None of these
-/// certificates can be bought, so the game is the same either way; only whether 18xx asks for
-/// the player's `pass` changes, and one file can be read both ways by two 18xx.games loads
-/// (version_1 random 4 players seed 4001: the oracle stops at id 324 without its snapshots
-/// and agrees to the end with them; version_1 and version_1+sfli random seeds 6012, 7011, 7012,
-/// 7013 of the seed-11 harness run stopped with them). The corporation order is the one a full
+/// certificates can be bought: where the player has nothing legal left, only whether 18xx asks
+/// for his `pass` changes (a legal purchase 18xx hides is `ipo-purchase-hidden-by-a-treasury-
+/// holding`), and the same file is read both ways by the oracle with and without its snapshots
+/// (version_1 random 4 players seed 4001: it stops at id 324 without them and agrees to the
+/// end with them; version_1 and version_1+sfli random seeds 6012, 7011, 7012, 7013 of the
+/// seed-11 harness run stopped with them). The corporation order is the one a full
 /// scan inserts (the snapshots; `must_sell?` when nothing is over the limit); the patched
 /// oracle (tests/oracle/patches/ipo-check-in-hash-order.rb) takes it too and records a
 /// correction where 18xx's hash order would have opened or ended the turn otherwise. Keys are

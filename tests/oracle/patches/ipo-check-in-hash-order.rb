@@ -16,8 +16,9 @@
 # the smallest size. A key is inserted by any look-up (`percent_of`, `shares_of`,
 # `common_percent_of`), not only by a purchase: player_controlled_percentage in every can_gain?
 # scan, every payout (the payer is looked up in every corporation), the corporate share step,
-# and observers outside the game (18xx.games' page rendering, the oracle driver's snapshots,
-# which look up every corporation in every holder at each round change). The same file can thus
+# and code outside the game that reads the holdings (the oracle driver's snapshots look up every
+# corporation in every holder at each round change; 18xx.games' page views may too, not
+# checked: they are not part of the oracle). The same file can thus
 # keep a turn open in one 18xx.games load and close it in another (version_1 random 4 players
 # seed 4001 stops at id 324 with `--no-snapshots` and agrees to the end with snapshots). No rule
 # decides it: none of those certificates can be bought (G1841's can_buy? refuses them) and the
@@ -30,7 +31,8 @@
 # `holdings_in_18xx_order`). Everything else of can_buy_shares? is 18xx.games' own (it still
 # judges a corporation's IPO by certificates nobody may buy; the export writes the pass that
 # asks for). Recorded as a correction where that opens or ends a player's stock turn that
-# 18xx.games' own hash order would have ended or kept open.
+# 18xx.games' own hash order would have ended or kept open, or lists a purchase the player
+# then makes that the hash order would not have listed.
 
 module OraclePatchIpoCheckInHashOrder
   ID = 'ipo-check-in-hash-order'
@@ -49,7 +51,18 @@ module OraclePatchIpoCheckInHashOrder
         OraclePatches.record(ID, "#{entity.name}'s stock turn #{fixed.empty? ? 'ends' : 'stays open'} " \
                                  "(18xx.games' hash order: #{theirs.empty? ? 'ends' : 'stays open'})")
       end
+      @oracle_patch_buy_unlisted = fixed.include?('buy_shares') && !theirs.include?('buy_shares')
       fixed
+    end
+
+    # A purchase 18xx.games' hash order would not have listed (a legal IPO purchase hidden by
+    # a treasury holding there, `ipo-purchase-hidden-by-a-treasury-holding`, not here).
+    def process_buy_shares(action)
+      if @oracle_patch_buy_unlisted
+        OraclePatches.record(ID, "#{action.entity.name} buys #{action.bundle.corporation.name}, " \
+                                 "a purchase 18xx.games' hash order does not list")
+      end
+      super
     end
 
     def can_buy_any_from_ipo?(entity)
