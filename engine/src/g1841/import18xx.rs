@@ -390,7 +390,14 @@ pub struct Export {
 }
 
 impl Export {
-    /// The 1841 options of the game (`settings.optional_rules`, 1841 §0.2).
+    /// The 1841 options of the game (`settings.optional_rules`, 1841 §0.2), with the FAQ
+    /// options set explicitly (`settings.referee_faq_options`). A game 18xx.games played (no
+    /// `exported_by` of Referee) followed none of the FAQ rulings (18xx.games implements
+    /// none, `1841-faq.md` §7): its FAQ options are off, whatever the version's default, so a
+    /// Version 1 game replays under the rules it was played by (`version_1+sfli-7p-s80003`:
+    /// with `price_drops_lowest_first` on by the Version 1 default, Player 4's second sale of
+    /// SFTN at id 80 was paid L.90 a share where 18xx paid L.78, after the first sale's drop,
+    /// and his start of RATF at id 81 kept L.12 too many).
     ///
     /// Errors: [`ImportError::UnknownOption`] for a symbol 1841 does not have.
     pub fn options(&self) -> Result<Options, ImportError> {
@@ -399,6 +406,11 @@ impl Export {
             other => ImportError::UnknownOption(other.to_string()),
         };
         let mut options = Options::from_optional_rules(&self.optional_rules).map_err(unknown)?;
+        if !self.referee_export {
+            for o in &super::options::FAQ_OPTIONS {
+                options.set(o.name, "false").map_err(unknown)?;
+            }
+        }
         for (name, on) in &self.faq_options {
             if !super::options::FAQ_OPTIONS.iter().any(|o| o.name == name) {
                 return Err(ImportError::UnknownOption(name.clone()));
@@ -3009,6 +3021,33 @@ impl UnrecordedPool {
     }
 }
 
+/// The seller of a player's `buy_shares` in a game with `p2p_purchases` (1841 §15.3) whose
+/// first share the record's own tracking ([`mark_player_purchases`]) cannot place: 18xx's
+/// certificate as followed over the replay ([`Ledger`]), when another player holds it. The
+/// record's tracking forgets the ids of a corporation a merger re-issued (its exchanges are
+/// not recorded); the ledger follows them (`p2p_purchases-3p-s80005` id 218: Player 3 buys
+/// ATFA_4, which the merger of FTP into ATFA at id 182 gave Player 2, for L.45 from him; read
+/// as an IPO purchase it cost L.52, more than his L.48). Only a record with a `total_price`,
+/// which 18xx writes on a purchase from a player alone.
+fn ledger_player_seller(ledger: &Ledger, state: &State, a: &ImportedAction) -> Option<Seat> {
+    let Entity::Player(buyer) = a.entity else {
+        return None;
+    };
+    // 18xx records a price only on a purchase from a player (`total_price`).
+    if a.kind != "buy_shares"
+        || a.from_player.is_some()
+        || a.field("total_price").is_none()
+        || !state.options.p2p_purchases
+    {
+        return None;
+    }
+    let (sym, index) = notation::parse_share_id(a.fields.first_share()?)?;
+    match ledger.holder(sym, index)? {
+        ShareOwner::Player(seller) if *seller != buyer => Some(*seller),
+        _ => None,
+    }
+}
+
 /// The top-level field naming the program that wrote an export (`"exported_by":
 /// "referee-engine 0.1.0"`); 18xx.games does not write it.
 pub const EXPORTED_BY: &str = "exported_by";
@@ -3406,6 +3445,14 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
         let action = if unrecorded_pool.buys_from_it(recorded) {
             let mut a = recorded.clone();
             a.from_pool = Some(true);
+            marked = a;
+            &marked
+        } else if let Some(seller) = (!export.referee_export)
+            .then(|| ledger_player_seller(&ledger, &state, recorded))
+            .flatten()
+        {
+            let mut a = recorded.clone();
+            a.from_player = Some(seller);
             marked = a;
             &marked
         } else if let Some(seller) = slot_seller(&token_slots, &state, recorded) {
