@@ -2893,14 +2893,20 @@ impl UnrecordedPool {
         }
     }
 
-    /// A bankrupt player's certificates go to the pool (1841 §14).
-    fn bankrupt(&mut self, seat: Seat) {
-        let ids: Vec<String> = self
+    /// A bankrupt player's certificates go to the pool (1841 §14): those the record shows
+    /// him holding, and `ledger_ids`, those 18xx's ids as followed over the replay
+    /// ([`Ledger`]) gave him before the bankruptcy, exchanges included (`lite-5p-s40003` as
+    /// regenerated: Player 1 received CTS_3 in the merger at id 301 and went bankrupt at id
+    /// 416; IFAI's purchase of CTS_3 at id 485 came from the pool in 18xx and from the IPO
+    /// here, L.35 to CTS).
+    fn bankrupt(&mut self, seat: Seat, ledger_ids: Vec<String>) {
+        let mut ids: Vec<String> = self
             .held
             .iter()
             .filter(|(_, s)| **s == seat)
             .map(|(id, _)| id.clone())
             .collect();
+        ids.extend(ledger_ids);
         for id in ids {
             self.held.remove(&id);
             self.pooled.insert(id);
@@ -3572,6 +3578,13 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     for (seat, a) in &list {
                         let pre = matches!(state.round, Round::OperatingRound(_))
                             .then(|| state.clone());
+                        // 18xx's ids the bankrupt holds before his sales (1841 §14).
+                        let bankrupt_ids = match a {
+                            Action::DeclareBankruptcy { .. } => {
+                                ledger.held_by(&ShareOwner::Player(*seat))
+                            }
+                            _ => Vec::new(),
+                        };
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
                                 turn_end.applied(pre.as_ref(), &state, a);
@@ -3608,7 +3621,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                                     Action::BuyTokens { .. } => {
                                         unrecorded_pool.tokens_bought(&state, &events)
                                     }
-                                    Action::DeclareBankruptcy { .. } => unrecorded_pool.bankrupt(*seat),
+                                    Action::DeclareBankruptcy { .. } => {
+                                        unrecorded_pool.bankrupt(*seat, bankrupt_ids)
+                                    }
                                     _ => {}
                                 }
                                 out.actions.push((*seat, a.clone()));
