@@ -4655,13 +4655,16 @@ mod tests {
         })
         .to_string();
         let e = parse_export(&text).unwrap();
-        assert_eq!(
-            e.options().unwrap(),
-            Options {
-                lite: true,
-                ..Options::default()
-            }
-        );
+        // A game 18xx.games played: every FAQ option off (set), 18xx.games having none.
+        let mut want = Options {
+            lite: true,
+            ..Options::default()
+        };
+        for o in &crate::g1841::options::FAQ_OPTIONS {
+            want.set(o.name, "false").unwrap();
+        }
+        assert_eq!(e.options().unwrap(), want);
+        assert_eq!(want.price_drops_lowest_first, Some(false));
         let mapped: Vec<_> = e
             .actions
             .iter()
