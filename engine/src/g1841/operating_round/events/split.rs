@@ -188,10 +188,15 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
     held.sort_by_key(|h| (std::cmp::Reverse(h.0), std::cmp::Reverse(h.1)));
     for (k, (_, _, sym, i)) in held.into_iter().enumerate() {
         let to = if k % 2 == 0 { &a } else { &b };
+        let mut president = false;
         if let Some(c) = corp_mut(state, &sym)
             && let Some(x) = c.certificates.get_mut(i)
         {
             x.owner = ShareOwner::Corporation(to.clone());
+            president = x.president;
+        }
+        if president {
+            president_after_treasury_move(state, &sym, to, events);
         }
     }
     // IRSFF's holders and their units, in order from its president; with IRSFF's
@@ -817,4 +822,57 @@ pub(super) fn advance(state: &mut State, mut split: Split, events: &mut Vec<Even
     }
     store(state, split);
     false
+}
+
+/// The presidency of `sym` after IRSFF's treasury gave its president's certificate to
+/// `receiver` (1841 §12.4, §7.5). IRSFF, the president, is gone, so the presidency goes to the
+/// largest holder (players and corporations) with at least the president's certificate's
+/// percent; of equal holders the nearest in order from IRSFF, players first (from the first in
+/// player order), then corporations: the receiver keeps it only when no player holds as much.
+/// The new president swaps two units of ordinary certificates for the president's certificate
+/// with the receiver. 18xx.games (`secession_move_treasury_shares`: `transfer_shares` with
+/// `allow_president_change`, the previous president IRSFF no longer among the largest
+/// holders, `player_distance_for_president`) does the same; the rules name no other owner
+/// (p2p_purchases 3 players seed 3013, 18xx id 289: SB received IRSFF's 20% ICSF
+/// president's certificate, player 2 held 20% of ICSF and became its president; this engine
+/// had left it with SB, and player 2's later emergency sale of his ICSF shares, id 335,
+/// paid SB in 18xx).
+fn president_after_treasury_move(
+    state: &mut State,
+    sym: &str,
+    receiver: &str,
+    events: &mut Vec<Event>,
+) {
+    let Some(corp) = state.corporation(sym) else {
+        return;
+    };
+    let pres_percent = 2 * corp.unit_percent();
+    let first = state.player_order.first().copied().unwrap_or(0);
+    let holders = crate::g1841::corporation::ranked_holders(state, corp, first);
+    let Some(max) = holders.iter().map(|h| h.2).max() else {
+        return;
+    };
+    if max < pres_percent {
+        return;
+    }
+    let Some((_, new, _)) = holders.iter().filter(|h| h.2 == max).min_by_key(|h| h.0) else {
+        return;
+    };
+    let new = (*new).clone();
+    drop(holders);
+    let old = ShareOwner::Corporation(receiver.to_string());
+    if new == old {
+        return;
+    }
+    crate::g1841::corporation::swap_presidency(state, sym, &old, &new);
+    match new {
+        ShareOwner::Player(seat) => events.push(Event::PresidentChanged {
+            corporation: sym.to_string(),
+            seat,
+        }),
+        other => events.push(Event::PresidencyMoved {
+            corporation: sym.to_string(),
+            president: other,
+        }),
+    }
 }
