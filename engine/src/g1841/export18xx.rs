@@ -2632,6 +2632,36 @@ fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
 mod tests {
     use super::*;
 
+    /// 1841 §9.6, I26: the discards this engine made by itself with an action (a frozen
+    /// corporation's, at a phase change) are written; the action's own discard is not (v2
+    /// heuristic 8 players seed 8011, id 1085: CFCC's first 6-train, frozen CTDA discards
+    /// its 4-0).
+    #[test]
+    fn automatic_discards_are_the_ones_the_action_did_not_choose() {
+        let discarded = |corporation: &str, train: &str| Event::TrainDiscarded {
+            corporation: corporation.into(),
+            train: train.into(),
+        };
+        let buy = Action::BuyTrain {
+            train: "6-0".into(),
+            from: "depot".into(),
+            price: 800,
+        };
+        assert_eq!(
+            automatic_discards(&buy, &[discarded("CTDA", "4-0")]),
+            [("CTDA".to_string(), "4-0".to_string())]
+        );
+        let own = Action::DiscardTrain {
+            corporation: "RATF".into(),
+            train: "4-2".into(),
+        };
+        assert_eq!(
+            automatic_discards(&own, &[discarded("RATF", "4-2"), discarded("CTDA", "4-0")]),
+            [("CTDA".to_string(), "4-0".to_string())]
+        );
+        assert!(automatic_discards(&own, &[discarded("RATF", "4-2")]).is_empty());
+    }
+
     /// 1841 §12.1 pass 2 in 18xx.games' order (version_1, 6 players, random, seed 6011, ids
     /// 433–435): this engine's claim by the holder at place 5 comes before the odd shares of
     /// the holders at places 3 and 6; the export puts it after place 3's answer and before
