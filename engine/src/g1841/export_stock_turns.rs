@@ -58,6 +58,30 @@ pub(crate) fn turn_open_in_18xx(state: &State, seat: Seat) -> bool {
             .bank_concessions
             .iter()
             .any(|c| super::stock_round::bank_concession_buyable_in_18xx(state, seat, *c))
+        || own_concession_on_offer(state, seat, player)
+}
+
+/// 18xx's `purchasable_companies` (`p2p_purchases`, 1841 §15.3) offering a player his own
+/// concession: `can_buy_company?` asks for a player owner, not for another one, and prices a
+/// player's concession at L.1; a concession whose corporation's president's certificate the
+/// owner does not hold (Bayard, a corporation not started) needs nothing more
+/// (`company_president_share` nil). `p2p_purchases`, 4 players, 18xx id 10 of the
+/// oracle-played `p2p_purchases-4p-s60008`: Player 4, holding Bayard and nothing else to do
+/// in Stock Round 1, is offered `buy_company` of Bayard and passes. (A concession whose
+/// president's certificate he holds is offered when 18xx's `can_gain?` allows that
+/// certificate again; not followed here.)
+fn own_concession_on_offer(state: &State, seat: Seat, player: &super::state::Player) -> bool {
+    let president = |sym: &str| {
+        state.corporation(sym).is_some_and(|c| {
+            c.certificates
+                .iter()
+                .any(|x| x.president && x.owner == ShareOwner::Player(seat))
+        })
+    };
+    // Asked where the turn ended by itself, so nothing was bought (18xx `bought?`).
+    state.options.p2p_purchases
+        && player.cash > 0
+        && player.concessions.iter().any(|c| !president(c.as_str()))
 }
 
 /// 18xx's `can_buy_any_from_ipo?` answering yes for certificates a corporation holds of
