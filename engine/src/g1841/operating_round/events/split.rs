@@ -205,8 +205,7 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
         {
             x.owner = ShareOwner::Corporation(to.clone());
         }
-        if presided.contains(&sym)
-            && president_after_treasury_move(state, &sym, &irsff_sym, events)
+        if presided.contains(&sym) && president_after_treasury_move(state, &sym, &irsff_sym, events)
         {
             presided.retain(|s| *s != sym);
         }
