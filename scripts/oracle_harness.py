@@ -149,11 +149,32 @@ def expected_fell_to_ours(diff, oracle, oracle_after, before_id):
     return None not in (was, now, ours) and now < was and now <= ours
 
 
+def earlier_record(export, diff, fields, same_entity=False):
+    """Whether the export has a record before the action the difference names whose fields
+    match `fields` ({field: regular expression}, matched against the field as text) and, with
+    `same_entity`, whose entity is the one the difference names (` by X: `): e.g. a merger's
+    `remove_token` on a two-city tile by the corporation that later stops."""
+    m = re.search(r"action id (\d+)", diff[1])
+    if not m or not export:
+        return False
+    at = int(m.group(1))
+    who = re.search(r" by ([^:\s]+): ", diff[1])
+    for a in export.get("actions") or []:
+        if not isinstance(a.get("id"), int) or a["id"] >= at:
+            continue
+        if same_entity and (not who or str(a.get("entity")) != who.group(1)):
+            continue
+        if all(re.search(rx, str(a.get(f, ""))) for f, rx in fields.items()):
+            return True
+    return False
+
+
 def known_divergence(diff, divergences, export=None, oracle=None, oracle_after=None):
     """The entry of the reviewed list the first difference matches: `cause` and `detail`
     against the difference, the optional `previous_action` against the type of the export's
     action just before the one the difference names (a rule seen only right after a kind of
-    action), and the optional `earlier_in_round` (with `none_since`) against the actions of
+    action), the optional `earlier_record` (with `earlier_record_same_entity`) against the
+    export's records before it ([`earlier_record`]), and the optional `earlier_in_round` (with `none_since`) against the actions of
     the same round before it ([`earlier_in_round`]), with `expected_fell_to_ours` also the
     prices the oracle shows ([`expected_fell_to_ours`], which needs `oracle_after`): e.g. the
     operating order after a `bankrupt` in that operating round whose sales dropped the
@@ -163,6 +184,9 @@ def known_divergence(diff, divergences, export=None, oracle=None, oracle_after=N
             continue
         if "previous_action" in d and not re.search(d["previous_action"],
                                                     previous_action_type(export, diff)):
+            continue
+        if "earlier_record" in d and not earlier_record(
+                export, diff, d["earlier_record"], d.get("earlier_record_same_entity", False)):
             continue
         if "earlier_in_round" in d:
             hit = earlier_in_round(export, diff, oracle, d["earlier_in_round"],

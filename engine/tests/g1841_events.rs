@@ -359,6 +359,33 @@ fn s12_4_equal_treasury_certificates_go_later_corporation_first() {
     assert_eq!(percent(&state, "SSFL", corp("SB")), 0);
 }
 
+/// 1841 §12.4, §7.5: IRSFF's president's certificate of another corporation goes to SB with
+/// its treasury; IRSFF, the president, is gone, so the presidency goes to the largest holder,
+/// a player before a corporation on a tie (18xx.games `secession_move_treasury_shares`,
+/// `player_distance_for_president`; p2p_purchases 3 players seed 3013, 18xx id 289: ICSF).
+/// 132002 before action 326 with SFTG's 20% president's certificate in IRSFF's treasury and
+/// two SFTG shares with P1: at the split SB receives the certificate (the higher value before
+/// IRSFF's SSFL share), P1 (20%, as much as SB) becomes SFTG's president and SB keeps two
+/// ordinary shares (before: SB stayed president).
+#[test]
+fn s12_4_irsffs_treasury_presidency_goes_to_a_player_holding_as_much() {
+    let mut state = before_in("132002", 326);
+    let mut owners = vec![corp("IRSFF"), p(P1), p(P1), p(P2)];
+    owners.extend(std::iter::repeat_n(ShareOwner::Pool, 5));
+    set_holders(&mut state, "SFTG", &owners);
+    assert_eq!(validate(&state), Ok(()));
+    let events = act(&mut state, P4, buy_4_train());
+    let sftg = state.corporation("SFTG").unwrap();
+    assert_eq!(sftg.president(), Some(&p(P1)));
+    assert_eq!(percent(&state, "SFTG", p(P1)), 20);
+    assert_eq!(percent(&state, "SFTG", corp("SB")), 20);
+    assert_eq!(percent(&state, "SFTG", corp("SFL")), 0);
+    assert_eq!(percent(&state, "SSFL", corp("SFL")), 10);
+    assert!(events.iter().any(
+        |e| matches!(e, Event::PresidentChanged { corporation, seat } if corporation == "SFTG" && *seat == P1)
+    ));
+}
+
 /// 1841 §12.4 ("if IRSFF had not yet operated in this OR, SB and SFL operate in its place;
 /// otherwise they wait for the next OR"; 18xx.games `secession_finish`: "will not run this
 /// OR" when IRSFF's place in the round is at or before the operating corporation's): the

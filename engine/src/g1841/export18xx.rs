@@ -319,6 +319,19 @@ pub fn export(
                     out.push(json);
                 }
                 writer.pass_2.settled(&state, &events, &mut out);
+                for (corp, train) in automatic_discards(action, &events) {
+                    // 18xx's discard step waits for this corporation too (1841 §9.6, I26).
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let mut f = Map::new();
+                    f.insert("train".into(), Value::from(train));
+                    out.push(writer.record(
+                        "discard_train",
+                        &f,
+                        &Entity::Corporation(corp),
+                        *seat,
+                        id,
+                    ));
+                }
                 if let Some(undo) = writer.merger_backed_out(&events, *seat, merger_base, out.len())
                 {
                     out.push(undo);
@@ -2313,6 +2326,30 @@ impl Writer<'_> {
     }
 }
 
+/// The trains this engine discarded by itself with `action` (1841 §9.6, I26: a corporation
+/// over its new limit that nobody decides for, frozen, discards its oldest trains at once,
+/// `operating_round::trains::mark_crowded`), as (corporation, train). 18xx.games' blocking
+/// `DiscardTrain` step waits for a `discard_train` of every crowded corporation, a frozen one
+/// included (v2 heuristic 8 players seed 8011, id 1087: CTDA, frozen, over the phase-6 limit
+/// after CFCC's first 6-train; 18xx waited for its discard where the export wrote AFI's
+/// `pass`); the export writes them right after the action's record (the step takes the
+/// crowded corporations in any order). This engine's importer drops them
+/// (`discard_without_controller`).
+fn automatic_discards(action: &Action, events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TrainDiscarded { corporation, train } => Some((corporation, train)),
+            _ => None,
+        })
+        .filter(|(corporation, train)| {
+            !matches!(action, Action::DiscardTrain { corporation: c, train: t }
+                if c == *corporation && t == *train)
+        })
+        .map(|(c, t)| (c.clone(), t.clone()))
+        .collect()
+}
+
 /// The corporation whose certificates a purchase or a sale moves (empty for other actions).
 fn action_corporation(action: &Action) -> &str {
     match action {
@@ -2594,6 +2631,36 @@ fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 1841 §9.6, I26: the discards this engine made by itself with an action (a frozen
+    /// corporation's, at a phase change) are written; the action's own discard is not (v2
+    /// heuristic 8 players seed 8011, id 1085: CFCC's first 6-train, frozen CTDA discards
+    /// its 4-0).
+    #[test]
+    fn automatic_discards_are_the_ones_the_action_did_not_choose() {
+        let discarded = |corporation: &str, train: &str| Event::TrainDiscarded {
+            corporation: corporation.into(),
+            train: train.into(),
+        };
+        let buy = Action::BuyTrain {
+            train: "6-0".into(),
+            from: "depot".into(),
+            price: 800,
+        };
+        assert_eq!(
+            automatic_discards(&buy, &[discarded("CTDA", "4-0")]),
+            [("CTDA".to_string(), "4-0".to_string())]
+        );
+        let own = Action::DiscardTrain {
+            corporation: "RATF".into(),
+            train: "4-2".into(),
+        };
+        assert_eq!(
+            automatic_discards(&own, &[discarded("RATF", "4-2"), discarded("CTDA", "4-0")]),
+            [("CTDA".to_string(), "4-0".to_string())]
+        );
+        assert!(automatic_discards(&own, &[discarded("RATF", "4-2")]).is_empty());
+    }
 
     /// 1841 §12.1 pass 2 in 18xx.games' order (version_1, 6 players, random, seed 6011, ids
     /// 433–435): this engine's claim by the holder at place 5 comes before the odd shares of

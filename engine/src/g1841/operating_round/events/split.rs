@@ -186,12 +186,28 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
         }
     }
     held.sort_by_key(|h| (std::cmp::Reverse(h.0), std::cmp::Reverse(h.1)));
+    // The corporations IRSFF presides over: IRSFF stays their president (18xx's `owner`)
+    // until a move leaves it without the largest holding.
+    let mut presided: Vec<String> = held
+        .iter()
+        .filter(|h| {
+            state
+                .corporation(&h.2)
+                .and_then(|c| c.certificates.get(h.3))
+                .is_some_and(|x| x.president)
+        })
+        .map(|h| h.2.clone())
+        .collect();
     for (k, (_, _, sym, i)) in held.into_iter().enumerate() {
         let to = if k % 2 == 0 { &a } else { &b };
         if let Some(c) = corp_mut(state, &sym)
             && let Some(x) = c.certificates.get_mut(i)
         {
             x.owner = ShareOwner::Corporation(to.clone());
+        }
+        if presided.contains(&sym) && president_after_treasury_move(state, &sym, &irsff_sym, events)
+        {
+            presided.retain(|s| *s != sym);
         }
     }
     // IRSFF's holders and their units, in order from its president; with IRSFF's
@@ -817,4 +833,66 @@ pub(super) fn advance(state: &mut State, mut split: Split, events: &mut Vec<Even
     }
     store(state, split);
     false
+}
+
+/// The presidency of `sym`, whose president IRSFF is, after one of IRSFF's certificates of
+/// it moved to SB or SFL (1841 §12.4, §7.5); whether IRSFF's presidency is settled. While
+/// IRSFF still has the largest holding nothing changes; otherwise the presidency goes to the
+/// largest holder (players and corporations) with at least the president's certificate's
+/// percent, of equal holders the nearest in order from IRSFF: players first (from the first
+/// in player order), then corporations. The receiver of IRSFF's president's certificate keeps
+/// it only when no player holds as much; a new president swaps two units of ordinary
+/// certificates for it with its holder. 18xx.games (`secession_move_treasury_shares`:
+/// `transfer_shares` with `allow_president_change` for each certificate, the previous
+/// president IRSFF; `player_distance_for_president`) does the same; the rules name no other
+/// owner (p2p_purchases 3 players seed 3013, 18xx id 289: SB received IRSFF's 20% ICSF
+/// president's certificate, player 2 held 20% of ICSF and became its president; this engine
+/// had left it with SB, and player 2's later emergency sale of his ICSF shares, id 335,
+/// paid SB in 18xx).
+fn president_after_treasury_move(
+    state: &mut State,
+    sym: &str,
+    irsff: &str,
+    events: &mut Vec<Event>,
+) -> bool {
+    let Some(corp) = state.corporation(sym) else {
+        return true;
+    };
+    let pres_percent = 2 * corp.unit_percent();
+    let gone = ShareOwner::Corporation(irsff.to_string());
+    let first = state.player_order.first().copied().unwrap_or(0);
+    let holders = crate::g1841::corporation::ranked_holders(state, corp, first);
+    let Some(max) = holders.iter().map(|h| h.2).max() else {
+        return false;
+    };
+    if max < pres_percent || holders.iter().any(|h| *h.1 == gone && h.2 == max) {
+        return false;
+    }
+    let Some(new) = holders
+        .iter()
+        .filter(|h| h.2 == max)
+        .min_by_key(|h| h.0)
+        .map(|h| h.1.clone())
+    else {
+        return false;
+    };
+    let Some(old) = corp.president().cloned() else {
+        return true;
+    };
+    drop(holders);
+    if new == old {
+        return true;
+    }
+    crate::g1841::corporation::swap_presidency(state, sym, &old, &new);
+    match new {
+        ShareOwner::Player(seat) => events.push(Event::PresidentChanged {
+            corporation: sym.to_string(),
+            seat,
+        }),
+        other => events.push(Event::PresidencyMoved {
+            corporation: sym.to_string(),
+            president: other,
+        }),
+    }
+    true
 }
