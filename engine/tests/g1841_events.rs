@@ -359,6 +359,51 @@ fn s12_4_equal_treasury_certificates_go_later_corporation_first() {
     assert_eq!(percent(&state, "SSFL", corp("SB")), 0);
 }
 
+/// 1841 §7.5 with §12.4: IRSFF gives its certificates of other corporations away at the split,
+/// so the president's certificate it held does not make the successor that receives it
+/// president: the presidency goes to the largest holder after the move, of tied holders to
+/// the nearest after IRSFF, a corporation (players from the first in player order, then
+/// corporations; 18xx.games `transfer_shares` with `player_distance_for_president`). 132002
+/// before action 326 (player order P4, P3, P2, P1) with IRSFF holding SFTG's president's
+/// certificate: it goes to SB (L.100 before SSFL's L.16), which ties with P2's 20% — P2
+/// presides and SB gets two shares; with P3 at 20% too, P3 (before P2 in the order). Before
+/// 2026-12-06 SB kept the presidency (lite 6p seed 6012 id 439, lite 3p seed 3011 id 360:
+/// 18xx.games made the player president).
+#[test]
+fn s12_4_a_treasury_presidency_tie_goes_to_the_nearest_holder_after_irsff() {
+    let pool = ShareOwner::Pool;
+    for (p3_shares, president) in [(1, P2), (2, P3)] {
+        let mut state = before_in("132002", 326);
+        let mut owners = vec![corp("IRSFF"), p(P2), p(P2)];
+        owners.extend(std::iter::repeat_n(p(P3), p3_shares));
+        owners.extend(std::iter::repeat_n(pool.clone(), 5 - p3_shares));
+        owners.push(corp("SFTC"));
+        set_holders(&mut state, "SFTG", &owners);
+        assert_eq!(validate(&state), Ok(()));
+        assert_eq!(G1841::to_act(&state), [P4]);
+        let events = act(&mut state, P4, buy_4_train());
+        let sftg = state.corporation("SFTG").unwrap();
+        assert_eq!(
+            sftg.president(),
+            Some(&p(president)),
+            "P3 with {p3_shares} shares"
+        );
+        assert_eq!(percent(&state, "SFTG", p(president)), 20);
+        assert_eq!(percent(&state, "SFTG", corp("SB")), 20);
+        assert!(
+            sftg.certificates
+                .iter()
+                .any(|c| c.owner == corp("SB") && !c.president)
+        );
+        assert_eq!(percent(&state, "SFTG", corp("SFL")), 0);
+        assert_eq!(percent(&state, "SSFL", corp("SFL")), 10);
+        assert!(events.contains(&Event::PresidentChanged {
+            corporation: "SFTG".into(),
+            seat: president,
+        }));
+    }
+}
+
 /// 1841 §12.4 ("if IRSFF had not yet operated in this OR, SB and SFL operate in its place;
 /// otherwise they wait for the next OR"; 18xx.games `secession_finish`: "will not run this
 /// OR" when IRSFF's place in the round is at or before the operating corporation's): the
