@@ -1142,6 +1142,59 @@ fn s12_1_merger_without_a_president_fails() {
     assert_eq!(state, before);
 }
 
+/// 1841 §12.1 ("if new 10% shares run out, further pairs are exchanged against the
+/// president's certificate if the holder already owns a new share"; the pool exchanges its
+/// pairs like any holder, FAQ-Q25) with FAQ-R6: on 132002 before action 529 with SFTC = P2's
+/// president's certificate and eight pool shares, SFTG = P4's president's certificate, P1's
+/// share and seven pool shares, P2 and P4 (one pair each) decline the presidency; the pairs
+/// then give P2 one share, P4 one and the pool six, and the pool's seventh pair takes the
+/// president's certificate, so P1's single share may no longer claim it: nobody presides and
+/// the merger fails without asking P1 (before 2026-12-06 P1 was asked and could claim;
+/// 18xx.games: "Market exchanges 20% of old shares for president share", v2 8 players seed
+/// 8013 id 1229). With P2 and P4 unable to pay for a claim, SFTC may not propose SFTG at all.
+#[test]
+fn s12_1_the_pools_pairs_take_an_unclaimed_presidency_when_shares_run_out() {
+    let pool = ShareOwner::Pool;
+    let mut state = before_in("132002", 529);
+    let mut sftc = vec![p(P2)];
+    sftc.extend(std::iter::repeat_n(pool.clone(), 8));
+    set_holders(&mut state, "SFTC", &sftc);
+    let mut sftg = vec![p(P4), p(P1)];
+    sftg.extend(std::iter::repeat_n(pool.clone(), 7));
+    set_holders(&mut state, "SFTG", &sftg);
+    for seat in [P1, P2, P3, P4] {
+        give(&mut state, seat, 400);
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let before = state.clone();
+    merge_sftc_and_sftg_into_afi(&mut state);
+    let mut asked = Vec::new();
+    let mut events = Vec::new();
+    while let Some(CorporateEvent::Merger(m)) = event(&state) {
+        assert_eq!(m.stage, MergerStage::Presidency);
+        let seat = G1841::to_act(&state)[0];
+        asked.push(seat);
+        events = act(&mut state, seat, Action::ClaimPresidency { claim: false });
+    }
+    assert_eq!(asked, [P2, P4]);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::MergerFailed { .. }))
+    );
+    assert_eq!(state, before);
+    // Only P1's single share could claim: the merger is not offered.
+    let mut poor = before.clone();
+    for seat in [P2, P4] {
+        let cash = poor.players[seat as usize].cash;
+        poor.players[seat as usize].cash = 0;
+        poor.bank_cash += cash;
+    }
+    assert!(poor.players[P1 as usize].cash >= 300);
+    assert!(!merger::partners(&poor, "SFTC").contains(&"SFTG".to_string()));
+    assert!(merger::partners(&before, "SFTC").contains(&"SFTG".to_string()));
+}
+
 /// 1841 §12.1 (FAQ-R6: the first holder of 40% must take the presidency) with §7.5 (a holder
 /// with strictly more takes it over): on 132002 before action 529, P2 (SFTC 40%, asked
 /// first) receives AFI's president's certificate, then P3 (SFTG 60%) receives three shares,
