@@ -839,6 +839,54 @@ fn faq_r4_a_holder_of_20_percent_after_the_odd_shares_presides_sfli() {
     assert!(frozen(&s, "SFLi"));
 }
 
+/// 1841 §12.3 ("the normal price and exchange rules apply") with §12.1 ("if new 10% shares
+/// run out, further pairs are exchanged against the president's certificate if the holder
+/// already owns a new share"): Version 2, random, 4 players, seed 4013
+/// (`tests/data/v2-4p-random-s4013-to634.json`), the Tuscan merge's last step AFI + SSFL →
+/// SFLi (id 631): nobody claims; ATFA's pair takes one share, the pool's pairs the other
+/// seven, and the pool's eighth pair takes the president's certificate for one of its shares,
+/// which goes back to the IPO: the pool holds 80% with the certificate, SFLi is frozen, and
+/// player 1's odd share may take the share given back (id 632, full share). 18xx.games:
+/// "Market exchanges 20% of old shares for president share of SFLi" (before 2026-12-06 the
+/// pair was lost and at the end two pool shares went back to the IPO for the certificate:
+/// pool 70%, IPO 20%, and 18xx.games asked ATFA's controller for CTS's odd share).
+#[test]
+fn s12_3_the_pools_pair_takes_sflis_certificate_when_the_shares_run_out() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/v2-4p-random-s4013-to634.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let at = |id| {
+        replay(
+            &text,
+            &ReplaySettings {
+                check: false,
+                stop_at_action_id: Some(id),
+            },
+        )
+        .state
+        .unwrap()
+    };
+    let s = at(631);
+    let Some(CorporateEvent::Merger(m)) = event(&s) else {
+        panic!("the Tuscan merge's odd shares expected")
+    };
+    assert!(m.tuscan && m.stage == MergerStage::OddShares && m.president.is_none());
+    let sfli = s.corporation("SFLi").unwrap();
+    assert_eq!(sfli.president(), Some(&ShareOwner::Pool));
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Pool), 80);
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Ipo), 10);
+    assert_eq!(percent(&s, "SFLi", corp("ATFA")), 10);
+    assert!(frozen(&s, "SFLi"));
+    assert_eq!(G1841::to_act(&s), [P1]);
+    let s = at(632);
+    assert_eq!(percent(&s, "SFLi", p(P1)), 10);
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Ipo), 0);
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Pool), 80);
+    assert!(event(&s).is_none());
+}
+
 /// 1841 §12.3 with §12.1's two-city rule in the Tuscan merge's first step: 132002 before
 /// action 327, edited so that Firenze (R14) shows its printed yellow tile with SFMA in city 0
 /// and SFLP (2 tokens: Lucca P12 and Firenze city 1) in the other city, SSFL only in Pisa
