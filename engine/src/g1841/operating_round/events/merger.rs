@@ -23,7 +23,10 @@
 //!    (`merger_exchange_start`): a new corporation over its train limit discards first
 //!    (§9.6), decided while it has no president by the initiator's controller (the Tuscan
 //!    merge's decider); a merger that then fails gives everything back (`Merger::moved`).
-//! 3. **Pairs**: every two old units → one new 10% share (none left: the bank pays the price).
+//! 3. **Pairs**: every two old units → one new 10% share (none left: a holder who got one
+//!    takes a president's certificate still in the IPO for it, else the bank pays the price;
+//!    with the presidency unclaimed after the pairs sweep, the pool's pairs taking it leave
+//!    nobody to claim it: the merger fails, [`pool_takes_president`]).
 //! 4. **Odd shares**: cash (half the new price from the bank) or a full share (half the new
 //!    price to the new corporation), the holder's choice; only cash when no share is left or
 //!    he cannot pay; the pool's odd share is discarded; frozen corporations take cash.
