@@ -386,6 +386,51 @@ fn s12_4_irsffs_treasury_presidency_goes_to_a_player_holding_as_much() {
     ));
 }
 
+/// 1841 §7.5 with §12.4: IRSFF gives its certificates of other corporations away at the split,
+/// so the president's certificate it held does not make the successor that receives it
+/// president: the presidency goes to the largest holder after the move, of tied holders to
+/// the nearest after IRSFF, a corporation (players from the first in player order, then
+/// corporations; 18xx.games `transfer_shares` with `player_distance_for_president`). 132002
+/// before action 326 (player order P4, P3, P2, P1) with IRSFF holding SFTG's president's
+/// certificate: it goes to SB (L.100 before SSFL's L.16), which ties with P2's 20% — P2
+/// presides and SB gets two shares; with P3 at 20% too, P3 (before P2 in the order). Before
+/// 2026-12-06 SB kept the presidency (lite 6p seed 6012 id 439, lite 3p seed 3011 id 360:
+/// 18xx.games made the player president).
+#[test]
+fn s12_4_a_treasury_presidency_tie_goes_to_the_nearest_holder_after_irsff() {
+    let pool = ShareOwner::Pool;
+    for (p3_shares, president) in [(1, P2), (2, P3)] {
+        let mut state = before_in("132002", 326);
+        let mut owners = vec![corp("IRSFF"), p(P2), p(P2)];
+        owners.extend(std::iter::repeat_n(p(P3), p3_shares));
+        owners.extend(std::iter::repeat_n(pool.clone(), 5 - p3_shares));
+        owners.push(corp("SFTC"));
+        set_holders(&mut state, "SFTG", &owners);
+        assert_eq!(validate(&state), Ok(()));
+        assert_eq!(G1841::to_act(&state), [P4]);
+        let events = act(&mut state, P4, buy_4_train());
+        let sftg = state.corporation("SFTG").unwrap();
+        assert_eq!(
+            sftg.president(),
+            Some(&p(president)),
+            "P3 with {p3_shares} shares"
+        );
+        assert_eq!(percent(&state, "SFTG", p(president)), 20);
+        assert_eq!(percent(&state, "SFTG", corp("SB")), 20);
+        assert!(
+            sftg.certificates
+                .iter()
+                .any(|c| c.owner == corp("SB") && !c.president)
+        );
+        assert_eq!(percent(&state, "SFTG", corp("SFL")), 0);
+        assert_eq!(percent(&state, "SSFL", corp("SFL")), 10);
+        assert!(events.contains(&Event::PresidentChanged {
+            corporation: "SFTG".into(),
+            seat: president,
+        }));
+    }
+}
+
 /// 1841 §12.4 ("if IRSFF had not yet operated in this OR, SB and SFL operate in its place;
 /// otherwise they wait for the next OR"; 18xx.games `secession_finish`: "will not run this
 /// OR" when IRSFF's place in the round is at or before the operating corporation's): the
@@ -821,6 +866,54 @@ fn faq_r4_a_holder_of_20_percent_after_the_odd_shares_presides_sfli() {
     assert!(frozen(&s, "SFLi"));
 }
 
+/// 1841 §12.3 ("the normal price and exchange rules apply") with §12.1 ("if new 10% shares
+/// run out, further pairs are exchanged against the president's certificate if the holder
+/// already owns a new share"): Version 2, random, 4 players, seed 4013
+/// (`tests/data/v2-4p-random-s4013-to634.json`), the Tuscan merge's last step AFI + SSFL →
+/// SFLi (id 631): nobody claims; ATFA's pair takes one share, the pool's pairs the other
+/// seven, and the pool's eighth pair takes the president's certificate for one of its shares,
+/// which goes back to the IPO: the pool holds 80% with the certificate, SFLi is frozen, and
+/// player 1's odd share may take the share given back (id 632, full share). 18xx.games:
+/// "Market exchanges 20% of old shares for president share of SFLi" (before 2026-12-06 the
+/// pair was lost and at the end two pool shares went back to the IPO for the certificate:
+/// pool 70%, IPO 20%, and 18xx.games asked ATFA's controller for CTS's odd share).
+#[test]
+fn s12_3_the_pools_pair_takes_sflis_certificate_when_the_shares_run_out() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/v2-4p-random-s4013-to634.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let at = |id| {
+        replay(
+            &text,
+            &ReplaySettings {
+                check: false,
+                stop_at_action_id: Some(id),
+            },
+        )
+        .state
+        .unwrap()
+    };
+    let s = at(631);
+    let Some(CorporateEvent::Merger(m)) = event(&s) else {
+        panic!("the Tuscan merge's odd shares expected")
+    };
+    assert!(m.tuscan && m.stage == MergerStage::OddShares && m.president.is_none());
+    let sfli = s.corporation("SFLi").unwrap();
+    assert_eq!(sfli.president(), Some(&ShareOwner::Pool));
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Pool), 80);
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Ipo), 10);
+    assert_eq!(percent(&s, "SFLi", corp("ATFA")), 10);
+    assert!(frozen(&s, "SFLi"));
+    assert_eq!(G1841::to_act(&s), [P1]);
+    let s = at(632);
+    assert_eq!(percent(&s, "SFLi", p(P1)), 10);
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Ipo), 0);
+    assert_eq!(percent(&s, "SFLi", ShareOwner::Pool), 80);
+    assert!(event(&s).is_none());
+}
+
 /// 1841 §12.3 with §12.1's two-city rule in the Tuscan merge's first step: 132002 before
 /// action 327, edited so that Firenze (R14) shows its printed yellow tile with SFMA in city 0
 /// and SFLP (2 tokens: Lucca P12 and Firenze city 1) in the other city, SSFL only in Pisa
@@ -1122,6 +1215,59 @@ fn s12_1_merger_without_a_president_fails() {
     );
     // Nothing changed but the round is where it was.
     assert_eq!(state, before);
+}
+
+/// 1841 §12.1 ("if new 10% shares run out, further pairs are exchanged against the
+/// president's certificate if the holder already owns a new share"; the pool exchanges its
+/// pairs like any holder, FAQ-Q25) with FAQ-R6: on 132002 before action 529 with SFTC = P2's
+/// president's certificate and eight pool shares, SFTG = P4's president's certificate, P1's
+/// share and seven pool shares, P2 and P4 (one pair each) decline the presidency; the pairs
+/// then give P2 one share, P4 one and the pool six, and the pool's seventh pair takes the
+/// president's certificate, so P1's single share may no longer claim it: nobody presides and
+/// the merger fails without asking P1 (before 2026-12-06 P1 was asked and could claim;
+/// 18xx.games: "Market exchanges 20% of old shares for president share", v2 8 players seed
+/// 8013 id 1229). With P2 and P4 unable to pay for a claim, SFTC may not propose SFTG at all.
+#[test]
+fn s12_1_the_pools_pairs_take_an_unclaimed_presidency_when_shares_run_out() {
+    let pool = ShareOwner::Pool;
+    let mut state = before_in("132002", 529);
+    let mut sftc = vec![p(P2)];
+    sftc.extend(std::iter::repeat_n(pool.clone(), 8));
+    set_holders(&mut state, "SFTC", &sftc);
+    let mut sftg = vec![p(P4), p(P1)];
+    sftg.extend(std::iter::repeat_n(pool.clone(), 7));
+    set_holders(&mut state, "SFTG", &sftg);
+    for seat in [P1, P2, P3, P4] {
+        give(&mut state, seat, 400);
+    }
+    assert_eq!(validate(&state), Ok(()));
+    let before = state.clone();
+    merge_sftc_and_sftg_into_afi(&mut state);
+    let mut asked = Vec::new();
+    let mut events = Vec::new();
+    while let Some(CorporateEvent::Merger(m)) = event(&state) {
+        assert_eq!(m.stage, MergerStage::Presidency);
+        let seat = G1841::to_act(&state)[0];
+        asked.push(seat);
+        events = act(&mut state, seat, Action::ClaimPresidency { claim: false });
+    }
+    assert_eq!(asked, [P2, P4]);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::MergerFailed { .. }))
+    );
+    assert_eq!(state, before);
+    // Only P1's single share could claim: the merger is not offered.
+    let mut poor = before.clone();
+    for seat in [P2, P4] {
+        let cash = poor.players[seat as usize].cash;
+        poor.players[seat as usize].cash = 0;
+        poor.bank_cash += cash;
+    }
+    assert!(poor.players[P1 as usize].cash >= 300);
+    assert!(!merger::partners(&poor, "SFTC").contains(&"SFTG".to_string()));
+    assert!(merger::partners(&before, "SFTC").contains(&"SFTG".to_string()));
 }
 
 /// 1841 §12.1 (FAQ-R6: the first holder of 40% must take the presidency) with §7.5 (a holder

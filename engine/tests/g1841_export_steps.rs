@@ -369,8 +369,9 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // 13 before a holder of 20% after the Tuscan merge's odd shares took SFLi's presidency
     // (FAQ-R4, §12.3; helper prices), the token searches traced as a route runs (§9.2, §9.5)
     // and the Tuscan merge's decider chose SFLi's discard (§9.6, §12.3; helper trains3).
-    // 11 before IRSFF's treasury presidencies went to the largest holder at the split
-    // (§12.4, §7.5; helper misc22).
+    // 11 before the split's treasury presidencies went to the nearest tied holder (§7.5,
+    // §12.4; helpers splits and misc22) and the pool's pairs took an unclaimed presidency
+    // (§12.1; helper splits).
     assert_eq!(found, 10);
 }
 

@@ -585,7 +585,9 @@ pub enum Event {
         holder: ShareOwner,
         /// The new corporation.
         corporation: String,
-        /// Percent received.
+        /// Percent received (net: a holder who gives one of his new shares back with a pair
+        /// for the president's certificate, once the new shares ran out, receives 10% with
+        /// `president`; 1841 §12.1).
         percent: u32,
         /// Whether that includes the president's certificate.
         president: bool,

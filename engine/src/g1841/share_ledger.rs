@@ -177,6 +177,13 @@ impl Ledger {
                 }
                 self.presidency_by_swap(&c, &h, extra);
             }
+            if *president && units < 2 {
+                // A pair exchanged for the president's certificate once the new shares ran
+                // out (1841 §12.1; net 10%): 18xx `merger_do_exchange` sends the holder's
+                // first share back to the end of the IPO, then hands over the certificate.
+                self.president_for_first_share(corporation, holder);
+                continue;
+            }
             if *president {
                 let paid = k > 0
                     && matches!(&events[k - 1], Event::ExchangePayment {
@@ -340,6 +347,22 @@ impl Ledger {
         if let Some(i) = shares.sizes.iter().position(|(_, p)| *p) {
             shares.move_share(i, to);
         }
+    }
+
+    /// 18xx: the holder's first ordinary share back to the IPO, then the president's
+    /// certificate to the holder.
+    fn president_for_first_share(&mut self, corporation: &str, to: &ShareOwner) {
+        if let Some(shares) = self.corps.get_mut(corporation) {
+            let first = shares.held.get(to).and_then(|list| {
+                list.iter()
+                    .copied()
+                    .find(|&i| shares.sizes.get(i).is_some_and(|(_, p)| !p))
+            });
+            if let Some(i) = first {
+                shares.move_share(i, &ShareOwner::Ipo);
+            }
+        }
+        self.give_president(corporation, to);
     }
 
     /// 18xx: two shares from the IPO; the presidency swap sends the holder's first two back

@@ -23,7 +23,10 @@
 //!    (`merger_exchange_start`): a new corporation over its train limit discards first
 //!    (§9.6), decided while it has no president by the initiator's controller (the Tuscan
 //!    merge's decider); a merger that then fails gives everything back (`Merger::moved`).
-//! 3. **Pairs**: every two old units → one new 10% share (none left: the bank pays the price).
+//! 3. **Pairs**: every two old units → one new 10% share (none left: a holder who got one
+//!    takes a president's certificate still in the IPO for it, else the bank pays the price;
+//!    with the presidency unclaimed after the pairs sweep, the pool's pairs taking it leave
+//!    nobody to claim it: the merger fails, [`pool_takes_president`]).
 //! 4. **Odd shares**: cash (half the new price from the bank) or a full share (half the new
 //!    price to the new corporation), the holder's choice; only cash when no share is left or
 //!    he cannot pay; the pool's odd share is discarded; frozen corporations take cash.
@@ -319,6 +322,9 @@ fn reachable_presidents(state: &State, m: &Merger) -> Vec<(ShareOwner, bool)> {
     let mut out = Vec::new();
     let mut probe = m.clone();
     for next in 0..2 * len {
+        if next == len && pool_takes_president(state, m) {
+            break;
+        }
         probe.next = next as u32;
         let i = next % len;
         if next < len && m.units[i] >= 4 && m.holders[i] != ShareOwner::Pool {
@@ -330,6 +336,42 @@ fn reachable_presidents(state: &State, m: &Merger) -> Vec<(ShareOwner, bool)> {
         }
     }
     out
+}
+
+/// Whether, with the presidency unclaimed after the pairs sweep, the pool's pairs take the
+/// new president's certificate (1841 §12.1: "if new 10% shares run out, further pairs are
+/// exchanged against the president's certificate if the holder already owns a new share";
+/// the pool exchanges its pairs like any holder, FAQ-Q25): the first pass gives every
+/// holder's pairs one ordinary share each, in order, and when they run out a pool that got
+/// one already takes the certificate — so no holder of a single share can claim it in the
+/// second pass, nobody presides and the merger fails (§12.1, FAQ-R6). 18xx.games
+/// (`merger_do_exchange`): "Market exchanges 20% of old shares for president share", then
+/// "Cannot complete this merger without a president" (v2 8p seed 8013 id 1229, SFL + ATFA →
+/// CTS: the pool's seventh pair). The Tuscan merge, which cannot fail (§12.3), goes on with
+/// the certificate in the pool ([`president_by_run_out`]).
+fn pool_takes_president(state: &State, m: &Merger) -> bool {
+    if m.president.is_some() {
+        return false;
+    }
+    let mut left = state.corporation(&m.target).map_or(0, |c| {
+        c.certificates
+            .iter()
+            .filter(|x| x.owner == ShareOwner::Ipo && !x.president)
+            .count()
+    });
+    for (h, &u) in m.holders.iter().zip(&m.units) {
+        let mut got = 0;
+        for _ in 0..u / 2 {
+            if left > 0 {
+                left -= 1;
+                got += 1;
+            } else if got > 0 {
+                // The first holder to get the certificate this way.
+                return *h == ShareOwner::Pool;
+            }
+        }
+    }
+    false
 }
 
 /// The decision the merger waits for.
@@ -656,6 +698,8 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             m.units[i] -= 2;
             if give_share(state, &target, &h) {
                 got += 10;
+            } else if got > 0 && tuscan_president_open(state, m) {
+                president_by_run_out(state, m, &h, events);
             } else {
                 add_cash(state, &h, price);
                 add_cash(state, &ShareOwner::Pool, -price);
@@ -912,6 +956,62 @@ fn tuscan_president_by_holding(
             president: h.clone(),
         },
     });
+}
+
+/// A pair of a holder who already got a new share, when the new 10% shares have run out and
+/// the president's certificate is still in the IPO (a Tuscan merge nobody claimed, 1841
+/// §12.3): "further pairs are exchanged against the president's certificate if the holder
+/// already owns a new share" (§12.1) — the holder gives that share back to the IPO and takes
+/// the certificate; the pool's makes SFLi frozen (§7.4), and the share it gave back is left
+/// for the odd shares. 18xx.games (`merger_do_exchange`): "Market exchanges 20% of old shares
+/// for president share of SFLi" (v2 4 players seed 4013 id 631; before 2026-12-06 the pair
+/// was lost, and at the end two pool shares went back to the IPO for the certificate).
+fn president_by_run_out(
+    state: &mut State,
+    m: &mut Merger,
+    h: &ShareOwner,
+    events: &mut Vec<Event>,
+) {
+    let target = m.target.clone();
+    if let Some(c) = corp_mut(state, &target) {
+        if let Some(x) = c
+            .certificates
+            .iter_mut()
+            .find(|x| !x.president && x.owner == *h)
+        {
+            x.owner = ShareOwner::Ipo;
+        }
+        for x in c.certificates.iter_mut().filter(|x| x.president) {
+            x.owner = h.clone();
+        }
+    }
+    // Net 10%: the certificate for a share given back.
+    events.push(Event::SharesExchanged {
+        holder: h.clone(),
+        corporation: target.clone(),
+        percent: 10,
+        president: true,
+    });
+    match h {
+        ShareOwner::Player(seat) => {
+            m.president = Some(h.clone());
+            events.push(Event::PresidentChanged {
+                corporation: target,
+                seat: *seat,
+            });
+        }
+        ShareOwner::Corporation(_) => {
+            m.president = Some(h.clone());
+            events.push(Event::PresidencyMoved {
+                corporation: target,
+                president: h.clone(),
+            });
+        }
+        ShareOwner::Pool | ShareOwner::Ipo => events.push(Event::FrozenChanged {
+            corporation: target,
+            frozen: true,
+        }),
+    }
 }
 
 /// The end of the exchange of a Tuscan merge that left SFLi's president's certificate in the
@@ -1319,6 +1419,16 @@ pub(super) fn advance(state: &mut State, mut m: Merger, events: &mut Vec<Event>)
                 }
                 let len = m.holders.len();
                 if m.next as usize >= 2 * len {
+                    m.president = None;
+                    if !settle_presidency(state, &mut m, events) {
+                        return true;
+                    }
+                    continue;
+                }
+                if m.next as usize == len && pool_takes_president(state, &m) {
+                    // Nobody claimed in the pairs sweep and the pool's pairs take the
+                    // certificate: no single share can claim it; the merger fails (the
+                    // Tuscan merge goes on, [`president_by_run_out`]).
                     m.president = None;
                     if !settle_presidency(state, &mut m, events) {
                         return true;

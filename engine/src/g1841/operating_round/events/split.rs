@@ -23,7 +23,9 @@
 //! (FAQ-R3), paid at IRSFF's market price at the split by the bank ([`pay_unexchanged`]).
 
 use super::*;
-use crate::g1841::corporation::{holder_cash, holder_order, may_hold_more};
+use crate::g1841::corporation::{
+    holder_cash, holder_order, may_hold_more, ranked_holders, swap_presidency,
+};
 use crate::g1841::state::{Split, SplitStage};
 
 fn successors(state: &State) -> Vec<String> {
@@ -186,29 +188,19 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
         }
     }
     held.sort_by_key(|h| (std::cmp::Reverse(h.0), std::cmp::Reverse(h.1)));
-    // The corporations IRSFF presides over: IRSFF stays their president (18xx's `owner`)
-    // until a move leaves it without the largest holding.
-    let mut presided: Vec<String> = held
-        .iter()
-        .filter(|h| {
-            state
-                .corporation(&h.2)
-                .and_then(|c| c.certificates.get(h.3))
-                .is_some_and(|x| x.president)
-        })
-        .map(|h| h.2.clone())
-        .collect();
+    // 18xx's owner of a corporation whose president's certificate moved while IRSFF stayed
+    // president ([`treasury_presidency`]).
+    let mut kept: Vec<(String, ShareOwner)> = Vec::new();
     for (k, (_, _, sym, i)) in held.into_iter().enumerate() {
-        let to = if k % 2 == 0 { &a } else { &b };
+        let to = ShareOwner::Corporation(if k % 2 == 0 { a.clone() } else { b.clone() });
+        let mut moved_president = false;
         if let Some(c) = corp_mut(state, &sym)
             && let Some(x) = c.certificates.get_mut(i)
         {
-            x.owner = ShareOwner::Corporation(to.clone());
+            x.owner = to.clone();
+            moved_president = x.president;
         }
-        if presided.contains(&sym) && president_after_treasury_move(state, &sym, &irsff_sym, events)
-        {
-            presided.retain(|s| *s != sym);
-        }
+        treasury_presidency(state, &sym, &owner, moved_president, &mut kept, events);
     }
     // IRSFF's holders and their units, in order from its president; with IRSFF's
     // president's certificate in the pool, from the controller of the corporation whose
@@ -299,6 +291,89 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
         exchange_pairs(state, &mut split, events);
     }
     store(state, split);
+}
+
+/// The presidency of `sym` after one of IRSFF's certificates of it went to the successor
+/// `to` (1841 §7.5 with §12.4): IRSFF gives its treasury certificates away, so a holder with
+/// more than the others takes the presidency, and of tied holders the one nearest in order
+/// after the president (after a corporation president: the players from the first in player
+/// order, then the corporations in operating order; 1841 §5.3 as for a sale) — not the
+/// successor merely for receiving IRSFF's president's certificate. A tied president keeps
+/// it; nobody with the president's 20% (minor: 40%) leaves it. 18xx.games checks after each
+/// certificate (`secession_move_treasury_shares`, `transfer_shares` with
+/// `allow_president_change` and `player_distance_for_president`); lite 6p seed 6012 (id
+/// 439): IRSFF's 20% of ILTF goes to SFL, P1 with 20% too becomes ILTF's president and SFL
+/// gets two shares. Where IRSFF, tied, stays president with its certificate already moved
+/// (18xx's owner and certificate apart), `kept` notes it for the next certificate.
+fn treasury_presidency(
+    state: &mut State,
+    sym: &str,
+    irsff: &ShareOwner,
+    moved_president: bool,
+    kept: &mut Vec<(String, ShareOwner)>,
+    events: &mut Vec<Event>,
+) {
+    let Some(corp) = state.corporation(sym) else {
+        return;
+    };
+    let Some(holder) = corp.president().cloned() else {
+        return;
+    };
+    let at = kept.iter().position(|(s, _)| s == sym);
+    let previous = match at {
+        Some(k) => kept[k].1.clone(),
+        None if moved_president => irsff.clone(),
+        None => holder.clone(),
+    };
+    if previous != *irsff {
+        // Another holder's presidency: a successor never holds more of it than IRSFF did.
+        return;
+    }
+    let pres_percent = 2 * corp.unit_percent();
+    // After a corporation president the players from the first in player order, then the
+    // corporations ([`ranked_holders`]).
+    let first = state.player_order.first().copied().unwrap_or(0);
+    let ranked: Vec<(usize, ShareOwner, u32)> = ranked_holders(state, corp, first)
+        .into_iter()
+        .map(|(r, h, p)| (r, h.clone(), p))
+        .collect();
+    let max = ranked.iter().map(|(_, _, p)| *p).max().unwrap_or(0);
+    if ranked.iter().any(|(_, h, p)| *h == previous && *p == max) {
+        // Tied, IRSFF stays president for now.
+        if at.is_none() && holder != previous {
+            kept.push((sym.to_string(), previous));
+        }
+        return;
+    }
+    let Some(new) = ranked
+        .iter()
+        .filter(|(_, _, p)| *p == max && *p >= pres_percent)
+        .min_by_key(|(r, _, _)| *r)
+        .map(|(_, h, _)| h.clone())
+    else {
+        return;
+    };
+    if let Some(k) = at {
+        kept.remove(k);
+    }
+    if new != holder {
+        // The new president gives the certificate's holder ordinary certificates for it
+        // (18xx: the successor that received it; where IRSFF had stayed president, 18xx
+        // leaves the certificate where it lies, which this engine's certificates cannot
+        // show: the swap is made there too).
+        swap_presidency(state, sym, &holder, &new);
+    }
+    if let ShareOwner::Player(seat) = new {
+        events.push(Event::PresidentChanged {
+            corporation: sym.to_string(),
+            seat,
+        });
+    } else {
+        events.push(Event::PresidencyMoved {
+            corporation: sym.to_string(),
+            president: new,
+        });
+    }
 }
 
 fn exchanged(
@@ -833,66 +908,4 @@ pub(super) fn advance(state: &mut State, mut split: Split, events: &mut Vec<Even
     }
     store(state, split);
     false
-}
-
-/// The presidency of `sym`, whose president IRSFF is, after one of IRSFF's certificates of
-/// it moved to SB or SFL (1841 §12.4, §7.5); whether IRSFF's presidency is settled. While
-/// IRSFF still has the largest holding nothing changes; otherwise the presidency goes to the
-/// largest holder (players and corporations) with at least the president's certificate's
-/// percent, of equal holders the nearest in order from IRSFF: players first (from the first
-/// in player order), then corporations. The receiver of IRSFF's president's certificate keeps
-/// it only when no player holds as much; a new president swaps two units of ordinary
-/// certificates for it with its holder. 18xx.games (`secession_move_treasury_shares`:
-/// `transfer_shares` with `allow_president_change` for each certificate, the previous
-/// president IRSFF; `player_distance_for_president`) does the same; the rules name no other
-/// owner (p2p_purchases 3 players seed 3013, 18xx id 289: SB received IRSFF's 20% ICSF
-/// president's certificate, player 2 held 20% of ICSF and became its president; this engine
-/// had left it with SB, and player 2's later emergency sale of his ICSF shares, id 335,
-/// paid SB in 18xx).
-fn president_after_treasury_move(
-    state: &mut State,
-    sym: &str,
-    irsff: &str,
-    events: &mut Vec<Event>,
-) -> bool {
-    let Some(corp) = state.corporation(sym) else {
-        return true;
-    };
-    let pres_percent = 2 * corp.unit_percent();
-    let gone = ShareOwner::Corporation(irsff.to_string());
-    let first = state.player_order.first().copied().unwrap_or(0);
-    let holders = crate::g1841::corporation::ranked_holders(state, corp, first);
-    let Some(max) = holders.iter().map(|h| h.2).max() else {
-        return false;
-    };
-    if max < pres_percent || holders.iter().any(|h| *h.1 == gone && h.2 == max) {
-        return false;
-    }
-    let Some(new) = holders
-        .iter()
-        .filter(|h| h.2 == max)
-        .min_by_key(|h| h.0)
-        .map(|h| h.1.clone())
-    else {
-        return false;
-    };
-    let Some(old) = corp.president().cloned() else {
-        return true;
-    };
-    drop(holders);
-    if new == old {
-        return true;
-    }
-    crate::g1841::corporation::swap_presidency(state, sym, &old, &new);
-    match new {
-        ShareOwner::Player(seat) => events.push(Event::PresidentChanged {
-            corporation: sym.to_string(),
-            seat,
-        }),
-        other => events.push(Event::PresidencyMoved {
-            corporation: sym.to_string(),
-            president: other,
-        }),
-    }
-    true
 }
