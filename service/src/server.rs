@@ -5,7 +5,8 @@
 //! global concurrency limit with load shedding → the call's deadline → routes (the gRPC
 //! routes behind gRPC-Web translation). Requests over the concurrency limit are refused at
 //! once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON); a streaming call keeps its slot until
-//! its stream ends (at most the request timeout); calls not answered by their
+//! its answer's body ends or is dropped (at most the request timeout plus the send timeout:
+//! the connection of a stream not taken by then is dropped); calls not answered by their
 //! deadline end with `DEADLINE_EXCEEDED` (HTTP 504), in the caller's protocol. Request bodies
 //! over `max_request_bytes` are refused (`OUT_OF_RANGE`, HTTP 413), at once and unread when
 //! their `Content-Length` announces it.
@@ -371,16 +372,42 @@ struct Slots {
     /// `--max-streaming-calls-per-client` held by one client address, so that one client
     /// cannot take every stream slot either.
     streams: Arc<ClientShares>,
-    /// The longest a streaming answer keeps its slot: the server's request timeout, the
-    /// longest a stream's work runs (it ends with DEADLINE_EXCEEDED then).
+    /// The server's request timeout: the longest a stream's work runs (an endless stream is
+    /// ended with DEADLINE_EXCEEDED then: [`Ending`]).
     stream_hold: Duration,
+    /// Server reflection streams open at once ([`MAX_REFLECTION_STREAMS`]), of which one
+    /// client address holds at most [`MAX_REFLECTION_STREAMS_PER_CLIENT`].
+    reflection: Arc<ClientShares>,
 }
+
+/// Server reflection streams open at once, all clients together (a stream holds its place
+/// until its answer's body ends or is dropped). A reflection stream reads its requests as
+/// they come (a bidirectional stream, outside `--max-buffered-bytes`) and answers each ahead
+/// of its reader: one answer in hyper, one in tonic-reflection's channel, one in its task,
+/// each up to the largest file descriptor of the API (97,896 bytes, `g1841.proto`) and three
+/// copies of its request ([`MAX_REFLECTION_REQUEST_BYTES`]), ≈ 0.44 MB; and the requests it
+/// has not read yet wait in h2's buffer, up to the stream's receive window (hyper's 1 MiB).
+/// So a stream whose reader never opens its window holds ≈ 1.5 MB for up to the request
+/// timeout plus the send timeout (60 s): at most 16 of them ≈ 23 MiB, where the 128 stream
+/// slots, given back at the request timeout, let 256 hold ≈ 370 MiB (review of issue #24,
+/// sixth round, "Memory budget, new term"). Reflection is a tool for developers (grpcurl
+/// opens one stream per command); 16 leave room for many of them at once.
+pub const MAX_REFLECTION_STREAMS: usize = 16;
+
+/// Server reflection streams one client address (an IPv4 address, an IPv6 /64) may have open
+/// at once: a quarter of [`MAX_REFLECTION_STREAMS`].
+pub const MAX_REFLECTION_STREAMS_PER_CLIENT: usize = 4;
 
 /// The global concurrency limit with load shedding: a request that finds every slot taken is
 /// refused at once with RESOURCE_EXHAUSTED (HTTP 429) instead of waiting. A call gives its
 /// slot back when its response is ready — a server-streaming call ([`is_stream`]) only when
-/// its stream ends (the last message sent, or the reader gone), and at the latest after
-/// [`Slots::stream_hold`], so that a reader that stops reading cannot keep a slot forever.
+/// its answer's body ends (the last message taken) or is dropped (the reader gone, or its
+/// connection dropped by the server). A reader that stops reading cannot keep a slot longer
+/// than the request timeout plus the send timeout: by then its connection is dropped
+/// (`InFlight::ends_by`). The slot used to come back at the request timeout while the stream
+/// lived on, so twice the stream slots could hold streams at once, their answers outside
+/// every budget (review of issue #24, sixth round). Server reflection streams also take a
+/// place of their own ([`MAX_REFLECTION_STREAMS`]).
 ///
 /// (tower's `GlobalConcurrencyLimit` gives the slot back when the response future resolves,
 /// which for a stream is when its first message is ready.)
@@ -415,6 +442,29 @@ async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next)
     } else {
         None
     };
+    let reflection_permit = if req.uri().path().starts_with("/grpc.reflection.") {
+        let client = req.extensions().get::<ClientKey>().copied();
+        match slots.reflection.admit(client) {
+            Ok(p) => Some(p),
+            Err(over) => {
+                let message = match over {
+                    Over::All => format!(
+                        "the server has its limit of server reflection streams open ({}); \
+                         retry later",
+                        MAX_REFLECTION_STREAMS
+                    ),
+                    Over::Client => format!(
+                        "this client address has its share of the server reflection streams \
+                         open ({}); retry later",
+                        MAX_REFLECTION_STREAMS_PER_CLIENT
+                    ),
+                };
+                return status_response(req.headers(), Status::resource_exhausted(message), None);
+            }
+        }
+    } else {
+        None
+    };
     let Ok(permit) = slots.semaphore.clone().try_acquire_owned() else {
         return status_response(
             req.headers(),
@@ -432,16 +482,9 @@ async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next)
     if endless {
         resp = resp.map(|body| axum::body::Body::new(Ending::new(body, slots.stream_hold)));
     }
-    // The permit goes back when the body ends or is dropped (the sender below is dropped
-    // with it), or after `stream_hold`, whichever comes first.
-    let (ended, ended_rx) = tokio::sync::oneshot::channel::<()>();
-    let hold = slots.stream_hold;
-    tokio::spawn(async move {
-        let _ = tokio::time::timeout(hold, ended_rx).await;
-        drop(permit);
-        drop(stream_permit);
-    });
-    resp.map(|body| axum::body::Body::new(Guarded::new(body, ended)))
+    // The permits go back when the body ends or is dropped.
+    let held = (permit, stream_permit, reflection_permit);
+    resp.map(|body| axum::body::Body::new(Guarded::new(body, held)))
 }
 
 /// A response body that holds `guard` until the body has ended (or failed), or until the
@@ -902,6 +945,10 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
                             }),
                         )),
                         stream_hold: cfg.request_timeout,
+                        reflection: Arc::new(ClientShares::new(
+                            MAX_REFLECTION_STREAMS,
+                            MAX_REFLECTION_STREAMS_PER_CLIENT,
+                        )),
                     },
                     concurrency_limit,
                 ))
