@@ -664,7 +664,7 @@ async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: N
             // The decoded size, estimated before anything is decoded: over the limit the call
             // is refused; within it the estimate shares the byte budget with the body.
             let decoded = match decoded_estimate(&parts, &bytes, limits.max_decoded_bytes) {
-                Ok(n) => n,
+                Ok(n) => n.saturating_add(playout_answer_estimate(&parts, &bytes)),
                 Err(status) => return status_response(&parts.headers, status, None),
             };
             if decoded > 0 {
@@ -692,11 +692,106 @@ async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: N
                     }))
                 });
             }
-            // The body's bytes are accounted for until the call has answered.
-            drop(held);
+            // The body's bytes and its estimates are accounted for until the call's answer
+            // has been made and counted as waiting to be sent (`--max-unsent-bytes`, in
+            // `serve_connections`), or dropped: the answer is built, encoded and copied while
+            // the request's share is still taken.
+            let mut resp = resp;
+            if let Some(held) = held {
+                resp.extensions_mut().insert(RequestShare(Arc::new(held)));
+            }
             resp
         }
     }
+}
+
+/// A request's share of `--max-buffered-bytes` (its body and estimated decoded size, and a
+/// Playout's answer: [`playout_answer_estimate`]), carried by its answer until the answer has
+/// been collected and counted as waiting to be sent, then dropped (`serve_connections`).
+/// Before, the share went back when the handler returned, while the answer was still to be
+/// encoded (gRPC) and copied.
+#[derive(Clone)]
+struct RequestShare(#[allow(dead_code)] Arc<tokio::sync::OwnedSemaphorePermit>);
+
+/// Bytes a Playout's answer takes per action it returns (`include_actions`), for
+/// [`playout_answer_estimate`]: the action's struct (a `SeatAction` is 128 bytes, in a list
+/// that may have twice the capacity it uses), its JSON (≈ 100 bytes measured, twice with a
+/// `String`'s growth) and the copy the server keeps while it waits to be sent
+/// (`service/tests/answer_sizes.rs`: 15–37 bytes protobuf, 61–101 JSON per action).
+pub const PLAYOUT_ANSWER_BYTES_PER_ACTION: usize = 512;
+
+/// The bytes a Playout request's answer may take, counted with the request before any work
+/// starts: with `include_actions`, `games × max_actions` (at most 100,000) ×
+/// [`PLAYOUT_ANSWER_BYTES_PER_ACTION`] (≈ 49 MiB at most); without, 0 (the answer is a few
+/// statistics). The other whole-game answers grow with their request's actions and are
+/// smaller than its estimated decoded size, held until they are counted as unsent
+/// ([`RequestShare`]). A request that does not read (or is not a Playout) counts 0: the
+/// call refuses it.
+fn playout_answer_estimate(parts: &axum::http::request::Parts, body: &[u8]) -> usize {
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct Caps {
+        #[prost(uint32, tag = "5")]
+        games: u32,
+        #[prost(uint32, tag = "6")]
+        max_actions: u32,
+        #[prost(bool, tag = "7")]
+        include_actions: bool,
+    }
+    #[derive(serde::Deserialize, Default)]
+    #[serde(default)]
+    struct JsonCaps {
+        games: Option<u32>,
+        #[serde(alias = "max_actions")]
+        #[serde(rename = "maxActions")]
+        max_actions: Option<u32>,
+        #[serde(alias = "include_actions")]
+        #[serde(rename = "includeActions")]
+        include_actions: Option<bool>,
+    }
+    let path = parts.uri.path();
+    let caps = if path == "/v1/Playout" {
+        let c: JsonCaps = serde_json::from_slice(body).unwrap_or_default();
+        Caps {
+            games: c.games.unwrap_or(0),
+            max_actions: c.max_actions.unwrap_or(0),
+            include_actions: c.include_actions.unwrap_or(false),
+        }
+    } else if path == "/referee.v1.Referee/Playout" {
+        let text = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| ct.starts_with("application/grpc-web-text"));
+        let decoded;
+        let frames: &[u8] = if text {
+            let Some(d) = grpc_web_text(body) else {
+                return 0;
+            };
+            decoded = d;
+            &decoded
+        } else {
+            body
+        };
+        // The first frame: uncompressed, its length, its message.
+        let message = match frames {
+            [0, a, b, c, d, rest @ ..] => rest.get(..u32::from_be_bytes([*a, *b, *c, *d]) as usize),
+            _ => None,
+        };
+        match message {
+            Some(m) => <Caps as prost::Message>::decode(m).unwrap_or_default(),
+            None => return 0,
+        }
+    } else {
+        return 0;
+    };
+    if !caps.include_actions {
+        return 0;
+    }
+    crate::games::playout_limits(caps.games, caps.max_actions, true).map_or(0, |(g, m)| {
+        (u64::from(g) * u64::from(m))
+            .min(crate::games::PLAYOUT_MAX_RETURNED_ACTIONS)
+            .saturating_mul(PLAYOUT_ANSWER_BYTES_PER_ACTION as u64) as usize
+    })
 }
 
 /// The estimated bytes the request `body` takes once decoded ([`crate::decoded_size`]), or
@@ -732,17 +827,7 @@ fn decoded_estimate(
                 .is_some_and(|ct| ct.starts_with("application/grpc-web-text"));
             let decoded;
             let mut frames: &[u8] = if text {
-                use base64::Engine as _;
-                use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-                // Decoded as tonic-web decodes it (its engine: padding optional; the whole
-                // multiple of 4 the body holds, which arrives as one chunk), so that what
-                // this cannot decode tonic-web refuses too: nothing to count then.
-                const TONIC_WEB: GeneralPurpose = GeneralPurpose::new(
-                    &base64::alphabet::STANDARD,
-                    GeneralPurposeConfig::new()
-                        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
-                );
-                let Ok(d) = TONIC_WEB.decode(&body[..body.len() / 4 * 4]) else {
+                let Some(d) = grpc_web_text(body) else {
                     return Ok(0);
                 };
                 decoded = d;
@@ -768,6 +853,20 @@ fn decoded_estimate(
             Ok(total)
         }
     }
+}
+
+/// A gRPC-Web text body decoded as tonic-web decodes it (its engine: padding optional; the
+/// whole multiple of 4 the body holds, which arrives as one chunk), so that what this cannot
+/// decode tonic-web refuses too.
+fn grpc_web_text(body: &[u8]) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+    const TONIC_WEB: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+    );
+    TONIC_WEB.decode(&body[..body.len() / 4 * 4]).ok()
 }
 
 /// `--max-buffered-bytes`: the bytes of request bodies all connections together may have
@@ -1770,9 +1869,14 @@ async fn serve_connections(
                         // moment its slot's hold begins (`concurrency_limit`).
                         in_flight.ends_by(tokio::time::Instant::now() + stream_hold);
                     } else {
-                        let (parts, body) = resp.into_parts();
+                        let (mut parts, body) = resp.into_parts();
+                        // The request's share of `--max-buffered-bytes`, held until the answer
+                        // is collected and counted below (`RequestShare`).
+                        let request_share = parts.extensions.remove::<RequestShare>();
                         let body = collect(body).await;
-                        resp = if in_flight.answered(body.data.as_ref().map_or(0, |d| d.len())) {
+                        let kept = in_flight.answered(body.data.as_ref().map_or(0, |d| d.len()));
+                        drop(request_share);
+                        resp = if kept {
                             Response::from_parts(parts, axum::body::Body::new(body))
                         } else {
                             // The answers waiting to be sent are at `--max-unsent-bytes`:

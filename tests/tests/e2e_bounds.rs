@@ -1147,3 +1147,67 @@ async fn reflection_list_from(addr: &str, from: &str) -> Result<usize, String> {
     }
     Ok(n)
 }
+
+/// An HTTP/1.1 JSON POST of `body` to `path`: the status line and body of the answer.
+fn post_json(addr: &str, path: &str, body: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    answer(&mut s)
+}
+
+/// Answers growing with the request (issue #24, "Memory budget"): a Playout with
+/// `include_actions` returns up to 100,000 actions (≈ 6 MB of JSON, ≈ 25 MB while it is
+/// built), which no budget counted. Its answer is now counted with the request, before any
+/// work starts: `games × max_actions` × 512 bytes from `--max-buffered-bytes`. With a budget
+/// of 40 MB, 1,000 games × 100 actions (51.2 MB) are refused at once with 429
+/// RESOURCE_EXHAUSTED (on main: played and answered), 10 × 100 (0.5 MB) are answered, and
+/// so is a Playout without `include_actions`.
+#[test]
+fn playout_answers_are_counted_before_they_are_built() {
+    let server = Server::start(&[
+        "--max-buffered-bytes",
+        "40000000",
+        "--max-decoded-bytes",
+        "30000000",
+    ]);
+    let created = post_json(&server.addr, "/v1/NewGame", r#"{"game":"1841","seats":4}"#);
+    let json = &created[created.find("\r\n\r\n").unwrap() + 4..];
+    let state: serde_json::Value = serde_json::from_str(json).unwrap();
+    let playout = |games: u32, max_actions: u32, include: bool| {
+        let body = serde_json::json!({
+            "state": state["state"],
+            "policyName": "random",
+            "games": games,
+            "maxActions": max_actions,
+            "includeActions": include,
+        });
+        post_json(&server.addr, "/v1/Playout", &body.to_string())
+    };
+    let big = playout(1_000, 100, true);
+    assert!(
+        big.starts_with("HTTP/1.1 429"),
+        "{}",
+        &big[..big.len().min(300)]
+    );
+    assert!(big.contains("RESOURCE_EXHAUSTED"), "{big}");
+    let small = playout(10, 100, true);
+    assert!(
+        small.starts_with("HTTP/1.1 200"),
+        "{}",
+        &small[..small.len().min(300)]
+    );
+    assert!(small.matches("\"seat\"").count() > 100, "{small}");
+    // Without `include_actions` nothing is counted for the answer: 100 games × 100 actions
+    // (5.1 MB counted with it) are answered.
+    let statistics = playout(100, 100, false);
+    assert!(
+        statistics.starts_with("HTTP/1.1 200"),
+        "{}",
+        &statistics[..statistics.len().min(300)]
+    );
+}
