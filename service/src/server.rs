@@ -387,10 +387,11 @@ struct Slots {
 /// each up to the largest file descriptor of the API (97,896 bytes, `g1841.proto`) and three
 /// copies of its request ([`MAX_REFLECTION_REQUEST_BYTES`]), ≈ 0.44 MB; and the requests it
 /// has not read yet wait in h2's buffer, up to the stream's receive window (hyper's 1 MiB).
-/// So a stream whose reader never opens its window holds ≈ 1.5 MB for up to the request
-/// timeout plus the send timeout (60 s): at most 16 of them ≈ 23 MiB, where the 128 stream
-/// slots, given back at the request timeout, let 256 hold ≈ 370 MiB (review of issue #24,
-/// sixth round, "Memory budget, new term"). Reflection is a tool for developers (grpcurl
+/// So a stream whose reader never opens its window holds ≈ 2.4 MB (measured) for up to the
+/// request timeout plus the send timeout (60 s): at most 16 of them ≈ 38 MiB, where the 128
+/// stream slots, given back at the request timeout, let 245 take a release server to 434 MiB
+/// (`referee-attack --server-defaults --full --only reflection-streams`; review of issue
+/// #24, sixth round, "Memory budget, new term"). Reflection is a tool for developers (grpcurl
 /// opens one stream per command); 16 leave room for many of them at once.
 pub const MAX_REFLECTION_STREAMS: usize = 16;
 
