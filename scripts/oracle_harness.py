@@ -77,11 +77,14 @@ DIVERGENCES = os.path.join(ROOT, "tests", "oracle", "divergences.json")
 
 def load_divergences(path=DIVERGENCES):
     """The known rule divergences: [{id, rule, why, cause, detail?, previous_action?,
-    earlier_in_round?, none_since?, expected_fell_to_ours?, example}]; `cause` and `detail` are
-    regular expressions matched against a first difference, `previous_action` against the
+    earlier_in_round?, none_since?, expected_fell_to_ours?, only_unpatched?, example}];
+    `cause` and `detail` are regular expressions matched against a first difference,
+    `previous_action` against the
     type of the action before it, `earlier_in_round`/`none_since` against the types of the
     actions of its round before it, `expected_fell_to_ours` (true) checks prices
-    (`known_divergence`)."""
+    (`known_divergence`); `only_unpatched` (true): the entry matches only in a run without
+    its patch (the patch settles the point, so a stop it would match with the patch loaded
+    has another cause)."""
     try:
         with open(path) as f:
             return json.load(f)["divergences"]
@@ -543,7 +546,10 @@ def main():
             if o.get("finished") and not o.get("error"):
                 accepted += 1
             name = os.path.relpath(path, out)
-            div = (known_divergence(diff, divergences, export, o, after)
+            # An entry marked `only_unpatched` names a cause its patch rules out: with the
+            # patch loaded, a stop it would match has another cause.
+            listed = [d for d in divergences if not (patches and d.get("only_unpatched"))]
+            div = (known_divergence(diff, listed, export, o, after)
                    if diff else None)
             behind = f" (behind listed corrections: {', '.join(fixes)})" if fixes else ""
             if div:

@@ -135,6 +135,10 @@ STOP_CLASSES = [
     ("route without a token (1841 §9.3)", None, r"run_routes", r"no city with a \w+ token"),
     ("train price above the buyer's cash (1841 §9.6)", None, r"buy_train", r"can pay at most"),
     ("60% control (1841 §7.3)", None, r".*", r"may control at most"),
+    # e.g. a president's certificate in the pool (a bankruptcy or a sale left it there), which
+    # 18xx sells to a player as a bundle of its own (version_1+sfli-7p-s80003 id 329).
+    ("president's certificate bought from the pool (1841 §5.2)", None, r"buy_shares",
+     r"president's certificate of \w+ cannot be bought now"),
     ("split purchase round this engine does not hold (1841 §12.4)", None, r"choose", r"sells a share offered in a purchase round"),
 ]
 

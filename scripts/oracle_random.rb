@@ -423,7 +423,16 @@ module OracleRandom
       @game.corporations.each do |corp|
         next unless corp.share_price
 
-        @game.bundles_for_corporation(entity, corp).each { |b| bundles << b }
+        # A player's emergency sales in the train step: the bundles the step offers
+        # (`G1841::Step::BuyTrain#sellable_bundles`, at half price, 1841 §14, issue #9348),
+        # as the UI sends them (`share_price` set). The engine takes a bundle without a
+        # `share_price` at the market price, so the driver recorded full-price sales no
+        # player can make (lite 5p seed 40003 ids 424-425: L.12 more for AFI).
+        if entity.player? && step.is_a?(Engine::Step::BuyTrain) && step.respond_to?(:sellable_bundles)
+          step.sellable_bundles(entity, corp).each { |b| bundles << b }
+        else
+          @game.bundles_for_corporation(entity, corp).each { |b| bundles << b }
+        end
       end
       bundles.uniq { |b| [b.shares.map(&:id), b.percent] }.select { |b| safe { step.can_sell?(entity, b) } }
              .map { |b| bundle_action(entity, b, A::SellShares) }

@@ -178,13 +178,17 @@ fn s12_1_an_odd_share_18xx_settled_by_itself_is_filled_in_as_cash() {
 /// for his odd share (`full`, 208): with 20% of RSFS he is its president in 18xx.games, which
 /// goes on (SFTG's `full`, 209). This engine gives the new presidency only on 40% or a claim:
 /// with every claim declined it undoes the merger — a rules divergence, reported at the first
-/// record it cannot follow.
+/// record it cannot follow. A game 18xx.games played imports without the FAQ options (no
+/// FAQ-R6: corporations do not claim), so Player 4's `no` is the last claim this engine asks
+/// and undoes the merger; his `full` (208) is that record. (With the Version 1 default of the
+/// FAQ options, SSFL's claim came first, Player 4's `no` and `full` were dropped and kept,
+/// and the replay stopped at 209.)
 #[test]
 fn s12_1_a_presidency_by_20_percent_after_the_exchange_is_a_rules_divergence() {
     let r = import("version_1-7p-s20003-to209");
     let f = r.failure.clone().expect("stops in the exchange");
     assert_eq!(f.kind, FailureKind::Refused);
-    assert_eq!(f.action_id, Some(209));
+    assert_eq!(f.action_id, Some(208));
     assert!(
         f.reason
             .starts_with("rules divergence: 18xx.games goes on with the merger of CGTF and AFI"),
@@ -192,15 +196,11 @@ fn s12_1_a_presidency_by_20_percent_after_the_exchange_is_a_rules_divergence() {
         f.reason
     );
     assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.1");
-    // Player 4's decline (his claim is not asked yet here: SSFL's is) is dropped, his odd share
-    // kept for the odd shares.
+    // Player 4's decline is his claim, played as asked: nothing is dropped in the exchange.
+    assert_eq!(dropped_at(&r, 207), Vec::<&str>::new());
     assert_eq!(
-        dropped_at(&r, 207),
-        vec!["declined offer or question this engine does not make"]
-    );
-    assert_eq!(
-        dropped_at(&r, 208),
-        vec!["odd merger share answered before the presidency (played at the odd shares)"]
+        actions_of(&r, 207),
+        vec![(3, Action::ClaimPresidency { claim: false })]
     );
 }
 

@@ -546,3 +546,119 @@ fn s12_3_the_tuscan_transformation_offers_its_purchase_rounds() {
         (1, 1, 0, 247)
     );
 }
+
+fn import_to(name: &str, id: i64) -> Replayed {
+    replay(
+        &fixture(&format!("oracle-played/{name}.json")),
+        &ReplaySettings {
+            check: false,
+            stop_at_action_id: Some(id),
+        },
+    )
+}
+
+/// `p2p_purchases`, 3 players (seed 80005), up to id 219: Player 3 (seat 2) buys ATFA_4 for
+/// L.45 (`total_price`) at id 218 from Player 2 (seat 1), to whom the merger of FTP into ATFA
+/// (id 182, exchanges without recorded ids) gave it. Followed by the share ledger, it is a
+/// purchase from that player (1841 §15.3), not one from the IPO at ATFA's L.52, which Player
+/// 3's L.48 could not pay (the import stopped there).
+#[test]
+fn s15_3_a_purchase_of_a_share_a_merger_handed_out_is_from_its_holder() {
+    let before = import_to("p2p_purchases-3p-s80005-to219", 217);
+    assert_eq!(before.failure, None);
+    let s = before.state.unwrap();
+    assert_eq!(
+        (s.player(2).unwrap().cash, s.player(1).unwrap().cash),
+        (48, 40)
+    );
+    let r = import_to("p2p_purchases-3p-s80005-to219", 218);
+    assert_eq!(r.failure, None);
+    let n = r.actions.len();
+    assert!(matches!(
+        &r.actions[n - 2],
+        (
+            2,
+            Action::OfferPurchase {
+                seller: 1,
+                price: 45,
+                ..
+            }
+        )
+    ));
+    assert_eq!(r.actions[n - 1], (1, Action::AnswerOffer { accept: true }));
+    let s = r.state.unwrap();
+    assert_eq!(
+        (s.player(2).unwrap().cash, s.player(1).unwrap().cash),
+        (3, 85)
+    );
+    let atfa = s.corporation("ATFA").unwrap();
+    assert_eq!(atfa.cash, 182, "nothing paid into ATFA's treasury");
+    let percent = |owner: &ShareOwner| -> u32 {
+        atfa.certificates
+            .iter()
+            .filter(|c| c.owner == *owner)
+            .map(|c| c.percent)
+            .sum()
+    };
+    assert_eq!(
+        (
+            percent(&ShareOwner::Player(2)),
+            percent(&ShareOwner::Player(1)),
+            percent(&ShareOwner::Ipo)
+        ),
+        (30, 20, 30)
+    );
+    assert_to_the_end(&import("p2p_purchases-3p-s80005-to219"), 276);
+}
+
+/// A game 18xx.games played follows none of the FAQ rulings (18xx.games implements none,
+/// `1841-faq.md` §7): its import turns every FAQ option off, the Version 1 defaults included.
+/// Version 1 with `sfli_run_variant`, 7 players (seed 80003), up to id 84: Player 4 (seat 3)
+/// sells 20% of SFTN at L.90 (id 79; SFTN drops to L.78) and 10% more at L.78 (id 80; SFTN
+/// drops to L.68), then starts RATF at L.100 (id 81): L.30 + 180 + 78 − 200 = L.88. With
+/// `price_drops_lowest_first` (FAQ-Q2, on by the Version 1 default) both sales were paid
+/// L.90 a share and the start left him L.100; the import stopped at RATF's token (id 82).
+#[test]
+fn s0_2_an_18xx_games_import_has_no_faq_options() {
+    let r = import_to("version_1+sfli-7p-s80003-to84", 81);
+    assert_eq!(r.failure, None);
+    let s = r.state.unwrap();
+    assert!(!s.options.price_drops_lowest_first());
+    assert!(!s.options.merger_presidency_for_companies());
+    assert_eq!(s.player(3).unwrap().cash, 88);
+    assert_eq!(s.corporation("SFTN").unwrap().price(), Some(68));
+    assert_eq!(s.corporation("RATF").unwrap().cash, 200);
+    assert_to_the_end(&import("version_1+sfli-7p-s80003-to84"), 86);
+}
+
+/// Lite, 5 players (seed 40003, played with the driver's half-price president sales of
+/// 2026-12-06), up to id 486: Player 1 received CTS_3 in the merger that formed CTS (id 301,
+/// exchanges without recorded ids) and went bankrupt at id 416, his certificates sold to the
+/// pool (1841 §14, no record of their ids). IFAI buys CTS_3 at id 485 from the pool, as 18xx
+/// had it, for L.35 to the bank: CTS keeps L.53 and 60% in its IPO, the pool goes from 20%
+/// to 10% of CTS. Before, the unrecorded pool knew only the ids the record showed Player 1
+/// holding, and the purchase came from the IPO (CTS L.88, IPO 50%).
+#[test]
+fn s14_a_purchase_of_a_share_a_bankrupt_got_in_an_exchange_comes_from_the_pool() {
+    let r = import_to("lite-5p-s40003-to486", 485);
+    assert_eq!(r.failure, None);
+    let s = r.state.unwrap();
+    let cts = s.corporation("CTS").unwrap();
+    let percent = |owner: &ShareOwner| -> u32 {
+        cts.certificates
+            .iter()
+            .filter(|c| c.owner == *owner)
+            .map(|c| c.percent)
+            .sum()
+    };
+    assert_eq!(cts.cash, 53);
+    assert_eq!(
+        (
+            percent(&ShareOwner::Ipo),
+            percent(&ShareOwner::Pool),
+            percent(&ShareOwner::Corporation("IFAI".into()))
+        ),
+        (60, 10, 10)
+    );
+    assert_eq!(s.corporation("IFAI").unwrap().cash, 15);
+}

@@ -105,6 +105,17 @@ const CASES: &[Case] = &[
         stop_message: "undefined method `player' for nil",
         patched_to: Some(683),
     },
+    // 1841 §5.2, §5.1: player 5 sells RSFS (id 552) with nothing legal left; by 18xx's
+    // corporation order IRSFF's holdings (SFMA first, an SSFL 10% at L.13) keep his turn open
+    // and the export writes his pass (id 553); IRSFF's hash, SSFL first (sold by him this
+    // round), ends it.
+    Case {
+        entry: "ipo-check-in-hash-order",
+        fixture: "ipo-check-in-hash-order-version_1+sfli-random-6p-s6012.json",
+        stop_at: 553,
+        stop_message: "Blocking step Sell then Buy Shares or Concessions cannot process action pass",
+        patched_to: None,
+    },
 ];
 
 #[test]

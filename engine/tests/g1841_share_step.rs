@@ -128,25 +128,21 @@ fn i35_the_flag_of_an_open_corporation_is_refused() {
 
 /// 1841 §5.3, §7.5, §9.7: a corporation's sale in its share step hands the presidency over
 /// when another holder then holds more than it (18xx `sell_shares_and_change_price` with
-/// `allow_president_change`). Lite, heuristic, 3 players, seed 3003 (a Referee export cut after
-/// id 633): CFCC, president of ATFA with its 20% certificate and two 10% shares, sells both
-/// 10% shares (ids 630, 631); Player 3 (seat 2), holding 30%, takes the presidency and hands
-/// CFCC two 10% shares for it, so CFCC holds 6 certificates of other corporations, more than
-/// 5, and must sell again before it may pass (id 632, a 10% of CTS). Before, CFCC kept ATFA's
-/// presidency and passed (the oracle refused the pass: "Corporate Sell then Buy Shares").
+/// `allow_president_change`). Version 1 with `sfli_run_variant`, 6 players, played by
+/// 18xx.games' own engine (`scripts/oracle_random.rb --mode version_1+sfli --players 0 --seed
+/// 80008`, cut after id 305): SFTN, president of IFAI with its 20% certificate and a 10%
+/// share, sells 30% of IFAI at L.16 in its share step (id 304, IFAI_1 and IFAI_0); Player 5
+/// (seat 4), holding 30% in three 10% shares, takes the presidency and hands two of them to
+/// the pool for the president's certificate. SFTN receives 3 × L.16 = L.48 (L.86 → L.134),
+/// IFAI drops from L.16 to L.8 and the pool holds 30% of it, as in 18xx.games.
 ///
-/// Ignored since the token searches trace as a route runs (1841 §9.2, helper trains3): the
-/// fixture, written by an older build, places ICSF's token on Alessandria (J6) at id 326,
-/// which 18xx.games' live token graph does not reach (at id 325 it reaches H4, M3, E7, D8
-/// and O3; the oracle accepted the record only because a loading game skips the connection
-/// test), and the engine now refuses it there. The same seed plays another game now: the
-/// test needs a new excerpt showing the sale (to do).
+/// (The earlier excerpt, a Referee export of lite heuristic 3 players seed 3003 cut after id
+/// 633, placed a token the engine now refuses at id 326, §9.2.)
 #[test]
-#[ignore = "fixture lite-3p-heuristic-s3003-to633 places a token the engine now refuses (id 326, §9.2); needs a new excerpt"]
 fn s9_7_a_corporate_sale_hands_the_presidency_over() {
     use referee_engine::g1841::import18xx::{ReplaySettings, replay};
     let text = std::fs::read_to_string(format!(
-        "{}/../tests/fixtures/1841/exported/lite-3p-heuristic-s3003-to633.json",
+        "{}/../tests/fixtures/1841/oracle-played/version_1+sfli-6p-s80008-to305.json",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
@@ -162,37 +158,37 @@ fn s9_7_a_corporate_sale_hands_the_presidency_over() {
         r.state.unwrap()
     };
     let holdings = |s: &State, owner: &ShareOwner| -> Vec<(u32, bool)> {
-        s.corporation("ATFA")
+        let mut v: Vec<(u32, bool)> = s
+            .corporation("IFAI")
             .unwrap()
             .certificates
             .iter()
             .filter(|c| c.owner == *owner)
             .map(|c| (c.percent, c.president))
-            .collect()
+            .collect();
+        v.sort();
+        v.reverse();
+        v
     };
-    let cfcc = ShareOwner::Corporation("CFCC".into());
-    let before = at(629);
+    let sftn = ShareOwner::Corporation("SFTN".into());
+    let before = at(303);
+    assert_eq!(holdings(&before, &sftn), [(20, true), (10, false)]);
     assert_eq!(
-        holdings(&before, &cfcc),
-        [(20, true), (10, false), (10, false)]
+        holdings(&before, &ShareOwner::Player(4)),
+        [(10, false), (10, false), (10, false)]
     );
-    let after = at(631);
-    assert_eq!(holdings(&after, &cfcc), [(10, false), (10, false)]);
+    assert_eq!(before.corporation("SFTN").unwrap().cash, 86);
+    assert_eq!(before.corporation("IFAI").unwrap().price(), Some(16));
+    let after = at(304);
+    assert_eq!(holdings(&after, &sftn), []);
     assert_eq!(
-        holdings(&after, &ShareOwner::Player(2)),
+        holdings(&after, &ShareOwner::Player(4)),
         [(20, true), (10, false)]
     );
-    let held = after
-        .corporations
-        .iter()
-        .flat_map(|c| c.certificates.iter())
-        .filter(|c| c.owner == cfcc)
-        .count();
-    assert_eq!(held, 6);
-    let legal = G1841::legal_actions(&after, 0);
-    assert!(!legal.contains(&Action::Pass), "CFCC must sell first");
-    assert!(legal.contains(&Action::SellShares {
-        corporation: "CTS".into(),
-        percent: 10,
-    }));
+    assert_eq!(
+        holdings(&after, &ShareOwner::Pool),
+        [(10, false), (10, false), (10, false)]
+    );
+    assert_eq!(after.corporation("SFTN").unwrap().cash, 134);
+    assert_eq!(after.corporation("IFAI").unwrap().price(), Some(8));
 }

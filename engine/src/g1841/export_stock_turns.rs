@@ -58,6 +58,30 @@ pub(crate) fn turn_open_in_18xx(state: &State, seat: Seat) -> bool {
             .bank_concessions
             .iter()
             .any(|c| super::stock_round::bank_concession_buyable_in_18xx(state, seat, *c))
+        || own_concession_on_offer(state, seat, player)
+}
+
+/// 18xx's `purchasable_companies` (`p2p_purchases`, 1841 §15.3) offering a player his own
+/// concession: `can_buy_company?` asks for a player owner, not for another one, and prices a
+/// player's concession at L.1; a concession whose corporation's president's certificate the
+/// owner does not hold (Bayard, a corporation not started) needs nothing more
+/// (`company_president_share` nil). `p2p_purchases`, 4 players, 18xx id 10 of the
+/// oracle-played `p2p_purchases-4p-s60008`: Player 4, holding Bayard and nothing else to do
+/// in Stock Round 1, is offered `buy_company` of Bayard and passes. (A concession whose
+/// president's certificate he holds is offered when 18xx's `can_gain?` allows that
+/// certificate again; not followed here.)
+fn own_concession_on_offer(state: &State, seat: Seat, player: &super::state::Player) -> bool {
+    let president = |sym: &str| {
+        state.corporation(sym).is_some_and(|c| {
+            c.certificates
+                .iter()
+                .any(|x| x.president && x.owner == ShareOwner::Player(seat))
+        })
+    };
+    // Asked where the turn ended by itself, so nothing was bought (18xx `bought?`).
+    state.options.p2p_purchases
+        && player.cash > 0
+        && player.concessions.iter().any(|c| !president(c.as_str()))
 }
 
 /// 18xx's `can_buy_any_from_ipo?` answering yes for certificates a corporation holds of
@@ -104,37 +128,29 @@ fn treasury_holding_looks_buyable(state: &State, seat: Seat, cash: i64, below_li
 }
 
 /// The certificates `holder` holds in 18xx's `shares` order, as (corporation, percent): its
-/// own treasury (IPO) certificates first, then those of other corporations. 18xx lists the
-/// others by the order in which their corporations first appeared in the holder's books,
-/// which this engine does not keep; they are taken in the order of the corporations.
+/// own treasury (IPO) certificates first, then those of other corporations in the order of the
+/// corporations (18xx.games' `@game.corporations` order, the data's roster).
 ///
-/// Known gap (2026-12-06, helper stock-merge): that order is the insertion order of the
-/// holder's `shares_by_corporation` hash, whose keys are made by any look-up
-/// (`percent_of`), chiefly `player_controlled_percentage` in `can_gain?`, which touches the
-/// corporation asked about on every corporation of the buyer's controller; and by
-/// acquisitions. The roster order guessed wrong in every stop of the seed-11 harness run
-/// where it decided (the sale check on the first certificate): version_1 random p6 seed
-/// 6012 id 553 (IRSFF: SSFL before SFMA in 18xx), p5 5013 id 812 (SFLi: RATF before
-/// SFTC), p7 7011 id 298 (SSFL: SFTC before IRSFF), lite p5 5011 id 744 (RATF: ICSF before
-/// SFTC), version_1+sfli p5 5012 id 718 (IFAI: RSFS before ATFA). The order of first
-/// acquisition would have been right for 6012 and 5011, not for 7011.
-///
-/// Traced (2026-12-06, helper stocks, a Ruby hook logging each key inserted): keys are never
-/// deleted in 1841 (`restart_corporation!` and `close!` keep them), and the harness's oracle
-/// (`oracle.rb` snapshots, `holder.shares_of(c)` for every corporation) inserts every
-/// corporation, in 18xx's corporation order, into each ipoed/floated/closed/priced
-/// corporation at every round change: a corporation's order is fixed from the first round
-/// change after it starts. Before that, keys come from `player_controlled_percentage` (for
-/// each corporation its controller controls) in the controller's `can_buy_any_from_ipo?`,
-/// `can_ipo_any?` and `must_sell?` scans (each stops at its first yes), from every payout
-/// (`payout_shares` looks up the payer in every corporation, started or not), from
-/// transformations and mergers (`transform_shares`, `merger_share_holder_list`) and from
-/// share moves. Version_1 random p6 seed 6012: IRSFF = IRSFF, SFLP (id 29, IPO scan), SSFL
-/// (id 47, IPO scan), then the rest at the end of Stock Round 1 (id 57); p7 seed 7011: SSFL
-/// = SSFL, SFLP (26), SFTC (27, `can_ipo_any?`), IRSFF (36), then the rest. Following it
-/// means replaying those scans for the controller from the start to that round change; the
-/// oracle without snapshots (`--no-snapshots`) orders keys differently again (version_1
-/// random p4 seed 4001 stops at id 324 there, and agrees to the end with snapshots).
+/// 18xx.games itself has no fixed order here (listed divergence `ipo-check-in-hash-order`,
+/// tests/oracle/divergences.json, 1841 §5.2, §5.1): its `shares` follow the insertion order of
+/// the holder's `shares_by_corporation` hash, whose keys are made by any look-up as well as by
+/// share moves — `player_controlled_percentage` in every `can_gain?` scan, every payout (the
+/// payer is looked up in every corporation), the corporate share step, mergers — and by
+/// code outside the game that reads the holdings (the oracle driver's round-change
+/// snapshots). The decision that depends on it is `can_buy_shares?(player, holder.shares)` in
+/// `can_buy_any_from_ipo?`: the sale check (§5.1, `players_sold`) on the corporation of the
+/// first certificate, price and `can_gain?` on the first of the smallest size. None of these
+/// certificates can be bought: where the player has nothing legal left, only whether 18xx asks
+/// for his `pass` changes (a legal purchase 18xx hides is `ipo-purchase-hidden-by-a-treasury-
+/// holding`), and the same file is read both ways by the oracle with and without its snapshots
+/// (version_1 random 4 players seed 4001: it stops at id 324 without them and agrees to the
+/// end with them; version_1 and version_1+sfli random seeds 6012, 7011, 7012, 7013 of the
+/// seed-11 harness run stopped with them). The corporation order is the one a full
+/// scan inserts (the snapshots; `must_sell?` when nothing is over the limit); the patched
+/// oracle (tests/oracle/patches/ipo-check-in-hash-order.rb) takes it too and records a
+/// correction where 18xx's hash order would have opened or ended the turn otherwise. Keys are
+/// never deleted in 1841 (traced 2026-12-06, helper stocks: `restart_corporation!` and `close!`
+/// keep them).
 fn holdings_in_18xx_order<'a>(
     state: &'a State,
     holder: &'a Corporation,

@@ -390,7 +390,14 @@ pub struct Export {
 }
 
 impl Export {
-    /// The 1841 options of the game (`settings.optional_rules`, 1841 §0.2).
+    /// The 1841 options of the game (`settings.optional_rules`, 1841 §0.2), with the FAQ
+    /// options set explicitly (`settings.referee_faq_options`). A game 18xx.games played (no
+    /// `exported_by` of Referee) followed none of the FAQ rulings (18xx.games implements
+    /// none, `1841-faq.md` §7): its FAQ options are off, whatever the version's default, so a
+    /// Version 1 game replays under the rules it was played by (`version_1+sfli-7p-s80003`:
+    /// with `price_drops_lowest_first` on by the Version 1 default, Player 4's second sale of
+    /// SFTN at id 80 was paid L.90 a share where 18xx paid L.78, after the first sale's drop,
+    /// and his start of RATF at id 81 kept L.12 too many).
     ///
     /// Errors: [`ImportError::UnknownOption`] for a symbol 1841 does not have.
     pub fn options(&self) -> Result<Options, ImportError> {
@@ -399,6 +406,11 @@ impl Export {
             other => ImportError::UnknownOption(other.to_string()),
         };
         let mut options = Options::from_optional_rules(&self.optional_rules).map_err(unknown)?;
+        if !self.referee_export {
+            for o in &super::options::FAQ_OPTIONS {
+                options.set(o.name, "false").map_err(unknown)?;
+            }
+        }
         for (name, on) in &self.faq_options {
             if !super::options::FAQ_OPTIONS.iter().any(|o| o.name == name) {
                 return Err(ImportError::UnknownOption(name.clone()));
@@ -2881,14 +2893,20 @@ impl UnrecordedPool {
         }
     }
 
-    /// A bankrupt player's certificates go to the pool (1841 §14).
-    fn bankrupt(&mut self, seat: Seat) {
-        let ids: Vec<String> = self
+    /// A bankrupt player's certificates go to the pool (1841 §14): those the record shows
+    /// him holding, and `ledger_ids`, those 18xx's ids as followed over the replay
+    /// ([`Ledger`]) gave him before the bankruptcy, exchanges included (`lite-5p-s40003` as
+    /// regenerated: Player 1 received CTS_3 in the merger at id 301 and went bankrupt at id
+    /// 416; IFAI's purchase of CTS_3 at id 485 came from the pool in 18xx and from the IPO
+    /// here, L.35 to CTS).
+    fn bankrupt(&mut self, seat: Seat, ledger_ids: Vec<String>) {
+        let mut ids: Vec<String> = self
             .held
             .iter()
             .filter(|(_, s)| **s == seat)
             .map(|(id, _)| id.clone())
             .collect();
+        ids.extend(ledger_ids);
         for id in ids {
             self.held.remove(&id);
             self.pooled.insert(id);
@@ -3006,6 +3024,33 @@ impl UnrecordedPool {
             && a.fields
                 .first_share()
                 .is_some_and(|id| self.pooled.contains(id))
+    }
+}
+
+/// The seller of a player's `buy_shares` in a game with `p2p_purchases` (1841 §15.3) whose
+/// first share the record's own tracking ([`mark_player_purchases`]) cannot place: 18xx's
+/// certificate as followed over the replay ([`Ledger`]), when another player holds it. The
+/// record's tracking forgets the ids of a corporation a merger re-issued (its exchanges are
+/// not recorded); the ledger follows them (`p2p_purchases-3p-s80005` id 218: Player 3 buys
+/// ATFA_4, which the merger of FTP into ATFA at id 182 gave Player 2, for L.45 from him; read
+/// as an IPO purchase it cost L.52, more than his L.48). Only a record with a `total_price`,
+/// which 18xx writes on a purchase from a player alone.
+fn ledger_player_seller(ledger: &Ledger, state: &State, a: &ImportedAction) -> Option<Seat> {
+    let Entity::Player(buyer) = a.entity else {
+        return None;
+    };
+    // 18xx records a price only on a purchase from a player (`total_price`).
+    if a.kind != "buy_shares"
+        || a.from_player.is_some()
+        || a.field("total_price").is_none()
+        || !state.options.p2p_purchases
+    {
+        return None;
+    }
+    let (sym, index) = notation::parse_share_id(a.fields.first_share()?)?;
+    match ledger.holder(sym, index)? {
+        ShareOwner::Player(seller) if *seller != buyer => Some(*seller),
+        _ => None,
     }
 }
 
@@ -3408,6 +3453,14 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             a.from_pool = Some(true);
             marked = a;
             &marked
+        } else if let Some(seller) = (!export.referee_export)
+            .then(|| ledger_player_seller(&ledger, &state, recorded))
+            .flatten()
+        {
+            let mut a = recorded.clone();
+            a.from_player = Some(seller);
+            marked = a;
+            &marked
         } else if let Some(seller) = slot_seller(&token_slots, &state, recorded) {
             let mut a = recorded.clone();
             a.fields.set(Field::RefereeSeller, Value::from(seller));
@@ -3525,6 +3578,13 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     for (seat, a) in &list {
                         let pre = matches!(state.round, Round::OperatingRound(_))
                             .then(|| state.clone());
+                        // 18xx's ids the bankrupt holds before his sales (1841 §14).
+                        let bankrupt_ids = match a {
+                            Action::DeclareBankruptcy { .. } => {
+                                ledger.held_by(&ShareOwner::Player(*seat))
+                            }
+                            _ => Vec::new(),
+                        };
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
                                 turn_end.applied(pre.as_ref(), &state, a);
@@ -3561,7 +3621,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                                     Action::BuyTokens { .. } => {
                                         unrecorded_pool.tokens_bought(&state, &events)
                                     }
-                                    Action::DeclareBankruptcy { .. } => unrecorded_pool.bankrupt(*seat),
+                                    Action::DeclareBankruptcy { .. } => {
+                                        unrecorded_pool.bankrupt(*seat, bankrupt_ids)
+                                    }
                                     _ => {}
                                 }
                                 out.actions.push((*seat, a.clone()));
@@ -4593,13 +4655,16 @@ mod tests {
         })
         .to_string();
         let e = parse_export(&text).unwrap();
-        assert_eq!(
-            e.options().unwrap(),
-            Options {
-                lite: true,
-                ..Options::default()
-            }
-        );
+        // A game 18xx.games played: every FAQ option off (set), 18xx.games having none.
+        let mut want = Options {
+            lite: true,
+            ..Options::default()
+        };
+        for o in &crate::g1841::options::FAQ_OPTIONS {
+            want.set(o.name, "false").unwrap();
+        }
+        assert_eq!(e.options().unwrap(), want);
+        assert_eq!(want.price_drops_lowest_first, Some(false));
         let mapped: Vec<_> = e
             .actions
             .iter()

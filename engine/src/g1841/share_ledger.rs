@@ -663,6 +663,15 @@ impl Ledger {
             .unwrap_or_default()
     }
 
+    /// The 18xx ids of every certificate `holder` holds, corporation by corporation (in
+    /// symbol order), each in the order he received them.
+    pub fn held_by(&self, holder: &ShareOwner) -> Vec<String> {
+        self.corps
+            .keys()
+            .flat_map(|c| self.held(c, holder))
+            .collect()
+    }
+
     /// The holder of 18xx's certificate `index` of `corporation`.
     pub fn holder(&self, corporation: &str, index: usize) -> Option<&ShareOwner> {
         self.corps.get(corporation)?.owner.get(index)
