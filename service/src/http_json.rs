@@ -633,7 +633,7 @@ fn header_timeout(headers: &HeaderMap) -> Option<Duration> {
 /// body by the method named in the path, `concurrency_limit` and the connection tell streams
 /// by it), so a method spelled `/v1/Apply%42atch` must not run as ApplyBatch: it did, its
 /// body decoded without an estimate (one 4 MiB body of `{}` actions: 372 MiB; three at once
-/// 584 MiB, above the 448 MiB of `deploy/k8s`), and `/v1/Stream%52eplay` streamed without its
+/// 584 MiB, above the 448 MiB limit `deploy/k8s` had then), and `/v1/Stream%52eplay` streamed without its
 /// stream slot, its whole answer collected before it was sent. Now it is an unknown method
 /// (404 `NOT_FOUND`).
 async fn call(

@@ -5,7 +5,8 @@
 //! global concurrency limit with load shedding → the call's deadline → routes (the gRPC
 //! routes behind gRPC-Web translation). Requests over the concurrency limit are refused at
 //! once with `RESOURCE_EXHAUSTED` (HTTP 429 for JSON); a streaming call keeps its slot until
-//! its stream ends (at most the request timeout); calls not answered by their
+//! its answer's body ends or is dropped (at most the request timeout plus the send timeout:
+//! the connection of a stream not taken by then is dropped); calls not answered by their
 //! deadline end with `DEADLINE_EXCEEDED` (HTTP 504), in the caller's protocol. Request bodies
 //! over `max_request_bytes` are refused (`OUT_OF_RANGE`, HTTP 413), at once and unread when
 //! their `Content-Length` announces it.
@@ -371,16 +372,43 @@ struct Slots {
     /// `--max-streaming-calls-per-client` held by one client address, so that one client
     /// cannot take every stream slot either.
     streams: Arc<ClientShares>,
-    /// The longest a streaming answer keeps its slot: the server's request timeout, the
-    /// longest a stream's work runs (it ends with DEADLINE_EXCEEDED then).
+    /// The server's request timeout: the longest a stream's work runs (an endless stream is
+    /// ended with DEADLINE_EXCEEDED then: [`Ending`]).
     stream_hold: Duration,
+    /// Server reflection streams open at once ([`MAX_REFLECTION_STREAMS`]), of which one
+    /// client address holds at most [`MAX_REFLECTION_STREAMS_PER_CLIENT`].
+    reflection: Arc<ClientShares>,
 }
+
+/// Server reflection streams open at once, all clients together (a stream holds its place
+/// until its answer's body ends or is dropped). A reflection stream reads its requests as
+/// they come (a bidirectional stream, outside `--max-buffered-bytes`) and answers each ahead
+/// of its reader: one answer in hyper, one in tonic-reflection's channel, one in its task,
+/// each up to the largest file descriptor of the API (97,896 bytes, `g1841.proto`) and three
+/// copies of its request ([`MAX_REFLECTION_REQUEST_BYTES`]), ≈ 0.44 MB; and the requests it
+/// has not read yet wait in h2's buffer, up to the stream's receive window (hyper's 1 MiB).
+/// So a stream whose reader never opens its window holds ≈ 2.4 MB (measured) for up to the
+/// request timeout plus the send timeout (60 s): at most 16 of them ≈ 38 MiB, where the 128
+/// stream slots, given back at the request timeout, let 245 take a release server to 434 MiB
+/// (`referee-attack --server-defaults --full --only reflection-streams`; review of issue
+/// #24, sixth round, "Memory budget, new term"). Reflection is a tool for developers (grpcurl
+/// opens one stream per command); 16 leave room for many of them at once.
+pub const MAX_REFLECTION_STREAMS: usize = 16;
+
+/// Server reflection streams one client address (an IPv4 address, an IPv6 /64) may have open
+/// at once: a quarter of [`MAX_REFLECTION_STREAMS`].
+pub const MAX_REFLECTION_STREAMS_PER_CLIENT: usize = 4;
 
 /// The global concurrency limit with load shedding: a request that finds every slot taken is
 /// refused at once with RESOURCE_EXHAUSTED (HTTP 429) instead of waiting. A call gives its
 /// slot back when its response is ready — a server-streaming call ([`is_stream`]) only when
-/// its stream ends (the last message sent, or the reader gone), and at the latest after
-/// [`Slots::stream_hold`], so that a reader that stops reading cannot keep a slot forever.
+/// its answer's body ends (the last message taken) or is dropped (the reader gone, or its
+/// connection dropped by the server). A reader that stops reading cannot keep a slot longer
+/// than the request timeout plus the send timeout: by then its connection is dropped
+/// (`InFlight::ends_by`). The slot used to come back at the request timeout while the stream
+/// lived on, so twice the stream slots could hold streams at once, their answers outside
+/// every budget (review of issue #24, sixth round). Server reflection streams also take a
+/// place of their own ([`MAX_REFLECTION_STREAMS`]).
 ///
 /// (tower's `GlobalConcurrencyLimit` gives the slot back when the response future resolves,
 /// which for a stream is when its first message is ready.)
@@ -415,6 +443,29 @@ async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next)
     } else {
         None
     };
+    let reflection_permit = if req.uri().path().starts_with("/grpc.reflection.") {
+        let client = req.extensions().get::<ClientKey>().copied();
+        match slots.reflection.admit(client) {
+            Ok(p) => Some(p),
+            Err(over) => {
+                let message = match over {
+                    Over::All => format!(
+                        "the server has its limit of server reflection streams open ({}); \
+                         retry later",
+                        MAX_REFLECTION_STREAMS
+                    ),
+                    Over::Client => format!(
+                        "this client address has its share of the server reflection streams \
+                         open ({}); retry later",
+                        MAX_REFLECTION_STREAMS_PER_CLIENT
+                    ),
+                };
+                return status_response(req.headers(), Status::resource_exhausted(message), None);
+            }
+        }
+    } else {
+        None
+    };
     let Ok(permit) = slots.semaphore.clone().try_acquire_owned() else {
         return status_response(
             req.headers(),
@@ -432,16 +483,9 @@ async fn concurrency_limit(State(slots): State<Slots>, req: Request, next: Next)
     if endless {
         resp = resp.map(|body| axum::body::Body::new(Ending::new(body, slots.stream_hold)));
     }
-    // The permit goes back when the body ends or is dropped (the sender below is dropped
-    // with it), or after `stream_hold`, whichever comes first.
-    let (ended, ended_rx) = tokio::sync::oneshot::channel::<()>();
-    let hold = slots.stream_hold;
-    tokio::spawn(async move {
-        let _ = tokio::time::timeout(hold, ended_rx).await;
-        drop(permit);
-        drop(stream_permit);
-    });
-    resp.map(|body| axum::body::Body::new(Guarded::new(body, ended)))
+    // The permits go back when the body ends or is dropped.
+    let held = (permit, stream_permit, reflection_permit);
+    resp.map(|body| axum::body::Body::new(Guarded::new(body, held)))
 }
 
 /// A response body that holds `guard` until the body has ended (or failed), or until the
@@ -621,7 +665,7 @@ async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: N
             // The decoded size, estimated before anything is decoded: over the limit the call
             // is refused; within it the estimate shares the byte budget with the body.
             let decoded = match decoded_estimate(&parts, &bytes, limits.max_decoded_bytes) {
-                Ok(n) => n,
+                Ok(n) => n.saturating_add(playout_answer_estimate(&parts, &bytes)),
                 Err(status) => return status_response(&parts.headers, status, None),
             };
             if decoded > 0 {
@@ -649,11 +693,106 @@ async fn buffer_body(State(limits): State<BodyLimits>, mut req: Request, next: N
                     }))
                 });
             }
-            // The body's bytes are accounted for until the call has answered.
-            drop(held);
+            // The body's bytes and its estimates are accounted for until the call's answer
+            // has been made and counted as waiting to be sent (`--max-unsent-bytes`, in
+            // `serve_connections`), or dropped: the answer is built, encoded and copied while
+            // the request's share is still taken.
+            let mut resp = resp;
+            if let Some(held) = held {
+                resp.extensions_mut().insert(RequestShare(Arc::new(held)));
+            }
             resp
         }
     }
+}
+
+/// A request's share of `--max-buffered-bytes` (its body and estimated decoded size, and a
+/// Playout's answer: [`playout_answer_estimate`]), carried by its answer until the answer has
+/// been collected and counted as waiting to be sent, then dropped (`serve_connections`).
+/// Before, the share went back when the handler returned, while the answer was still to be
+/// encoded (gRPC) and copied.
+#[derive(Clone)]
+struct RequestShare(#[allow(dead_code)] Arc<tokio::sync::OwnedSemaphorePermit>);
+
+/// Bytes a Playout's answer takes per action it returns (`include_actions`), for
+/// [`playout_answer_estimate`]: the action's struct (a `SeatAction` is 128 bytes, in a list
+/// that may have twice the capacity it uses), its JSON (≈ 100 bytes measured, twice with a
+/// `String`'s growth) and the copy the server keeps while it waits to be sent
+/// (`service/tests/answer_sizes.rs`: 15–37 bytes protobuf, 61–101 JSON per action).
+pub const PLAYOUT_ANSWER_BYTES_PER_ACTION: usize = 512;
+
+/// The bytes a Playout request's answer may take, counted with the request before any work
+/// starts: with `include_actions`, `games × max_actions` (at most 100,000) ×
+/// [`PLAYOUT_ANSWER_BYTES_PER_ACTION`] (≈ 49 MiB at most); without, 0 (the answer is a few
+/// statistics). The other whole-game answers grow with their request's actions and are
+/// smaller than its estimated decoded size, held until they are counted as unsent
+/// ([`RequestShare`]). A request that does not read (or is not a Playout) counts 0: the
+/// call refuses it.
+fn playout_answer_estimate(parts: &axum::http::request::Parts, body: &[u8]) -> usize {
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct Caps {
+        #[prost(uint32, tag = "5")]
+        games: u32,
+        #[prost(uint32, tag = "6")]
+        max_actions: u32,
+        #[prost(bool, tag = "7")]
+        include_actions: bool,
+    }
+    #[derive(serde::Deserialize, Default)]
+    #[serde(default)]
+    struct JsonCaps {
+        games: Option<u32>,
+        #[serde(alias = "max_actions")]
+        #[serde(rename = "maxActions")]
+        max_actions: Option<u32>,
+        #[serde(alias = "include_actions")]
+        #[serde(rename = "includeActions")]
+        include_actions: Option<bool>,
+    }
+    let path = parts.uri.path();
+    let caps = if path == "/v1/Playout" {
+        let c: JsonCaps = serde_json::from_slice(body).unwrap_or_default();
+        Caps {
+            games: c.games.unwrap_or(0),
+            max_actions: c.max_actions.unwrap_or(0),
+            include_actions: c.include_actions.unwrap_or(false),
+        }
+    } else if path == "/referee.v1.Referee/Playout" {
+        let text = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| ct.starts_with("application/grpc-web-text"));
+        let decoded;
+        let frames: &[u8] = if text {
+            let Some(d) = grpc_web_text(body) else {
+                return 0;
+            };
+            decoded = d;
+            &decoded
+        } else {
+            body
+        };
+        // The first frame: uncompressed, its length, its message.
+        let message = match frames {
+            [0, a, b, c, d, rest @ ..] => rest.get(..u32::from_be_bytes([*a, *b, *c, *d]) as usize),
+            _ => None,
+        };
+        match message {
+            Some(m) => <Caps as prost::Message>::decode(m).unwrap_or_default(),
+            None => return 0,
+        }
+    } else {
+        return 0;
+    };
+    if !caps.include_actions {
+        return 0;
+    }
+    crate::games::playout_limits(caps.games, caps.max_actions, true).map_or(0, |(g, m)| {
+        (u64::from(g) * u64::from(m))
+            .min(crate::games::PLAYOUT_MAX_RETURNED_ACTIONS)
+            .saturating_mul(PLAYOUT_ANSWER_BYTES_PER_ACTION as u64) as usize
+    })
 }
 
 /// The estimated bytes the request `body` takes once decoded ([`crate::decoded_size`]), or
@@ -689,17 +828,7 @@ fn decoded_estimate(
                 .is_some_and(|ct| ct.starts_with("application/grpc-web-text"));
             let decoded;
             let mut frames: &[u8] = if text {
-                use base64::Engine as _;
-                use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-                // Decoded as tonic-web decodes it (its engine: padding optional; the whole
-                // multiple of 4 the body holds, which arrives as one chunk), so that what
-                // this cannot decode tonic-web refuses too: nothing to count then.
-                const TONIC_WEB: GeneralPurpose = GeneralPurpose::new(
-                    &base64::alphabet::STANDARD,
-                    GeneralPurposeConfig::new()
-                        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
-                );
-                let Ok(d) = TONIC_WEB.decode(&body[..body.len() / 4 * 4]) else {
+                let Some(d) = grpc_web_text(body) else {
                     return Ok(0);
                 };
                 decoded = d;
@@ -725,6 +854,20 @@ fn decoded_estimate(
             Ok(total)
         }
     }
+}
+
+/// A gRPC-Web text body decoded as tonic-web decodes it (its engine: padding optional; the
+/// whole multiple of 4 the body holds, which arrives as one chunk), so that what this cannot
+/// decode tonic-web refuses too.
+fn grpc_web_text(body: &[u8]) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+    const TONIC_WEB: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+    );
+    TONIC_WEB.decode(&body[..body.len() / 4 * 4]).ok()
 }
 
 /// `--max-buffered-bytes`: the bytes of request bodies all connections together may have
@@ -902,6 +1045,10 @@ pub async fn build_routes(cfg: &ServeConfig) -> anyhow::Result<axum::Router> {
                             }),
                         )),
                         stream_hold: cfg.request_timeout,
+                        reflection: Arc::new(ClientShares::new(
+                            MAX_REFLECTION_STREAMS,
+                            MAX_REFLECTION_STREAMS_PER_CLIENT,
+                        )),
                     },
                     concurrency_limit,
                 ))
@@ -1723,9 +1870,14 @@ async fn serve_connections(
                         // moment its slot's hold begins (`concurrency_limit`).
                         in_flight.ends_by(tokio::time::Instant::now() + stream_hold);
                     } else {
-                        let (parts, body) = resp.into_parts();
+                        let (mut parts, body) = resp.into_parts();
+                        // The request's share of `--max-buffered-bytes`, held until the answer
+                        // is collected and counted below (`RequestShare`).
+                        let request_share = parts.extensions.remove::<RequestShare>();
                         let body = collect(body).await;
-                        resp = if in_flight.answered(body.data.as_ref().map_or(0, |d| d.len())) {
+                        let kept = in_flight.answered(body.data.as_ref().map_or(0, |d| d.len()));
+                        drop(request_share);
+                        resp = if kept {
                             Response::from_parts(parts, axum::body::Body::new(body))
                         } else {
                             // The answers waiting to be sent are at `--max-unsent-bytes`:

@@ -231,8 +231,8 @@ async fn empty_list_entries_are_refused_before_they_are_decoded_body() {
 /// A JSON method spelled with percent escapes (`/v1/Apply%42atch`) ran as the method it
 /// decodes to, but the decoded-size estimate reads the path as sent and knew no such method:
 /// the body was decoded with no estimate (review of issue #24, fifth round: one 4 MiB body of
-/// `{}` actions took the server to 372 MiB, three at once 584 MiB, above the 448 MiB of
-/// `deploy/k8s`; `/v1/Stream%52eplay` also streamed without its stream slot). At a quarter of
+/// `{}` actions took the server to 372 MiB, three at once 584 MiB, above the 448 MiB limit `deploy/k8s`
+/// had then; `/v1/Stream%52eplay` also streamed without its stream slot). At a quarter of
 /// the scale: every escaped spelling is an unknown method (404 `NOT_FOUND`) and nothing is
 /// decoded; the plain spelling is refused by the estimate as before.
 #[test]

@@ -1040,3 +1040,174 @@ async fn reflection_takes_only_small_requests() {
         big[0].valid_host.len()
     );
 }
+
+/// Review of issue #24, sixth round ("Memory budget, new term"): a server reflection stream
+/// whose reader never opens its HTTP/2 window holds answers made ahead of it (one in hyper,
+/// one in tonic-reflection's channel, one in its task) and the requests it has not read,
+/// outside every byte budget, until the server drops its connection (request timeout + send
+/// timeout). Its stream slot came back at the request timeout, so twice the stream slots
+/// could hold such streams, and every stream slot could be a reflection stream. Now a stream
+/// keeps its slot until its answer's body is dropped, and reflection streams are at most
+/// `MAX_REFLECTION_STREAMS` (16), 4 per client address. Counted: 6 window-0 reflection streams
+/// of one client, 4 held and 2 refused; after the request timeout (the slots' old end) 4 more
+/// of that client all refused (on main: 6, then 4 more, held); another client's reflection
+/// call answered meanwhile, and the first client's once the server has dropped its held
+/// streams' connection.
+#[tokio::test]
+async fn reflection_streams_keep_their_place_until_their_answer_is_dropped() {
+    use referee_loadgen::attack::streams::{start_call, zero_window_answer, zero_window_client};
+    let server = Server::start(&[
+        "--max-concurrency",
+        "32",
+        "--max-streaming-calls-per-client",
+        "16",
+        "--request-timeout-ms",
+        "2000",
+        "--send-timeout-ms",
+        "3000",
+    ]);
+    let path = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo";
+    let list_services = [0x3a, 0x00];
+    let wave = |n: usize| {
+        let addr = server.addr.clone();
+        async move {
+            let (client, conn) = zero_window_client(&addr, None).await.unwrap();
+            let mut answers = Vec::new();
+            for _ in 0..n {
+                let resp = start_call(&client, &addr, path, &list_services)
+                    .await
+                    .unwrap();
+                answers.push(tokio::spawn(zero_window_answer(
+                    resp,
+                    Duration::from_millis(1000),
+                )));
+            }
+            let mut by = std::collections::BTreeMap::<&str, usize>::new();
+            let mut held = Vec::new();
+            for a in answers {
+                let (how, stream) = a.await.unwrap();
+                *by.entry(how).or_default() += 1;
+                held.extend(stream);
+            }
+            (by, client, conn, held)
+        }
+    };
+    let started = tokio::time::Instant::now();
+    let (first, _client1, conn1, _held1) = wave(6).await;
+    assert_eq!(
+        first,
+        [("held", 4), ("refused", 2)].into_iter().collect(),
+        "one client's window-0 reflection streams"
+    );
+    // Another client meanwhile: answered (its own share).
+    assert_eq!(reflection_list_from(&server.addr, "127.0.0.2").await, Ok(1));
+    // Past the request timeout, when the slots came back on main.
+    tokio::time::sleep_until(started + Duration::from_millis(2500)).await;
+    let (second, _client2, _conn2, _held2) = wave(4).await;
+    assert_eq!(
+        second,
+        [("refused", 4)].into_iter().collect(),
+        "the first streams still hold their places"
+    );
+    // The server drops the held streams' connection (request + send timeout): their places
+    // come back.
+    tokio::time::timeout(Duration::from_secs(30), conn1)
+        .await
+        .expect("the server kept the connection of reflection streams never taken")
+        .unwrap();
+    drop(_held1);
+    assert_eq!(reflection_list_from(&server.addr, "127.0.0.1").await, Ok(1));
+}
+
+/// A reflection `list_services` call from address `from`: the number of answers, or the
+/// gRPC status code of the failure.
+async fn reflection_list_from(addr: &str, from: &str) -> Result<usize, String> {
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::{ServerReflectionRequest, server_reflection_request};
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+        .map_err(|e| e.to_string())?
+        .local_address(from.parse().ok())
+        .connect()
+        .await
+        .map_err(|e| e.to_string())?;
+    let request = ServerReflectionRequest {
+        host: "localhost".into(),
+        message_request: Some(server_reflection_request::MessageRequest::ListServices(
+            String::new(),
+        )),
+    };
+    let mut s = ServerReflectionClient::new(channel)
+        .server_reflection_info(tokio_stream::iter(vec![request]))
+        .await
+        .map_err(|st| format!("{:?}", st.code()))?
+        .into_inner();
+    let mut n = 0;
+    while let Some(_m) = s.message().await.map_err(|st| format!("{:?}", st.code()))? {
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// An HTTP/1.1 JSON POST of `body` to `path`: the status line and body of the answer.
+fn post_json(addr: &str, path: &str, body: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    answer(&mut s)
+}
+
+/// Answers growing with the request (issue #24, "Memory budget"): a Playout with
+/// `include_actions` returns up to 100,000 actions (≈ 6 MB of JSON, ≈ 25 MB while it is
+/// built), which no budget counted. Its answer is now counted with the request, before any
+/// work starts: `games × max_actions` × 512 bytes from `--max-buffered-bytes`. With a budget
+/// of 40 MB, 1,000 games × 100 actions (51.2 MB) are refused at once with 429
+/// RESOURCE_EXHAUSTED (on main: played and answered), 10 × 100 (0.5 MB) are answered, and
+/// so is a Playout without `include_actions`.
+#[test]
+fn playout_answers_are_counted_before_they_are_built() {
+    let server = Server::start(&[
+        "--max-buffered-bytes",
+        "40000000",
+        "--max-decoded-bytes",
+        "30000000",
+    ]);
+    let created = post_json(&server.addr, "/v1/NewGame", r#"{"game":"1841","seats":4}"#);
+    let json = &created[created.find("\r\n\r\n").unwrap() + 4..];
+    let state: serde_json::Value = serde_json::from_str(json).unwrap();
+    let playout = |games: u32, max_actions: u32, include: bool| {
+        let body = serde_json::json!({
+            "state": state["state"],
+            "policyName": "random",
+            "games": games,
+            "maxActions": max_actions,
+            "includeActions": include,
+        });
+        post_json(&server.addr, "/v1/Playout", &body.to_string())
+    };
+    let big = playout(1_000, 100, true);
+    assert!(
+        big.starts_with("HTTP/1.1 429"),
+        "{}",
+        &big[..big.len().min(300)]
+    );
+    assert!(big.contains("RESOURCE_EXHAUSTED"), "{big}");
+    let small = playout(10, 100, true);
+    assert!(
+        small.starts_with("HTTP/1.1 200"),
+        "{}",
+        &small[..small.len().min(300)]
+    );
+    assert!(small.matches("\"seat\"").count() > 100, "{small}");
+    // Without `include_actions` nothing is counted for the answer: 100 games × 100 actions
+    // (5.1 MB counted with it) are answered.
+    let statistics = playout(100, 100, false);
+    assert!(
+        statistics.starts_with("HTTP/1.1 200"),
+        "{}",
+        &statistics[..statistics.len().min(300)]
+    );
+}

@@ -371,6 +371,13 @@ pub const ATTACKS: &[Attack] = &[
         in_soak: true,
     },
     Attack {
+        name: "reflection-streams",
+        finding: "#24 review, sixth round: reflection streams held by window-0 readers",
+        sealed: false,
+        // It holds every reflection place for the request and send timeouts.
+        in_soak: true,
+    },
+    Attack {
         name: "connections",
         finding: "#24.9 connection limit",
         sealed: false,
@@ -438,6 +445,7 @@ pub async fn run_one(ctx: &Ctx, name: &str) -> anyhow::Result<Outcome> {
         "endless-streams" => transport::endless_streams(ctx).await,
         "stream-window" => streams::stream_window(ctx).await,
         "reflection-bodies" => streams::reflection_bodies(ctx).await,
+        "reflection-streams" => streams::reflection_streams(ctx).await,
         "connections" => transport::connections(ctx).await,
         "idle-connections" => transport::idle_connections(ctx).await,
         "slowloris" => transport::slowloris(ctx).await,

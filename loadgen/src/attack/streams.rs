@@ -310,3 +310,162 @@ pub async fn reflection_bodies(ctx: &Ctx) -> anyhow::Result<Outcome> {
             && by.keys().all(|k| ["ended", "reset", "refused"].contains(k)),
     })
 }
+
+/// A gRPC-framed `ServerReflectionRequest` with a `host` of `host_len` bytes asking for the
+/// file containing `symbol` (field 4).
+pub fn reflection_request(host_len: usize, symbol: &str) -> Vec<u8> {
+    fn field(out: &mut Vec<u8>, tag: u8, bytes: &[u8]) {
+        out.push(tag);
+        let mut n = bytes.len();
+        while n >= 0x80 {
+            out.push((n as u8 & 0x7f) | 0x80);
+            n >>= 7;
+        }
+        out.push(n as u8);
+        out.extend_from_slice(bytes);
+    }
+    let mut message = Vec::new();
+    field(&mut message, 0x0a, &vec![b'h'; host_len]);
+    field(&mut message, 0x22, symbol.as_bytes());
+    let mut framed = vec![0u8];
+    framed.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    framed.extend_from_slice(&message);
+    framed
+}
+
+/// Review of #24, sixth round ("Memory budget, new term"): server reflection streams whose
+/// readers never open their window, each on a connection of its own, each pipelining
+/// nearly 1 MiB (hyper's stream window) of requests for the largest file of the API
+/// (`g1841.proto`, 97,896 bytes) with hosts just under the 16 KiB request limit: the server
+/// answers ahead of the reader (three answers of ≈ 0.13 MB) and the requests it has not read
+/// wait in h2. A first wave fills the stream slots (at most 128), a second wave comes once
+/// the first wave's slots came back on main (the request timeout). Bound: at most
+/// `MAX_REFLECTION_STREAMS` (16) reflection streams held at once whatever the waves, their
+/// places kept until the server drops their connections; another client's reflection call
+/// answered after.
+pub async fn reflection_streams(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let per_client = referee_service::server::MAX_REFLECTION_STREAMS_PER_CLIENT
+        .max(ctx.limits.streaming_calls_per_client());
+    let wave = ctx
+        .limits
+        .stream_slots()
+        .min(ctx.pick(16, 128, 16))
+        .max(referee_service::server::MAX_REFLECTION_STREAMS);
+    let message = reflection_request(16_000, "referee.g1841.v1.State");
+    let count = (1_000_000 / message.len()).max(1);
+    let body = Bytes::from(message.repeat(count));
+    let addr = ctx.open.addr.clone();
+    let launch = |first_client: usize| {
+        let mut tasks = Vec::new();
+        for i in 0..wave {
+            let from = many_clients_address(&addr, first_client + i / per_client);
+            let (addr, body) = (addr.clone(), body.clone());
+            tasks.push(tokio::spawn(async move {
+                let (client, conn) = zero_window_client(&addr, from).await?;
+                let mut c = client.clone().ready().await?;
+                let req = http::Request::builder()
+                    .method("POST")
+                    .uri(format!(
+                        "http://{addr}/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
+                    ))
+                    .header("content-type", "application/grpc")
+                    .header("te", "trailers")
+                    .body(())?;
+                let (resp, mut send) = c.send_request(req, false)?;
+                send.send_data(body, true)?;
+                let (how, held) = zero_window_answer(resp, Duration::from_secs(3)).await;
+                anyhow::Ok((how, (client, conn, send, held)))
+            }));
+        }
+        tasks
+    };
+    async fn gather<T>(
+        tasks: Vec<tokio::task::JoinHandle<anyhow::Result<(&'static str, T)>>>,
+    ) -> (std::collections::BTreeMap<&'static str, usize>, Vec<T>) {
+        let mut by = std::collections::BTreeMap::new();
+        let mut kept = Vec::new();
+        for t in tasks {
+            match t.await {
+                Ok(Ok((how, k))) => {
+                    *by.entry(how).or_default() += 1;
+                    kept.push(k);
+                }
+                _ => *by.entry("client failed").or_default() += 1,
+            }
+        }
+        (by, kept)
+    }
+    let t0 = Instant::now();
+    let (first, first_kept) = gather(launch(50_000)).await;
+    let second_at = t0 + ctx.limits.request_timeout + Duration::from_secs(1);
+    tokio::time::sleep_until(second_at.into()).await;
+    let (second, second_kept) = gather(launch(50_000 + wave)).await;
+    let held = |by: &std::collections::BTreeMap<&str, usize>| by.get("held").copied().unwrap_or(0);
+    let (held1, held2) = (held(&first), held(&second));
+    // The first wave's connections, dropped by the server at request + send timeout.
+    let wait = t0 + ctx.limits.request_timeout + ctx.limits.send_timeout + Duration::from_secs(10);
+    let mut dropped = 0;
+    let mut first_kept = first_kept;
+    for (_, conn, _, _) in first_kept.iter_mut() {
+        if tokio::time::timeout_at(wait.into(), &mut *conn)
+            .await
+            .is_ok()
+        {
+            dropped += 1;
+        }
+    }
+    for (_, conn, _, _) in first_kept.iter().chain(second_kept.iter()) {
+        conn.abort();
+    }
+    drop((first_kept, second_kept));
+    let after = honest_reflection(&addr).await;
+    let limit = referee_service::server::MAX_REFLECTION_STREAMS;
+    Ok(Outcome {
+        sent: format!(
+            "two waves of {wave} server reflection streams ({per_client} per address, each on a connection of its own, window 0), the second {:.0} s after the first (the request timeout: the first wave's slots came back on main); each stream {count} FileContainingSymbol(referee.g1841.v1.State) requests with a 16,000-byte host ({:.2} MB), nothing read",
+            (second_at - t0).as_secs_f64(),
+            body.len() as f64 / 1e6
+        ),
+        answer: format!(
+            "first wave {first:?}, second wave {second:?}: {} held at once (limit {limit}); {dropped} of the first wave's connections dropped by the server; another client's reflection call afterwards: {after}",
+            held1 + held2
+        ),
+        pass: held1 + held2 <= limit && held2 == 0 && after == "Ok",
+    })
+}
+
+/// A reflection `list_services` call from another client than the attacks: "Ok" with an
+/// answer, else what went wrong.
+pub async fn honest_reflection(addr: &str) -> String {
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::{ServerReflectionRequest, server_reflection_request};
+    let Ok(ch) = super::other_client_channel(addr).await else {
+        return "connect failed".into();
+    };
+    let request = ServerReflectionRequest {
+        host: "localhost".into(),
+        message_request: Some(server_reflection_request::MessageRequest::ListServices(
+            String::new(),
+        )),
+    };
+    let call = async {
+        let mut c = ServerReflectionClient::new(ch);
+        match c
+            .server_reflection_info(tokio_stream::iter(vec![request]))
+            .await
+        {
+            Err(s) => format!("{:?}", s.code()),
+            Ok(resp) => {
+                let mut s = resp.into_inner();
+                match s.message().await {
+                    Ok(Some(_)) => "Ok".into(),
+                    Ok(None) => "no answer".into(),
+                    Err(st) => format!("{:?}", st.code()),
+                }
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), call)
+        .await
+        .unwrap_or_else(|_| "no answer within 20 s".into())
+}
