@@ -2015,7 +2015,11 @@ pub fn truck_move_bound(m: &Map, depots: &[DepotDef], steps: u32) -> u64 {
         m.depot_city
             .get(d)
             .and_then(|c| m.city_sections.get(*c))
-            .map_or(0, |secs| secs.iter().map(|&t| free[t]).fold(0u64, u64::saturating_add))
+            .map_or(0, |secs| {
+                secs.iter()
+                    .map(|&t| free[t])
+                    .fold(0u64, u64::saturating_add)
+            })
     });
     from_sections.chain(from_depots).max().unwrap_or(0)
 }
@@ -2059,7 +2063,11 @@ mod tests {
         let bound = |steps| truck_move_bound(&b.map, &b.def.depots, steps);
         // The shipped board: paths of up to 4 sections (3 steps in eras 2–3, + 1 on two-lane
         // road); 2 trucks a player, each move with or without a delivery.
-        assert_eq!(bound(1), 7, "the most sections next to one section or depot city");
+        assert_eq!(
+            bound(1),
+            7,
+            "the most sections next to one section or depot city"
+        );
         let shipped = bound(4);
         assert_eq!(shipped, SHIPPED_BOUND);
         assert!(2 * (2 * shipped + 1) <= MAX_TRUCK_MOVES);
@@ -2083,16 +2091,31 @@ mod tests {
             let from = |start: Option<usize>, entries: &[usize]| -> u64 {
                 entries
                     .iter()
-                    .map(|&t| paths(&m.adj, t, steps, &mut start.into_iter().chain([t]).collect()))
+                    .map(|&t| {
+                        paths(
+                            &m.adj,
+                            t,
+                            steps,
+                            &mut start.into_iter().chain([t]).collect(),
+                        )
+                    })
                     .sum()
             };
             let exact = (0..m.adj.len())
                 .map(|s| from(Some(s), &m.adj[s]))
-                .chain(m.depot_city.iter().map(|&c| from(None, &m.city_sections[c])))
+                .chain(
+                    m.depot_city
+                        .iter()
+                        .map(|&c| from(None, &m.city_sections[c])),
+                )
                 .max()
                 .unwrap();
             assert!(exact <= bound(steps), "{steps}: {exact} > {}", bound(steps));
-            assert!(2 * exact >= bound(steps), "{steps}: {exact} ≪ {}", bound(steps));
+            assert!(
+                2 * exact >= bound(steps),
+                "{steps}: {exact} ≪ {}",
+                bound(steps)
+            );
         }
         let text: serde_json::Value = serde_json::from_str(DEFAULT_BOARD_JSON).unwrap();
         let over = |steps: u32| {
@@ -2105,11 +2128,19 @@ mod tests {
         assert_eq!(bound(5), 2_740);
         assert!(over(4).is_ok(), "truck_steps 4 stays within the bound");
         assert_eq!(bound(6), 11_061);
-        assert_eq!(over(5).unwrap_err()[0].path, "eras", "2 × (2 × 11,061 + 1) moves");
+        assert_eq!(
+            over(5).unwrap_err()[0].path,
+            "eras",
+            "2 × (2 × 11,061 + 1) moves"
+        );
         let problems = over(18).unwrap_err();
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(problems[0].path, "eras");
-        assert!(problems[0].message.contains("at most 12000"), "{}", problems[0].message);
+        assert!(
+            problems[0].message.contains("at most 12000"),
+            "{}",
+            problems[0].message
+        );
         let problems = over(u32::MAX).unwrap_err();
         assert_eq!(problems[0].path, "eras", "{problems:?}");
     }
