@@ -685,6 +685,28 @@ fn s4_2_view_hides_other_seats_amounts_until_all_have_bid() {
     assert_eq!(bids(&spectator)[1].amounts, [0, 25, 0, 0, 0, 0, 0, 0]);
 }
 
+/// What a bot playing for a seat may look at (review of #24, finding G): other seats'
+/// submitted bids read as zeros until the reveal, the seat's own bid and every view stay.
+#[test]
+fn s4_2_a_seat_knows_only_its_own_sealed_bid() {
+    use referee_engine::g1841::view::without_others_secrets;
+    let mut s = v1(3);
+    ok(&mut s, 0, blind(&[30, 0, 0, 0, 0, 0, 0, 0]));
+    ok(&mut s, 1, blind(&[0, 25, 0, 0, 0, 0, 0, 0]));
+    let bids = |v: &State| -> Vec<SealedBid> { v.concession_round().unwrap().sealed_bids.clone() };
+    let known = without_others_secrets(&s, 1);
+    assert_eq!(bids(&known)[0].amounts, [0; 8]);
+    assert_eq!(bids(&known)[1].amounts, [0, 25, 0, 0, 0, 0, 0, 0]);
+    assert!(bids(&known)[0].submitted && !bids(&known)[2].submitted);
+    referee_engine::g1841::check_invariants(&known).unwrap();
+    for viewer in [Viewer::Seat(1), Viewer::Spectator] {
+        assert_eq!(G1841::view(&known, viewer), G1841::view(&s, viewer));
+    }
+    // After the reveal nothing is secret.
+    ok(&mut s, 2, blind(&[0; 8]));
+    assert_eq!(without_others_secrets(&s, 1), s);
+}
+
 /// FAQ-C1 / {2.4}, the worked example: P1 SFTG 60; P2 IRSFF 100; P3 SFTG 60 + Bayard 30;
 /// P4 SFTN 20. New order P2, P3, P1, P4; SFTG tied P3/P1 at L.60, P3 acts first.
 fn faq_c1() -> State {

@@ -900,7 +900,7 @@ impl Api {
             None,
             req.state.as_ref(),
             &req.sealed_state,
-            |gs| {
+            |gs, _| {
                 let r = games::g1841::suggest_routes(gs, req)?;
                 // A search stopped because its caller went away (work::blocking) answers
                 // nobody: say so rather than pass off a cut search.
@@ -918,15 +918,26 @@ impl Api {
         req: &pb::DefaultActionRequest,
     ) -> Result<pb::DefaultActionResponse, Status> {
         let (state, sealed) = (req.state.as_ref(), &req.sealed_state);
-        self.on_state("DefaultAction", Some(req.seat), state, sealed, |gs| {
-            dispatch!(game_id(&gs.game, "state.game")?, default_action(gs, req))
-        })
+        self.on_state(
+            "DefaultAction",
+            Some(req.seat),
+            state,
+            sealed,
+            |gs, access| {
+                // A bot playing for a seat or a spectator sees what they see (finding G).
+                let sees_secrets = matches!(access, Access::Open | Access::Arbiter);
+                dispatch!(
+                    game_id(&gs.game, "state.game")?,
+                    default_action(gs, req, sees_secrets)
+                )
+            },
+        )
     }
 
     /// Describe: [`games::describe`].
     pub fn describe(&self, req: &pb::DescribeRequest) -> Result<pb::DescribeResponse, Status> {
         let (state, sealed) = (req.state.as_ref(), &req.sealed_state);
-        self.on_state("Describe", Some(req.seat), state, sealed, |gs| {
+        self.on_state("Describe", Some(req.seat), state, sealed, |gs, _| {
             dispatch!(game_id(&gs.game, "state.game")?, describe(gs, req))
         })
     }
@@ -952,7 +963,7 @@ impl Api {
         seat: Option<u32>,
         state: Option<&pb::GameState>,
         sealed: &[u8],
-        answer: impl FnOnce(&pb::GameState) -> Result<T, Status>,
+        answer: impl FnOnce(&pb::GameState, Access) -> Result<T, Status>,
     ) -> Result<T, Status> {
         let call = Call::start(rpc);
         if let Some(seat) = seat {
@@ -966,7 +977,7 @@ impl Api {
             if let Some(seat) = seat {
                 access.require_seat(seat)?;
             }
-            answer(&gs)
+            answer(&gs, access)
         });
         call.finish(&game, &mut result, None);
         result

@@ -684,3 +684,127 @@ fn calls_that_start_a_game_refuse_a_malformed_credential() {
     // The arbiter credential: the arbiter.
     assert_eq!(new_game(&arbiter()).unwrap().seat_views.len(), 4);
 }
+
+/// `state` with its secrets in another order (the same view for every seat): the display deck
+/// and the delivery-tile stack reversed, the Autobot's colour and task piles too, the RNG
+/// reseeded.
+fn autobahn_twin(state: &pb::GameState) -> pb::GameState {
+    let mut twin = state.clone();
+    let Some(pb::game_state::State::Autobahn(s)) = twin.state.as_mut() else {
+        panic!("not an Autobahn state")
+    };
+    s.card_deck.reverse();
+    s.delivery_tile_stack.reverse();
+    for p in &mut s.players {
+        if let Some(b) = p.autobot.as_mut() {
+            b.colour_pile.reverse();
+            b.task_pile.reverse();
+        }
+    }
+    let rng = s.rng.as_mut().unwrap();
+    rng.seed = rng.seed.wrapping_mul(31).wrapping_add(7);
+    twin
+}
+
+/// Review of #24, finding G: a bot asked for a seat's move (DefaultAction `policy_name`) looked
+/// ahead on the whole state — in Autobahn, an action ending the turn let the Autobot play from
+/// its hidden piles and the RNG — so its choice depended on the secrets: a seat comparing the
+/// answers with its own simulations could tell deck orders apart. Now, for a seat or a
+/// spectator, the answer depends only on the caller's view and the request's seed: two states
+/// that differ only in their secrets get the same answers.
+#[test]
+fn a_bot_playing_for_a_seat_does_not_read_the_secrets() {
+    let sealer = Sealer::parse(K1).unwrap();
+    let api = sealed();
+    let open = Api::new();
+    let game: referee_service::seal::GameId = [7; 16];
+    // (Debug builds: about 25 s.)
+    let seat0 = api.for_caller(Some(&sealer.seat_credential(&game, 0)));
+    let arbiter = api.for_caller(Some(&arbiter()));
+    // A solo game (seat 0 and the Autobot), played on in open mode by the balanced bot.
+    let mut gs = open
+        .new_game(&pb::NewGameRequest {
+            game: "autobahn".into(),
+            seats: 1,
+            seed: 3,
+            ..Default::default()
+        })
+        .unwrap()
+        .state
+        .unwrap();
+    let policies = ["heuristic", "finance"];
+    let (mut asked, mut arbiter_told_apart) = (0, 0);
+    for _ in 0..STEPS {
+        let real = sealer.seal_game(&gs, &game).unwrap();
+        let twin = sealer.seal_game(&autobahn_twin(&gs), &game).unwrap();
+        let view = |token: &[u8]| {
+            seat0
+                .view(&pb::ViewRequest {
+                    sealed_state: token.to_vec(),
+                    seat: Some(0),
+                    ..Default::default()
+                })
+                .unwrap()
+        };
+        let seen = view(&real);
+        if seen.to_act.is_empty() {
+            break; // the game is over: nothing is secret any more
+        }
+        assert!(seen == view(&twin), "the twin is not the same to seat 0");
+        for policy_name in policies {
+            for seed in [0, 9] {
+                let ask = |caller: &Api, token: &[u8]| {
+                    caller
+                        .default_action(&pb::DefaultActionRequest {
+                            sealed_state: token.to_vec(),
+                            seat: 0,
+                            policy_name: policy_name.into(),
+                            seed,
+                            ..Default::default()
+                        })
+                        .unwrap()
+                        .action
+                };
+                asked += 1;
+                assert_eq!(
+                    ask(&seat0, &real),
+                    ask(&seat0, &twin),
+                    "{policy_name} (seed {seed}) told the secrets apart for seat 0"
+                );
+                if ask(&arbiter, &real) != ask(&arbiter, &twin) {
+                    arbiter_told_apart += 1;
+                }
+            }
+        }
+        let played = open
+            .default_action(&pb::DefaultActionRequest {
+                state: Some(gs.clone()),
+                seat: 0,
+                policy_name: "heuristic".into(),
+                ..Default::default()
+            })
+            .unwrap()
+            .action;
+        let Some(pb::apply_response::Result::Accepted(acc)) = open
+            .apply(&pb::ApplyRequest {
+                state: Some(gs),
+                seat: 0,
+                action: played,
+                ..Default::default()
+            })
+            .unwrap()
+            .result
+        else {
+            panic!("the bot's move was refused")
+        };
+        gs = acc.state.unwrap();
+    }
+    // The attack was real: on the whole state (the arbiter's answers) the bots tell the twins
+    // apart.
+    // (150 questions with three bots and two seeds: 60 told apart.)
+    assert!(asked >= 90, "{asked}");
+    assert!(arbiter_told_apart > 0, "{arbiter_told_apart} of {asked}");
+}
+
+/// Moves of the solo game [`a_bot_playing_for_a_seat_does_not_read_the_secrets`] looks at.
+const STEPS: usize = 40;

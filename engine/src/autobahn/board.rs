@@ -1927,8 +1927,101 @@ impl Validator {
                 );
             }
         }
+        // Truck moves (AQ-4; review of #24, finding H): LegalActions lists every path of
+        // distinct sections up to a truck's steps, so their number must stay small whatever
+        // road is built. `truck_steps` had no upper bound: a board with truck_steps 18 (the
+        // shipped map otherwise) took one LegalActions 10 s and 290 MB, and a larger value
+        // more than any memory.
+        let steps = b.eras.iter().map(|e| e.truck_steps).max().unwrap_or(0);
+        let moves = truck_move_bound(&m, &b.depots, steps.saturating_add(1))
+            .saturating_mul(2)
+            .saturating_add(1)
+            .saturating_mul(u64::from(pp.trucks));
+        if moves > MAX_TRUCK_MOVES {
+            self.err(
+                "eras",
+                format!(
+                    "a player's trucks could have up to {moves} moves at once with every road built \
+                     (paths of up to {} sections: the largest truck_steps, {steps}, + 1 on \
+                     two-lane road); at most {MAX_TRUCK_MOVES} (LegalActions lists each)",
+                    steps.saturating_add(1)
+                ),
+            );
+        }
         m
     }
+}
+
+/// The most moves a player's trucks may have at once (the board's trucks per player × each
+/// truck's paths, with and without a delivery, bounded by [`truck_move_bound`] with every
+/// section built): a board over it is refused. The shipped map: 2 × (2 × 667 + 1) = 2,670
+/// (truck_steps 3: paths of up to 4 sections); with truck_steps 4 it would be 10,962, with 5
+/// 44,246 (refused).
+pub const MAX_TRUCK_MOVES: u64 = 12_000;
+
+/// An upper bound on the paths of distinct sections of 1 to `steps` sections one truck may
+/// move along, from any section or depot, with every section built and open: walks that never
+/// step straight back to the section they came from (a path of distinct sections is one),
+/// counted per start and saturating. Linear in `steps` × the adjacency's size; `steps` counts
+/// at most the sections (no longer path exists), and the count stops growing once it passes
+/// [`MAX_TRUCK_MOVES`] (then it is only known to be over it).
+pub fn truck_move_bound(m: &Map, depots: &[DepotDef], steps: u32) -> u64 {
+    let n = m.adj.len();
+    let steps = steps.min(u32::try_from(n).unwrap_or(u32::MAX));
+    // back[s][i]: where `s` stands in the adjacency of its i-th neighbour.
+    let back: Vec<Vec<Option<usize>>> = (0..n)
+        .map(|s| {
+            m.adj[s]
+                .iter()
+                .map(|&t| m.adj[t].iter().position(|&u| u == s))
+                .collect()
+        })
+        .collect();
+    // came[t][j]: the walks of at most `left` more steps from `t`, entered from its j-th
+    // neighbour (never straight back), counting the walk that stops at `t`; free[t]: entered
+    // from outside the road (a depot).
+    let mut came: Vec<Vec<u64>> = m.adj.iter().map(|a| vec![1; a.len()]).collect();
+    let mut free: Vec<u64> = vec![1; n];
+    for _left in 1..steps {
+        let mut next_came = came.clone();
+        let mut next_free = free.clone();
+        for t in 0..n {
+            let via: Vec<u64> = m.adj[t]
+                .iter()
+                .zip(&back[t])
+                .map(|(&u, b)| b.map_or(free[u], |j| came[u][j]))
+                .collect();
+            let total = via.iter().fold(0u64, |a, &v| a.saturating_add(v));
+            next_free[t] = total.saturating_add(1);
+            for (j, v) in via.iter().enumerate() {
+                next_came[t][j] = total.saturating_sub(*v).saturating_add(1);
+            }
+        }
+        came = next_came;
+        free = next_free;
+        // free[t] − 1 is the count from section t: already over any board's allowance.
+        if free.iter().any(|&f| f > MAX_TRUCK_MOVES) {
+            break;
+        }
+    }
+    let from_sections = (0..n).map(|s| {
+        m.adj[s]
+            .iter()
+            .zip(&back[s])
+            .map(|(&t, b)| b.map_or(free[t], |j| came[t][j]))
+            .fold(0u64, u64::saturating_add)
+    });
+    let from_depots = (0..depots.len()).map(|d| {
+        m.depot_city
+            .get(d)
+            .and_then(|c| m.city_sections.get(*c))
+            .map_or(0, |secs| {
+                secs.iter()
+                    .map(|&t| free[t])
+                    .fold(0u64, u64::saturating_add)
+            })
+    });
+    from_sections.chain(from_depots).max().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -1958,6 +2051,102 @@ mod tests {
         let bomb = format!("{{\"clockwise_order\":[{}\"\"]}}", "\"\",".repeat(90_000));
         assert_eq!(Board::from_json(&bomb).unwrap_err()[0].path, "(board)");
     }
+
+    /// Review of #24, finding H: `truck_steps` had no upper bound, and LegalActions lists
+    /// every path of distinct sections a truck may take (on the shipped map with truck_steps
+    /// 18 and 42 sections built: 146,472 moves, 10 s and 290 MB for one call). The bound
+    /// counts walks that never step straight back, with every section built: exact on a tree,
+    /// above the paths elsewhere.
+    #[test]
+    fn boards_whose_trucks_could_have_too_many_moves_are_refused() {
+        let b = Board::default_board();
+        let bound = |steps| truck_move_bound(&b.map, &b.def.depots, steps);
+        // The shipped board: paths of up to 4 sections (3 steps in eras 2–3, + 1 on two-lane
+        // road); 2 trucks a player, each move with or without a delivery.
+        assert_eq!(
+            bound(1),
+            7,
+            "the most sections next to one section or depot city"
+        );
+        let shipped = bound(4);
+        assert_eq!(shipped, SHIPPED_BOUND);
+        assert!(2 * (2 * shipped + 1) <= MAX_TRUCK_MOVES);
+        // The paths of distinct sections themselves (every section built), from every section
+        // and depot: never above the bound, and not far below it.
+        fn paths(adj: &[Vec<usize>], s: usize, left: u32, seen: &mut Vec<usize>) -> u64 {
+            let mut n = 1;
+            if left > 1 {
+                for &t in &adj[s] {
+                    if !seen.contains(&t) {
+                        seen.push(t);
+                        n += paths(adj, t, left - 1, seen);
+                        seen.pop();
+                    }
+                }
+            }
+            n
+        }
+        let m = &b.map;
+        for steps in 1..=6 {
+            let from = |start: Option<usize>, entries: &[usize]| -> u64 {
+                entries
+                    .iter()
+                    .map(|&t| {
+                        paths(
+                            &m.adj,
+                            t,
+                            steps,
+                            &mut start.into_iter().chain([t]).collect(),
+                        )
+                    })
+                    .sum()
+            };
+            let exact = (0..m.adj.len())
+                .map(|s| from(Some(s), &m.adj[s]))
+                .chain(
+                    m.depot_city
+                        .iter()
+                        .map(|&c| from(None, &m.city_sections[c])),
+                )
+                .max()
+                .unwrap();
+            assert!(exact <= bound(steps), "{steps}: {exact} > {}", bound(steps));
+            assert!(
+                2 * exact >= bound(steps),
+                "{steps}: {exact} ≪ {}",
+                bound(steps)
+            );
+        }
+        let text: serde_json::Value = serde_json::from_str(DEFAULT_BOARD_JSON).unwrap();
+        let over = |steps: u32| {
+            let mut t = text.clone();
+            for e in t["eras"].as_array_mut().unwrap() {
+                e["truck_steps"] = steps.into();
+            }
+            Board::from_json(&t.to_string())
+        };
+        assert_eq!(bound(5), 2_740);
+        assert!(over(4).is_ok(), "truck_steps 4 stays within the bound");
+        assert_eq!(bound(6), 11_061);
+        assert_eq!(
+            over(5).unwrap_err()[0].path,
+            "eras",
+            "2 × (2 × 11,061 + 1) moves"
+        );
+        let problems = over(18).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].path, "eras");
+        assert!(
+            problems[0].message.contains("at most 12000"),
+            "{}",
+            problems[0].message
+        );
+        let problems = over(u32::MAX).unwrap_err();
+        assert_eq!(problems[0].path, "eras", "{problems:?}");
+    }
+
+    /// [`truck_move_bound`] of the shipped board for paths of up to 4 sections.
+    const SHIPPED_BOUND: u64 = 667;
 
     #[test]
     fn default_board_loads() {

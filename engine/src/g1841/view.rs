@@ -33,3 +33,22 @@ pub fn view(state: &State, viewer: Viewer) -> View {
     }
     View { state }
 }
+
+/// The state as `seat` knows it: before the Version 1 reveal, every other seat's submitted
+/// sealed bid reads as all zeros (1841 §4.2 step 1; the `submitted` flags stay, as in
+/// [`view`]). Nothing else in the implemented rounds is secret. What a bot computes from it for
+/// `seat` (DefaultAction with a policy name) depends only on what the seat may see
+/// (docs/SECURITY.md, review of #24, finding G).
+pub fn without_others_secrets(state: &State, seat: crate::Seat) -> State {
+    let mut state = state.clone();
+    if let Round::ConcessionRound(round) = &mut state.round
+        && !round.sealed_bids.iter().all(|b| b.submitted)
+    {
+        for bid in &mut round.sealed_bids {
+            if bid.seat != seat && bid.submitted {
+                bid.amounts.iter_mut().for_each(|a| *a = 0);
+            }
+        }
+    }
+    state
+}

@@ -1146,6 +1146,10 @@ impl WireGame for WireAutobahn {
         })
     }
 
+    fn without_secrets(state: &eng::State, _seat: Seat, seed: u64) -> eng::State {
+        referee_engine::autobahn::view::redraw_secrets(state, seed)
+    }
+
     fn warning(state: &eng::State, seat: Seat, action: &eng::Action) -> Option<String> {
         referee_engine::autobahn::legal::warning(state, seat, action)
     }

@@ -1838,6 +1838,10 @@ impl WireGame for Wire1841 {
         &referee_engine::g1841::heuristic::POLICY_NAMES
     }
 
+    fn without_secrets(state: &eng::State, seat: referee_engine::Seat, _seed: u64) -> eng::State {
+        referee_engine::g1841::view::without_others_secrets(state, seat)
+    }
+
     fn bot(name: &str) -> Option<crate::playout::BotFn<referee_engine::g1841::G1841>> {
         match name {
             "heuristic" => Some(referee_engine::g1841::heuristic::choose),

@@ -94,6 +94,17 @@ pub trait WireGame {
     fn bot(_name: &str) -> Option<crate::playout::BotFn<Self::G>> {
         None
     }
+    /// The state as `seat` knows it, its secrets (what a seat's view hides) replaced by
+    /// values that depend only on that view and `seed`: what a bot looks ahead on when it
+    /// plays for a caller that may not see the secrets ([`default_action`]). Default: the
+    /// state (a game without secrets).
+    fn without_secrets(
+        state: &<Self::G as Game>::State,
+        _seat: Seat,
+        _seed: u64,
+    ) -> <Self::G as Game>::State {
+        state.clone()
+    }
     /// Why a legal action is a trap (its reward is certain to be lost), if it is.
     fn warning(
         _state: &<Self::G as Game>::State,
@@ -900,9 +911,17 @@ pub fn playout<W: WireGame>(
 
 /// DefaultAction for game `W`. Errors: INVALID_ARGUMENT (seat not at the table, unknown
 /// policy), FAILED_PRECONDITION (the seat need not act now, or has no legal action).
+///
+/// `sees_secrets`: the caller may see the whole state (open mode, the arbiter). Otherwise a
+/// named bot chooses on [`WireGame::without_secrets`]: bots look ahead by applying actions,
+/// and in Autobahn an action that ends a turn lets the Autobot play from its hidden piles and
+/// the RNG, so a bot's choice on the real state depends on the secrets and would tell them to
+/// a seat that compares it with its own simulations (docs/SECURITY.md, review of #24,
+/// finding G). The legal actions, and so the answer's legality, are the real state's.
 pub fn default_action<W: WireGame>(
     gs: &pb::GameState,
     req: &pb::DefaultActionRequest,
+    sees_secrets: bool,
 ) -> Result<pb::DefaultActionResponse, Status> {
     use rand_core::SeedableRng;
     let state = decode_state::<W>(gs)?;
@@ -930,7 +949,11 @@ pub fn default_action<W: WireGame>(
             (!legal.is_empty()).then(|| match policy {
                 Policy::Random => crate::playout::pick(legal, W::rare, &mut rng),
                 Policy::First => legal.swap_remove(0),
-                Policy::Bot(bot) => bot(&state, req.seat, legal, &mut rng),
+                Policy::Bot(bot) if sees_secrets => bot(&state, req.seat, legal, &mut rng),
+                Policy::Bot(bot) => {
+                    let known = W::without_secrets(&state, req.seat, req.seed);
+                    bot(&known, req.seat, legal, &mut rng)
+                }
             })
         }
         (
