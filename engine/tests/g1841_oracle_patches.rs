@@ -160,6 +160,7 @@ const CASES: &[Case] = &[
         stop_at: 553,
         stop_message: "Blocking step Sell then Buy Shares or Concessions cannot process action pass",
         patched_to: None,
+        with: &[],
     },
 ];
 
