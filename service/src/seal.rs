@@ -53,11 +53,51 @@ pub fn pad_block(game: &str) -> usize {
     }
 }
 
-/// The plaintext length of a sealed state whose encoding is `len` bytes: game id, length and
-/// encoding, rounded up to a multiple of [`pad_block`].
+/// The plaintext length of a sealed state whose encoding is at most `len` bytes: game id,
+/// length and encoding, rounded up to a multiple of [`pad_block`]. [`Sealer::seal_game`] gives
+/// it [`public_len`], never the state's own encoded length.
 pub fn padded_len(game: &str, len: usize) -> usize {
     let block = pad_block(game);
     (GAME_ID_LEN + 4 + len).div_ceil(block) * block
+}
+
+/// The encoded length of `state` with every secret whose encoded width varies set to its
+/// widest value: an upper bound of the state's own encoded length (a varint's width only
+/// grows with its value, and so do the length prefixes of the messages around it) that
+/// depends on public information only, the length a sealed state is padded from (review of
+/// issue #24, finding I: a state whose encoding sat a few bytes under a multiple of
+/// [`pad_block`] — an Autobahn custom board's whitespace aligns it to the byte — gave a token
+/// one step longer when its secret seed's varint was 10 bytes instead of 9).
+///
+/// The secrets (what the spectator view hides, docs/SECURITY.md) and their width:
+/// - Autobahn: the RNG seed and word position (varints of 1 to 10 bytes): set to `u64::MAX`,
+///   and the RNG present. The hidden piles (display deck, delivery tiles, tiles in the box,
+///   advanced cards, the Autobot's piles) are orders of public contents, and the split of the
+///   Autobot's task pile and reserve moves cards between two lists of one message whose
+///   sizes are public: their encoded length does not depend on the secret.
+/// - 1841 Version 1: the sealed bids' amounts (`int64`, 1 to 10 bytes each): set to -1,
+///   the widest `int64` varint. Which seats have submitted, and so how many amounts there
+///   are (one per concession), is public (`SealedBidSubmitted`).
+pub fn public_len(state: &pb::GameState) -> usize {
+    use crate::pb::{autobahn, g1841};
+    let mut widest = state.clone();
+    match &mut widest.state {
+        Some(pb::game_state::State::Autobahn(s)) => {
+            s.rng = Some(autobahn::Rng {
+                seed: u64::MAX,
+                word_pos: u64::MAX,
+            });
+        }
+        Some(pb::game_state::State::G1841(s)) => {
+            if let Some(g1841::state::Round::ConcessionRound(r)) = &mut s.round {
+                for bid in &mut r.sealed_bids {
+                    bid.amounts.iter_mut().for_each(|a| *a = -1);
+                }
+            }
+        }
+        None => {}
+    }
+    widest.encoded_len()
 }
 
 /// A fresh random game id (OS randomness).
@@ -262,13 +302,16 @@ impl Sealer {
         let len = state.encoded_len();
         let len32 =
             u32::try_from(len).map_err(|_| Status::internal("state too large to be sealed"))?;
-        let mut plain = Vec::with_capacity(padded_len(&state.game, len));
+        // From the secret-free bound, not from `len` (finding I); `max` only keeps the
+        // plaintext whole should the bound ever miss a field.
+        let padded = padded_len(&state.game, public_len(state).max(len));
+        let mut plain = Vec::with_capacity(padded);
         plain.extend_from_slice(game_id);
         plain.extend_from_slice(&len32.to_le_bytes());
         state
             .encode(&mut plain)
             .map_err(|_| Status::internal("could not encode the state"))?;
-        plain.resize(padded_len(&state.game, len), 0);
+        plain.resize(padded, 0);
         let nonce = XChaCha20Poly1305::generate_nonce(&mut OsRng);
         let ciphertext = cipher
             .encrypt(
@@ -506,6 +549,120 @@ mod tests {
         assert_eq!(token.len(), 4 + 1 + 2 + 24 + 8192 + 16);
         let opened = s.open_game(&token).unwrap();
         assert_eq!((opened.state, opened.game_id), (state(), Some(id)));
+    }
+
+    /// A state built by `make(n)` (`n` bytes of caller text in it) whose plaintext with
+    /// `narrow` fills a whole number of pad blocks exactly, so that one byte more of a secret
+    /// would cross a step: `n` is searched for.
+    fn at_a_step(make: impl Fn(usize) -> pb::GameState) -> usize {
+        (1000..13_000)
+            .find(|&n| {
+                let s = make(n);
+                let block = pad_block(&s.game);
+                (GAME_ID_LEN + 4 + s.encoded_len()) % block == 0
+            })
+            .expect("a text length that puts the state on a step")
+    }
+
+    /// Review of issue #24, finding I: an Autobahn state whose custom board's whitespace puts
+    /// it on a pad step, sealed with a secret seed whose varint is 9 bytes (top bit clear) and
+    /// one of 10 bytes (top bit set): tokens of one length (before the fix, the second was
+    /// 12 KiB longer).
+    #[test]
+    fn token_length_at_a_padding_step_does_not_depend_on_the_secret_seed() {
+        use crate::pb::autobahn;
+        let make = |board: usize, seed: u64| pb::GameState {
+            game: "autobahn".into(),
+            rules_version: "x".into(),
+            schema_version: 1,
+            action_count: 0,
+            state: Some(pb::game_state::State::Autobahn(autobahn::State {
+                options: Some(autobahn::Options {
+                    board_json: format!("{{}}{}", " ".repeat(board)),
+                    ..Default::default()
+                }),
+                rng: Some(autobahn::Rng { seed, word_pos: 3 }),
+                ..Default::default()
+            })),
+        };
+        let (narrow, wide) = (1u64 << 60, 1u64 << 63);
+        let board = at_a_step(|n| make(n, narrow));
+        let (a, b) = (make(board, narrow), make(board, wide));
+        assert_eq!(b.encoded_len(), a.encoded_len() + 1);
+        assert_eq!((GAME_ID_LEN + 4 + a.encoded_len()) % (12 * 1024), 0);
+        let s = Sealer::parse(K1).unwrap();
+        let id = [7u8; GAME_ID_LEN];
+        let (ta, tb) = (s.seal_game(&a, &id).unwrap(), s.seal_game(&b, &id).unwrap());
+        assert_eq!(ta.len(), tb.len());
+        assert_eq!(ta.len(), 4 + 1 + 2 + 24 + 2 * 12 * 1024 + 16);
+        assert_eq!(s.open_game(&ta).unwrap().state, a);
+        assert_eq!(s.open_game(&tb).unwrap().state, b);
+    }
+
+    /// The same for 1841 Version 1 sealed bids: amounts of 127 and 128 (varints of one and
+    /// two bytes) in a state on a step give tokens of one length.
+    #[test]
+    fn token_length_at_a_padding_step_does_not_depend_on_the_sealed_bids() {
+        use crate::pb::g1841;
+        let make = |text: usize, amount: i64| pb::GameState {
+            game: "1841".into(),
+            rules_version: "x".into(),
+            schema_version: 1,
+            action_count: 0,
+            state: Some(pb::game_state::State::G1841(g1841::State {
+                round: Some(g1841::state::Round::ConcessionRound(g1841::ConcessionRound {
+                    remaining: vec!["x".repeat(text), "SFTG".into()],
+                    sealed_bids: vec![g1841::SealedBid {
+                        seat: 1,
+                        submitted: true,
+                        amounts: vec![0, amount],
+                    }],
+                    ..Default::default()
+                })),
+                ..Default::default()
+            })),
+        };
+        let text = at_a_step(|n| make(n, 127));
+        let (a, b) = (make(text, 127), make(text, 128));
+        assert_eq!(b.encoded_len(), a.encoded_len() + 1);
+        let s = Sealer::parse(K1).unwrap();
+        let id = [7u8; GAME_ID_LEN];
+        let (ta, tb) = (s.seal_game(&a, &id).unwrap(), s.seal_game(&b, &id).unwrap());
+        assert_eq!(ta.len(), tb.len());
+        assert_eq!(ta.len(), 4 + 1 + 2 + 24 + 2 * 8 * 1024 + 16);
+        assert_eq!(s.open_game(&tb).unwrap().state, b);
+    }
+
+    /// Tokens padded by the rule before finding I's fix (from the state's own length) still
+    /// open: opening reads the stored length and ignores the padding, whatever its size.
+    #[test]
+    fn tokens_padded_from_the_state_length_still_open() {
+        let s = Sealer::parse(K1).unwrap();
+        let id = [7u8; GAME_ID_LEN];
+        let st = state();
+        for padding in [0, 1, 8192 - GAME_ID_LEN - 4 - st.encoded_len()] {
+            let mut header = b"RSS2".to_vec();
+            header.push(2);
+            header.extend_from_slice(b"k1");
+            let mut plain = id.to_vec();
+            plain.extend_from_slice(&(st.encoded_len() as u32).to_le_bytes());
+            st.encode(&mut plain).unwrap();
+            plain.resize(plain.len() + padding, 0);
+            let nonce = XChaCha20Poly1305::generate_nonce(&mut OsRng);
+            let ct = s.keys[0]
+                .1
+                .encrypt(
+                    &nonce,
+                    Payload {
+                        msg: &plain,
+                        aad: &header,
+                    },
+                )
+                .unwrap();
+            let token = [header, nonce.to_vec(), ct].concat();
+            let opened = s.open_game(&token).unwrap();
+            assert_eq!((opened.state, opened.game_id), (st.clone(), Some(id)));
+        }
     }
 
     #[test]
