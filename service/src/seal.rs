@@ -559,7 +559,7 @@ mod tests {
             .find(|&n| {
                 let s = make(n);
                 let block = pad_block(&s.game);
-                (GAME_ID_LEN + 4 + s.encoded_len()) % block == 0
+                (GAME_ID_LEN + 4 + s.encoded_len()).is_multiple_of(block)
             })
             .expect("a text length that puts the state on a step")
     }
@@ -589,7 +589,7 @@ mod tests {
         let board = at_a_step(|n| make(n, narrow));
         let (a, b) = (make(board, narrow), make(board, wide));
         assert_eq!(b.encoded_len(), a.encoded_len() + 1);
-        assert_eq!((GAME_ID_LEN + 4 + a.encoded_len()) % (12 * 1024), 0);
+        assert!((GAME_ID_LEN + 4 + a.encoded_len()).is_multiple_of(12 * 1024));
         let s = Sealer::parse(K1).unwrap();
         let id = [7u8; GAME_ID_LEN];
         let (ta, tb) = (s.seal_game(&a, &id).unwrap(), s.seal_game(&b, &id).unwrap());
@@ -610,15 +610,17 @@ mod tests {
             schema_version: 1,
             action_count: 0,
             state: Some(pb::game_state::State::G1841(g1841::State {
-                round: Some(g1841::state::Round::ConcessionRound(g1841::ConcessionRound {
-                    remaining: vec!["x".repeat(text), "SFTG".into()],
-                    sealed_bids: vec![g1841::SealedBid {
-                        seat: 1,
-                        submitted: true,
-                        amounts: vec![0, amount],
-                    }],
-                    ..Default::default()
-                })),
+                round: Some(g1841::state::Round::ConcessionRound(
+                    g1841::ConcessionRound {
+                        remaining: vec!["x".repeat(text), "SFTG".into()],
+                        sealed_bids: vec![g1841::SealedBid {
+                            seat: 1,
+                            submitted: true,
+                            amounts: vec![0, amount],
+                        }],
+                        ..Default::default()
+                    },
+                )),
                 ..Default::default()
             })),
         };
