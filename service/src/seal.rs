@@ -10,7 +10,8 @@
 //! nonce (24 bytes), ciphertext plus the 16-byte tag. The plaintext is the game id (16 random
 //! bytes, fixed for the whole game: seat credentials are bound to it), the length of the
 //! protobuf-encoded `GameState` (4 bytes, little-endian), that encoding, and zeros up to a fixed
-//! size per game ([`padded_len`]), so a token's length says nothing about the secrets in it.
+//! size per game ([`padded_len`], from the secret-free bound [`public_len`]), so a token's
+//! length says nothing about the secrets in it.
 //! Tokens of the first layout (`b"RSS1"`: the ciphertext of the bare `GameState`, no game id,
 //! no padding) still open.
 //!
