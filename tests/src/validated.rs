@@ -192,7 +192,7 @@ pub fn rule<W: WireGame>(
     exercise::<W>(&state);
     let seats = W::seat_count(&state);
     for seat in 0..=seats {
-        for policy in [1, 2] {
+        for (policy, sees_secrets) in [(1, true), (2, true), (2, false)] {
             let _ = games::default_action::<W>(
                 gs,
                 &pb::DefaultActionRequest {
@@ -201,6 +201,7 @@ pub fn rule<W: WireGame>(
                     seed: 7,
                     ..Default::default()
                 },
+                sees_secrets,
             );
         }
         let first = W::G::legal_actions(&state, seat.min(seats.saturating_sub(1)))
