@@ -36,12 +36,19 @@ fn check_format(format: i32) -> Result<(), Status> {
     }
 }
 
-/// The options as NewGame takes them: each option set, `true`.
+/// The options as NewGame takes them: each optional rule set, `true`, and each FAQ option set
+/// explicitly (1841 §0.2, `1841-faq.md` §7), `true` or `false` — an 18xx.games export imports
+/// with every FAQ option off (`import18xx::Export::options`), so NewGame with this map and the
+/// imported actions gives the imported state.
 pub fn options_map(options: &Options) -> BTreeMap<String, String> {
-    export18xx::optional_rules(options)
+    let mut map: BTreeMap<String, String> = export18xx::optional_rules(options)
         .into_iter()
         .map(|name| (name, "true".to_string()))
-        .collect()
+        .collect();
+    for (name, on) in options.faq_options_set() {
+        map.insert(name.to_string(), on.to_string());
+    }
+    map
 }
 
 fn failure_kind(kind: FailureKind) -> pb::ImportFailureKind {
