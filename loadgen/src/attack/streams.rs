@@ -344,8 +344,12 @@ pub fn reflection_request(host_len: usize, symbol: &str) -> Vec<u8> {
 /// places kept until the server drops their connections; another client's reflection call
 /// answered after.
 pub async fn reflection_streams(ctx: &Ctx) -> anyhow::Result<Outcome> {
+    // A client's reflection streams are bounded by both per-client caps: the wave comes from
+    // as many addresses as it takes to fill every reflection place (at the server's defaults,
+    // a quarter of 256 stream slots per client, the reflection cap of 4 decides).
     let per_client = referee_service::server::MAX_REFLECTION_STREAMS_PER_CLIENT
-        .max(ctx.limits.streaming_calls_per_client());
+        .min(ctx.limits.streaming_calls_per_client())
+        .max(1);
     let wave = ctx
         .limits
         .stream_slots()
@@ -430,7 +434,8 @@ pub async fn reflection_streams(ctx: &Ctx) -> anyhow::Result<Outcome> {
             "first wave {first:?}, second wave {second:?}: {} held at once (limit {limit}); {dropped} of the first wave's connections dropped by the server; another client's reflection call afterwards: {after}",
             held1 + held2
         ),
-        pass: held1 + held2 <= limit && held2 == 0 && after == "Ok",
+        // The second wave finds no place only when the first took them all.
+        pass: held1 + held2 <= limit && (held1 < limit || held2 == 0) && after == "Ok",
     })
 }
 
