@@ -407,8 +407,13 @@ impl Export {
         };
         let mut options = Options::from_optional_rules(&self.optional_rules).map_err(unknown)?;
         if !self.referee_export {
+            // Only where the version's default is on (Version 1): elsewhere the option is off
+            // already, and leaving it unset keeps the state NewGame makes from the same
+            // optional rules.
             for o in &super::options::FAQ_OPTIONS {
-                options.set(o.name, "false").map_err(unknown)?;
+                if options.faq_option(o.name) == Some(true) {
+                    options.set(o.name, "false").map_err(unknown)?;
+                }
             }
         }
         for (name, on) in &self.faq_options {
@@ -4655,16 +4660,14 @@ mod tests {
         })
         .to_string();
         let e = parse_export(&text).unwrap();
-        // A game 18xx.games played: every FAQ option off (set), 18xx.games having none.
-        let mut want = Options {
+        // A game 18xx.games played: every FAQ option off, 18xx.games having none; off by
+        // default outside Version 1, so left unset here (as NewGame with `lite` makes it).
+        let want = Options {
             lite: true,
             ..Options::default()
         };
-        for o in &crate::g1841::options::FAQ_OPTIONS {
-            want.set(o.name, "false").unwrap();
-        }
         assert_eq!(e.options().unwrap(), want);
-        assert_eq!(want.price_drops_lowest_first, Some(false));
+        assert!(!want.price_drops_lowest_first());
         let mapped: Vec<_> = e
             .actions
             .iter()
