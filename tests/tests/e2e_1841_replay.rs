@@ -68,6 +68,10 @@ async fn recorded_game_replays_through_the_operating_rounds() {
         .replay(pb::ReplayRequest {
             game: "1841".into(),
             seats: 4,
+            // The options as ImportGame names them (an 18xx.games export: the FAQ options off).
+            options: referee_service::game_records::options_map(&options)
+                .into_iter()
+                .collect(),
             actions,
             ..Default::default()
         })
