@@ -512,8 +512,9 @@ mod reqwest_like {
 /// A streaming call keeps its concurrency slot until its stream ends, not only until its
 /// first message: with `--max-concurrency 1`, a call made while a StreamReplay is still being
 /// read is shed (RESOURCE_EXHAUSTED), over HTTP/JSON and gRPC alike, and served again once
-/// the stream has been read to its end. A reader that stops reading holds the slot at most
-/// for the request timeout.
+/// the stream has been read to its end. A reader that stops reading holds the slot until the
+/// server drops its connection: at most the request timeout plus the send timeout (the slot
+/// used to come back at the request timeout while the stream lived on; review of #24).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_keeps_its_concurrency_slot_until_it_ends() {
     let server = Server::start(&["--max-concurrency", "1"]);
@@ -577,15 +578,23 @@ async fn a_stream_keeps_its_concurrency_slot_until_it_ends() {
     drop(stream);
     served_again(&http).await;
 
-    // A reader that stops reading gives the slot back after the request timeout (1.5 s).
-    let server = Server::start(&["--max-concurrency", "1", "--request-timeout-ms", "1500"]);
+    // A reader that stops reading gives the slot back when its connection is dropped, after
+    // the request timeout (1.5 s) and the send timeout (1 s).
+    let server = Server::start(&[
+        "--max-concurrency",
+        "1",
+        "--request-timeout-ms",
+        "1500",
+        "--send-timeout-ms",
+        "1000",
+    ]);
     let http = reqwest_like::Http::new(&server);
     let conn = send_post(&server, "/v1/StreamReplay", "", body.as_bytes()).await;
     let mut stalled = RawResponse::read(conn).await;
     assert!(stalled.next_line().await.is_some());
     let (status, _) = http.post("ListGames", &json!({}), None).await;
     assert_eq!(status, 429);
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    tokio::time::sleep(Duration::from_millis(3500)).await;
     let (status, v) = http.post("ListGames", &json!({}), None).await;
     assert_eq!(status, 200, "{v}");
     drop(stalled);
