@@ -2487,19 +2487,39 @@ fn share_moves(pre: &State, post: &State, action: &Action) -> Vec<(usize, ShareO
 
 /// The ids of the certificates `action` names (a purchase, a sale) as this engine's
 /// certificate indices.
+///
+/// A purchase names the certificate bought, the one `stock_round::buy` takes (an ordinary
+/// certificate of that size first), not what left the source: a single share that brings the
+/// buyer to the size of a president's certificate lying in the pool swaps it for two of his
+/// shares (1841 §7.4), so the certificate that left the pool is the president's (version_1
+/// random 3 players seed 3104, id 537: a 20% SFLP share from the pool, written as SFLP_0, the
+/// 40% president's certificate, which 18xx.games refuses: 'Cannot buy a share of SFLP').
 fn share_ids_moved(pre: &State, post: &State, action: &Action) -> Vec<String> {
     match action {
         Action::BuyShares {
             corporation,
             from_pool,
-            ..
+            percent,
         } => {
             let source = if *from_pool {
                 ShareOwner::Pool
             } else {
                 ShareOwner::Ipo
             };
-            moved(pre, post, corporation, |a, b| *a == source && *b != source)
+            let left = moved(pre, post, corporation, |a, b| *a == source && *b != source);
+            let certificates = pre.corporation(corporation).map(|c| &c.certificates[..]);
+            let bought = certificates.and_then(|cs| {
+                cs.iter()
+                    .position(|c| c.owner == source && c.percent == *percent && !c.president)
+                    .or_else(|| {
+                        cs.iter()
+                            .position(|c| c.owner == source && c.percent == *percent)
+                    })
+            });
+            match bought {
+                Some(i) if left.len() == 1 => vec![notation::share_id(corporation, i)],
+                _ => left,
+            }
         }
         Action::SellShares { corporation, .. } | Action::EmergencySell { corporation, .. } => {
             moved(pre, post, corporation, |a, b| {

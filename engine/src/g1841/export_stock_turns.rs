@@ -28,8 +28,19 @@
 //!   806: Player 3 sold IRSFF earlier in Stock Round 4, IRSFF's concession with its president's
 //!   certificate costs L.50 + 2 × L.13 = L.76, he holds L.105).
 //!
-//! The rules are not affected (no such purchase or start can be completed in either engine);
-//! the export writes the player's `pass` there.
+//! * `can_sell_any?` offers a sale of part of a president's certificate that hands the
+//!   presidency to a corporation controlled, through its chain, by the one sold: the
+//!   corporations then control each other, which FAQ-R1 forbids (1841 §7.4). 18xx.games' own
+//!   check after the sale (`BaseBuySellParShares#sell_shares`, comparing
+//!   `circular_corporations`) never fires, `circular?` never being set (reviewed divergence
+//!   `circular-control-never-flagged`), so 18xx would even carry the sale out. version_1 random
+//!   5 players seed 5102, 18xx id 344: Player 2, president of RATF (20%) whose 20% of RSFS
+//!   makes RATF president of RSFS, sells his CTLP; RSFS holds 20% of RATF, so selling 10% of
+//!   RATF would make RSFS its president. 18xx waits for his `pass`.
+//!
+//! The rules are not affected (no such purchase or start can be completed in either engine,
+//! and no player of this engine makes such a sale); the export writes the player's `pass`
+//! there.
 
 use super::corporation::{
     certificate_count, certificate_limit, closed_historical_listed_par_cost, controlled_percent,
@@ -59,6 +70,7 @@ pub(crate) fn turn_open_in_18xx(state: &State, seat: Seat) -> bool {
             .iter()
             .any(|c| super::stock_round::bank_concession_buyable_in_18xx(state, seat, *c))
         || own_concession_on_offer(state, seat, player)
+        || super::stock_round::has_sale_ignoring_circular_control(state, seat)
 }
 
 /// 18xx's `purchasable_companies` (`p2p_purchases`, 1841 §15.3) offering a player his own

@@ -477,7 +477,7 @@ pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOw
 /// can take the presidency. Of corporation `only` alone when given; the first `limit` only.
 fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> Vec<Action> {
     let mut out = Vec::new();
-    each_sale(state, seat, only, |corp, percent| {
+    each_sale(state, seat, only, true, |corp, percent| {
         out.push(Action::SellShares {
             corporation: corp.sym.clone(),
             percent,
@@ -490,7 +490,20 @@ fn sell_options(state: &State, seat: Seat, only: Option<&str>, limit: usize) -> 
 /// Whether [`sell_options`] lists any sale (nothing built).
 fn has_sale(state: &State, seat: Seat) -> bool {
     let mut found = false;
-    each_sale(state, seat, None, |_, _| {
+    each_sale(state, seat, None, true, |_, _| {
+        found = true;
+        false
+    });
+    found
+}
+
+/// Whether `seat` could sell something if sales that put corporations under mutual control
+/// were allowed (FAQ-R1 forbids them; 18xx.games offers them, its circular check never firing:
+/// divergence `circular-control-never-flagged`). For the 18xx.games export
+/// ([`super::export_stock_turns`]), asked where this engine found no sale.
+pub(crate) fn has_sale_ignoring_circular_control(state: &State, seat: Seat) -> bool {
+    let mut found = false;
+    each_sale(state, seat, None, false, |_, _| {
         found = true;
         false
     });
@@ -498,11 +511,12 @@ fn has_sale(state: &State, seat: Seat) -> bool {
 }
 
 /// The sales of [`sell_options`] in its order, each handed to `take` as (corporation,
-/// percent) until `take` returns `false`.
+/// percent) until `take` returns `false`; with `forbid_loops` false, those FAQ-R1 forbids too.
 fn each_sale(
     state: &State,
     seat: Seat,
     only: Option<&str>,
+    forbid_loops: bool,
     mut take: impl FnMut(&Corporation, u32) -> bool,
 ) {
     let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
@@ -553,7 +567,8 @@ fn each_sale(
             // Only then is the new presidency worked out.
             let kept = held.saturating_sub(percent);
             let corporation_may_take_over = corporate_holdings(corp).any(|(_, p)| p >= kept);
-            let looping = is_president
+            let looping = forbid_loops
+                && is_president
                 && corporation_may_take_over
                 && super::corporation::presidency_creates_circular_control(
                     state,

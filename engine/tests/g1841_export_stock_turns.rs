@@ -1,0 +1,113 @@
+//! Issue #22: stock-round records of Referee's 18xx.games export (the stock turns 18xx.games
+//! keeps open, the certificates a purchase names). Each test re-exports a game `referee
+//! playout … --export-18xx` wrote for `scripts/oracle_harness.py`, cut after the point
+//! checked (`tests/fixtures/1841/exported/`, written by the fixed export; the oracle loads it
+//! strictly to its last record), and checks the records against what 18xx.games' engine
+//! holds there.
+
+use referee_engine::Seat;
+use referee_engine::g1841::Action;
+use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
+use referee_engine::g1841::import18xx;
+use serde_json::{Value, json};
+
+/// A game of `tests/fixtures/1841/exported/` read back with the importer and exported again:
+/// the actions and the new export.
+fn reexported(name: &str) -> (Vec<(Seat, Action)>, Exported) {
+    let path = format!(
+        "{}/../tests/fixtures/1841/exported/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let replayed = import18xx::replay(&text, &import18xx::ReplaySettings::default());
+    assert_eq!(replayed.failure, None, "{name}");
+    let export_in = replayed.export.unwrap();
+    let options = export_in.options().unwrap();
+    let settings = ExportSettings {
+        players: export_in.players.clone(),
+        ..ExportSettings::default()
+    };
+    let seats = u32::try_from(export_in.players.len()).unwrap();
+    let written = export(&options, seats, &replayed.actions, &settings).unwrap();
+    assert_eq!(written.failure, None, "{name}");
+    (replayed.actions, written)
+}
+
+fn record(written: &Exported, id: i64) -> &Value {
+    let r = &written.json["actions"].as_array().unwrap()[usize::try_from(id - 1).unwrap()];
+    assert_eq!(r["id"], id);
+    r
+}
+
+/// The records with ids `from..=to`, each as `type entity`.
+fn records_between(written: &Exported, from: i64, to: i64) -> Vec<String> {
+    (from..=to)
+        .map(|id| {
+            let r = record(written, id);
+            let entity = r["entity"].to_string().replace('"', "");
+            format!("{} {entity}", r["type"].as_str().unwrap())
+        })
+        .collect()
+}
+
+/// The export read back gives the same actions.
+fn reimports_to(written: &Exported, history: &[(Seat, Action)]) {
+    let text = written.json.to_string();
+    let replayed = import18xx::replay(&text, &import18xx::ReplaySettings::default());
+    assert_eq!(replayed.failure, None);
+    assert!(replayed.actions == history, "the reimport differs");
+}
+
+/// FAQ-R1, 1841 §5.3, §7.4: no sale may put corporations under mutual control; 18xx.games
+/// offers it (`can_sell_any?`; its circular check never fires, reviewed divergence
+/// `circular-control-never-flagged`) and so keeps the stock turn open. Version 1, random, 5
+/// players, seed 5102: in Stock Round 5 Player 2 (president of RATF with its 20% president's
+/// certificate; RATF, through its 20% of RSFS, is RSFS's president; RSFS holds 20% of RATF)
+/// sells his CTLP (id 344, L.61 after it); he can buy nothing and his only other sale, 10% of
+/// RATF, would make RSFS the president of RATF. This engine ends his turn; the export writes
+/// his `pass` (id 345, no action of ours). Before: Player 1's sale at id 345, refused by the
+/// oracle ("Blocking step Sell then Buy Shares or Concessions cannot process action
+/// sell_shares").
+#[test]
+fn s22_a_stock_turn_open_for_a_sale_into_mutual_control_is_passed() {
+    let (actions, written) = reexported("version_1-5p-random-s5102-to347");
+    assert_eq!(written.actions_exported, 347);
+    assert_eq!(
+        records_between(&written, 343, 347),
+        [
+            "pass 3",
+            "sell_shares 2",
+            "pass 2",
+            "sell_shares 1",
+            "buy_shares 1"
+        ]
+    );
+    assert!(written.action_ids.contains(&344) && !written.action_ids.contains(&345));
+    assert_eq!(written.action_ids.len(), actions.len());
+    reimports_to(&written, &actions);
+}
+
+/// 1841 §5.2, §7.4: a single pool share that brings the buyer to the size of a president's
+/// certificate lying in the pool swaps it for two of his shares; the record names the share
+/// bought, as 18xx.games buys it (its presidency swap follows). Version 1, random, 3 players,
+/// seed 3104: in Stock Round 8 Player 1 (SFLP 20%, L.34) buys a 20% SFLP share from the pool
+/// at L.8 (id 537), where SFLP's 40% president's certificate (SFLP_0) and one 20% share
+/// (SFLP_3) lie; he becomes SFLP's president. Before, the record named SFLP_0 (the
+/// certificate that left the pool) with 20%, refused by the oracle ("Cannot buy a share of
+/// SFLP": SFLP_0 alone is 40%, beyond his 60%).
+#[test]
+fn s22_a_pool_share_that_swaps_the_presidency_names_the_share_bought() {
+    let (actions, written) = reexported("version_1-3p-random-s3104-to538");
+    assert_eq!(written.actions_exported, 538);
+    let r = record(&written, 537);
+    assert_eq!(
+        (&r["type"], &r["entity"], &r["shares"], &r["percent"]),
+        (
+            &json!("buy_shares"),
+            &json!(1),
+            &json!(["SFLP_3"]),
+            &json!(20)
+        )
+    );
+    reimports_to(&written, &actions);
+}
