@@ -162,6 +162,17 @@ const CASES: &[Case] = &[
         patched_to: None,
         with: &[],
     },
+    // 1841 §12.4, §7.4: at the first 4-train (id 710) player 1 becomes SFMA's president while
+    // SFMA's frozen flag stays set; 18xx lists IRSFF's odd-share holders as SFTN, SFMA, SFMA and
+    // asks SFMA a second time (id 714) for a share it no longer holds.
+    Case {
+        entry: "split-exchange-stale-frozen-holder",
+        fixture: "split-exchange-stale-frozen-holder-p2p_purchases-random-4p-s4103.json",
+        stop_at: 714,
+        stop_message: "Blocking step Choose share to exchange IRSFF share for",
+        patched_to: None,
+        with: &[],
+    },
 ];
 
 #[test]

@@ -2583,6 +2583,14 @@ fn entity(pre: &State, seat: Seat, action: &Action) -> Entity {
             if let Some(event) = r.event.as_deref() {
                 return match event {
                     CorporateEvent::Split(s) => match s.stage {
+                        // 18xx asks IRSFF's president when a player is at the top of it,
+                        // else the split's decider (`secession_start`: `old.player ? old_owner
+                        // : @secession_decider`).
+                        SplitStage::Presidency
+                            if super::corporation::acting_seat(pre, &s.president).is_none() =>
+                        {
+                            Entity::Player(seat)
+                        }
                         SplitStage::Presidency => holder_entity(Some(&s.president), seat),
                         SplitStage::SingleShares | SplitStage::Purchases => {
                             holder_entity(s.holders.get(s.next as usize), seat)

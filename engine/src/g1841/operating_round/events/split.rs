@@ -11,8 +11,9 @@
 //! in this round (or bought the 4-train) SB and SFL wait for the next one (FAQ-Q24).
 //!
 //! Then, in order ([`SplitStage`]): the presidencies (IRSFF's president takes both with 40% or
-//! more, else chooses one — the other goes to the next holder with 20%, or the pool: frozen;
-//! with IRSFF's president's certificate in the pool both go to the pool, §17 item 9); every
+//! more, else chooses one — a frozen president through the split's decider, as 18xx — the
+//! other goes to the next holder with 20%, or the pool: frozen; with IRSFF's president's
+//! certificate in the pool both go to the pool, §17 item 9); every
 //! pair of IRSFF shares → one SB and one SFL share; each odd share → SB or SFL at the
 //! holder's choice (a corporation's: its controller's; the pool's: IRSFF's president; a
 //! corporation nobody controls: SB while available); rounds
@@ -275,21 +276,20 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
         if let Some(i) = idx {
             split.units[i] = split.units[i].saturating_sub(2);
         }
+        reorder_holders(state, &mut split);
         exchange_pairs(state, &mut split, events);
-    } else if pres_units >= 4 || acting_seat(state, &president).is_none() {
-        if pres_units >= 4 {
-            for s in [&a, &b] {
-                give_president(state, s, &president);
-                exchanged(state, &president, s, 20, true, events);
-            }
-            if let Some(i) = idx {
-                split.units[i] -= 4;
-            }
-        } else {
-            assign_presidencies(state, &mut split, &a, events);
+    } else if pres_units >= 4 {
+        for s in [&a, &b] {
+            give_president(state, s, &president);
+            exchanged(state, &president, s, 20, true, events);
         }
+        if let Some(i) = idx {
+            split.units[i] -= 4;
+        }
+        reorder_holders(state, &mut split);
         exchange_pairs(state, &mut split, events);
     }
+    // Otherwise the president (a frozen one's: the split's decider, [`decision`]) chooses.
     store(state, split);
 }
 
@@ -422,6 +422,7 @@ fn assign_presidencies(
     if let Some(i) = split.holders.iter().position(|h| *h == president) {
         split.units[i] = split.units[i].saturating_sub(2);
     }
+    reorder_holders(state, split);
     let next = split
         .holders
         .iter()
@@ -497,8 +498,44 @@ fn exchange_pairs(state: &mut State, split: &mut Split, events: &mut Vec<Event>)
             }
         }
     }
+    reorder_holders(state, split);
     split.stage = SplitStage::SingleShares;
     split.next = 0;
+}
+
+/// Puts the holders with IRSFF units left in the exchange order as it stands now (players
+/// from the split's decider, each followed by the corporations he controls, then the pool,
+/// then frozen corporations; [`holder_order`]). The presidencies given out at the split change
+/// who controls a corporation whose president's certificate went to a successor from IRSFF's
+/// treasury (or one controlled through it), so the order is taken again once the chosen
+/// presidency is given (for the other presidency and the pairs) and after the pairs (for the
+/// odd shares), as 18xx.games builds `secession_share_holder_list` at those two points
+/// (`secession_exchange_pairs`, `secession_exchange_singles`). Before 2026-12-06 the order was
+/// taken once, before any presidency: lite 4 players seed 4102 (id 600), SFTC, whose president's
+/// certificate IRSFF's treasury gave to SFL, came last as frozen, though SFL's presidency had
+/// gone to SFTN, controlled by player 4, who then answers for SFTC right after his own.
+fn reorder_holders(state: &State, split: &mut Split) {
+    let first = split_decider(state, split)
+        .or_else(|| state.player_order.first().copied())
+        .unwrap_or(0);
+    let units_of = |h: &ShareOwner| {
+        split
+            .holders
+            .iter()
+            .position(|x| x == h)
+            .and_then(|i| split.units.get(i).copied())
+            .unwrap_or(0)
+    };
+    let mut holders = holder_order(state, first, true, |h| units_of(h) > 0);
+    // A holder the order no longer names (none is expected) keeps its units, after the others.
+    for h in &split.holders {
+        if units_of(h) > 0 && !holders.contains(h) {
+            holders.push(h.clone());
+        }
+    }
+    let units = holders.iter().map(units_of).collect();
+    split.holders = holders;
+    split.units = units;
 }
 
 /// Who decides the odd share of holder `h` (1841 §12.4, "holder's choice"): a player himself;
@@ -514,9 +551,13 @@ fn single_decider(state: &State, split: &Split, h: &ShareOwner) -> Option<Seat> 
     }
 }
 
-/// The split's decider (18xx `@secession_decider`): IRSFF's president at the split, or, with
-/// his certificate in the pool, the controller of the corporation whose train purchase
-/// caused the split (the operating corporation).
+/// The split's decider (18xx `@secession_decider`): IRSFF's president at the split (a
+/// corporation's: its controller), or, with his certificate in the pool or a frozen
+/// corporation president, the controller of the corporation whose train purchase caused the
+/// split (the operating corporation). A frozen president's choice of presidency is his
+/// (1841 §12.4 names no one; 18xx `secession_start` asks him, version_1 4 players seed 4104,
+/// id 567: SFTN, frozen, presides IRSFF since the concessions closed, and player 4, whose
+/// RSFS bought the 4-train, chooses; before 2026-12-06 SB/SFV was taken without a question).
 fn split_decider(state: &State, split: &Split) -> Option<Seat> {
     acting_seat(state, &split.president).or_else(|| {
         round(state)
@@ -600,8 +641,10 @@ fn token_counts(state: &State, sym: &str) -> Vec<u32> {
 pub(super) fn decision(state: &State, split: &Split) -> Option<Decision> {
     let succ = successors(state);
     match split.stage {
+        // A frozen president's choice is the split's decider's (18xx `secession_start`: the
+        // question goes to `@secession_decider` when IRSFF has no player at the top).
         SplitStage::Presidency => Some(Decision {
-            seat: acting_seat(state, &split.president)?,
+            seat: split_decider(state, split)?,
             actions: succ
                 .iter()
                 .map(|s| Action::ChooseSplitPresidency {
