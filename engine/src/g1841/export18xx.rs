@@ -394,8 +394,14 @@ pub fn export(
                         id,
                     ));
                 }
-                if let Some((corp, seat)) = train_step_left_open_in_18xx(&pre, &state) {
-                    // 18xx's train step of a corporation frozen mid-turn stays open.
+                // 18xx's train step, then its corporate share step, of a corporation frozen
+                // mid-turn stay open.
+                for (corp, seat) in train_step_left_open_in_18xx(&pre, &state)
+                    .into_iter()
+                    .chain(super::export_frozen_turn::share_step_left_open_in_18xx(
+                        &pre, &state,
+                    ))
+                {
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
                     out.push(writer.record(
                         "pass",
@@ -628,32 +634,7 @@ fn share_step_closed_in_18xx(pre: &State, seat: Seat, action: &Action) -> bool {
     let Some(buyer) = r.current.as_deref().and_then(|sym| pre.corporation(sym)) else {
         return false;
     };
-    let lowest = super::market::par_prices(pre, super::state::CorporationKind::Minor)
-        .into_iter()
-        .chain(super::market::par_prices(
-            pre,
-            super::state::CorporationKind::Major,
-        ))
-        .min()
-        .unwrap_or(0);
-    let phase = super::corporation::phase_number(pre);
-    let startable = pre.corporations.iter().any(|c| {
-        let available = if c.historical { phase >= 4 } else { phase >= 3 };
-        // 18xx's first treasury certificate: the president's of a corporation never
-        // started; of a closed one, whichever came back first (18xx appends returning
-        // certificates), so the cheapest is assumed.
-        let mut ipo = c.certificates.iter().filter(|x| x.owner == ShareOwner::Ipo);
-        let first = if c.closed {
-            ipo.map(|x| x.percent).min()
-        } else {
-            ipo.next().map(|x| x.percent)
-        }
-        .map(|percent| i64::from(percent) * lowest / 10);
-        c.sym != buyer.sym
-            && !c.started()
-            && available
-            && first.is_some_and(|price| price <= buyer.cash)
-    });
+    let startable = super::export_frozen_turn::startable_in_18xx(pre, &buyer.sym);
     !startable && G1841::legal_actions(pre, seat) == vec![Action::Pass]
 }
 
@@ -729,19 +710,8 @@ pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) 
 /// cheapest train: L.1 from another corporation), with the seat to write its `pass` for:
 /// no further train, the decision this engine makes for it.
 fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Seat)> {
-    let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
-        return None;
-    };
-    if p.step != OperatingStep::Trains || p.event.is_none() || q.event.is_some() {
-        return None;
-    }
-    let corp = p.current.clone()?;
-    if turn_position(post, &corp) != Some(None)
-        || super::corporation::controller(post, &corp).is_some()
-    {
-        return None;
-    }
-    let c = post.corporation(&corp).filter(|c| !c.closed)?;
+    let (corp, seat) = frozen_mid_turn(pre, post)?;
+    let c = post.corporation(&corp)?;
     let owned = post.operations.trains.get(&corp).map_or(0, Vec::len);
     let room = (owned as u32) < operating_round::train_limit(post, &corp);
     let affordable = operating_round::depot_train(post).is_some_and(|(_, price)| price <= c.cash)
@@ -751,6 +721,28 @@ fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Se
                 .trains
                 .iter()
                 .any(|(other, trains)| *other != corp && !trains.is_empty()));
+    (room && affordable).then_some((corp, seat))
+}
+
+/// The corporation frozen mid-turn whose turn this engine ended with `pre → post` (1841
+/// §7.4, through the events of its train purchase), with the seat to write its passes for
+/// (its controller before, else the next operating corporation's): see
+/// [`train_step_left_open_in_18xx`] and
+/// [`super::export_frozen_turn::share_step_left_open_in_18xx`].
+pub(super) fn frozen_mid_turn(pre: &State, post: &State) -> Option<(String, Seat)> {
+    let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
+        return None;
+    };
+    if p.step != OperatingStep::Trains || p.event.is_none() || q.event.is_some() {
+        return None;
+    }
+    let corp = p.current.clone()?;
+    if turn_position(post, &corp) != Some(None)
+        || super::corporation::controller(post, &corp).is_some()
+        || post.corporation(&corp).is_none_or(|c| c.closed)
+    {
+        return None;
+    }
     let seat = super::corporation::controller(pre, &corp)
         .or_else(|| {
             q.current
@@ -758,7 +750,7 @@ fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Se
                 .and_then(|n| super::corporation::controller(post, n))
         })
         .unwrap_or(0);
-    (room && affordable).then_some((corp, seat))
+    Some((corp, seat))
 }
 
 /// The corporations whose `pass` the writer appends after `action` (`pre → post`) for a step
@@ -776,6 +768,10 @@ pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec
         .into_iter()
         .chain(tuscan_removal_open(pre, post, action).map(|c| (c, true)))
         .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| (corp, false)))
+        .chain(
+            super::export_frozen_turn::share_step_left_open_in_18xx(pre, post)
+                .map(|(corp, _)| (corp, false)),
+        )
         .collect()
 }
 

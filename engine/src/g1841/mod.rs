@@ -37,6 +37,7 @@ pub mod concession_round;
 pub mod corporation;
 pub mod data;
 pub mod export18xx;
+mod export_frozen_turn;
 mod export_merger_pass2;
 mod export_stock_turns;
 pub mod game_end;

@@ -1,0 +1,95 @@
+//! The corporate share step 18xx.games keeps open for a corporation frozen mid-turn (1841
+//! §7.4, §9.7), which this engine ends (reviewed divergence `frozen-mid-turn-train-step`).
+
+use super::corporation::{chain, phase_number};
+use super::export18xx::frozen_mid_turn;
+use super::market;
+use super::operating_round;
+use super::state::{CorporationKind, OperatingStep, Round, ShareOwner, State};
+use crate::Seat;
+
+/// The corporation frozen mid-turn (1841 §7.4: no player controls it once the events of its
+/// train purchase are over, e.g. its owner SB's president's certificate in the pool after the
+/// split, §12.4) whose turn this engine ended with `pre → post`, while 18xx.games goes on to its
+/// corporate share step (`G1841::Round::Operating#after_process` continues a turn the pool
+/// controls) and that step lists something (`G1841::Step::CorporateBuySellParShares#actions`),
+/// with the seat to write its `pass` for: no share action, the decision this engine makes for
+/// it. 18xx lists a sale of what it holds ([`operating_round::corporate_sale_listed`]), a
+/// purchase of an ordinary certificate of another started corporation outside its chain of
+/// control from the IPO or the pool that its treasury pays while it holds fewer than 5
+/// certificates of others (1841 §9.7) and the pool — its controller, whose
+/// `player_controlled_percentage` is the pool's holding — stays within 60% of the target
+/// (`can_gain?`), or a start whose first treasury certificate it pays (`can_ipo_any?`,
+/// [`startable_in_18xx`]). v2 4 players seed 4102, 18xx id 327: SLDV, L.57, frozen under SB
+/// after the split, passes its train step; 18xx then waits in its share step (SFTN's pool
+/// share at L.48, SFTC's at L.8) where the next corporation's lay was written. (18xx's
+/// `must_sell?` would list only a sale: not bridged by a pass.)
+pub(super) fn share_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Seat)> {
+    let (corp, seat) = frozen_mid_turn(pre, post)?;
+    let buyer = post.corporation(&corp)?;
+    let mut at_shares = post.clone();
+    if let Round::OperatingRound(r) = &mut at_shares.round {
+        r.current = Some(corp.clone());
+        r.step = OperatingStep::Shares;
+        r.sold.clear();
+        r.start = None;
+    }
+    let rules = super::data::ruleset(&post.options);
+    let holder = ShareOwner::Corporation(corp.clone());
+    let held = post
+        .corporations
+        .iter()
+        .flat_map(|c| c.certificates.iter())
+        .filter(|c| c.owner == holder)
+        .count() as u32;
+    let above = chain(post, &corp);
+    let buys = held < rules.corporation_max_certificates_of_other_corporations
+        && post.corporations.iter().any(|t| {
+            let Some(price) = t.price() else {
+                return false;
+            };
+            if t.sym == corp || t.closed || above.contains(&t.sym) {
+                return false;
+            }
+            let pool = t.pool_percent();
+            t.certificates.iter().any(|c| {
+                !c.president
+                    && matches!(c.owner, ShareOwner::Pool | ShareOwner::Ipo)
+                    && price.saturating_mul(i64::from(c.percent / t.unit_percent().max(1)))
+                        <= buyer.cash
+                    && pool + c.percent <= rules.max_percent_controlled_by_one_player
+            })
+        });
+    let open = buys
+        || operating_round::corporate_sale_listed(&at_shares)
+        || startable_in_18xx(post, &corp);
+    open.then_some((corp, seat))
+}
+
+/// Whether 18xx.games lists a start to corporation `buyer` in its share step
+/// (`can_ipo_any?`): a corporation never started, non-historical from phase 3 or historical
+/// from phase 4 (1841 §3.4, §9.7), whose first treasury certificate the treasury pays at the
+/// lowest par price (the president's of a corporation never started; of a closed one,
+/// whichever came back first, so the cheapest is assumed).
+pub(super) fn startable_in_18xx(state: &State, buyer: &str) -> bool {
+    let Some(b) = state.corporation(buyer) else {
+        return false;
+    };
+    let lowest = market::par_prices(state, CorporationKind::Minor)
+        .into_iter()
+        .chain(market::par_prices(state, CorporationKind::Major))
+        .min()
+        .unwrap_or(0);
+    let phase = phase_number(state);
+    state.corporations.iter().any(|c| {
+        let available = if c.historical { phase >= 4 } else { phase >= 3 };
+        let mut ipo = c.certificates.iter().filter(|x| x.owner == ShareOwner::Ipo);
+        let first = if c.closed {
+            ipo.map(|x| x.percent).min()
+        } else {
+            ipo.next().map(|x| x.percent)
+        }
+        .map(|percent| i64::from(percent) * lowest / 10);
+        c.sym != b.sym && !c.started() && available && first.is_some_and(|price| price <= b.cash)
+    })
+}

@@ -1,0 +1,72 @@
+//! Issue #22: the corporate share step 18xx.games keeps open for a corporation frozen in its
+//! own turn (1841 §7.4, §9.7; reviewed divergence `frozen-mid-turn-train-step`): the export
+//! writes its `pass`, the importer drops it again.
+
+use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
+use referee_engine::g1841::import18xx;
+use referee_engine::g1841::state::Round;
+use serde_json::Value;
+
+/// The cut export `name` of `tests/fixtures/1841/exported/`, replayed and written again:
+/// (the replay, the export written).
+fn reexported(name: &str) -> (import18xx::Replayed, Exported) {
+    let path = format!(
+        "{}/../tests/fixtures/1841/exported/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let replayed = import18xx::replay(&text, &import18xx::ReplaySettings::default());
+    assert_eq!(replayed.failure, None, "{name}");
+    let export_in = replayed.export.clone().unwrap();
+    let options = export_in.options().unwrap();
+    let settings = ExportSettings {
+        players: export_in.players.clone(),
+        ..ExportSettings::default()
+    };
+    let seats = u32::try_from(export_in.players.len()).unwrap();
+    let written = export(&options, seats, &replayed.actions, &settings).unwrap();
+    assert_eq!(written.failure, None, "{name}");
+    (replayed, written)
+}
+
+fn record(written: &Exported, id: i64) -> &Value {
+    &written.json["actions"].as_array().unwrap()[usize::try_from(id - 1).unwrap()]
+}
+
+/// 1841 §7.4, §9.7, §12.4: SLDV (L.57) buys the first 4-train (id 318); after the split its
+/// owner SB has its president's certificate in the pool, so no player controls SLDV and this
+/// engine ends its turn when the events are over (the Tuscan merge's token removal, id 326).
+/// 18xx.games goes on with a turn the pool controls: its `BuyTrain` step waits (another
+/// corporation's train for L.1), then its `CorporateBuySellParShares` step lists purchases
+/// (SFTN's pool share at L.48, SFTC's at L.8; the pool holds 50% of SFTN, 60% allowed). The
+/// export writes SLDV's two passes (ids 327 and 328); before, it wrote only the first and the
+/// oracle stopped at SFTG's lay, id 328 ("Blocking step Corporate Sell then Buy Shares").
+/// Replayed, both passes are dropped again.
+#[test]
+fn s9_7_a_corporation_frozen_mid_turn_passes_its_share_step() {
+    let (replayed, written) = reexported("v2-4p-random-s4102-to326");
+    let Round::OperatingRound(r) = &written.state.round else {
+        panic!("in an operating round");
+    };
+    assert_eq!(r.current.as_deref(), Some("SFTG"));
+    assert!(r.done.iter().any(|c| c == "SLDV"));
+    let records = written.json["actions"].as_array().unwrap();
+    assert_eq!(records.len(), 328);
+    assert_eq!(record(&written, 326)["type"], "remove_token");
+    for id in [327, 328] {
+        let pass = record(&written, id);
+        assert_eq!(pass["type"], "pass", "id {id}");
+        assert_eq!(pass["entity"], "SLDV", "id {id}");
+        assert_eq!(pass["entity_type"], "corporation", "id {id}");
+    }
+    // The written export replays to the same actions, its two passes dropped (the cut ends
+    // before them).
+    let text = serde_json::to_string(&written.json).unwrap();
+    let again = import18xx::replay(&text, &import18xx::ReplaySettings::default());
+    assert_eq!(again.failure, None);
+    assert_eq!(again.actions, replayed.actions);
+    assert_eq!(
+        again.records_dropped + again.passes_dropped,
+        replayed.records_dropped + replayed.passes_dropped + 2
+    );
+}
