@@ -116,6 +116,17 @@ const CASES: &[Case] = &[
         patched_to: Some(683),
         with: &[],
     },
+    // 1841 §12.3, §12.2, §7.4: the Tuscan merge (started by SB's token purchase ending the
+    // split, id 283) transforms SFLP, frozen since player 3's bankruptcy (id 273), into AFI;
+    // 18xx rotates its player list at SFLP's player, nil, and crashes.
+    Case {
+        entry: "tuscan-transform-of-a-frozen-minor",
+        fixture: "tuscan-transform-of-a-frozen-minor-v2-random-5p-s5102.json",
+        stop_at: 283,
+        stop_message: "no implicit conversion from nil to integer",
+        patched_to: None,
+        with: &[],
+    },
     // FAQ-Q23, 1841 §7.4: SFTC and SFTN control each other; in SFTC's frozen turn (after id
     // 869) it sells its 20% of SFTN, which 18xx never does (its circular flag is never set);
     // the unmodified oracle then refuses the purchase of an SFTN pool share. (The full game

@@ -293,3 +293,58 @@ fn listed_divergence_ipo_purchase_beside_a_treasury_holding_is_allowed() {
     let s = after.state.expect("a state");
     assert_eq!(s.players[1].cash, 134 - 117);
 }
+
+/// 1841 §12.3, §12.2, §7.4 (reviewed divergence `tuscan-transform-of-a-frozen-minor`): the
+/// Tuscan merge transforms a frozen minor into the holding. Version 2, 5 players (seed 5102,
+/// Referee's export, which the patched oracle replays): player 3's bankruptcy (id 273) put
+/// SFLP's president's certificate in the pool; CGTF buys the first 4-train (id 281), and SB's
+/// token purchase (id 283, player 4) ends the split and starts the merge, SSFL (player 1's)
+/// leading: SFLP transforms into AFI, frozen. The purchase rounds go "from the president on"
+/// (§12.2); AFI has none, and they start at the merge's decider, player 1, as 18xx.games starts
+/// a presidentless split successor's at its decider (`corp.player || @secession_decider`).
+/// Here every player still in the game is given L.1000 from the bank, with player order player 4 first, so that the second
+/// round asks: player 1 first (before 2026-12-06 the first in player order, player 4).
+#[test]
+fn s12_3_a_frozen_minors_tuscan_transformation_starts_its_rounds_at_the_decider() {
+    use referee_engine::g1841::corporation::frozen;
+    use referee_engine::g1841::{Action, CorporateEvent, G1841, Round};
+    use referee_engine::{Game, Seat};
+    let r = replay(
+        &fixture("oracle-played/v2-5p-s5102-to286.json"),
+        &ReplaySettings {
+            check: false,
+            stop_at_action_id: Some(282),
+        },
+    );
+    assert_eq!(r.failure, None);
+    let mut state = r.state.expect("a state");
+    assert!(frozen(&state, "SFLP"));
+    let (p1, p2, p4): (Seat, Seat, Seat) = (0, 1, 3);
+    state.player_order = vec![3, 4, 0, 1, 2];
+    for p in state.players.iter_mut().filter(|p| !p.bankrupt) {
+        state.bank_cash -= 1000 - p.cash;
+        p.cash = 1000;
+    }
+    let stage = |state: &State| match &state.round {
+        Round::OperatingRound(r) => match r.event.as_deref() {
+            Some(CorporateEvent::Transformation(t)) => Some((t.major.clone(), t.stage)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let asked = |state: &State| -> Vec<Seat> {
+        (0..5)
+            .filter(|s| !G1841::legal(state, *s).actions.is_empty())
+            .collect()
+    };
+    assert_eq!(asked(&state), vec![p4], "SB's token purchase");
+    G1841::apply(&mut state, p4, &Action::BuyTokens { count: 2 }).expect("SB's tokens");
+    // The first round: SFTC (player 2's, 10% of AFI) only.
+    assert_eq!(stage(&state), Some(("AFI".to_string(), 1)));
+    assert!(frozen(&state, "AFI"));
+    assert_eq!(asked(&state), vec![p2]);
+    G1841::apply(&mut state, p2, &Action::Pass).expect("SFTC declines");
+    // The second round: every player from the decider, player 1.
+    assert_eq!(stage(&state), Some(("AFI".to_string(), 2)));
+    assert_eq!(asked(&state), vec![p1]);
+}

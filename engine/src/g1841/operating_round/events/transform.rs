@@ -99,7 +99,10 @@ fn convert(state: &mut State, minor: &str, major: &str, tuscan: bool, events: &m
             col: p.col,
         });
     }
-    for cert in exchange_order(state, &m) {
+    // The players' exchanges start at the minor's controller; a frozen minor of the Tuscan
+    // merge has none, and then at the merge's decider ([`tuscan_decider`]).
+    let anchor = controller(state, minor).or_else(|| tuscan.then(|| tuscan_decider(state, major)));
+    for cert in exchange_order(state, &m, anchor) {
         if cert.president {
             give_president(state, major, &cert.owner);
         } else {
@@ -122,20 +125,22 @@ fn convert(state: &mut State, minor: &str, major: &str, tuscan: bool, events: &m
 
 /// The certificates of `minor` held outside its IPO, in the order they are exchanged: the
 /// president's first, then every other holder's (largest first) — the players round the
-/// table from the president, the corporations in the corporation list order, the pool last.
-/// 1841 §12.2 makes the exchange simultaneous; this is 18xx.games' order (`transform_shares`),
-/// which decides the share ids its export names (issue #22: a sale of a share the export
-/// took for another holder's crashed 18xx.games).
-fn exchange_order(state: &State, minor: &Corporation) -> Vec<Certificate> {
+/// table from `anchor` (the minor's controller), the corporations in the corporation list
+/// order, the pool last. 1841 §12.2 makes the exchange simultaneous; this is 18xx.games'
+/// order (`transform_shares`: `@players.rotate(@players.index(corp.player))`), which decides
+/// the share ids its export names (issue #22: a sale of a share the export took for another
+/// holder's crashed 18xx.games). Before 2026-12-06 the players came first only when the
+/// president's certificate was a player's own.
+fn exchange_order(state: &State, minor: &Corporation, anchor: Option<Seat>) -> Vec<Certificate> {
     let held: Vec<&Certificate> = minor
         .certificates
         .iter()
         .filter(|c| c.owner != ShareOwner::Ipo)
         .collect();
     let mut holders: Vec<ShareOwner> = Vec::new();
-    if let Some(ShareOwner::Player(seat)) = held.iter().find(|c| c.president).map(|c| &c.owner) {
+    if let Some(seat) = anchor {
         holders.extend(
-            players_from(state, *seat)
+            players_from(state, seat)
                 .into_iter()
                 .map(ShareOwner::Player),
         );
@@ -218,6 +223,19 @@ fn finish_tuscan(state: &mut State, t: &Transformation) {
         c.tokens_total = c.tokens_total.max(2);
     }
     let joins_round = round(state).is_none_or(|r| !r.done.contains(&t.major));
+    let first = tuscan_decider(state, &t.major);
+    set_event(state, None);
+    super::merger::tuscan_last_step(state, &t.major, first, joins_round);
+}
+
+/// The Tuscan merge's decider while its minor transforms into `holding` (1841 §12.3): the
+/// president of the participant with the best stock value — the holding, in the minor's
+/// place, or SSFL, whichever operates first (FAQ-Q12) — and when that one is frozen (§7.4:
+/// no president) the operating corporation's controller, the first 4-train's buyer's, as
+/// [`super::merger::begin_tuscan`] and 18xx.games (`tuscan_merge_start`:
+/// `decider.player || @round.current_entity.player`). Before 2026-12-06 a frozen leader
+/// left the choice to the first player in player order here.
+fn tuscan_decider(state: &State, holding: &str) -> Seat {
     let ssfl = data::ruleset(&state.options)
         .tuscan_merge
         .as_ref()
@@ -225,13 +243,15 @@ fn finish_tuscan(state: &mut State, t: &Transformation) {
         .unwrap_or_default();
     let leader = market::operating_order(state)
         .into_iter()
-        .find(|s| *s == t.major || *s == ssfl)
-        .unwrap_or_else(|| t.major.clone());
-    let first = controller(state, &leader)
+        .find(|s| s == holding || *s == ssfl)
+        .unwrap_or_else(|| holding.to_string());
+    let buyer = round(state)
+        .and_then(|r| r.current.clone())
+        .and_then(|c| controller(state, &c));
+    controller(state, &leader)
+        .or(buyer)
         .or_else(|| state.player_order.first().copied())
-        .unwrap_or(0);
-    set_event(state, None);
-    super::merger::tuscan_last_step(state, &t.major, first, joins_round);
+        .unwrap_or(0)
 }
 
 /// Starts a voluntary transformation of the operating minor `minor` into `major`.
@@ -264,8 +284,14 @@ fn start_first_round(state: &mut State, minor: &str, major: &str) {
     store(state, t);
 }
 
-fn president_seat(state: &State, major: &str) -> Seat {
-    controller(state, major)
+/// Where the purchase rounds start (1841 §12.2: "from the president on"): the major's
+/// controller; a frozen holding of the Tuscan merge has none, and then its decider
+/// ([`tuscan_decider`]), as 18xx.games does for a split's successor without a president
+/// (`corp.player || @secession_decider`; its transformation crashes here: reviewed divergence
+/// `tuscan-transform-of-a-frozen-minor`). Before 2026-12-06: the first player in player order.
+fn president_seat(state: &State, t: &Transformation) -> Seat {
+    controller(state, &t.major)
+        .or_else(|| is_tuscan(state, t).then(|| tuscan_decider(state, &t.major)))
         .or_else(|| state.player_order.first().copied())
         .unwrap_or(0)
 }
@@ -273,7 +299,7 @@ fn president_seat(state: &State, major: &str) -> Seat {
 /// Holders asked in the current round: round 1 the shareholders (players and controlled
 /// corporations) from the president, round 2 every player from the president.
 fn round_holders(state: &State, t: &Transformation) -> Vec<ShareOwner> {
-    let first = president_seat(state, &t.major);
+    let first = president_seat(state, t);
     match t.stage {
         1 => {
             let Some(c) = state.corporation(&t.major) else {
