@@ -348,3 +348,34 @@ fn s12_3_a_frozen_minors_tuscan_transformation_starts_its_rounds_at_the_decider(
     assert_eq!(stage(&state), Some(("AFI".to_string(), 2)));
     assert_eq!(asked(&state), vec![p1]);
 }
+
+/// 1841 §12.4 with §7.5 (the presidency moves to a holder with strictly more): the split
+/// gives IRSFF's treasury certificates to SB and SFL one by one. Lite, 5 players (seed 5102,
+/// Referee's export, which the oracle replays), id 575: RSFS buys the first 4-train; the
+/// concessions close and IRSFF, with 30% of SFTN against player 2's 20%, becomes SFTN's
+/// president; the split gives SB IRSFF's president's certificate of SFTN (SB 20%, player 2
+/// 20%: player 2 presides) and then its 10% share: SB, with 30%, presides, and SFTN, under
+/// frozen SB, is frozen (18xx.games: "SB becomes the president of SFTN"). Before 2026-12-06
+/// player 2 kept it, and SFTN, taken as his, chose a full share in a later merger where
+/// 18xx.games pays its odd share out (id 611).
+#[test]
+fn s12_4_a_successor_with_more_than_the_president_takes_the_presidency() {
+    use referee_engine::g1841::ShareOwner;
+    use referee_engine::g1841::corporation::frozen;
+    let r = replay(
+        &fixture("oracle-played/lite-5p-s5102-to580.json"),
+        &ReplaySettings {
+            check: false,
+            stop_at_action_id: Some(575),
+        },
+    );
+    assert_eq!(r.failure, None);
+    let state = r.state.expect("a state");
+    let sftn = state.corporation("SFTN").expect("SFTN");
+    let sb = ShareOwner::Corporation("SB".into());
+    assert_eq!(sftn.president(), Some(&sb));
+    assert_eq!(sftn.percent_of(&sb), 30);
+    assert_eq!(sftn.percent_of(&ShareOwner::Player(1)), 20);
+    assert!(frozen(&state, "SB"));
+    assert!(frozen(&state, "SFTN"));
+}

@@ -326,7 +326,14 @@ fn treasury_presidency(
         None => holder.clone(),
     };
     if previous != *irsff {
-        // Another holder's presidency: a successor never holds more of it than IRSFF did.
+        // Another holder's presidency. A successor never holds more of it than IRSFF did,
+        // but IRSFF's certificates reach it one by one and the presidency may have left
+        // IRSFF at an earlier one: the presidency rule (§7.5: strictly more takes it). Lite
+        // 5 players seed 5102 (18xx id 575): IRSFF, president of SFTN since the concessions
+        // closed (30% against player 2's 20%), gives its president's certificate to SB —
+        // player 2 presides, tied — then its 10% — SB, with 30%, presides ("SB becomes the
+        // president of SFTN"). Before 2026-12-06 player 2 stayed president.
+        presidency(state, sym, events);
         return;
     }
     let pres_percent = 2 * corp.unit_percent();
