@@ -301,7 +301,7 @@ pub fn export(
                 json[INDEX_TAG] = Value::from(index);
                 if let Some(position) = pass_2_position(&pre, action) {
                     json[PASS_2_TAG] = Value::from(position);
-                    if matches!(action, Action::ExchangeOddShare { .. }) {
+                    if pass_2_full_president(&pre, action) {
                         json[PASS_2_PRES_TAG] = Value::from(true);
                     }
                 }
@@ -992,6 +992,18 @@ fn pass_2_position(pre: &State, action: &Action) -> Option<u64> {
         (MergerStage::OddShares, Action::ExchangeOddShare { .. }) => u64::try_from(next).ok(),
         _ => None,
     }
+}
+
+/// Whether `action` in `pre` is a full share answered in the presidency stage's sweep over
+/// odd shares: a holder of 30% whose 20% will make him president (1841 §12.1, R4), placed
+/// like a claim by [`pass_2_claim_in_holder_order`] (not an odd share of stage `OddShares`).
+fn pass_2_full_president(pre: &State, action: &Action) -> bool {
+    let Round::OperatingRound(r) = &pre.round else {
+        return false;
+    };
+    matches!(r.event.as_deref(), Some(CorporateEvent::Merger(m))
+        if m.stage == MergerStage::Presidency)
+        && matches!(action, Action::ExchangeOddShare { .. })
 }
 
 /// A merger's presidency claimed with an odd old share in 18xx.games' order (1841 §12.1 pass
