@@ -823,7 +823,9 @@ fn s12_3_tuscan_merge_into_sfli() {
 /// at id 356 dumps the certificate into the pool, which gives him its share: 18xx's pool
 /// holds SFLi 20%. Before 2026-12-06 the certificate went to the pool at once, the pool's
 /// pair was cancelled, player 3 took it from the pool for his two shares, and the pool ended
-/// with 30%.
+/// with 30%. Since player 3 (30% of the old shares) is asked in the sweep over odd shares
+/// (1841 §12.1 pass 2, 18xx `merger_next_exchange`), his full share is his answer there: the
+/// pairs wait for it (this engine exchanges them once the presidency is settled).
 #[test]
 fn faq_r4_a_holder_of_20_percent_after_the_odd_shares_presides_sfli() {
     let text = std::fs::read_to_string(format!(
@@ -842,13 +844,21 @@ fn faq_r4_a_holder_of_20_percent_after_the_odd_shares_presides_sfli() {
         .state
         .unwrap()
     };
-    // Before player 3's odd share: the certificate waits in the IPO.
+    // Before player 3's odd share: the certificate waits in the IPO; he is asked in the
+    // sweep over odd shares (no claim: he cannot pay 1.5 times the price).
     let s = at(348);
     assert!(matches!(event(&s), Some(CorporateEvent::Merger(_))));
     let sfli = s.corporation("SFLi").unwrap();
     assert_eq!(sfli.president(), Some(&ShareOwner::Ipo));
-    assert_eq!(percent(&s, "SFLi", ShareOwner::Pool), 10);
-    assert_eq!(percent(&s, "SFLi", p(2)), 10);
+    assert_eq!(
+        G1841::legal_actions(&s, 2),
+        [
+            Action::ClaimPresidency { claim: false },
+            Action::ExchangeOddShare {
+                choice: OddShareChoice::FullShare
+            }
+        ]
+    );
     // Full share: 20%, the presidency by the swap (two shares back to the IPO).
     let s = at(349);
     let sfli = s.corporation("SFLi").unwrap();

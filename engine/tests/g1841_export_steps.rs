@@ -284,7 +284,10 @@ fn s21_corporate_emergency_sales_name_the_operating_corporation() {
     // its share step, §9.7, §5.3; merged holdings take presidencies they exceed, §7.5, §12.1;
     // presidency ties after a corporation president from the priority holder): more
     // corporate sales, fewer by others, as presidencies move to and from corporations.
-    assert_eq!((sales, by_others), (308, 57));
+    // 308 and 57 before a merger's odd sweep asked holders of 30% (1841 §12.1 pass 2: a claim
+    // at 1.5 × the price, or a full share that makes them president, R4; helper merger30):
+    // the random player draws those answers, and mergers it backed out go on.
+    assert_eq!((sales, by_others), (285, 64));
 }
 
 /// The seats' and corporations' holdings of `sym`: (holder, percent, president).
@@ -372,7 +375,8 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // 11 before the split's treasury presidencies went to the nearest tied holder (§7.5,
     // §12.4; helpers splits and misc22) and the pool's pairs took an unclaimed presidency
     // (§12.1; helper splits).
-    assert_eq!(found, 10);
+    // 10 before a merger's odd sweep asked holders of 30% (§12.1 pass 2, R4; merger30).
+    assert_eq!(found, 12);
 }
 
 const SLOT_SEEDS: u64 = 30;
@@ -461,7 +465,8 @@ fn s21_a_bought_tokens_slot_is_its_order_of_arrival() {
     // which seed 10 (id 835, SFTC buys SFTN's token in Torino H4) wrote slot 1 for 18xx's 0:
     // an upgrade re-placed SFTN's home token in its old reservation's slot, which 18xx
     // emptied when the token was placed (`City#place_token`; `token_slots`' `retile`).
-    assert_eq!((checked, reordered), (35, 3));
+    // (35, 3) before a merger's odd sweep asked holders of 30% (§12.1 pass 2, R4; merger30).
+    assert_eq!((checked, reordered), (39, 2));
 }
 
 const OO_SEEDS: u64 = 40;
@@ -1166,16 +1171,19 @@ fn s21_a_stock_turn_18xx_keeps_open_is_passed() {
 /// closed historical corporations whose first IPO certificate is an ordinary share (L.68).
 /// This engine passes him by itself (nothing legal); 18xx keeps his turn open, so the export
 /// writes his `pass` (id 500, no action of ours) before Player 1's purchase. Player 2 (L.67)
-/// has no such turn. Before: Player 1's `buy_shares` at id 500, refused by the oracle.
+/// has no such turn. Before: Player 1's `buy_shares` at id 500, refused by the oracle. The
+/// re-export has two records more, 2 ids later: the merger of CGTF and SFLi backed out at id
+/// 437 asks two holders of 30% in its odd sweep (1841 §12.1 pass 2, R4), whose declines the
+/// importer fills in and the writer writes (the fixture predates that sweep).
 #[test]
 fn s22_a_stock_turn_open_for_a_closed_historical_corporation_is_passed() {
     let (actions, written) = reexported("version_1-3p-heuristic-s3001-to502");
-    assert_eq!(written.actions_exported, 502);
+    assert_eq!(written.actions_exported, 504);
     assert_eq!(
-        records_between(&written, 498, 501),
+        records_between(&written, 500, 503),
         ["pass SFL", "pass SFL", "pass 3", "buy_shares 1"]
     );
-    assert!(!written.action_ids.contains(&500));
+    assert!(!written.action_ids.contains(&502));
     assert_eq!(written.action_ids.len(), actions.len());
     reimports_to(&written, &actions);
 }

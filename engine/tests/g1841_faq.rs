@@ -12,8 +12,8 @@ use referee_engine::g1841::market::{self, price_at, set_cell};
 use referee_engine::g1841::operating_round::{self, best_routes, check_routes, in_emergency};
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
-    Action, CorporateEvent, Event, G1841, MapToken, MergerStage, OperatingStep, Options, Round,
-    ShareOwner, State,
+    Action, CorporateEvent, Event, G1841, MapToken, MergerStage, OddShareChoice, OperatingStep,
+    Options, Round, ShareOwner, State,
 };
 use referee_engine::{Game, RejectionCode, Seat};
 
@@ -548,9 +548,11 @@ fn faq_r6_situation() -> State {
 /// col 11). P1, the proposer's president, holds 30% … He may pay L.70 (141 × 10/20 = 70.5,
 /// rounded down) … A company holding 30% would, under the FAQ, also be offered the
 /// certificate." The claims are asked pairs first in holder order (P2, P4, then P4's CTDA):
-/// without the option only the players are asked and, both declining, the merger fails; with
-/// it CTDA (decided by P4) is asked too, claims for L.70 from its treasury and becomes the
-/// new corporation's president.
+/// without the option only the players are asked; both declining, CTDA (30%) is asked in the
+/// sweep over odd shares only whether it pays for a full share, which would give it 20% and
+/// the presidency (1841 §12.1, R4; 18xx asks it `cash`/`full`), and declining too the merger
+/// fails; with the option CTDA (decided by P4) is asked in the pairs' sweep, claims for L.70
+/// from its treasury and becomes the new corporation's president.
 #[test]
 fn faq_r6_a_corporation_may_claim_the_merger_presidency() {
     for on in [false, true] {
@@ -581,6 +583,17 @@ fn faq_r6_a_corporation_may_claim_the_merger_presidency() {
             act(&mut s, seat, Action::ClaimPresidency { claim: false });
         }
         if !on {
+            assert_eq!(G1841::to_act(&s), [P4]);
+            assert_eq!(
+                G1841::legal_actions(&s, P4),
+                [
+                    Action::ClaimPresidency { claim: false },
+                    Action::ExchangeOddShare {
+                        choice: OddShareChoice::FullShare
+                    }
+                ]
+            );
+            act(&mut s, P4, Action::ClaimPresidency { claim: false });
             assert!(event(&s).is_none(), "nobody left to ask: the merger failed");
             assert!(!s.corporation("AFI").unwrap().started());
             continue;

@@ -5,7 +5,7 @@
 //! `tests/fixtures/1841/oracle-played/`.
 
 use referee_engine::g1841::import18xx::{FailureKind, ReplaySettings, Replayed, replay};
-use referee_engine::g1841::{Action, OddShareChoice, Round};
+use referee_engine::g1841::{Action, OddShareChoice, Round, ShareOwner};
 
 mod common;
 use common::fixture;
@@ -172,63 +172,72 @@ fn s12_1_an_odd_share_18xx_settled_by_itself_is_filled_in_as_cash() {
     assert_eq!(r.choices_inserted, 0);
 }
 
-/// 1841 §12.1, the presidency of a merger's new corporation. Version 1, 7 players (seed
-/// 20003), up to id 209: CGTF and AFI merge into RSFS (205, 206). Player 4 (seat 3, 30% of the
-/// old shares) declines the claim (`no`, 207), exchanges his pair, then pays for a full share
-/// for his odd share (`full`, 208): with 20% of RSFS he is its president in 18xx.games, which
-/// goes on (SFTG's `full`, 209). This engine gives the new presidency only on 40% or a claim:
-/// with every claim declined it undoes the merger — a rules divergence, reported at the first
-/// record it cannot follow. A game 18xx.games played imports without the FAQ options (no
-/// FAQ-R6: corporations do not claim), so Player 4's `no` is the last claim this engine asks
-/// and undoes the merger; his `full` (208) is that record. (With the Version 1 default of the
-/// FAQ options, SSFL's claim came first, Player 4's `no` and `full` were dropped and kept,
-/// and the replay stopped at 209.)
+/// 1841 §12.1, the presidency of a merger's new corporation: "the first holder to accumulate
+/// 20% of the new corporation receives its president's certificate" (R4). Version 1, 7
+/// players (seed 20003), up to id 209: CGTF and AFI merge into RSFS at L.106 (205, 206).
+/// Player 4 (seat 3, 30% of the old shares, L.62) declines the claim in pass 1 (`no`, 207),
+/// exchanges his pair, and in pass 2 pays L.53 for a full share for his odd one (`full`,
+/// 208): with 20% he is RSFS's president; SFTG pays for a full share too (209). This engine
+/// asks a holder of 30% in its sweep over odd shares (18xx `merger_next_exchange`, pass 2)
+/// and his full share makes him president. Before, it gave the presidency only on 40% or a
+/// claim, undid the merger, and the import stopped at 208 (the listed divergence
+/// `merger-backed-out-before-18xx-pass-2`). Values as the oracle has them after 209.
 #[test]
-fn s12_1_a_presidency_by_20_percent_after_the_exchange_is_a_rules_divergence() {
+fn s12_1_a_holder_of_30_percent_presides_with_a_full_share_for_his_odd_one() {
     let r = import("version_1-7p-s20003-to209");
-    let f = r.failure.clone().expect("stops in the exchange");
-    assert_eq!(f.kind, FailureKind::Refused);
-    assert_eq!(f.action_id, Some(208));
-    assert!(
-        f.reason
-            .starts_with("rules divergence: 18xx.games goes on with the merger of CGTF and AFI"),
-        "{}",
-        f.reason
-    );
-    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.1");
-    // Player 4's decline is his claim, played as asked: nothing is dropped in the exchange.
-    assert_eq!(dropped_at(&r, 207), Vec::<&str>::new());
+    assert_eq!(r.failure, None, "imports to the end of the excerpt");
     assert_eq!(
         actions_of(&r, 207),
         vec![(3, Action::ClaimPresidency { claim: false })]
     );
+    assert_eq!(
+        actions_of(&r, 208),
+        vec![(3, odd(OddShareChoice::FullShare))]
+    );
+    let s = r.state.expect("a state");
+    let rsfs = s.corporation("RSFS").expect("RSFS");
+    assert_eq!(rsfs.price(), Some(106));
+    assert_eq!(rsfs.president(), Some(&ShareOwner::Player(3)));
+    assert_eq!(rsfs.percent_of(&ShareOwner::Player(3)), 20);
+    assert_eq!(s.player(3).unwrap().cash, 9);
+    assert_eq!(rsfs.percent_of(&ShareOwner::Player(0)), 10);
+    assert_eq!(rsfs.percent_of(&ShareOwner::Corporation("SSFL".into())), 10);
+    assert_eq!(rsfs.percent_of(&ShareOwner::Corporation("SFTG".into())), 10);
+    assert_eq!(rsfs.percent_of(&ShareOwner::Ipo), 50);
+    assert_eq!(rsfs.cash, 178);
+    assert_eq!(s.corporation("SFTG").unwrap().cash, 55);
 }
 
-/// The same divergence (R4) where this engine undoes the merger on the decline itself.
-/// `lite`, 3 players (seed 40005), up to id 191: CGTF (player 2: 30%, L.27) merges with CTS
-/// (IRSFF's) into CFCC (188, 189); player 2 declines the claim (`no`, 190), which this
-/// engine, with nobody else to ask, answers by undoing the merger (1841 §12.1); 18xx.games
-/// goes on and player 2 pays for a full share for his odd one (`full`, 191). That answer was
-/// read as a token count ("choose without an integer `choice`", a format stop): it is the
-/// rules divergence now, named at the record.
+/// The same rule (R4) where this engine undid the merger on the decline itself. `lite`, 3
+/// players (seed 40005), up to id 191: CGTF (player 2: 30%, L.63) merges with CTS (IRSFF's)
+/// into CFCC at L.95 (188, 189); player 2 declines the claim (`no`, 190) and pays L.47 for a
+/// full share for his odd one (`full`, 191): 20% of CFCC and its presidency, L.27 → L.16
+/// (with the import stopping at 191 before, "merger goes on in 18xx after this engine undid
+/// it"). Values as the oracle has them after 191.
 #[test]
-fn s12_1_an_exchange_answer_after_the_merger_was_undone_is_a_rules_divergence() {
+fn s12_1_a_full_share_after_a_declined_claim_makes_the_president() {
     let r = import("lite-3p-s40005-to191");
-    let f = r.failure.clone().expect("stops in the exchange");
-    assert_eq!(f.kind, FailureKind::Refused);
-    assert_eq!(f.action_id, Some(191));
-    assert!(
-        f.reason
-            .starts_with("rules divergence: 18xx.games goes on with the merger of CGTF and CTS"),
-        "{}",
-        f.reason
-    );
-    assert_eq!(f.rejection.expect("with the rule").rule, "1841 §12.1");
+    assert_eq!(r.failure, None, "imports to the end of the excerpt");
     assert_eq!(
         actions_of(&r, 190),
         [(1, Action::ClaimPresidency { claim: false })]
     );
-    assert_eq!(r.actions.len(), 207);
+    assert_eq!(
+        actions_of(&r, 191),
+        vec![(1, odd(OddShareChoice::FullShare))]
+    );
+    let s = r.state.expect("a state");
+    let cfcc = s.corporation("CFCC").expect("CFCC");
+    assert_eq!(cfcc.price(), Some(95));
+    assert_eq!(cfcc.president(), Some(&ShareOwner::Player(1)));
+    assert_eq!(cfcc.percent_of(&ShareOwner::Player(1)), 20);
+    assert_eq!(s.player(1).unwrap().cash, 16);
+    assert_eq!(
+        cfcc.percent_of(&ShareOwner::Corporation("IRSFF".into())),
+        10
+    );
+    assert_eq!(cfcc.percent_of(&ShareOwner::Ipo), 70);
+    assert_eq!(cfcc.cash, 50);
 }
 
 /// 1841 §12.2 ("emergency money raising allowed" for the second token), FAQ-Q5: a minor

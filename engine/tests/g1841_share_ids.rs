@@ -190,9 +190,13 @@ fn s12_4_the_splits_treasury_certificates_go_last_received_first() {
 /// `undo` to the record before it, marked `referee_merger_backed_out` so that this engine's
 /// importer skips the undo and replays the proposal and its decline. v2, 4 players,
 /// heuristic, seed 4001: IFAI proposes RSFS (id 660), RATF (661), RATF discards (662),
-/// Player 1 declines the presidency (663: nobody else can take it, the merger is backed
-/// out); the undo (664) takes 18xx back to id 659, and IFAI's next proposal (665–670, CGTF)
-/// is accepted by both engines (18xx used to wait for Player 1's odd-share decision).
+/// Player 1 declines the presidency (663); in the sweep over odd shares he (30% of the old
+/// shares) and SFL (30%) decline the full share that would make them president (1841
+/// §12.1, R4: written at 664 and 665; the fixture, written before this engine asked them,
+/// has none, and the importer fills them in before the next record of a Referee export),
+/// and the merger is backed out; the undo (666) takes 18xx back to id 659, and IFAI's next
+/// proposal (667–672, CGTF) is accepted by both engines (18xx used to wait for Player 1's
+/// odd-share decision).
 #[test]
 fn s12_1_a_merger_backed_out_is_written_as_an_undo() {
     let name = "v2-heuristic-4p-s4001-to670.json";
@@ -203,11 +207,18 @@ fn s12_1_a_merger_backed_out_is_written_as_an_undo() {
     // this engine plays the transform steps' passes it dropped before.
     assert_eq!(index_of(&written, 660), 655);
     assert_eq!(index_of(&written, 663), 658);
-    assert_eq!(index_of(&written, 665), 659);
-    let undo = &written.json["actions"][663];
+    assert_eq!(index_of(&written, 664), 659);
+    assert_eq!(index_of(&written, 665), 660);
+    assert_eq!(index_of(&written, 667), 661);
+    assert_eq!(
+        written.json["actions"][664],
+        json!({"type": "choose", "entity": "SFL", "entity_type": "corporation", "id": 665,
+               "user": 1, "choice": "no"})
+    );
+    let undo = &written.json["actions"][665];
     assert_eq!(
         undo,
-        &json!({"type": "undo", "entity": 1, "entity_type": "player", "id": 664, "user": 1,
+        &json!({"type": "undo", "entity": 1, "entity_type": "player", "id": 666, "user": 1,
                 "action_id": 659, "referee_merger_backed_out": true})
     );
     // The importer reads the proposal and the decline back, skipping the undo.
@@ -218,13 +229,22 @@ fn s12_1_a_merger_backed_out_is_written_as_an_undo() {
     assert_eq!(again.failure, None);
     let original = replay(&fixture(name), &ReplaySettings::default());
     assert_eq!(again.actions, original.actions);
-    for k in [655, 659] {
+    for k in [655, 661] {
         assert!(matches!(
             again.actions[k].1,
             Action::ProposeMerger { ref partner } if partner == "RSFS"
         ));
     }
-    oracle_accepts(name, &written, 670);
+    assert_eq!(
+        original.actions[659..661],
+        [
+            (0, Action::ClaimPresidency { claim: false }),
+            (0, Action::ClaimPresidency { claim: false })
+        ],
+        "Player 1, then SFL (his)"
+    );
+    assert_eq!(original.choices_inserted, 2);
+    oracle_accepts(name, &written, 672);
 }
 
 /// 1841 §9.5, 18xx `buy_token`: a genuine 18xx.games record names the token bought by its

@@ -301,6 +301,9 @@ pub fn export(
                 json[INDEX_TAG] = Value::from(index);
                 if let Some(position) = pass_2_position(&pre, action) {
                     json[PASS_2_TAG] = Value::from(position);
+                    if pass_2_full_president(&pre, action) {
+                        json[PASS_2_PRES_TAG] = Value::from(true);
+                    }
                 }
                 if share_step_closed_in_18xx(&pre, *seat, action) {
                     // No record: the step was over in 18xx with the last record written.
@@ -962,6 +965,8 @@ fn merger_price_after_form(out: &mut [Value]) {
 /// share, or an odd share's answer) with its holder's place in the exchange order, until
 /// [`pass_2_claim_in_holder_order`] has put the claims in their place.
 const PASS_2_TAG: &str = "_referee_pass_2";
+/// Marks a pass-2 `full` that settles the presidency (written in the presidency stage).
+const PASS_2_PRES_TAG: &str = "_referee_pass_2_pres";
 
 /// The holder's place in the merger's exchange order when `action` is a pass-2 answer in
 /// `pre` (1841 §12.1): a presidency claimed in the sweep over single old shares
@@ -976,12 +981,25 @@ fn pass_2_position(pre: &State, action: &Action) -> Option<u64> {
     };
     let (next, len) = (m.next as usize, m.holders.len());
     match (m.stage, action) {
-        (MergerStage::Presidency, Action::ClaimPresidency { claim: true }) if next >= len => {
-            u64::try_from(next - len).ok()
-        }
+        (
+            MergerStage::Presidency,
+            Action::ClaimPresidency { claim: true } | Action::ExchangeOddShare { .. },
+        ) if next >= len => u64::try_from(next - len).ok(),
         (MergerStage::OddShares, Action::ExchangeOddShare { .. }) => u64::try_from(next).ok(),
         _ => None,
     }
+}
+
+/// Whether `action` in `pre` is a full share answered in the presidency stage's sweep over
+/// odd shares: a holder of 30% whose 20% will make him president (1841 §12.1, R4), placed
+/// like a claim by [`pass_2_claim_in_holder_order`] (not an odd share of stage `OddShares`).
+fn pass_2_full_president(pre: &State, action: &Action) -> bool {
+    let Round::OperatingRound(r) = &pre.round else {
+        return false;
+    };
+    matches!(r.event.as_deref(), Some(CorporateEvent::Merger(m))
+        if m.stage == MergerStage::Presidency)
+        && matches!(action, Action::ExchangeOddShare { .. })
 }
 
 /// A merger's presidency claimed with an odd old share in 18xx.games' order (1841 §12.1 pass
@@ -995,7 +1013,11 @@ fn pass_2_position(pre: &State, action: &Action) -> Option<u64> {
 /// odd share, which 18xx asks first.
 fn pass_2_claim_in_holder_order(out: &mut [Value]) {
     let position = |a: &Value| a.get(PASS_2_TAG).and_then(Value::as_u64);
-    let is_claim = |a: &Value| a["type"] == "choose" && a["choice"] == "pres";
+    // A claim, or a holder of 30% whose full share makes him president (1841 §12.1, R4:
+    // `full` written in the presidency stage).
+    let is_claim = |a: &Value| {
+        a["type"] == "choose" && (a["choice"] == "pres" || a.get(PASS_2_PRES_TAG).is_some())
+    };
     let mut i = 0;
     while i < out.len() {
         let Some(claimer) = position(&out[i]).filter(|_| is_claim(&out[i])) else {
@@ -1019,6 +1041,7 @@ fn pass_2_claim_in_holder_order(out: &mut [Value]) {
     for a in out.iter_mut() {
         if let Some(obj) = a.as_object_mut() {
             obj.remove(PASS_2_TAG);
+            obj.remove(PASS_2_PRES_TAG);
         }
     }
 }

@@ -93,11 +93,16 @@ impl Pass2 {
             return false;
         }
         let place = next - len;
-        // Players only: 18xx.games never asks a corporation about the presidency (its
-        // `merger_presidency_for_companies` claim, FAQ-R6, has no 18xx form).
-        let Some(holder @ ShareOwner::Player(_)) = m.holders.get(place).cloned() else {
+        // Players, and corporations of three units (asked whether a full share makes them
+        // president, 1841 §12.1, R4): 18xx.games never asks a corporation about the
+        // presidency (its `merger_presidency_for_companies` claim, FAQ-R6, has no 18xx form).
+        let Some(holder) = m.holders.get(place).cloned() else {
             return false;
         };
+        let three = m.units.get(place) == Some(&3);
+        if !matches!(holder, ShareOwner::Player(_)) && !three {
+            return false;
+        }
         self.waiting.push(Declined {
             target: m.target.clone(),
             holder,

@@ -1107,6 +1107,11 @@ impl ImportedAction {
                 (MergerStage::Presidency, "pres" | "no") => Action::ClaimPresidency {
                     claim: text == "pres",
                 },
+                // A holder of 30% paying for a full share in the sweep over odd shares: he
+                // reaches 20% and presides (1841 §12.1, R4).
+                (MergerStage::Presidency, "full") => Action::ExchangeOddShare {
+                    choice: OddShareChoice::FullShare,
+                },
                 (MergerStage::OddShares, "full" | "cash") => Action::ExchangeOddShare {
                     choice: if text == "full" {
                         OddShareChoice::FullShare
@@ -3449,6 +3454,9 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     // 18xx's share ids over the replay (the certificates exchanges put in the pool).
     let mut ledger = Ledger::new(&state);
     let mut answers = choose::Answers::default();
+    if export.referee_export {
+        answers.referee_export();
+    }
     for (index, recorded) in export.actions.iter().enumerate() {
         // A purchase of a certificate a start's automatic sale put in the pool (1841 §5.4);
         // a token purchase from 18xx's slot.

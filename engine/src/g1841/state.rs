@@ -567,7 +567,7 @@ pub struct Merger {
     #[serde(default)]
     pub units: Vec<u32>,
     /// Index of the holder to decide next: in stage `Presidency` first over the holders of
-    /// a pair (0 … len − 1), then over those of a single share (len … 2·len − 1).
+    /// a pair (0 … len − 1), then over those of an odd share, 10% or 30% (len … 2·len − 1).
     pub next: u32,
     /// The new president, once known.
     pub president: Option<ShareOwner>,
@@ -609,6 +609,13 @@ pub struct Merger {
     /// `@merger_decider`); `None`: nobody (the second corporation's token goes).
     #[serde(default)]
     pub decider: Option<Seat>,
+    /// Odd-share answers given in the sweep over odd shares by holders of three old units
+    /// (1841 §12.1 pass 2; 18xx.games asks each holder there once, `cash`/`full`/`pres`):
+    /// `Cash` — he declined the claim; `FullShare` — he pays for a full share and, with the
+    /// new share of his pair, holds 20%: the first holder to reach 20% is president (R4).
+    /// Played when his odd share comes up. Empty in a merger saved by an older build.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pass2: Vec<(ShareOwner, super::action::OddShareChoice)>,
 }
 
 /// What a major merger moved to its new corporation when the corporation was named

@@ -963,14 +963,19 @@ fn check_corporations(state: &State) -> Result<(), StateError> {
                         if m.target == c.sym && m.moved.is_some())
                 );
                 // 1841 §12.3, FAQ-R4: an unclaimed SFLi's certificate waits in its IPO until
-                // the odd shares are exchanged (a holder of 20% takes it, else the pool).
+                // the odd shares are exchanged (a holder of 20% takes it, else the pool); so
+                // does a merger's whose holder of 30% chose a full share for his odd one
+                // (§12.1: the first holder of 20% presides, R4).
                 let odd_shares = matches!(
                     &state.round,
                     Round::OperatingRound(OperatingRound {
                         event: Some(ev),
                         ..
                     }) if matches!(&**ev, super::state::CorporateEvent::Merger(m)
-                        if m.target == c.sym && m.tuscan && m.president.is_none()
+                        if m.target == c.sym && m.president.is_none()
+                            && (m.tuscan || m.pass2.iter().any(|(_, x)| {
+                                *x == super::action::OddShareChoice::FullShare
+                            }))
                             && m.stage == super::state::MergerStage::OddShares)
                 );
                 if c.president() == Some(&ShareOwner::Ipo) && !choosing && !claiming && !odd_shares

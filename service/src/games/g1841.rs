@@ -338,6 +338,17 @@ fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
                 }),
                 two_city: x.two_city.iter().map(map_token_to_pb).collect(),
                 decider: x.decider,
+                pass2: x
+                    .pass2
+                    .iter()
+                    .map(|(h, c)| pb::OddShareAnswer {
+                        holder: Some(holder_to_pb(h)),
+                        choice: (match c {
+                            eng::OddShareChoice::Cash => pb::OddShareChoice::Cash,
+                            eng::OddShareChoice::FullShare => pb::OddShareChoice::FullShare,
+                        }) as i32,
+                    })
+                    .collect(),
             }),
             eng::CorporateEvent::Transformation(x) => E::Transformation(pb::Transformation {
                 minor: x.minor.clone(),
@@ -458,6 +469,30 @@ fn corporate_event_from_pb(
                     None => None,
                     Some(s) => Some(seat(&format!("{p}.decider"), s, n)?),
                 },
+                // Empty in a state saved by an older build.
+                pass2: x
+                    .pass2
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        let holder = holder_from_pb(
+                            &format!("{p}.pass2[{i}].holder"),
+                            a.holder.as_ref(),
+                            n,
+                        )?;
+                        let choice = match pb::OddShareChoice::try_from(a.choice) {
+                            Ok(pb::OddShareChoice::Cash) => eng::OddShareChoice::Cash,
+                            Ok(pb::OddShareChoice::FullShare) => eng::OddShareChoice::FullShare,
+                            _ => {
+                                return Err(bad(
+                                    format!("{p}.pass2[{i}].choice"),
+                                    "must be CASH or FULL_SHARE",
+                                ));
+                            }
+                        };
+                        Ok((holder, choice))
+                    })
+                    .collect::<Result<Vec<_>, Status>>()?,
             })
         }
         Some(E::Transformation(x)) => {

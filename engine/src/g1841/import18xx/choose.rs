@@ -55,6 +55,8 @@ pub(super) struct Answers {
     /// The merger (initiator, partner) the last action applied undid for want of a president
     /// (1841 §12.1), e.g. on a declined claim that 18xx.games answered in the usual way.
     failed: Option<(String, String)>,
+    /// The export is Referee's ([`Answers::referee_export`]).
+    referee: bool,
 }
 
 /// At most this many answers are filled in for one record.
@@ -108,11 +110,23 @@ fn position(m: &Merger, holder: &ShareOwner, text: &str) -> Option<usize> {
     let units = m.units.get(i).copied().unwrap_or(0);
     let next = m.next as usize;
     let pairs = (next < len && units >= 2 && text != "cash" && text != "full").then_some(i);
-    let singles = (units == 1).then_some(len + i);
+    // The sweep over odd shares asks every holder of an odd share, 30% too (1841 §12.1).
+    let singles = (units % 2 == 1 && units < 4).then_some(len + i);
     [pairs, singles].into_iter().flatten().find(|&p| p >= next)
 }
 
 impl Answers {
+    /// The export is Referee's. Referee writes every answer of a merger's exchange, and an
+    /// `undo` (`referee_merger_backed_out`, read as no record) where it backed a merger out
+    /// (1841 §12.1). A Referee export of an older build wrote that undo where that build
+    /// stopped asking: since the sweep over odd shares asks holders of 30% too (whether a
+    /// full share makes them president, R4), this engine may still wait for such holders
+    /// there. They declined, or the merger would not have been backed out: the next record
+    /// fills in their declines, and the merger's failure is the record's, not a divergence.
+    pub(super) fn referee_export(&mut self) {
+        self.referee = true;
+    }
+
     /// Follows an action the replay applied (its `events`): whether it undid a merger.
     pub(super) fn applied(&mut self, events: &[Event]) {
         self.failed = events.iter().find_map(|e| match e {
@@ -183,12 +197,28 @@ impl Answers {
                     let asked = m.holders.get(next % m.holders.len().max(1));
                     let by_asked = holder.is_some() && asked == holder.as_ref();
                     if by_asked && odd_answer {
+                        let inserted = fills.len();
+                        let full = Action::ExchangeOddShare {
+                            choice: OddShareChoice::FullShare,
+                        };
+                        let settles = G1841::legal_actions(&sim, seat).contains(&full);
+                        if settles && text == Some("full") {
+                            // A holder of 30% paying for a full share: he reaches 20% and
+                            // presides (1841 §12.1, R4); this engine asks it in the sweep.
+                            fills.push((seat, full));
+                            return Plan::Play {
+                                actions: fills,
+                                inserted,
+                            };
+                        }
                         // A pass-2 answer of the holder asked: no claim; the answer waits for
-                        // the odd shares.
-                        if let Some(h) = holder.clone() {
+                        // the odd shares (a holder of 30% declining takes cash there, which
+                        // this engine settles by itself).
+                        if let Some(h) = holder.clone()
+                            && !settles
+                        {
                             self.kept.push((h, odd_choice(text)));
                         }
-                        let inserted = fills.len();
                         fills.push((seat, Action::ClaimPresidency { claim: false }));
                         return Plan::Play {
                             actions: fills,
@@ -250,6 +280,16 @@ impl Answers {
                 _ => break,
             };
             match G1841::apply(&mut sim, seat, &fill) {
+                // Backed out as the Referee export says ([`Answers::referee_export`]).
+                Ok(events)
+                    if self.referee
+                        && events
+                            .iter()
+                            .any(|e| matches!(e, Event::MergerFailed { .. })) =>
+                {
+                    fills.push((seat, fill));
+                    break;
+                }
                 // A merger this engine would undo for want of a president goes on in
                 // 18xx.games (its records follow the exchange).
                 Ok(events)

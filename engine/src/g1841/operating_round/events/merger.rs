@@ -7,11 +7,16 @@
 //! chooses the unstarted non-historical major to form. Then:
 //! 1. **Presidency** (majors): holders of the two old corporations in order (from the
 //!    initiator's president round the table, each player followed by the corporations he
-//!    controls, then the pool, then frozen corporations): first those with a pair, then those
-//!    with a single share. A holder of 40% or more takes the new president's certificate; a
-//!    player with less may claim it first, paying price × (40 − held%) ÷ 20 rounded down to
-//!    the new corporation for his whole holding (FAQ-R6, 18xx: players only; with
-//!    `merger_presidency_for_companies` corporations too, from their treasury). Nobody → the
+//!    controls, then the pool, then frozen corporations): first those with a pair (18xx's
+//!    pass 1), then those with an odd share, 10% or 30% (pass 2). A holder of 40% or more
+//!    takes the new president's certificate; a player with less may claim it first, paying
+//!    to the new corporation, rounded down, price × (40 − held%) ÷ 20 for his whole holding
+//!    in the pairs' sweep, 1.5 × the price for his odd share in the odd sweep (keeping the
+//!    new share of his pair) (FAQ-R6, 18xx: players only; with
+//!    `merger_presidency_for_companies` corporations too, from their treasury). In the odd
+//!    sweep a holder of 30% may instead pay for a full share for his odd one: with the share
+//!    of his pair he holds 20%, and the first holder of 20% presides (§12.1, R4); declining,
+//!    he takes cash for it. Nobody → the
 //!    merger fails and nothing changes (`MergerFailed`; 18xx takes it back, #9404); likewise if
 //!    it would put a corporation under circular control or leave the new one frozen
 //!    (FAQ-R1). The Tuscan merge cannot fail: unclaimed, the certificate goes to a holder who
@@ -232,6 +237,7 @@ fn proposal(state: &State, initiator: &str, partner: &str) -> Option<Merger> {
         moved: None,
         two_city: Vec::new(),
         decider: None,
+        pass2: Vec::new(),
     };
     let cell = match a.kind {
         CorporationKind::Major => {
@@ -302,10 +308,7 @@ fn can_succeed(state: &State, initiator: &str, partner: &str) -> bool {
             }
             continue;
         }
-        for (president, claimed) in reachable_presidents(state, &m) {
-            let mut sim = m.clone();
-            sim.president = Some(president);
-            sim.claimed = claimed;
+        for sim in reachable_presidents(state, &m) {
             if !illegal_result(state, &sim) {
                 return true;
             }
@@ -314,10 +317,11 @@ fn can_succeed(state: &State, initiator: &str, partner: &str) -> bool {
     false
 }
 
-/// The presidents a major merger's presidency stage can end with, as [`advance`] walks it:
-/// each holder asked ([`presidency_candidate`]: he may claim, `true`) until the first holder
-/// of 40% in the pairs sweep, who takes it (`false`).
-fn reachable_presidents(state: &State, m: &Merger) -> Vec<(ShareOwner, bool)> {
+/// The ways a major merger's presidency stage can end with a president, as [`advance`]
+/// walks it, each as the merger settled that way: a holder asked ([`asked`]) claims it, or
+/// (three old units, in the sweep over odd shares) pays for a full share and reaches 20%
+/// (R4), until the first holder of 40% in the pairs sweep, who takes it.
+fn reachable_presidents(state: &State, m: &Merger) -> Vec<Merger> {
     let len = m.holders.len();
     let mut out = Vec::new();
     let mut probe = m.clone();
@@ -328,11 +332,24 @@ fn reachable_presidents(state: &State, m: &Merger) -> Vec<(ShareOwner, bool)> {
         probe.next = next as u32;
         let i = next % len;
         if next < len && m.units[i] >= 4 && m.holders[i] != ShareOwner::Pool {
-            out.push((m.holders[i].clone(), false));
+            let mut sim = probe.clone();
+            sim.president = Some(m.holders[i].clone());
+            sim.claimed = false;
+            out.push(sim);
             break;
         }
-        if let Some((h, _)) = presidency_candidate(state, &probe) {
-            out.push((h, true));
+        if let Some(a) = asked(state, &probe) {
+            if a.claim {
+                let mut sim = probe.clone();
+                sim.president = Some(a.holder.clone());
+                sim.claimed = true;
+                out.push(sim);
+            }
+            if a.full {
+                let mut sim = probe.clone();
+                sim.pass2.push((a.holder, OddShareChoice::FullShare));
+                out.push(sim);
+            }
         }
     }
     out
@@ -396,13 +413,20 @@ pub(super) fn decision(state: &State, m: &Merger) -> Option<Decision> {
                 .collect(),
         }),
         MergerStage::Presidency => {
-            let (h, _) = presidency_candidate(state, m)?;
+            let a = asked(state, m)?;
+            let mut actions = Vec::new();
+            if a.claim {
+                actions.push(Action::ClaimPresidency { claim: true });
+            }
+            actions.push(Action::ClaimPresidency { claim: false });
+            if a.full {
+                actions.push(Action::ExchangeOddShare {
+                    choice: OddShareChoice::FullShare,
+                });
+            }
             Some(Decision {
-                seat: acting_seat(state, &h)?,
-                actions: vec![
-                    Action::ClaimPresidency { claim: true },
-                    Action::ClaimPresidency { claim: false },
-                ],
+                seat: acting_seat(state, &a.holder)?,
+                actions,
             })
         }
         MergerStage::OddShares => {
@@ -449,7 +473,8 @@ pub(super) fn decision(state: &State, m: &Merger) -> Option<Decision> {
 }
 
 /// Cost of claiming the presidency with `units` old units (1841 §12.1: price × (40 − held%)
-/// ÷ 20, rounded down).
+/// ÷ 20, rounded down; in the odd sweep with the odd share alone, `units` 1: 1.5 × the
+/// price, 18xx `pres_upgrade_cost` with the 10% left after pass 1).
 fn claim_cost(price: i64, units: u32) -> i64 {
     let held = i64::from(units) * 10;
     (price.saturating_mul(40 - held.min(40))).div_euclid(20)
@@ -469,21 +494,84 @@ fn may_claim(state: &State, h: &ShareOwner) -> bool {
     }
 }
 
-/// The holder asked about the presidency at `m.next` (a player — or with
-/// `merger_presidency_for_companies` a corporation, FAQ-R6 — with fewer than 4 units who can
-/// pay), with his units; `None` when `m.next` points at nobody to ask.
-fn presidency_candidate(state: &State, m: &Merger) -> Option<(ShareOwner, u32)> {
+/// The holder asked about the presidency at `m.next`, and what he may do.
+struct Asked {
+    holder: ShareOwner,
+    units: u32,
+    /// He may claim the president's certificate and can pay for it.
+    claim: bool,
+    /// He may pay for a full share for his odd share and so reach 20% (R4).
+    full: bool,
+}
+
+/// Whether `m.next` points into the sweep over odd shares (past the pairs sweep).
+fn in_odd_sweep(m: &Merger) -> bool {
+    m.next as usize >= m.holders.len()
+}
+
+/// The holder asked about the presidency at `m.next`; `None` when `m.next` points at nobody to
+/// ask. 1841 §12.1: pairs first, then odd single shares (18xx.games `merger_next_exchange`:
+/// pass 1 asks each holder of 20–30% of the old shares, pass 2 every holder of an odd old
+/// share left after his pairs, a holder of 30% too, with one question — `cash`, `full`, or
+/// `pres` while nobody presides).
+/// * Claim: a player (or with `merger_presidency_for_companies` a corporation, FAQ-R6) with
+///   fewer than 4 units who can pay [`claim_cost`]: in the pairs sweep for his whole holding
+///   (× (40 − held%) ÷ 20); in the odd sweep for his odd share only (held 10%: 1.5 × the
+///   price), keeping the new share of his pair (§12.1 pass 2 (c); 18xx `pres_upgrade_cost`
+///   with the 10% left after pass 1).
+/// * Full share (odd sweep, three units): with the new share of his pair he then holds 20%,
+///   and "the first holder to accumulate 20% of the new corporation receives its president's
+///   certificate" (§12.1; 18xx.games' exchange moves shares with `allow_president_change`,
+///   players and corporations alike, `player_share_holders`). So a holder of 30% who pays
+///   for a full share presides (divergences-import R4: `version_1-7p-s20003` id 208); one who
+///   declines takes cash for his odd share (18xx: his single answer, `cash`).
+///   Open to a player or a corporation with a controlling player who can pay half the price
+///   and gets a new share for his pair (the pairs before his leave one).
+fn asked(state: &State, m: &Merger) -> Option<Asked> {
     let len = m.holders.len();
     let i = m.next as usize % len.max(1);
     let h = m.holders.get(i)?;
     let u = *m.units.get(i)?;
-    let pairs_sweep = (m.next as usize) < len;
-    let in_sweep = if pairs_sweep { u >= 2 } else { u == 1 };
-    let ok = in_sweep
-        && u < 4
-        && may_claim(state, h)
-        && holder_cash(state, h) >= claim_cost(new_price(m), u);
-    ok.then(|| (h.clone(), u))
+    let odd_sweep = in_odd_sweep(m);
+    let in_sweep = if odd_sweep { u % 2 == 1 } else { u >= 2 };
+    if !in_sweep || u >= 4 {
+        return None;
+    }
+    let price = new_price(m);
+    let claim = may_claim(state, h)
+        && holder_cash(state, h) >= claim_cost(price, if odd_sweep { 1 } else { u });
+    let full = odd_sweep
+        && u == 3
+        && matches!(h, ShareOwner::Player(_) | ShareOwner::Corporation(_))
+        && acting_seat(state, h).is_some()
+        && holder_cash(state, h) >= price.div_euclid(2)
+        && gets_pair_share(state, m, i);
+    (claim || full).then(|| Asked {
+        holder: h.clone(),
+        units: u,
+        claim,
+        full,
+    })
+}
+
+/// Whether the holder at `i` receives a new share for a pair in the exchange of pairs: the
+/// holders before him take one share per pair while the new corporation's ordinary shares
+/// last (1841 §12.1).
+fn gets_pair_share(state: &State, m: &Merger, i: usize) -> bool {
+    let left = state.corporation(&m.target).map_or(0, |c| {
+        c.certificates
+            .iter()
+            .filter(|x| x.owner == ShareOwner::Ipo && !x.president)
+            .count()
+    });
+    let before: usize = m.units.iter().take(i).map(|&u| (u / 2) as usize).sum();
+    left > before
+}
+
+/// Whether a holder of three units chose a full share in the odd sweep (R4): the merger goes
+/// on with the president's certificate open until his odd share makes him president.
+fn full_pending(m: &Merger) -> bool {
+    m.pass2.iter().any(|(_, c)| *c == OddShareChoice::FullShare)
 }
 
 /// Applies a listed decision.
@@ -516,7 +604,28 @@ pub(super) fn apply(state: &mut State, mut m: Merger, action: &Action, events: &
                     return;
                 }
             } else {
+                // A holder of three units declining in the odd sweep takes cash for his odd
+                // share (18xx: one answer, `cash`; see [`asked`]).
+                if in_odd_sweep(&m)
+                    && let Some(a) = asked(state, &m).filter(|a| a.units == 3)
+                {
+                    m.pass2.push((a.holder, OddShareChoice::Cash));
+                }
                 m.next += 1;
+            }
+        }
+        (
+            MergerStage::Presidency,
+            Action::ExchangeOddShare {
+                choice: OddShareChoice::FullShare,
+            },
+        ) => {
+            // R4: a holder of three units pays for a full share and will hold 20% ([`asked`]).
+            if let Some(a) = asked(state, &m).filter(|a| a.full) {
+                m.pass2.push((a.holder, OddShareChoice::FullShare));
+                if !settle_presidency(state, &mut m, events) {
+                    return;
+                }
             }
         }
         (MergerStage::OddShares, Action::ExchangeOddShare { choice }) => {
@@ -581,13 +690,25 @@ fn illegal_result(state: &State, m: &Merger) -> bool {
     let mut sim = m.clone();
     let mut ev = Vec::new();
     execute(&mut s, &mut sim, &mut ev);
+    // R4: the holder of three units who chose a full share presides once his odd share is
+    // exchanged.
+    let full = sim
+        .pass2
+        .iter()
+        .find(|(_, c)| *c == OddShareChoice::FullShare)
+        .map(|(h, _)| h.clone());
+    if let Some(h) = full
+        && let Some(i) = sim.holders.iter().position(|x| *x == h)
+    {
+        odd_share(&mut s, &mut sim, i, &h, OddShareChoice::FullShare, &mut ev);
+    }
     circular_set(&s).iter().any(|c| !before.contains(c)) || frozen(&s, &m.target)
 }
 
 /// The president is known (or nobody, at the end of the list): check the result, then
 /// execute. Returns false when the merger failed (the event is gone).
 fn settle_presidency(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) -> bool {
-    if !m.tuscan && (m.president.is_none() || illegal_result(state, m)) {
+    if !m.tuscan && ((m.president.is_none() && !full_pending(m)) || illegal_result(state, m)) {
         // 18xx.games: "Cannot complete this merger without a president. Undo required." —
         // the whole merger is taken back, the moved assets and the discards included.
         if let Some(moved) = m.moved.take() {
@@ -652,8 +773,11 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             let i = m.holders.iter().position(|h| *h == p);
             president_at = i;
             if m.claimed {
+                // Claimed in the odd sweep: for the odd share only, the pair is exchanged
+                // as usual ([`asked`]).
+                let odd = in_odd_sweep(m);
                 let u = i.map_or(0, |i| m.units[i]);
-                let cost = claim_cost(price, u);
+                let cost = claim_cost(price, if odd { 1 } else { u });
                 add_cash(state, &p, -cost);
                 add_cash(state, &ShareOwner::Corporation(target.clone()), cost);
                 president_events.push(Event::ExchangePayment {
@@ -663,7 +787,7 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
                     to_corporation: true,
                 });
                 if let Some(i) = i {
-                    m.units[i] = 0;
+                    m.units[i] = if odd { m.units[i].saturating_sub(1) } else { 0 };
                 }
             } else if let Some(i) = i {
                 m.units[i] = m.units[i].saturating_sub(4);
@@ -698,7 +822,7 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             m.units[i] -= 2;
             if give_share(state, &target, &h) {
                 got += 10;
-            } else if got > 0 && tuscan_president_open(state, m) {
+            } else if got > 0 && president_open(state, m) {
                 president_by_run_out(state, m, &h, events);
             } else {
                 add_cash(state, &h, price);
@@ -905,10 +1029,12 @@ fn exchange_minors(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     m.units.iter_mut().for_each(|u| *u = 0);
 }
 
-/// Whether the Tuscan merge `m` has left SFLi's president's certificate in the IPO so far:
-/// nobody claimed it and no holder has reached 20% yet (1841 §12.3, FAQ-R4).
-fn tuscan_president_open(state: &State, m: &Merger) -> bool {
-    m.tuscan
+/// Whether the merger `m` has left the new president's certificate in the IPO so far: a
+/// Tuscan merge nobody claimed it in (1841 §12.3, FAQ-R4), or a merger whose president will
+/// be the holder of three units who chose a full share (R4, [`asked`]), until a holder
+/// reaches 20%.
+fn president_open(state: &State, m: &Merger) -> bool {
+    (m.tuscan || full_pending(m))
         && m.president.is_none()
         && state.corporation(&m.target).is_some_and(|c| {
             c.certificates
@@ -933,8 +1059,7 @@ fn tuscan_president_by_holding(
     h: &ShareOwner,
     events: &mut Vec<Event>,
 ) {
-    if !tuscan_president_open(state, m)
-        || !matches!(h, ShareOwner::Player(_) | ShareOwner::Corporation(_))
+    if !president_open(state, m) || !matches!(h, ShareOwner::Player(_) | ShareOwner::Corporation(_))
     {
         return;
     }
@@ -1019,7 +1144,7 @@ fn president_by_run_out(
 /// certificate goes to the pool, and SFLi is frozen (18xx.games `merger_tokens_start`: the
 /// pool's first two shares, `take(2)`, then the certificate).
 fn tuscan_president_to_pool(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
-    if !tuscan_president_open(state, m) {
+    if !m.tuscan || !president_open(state, m) {
         return;
     }
     let target = m.target.clone();
@@ -1050,7 +1175,28 @@ fn odd_share(
 ) {
     let half = new_price(m).div_euclid(2);
     let target = m.target.clone();
+    let holds_new = |state: &State| {
+        state
+            .corporation(&target)
+            .is_some_and(|c| c.certificates.iter().any(|x| !x.president && x.owner == *h))
+    };
     match choice {
+        OddShareChoice::FullShare
+            if !ipo_share_left(state, &target) && president_open(state, m) && holds_new(state) =>
+        {
+            // No ordinary share left but the president's certificate open: his new share
+            // goes back for the certificate (18xx `merger_do_exchange`, `full` with no
+            // normal share: "ten_share" to the corporation, the certificate to him).
+            add_cash(state, h, -half);
+            add_cash(state, &ShareOwner::Corporation(target.clone()), half);
+            events.push(Event::ExchangePayment {
+                holder: h.clone(),
+                corporation: target.clone(),
+                amount: half,
+                to_corporation: true,
+            });
+            president_by_run_out(state, m, h, events);
+        }
         OddShareChoice::FullShare if give_share(state, &target, h) => {
             add_cash(state, h, -half);
             add_cash(state, &ShareOwner::Corporation(target.clone()), half);
@@ -1445,7 +1591,7 @@ pub(super) fn advance(state: &mut State, mut m: Merger, events: &mut Vec<Event>)
                     }
                     continue;
                 }
-                if presidency_candidate(state, &m).is_some() {
+                if asked(state, &m).is_some() {
                     store(state, m);
                     return false;
                 }
@@ -1466,6 +1612,15 @@ pub(super) fn advance(state: &mut State, mut m: Merger, events: &mut Vec<Event>)
                 if h == ShareOwner::Pool {
                     // The pool's odd share is discarded.
                     m.units[i] = 0;
+                    m.next += 1;
+                    continue;
+                }
+                if let Some(k) = m.pass2.iter().position(|(x, _)| *x == h) {
+                    // Answered in the odd sweep ([`asked`]): kept until played, so that a
+                    // pending full share keeps the certificate open ([`president_open`]).
+                    let choice = m.pass2[k].1;
+                    odd_share(state, &mut m, i, &h, choice, events);
+                    m.pass2.remove(k);
                     m.next += 1;
                     continue;
                 }
@@ -1678,6 +1833,7 @@ fn tuscan_merger(state: &State, a: &str, b: &str, target: &str, first: Seat) -> 
         two_city: Vec::new(),
         // 18xx's `@merger_decider` in the Tuscan merge: its decider.
         decider: Some(first),
+        pass2: Vec::new(),
     };
     let (holders, units) = old_holders(state, &m, first);
     m.holders = holders;
