@@ -318,7 +318,12 @@ pub fn export(
                     .is_none()
                 {
                     // A merger's pass 2: one record per holder (`export_merger_pass2`).
-                    writer.pass_2.declined(&pre, action, &events, out.len());
+                    if writer.pass_2.declined(&pre, action, &events, out.len())
+                        && let Some(place) = sweep_place(&pre)
+                    {
+                        // Written now, answered at the odd shares, placed in holder order.
+                        json[PASS_2_TAG] = Value::from(place);
+                    }
                     out.push(json);
                 }
                 writer.pass_2.settled(&state, &events, &mut out);
@@ -990,6 +995,21 @@ fn pass_2_position(pre: &State, action: &Action) -> Option<u64> {
     }
 }
 
+/// The holder's place in the merger's exchange order while `pre` is in the presidency stage's
+/// sweep over odd shares (1841 §12.1 pass 2).
+fn sweep_place(pre: &State) -> Option<u64> {
+    let Round::OperatingRound(r) = &pre.round else {
+        return None;
+    };
+    let Some(CorporateEvent::Merger(m)) = r.event.as_deref() else {
+        return None;
+    };
+    let (next, len) = (m.next as usize, m.holders.len());
+    (m.stage == MergerStage::Presidency && next >= len)
+        .then(|| u64::try_from(next - len).ok())
+        .flatten()
+}
+
 /// Whether `action` in `pre` is a full share answered in the presidency stage's sweep over
 /// odd shares: a holder of 30% whose 20% will make him president (1841 §12.1, R4), placed
 /// like a claim by [`pass_2_claim_in_holder_order`] (not an odd share of stage `OddShares`).
@@ -1002,36 +1022,32 @@ fn pass_2_full_president(pre: &State, action: &Action) -> bool {
         && matches!(action, Action::ExchangeOddShare { .. })
 }
 
-/// A merger's presidency claimed with an odd old share in 18xx.games' order (1841 §12.1 pass
-/// 2: each holder of an odd share in turn sells it, pays for a full share, or, while nobody
-/// presides, pays for the president's certificate; 18xx `merger_next_exchange` in
-/// `:exchange_pass2`): this engine asks the claims of all single holders first and their odd
-/// shares after the exchange of pairs, so the claim is moved after the odd-share answers of
-/// the holders before the claimer in the exchange order; the ids keep their places. The
-/// importer plays such answers at the odd shares ([`super::import18xx`]). Version 1, 6
-/// players, random, seed 6011, id 433: player 6 claimed ATFA's presidency before player 2's
-/// odd share, which 18xx asks first.
+/// A merger's pass 2 in 18xx.games' order (1841 §12.1 pass 2: each holder of an odd share in
+/// turn sells it, pays for a full share, or, while nobody presides, pays for the president's
+/// certificate; 18xx `merger_next_exchange` in `:exchange_pass2`, one question per holder in
+/// the exchange order): this engine asks the claims and declines of the holders of odd shares
+/// first (the presidency stage's sweep) and their odd shares after the exchange of pairs, so
+/// each run of pass-2 records (tagged with the holder's place) is put in holder order, the
+/// ids keeping their places. The importer plays such answers at the odd shares
+/// ([`super::import18xx`]). Version 1, 6 players, random, seed 6011, id 433: player 6 claimed
+/// ATFA's presidency before player 2's odd share, which 18xx asks first; Version 1 + SFLi,
+/// 3 players, seed 3011, ids 264–265: SFTG (30%, a full share open) declined in the sweep
+/// before CTDA's odd share, which 18xx asks first.
 fn pass_2_claim_in_holder_order(out: &mut [Value]) {
     let position = |a: &Value| a.get(PASS_2_TAG).and_then(Value::as_u64);
-    // A claim, or a holder of 30% whose full share makes him president (1841 §12.1, R4:
-    // `full` written in the presidency stage).
-    let is_claim = |a: &Value| {
-        a["type"] == "choose" && (a["choice"] == "pres" || a.get(PASS_2_PRES_TAG).is_some())
-    };
     let mut i = 0;
     while i < out.len() {
-        let Some(claimer) = position(&out[i]).filter(|_| is_claim(&out[i])) else {
+        if position(&out[i]).is_none() {
             i += 1;
             continue;
-        };
+        }
         let mut j = i + 1;
-        while j < out.len() && !is_claim(&out[j]) && position(&out[j]).is_some_and(|p| p < claimer)
-        {
+        while j < out.len() && position(&out[j]).is_some() {
             j += 1;
         }
         if j > i + 1 {
             let ids: Vec<Value> = out[i..j].iter().map(|a| a["id"].clone()).collect();
-            out[i..j].rotate_left(1);
+            out[i..j].sort_by_key(|a| position(a));
             for (a, id) in out[i..j].iter_mut().zip(ids) {
                 a["id"] = id;
             }
