@@ -94,12 +94,19 @@ fn s22_a_stock_turn_open_for_a_sale_into_mutual_control_is_passed() {
 /// at L.8 (id 537), where SFLP's 40% president's certificate (SFLP_0) and one 20% share
 /// (SFLP_3) lie; he becomes SFLP's president. Before, the record named SFLP_0 (the
 /// certificate that left the pool) with 20%, refused by the oracle ("Cannot buy a share of
-/// SFLP": SFLP_0 alone is 40%, beyond his 60%).
+/// SFLP": SFLP_0 alone is 40%, beyond his 60%). The re-export writes it at id 538: the
+/// merger backed out at id 341 now also asks player 3, a holder of 30%, in its sweep over odd
+/// shares (1841 §12.1), one `choose` more before its `undo`.
 #[test]
 fn s22_a_pool_share_that_swaps_the_presidency_names_the_share_bought() {
     let (actions, written) = reexported("version_1-3p-random-s3104-to538");
-    assert_eq!(written.actions_exported, 538);
-    let r = record(&written, 537);
+    assert_eq!(written.actions_exported, 539);
+    let decline = record(&written, 346);
+    assert_eq!(
+        (&decline["type"], &decline["entity"], &decline["choice"]),
+        (&json!("choose"), &json!(3), &json!("no"))
+    );
+    let r = record(&written, 538);
     assert_eq!(
         (&r["type"], &r["entity"], &r["shares"], &r["percent"]),
         (

@@ -716,10 +716,3 @@ pub(super) fn start_corporation(
     super::super::start::open(state, target);
     super::super::start::after_buy(state, target, events);
 }
-
-/// Whether the operating corporation, in its share step, can sell anything (1841 §9.7):
-/// whether [`sell_options`] lists a sale. For the writer's view of 18xx.games' share step of a
-/// corporation this engine does not let act ([`crate::g1841::export18xx`]).
-pub fn corporate_sale_listed(state: &State) -> bool {
-    has_sell_option(state)
-}
