@@ -2,36 +2,11 @@
 //! own turn (1841 §7.4, §9.7; reviewed divergence `frozen-mid-turn-train-step`): the export
 //! writes its `pass`, the importer drops it again.
 
-use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
 use referee_engine::g1841::import18xx;
 use referee_engine::g1841::state::Round;
-use serde_json::Value;
 
-/// The cut export `name` of `tests/fixtures/1841/exported/`, replayed and written again:
-/// (the replay, the export written).
-fn reexported(name: &str) -> (import18xx::Replayed, Exported) {
-    let path = format!(
-        "{}/../tests/fixtures/1841/exported/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    let replayed = import18xx::replay(&text, &import18xx::ReplaySettings::default());
-    assert_eq!(replayed.failure, None, "{name}");
-    let export_in = replayed.export.clone().unwrap();
-    let options = export_in.options().unwrap();
-    let settings = ExportSettings {
-        players: export_in.players.clone(),
-        ..ExportSettings::default()
-    };
-    let seats = u32::try_from(export_in.players.len()).unwrap();
-    let written = export(&options, seats, &replayed.actions, &settings).unwrap();
-    assert_eq!(written.failure, None, "{name}");
-    (replayed, written)
-}
-
-fn record(written: &Exported, id: i64) -> &Value {
-    &written.json["actions"].as_array().unwrap()[usize::try_from(id - 1).unwrap()]
-}
+mod common;
+use common::g1841::{record, reexported};
 
 /// 1841 §7.4, §9.7, §12.4: SLDV (L.57) buys the first 4-train (id 318); after the split its
 /// owner SB has its president's certificate in the pool, so no player controls SLDV and this

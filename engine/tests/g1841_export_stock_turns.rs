@@ -7,48 +7,12 @@
 
 use referee_engine::Seat;
 use referee_engine::g1841::Action;
-use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
+use referee_engine::g1841::export18xx::Exported;
 use referee_engine::g1841::import18xx;
-use serde_json::{Value, json};
+use serde_json::json;
 
-/// A game of `tests/fixtures/1841/exported/` read back with the importer and exported again:
-/// the actions and the new export.
-fn reexported(name: &str) -> (Vec<(Seat, Action)>, Exported) {
-    let path = format!(
-        "{}/../tests/fixtures/1841/exported/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    let replayed = import18xx::replay(&text, &import18xx::ReplaySettings::default());
-    assert_eq!(replayed.failure, None, "{name}");
-    let export_in = replayed.export.unwrap();
-    let options = export_in.options().unwrap();
-    let settings = ExportSettings {
-        players: export_in.players.clone(),
-        ..ExportSettings::default()
-    };
-    let seats = u32::try_from(export_in.players.len()).unwrap();
-    let written = export(&options, seats, &replayed.actions, &settings).unwrap();
-    assert_eq!(written.failure, None, "{name}");
-    (replayed.actions, written)
-}
-
-fn record(written: &Exported, id: i64) -> &Value {
-    let r = &written.json["actions"].as_array().unwrap()[usize::try_from(id - 1).unwrap()];
-    assert_eq!(r["id"], id);
-    r
-}
-
-/// The records with ids `from..=to`, each as `type entity`.
-fn records_between(written: &Exported, from: i64, to: i64) -> Vec<String> {
-    (from..=to)
-        .map(|id| {
-            let r = record(written, id);
-            let entity = r["entity"].to_string().replace('"', "");
-            format!("{} {entity}", r["type"].as_str().unwrap())
-        })
-        .collect()
-}
+mod common;
+use common::g1841::{record, records_between, reexported};
 
 /// The export read back gives the same actions.
 fn reimports_to(written: &Exported, history: &[(Seat, Action)]) {
@@ -70,7 +34,7 @@ fn reimports_to(written: &Exported, history: &[(Seat, Action)]) {
 /// sell_shares").
 #[test]
 fn s22_a_stock_turn_open_for_a_sale_into_mutual_control_is_passed() {
-    let (actions, written) = reexported("version_1-5p-random-s5102-to347");
+    let (replayed, written) = reexported("version_1-5p-random-s5102-to347");
     assert_eq!(written.actions_exported, 347);
     assert_eq!(
         records_between(&written, 343, 347),
@@ -83,8 +47,8 @@ fn s22_a_stock_turn_open_for_a_sale_into_mutual_control_is_passed() {
         ]
     );
     assert!(written.action_ids.contains(&344) && !written.action_ids.contains(&345));
-    assert_eq!(written.action_ids.len(), actions.len());
-    reimports_to(&written, &actions);
+    assert_eq!(written.action_ids.len(), replayed.actions.len());
+    reimports_to(&written, &replayed.actions);
 }
 
 /// 1841 §5.2, §7.4: a single pool share that brings the buyer to the size of a president's
@@ -99,7 +63,7 @@ fn s22_a_stock_turn_open_for_a_sale_into_mutual_control_is_passed() {
 /// shares (1841 §12.1), one `choose` more before its `undo`.
 #[test]
 fn s22_a_pool_share_that_swaps_the_presidency_names_the_share_bought() {
-    let (actions, written) = reexported("version_1-3p-random-s3104-to538");
+    let (replayed, written) = reexported("version_1-3p-random-s3104-to538");
     assert_eq!(written.actions_exported, 539);
     let decline = record(&written, 346);
     assert_eq!(
@@ -116,5 +80,5 @@ fn s22_a_pool_share_that_swaps_the_presidency_names_the_share_bought() {
             &json!(20)
         )
     );
-    reimports_to(&written, &actions);
+    reimports_to(&written, &replayed.actions);
 }

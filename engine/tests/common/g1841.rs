@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 
 use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
-use referee_engine::g1841::import18xx::Replayed;
+use referee_engine::g1841::import18xx::{self, ReplaySettings, Replayed};
 use referee_engine::g1841::{Action, Event, G1841, Options};
 use referee_engine::{Game, Seat};
+use serde_json::Value;
 
 use super::Rng;
 
@@ -101,6 +102,35 @@ pub fn export_again(original: &Replayed) -> Exported {
         },
     )
     .unwrap()
+}
+
+/// A cut export of `tests/fixtures/1841/exported/` (`name` without `.json`) replayed by the
+/// importer and written again ([`export_again`]): (the replay, the new export).
+pub fn reexported(name: &str) -> (Replayed, Exported) {
+    let text = super::fixture(&format!("exported/{name}.json"));
+    let replayed = import18xx::replay(&text, &ReplaySettings::default());
+    assert_eq!(replayed.failure, None, "{name}");
+    let written = export_again(&replayed);
+    assert_eq!(written.failure, None, "{name}");
+    (replayed, written)
+}
+
+/// The record of `written` with id `id` (records are numbered from 1 in order).
+pub fn record(written: &Exported, id: i64) -> &Value {
+    let r = &written.json["actions"].as_array().unwrap()[usize::try_from(id - 1).unwrap()];
+    assert_eq!(r["id"], id);
+    r
+}
+
+/// The records with ids `from..=to`, each as `type entity`.
+pub fn records_between(written: &Exported, from: i64, to: i64) -> Vec<String> {
+    (from..=to)
+        .map(|id| {
+            let r = record(written, id);
+            let entity = r["entity"].to_string().replace('"', "");
+            format!("{} {entity}", r["type"].as_str().unwrap())
+        })
+        .collect()
 }
 
 /// The actions with each run of consecutive sealed bids sorted by seat (a bidding's bids are
