@@ -1165,6 +1165,25 @@ fn tuscan_president_to_pool(state: &mut State, m: &mut Merger, events: &mut Vec<
     });
 }
 
+/// A holder pays half the new price to the new corporation for a full share for his odd old
+/// share (1841 §12.1 pass 2).
+fn pay_for_full_share(
+    state: &mut State,
+    h: &ShareOwner,
+    target: &str,
+    half: i64,
+    events: &mut Vec<Event>,
+) {
+    add_cash(state, h, -half);
+    add_cash(state, &ShareOwner::Corporation(target.to_string()), half);
+    events.push(Event::ExchangePayment {
+        holder: h.clone(),
+        corporation: target.to_string(),
+        amount: half,
+        to_corporation: true,
+    });
+}
+
 fn odd_share(
     state: &mut State,
     m: &mut Merger,
@@ -1187,25 +1206,11 @@ fn odd_share(
             // No ordinary share left but the president's certificate open: his new share
             // goes back for the certificate (18xx `merger_do_exchange`, `full` with no
             // normal share: "ten_share" to the corporation, the certificate to him).
-            add_cash(state, h, -half);
-            add_cash(state, &ShareOwner::Corporation(target.clone()), half);
-            events.push(Event::ExchangePayment {
-                holder: h.clone(),
-                corporation: target.clone(),
-                amount: half,
-                to_corporation: true,
-            });
+            pay_for_full_share(state, h, &target, half, events);
             president_by_run_out(state, m, h, events);
         }
         OddShareChoice::FullShare if give_share(state, &target, h) => {
-            add_cash(state, h, -half);
-            add_cash(state, &ShareOwner::Corporation(target.clone()), half);
-            events.push(Event::ExchangePayment {
-                holder: h.clone(),
-                corporation: target.clone(),
-                amount: half,
-                to_corporation: true,
-            });
+            pay_for_full_share(state, h, &target, half, events);
             events.push(Event::SharesExchanged {
                 holder: h.clone(),
                 corporation: target.clone(),
