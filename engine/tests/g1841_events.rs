@@ -2652,3 +2652,64 @@ fn s12_2_transformed_major_goes_to_the_back_of_its_stack() {
     assert_eq!(in_cell(&state), ["SFTC", "SFTG", "ATFA"]);
     assert_eq!(state.corporation("ATFA").unwrap().price(), Some(100));
 }
+
+/// A state is checked before it is trusted (`validate`): the odd-share answers a merger keeps
+/// from its sweep over odd shares until the odd shares are exchanged (1841 §12.1 pass 2, R4;
+/// `Merger::pass2`, filled when a holder of three old units answers while others are still
+/// to be asked) are each a listed holder's, once. The Tuscan merge of
+/// `v2-3p-heuristic-s3012-to357` (above) before id 349, in the presidency stage: an answer of
+/// player 3 (seat 2, 30% of the old shares) is accepted; an answer of a player or
+/// corporation without old shares, a second answer of his, or more answers than holders is
+/// refused, naming the field.
+#[test]
+fn validate_checks_the_merger_odd_share_answers() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/v2-3p-heuristic-s3012-to357.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let s = replay(
+        &text,
+        &ReplaySettings {
+            check: false,
+            stop_at_action_id: Some(348),
+        },
+    )
+    .state
+    .unwrap();
+    let Some(CorporateEvent::Merger(m)) = event(&s) else {
+        panic!("the Tuscan merge is under way")
+    };
+    assert_eq!(m.stage, MergerStage::Presidency);
+    assert!(m.pass2.is_empty());
+    let holders = m.holders.clone();
+    assert!(holders.contains(&p(2)));
+    let with = |answers: Vec<(ShareOwner, OddShareChoice)>| {
+        let mut t = s.clone();
+        if let Round::OperatingRound(r) = &mut t.round
+            && let Some(CorporateEvent::Merger(m)) = r.event.as_deref_mut()
+        {
+            m.pass2 = answers;
+        }
+        validate(&t).map_err(|e| e.path)
+    };
+    let (cash, full) = (OddShareChoice::Cash, OddShareChoice::FullShare);
+    assert_eq!(with(vec![(p(2), cash)]), Ok(()));
+    let outsider = (0..3)
+        .map(p)
+        .chain(s.corporations.iter().map(|c| corp(&c.sym)))
+        .find(|h| !holders.contains(h))
+        .expect("a player or corporation without old shares");
+    assert_eq!(
+        with(vec![(outsider, cash)]),
+        Err("operating_round.event.merger.pass2[0]".to_string())
+    );
+    assert_eq!(
+        with(vec![(p(2), cash), (p(2), full)]),
+        Err("operating_round.event.merger.pass2[1]".to_string())
+    );
+    assert_eq!(
+        with(vec![(p(2), cash); holders.len() + 1]),
+        Err("operating_round.event.merger.pass2".to_string())
+    );
+}

@@ -729,6 +729,7 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
             if let Some(p) = &x.president {
                 check_holder(state, &format!("{path}.president"), p)?;
             }
+            check_pass2(path, x)?;
             // At most one two-city tile per hex, each of the new corporation's hexes
             // (1841 §12.1), and only until the choice is made.
             let two_city_ok = x.two_city.len() <= 4
@@ -769,6 +770,28 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
             if x.next as usize > x.holders.len() {
                 return Err(err(format!("{path}.next"), "beyond the holders"));
             }
+        }
+    }
+    Ok(())
+}
+
+/// The odd-share answers of a merger's sweep over odd shares (1841 §12.1 pass 2, R4;
+/// `Merger::pass2`): each given by a holder of the merger's list, once. Errors name
+/// `operating_round.event.merger.pass2[i]`.
+fn check_pass2(path: &str, x: &super::state::Merger) -> Result<(), StateError> {
+    if x.pass2.len() > x.holders.len() {
+        return Err(err(
+            format!("{path}.pass2"),
+            "at most one answer per holder",
+        ));
+    }
+    for (i, (h, _)) in x.pass2.iter().enumerate() {
+        let p = format!("{path}.pass2[{i}]");
+        if !x.holders.contains(h) {
+            return Err(err(p, "a holder of the merger"));
+        }
+        if x.pass2[..i].iter().any(|(g, _)| g == h) {
+            return Err(err(p, "one answer per holder"));
         }
     }
     Ok(())
