@@ -51,6 +51,25 @@ fn event(state: &State) -> Option<&CorporateEvent> {
     }
 }
 
+/// The state after record `id` of `engine/tests/data/NAME.json` (an 18xx.games export of a
+/// generated game, replayed by the importer without the final check).
+fn data_at(name: &str, id: i64) -> State {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    replay(
+        &text,
+        &ReplaySettings {
+            check: false,
+            stop_at_action_id: Some(id),
+        },
+    )
+    .state
+    .unwrap()
+}
+
 fn buy_4_train() -> Action {
     Action::BuyTrain {
         train: "4-0".into(),
@@ -828,22 +847,7 @@ fn s12_3_tuscan_merge_into_sfli() {
 /// pairs wait for it (this engine exchanges them once the presidency is settled).
 #[test]
 fn faq_r4_a_holder_of_20_percent_after_the_odd_shares_presides_sfli() {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/data/v2-3p-heuristic-s3012-to357.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let at = |id| {
-        replay(
-            &text,
-            &ReplaySettings {
-                check: false,
-                stop_at_action_id: Some(id),
-            },
-        )
-        .state
-        .unwrap()
-    };
+    let at = |id| data_at("v2-3p-heuristic-s3012-to357", id);
     // Before player 3's odd share: the certificate waits in the IPO; he is asked in the
     // sweep over odd shares (no claim: he cannot pay 1.5 times the price).
     let s = at(348);
@@ -889,22 +893,7 @@ fn faq_r4_a_holder_of_20_percent_after_the_odd_shares_presides_sfli() {
 /// pool 70%, IPO 20%, and 18xx.games asked ATFA's controller for CTS's odd share).
 #[test]
 fn s12_3_the_pools_pair_takes_sflis_certificate_when_the_shares_run_out() {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/data/v2-4p-random-s4013-to634.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let at = |id| {
-        replay(
-            &text,
-            &ReplaySettings {
-                check: false,
-                stop_at_action_id: Some(id),
-            },
-        )
-        .state
-        .unwrap()
-    };
+    let at = |id| data_at("v2-4p-random-s4013-to634", id);
     let s = at(631);
     let Some(CorporateEvent::Merger(m)) = event(&s) else {
         panic!("the Tuscan merge's odd shares expected")
@@ -2663,20 +2652,7 @@ fn s12_2_transformed_major_goes_to_the_back_of_its_stack() {
 /// refused, naming the field.
 #[test]
 fn validate_checks_the_merger_odd_share_answers() {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/data/v2-3p-heuristic-s3012-to357.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let s = replay(
-        &text,
-        &ReplaySettings {
-            check: false,
-            stop_at_action_id: Some(348),
-        },
-    )
-    .state
-    .unwrap();
+    let s = data_at("v2-3p-heuristic-s3012-to357", 348);
     let Some(CorporateEvent::Merger(m)) = event(&s) else {
         panic!("the Tuscan merge is under way")
     };
