@@ -16,7 +16,8 @@ use common::g1841::{record, reexported};
 /// (SFTN's pool share at L.48, SFTC's at L.8; the pool holds 50% of SFTN, 60% allowed). The
 /// export writes SLDV's two passes (ids 327 and 328); before, it wrote only the first and the
 /// oracle stopped at SFTG's lay, id 328 ("Blocking step Corporate Sell then Buy Shares").
-/// Replayed, both passes are dropped again.
+/// Replayed, both passes are dropped again (and, since 2026-12-07, the third, for 18xx's
+/// transformation step: g1841_oracle_tuscan22).
 #[test]
 fn s9_7_a_corporation_frozen_mid_turn_passes_its_share_step() {
     let (replayed, written) = reexported("v2-4p-random-s4102-to326");
@@ -26,15 +27,17 @@ fn s9_7_a_corporation_frozen_mid_turn_passes_its_share_step() {
     assert_eq!(r.current.as_deref(), Some("SFTG"));
     assert!(r.done.iter().any(|c| c == "SLDV"));
     let records = written.json["actions"].as_array().unwrap();
-    assert_eq!(records.len(), 328);
+    // Since 2026-12-07 also the pass of 18xx's transformation step (id 329,
+    // g1841_oracle_tuscan22).
+    assert_eq!(records.len(), 329);
     assert_eq!(record(&written, 326)["type"], "remove_token");
-    for id in [327, 328] {
+    for id in [327, 328, 329] {
         let pass = record(&written, id);
         assert_eq!(pass["type"], "pass", "id {id}");
         assert_eq!(pass["entity"], "SLDV", "id {id}");
         assert_eq!(pass["entity_type"], "corporation", "id {id}");
     }
-    // The written export replays to the same actions, its two passes dropped (the cut ends
+    // The written export replays to the same actions, its three passes dropped (the cut ends
     // before them).
     let text = serde_json::to_string(&written.json).unwrap();
     let again = import18xx::replay(&text, &import18xx::ReplaySettings::default());
@@ -42,6 +45,6 @@ fn s9_7_a_corporation_frozen_mid_turn_passes_its_share_step() {
     assert_eq!(again.actions, replayed.actions);
     assert_eq!(
         again.records_dropped + again.passes_dropped,
-        replayed.records_dropped + replayed.passes_dropped + 2
+        replayed.records_dropped + replayed.passes_dropped + 3
     );
 }

@@ -184,6 +184,17 @@ const CASES: &[Case] = &[
         patched_to: None,
         with: &[],
     },
+    // 1841 §12.1, §12.3, FAQ-T: the Tuscan merge (id 566) merges SFLP (L.9) and SFMA (L.8),
+    // average 8.5, into CFCC; 18xx's search gives L.72 (row 0, column 0), so SFLi starts at
+    // L.106 instead of L.53, the payments differ and 18xx refuses an ATFA purchase (id 616).
+    Case {
+        entry: "minor-merger-price-at-the-market-bottom",
+        fixture: "minor-merger-price-at-the-market-bottom-version_1-random-8p-s8103.json",
+        stop_at: 616,
+        stop_message: "Cannot buy a share of ATFA",
+        patched_to: None,
+        with: &[],
+    },
 ];
 
 #[test]

@@ -402,11 +402,14 @@ pub fn export(
                         id,
                     ));
                 }
-                // 18xx's train step, then its corporate share step, of a corporation frozen
-                // mid-turn stay open.
+                // 18xx's train step, then its corporate share step and its transformation
+                // step, of a corporation frozen mid-turn stay open.
                 for (corp, seat) in train_step_left_open_in_18xx(&pre, &state)
                     .into_iter()
                     .chain(super::export_frozen_turn::share_step_left_open_in_18xx(
+                        &pre, &state,
+                    ))
+                    .chain(super::export_frozen_turn::transform_step_left_open_in_18xx(
                         &pre, &state,
                     ))
                 {
@@ -765,7 +768,8 @@ pub(super) fn frozen_mid_turn(pre: &State, post: &State) -> Option<(String, Seat
 /// 18xx.games keeps open where this engine has moved on, in the order written: the
 /// transformation offer at the end of a minor's turn ([`transform_offer_skipped`]), the
 /// optional removal of SFLi's tokens after the Tuscan merge ([`tuscan_removal_open`]) and the
-/// train step of a corporation frozen mid-turn ([`train_step_left_open_in_18xx`]). The
+/// train step, the share step and the transformation step of a corporation frozen mid-turn
+/// ([`train_step_left_open_in_18xx`], [`super::export_frozen_turn`]). The
 /// importer drops these passes: read as a pass of the corporation's controller, each would
 /// pass what this engine asks next (SFLi's or the same corporation's next turn, or another
 /// corporation of that player; [`super::import18xx::Replayed::passes_dropped`]).
@@ -778,6 +782,10 @@ pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec
         .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| (corp, false)))
         .chain(
             super::export_frozen_turn::share_step_left_open_in_18xx(pre, post)
+                .map(|(corp, _)| (corp, false)),
+        )
+        .chain(
+            super::export_frozen_turn::transform_step_left_open_in_18xx(pre, post)
                 .map(|(corp, _)| (corp, false)),
         )
         .collect()

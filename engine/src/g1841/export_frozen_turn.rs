@@ -1,9 +1,11 @@
-//! The corporate share step 18xx.games keeps open for a corporation frozen mid-turn (1841
-//! §7.4, §9.7), which this engine ends (reviewed divergence `frozen-mid-turn-train-step`).
+//! The corporate share step and the transformation step 18xx.games keeps open for a
+//! corporation frozen mid-turn (1841 §7.4, §9.7, §12.2), which this engine ends (reviewed
+//! divergence `frozen-mid-turn-train-step`).
 
 use super::corporation::{chain, phase_number};
 use super::export18xx::frozen_mid_turn;
 use super::market;
+use super::operating_round;
 use super::state::{CorporationKind, ShareOwner, State};
 use crate::Seat;
 
@@ -56,6 +58,31 @@ pub(super) fn share_step_left_open_in_18xx(pre: &State, post: &State) -> Option<
     // goes on to the next corporation after its train step's pass (why is not known yet).
     let open = buys || startable_in_18xx(post, &corp);
     open.then_some((corp, seat))
+}
+
+/// The minor frozen mid-turn whose turn this engine ended with `pre → post` (as
+/// [`share_step_left_open_in_18xx`]) while 18xx.games goes on to its transformation step and
+/// offers it (`G1841::Step::Transform#actions`: a minor, non-historical or from phase 4,
+/// `transformable?`, while a non-historical major can be formed, `merge_target?`; unlike its
+/// merge step, `mergeable?`, it never asks whether the corporation is frozen), with the seat
+/// to write its `pass` for. By the rules a frozen corporation does nothing in its turn (1841
+/// §7.4: it has no president to decide, and "cannot merge"); a transformation is its
+/// president's decision (§12.2), so nobody may transform it and the pass is the decision this
+/// engine makes for it: a matter of the export only. v2 4 players seed 4102, 18xx id 329:
+/// SLDV buys the first 4-train (id 318), is frozen by the split, passes its train step (id
+/// 327) and its share step (id 328); 18xx then waits in its transformation step where SFTG's
+/// lay was written.
+pub(super) fn transform_step_left_open_in_18xx(
+    pre: &State,
+    post: &State,
+) -> Option<(String, Seat)> {
+    let (corp, seat) = frozen_mid_turn(pre, post)?;
+    let c = post.corporation(&corp)?;
+    let offered = c.kind == CorporationKind::Minor
+        && c.started()
+        && (!c.historical || phase_number(post) >= 4)
+        && operating_round::events::any_formable_major(post);
+    offered.then_some((corp, seat))
 }
 
 /// Whether 18xx.games lists a start to corporation `buyer` in its share step
