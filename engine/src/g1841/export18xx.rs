@@ -293,7 +293,7 @@ pub fn export(
                 if matches!(action, Action::DeclareBankruptcy { .. }) {
                     writer.ledger.bankrupt_sales(&ShareOwner::Player(*seat));
                 }
-                writer.ledger.split_treasury(&pre, &state, &events);
+                writer.ledger.split_treasury(&pre, &events);
                 writer.ledger.merger_treasury(&pre, &state, &events);
                 writer.ledger.exchanged(&events, &state);
                 writer.ledger.settle(&state);

@@ -16,7 +16,7 @@
 //! order of this engine's certificate indices (the order in which both engines hand out a new
 //! corporation's shares). A purchase or a sale names its ids itself ([`Ledger::pick`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use super::action::Event;
 use super::import18xx::notation;
@@ -701,65 +701,141 @@ impl Ledger {
     }
 
     /// Follows the split's handing out of IRSFF's certificates of other corporations (1841
-    /// §12.4: by descending value, alternating SB, SFL) from `pre` to `post`, when `events`
-    /// form two corporations from one (the split; a transformation forms one). 18xx.games
-    /// (`secession_move_treasury_shares`) takes IRSFF's certificates in the order it received
-    /// them, sorts them by price ascending and reverses the list, so that of certificates of
-    /// equal value the last received goes first; this engine hands out each corporation's
-    /// certificates in index order. So, per corporation and size, IRSFF's ids, last received
-    /// first, go to the holders this engine gave its certificates to, in index order.
-    pub fn split_treasury(&mut self, pre: &State, post: &State, events: &[Event]) {
-        let mut formed: BTreeMap<&str, usize> = BTreeMap::new();
+    /// §12.4: by descending value, alternating SB, SFL), when `events` form two corporations
+    /// from one (the split; a transformation forms one), as 18xx.games does it
+    /// (`secession_move_treasury_shares`): IRSFF's certificates in the order of its
+    /// `corporate_shares` (corporation by corporation in the corporation list's order, each
+    /// corporation's in the order IRSFF received them), sorted by price ascending (Ruby's
+    /// `sort_by`: not stable by contract, but stable in the oracle's Ruby 3.1 on glibc 2.36,
+    /// which sorts with glibc's merge sort; checked on random lists with equal keys) and
+    /// reversed, so that of equal values the
+    /// later corporation, and within one corporation the last received, goes first; even
+    /// positions to the first successor, odd ones to the second. The presidency changes
+    /// these transfers cause, and what this engine's handing out does differently, are left
+    /// to [`Ledger::settle`].
+    ///
+    /// The presidencies that changed in the same action before the split (the delayed
+    /// presidency check of the first 4-train, 1841 §11 step 2, FAQ-C14, which comes before
+    /// the split) are swapped first, as 18xx's `deferred_president_change` does (the new
+    /// president's first certificates to the old one), so that IRSFF hands out the
+    /// certificates it holds at the split: lite 5 players random seed 5105, 18xx id 369:
+    /// IRSFF (SFTG_2, SFTG_7, SFTG_8: 30%) becomes SFTG's president at the concessions'
+    /// close, gives player 4 SFTG_2 and SFTG_7 for SFTG_0, hands SFTG_0 to SFL and SFTG_8 to
+    /// SB; player 4, tied, takes the presidency back for SFTG_2 and SFTG_7, which SFL sells
+    /// at id 395. Before, the ledger handed out IRSFF's holdings before the action (three
+    /// 10% shares) and gave SFL SFTG_8 and SFTG_7: 18xx.games refused the sale, "All shares
+    /// must be owned by the same owner".
+    pub fn split_treasury(&mut self, pre: &State, events: &[Event]) {
+        let mut formed: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for e in events {
-            if let Event::CorporationFormed { from, .. } = e
+            if let Event::CorporationFormed {
+                corporation, from, ..
+            } = e
                 && let [one] = from.as_slice()
             {
-                *formed.entry(one.as_str()).or_default() += 1;
+                formed
+                    .entry(one.as_str())
+                    .or_default()
+                    .push(corporation.as_str());
             }
         }
-        let Some((old, _)) = formed.into_iter().find(|(_, n)| *n == 2) else {
+        let Some((old, successors)) = formed.into_iter().find(|(_, s)| s.len() == 2) else {
             return;
         };
-        let owner = ShareOwner::Corporation(old.to_string());
-        for (c, after) in pre.corporations.iter().zip(&post.corporations) {
-            let Some(shares) = self.corps.get_mut(&c.sym) else {
-                continue;
-            };
-            if c.sym != after.sym || shares.sizes.len() != c.certificates.len() {
-                continue;
-            }
-            let sizes: BTreeSet<u32> = c
-                .certificates
-                .iter()
-                .filter(|k| k.owner == owner && !k.president)
-                .map(|k| k.percent)
-                .collect();
-            for size in sizes {
-                let receivers: Vec<ShareOwner> = c
-                    .certificates
-                    .iter()
-                    .zip(&after.certificates)
-                    .filter(|(k, _)| k.owner == owner && !k.president && k.percent == size)
-                    .map(|(_, a)| a.owner.clone())
-                    .collect();
-                let ids: Vec<usize> = shares
-                    .held
-                    .get(&owner)
-                    .map(|l| {
-                        l.iter()
-                            .copied()
-                            .filter(|&i| shares.sizes.get(i) == Some(&(size, false)))
-                            .rev()
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                for (i, to) in ids.into_iter().zip(receivers) {
-                    if to != owner {
-                        shares.move_share(i, &to);
-                    }
+        // The presidency changes before the split's first event (its successors' tokens,
+        // or their formation).
+        let start = events
+            .iter()
+            .position(|e| match e {
+                Event::TokenPlaced { corporation, .. } => {
+                    successors.contains(&corporation.as_str())
                 }
+                Event::CorporationFormed { .. } => true,
+                _ => false,
+            })
+            .unwrap_or(events.len());
+        for e in &events[..start] {
+            match e {
+                Event::PresidentChanged { corporation, seat } => {
+                    self.change_president(corporation, &ShareOwner::Player(*seat));
+                }
+                Event::PresidencyMoved {
+                    corporation,
+                    president,
+                } => self.change_president(corporation, president),
+                _ => {}
             }
         }
+        let owner = ShareOwner::Corporation(old.to_string());
+        let mut handed: Vec<(i64, String, usize)> = Vec::new();
+        for c in pre.corporations.iter().filter(|c| c.sym != old) {
+            let Some(shares) = self.corps.get(&c.sym) else {
+                continue;
+            };
+            if shares.sizes.len() != c.certificates.len() {
+                continue;
+            }
+            let unit = c.unit_percent().max(1);
+            for &i in shares.held.get(&owner).into_iter().flatten() {
+                let size = shares.sizes.get(i).map_or(0, |s| s.0);
+                let value = c
+                    .price()
+                    .unwrap_or(0)
+                    .saturating_mul(i64::from(size / unit));
+                handed.push((value, c.sym.clone(), i));
+            }
+        }
+        handed.sort_by_key(|(value, _, _)| *value);
+        handed.reverse();
+        for (k, (_, sym, i)) in handed.into_iter().enumerate() {
+            let to = ShareOwner::Corporation(successors[k % 2].to_string());
+            if let Some(shares) = self.corps.get_mut(&sym) {
+                shares.move_share(i, &to);
+            }
+        }
+    }
+
+    /// 18xx's `change_president` for a presidency change outside a transfer (the delayed
+    /// presidency check, `deferred_president_change`): `president`'s first ordinary
+    /// certificates worth the president's certificate go to its holder, the president's
+    /// certificate to `president`.
+    fn change_president(&mut self, corporation: &str, president: &ShareOwner) {
+        let Some(shares) = self.corps.get_mut(corporation) else {
+            return;
+        };
+        let Some(pres) = shares.sizes.iter().position(|(_, p)| *p) else {
+            return;
+        };
+        let Some(previous) = shares.owner.get(pres).cloned() else {
+            return;
+        };
+        if previous == *president {
+            return;
+        }
+        let size = shares.sizes[pres].0;
+        let unit = shares
+            .sizes
+            .iter()
+            .filter(|s| !s.1)
+            .map(|s| s.0)
+            .min()
+            .unwrap_or(10)
+            .max(1);
+        let swap: Vec<usize> = shares
+            .held
+            .get(president)
+            .map(|l| {
+                l.iter()
+                    .copied()
+                    .filter(|&i| shares.sizes.get(i).is_some_and(|s| !s.1))
+                    .take((size / unit) as usize)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for i in swap {
+            shares.move_share(i, &previous);
+        }
+        shares.move_share(pres, president);
     }
 }
 
@@ -902,7 +978,7 @@ mod tests {
             "RATF",
             &[(0, sb.clone()), (1, sfl.clone()), (2, sb.clone())],
         );
-        ledger.split_treasury(&pre, &s, &[formed("SB"), formed("SFL")]);
+        ledger.split_treasury(&pre, &[formed("SB"), formed("SFL")]);
         ledger.settle(&s);
         // Which certificates SB holds is what 18xx's later sales name; the president's
         // certificate is placed by `settle`, after the ordinary share.
