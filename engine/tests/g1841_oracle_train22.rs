@@ -26,17 +26,25 @@ fn reexport(name: &str) -> Exported {
     written
 }
 
-/// Loads `written` strictly in the unmodified oracle up to record `last` and checks it
-/// accepts every record; skips with a notice without Ruby or the oracle.
-fn oracle_accepts(name: &str, written: &Exported, last: i64) {
+/// Loads `written` strictly in the oracle (with the project's patches when `patched`:
+/// `tests/oracle/patched_oracle.rb`, the listed corrections of `tests/oracle/divergences.json`)
+/// up to record `last` and checks it accepts every record; skips with a notice without Ruby
+/// or the oracle.
+fn oracle_accepts(name: &str, written: &Exported, last: i64, patched: bool) {
     let Some(dir) = oracle() else {
         println!("SKIPPED (oracle part): no ruby or no 18xx.games oracle (REFEREE_ORACLE_18XX)");
         return;
     };
     let path = std::env::temp_dir().join(format!("referee-train22-{}-{name}", std::process::id()));
     std::fs::write(&path, serde_json::to_string(&written.json).unwrap()).unwrap();
+    let driver = if patched {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/oracle/patched_oracle.rb")
+    } else {
+        dir.join("oracle.rb")
+    };
     let out = std::process::Command::new("ruby")
-        .arg(dir.join("oracle.rb"))
+        .arg(driver)
+        .env("REFEREE_ORACLE_18XX", &dir)
         .arg("--no-snapshots")
         .arg("--at")
         .arg(last.to_string())
@@ -96,5 +104,37 @@ fn s12_1_a_merger_backed_out_gives_back_the_share_ids_of_its_undo() {
         ]
     );
     assert_eq!(record(&written, 385)["type"], "buy_train");
-    oracle_accepts(name, &written, 385);
+    oracle_accepts(name, &written, 385, false);
+}
+
+/// 1841 §12.3: the Tuscan merge of all three Tuscan minors is two mergers in one action
+/// (18xx `tuscan_merge_start`: SFLP and SFMA form a holding corporation, which merges with
+/// SSFL into SFLi), and the share ledger follows 18xx's three moves of the minors'
+/// certificates of other corporations (`Ledger::chained_mergers`). Version 2, 7 players,
+/// random, seed 7103 (cut at id 1033): SFTG is frozen, its president's certificate in the
+/// pool; SSFL holds SFTG_1, SFLP SFTG_4, SFMA SFTG_8. At id 942 (SFL's token count ends the
+/// split and the Tuscan merge runs) the holding corporation CFCC receives SFTG_4 and SFTG_8
+/// and takes SFTG's presidency: 18xx's swap puts both into the pool and gives it SFTG_0,
+/// which goes on to SFLi with SSFL's SFTG_1. The ledger used to settle this by holding
+/// counts: SFLi kept SFTG_4 and SFTG_1 went to the pool, so player 1's purchase from the
+/// pool at id 1031 named SFTG_8 and player 5's at id 1033 named SFTG_1, SFLi's in 18xx:
+/// "Cannot buy a share of SFTG". Both engines agree on the holdings.
+#[test]
+fn s12_3_tuscan_merge_of_three_moves_the_share_ids_as_18xx() {
+    let name = "v2-7p-s7103-to1033.json";
+    let written = reexport(name);
+    let merge = record(&written, 942);
+    assert_eq!(
+        (&merge["type"], &merge["entity"], &merge["choice"]),
+        (&json!("choose"), &json!("SFL"), &json!(1))
+    );
+    let purchase = |id: i64| {
+        let r = record(&written, id);
+        (r["entity"].clone(), r["shares"].clone())
+    };
+    assert_eq!(purchase(1031), (json!(1), json!(["SFTG_4"])));
+    assert_eq!(purchase(1033), (json!(5), json!(["SFTG_8"])));
+    // With the listed corrections of ids 460 and 914 (transform-token-president-pays-first,
+    // split-exchange-stale-frozen-holder).
+    oracle_accepts(name, &written, 1033, true);
 }
