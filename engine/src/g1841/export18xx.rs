@@ -206,10 +206,14 @@ pub fn export(
     let mut closed_with: Vec<(usize, i64)> = Vec::new();
     // The id of the last record before the merger proposal under way (1841 §12.1).
     let mut merger_base: i64 = 0;
+    // 18xx.games' share ids at that record: its undo of a merger backed out restores them
+    // ([`Writer::merger_backed_out`]).
+    let mut merger_base_ledger: Option<Ledger> = None;
     for (index, (seat, action)) in actions.iter().enumerate() {
         let pre = state.clone();
         if matches!(action, Action::ProposeMerger { .. }) {
             merger_base = i64::try_from(out.len()).unwrap_or(i64::MAX);
+            merger_base_ledger = Some(writer.ledger.clone());
         }
         // Seats whose stock turn this engine ended by itself where 18xx.games still offers
         // them something: their `pass` is written after the action's record.
@@ -343,6 +347,15 @@ pub fn export(
                 if let Some(undo) = writer.merger_backed_out(&events, *seat, merger_base, out.len())
                 {
                     out.push(undo);
+                    // The undo puts every certificate back where it was at the record before
+                    // the proposal, under its id then: the exchanges and the treasury moves
+                    // the ledger followed are taken back with it, not settled back by holding
+                    // counts, which can swap two holders' ids (lite random 3 players seed
+                    // 3103, ids 349-354: ATFA's and ICSF's 10% of RATF came back as each
+                    // other's, and ICSF's emergency sale at id 381 named ATFA's RATF_5).
+                    if let Some(ledger) = merger_base_ledger.take() {
+                        writer.ledger = ledger;
+                    }
                 }
                 writer.open_turn_passes(&open_turns, &mut out);
                 writer.merger_oo_removals(&pre, &state, &events);

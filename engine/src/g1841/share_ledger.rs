@@ -231,6 +231,14 @@ impl Ledger {
             },
             _ => None,
         };
+        if let Some(first) = &formed
+            && let Some(second) = merger(post)
+            && second.2 != first.2
+            && (second.0 == first.2 || second.1 == first.2)
+        {
+            self.chained_mergers(pre, post, events, first, &second);
+            return;
+        }
         let Some((a, b, target)) = formed.or_else(|| merger(post)).or_else(|| merger(pre)) else {
             return;
         };
@@ -255,6 +263,97 @@ impl Ledger {
                 let Some(shares) = self.corps.get_mut(&c.sym) else {
                     continue;
                 };
+                for i in shares.held.get(&from).cloned().unwrap_or_default() {
+                    shares.move_share(i, &to);
+                }
+            }
+        }
+    }
+
+    /// [`Ledger::merger_treasury`] for a merger whose new corporation `first` (formed from
+    /// `first.0` and `first.1`) merges on at once in the same action, as `second.2` with
+    /// `second.0` and `second.1`: the Tuscan merge of all three Tuscan minors (1841 §12.3;
+    /// 18xx `tuscan_merge_start`: SFLP and SFMA form a holding corporation, which merges
+    /// with SSFL into SFLi). 18xx moves the certificates of other corporations three times,
+    /// where this engine's `pre` and `post` show only the start and the end: the first
+    /// merger's `move_assets` (its initiator's list, then its partner's) to `first`; when
+    /// `first` then holds the president's share of a corporation whose presidency it takes
+    /// (an event `PresidencyMoved` to it, e.g. of a frozen corporation whose president's
+    /// certificate lay in the pool), the swap (`change_president`: the first certificates
+    /// of `first` worth the president's certificate to its holder, the certificate to
+    /// `first`); then the second merger's `move_assets` to `second.2`. Without this,
+    /// [`Ledger::settle`] took the donors in its own order (v2, 7 players, random, seed 7103,
+    /// id 942: SFLP's SFTG_4 and SFMA's SFTG_8 go to the pool in 18xx's swap and SFLi keeps
+    /// SSFL's SFTG_1; the ledger kept SFTG_4 and put SFTG_1 in the pool, and player 5's
+    /// purchase of "SFTG_1" from the pool at id 1033 was refused: "Cannot buy a share of
+    /// SFTG").
+    fn chained_mergers(
+        &mut self,
+        pre: &State,
+        post: &State,
+        events: &[Event],
+        first: &(String, String, String),
+        second: &(String, String, String),
+    ) {
+        let count = |s: &State, sym: &str, owner: &ShareOwner| {
+            s.corporation(sym).map_or(0, |c| {
+                c.certificates.iter().filter(|x| x.owner == *owner).count()
+            })
+        };
+        let involved = [
+            &first.0, &first.1, &first.2, &second.0, &second.1, &second.2,
+        ];
+        let between = ShareOwner::Corporation(first.2.clone());
+        let to = ShareOwner::Corporation(second.2.clone());
+        for c in &post.corporations {
+            if involved.contains(&&c.sym) {
+                continue;
+            }
+            let unit = self.unit(&c.sym);
+            let Some(shares) = self.corps.get_mut(&c.sym) else {
+                continue;
+            };
+            for old in [&first.0, &first.1] {
+                let from = ShareOwner::Corporation(old.clone());
+                if count(pre, &c.sym, &from) == 0 || count(post, &c.sym, &from) > 0 {
+                    continue;
+                }
+                for i in shares.held.get(&from).cloned().unwrap_or_default() {
+                    shares.move_share(i, &between);
+                }
+            }
+            let presidency = events.iter().any(|e| {
+                matches!(e, Event::PresidencyMoved { corporation, president }
+                    if *corporation == c.sym && *president == between)
+            });
+            if presidency
+                && let Some(unit) = unit
+                && let Some(p) = shares.sizes.iter().position(|s| s.1)
+                && let Some(holder) = shares.owner.get(p).cloned()
+                && holder != between
+            {
+                let n = (shares.sizes[p].0 / unit) as usize;
+                let swapped: Vec<usize> = shares
+                    .held
+                    .get(&between)
+                    .map(|list| {
+                        list.iter()
+                            .copied()
+                            .filter(|&i| shares.sizes.get(i) == Some(&(unit, false)))
+                            .take(n)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                for i in swapped {
+                    shares.move_share(i, &holder);
+                }
+                shares.move_share(p, &between);
+            }
+            for old in [&second.0, &second.1] {
+                let from = ShareOwner::Corporation(old.clone());
+                if count(post, &c.sym, &from) > 0 {
+                    continue;
+                }
                 for i in shares.held.get(&from).cloned().unwrap_or_default() {
                     shares.move_share(i, &to);
                 }
