@@ -1,12 +1,12 @@
-//! Issue #22: the corporate share step 18xx.games keeps open for a corporation frozen in its
-//! own turn (1841 §7.4, §9.7; reviewed divergence `frozen-mid-turn-train-step`): the export
+//! Issue #22: the corporate share step (and a minor's transformation step) 18xx.games keeps
+//! open for a corporation frozen in its own turn (1841 §7.4, §9.7; reviewed divergence `frozen-mid-turn-train-step`): the export
 //! writes its `pass`, the importer drops it again.
 
-use referee_engine::g1841::import18xx;
+use referee_engine::g1841::import18xx::{self, ReplaySettings};
 use referee_engine::g1841::state::Round;
 
 mod common;
-use common::g1841::{record, reexported};
+use common::g1841::{oracle_accepts, record, records_between, reexported};
 
 /// 1841 §7.4, §9.7, §12.4: SLDV (L.57) buys the first 4-train (id 318); after the split its
 /// owner SB has its president's certificate in the pool, so no player controls SLDV and this
@@ -17,7 +17,7 @@ use common::g1841::{record, reexported};
 /// export writes SLDV's two passes (ids 327 and 328); before, it wrote only the first and the
 /// oracle stopped at SFTG's lay, id 328 ("Blocking step Corporate Sell then Buy Shares").
 /// Replayed, both passes are dropped again (and, since 2026-12-07, the third, for 18xx's
-/// transformation step: g1841_oracle_tuscan22).
+/// transformation step: the test below).
 #[test]
 fn s9_7_a_corporation_frozen_mid_turn_passes_its_share_step() {
     let (replayed, written) = reexported("v2-4p-random-s4102-to326");
@@ -28,7 +28,7 @@ fn s9_7_a_corporation_frozen_mid_turn_passes_its_share_step() {
     assert!(r.done.iter().any(|c| c == "SLDV"));
     let records = written.json["actions"].as_array().unwrap();
     // Since 2026-12-07 also the pass of 18xx's transformation step (id 329,
-    // g1841_oracle_tuscan22).
+    // the test below).
     assert_eq!(records.len(), 329);
     assert_eq!(record(&written, 326)["type"], "remove_token");
     for id in [327, 328, 329] {
@@ -47,4 +47,49 @@ fn s9_7_a_corporation_frozen_mid_turn_passes_its_share_step() {
         again.records_dropped + again.passes_dropped,
         replayed.records_dropped + replayed.passes_dropped + 3
     );
+}
+
+/// 1841 §7.4 (a frozen corporation does nothing in its turn; it cannot merge), §12.2 (a
+/// transformation is its president's decision), §12.4: v2, 4 players, random, seed 4102
+/// (the harness stop of 2026-12-07, cut after id 334). SLDV buys the first 4-train (id 318);
+/// after the split its owner SB has its president's certificate in the pool, so no player
+/// controls SLDV and this engine ends its turn when the events are over (the Tuscan merge's
+/// token removal, id 326). 18xx.games goes on with a turn the pool controls: its train step
+/// (pass, id 327), its share step (pass, id 328), its merge step skipped (`mergeable?` asks
+/// `frozen?`), and its transformation step, which offers SLDV a transformation
+/// (`Transform#actions` never asks `frozen?`): the export writes SLDV's third pass (id 329)
+/// and SFTG's turn follows (id 330). Before, SFTG's lay was id 329 and the oracle stopped
+/// there ("Blocking step Transform minor into major cannot process action lay_tile"). The
+/// written export replays to the same actions, the three passes dropped, and loads strictly
+/// in the unmodified oracle to its last record.
+#[test]
+fn s7_4_a_minor_frozen_mid_turn_passes_18xxs_transformation_step() {
+    let (replayed, written) = reexported("v2-4p-random-s4102-to334");
+    assert_eq!(
+        records_between(&written, 326, 330),
+        [
+            "remove_token SFLi",
+            "pass SLDV",
+            "pass SLDV",
+            "pass SLDV",
+            "lay_tile SFTG",
+        ]
+    );
+    assert_eq!(record(&written, 329)["user"], 3);
+    let Round::OperatingRound(r) = &written.state.round else {
+        panic!("in an operating round");
+    };
+    assert_eq!(r.current.as_deref(), Some("SFTG"));
+    assert_eq!(written.json["actions"].as_array().unwrap().len(), 334);
+
+    let text = serde_json::to_string(&written.json).unwrap();
+    let again = import18xx::replay(&text, &ReplaySettings::default());
+    assert_eq!(again.failure, None);
+    assert_eq!(again.actions, replayed.actions);
+    assert_eq!(
+        again.records_dropped + again.passes_dropped,
+        replayed.records_dropped + replayed.passes_dropped
+    );
+
+    oracle_accepts("v2-4p-random-s4102-to334", &written.json, 334, false);
 }

@@ -702,6 +702,15 @@ pub struct Transformation {
     pub holders: Vec<ShareOwner>,
     /// Index in `holders` of the holder to decide next.
     pub next: u32,
+    /// The Tuscan merge's decider (1841 §12.3: the president of the participant with the best
+    /// stock value when the merge began, else the first 4-train's buyer), fixed for the whole
+    /// merge as 18xx.games' `@tuscan_merge_decider`: he chooses for a holding nobody controls
+    /// and leads its merger with SSFL, even if another player has become the holding's
+    /// president in the purchase rounds. `None` for a voluntary transformation, and in a
+    /// Tuscan transformation saved by an older build (the decider is then found again at the
+    /// end, as those builds did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decider: Option<crate::Seat>,
 }
 
 /// Steps of a corporation's operating turn, in order (1841 §8).

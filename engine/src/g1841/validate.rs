@@ -770,6 +770,9 @@ fn check_events(state: &State, or: &OperatingRound) -> Result<(), StateError> {
             if x.next as usize > x.holders.len() {
                 return Err(err(format!("{path}.next"), "beyond the holders"));
             }
+            if x.decider.is_some_and(|s| s as usize >= state.players.len()) {
+                return Err(err(format!("{path}.decider"), "a seat of this game"));
+            }
         }
     }
     Ok(())

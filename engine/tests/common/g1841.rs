@@ -150,3 +150,49 @@ pub fn sealed_bids_by_seat(actions: &[(Seat, Action)]) -> Vec<(Seat, Action)> {
     }
     out
 }
+
+/// An export's text imported and written again ([`export_again`]); `label` names it in
+/// failures.
+pub fn reexport_text(label: &str, text: &str) -> Exported {
+    let original = import18xx::replay(text, &ReplaySettings::default());
+    assert_eq!(original.failure, None, "{label}");
+    let written = export_again(&original);
+    assert_eq!(written.failure, None, "{label}");
+    written
+}
+
+/// Loads the export `json` strictly in the oracle up to record `last` — with the project's
+/// corrections when `patched` (`tests/oracle/patched_oracle.rb`, the patches of the entries
+/// of `tests/oracle/divergences.json`), else unmodified (`oracle.rb`) — and asserts that it
+/// accepts every record. Without Ruby or the oracle it prints a notice and returns false.
+pub fn oracle_accepts(label: &str, json: &Value, last: i64, patched: bool) -> bool {
+    let Some(dir) = oracle() else {
+        println!("SKIPPED (oracle part): no ruby or no 18xx.games oracle (REFEREE_ORACLE_18XX)");
+        return false;
+    };
+    let file: String = label
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let path = std::env::temp_dir().join(format!("referee-{}-{file}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string(json).unwrap()).unwrap();
+    let driver = if patched {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/oracle/patched_oracle.rb")
+    } else {
+        dir.join("oracle.rb")
+    };
+    let out = std::process::Command::new("ruby")
+        .arg(driver)
+        .env("REFEREE_ORACLE_18XX", &dir)
+        .arg("--no-snapshots")
+        .arg("--at")
+        .arg(last.to_string())
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(report["error"], Value::Null, "{label}: {report}");
+    assert_eq!(report["last_ok_action"], last, "{label}: {report}");
+    true
+}

@@ -356,6 +356,7 @@ fn corporate_event_to_pb(e: &eng::CorporateEvent) -> pb::CorporateEvent {
                 stage: x.stage,
                 holders: x.holders.iter().map(holder_to_pb).collect(),
                 next: x.next,
+                decider: x.decider,
             }),
         }),
     }
@@ -503,6 +504,10 @@ fn corporate_event_from_pb(
                 stage: x.stage,
                 holders: holders_from_pb(&format!("{p}.holders"), &x.holders, n)?,
                 next: x.next,
+                decider: match x.decider {
+                    None => None,
+                    Some(s) => Some(seat(&format!("{p}.decider"), s, n)?),
+                },
             })
         }
     })

@@ -1760,7 +1760,7 @@ pub(super) fn begin_tuscan(state: &mut State, events: &mut Vec<Event>) {
         };
         // The minor transforms into the holding, with the purchase rounds of §12.2; the
         // last step follows when they end.
-        super::transform::begin_tuscan(state, &minor, &h, joins_round, events);
+        super::transform::begin_tuscan(state, &minor, &h, joins_round, first, events);
     }
 }
 

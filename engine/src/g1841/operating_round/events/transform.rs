@@ -75,12 +75,18 @@ pub fn targets(state: &State, sym: &str) -> Vec<String> {
 /// 2026-12-06 every transformation kept the minor's place (lite heuristic 4 players seed
 /// 4015, 18xx id 867: RATF, transformed from CTLP on L.8, operated before AFI, which had
 /// come to L.8 after CTLP; 18xx operates AFI first).
-fn convert(state: &mut State, minor: &str, major: &str, tuscan: bool, events: &mut Vec<Event>) {
+fn convert(
+    state: &mut State,
+    minor: &str,
+    major: &str,
+    tuscan: Option<Seat>,
+    events: &mut Vec<Event>,
+) {
     let Some(m) = state.corporation(minor).cloned() else {
         return;
     };
     match m.share_price {
-        Some(p) if !tuscan => start_at(state, major, p.row, p.col),
+        Some(p) if tuscan.is_none() => start_at(state, major, p.row, p.col),
         _ => take_place_of(state, major, minor),
     }
     move_cash(state, minor, major);
@@ -100,8 +106,8 @@ fn convert(state: &mut State, minor: &str, major: &str, tuscan: bool, events: &m
         });
     }
     // The players' exchanges start at the minor's controller; a frozen minor of the Tuscan
-    // merge has none, and then at the merge's decider ([`tuscan_decider`]).
-    let anchor = controller(state, minor).or_else(|| tuscan.then(|| tuscan_decider(state, major)));
+    // merge has none, and then at the merge's decider (`tuscan`).
+    let anchor = controller(state, minor).or(tuscan);
     for cert in exchange_order(state, &m, anchor) {
         if cert.president {
             give_president(state, major, &cert.owner);
@@ -188,16 +194,17 @@ pub(super) fn begin_tuscan(
     minor: &str,
     major: &str,
     joins_round: bool,
+    decider: Seat,
     events: &mut Vec<Event>,
 ) {
-    convert(state, minor, major, true, events);
+    convert(state, minor, major, Some(decider), events);
     if let Some(r) = round_mut(state) {
         r.done.retain(|d| d != major);
         if !joins_round {
             r.done.push(major.to_string());
         }
     }
-    start_first_round(state, minor, major);
+    start_first_round(state, minor, major, Some(decider));
 }
 
 /// Whether `t` is the Tuscan merge's transformation (1841 §12.3): its minor is SFLP or SFMA
@@ -216,19 +223,24 @@ fn is_tuscan(state: &State, t: &Transformation) -> bool {
 }
 
 /// The end of the Tuscan merge's transformation (1841 §12.3): the holding's second token,
-/// free, then its merger with SSFL, decided by the president of the best-valued of the two
-/// (the leader of the merge: the minor's place is the holding's, FAQ-Q12).
+/// free, then its merger with SSFL, led by the merge's decider, fixed when the merge began
+/// (`Transformation::decider`, 18xx.games' `@tuscan_merge_decider`; p2p_purchases, 8
+/// players, heuristic, seed 8102: player 4, SFLP's president, leads the last step although
+/// player 2 became the holding AFI's president in the second purchase round). Before
+/// 2026-12-07 the decider was found again here ([`tuscan_decider`]), which a state saved by
+/// an older build still does.
 fn finish_tuscan(state: &mut State, t: &Transformation) {
     if let Some(c) = corp_mut(state, &t.major) {
         c.tokens_total = c.tokens_total.max(2);
     }
     let joins_round = round(state).is_none_or(|r| !r.done.contains(&t.major));
-    let first = tuscan_decider(state, &t.major);
+    let first = t.decider.unwrap_or_else(|| tuscan_decider(state, &t.major));
     set_event(state, None);
     super::merger::tuscan_last_step(state, &t.major, first, joins_round);
 }
 
-/// The Tuscan merge's decider while its minor transforms into `holding` (1841 §12.3): the
+/// The Tuscan merge's decider found again while its minor transforms into `holding`, for a
+/// state saved before `Transformation::decider` was kept (1841 §12.3): the
 /// president of the participant with the best stock value — the holding, in the minor's
 /// place, or SSFL, whichever operates first (FAQ-Q12) — and when that one is frozen (§7.4:
 /// no president) the operating corporation's controller, the first 4-train's buyer's, as
@@ -261,24 +273,25 @@ pub(in crate::g1841::operating_round) fn begin(
     major: &str,
     events: &mut Vec<Event>,
 ) {
-    convert(state, minor, major, false, events);
+    convert(state, minor, major, None, events);
     if let Some(r) = round_mut(state)
         && !r.done.iter().any(|d| d == major)
     {
         r.done.push(major.to_string());
     }
-    start_first_round(state, minor, major);
+    start_first_round(state, minor, major, None);
 }
 
 /// Stores the transformation of `minor` into `major` at its first purchase round (1841
-/// §12.2), with the holders asked in it.
-fn start_first_round(state: &mut State, minor: &str, major: &str) {
+/// §12.2), with the holders asked in it; `decider`: the Tuscan merge's.
+fn start_first_round(state: &mut State, minor: &str, major: &str, decider: Option<Seat>) {
     let mut t = Transformation {
         minor: minor.to_string(),
         major: major.to_string(),
         stage: 1,
         holders: Vec::new(),
         next: 0,
+        decider,
     };
     t.holders = round_holders(state, &t);
     store(state, t);
@@ -291,7 +304,10 @@ fn start_first_round(state: &mut State, minor: &str, major: &str) {
 /// `tuscan-transform-of-a-frozen-minor`). Before 2026-12-06: the first player in player order.
 fn president_seat(state: &State, t: &Transformation) -> Seat {
     controller(state, &t.major)
-        .or_else(|| is_tuscan(state, t).then(|| tuscan_decider(state, &t.major)))
+        .or_else(|| {
+            is_tuscan(state, t)
+                .then(|| t.decider.unwrap_or_else(|| tuscan_decider(state, &t.major)))
+        })
         .or_else(|| state.player_order.first().copied())
         .unwrap_or(0)
 }
