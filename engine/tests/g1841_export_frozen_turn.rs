@@ -4,9 +4,13 @@
 
 use referee_engine::g1841::import18xx::{self, ReplaySettings};
 use referee_engine::g1841::state::Round;
+use serde_json::json;
 
 mod common;
-use common::g1841::{oracle_accepts, record, records_between, reexported};
+use common::g1841::{
+    data, index_of, oracle_accepts, record, record_fields, records_between, reexport_text,
+    reexported,
+};
 
 /// 1841 §7.4, §9.7, §12.4: SLDV (L.57) buys the first 4-train (id 318); after the split its
 /// owner SB has its president's certificate in the pool, so no player controls SLDV and this
@@ -92,4 +96,31 @@ fn s7_4_a_minor_frozen_mid_turn_passes_18xxs_transformation_step() {
     );
 
     oracle_accepts("v2-4p-random-s4102-to334", &written.json, 334, false);
+}
+
+/// 1841 §7.4, §9.7, §12.4: a corporation frozen mid-turn by the events of its own 4-train,
+/// with its train step already over. v2, 5 players, random, seed 5112: RSFS buys the first
+/// 4-train (id 529, L.19 left); IRSFF splits and RSFS's president's certificate goes to SB,
+/// whose own is in the pool (RSFS frozen); the Tuscan merge follows. After SFLi's last token
+/// decision (id 533) this engine ends RSFS's turn, while 18xx.games waits in its corporate
+/// share step (SFTN's pool share at L.9): the export writes RSFS's `pass` (534) before CGTF's
+/// tile (535; before, 534 was CGTF's tile: "Blocking step Corporate Sell then Buy Shares").
+#[test]
+fn s7_4_a_corporation_frozen_in_its_share_step_passes_it() {
+    let name = "v2-5p-random-s5112-to536.json";
+    let written = reexport_text(name, &data(name));
+    assert_eq!(
+        record_fields(&written, 533),
+        json!({"type": "pass", "entity": "SFLi"})
+    );
+    assert_eq!(
+        record_fields(&written, 534),
+        json!({"type": "pass", "entity": "RSFS"})
+    );
+    assert_eq!(
+        record_fields(&written, 535),
+        json!({"type": "lay_tile", "entity": "CGTF"})
+    );
+    assert_eq!(index_of(&written, 535), 517);
+    oracle_accepts(name, &written.json, 537, false);
 }

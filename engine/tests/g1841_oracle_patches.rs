@@ -195,6 +195,18 @@ const CASES: &[Case] = &[
         patched_to: None,
         with: &[],
     },
+    // 1841 §12.4: at the split (id 606) IRSFF's certificates of equal price (CGTF_0, SFTC_5,
+    // SSFL_2 at L.32) go to SB and SFL in the order of a Ruby hash's keys; loaded with no
+    // snapshot, 18xx hands SFTC_5 to SB, RATF's emergency sale of it at id 638 sweeps player
+    // 4's cash, and player 4's par at id 674 meets another player's stock turn.
+    Case {
+        entry: "split-treasury-ties-in-hash-order",
+        fixture: "split-treasury-ties-in-hash-order-v2-random-5p-s5106.json",
+        stop_at: 674,
+        stop_message: "Blocking step Sell then Buy Shares or Concessions cannot process action par",
+        patched_to: None,
+        with: &[],
+    },
 ];
 
 #[test]

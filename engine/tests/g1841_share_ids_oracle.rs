@@ -7,34 +7,16 @@
 //! the oracle (`REFEREE_ORACLE_18XX`, default `../shared/oracle-18xx`), that 18xx.games'
 //! engine accepts the re-export strictly up to the fixture's last record.
 
-use referee_engine::g1841::export18xx::Exported;
 use referee_engine::g1841::import18xx::{ReplaySettings, replay};
 use referee_engine::g1841::{CorporateEvent, Round, ShareOwner, State};
 use serde_json::{Value, json};
 
 mod common;
-use common::g1841::{oracle_accepts, record, reexport_text};
+use common::g1841::{data, index_of, oracle_accepts, record, record_fields, reexport_text};
 
 /// The text of `tests/fixtures/1841/referee-exports/{name}`.
 fn referee_export(name: &str) -> String {
     common::fixture(&format!("referee-exports/{name}"))
-}
-
-/// The text of `engine/tests/data/{name}`.
-fn data(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-/// The fields of the record with id `id` that name what it moves.
-fn moved(written: &Exported, id: i64) -> Value {
-    let r = record(written, id);
-    let mut out = serde_json::Map::new();
-    for k in ["type", "entity", "shares", "percent"] {
-        if let Some(v) = r.get(k) {
-            out.insert(k.into(), v.clone());
-        }
-    }
-    Value::Object(out)
 }
 
 /// 1841 §12.1, FAQ-R6 (a merger nobody presides is backed out), written as 18xx.games'
@@ -133,7 +115,7 @@ fn s12_4_the_split_hands_out_what_irsff_holds_after_the_delayed_presidency_check
     let name = "lite-5p-random-s5105-to400.json";
     let written = reexport_text(name, &data(name));
     assert_eq!(
-        moved(&written, 395),
+        record_fields(&written, 395),
         json!({"type": "sell_shares", "entity": "SFL", "shares": ["SFTG_2", "SFTG_7"], "percent": 20})
     );
     oracle_accepts(name, &written.json, 400, false);
@@ -154,11 +136,11 @@ fn s12_4_the_split_hands_out_irsffs_certificates_in_18xx_order() {
     let name = "p2p_purchases-5p-random-s5103-to910.json";
     let written = reexport_text(name, &data(name));
     assert_eq!(
-        moved(&written, 786),
+        record_fields(&written, 786),
         json!({"type": "sell_shares", "entity": 4, "shares": ["AFI_4"], "percent": 10})
     );
     assert_eq!(
-        moved(&written, 905),
+        record_fields(&written, 905),
         json!({"type": "sell_shares", "entity": 4, "shares": ["AFI_3", "AFI_7"], "percent": 20})
     );
     oracle_accepts(name, &written.json, 910, false);
@@ -212,8 +194,28 @@ fn s12_3_the_tuscan_merge_keeps_its_decider_to_the_last_step() {
     assert_eq!(m.decider, Some(3));
     let written = reexport_text(name, &text);
     assert_eq!(
-        moved(&written, 692),
+        record_fields(&written, 692),
         json!({"type": "buy_shares", "entity": 2, "shares": ["SFLi_1"], "percent": 10})
     );
     oracle_accepts(name, &written.json, 721, false);
+}
+
+/// 1841 §12.1 (a merger nobody takes the presidency of fails), 18xx.games' `undo` of the
+/// whole proposal: the certificates the old corporations held go back to them as they were,
+/// the very ids. v2, 5 players, random, seed 5116: ILTF (SB_8) proposes a merger with IFAI
+/// (SB_7) into CTDA (our index 801), nobody claims the presidency (803) and the export writes
+/// 18xx's undo; the share ledger had handed CTDA's two SB shares back in index order (IFAI
+/// SB_8, ILTF SB_7). At id 831 IFAI sells its SB share in its train step's emergency (1841
+/// §14): written as SB_8, which after ILTF's later merger lay in the pool, 18xx.games crashed
+/// ("undefined method `spender' for Engine::SharePool"). It is SB_7.
+#[test]
+fn s12_1_a_merger_backed_out_leaves_the_certificates_where_they_were() {
+    let name = "v2-5p-random-s5116-to831.json";
+    let written = reexport_text(name, &data(name));
+    assert_eq!(index_of(&written, 831), 821);
+    assert_eq!(
+        record_fields(&written, 831),
+        json!({"type": "sell_shares", "entity": "IFAI", "shares": ["SB_7"], "percent": 10})
+    );
+    oracle_accepts(name, &written.json, 831, false);
 }

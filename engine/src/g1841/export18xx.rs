@@ -734,6 +734,9 @@ pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) 
 /// cheapest train: L.1 from another corporation), with the seat to write its `pass` for:
 /// no further train, the decision this engine makes for it.
 fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Seat)> {
+    if !matches!(&pre.round, Round::OperatingRound(p) if p.step == OperatingStep::Trains) {
+        return None;
+    }
     let (corp, seat) = frozen_mid_turn(pre, post)?;
     let c = post.corporation(&corp)?;
     let owned = post.operations.trains.get(&corp).map_or(0, Vec::len);
@@ -752,12 +755,20 @@ fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Se
 /// §7.4, through the events of its train purchase), with the seat to write its passes for
 /// (its controller before, else the next operating corporation's): see
 /// [`train_step_left_open_in_18xx`] and
-/// [`super::export_frozen_turn::share_step_left_open_in_18xx`].
+/// [`super::export_frozen_turn::share_step_left_open_in_18xx`]. The events may end in its
+/// train step or, when this engine had already moved it on to its share step (no further
+/// train to buy), in its share step: v2 5 players random seed 5112, 18xx id 529: RSFS's
+/// 4-train splits IRSFF (§12.4), RSFS's president's certificate goes to SB, whose own is in
+/// the pool, and the Tuscan merge follows (§11); after SFLi's last token decision (id 533)
+/// 18xx waits in RSFS's share step (SFTN's pool share at L.9, RSFS L.19).
 pub(super) fn frozen_mid_turn(pre: &State, post: &State) -> Option<(String, Seat)> {
     let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
         return None;
     };
-    if p.step != OperatingStep::Trains || p.event.is_none() || q.event.is_some() {
+    if !matches!(p.step, OperatingStep::Trains | OperatingStep::Shares)
+        || p.event.is_none()
+        || q.event.is_some()
+    {
         return None;
     }
     let corp = p.current.clone()?;

@@ -196,3 +196,31 @@ pub fn oracle_accepts(label: &str, json: &Value, last: i64, patched: bool) -> bo
     assert_eq!(report["last_ok_action"], last, "{label}: {report}");
     true
 }
+
+/// The text of the cut export `engine/tests/data/{name}`.
+pub fn data(name: &str) -> String {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The fields of the record with id `id` that name what it does: `type`, `entity`, `shares`
+/// and `percent` where present.
+pub fn record_fields(written: &Exported, id: i64) -> Value {
+    let r = record(written, id);
+    let mut out = serde_json::Map::new();
+    for k in ["type", "entity", "shares", "percent"] {
+        if let Some(v) = r.get(k) {
+            out.insert(k.into(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// Our action index written as record `id` (the first index mapped to it).
+pub fn index_of(written: &Exported, id: i64) -> usize {
+    written
+        .action_ids
+        .iter()
+        .position(|&x| x == id)
+        .unwrap_or_else(|| panic!("no action index for record {id}"))
+}
