@@ -171,10 +171,13 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
     }
     // Certificates of other corporations, by descending value, alternating. Of equal
     // values, the later corporation in the corporation list goes first: 18xx.games
-    // (`secession_move_treasury_shares`) sorts IRSFF's certificates, held in the list's
-    // order, by ascending price and reverses the list (lite 6p seed 6002, id 405: SFTC and
-    // SFTN at L.9, SFTC's share to SB). The certificates of one corporation keep their
-    // order (interchangeable; the export's share ledger follows 18xx's ids).
+    // (`secession_move_treasury_shares`) sorts IRSFF's certificates by ascending price and
+    // reverses the list (lite 6p seed 6002, id 405: SFTC and SFTN at L.9, SFTC's share to
+    // SB). 18xx.games holds them in the key order of a Ruby hash, which any look-up extends
+    // (not always the list's order: lite 6p seed 8002, id 665); the oracle is patched to the
+    // list's order (divergence `split-treasury-ties-in-hash-order`; the rule, §12.4, is
+    // silent on ties). The certificates of one corporation keep their order
+    // (interchangeable; the export's share ledger follows 18xx's ids).
     let owner = ShareOwner::Corporation(irsff_sym.clone());
     let mut held: Vec<(i64, usize, String, usize)> = Vec::new();
     for (k, c) in state.corporations.iter().enumerate() {
