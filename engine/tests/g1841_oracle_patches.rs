@@ -207,6 +207,18 @@ const CASES: &[Case] = &[
         patched_to: None,
         with: &[],
     },
+    // 1841 §12.4, §7.4: IRSFF's president's certificate lies in the pool; RATF spends all its
+    // cash on the first 4-train (id 722) and has nothing left to do, so no step is active
+    // during the split and 18xx crashes on `@round.current_entity.player`; patched, RATF's
+    // controller (player 1) decides, as in Referee.
+    Case {
+        entry: "split-decider-after-last-train-buy",
+        fixture: "split-decider-after-last-train-buy-p2p_purchases-random-5p-s7001.json",
+        stop_at: 722,
+        stop_message: "undefined method `player' for nil",
+        patched_to: None,
+        with: &["split-irsff-president-in-pool"],
+    },
 ];
 
 #[test]
