@@ -3,8 +3,10 @@
 //! oracle): SFLP at L.9 and SFMA at L.8 give L.8 here, L.72 in 18xx.games (a harness stop of
 //! 2026-12-07).
 
-use referee_engine::g1841::import18xx::{self, ReplaySettings};
 use referee_engine::g1841::state::{ShareOwner, State};
+
+mod common;
+use common::g1841::state_at;
 
 /// The text of `tests/oracle/fixtures/<name>`.
 fn oracle_fixture(name: &str) -> String {
@@ -12,19 +14,6 @@ fn oracle_fixture(name: &str) -> String {
         .join("../tests/oracle/fixtures")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The state of the export `text` after the actions with ids up to `id`.
-fn at(text: &str, id: i64) -> State {
-    let r = import18xx::replay(
-        text,
-        &ReplaySettings {
-            check: false,
-            stop_at_action_id: Some(id),
-        },
-    );
-    assert_eq!(r.failure, None, "to id {id}");
-    r.state.expect("a state")
 }
 
 fn price(state: &State, sym: &str) -> Option<i64> {
@@ -52,20 +41,20 @@ fn cash(state: &State, seat: usize) -> i64 {
 fn s12_1_minor_merger_price_below_l9_is_the_lowest_cell() {
     let text =
         oracle_fixture("minor-merger-price-at-the-market-bottom-version_1-random-8p-s8103.json");
-    let before = at(&text, 565);
+    let before = state_at(&text, 565);
     assert_eq!(price(&before, "SFLP"), Some(9));
     assert_eq!(price(&before, "SFMA"), Some(8));
     assert_eq!(price(&before, "SSFL"), Some(53));
 
     // The first step of the merge ran with the split's last choice: CFCC at L.8.
-    let merged = at(&text, 566);
+    let merged = state_at(&text, 566);
     let cfcc = merged.corporation("CFCC").expect("CFCC");
     let cell = cfcc.share_price.expect("CFCC started");
     assert_eq!((cell.row, cell.col, cfcc.price()), (12, 0, Some(8)));
     assert_eq!(price(&merged, "SFLi"), Some(53));
 
     // The payments of the exchange at L.53 (player ids 6, 3, 2 sit at seats 5, 2, 1).
-    let after = at(&text, 571);
+    let after = state_at(&text, 571);
     assert_eq!(price(&after, "SFLi"), Some(53));
     let sfli = after.corporation("SFLi").expect("SFLi");
     assert_eq!(

@@ -15,7 +15,7 @@ use referee_engine::g1841::{Action, Options};
 use serde_json::{Value, json};
 
 mod common;
-use common::g1841::{export_again, oracle, random_game};
+use common::g1841::{data, index_of, oracle_accepts, random_game, reexport_text};
 
 fn fixture(name: &str) -> String {
     common::fixture(&format!("referee-exports/{name}"))
@@ -24,21 +24,6 @@ fn fixture(name: &str) -> String {
 /// The fixture imported and written again.
 fn reexport(name: &str) -> Exported {
     reexport_text(name, &fixture(name))
-}
-
-/// [`reexport`] for a cut export of `engine/tests/data/` (games written for these tests
-/// since: a random game of a test of its own changes with every rules fix, a file does not).
-fn reexport_data(name: &str) -> Exported {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    reexport_text(name, &std::fs::read_to_string(path).unwrap())
-}
-
-fn reexport_text(name: &str, text: &str) -> Exported {
-    let original = replay(text, &ReplaySettings::default());
-    assert_eq!(original.failure, None, "{name}");
-    let written = export_again(&original);
-    assert_eq!(written.failure, None, "{name}");
-    written
 }
 
 /// The fields of the record with id `id` that name what it moves.
@@ -54,35 +39,6 @@ fn record(written: &Exported, id: i64) -> Value {
     Value::Object(out)
 }
 
-/// Our action index carried by record `id`.
-fn index_of(written: &Exported, id: i64) -> usize {
-    written.action_ids.iter().position(|&x| x == id).unwrap()
-}
-
-/// Loads `written` strictly in the oracle up to record `last` and checks it accepts every
-/// record; skips with a notice without Ruby or the oracle.
-fn oracle_accepts(name: &str, written: &Exported, last: i64) {
-    let Some(dir) = oracle() else {
-        println!("SKIPPED (oracle part): no ruby or no 18xx.games oracle (REFEREE_ORACLE_18XX)");
-        return;
-    };
-    let path =
-        std::env::temp_dir().join(format!("referee-share-ids-{}-{name}", std::process::id()));
-    std::fs::write(&path, serde_json::to_string(&written.json).unwrap()).unwrap();
-    let out = std::process::Command::new("ruby")
-        .arg(dir.join("oracle.rb"))
-        .arg("--no-snapshots")
-        .arg("--at")
-        .arg(last.to_string())
-        .arg(&path)
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_file(&path);
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    assert_eq!(report["error"], Value::Null, "{name}: {report}");
-    assert_eq!(report["last_ok_action"], last, "{name}: {report}");
-}
-
 /// 1841 §5.3, 18xx `SharePool#transfer_shares`: a purchase that takes the presidency moves
 /// the bought certificate to the buyer, then hands the old president the buyer's *first*
 /// certificates for the president's certificate (`change_president`). `version_1`, 3
@@ -96,7 +52,7 @@ fn oracle_accepts(name: &str, written: &Exported, last: i64) {
 #[test]
 fn s5_3_a_purchase_taking_the_presidency_keeps_the_bought_share() {
     let name = "version_1-3p-random-s3023-to330.json";
-    let written = reexport_data(name);
+    let written = reexport_text(name, &data(name));
     assert_eq!(index_of(&written, 324), 317);
     assert_eq!(
         record(&written, 324),
@@ -106,16 +62,16 @@ fn s5_3_a_purchase_taking_the_presidency_keeps_the_bought_share() {
         record(&written, 325),
         json!({"type": "sell_shares", "entity": 2, "shares": ["ATFA_2", "ATFA_3"], "percent": 20})
     );
-    oracle_accepts(name, &written, 330);
+    oracle_accepts(name, &written.json, 330, false);
 
     let name = "version_1-3p-random-s3018-to190.json";
-    let written = reexport_data(name);
+    let written = reexport_text(name, &data(name));
     assert_eq!(index_of(&written, 185), 182);
     assert_eq!(
         record(&written, 185),
         json!({"type": "sell_shares", "entity": 3, "shares": ["RATF_4", "RATF_0"], "percent": 20})
     );
-    oracle_accepts(name, &written, 190);
+    oracle_accepts(name, &written.json, 190, false);
 }
 
 /// The same swap on a purchase in `version_1`, 4 players, random, seed 4001 (id 277: player
@@ -140,7 +96,7 @@ fn s5_3_a_sale_names_the_certificates_the_swap_handed_over() {
         record(&written, 314),
         json!({"type": "sell_shares", "entity": 3, "shares": ["RATF_0"], "percent": 20})
     );
-    oracle_accepts(name, &written, 320);
+    oracle_accepts(name, &written.json, 320, false);
 }
 
 /// 1841 §12.1, 18xx `merger_tokens_start`: the partner's token in a city where the initiator
@@ -161,7 +117,7 @@ fn s12_1_a_mergers_token_keeps_the_initiators_slot() {
         record(&written, 453),
         json!({"type": "remove_token", "entity": "RSFS", "city": "606-0-0", "slot": 1})
     );
-    oracle_accepts(name, &written, 460);
+    oracle_accepts(name, &written.json, 460, false);
 }
 
 /// 1841 §12.4, 18xx `secession_move_treasury_shares`: IRSFF's certificates of other
@@ -181,7 +137,7 @@ fn s12_4_the_splits_treasury_certificates_go_last_received_first() {
         record(&written, 412),
         json!({"type": "sell_shares", "entity": "SFL", "shares": ["SFTG_7"], "percent": 10})
     );
-    oracle_accepts(name, &written, 415);
+    oracle_accepts(name, &written.json, 415, false);
 }
 
 /// 1841 §12.1 (rule 4.7.4.1, FAQ-R6, #9404): a merger nobody takes the presidency of is
@@ -244,7 +200,7 @@ fn s12_1_a_merger_backed_out_is_written_as_an_undo() {
         "Player 1, then SFL (his)"
     );
     assert_eq!(original.choices_inserted, 2);
-    oracle_accepts(name, &written, 672);
+    oracle_accepts(name, &written.json, 672, false);
 }
 
 /// 1841 §9.5, 18xx `buy_token`: a genuine 18xx.games record names the token bought by its
@@ -360,7 +316,7 @@ fn s12_2_a_transformation_exchanges_the_pool_last() {
         record(&written, 432),
         json!({"type": "sell_shares", "entity": 3, "shares": ["ATFA_1"], "percent": 10})
     );
-    oracle_accepts(name, &written, 485);
+    oracle_accepts(name, &written.json, 485, false);
 }
 
 /// 1841 §9.6 (a corporation without a train must buy one only if it has a route; 18xx
@@ -438,7 +394,7 @@ fn s12_2_a_transformation_exchanges_in_18xx_holder_order() {
         record(&written, 414),
         json!({"type": "buy_shares", "entity": 4, "shares": ["CTS_3"], "percent": 10})
     );
-    oracle_accepts(name, &written, 414);
+    oracle_accepts(name, &written.json, 414, false);
 }
 
 /// 1841 §12.1, 18xx `move_assets`: a merger moves the initiator's certificates of other
@@ -467,7 +423,7 @@ fn s12_1_a_mergers_treasury_moves_the_initiators_certificates_first() {
         record(&written, 626),
         json!({"type": "sell_shares", "entity": 1, "shares": ["RSFS_2"], "percent": 10})
     );
-    oracle_accepts(name, &written, 626);
+    oracle_accepts(name, &written.json, 626, false);
 }
 
 /// 1841 §9.4 (a corporation that runs nothing withholds 0 and moves left) against 18xx's
@@ -481,7 +437,7 @@ fn s12_1_a_mergers_treasury_moves_the_initiators_certificates_first() {
 #[test]
 fn s9_4_an_empty_run_where_18xx_keeps_a_sold_routes_step_open() {
     let name = "lite-3p-heuristic-s3011-to112.json";
-    let written = reexport_data(name);
+    let written = reexport_text(name, &data(name));
     assert_eq!(
         record(&written, 108),
         json!({"type": "run_routes", "entity": "SFTG"})
@@ -492,7 +448,7 @@ fn s9_4_an_empty_run_where_18xx_keeps_a_sold_routes_step_open() {
         record(&written, 110),
         json!({"type": "buy_train", "entity": "SFTG"})
     );
-    oracle_accepts(name, &written, 112);
+    oracle_accepts(name, &written.json, 112, false);
 }
 
 /// 1841 §12.1, §12.3, 18xx `merger_do_exchange` and `transfer_shares`: a holder that takes
@@ -515,7 +471,7 @@ fn s12_1_a_corporation_takes_a_mergers_presidency_by_the_swap() {
         record(&written, 474),
         json!({"type": "buy_shares", "entity": "ICSF", "shares": ["SFLi_6"], "percent": 10})
     );
-    oracle_accepts(name, &written, 474);
+    oracle_accepts(name, &written.json, 474, false);
 }
 
 /// 1841 §12.3, 18xx `merger_tokens_start`: when nobody takes SFLi's presidency at the
@@ -535,7 +491,7 @@ fn s12_3_the_pool_gives_its_first_two_sfli_shares_back_for_the_presidents_certif
         record(&written, 273),
         json!({"type": "buy_shares", "entity": "CTDA", "shares": ["SFLi_6"], "percent": 10})
     );
-    oracle_accepts(name, &written, 273);
+    oracle_accepts(name, &written.json, 273, false);
 }
 
 /// 1841 §12.2, 18xx `transform_shares`: the players exchange in turn from the minor's
@@ -557,7 +513,7 @@ fn s12_2_a_transformation_with_a_corporate_president_rotates_from_its_controller
         record(&written, 417),
         json!({"type": "sell_shares", "entity": 2, "shares": ["RATF_1", "RATF_2"], "percent": 20})
     );
-    oracle_accepts(name, &written, 417);
+    oracle_accepts(name, &written.json, 417, false);
 }
 
 /// 1841 §9.2 (the city must be reachable from one of the corporation's tokens; tokens in
@@ -605,5 +561,5 @@ fn s9_2_no_token_through_a_pass_token_and_back() {
     assert_eq!(operating_round::legal_tokens(&state), Vec::new());
     // The state after id 494 (IFAI's routes) is the oracle's too.
     let written = reexport(name);
-    oracle_accepts(name, &written, 494);
+    oracle_accepts(name, &written.json, 494, false);
 }

@@ -8,7 +8,7 @@
 //! SFL, whose later sale then paid SB there.
 
 mod common;
-use common::g1841::oracle;
+use common::g1841::{oracle, state_at};
 use referee_engine::g1841::import18xx::{self, ReplaySettings};
 use referee_engine::g1841::state::{ShareOwner, State};
 use serde_json::Value;
@@ -26,19 +26,6 @@ fn fixture_path() -> PathBuf {
 fn fixture_text() -> String {
     let path = fixture_path();
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The state of the export `text` after the actions with ids up to `id`.
-fn at(text: &str, id: i64) -> State {
-    let r = import18xx::replay(
-        text,
-        &ReplaySettings {
-            check: false,
-            stop_at_action_id: Some(id),
-        },
-    );
-    assert_eq!(r.failure, None, "to id {id}");
-    r.state.expect("a state")
 }
 
 /// The percent of `sym` that corporation `holder` holds.
@@ -69,7 +56,7 @@ fn cash(state: &State, sym: &str) -> i64 {
 #[test]
 fn s12_4_equal_treasury_certificates_and_sbs_cash() {
     let text = fixture_text();
-    let split = at(&text, 665);
+    let split = state_at(&text, 665);
     assert_eq!(percent(&split, "SB", "CFCC"), 10);
     assert_eq!(percent(&split, "SB", "SFTN"), 10);
     assert_eq!(percent(&split, "SB", "SFTC"), 0);
@@ -77,14 +64,14 @@ fn s12_4_equal_treasury_certificates_and_sbs_cash() {
     assert_eq!(percent(&split, "SFL", "SFTN"), 0);
     assert_eq!(cash(&split, "SB"), 22);
 
-    let sold = at(&text, 699);
+    let sold = state_at(&text, 699);
     assert_eq!(cash(&sold, "SB"), 22, "SFL's sale of SFTC pays SFL");
     assert_eq!(percent(&sold, "SB", "SFTN"), 10);
 
-    assert_eq!(cash(&at(&text, 729), "SB"), 38);
-    assert_eq!(cash(&at(&text, 733), "SB"), 38);
+    assert_eq!(cash(&state_at(&text, 729), "SB"), 38);
+    assert_eq!(cash(&state_at(&text, 733), "SB"), 38);
 
-    let stock_round = at(&text, 738);
+    let stock_round = state_at(&text, 738);
     assert_eq!(cash(&stock_round, "SB"), 64);
     assert_eq!(percent(&stock_round, "SB", "CFCC"), 0);
 }

@@ -224,3 +224,17 @@ pub fn index_of(written: &Exported, id: i64) -> usize {
         .position(|&x| x == id)
         .unwrap_or_else(|| panic!("no action index for record {id}"))
 }
+
+/// The state of the export `text` after its records up to id `id` (the importer without the
+/// final check); panics where the import stops.
+pub fn state_at(text: &str, id: i64) -> referee_engine::g1841::State {
+    let r = import18xx::replay(
+        text,
+        &ReplaySettings {
+            check: false,
+            stop_at_action_id: Some(id),
+        },
+    );
+    assert_eq!(r.failure, None, "to id {id}");
+    r.state.expect("a state")
+}
