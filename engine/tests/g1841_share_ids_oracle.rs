@@ -7,12 +7,13 @@
 //! the oracle (`REFEREE_ORACLE_18XX`, default `../shared/oracle-18xx`), that 18xx.games'
 //! engine accepts the re-export strictly up to the fixture's last record.
 
-use referee_engine::g1841::import18xx::{ReplaySettings, replay};
 use referee_engine::g1841::{CorporateEvent, Round, ShareOwner, State};
 use serde_json::{Value, json};
 
 mod common;
-use common::g1841::{data, index_of, oracle_accepts, record, record_fields, reexport_text};
+use common::g1841::{
+    data, index_of, oracle_accepts, record, record_fields, reexport_text, state_at,
+};
 
 /// The text of `tests/fixtures/1841/referee-exports/{name}`.
 fn referee_export(name: &str) -> String {
@@ -161,17 +162,7 @@ fn s12_4_the_split_hands_out_irsffs_certificates_in_18xx_order() {
 fn s12_3_the_tuscan_merge_keeps_its_decider_to_the_last_step() {
     let name = "p2p_purchases-8p-heuristic-s8102-to721.json";
     let text = data(name);
-    let at = |id| -> State {
-        replay(
-            &text,
-            &ReplaySettings {
-                check: false,
-                stop_at_action_id: Some(id),
-            },
-        )
-        .state
-        .unwrap()
-    };
+    let at = |id| state_at(&text, id);
     let event = |s: &State| match &s.round {
         Round::OperatingRound(r) => r.event.as_deref().cloned(),
         _ => None,

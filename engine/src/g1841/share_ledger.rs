@@ -35,6 +35,18 @@ struct Shares {
 }
 
 impl Shares {
+    /// The size of the corporation's smallest ordinary certificate in percent (10 for a major,
+    /// 20 for a minor, 1841 §5.1; at least 1), the unit in which sales and swaps count.
+    fn unit(&self) -> u32 {
+        self.sizes
+            .iter()
+            .filter(|s| !s.1)
+            .map(|s| s.0)
+            .min()
+            .unwrap_or(10)
+            .max(1)
+    }
+
     fn from_state(c: &super::state::Corporation) -> Shares {
         let mut s = Shares::default();
         for (i, cert) in c.certificates.iter().enumerate() {
@@ -616,14 +628,7 @@ impl Ledger {
         };
         let mut bundle: Vec<usize> = held.iter().copied().filter(|i| !is_president(i)).collect();
         bundle.push(pres);
-        let unit = shares
-            .sizes
-            .iter()
-            .filter(|s| !s.1)
-            .map(|s| s.0)
-            .min()
-            .unwrap_or(10)
-            .max(1);
+        let unit = shares.unit();
         let total: u32 = bundle
             .iter()
             .map(|&i| shares.sizes.get(i).map_or(0, |s| s.0))
@@ -707,14 +712,7 @@ impl Ledger {
         if president == seller {
             return;
         }
-        let unit = shares
-            .sizes
-            .iter()
-            .filter(|s| !s.1)
-            .map(|s| s.0)
-            .min()
-            .unwrap_or(10)
-            .max(1);
+        let unit = shares.unit();
         let total: u32 = indices
             .iter()
             .map(|&i| shares.sizes.get(i).map_or(0, |s| s.0))
@@ -912,14 +910,7 @@ impl Ledger {
             return;
         }
         let size = shares.sizes[pres].0;
-        let unit = shares
-            .sizes
-            .iter()
-            .filter(|s| !s.1)
-            .map(|s| s.0)
-            .min()
-            .unwrap_or(10)
-            .max(1);
+        let unit = shares.unit();
         let swap: Vec<usize> = shares
             .held
             .get(president)
