@@ -13,6 +13,14 @@
 //!   player may buy (§5.2; G1841's `can_buy?` refuses them). The answer is that of the
 //!   smallest of them (the first of that size), with the sale check (§5.1, `players_sold`) made
 //!   on the corporation of the first certificate listed.
+//! * `can_buy_any_from_market?` asks, for each corporation with certificates in the pool,
+//!   `can_buy_shares?` of the smallest of them, which never asks `pres_change_ok?`: a
+//!   historical corporation's president's certificate alone in the pool before phase 4 counts
+//!   when the player can pay it and it fits his limits, although it is not for sale then
+//!   (1841 §5.2, §7.5; interpretation I15 and 18xx's own intent in #9379 / PR 9382: "phase ≥ 4
+//!   or non-historical"). Version 2 random 6 players seed 6125, 18xx id 557: Player 5 (L.65)
+//!   sells RSFS in Stock Round 4, phase 3; SFMA's 40% president's certificate, alone in the
+//!   pool at L.24, costs L.48; 18xx waits for his `pass`.
 //! * `can_ipo_any?` asks `G1841::Game#can_par?`, which does not look for a free home city
 //!   (1841 §5.4 step 3), and `can_buy?` of the president's certificate at twice the lowest par
 //!   price: a player with L.136 below his certificate limit may start, in 18xx's reading, any
@@ -64,6 +72,7 @@ pub(crate) fn turn_open_in_18xx(state: &State, seat: Seat) -> bool {
     };
     let below_limit = certificate_count(state, seat) < certificate_limit(state);
     treasury_holding_looks_buyable(state, seat, player.cash, below_limit)
+        || pool_president_looks_buyable(state, seat, player.cash, below_limit)
         || start_looks_possible(state, player.cash, below_limit)
         || state
             .bank_concessions
@@ -136,6 +145,47 @@ fn treasury_holding_looks_buyable(state: &State, seat: Seat, cash: i64, below_li
             cost <= cash
                 && below_limit
                 && controlled_percent(state, seat, &corp.sym).saturating_add(percent) <= max
+        })
+}
+
+/// 18xx's `can_buy_any_from_market?` answering yes for a historical corporation's president's
+/// certificate alone in the pool before phase 4 (see the module documentation): the sale
+/// check of the round (§5.1, `players_sold`), its price (two units), the certificate limit and
+/// the 60% limit (18xx `can_gain?`). From phase 4 this engine offers that purchase itself.
+fn pool_president_looks_buyable(state: &State, seat: Seat, cash: i64, below_limit: bool) -> bool {
+    if phase_number(state) >= 4 || !below_limit {
+        return false;
+    }
+    let sold = |sym: &str| {
+        state.stock_round().is_some_and(|r| {
+            r.sold
+                .iter()
+                .any(|s| s.seat == seat && s.corporation == sym)
+        })
+    };
+    let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
+    state
+        .corporations
+        .iter()
+        .filter(|c| c.historical && c.started() && !c.closed)
+        .any(|corp| {
+            let mut pool = corp
+                .certificates
+                .iter()
+                .filter(|x| x.owner == ShareOwner::Pool);
+            let (Some(only), None) = (pool.next(), pool.next()) else {
+                // Nothing there, or a smaller certificate: 18xx asks about that one, as this
+                // engine does.
+                return false;
+            };
+            let Some(price) = corp.price() else {
+                return false;
+            };
+            let cost = price.saturating_mul(i64::from(only.percent / corp.unit_percent()));
+            only.president
+                && !sold(&corp.sym)
+                && cost <= cash
+                && controlled_percent(state, seat, &corp.sym).saturating_add(only.percent) <= max
         })
 }
 
