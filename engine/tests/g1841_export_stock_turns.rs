@@ -12,7 +12,7 @@ use referee_engine::g1841::import18xx;
 use serde_json::json;
 
 mod common;
-use common::g1841::{record, records_between, reexported};
+use common::g1841::{oracle_accepts, record, records_between, reexported, state_at};
 
 /// The export read back gives the same actions.
 fn reimports_to(written: &Exported, history: &[(Seat, Action)]) {
@@ -81,4 +81,85 @@ fn s22_a_pool_share_that_swaps_the_presidency_names_the_share_bought() {
         )
     );
     reimports_to(&written, &replayed.actions);
+}
+
+/// 1841 §5.2, §7.5 (interpretation I15): a historical corporation's president's certificate
+/// in the pool is not for sale before phase 4; 18xx.games' `can_buy_any_from_market?` asks
+/// `can_buy_shares?` of the smallest pool certificate, which never asks `pres_change_ok?`,
+/// and so keeps the stock turn open. Version 2, random, 6 players, seed 6125: in Stock Round 4
+/// (phase 3) Player 5 (L.65, 1 certificate) sells RSFS (id 557); SFMA's 40% president's
+/// certificate lies alone in the pool at L.24 (L.48 for it). This engine ends his turn; the
+/// export writes his `pass` (id 558, no action of ours). Before: Player 6's sale at id 558,
+/// refused by the oracle ("Blocking step Sell then Buy Shares or Concessions cannot process
+/// action sell_shares", expecting Player 5).
+#[test]
+fn s22_a_stock_turn_open_for_a_pool_presidency_before_phase_4_is_passed() {
+    let name = "v2-6p-random-s6125-to560";
+    let (replayed, written) = reexported(name);
+    assert_eq!(written.actions_exported, 560);
+    assert_eq!(
+        records_between(&written, 556, 560),
+        [
+            "buy_shares 3",
+            "sell_shares 5",
+            "pass 5",
+            "sell_shares 6",
+            "buy_shares 6"
+        ]
+    );
+    assert!(written.action_ids.contains(&557) && !written.action_ids.contains(&558));
+    let text = written.json.to_string();
+    let state = state_at(&text, 557);
+    let sfma = state.corporation("SFMA").unwrap();
+    let in_pool: Vec<(u32, bool)> = sfma
+        .certificates
+        .iter()
+        .filter(|c| c.owner == referee_engine::g1841::state::ShareOwner::Pool)
+        .map(|c| (c.percent, c.president))
+        .collect();
+    assert_eq!((state.phase.as_str(), in_pool), ("3", vec![(40, true)]));
+    reimports_to(&written, &replayed.actions);
+    oracle_accepts(name, &written.json, 560, true);
+}
+
+/// Interpretation I35 with a merger: 18xx.games keeps a closed historical corporation's IPO
+/// in the order its certificates came back, and a merger's exchange gives them back holder by
+/// holder from the decider (18xx `merger_share_holder_list`, `merger_do_exchange`), each
+/// holder's largest first. Version 2, random, 8 players, seed 8117: the Tuscan merge's last
+/// step (phase 4) closes SSFL with no unsold IPO share, and a holder before SSFL's president
+/// gives back an ordinary share first (18xx: SSFL_3), so from then on 18xx prices SSFL's
+/// `par` at one L.68 share (`can_ipo_any?`, `can_par?` not looking at `closed?`). In Stock
+/// Round 4 Player 4 sells RSFS (id 759) and, with L.88, is offered that `par`; this
+/// engine ends his turn, the export writes his `pass` (id 760). Before: the president's
+/// certificate was taken as the first back (L.136), no pass, and Player 8's `pass` at id 760
+/// was refused by the oracle (expecting Player 4).
+#[test]
+fn s22_a_closed_ssfl_gives_back_an_ordinary_share_first_in_the_tuscan_merge() {
+    let name = "v2-8p-random-s8117-to762";
+    let (replayed, written) = reexported(name);
+    assert_eq!(written.actions_exported, 762);
+    assert_eq!(
+        records_between(&written, 758, 762),
+        [
+            "buy_shares 3",
+            "sell_shares 4",
+            "pass 4",
+            "pass 8",
+            "pass 2"
+        ]
+    );
+    assert!(written.action_ids.contains(&759) && !written.action_ids.contains(&760));
+    let text = written.json.to_string();
+    let state = state_at(&text, 759);
+    let ssfl = state.corporation("SSFL").unwrap();
+    assert_eq!(
+        (
+            state.phase.as_str(),
+            ssfl.closed,
+            ssfl.ipo_first_share_ordinary
+        ),
+        ("4", true, true)
+    );
+    reimports_to(&written, &replayed.actions);
+    oracle_accepts(name, &written.json, 762, true);
 }

@@ -126,9 +126,10 @@ pub struct Corporation {
     #[serde(default)]
     pub closed: bool,
     /// For a closed historical corporation: whether 18xx.games' list of its IPO certificates
-    /// begins with an ordinary share, i.e. it still had unsold IPO shares when it closed
-    /// (18xx closes a historical corporation without re-sorting its IPO, the certificates
-    /// that come back going behind the unsold ones). 18xx's corporate share step prices the
+    /// begins with an ordinary share, i.e. it still had unsold IPO shares when it closed, or
+    /// a merger's exchange gave an ordinary share back first (18xx closes a historical
+    /// corporation without re-sorting its IPO, the certificates that come back going behind
+    /// the unsold ones in the order they come back). 18xx's corporate share step prices the
     /// corporation's `par` at that first certificate (L.68 for an ordinary share, L.136 for
     /// the president's certificate), so it decides whether the step opens (interpretation
     /// I35, `operating_round::shares_step_open`). Always `false` for an open corporation.

@@ -742,6 +742,10 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
             }
         }
     }
+    let first_back: Vec<(String, bool)> = [&a, &b]
+        .into_iter()
+        .filter_map(|x| first_back_is_ordinary(state, m, x).map(|o| (x.clone(), o)))
+        .collect();
     if m.moved.is_none() {
         place_and_move(state, m, cell);
     }
@@ -759,6 +763,7 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
         transfer_tokens(state, m, events);
         remove_corporation(state, &a, events);
         remove_corporation(state, &b, events);
+        keep_first_back(state, &first_back);
         m.stage = MergerStage::TwoCityTile;
         return;
     }
@@ -850,8 +855,86 @@ fn execute(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
     transfer_tokens(state, m, events);
     remove_corporation(state, &a, events);
     remove_corporation(state, &b, events);
+    keep_first_back(state, &first_back);
     m.stage = MergerStage::OddShares;
     m.next = 0;
+}
+
+/// Whether the first certificate of the old corporation `x` that 18xx.games' exchange of the
+/// merger `m` gives back to `x` is an ordinary share (`None`: no holder has one). 18xx keeps
+/// a closed historical corporation's IPO in the order the certificates came back (behind its
+/// unsold ones, [`Corporation::ipo_first_share_ordinary`], interpretation I35), and the
+/// exchange gives them back holder by holder in the order of the holders (`m.holders`,
+/// 18xx `merger_share_holder_list`), each holder's certificates of both old corporations
+/// largest first (`sort_by(&:percent).reverse`): minors all at once
+/// (`merger_minor_exchange`); majors in pass 1 (holders of 20% or more) all of a claimant's
+/// (`pres`), else pairs until 10% or nothing is left, then the single shares left in pass 2
+/// (`merger_do_exchange`). So a holder before the president's with shares of `x` gives back
+/// an ordinary one first (v2 random 7 players seed 7120, 18xx id 702: the Tuscan merge's
+/// SSFL, none unsold, comes back SSFL_4, SSFL_8, SSFL_0, …; in Stock Round 5, phase 4, 18xx
+/// prices its `par` at one L.68 share and Player 2, with L.110, is offered it).
+///
+/// [`Corporation::ipo_first_share_ordinary`]: crate::g1841::state::Corporation::ipo_first_share_ordinary
+fn first_back_is_ordinary(state: &State, m: &Merger, x: &str) -> Option<bool> {
+    let minors = kind_of(state, &m.initiator) == CorporationKind::Minor;
+    // (of `x`, percent, president) of each certificate of the old corporations `h` holds.
+    let held = |h: &ShareOwner| -> Vec<(bool, u32, bool)> {
+        let mut out: Vec<(bool, u32, bool)> = [&m.initiator, &m.partner]
+            .into_iter()
+            .filter_map(|sym| state.corporation(sym))
+            .flat_map(|c| {
+                c.certificates
+                    .iter()
+                    .filter(move |cert| cert.owner == *h)
+                    .map(move |cert| (c.sym == x, cert.percent, cert.president))
+            })
+            .collect();
+        out.sort_by_key(|c| c.1);
+        out.reverse();
+        out
+    };
+    let claims_in_pairs =
+        |h: &ShareOwner| m.claimed && !in_odd_sweep(m) && m.president.as_ref() == Some(h);
+    let mut left_single = false;
+    for h in &m.holders {
+        let certs = held(h);
+        let total: u32 = certs.iter().map(|c| c.1 / 10).sum();
+        let moved = if minors || claims_in_pairs(h) {
+            certs.len()
+        } else if total < 2 {
+            0
+        } else {
+            // Pairs (a 20% certificate or two 10% ones) while more than 10% is left.
+            let (mut n, mut left) = (0, total);
+            while left > 1 && n < certs.len() {
+                let step = if certs[n].1 >= 20 { 1 } else { 2 };
+                for c in certs.iter().skip(n).take(step) {
+                    left = left.saturating_sub(c.1 / 10);
+                }
+                n += step;
+            }
+            n.min(certs.len())
+        };
+        if let Some(c) = certs.iter().take(moved).find(|c| c.0) {
+            return Some(!c.2);
+        }
+        left_single |= certs.iter().skip(moved).any(|c| c.0);
+    }
+    // Pass 2: the single shares left, ordinary ones.
+    left_single.then_some(true)
+}
+
+/// After the old corporations of a merger left the game: a closed one whose first certificate
+/// back in 18xx.games' IPO is an ordinary share ([`first_back_is_ordinary`]).
+fn keep_first_back(state: &mut State, first_back: &[(String, bool)]) {
+    for (sym, ordinary) in first_back {
+        if let Some(c) = corp_mut(state, sym)
+            && c.closed
+            && *ordinary
+        {
+            c.ipo_first_share_ordinary = true;
+        }
+    }
 }
 
 /// Step 2 of a merger (see the module documentation): the new corporation on its cell; cash,
