@@ -1307,6 +1307,36 @@ fn s12_1_a_larger_holder_takes_the_new_presidency_after_the_exchange() {
     );
 }
 
+/// 1841 §7.5 (a holder with strictly more than the president takes the presidency,
+/// corporations included, after every share movement), §7.4 (a corporation with no player at
+/// the top of its chain is frozen and "cannot take decisions in exchanges"), §12.1 (the
+/// treasury certificates go to the new corporation before the exchange), §12.3. Version 2
+/// random 5 players seed 5122: in the Tuscan merge's second step (AFI and SSFL into SFLi,
+/// id 616) SFLi receives 30% of SFTG (AFI's 20%, SSFL's 10%) against player 3's 20%
+/// president's certificate, so SFTG answers to SFLi, which nobody presides yet: SFTG, a
+/// holder of three units, is not asked to pay for a full share (18xx.games: its odd share
+/// goes for cash unasked, `merger_next_exchange` offers `full` only with `entity.player`),
+/// and the next decision is CFCC's odd share, player 1's. Before, player 3 was asked for
+/// SFTG.
+#[test]
+fn s12_3_a_holder_the_new_corporation_now_presides_is_not_asked_in_the_exchange() {
+    let state = data_at("v2-5p-random-s5122-to616", 616);
+    let Some(CorporateEvent::Merger(m)) = event(&state) else {
+        panic!("the Tuscan merge's second step");
+    };
+    assert_eq!((m.initiator.as_str(), m.target.as_str()), ("AFI", "SFLi"));
+    assert_eq!(m.stage, MergerStage::OddShares);
+    assert_eq!(m.holders.get(m.next as usize), Some(&corp("CFCC")));
+    assert_eq!(G1841::to_act(&state), vec![P1]);
+    let sftg = m.holders.iter().position(|h| *h == corp("SFTG")).unwrap();
+    assert_eq!(m.units[sftg], 1);
+    assert_eq!(
+        state.corporation("SFTG").unwrap().president(),
+        Some(&corp("SFLi"))
+    );
+    assert_eq!(percent(&state, "SFLi", corp("SFTG")), 10);
+}
+
 /// 1841 §12.1: the holders exchange in order (from the initiator's president round the
 /// table), and the president's certificate is handed over at its holder's turn, as in
 /// 18xx.games (`merger_do_exchange`), so the events tell it there: on 132002 before action

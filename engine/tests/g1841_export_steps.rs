@@ -763,6 +763,49 @@ fn s21_the_splits_repeat_question_is_judged_before_the_tuscan_merge() {
     assert_eq!(record(&written, 452)["choice"], "a");
 }
 
+/// 1841 §12.4, §12.3: 18xx.games asks a split successor's token count of the successor
+/// when a player controls it, else of IRSFF's president (`secession_tokens`), and this
+/// engine buys no token for a successor without a controlling player, so the writer adds
+/// that president's `choose 0` for each successor passed over. The successor whose count
+/// this engine did ask is not passed over, even when the Tuscan merge, run on in the same
+/// action, leaves it without a controlling player. Version 2 random 3 players seed 3134: SFL
+/// (SSFL's) buys 2 tokens (id 316), then SSFL merges into SFLi, in receivership; the writer
+/// wrote player 3's `choose 0` as id 317, which the oracle, in RATF's train step, refused.
+/// Seed 5157: SB (player 5's through SSFL) buys 1 token (id 601); 18xx then waits for
+/// SFLi's discard (id 602), where the writer put player 1's `choose 0`.
+#[test]
+fn s21_a_split_token_count_answered_is_not_asked_again_after_the_tuscan_merge() {
+    for (name, answered, after) in [
+        (
+            "v2-3p-random-s3134-to330",
+            316,
+            ["choose SFL", "pass RATF", "lay_tile IFAI"],
+        ),
+        (
+            "v2-5p-random-s5157-to610",
+            601,
+            ["choose SB", "discard_train SFLi", "choose 5"],
+        ),
+    ] {
+        let (actions, written) = reexported_data(name);
+        let k = written
+            .action_ids
+            .iter()
+            .position(|&id| id == answered)
+            .unwrap();
+        assert!(
+            matches!(actions[k].1, Action::BuyTokens { .. }),
+            "{name}: {:?}",
+            actions[k]
+        );
+        assert_eq!(
+            records_between(&written, answered, answered + 2),
+            after,
+            "{name}"
+        );
+    }
+}
+
 /// A game played by the heuristic policy at every seat, as `referee playout --policy
 /// heuristic` plays it (setup and policy seeded with `seed`, the first seat to act acts):
 /// the games of `scripts/oracle_harness.py --policies heuristic`.

@@ -219,6 +219,28 @@ const CASES: &[Case] = &[
         patched_to: None,
         with: &["split-irsff-president-in-pool"],
     },
+    // 1841 §12.1, §12.3, §7.4: the Tuscan merge's second step (AFI and SSFL into SFLi, id
+    // 979) lists SFTN and CTDA, player 6's through SSFL but still flagged frozen, twice; after
+    // their odd shares 18xx asks CTDA again (id 986) for a share it no longer holds.
+    Case {
+        entry: "merger-exchange-stale-frozen-holder",
+        fixture: "merger-exchange-stale-frozen-holder-v2-random-8p-s8183.json",
+        stop_at: 986,
+        stop_message: "Inconsistant share count",
+        patched_to: None,
+        with: &[],
+    },
+    // 1841 §14, §12.2: player 2 goes bankrupt for ATFA's second token after its
+    // transformation (id 472); 18xx's token branch builds its G1841 Token step instead of a
+    // token and raises.
+    Case {
+        entry: "token-bankruptcy-token-step-constant",
+        fixture: "token-bankruptcy-token-step-constant-v2-random-3p-s3128.json",
+        stop_at: 472,
+        stop_message: "wrong number of arguments (given 1, expected 2)",
+        patched_to: None,
+        with: &["transform-token-president-pays-first"],
+    },
 ];
 
 #[test]

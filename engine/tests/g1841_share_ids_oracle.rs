@@ -210,3 +210,26 @@ fn s12_1_a_merger_backed_out_leaves_the_certificates_where_they_were() {
     );
     oracle_accepts(name, &written.json, 831, false);
 }
+
+/// 1841 §12.1 (holders exchange in order; the first to 20% of the new corporation presides),
+/// §7.5 (a holder with strictly more takes the presidency): in 18xx.games every new share of
+/// a merger of majors moves with `allow_president_change` (`merger_do_exchange`), so each
+/// presidency change during the exchange swaps the new president's first two shares to the
+/// previous president there and then. Version 2, 3 players, heuristic, seed 3153: AFI and
+/// RATF merge into RSFS (id 952); player 1 (two pairs), player 3 (three) and player 2 (four)
+/// preside in turn, so player 1 ends with RSFS_3 and RSFS_4 (player 3's first two), player 3
+/// with RSFS_5, RSFS_6 and RSFS_7, and player 1's full share for his odd one (id 955) is
+/// RSFS_2. The share ledger made only the last change, from player 1 to player 2: player 1's
+/// sale in CTDA's emergency (1841 §14, id 1039) was written as RSFS_6 and RSFS_7, player 3's
+/// in 18xx, which sold them for player 3 (the bundle's owner) and swept player 1's L.266
+/// into CTDA: "CTDA has L.452 and cannot afford train" at id 1040.
+#[test]
+fn s12_1_each_presidency_change_in_a_mergers_exchange_swaps_the_first_two_shares() {
+    let name = "v2-3p-heuristic-s3153-to1040.json";
+    let written = reexport_text(name, &data(name));
+    assert_eq!(
+        record_fields(&written, 1039),
+        json!({"type": "sell_shares", "entity": 1, "shares": ["RSFS_3", "RSFS_4"], "percent": 20})
+    );
+    oracle_accepts(name, &written.json, 1040, false);
+}

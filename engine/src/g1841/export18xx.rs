@@ -1378,7 +1378,14 @@ impl Writer<'_> {
             let Some(c) = post.corporation(sym) else {
                 continue;
             };
-            if super::corporation::controller(post, sym).is_none()
+            // The successor whose count this action answered was asked here too, even when
+            // the Tuscan merge run on in the same action froze it (Version 2 random 3 players
+            // seed 3134, 18xx id 316: SFL's president SSFL merged into SFLi, in receivership).
+            let answered = before
+                .as_ref()
+                .is_some_and(|sp| sp.stage == SplitStage::Tokens && sp.corporation == *sym);
+            if !answered
+                && super::corporation::controller(post, sym).is_none()
                 && c.tokens_total < max
                 && c.cash >= price
                 && let Some(d) = decider

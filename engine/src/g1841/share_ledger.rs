@@ -168,6 +168,22 @@ impl Ledger {
             if let Event::CorporationAvailable { corporation } = e {
                 self.restarted.push(corporation.clone());
             }
+            if let Some((corporation, president)) = presidency_after_exchange(events, k)
+                && self.merger_of_majors(corporation)
+            {
+                // A holder's exchange made him president (1841 §7.5: strictly more than
+                // the president); 18xx moves every new share with `allow_president_change`
+                // (`merger_do_exchange`), so its `change_president` swaps his first two
+                // shares to the previous president there and then, not once at the end
+                // (Version 2 heuristic 3 players seed 3153, id 952: players 1, 3 and 2
+                // preside over RSFS in turn; player 1 ends with RSFS_3 and RSFS_4 from
+                // player 3, player 3 with RSFS_6 and RSFS_7 from player 2).
+                if let Some((c, h, extra)) = pending.take() {
+                    self.presidency_by_swap(&c, &h, extra);
+                }
+                self.change_president(corporation, &president);
+                continue;
+            }
             let Event::SharesExchanged {
                 holder,
                 corporation,
@@ -927,6 +943,23 @@ impl Ledger {
         }
         shares.move_share(pres, president);
     }
+}
+
+/// The presidency change reported by `events[k]` right after a `SharesExchanged` of the same
+/// corporation (the exchange made its holder president: `follow_presidency` of a merger),
+/// with the new president.
+fn presidency_after_exchange(events: &[Event], k: usize) -> Option<(&String, ShareOwner)> {
+    let (corporation, president) = match events.get(k)? {
+        Event::PresidentChanged { corporation, seat } => (corporation, ShareOwner::Player(*seat)),
+        Event::PresidencyMoved {
+            corporation,
+            president,
+        } => (corporation, president.clone()),
+        _ => return None,
+    };
+    let previous = events.get(k.checked_sub(1)?)?;
+    matches!(previous, Event::SharesExchanged { corporation: c, .. } if c == corporation)
+        .then_some((corporation, president))
 }
 
 /// The events of a transformation (1841 §12.2, §12.3: one corporation formed from one other,

@@ -425,7 +425,7 @@ pub(super) fn decision(state: &State, m: &Merger) -> Option<Decision> {
                 });
             }
             Some(Decision {
-                seat: acting_seat(state, &a.holder)?,
+                seat: exchange_seat(state, m, &a.holder)?,
                 actions,
             })
         }
@@ -484,14 +484,36 @@ fn claim_cost(price: i64, units: u32) -> i64 {
 /// player (18xx, spec §17 item 3); with `merger_presidency_for_companies` (FAQ-R6: "a
 /// shareholder whose turn it is … may take it") also a corporation that has a controlling
 /// player to decide for it, paying from its treasury.
-fn may_claim(state: &State, h: &ShareOwner) -> bool {
+fn may_claim(state: &State, m: &Merger, h: &ShareOwner) -> bool {
     match h {
         ShareOwner::Player(_) => true,
         ShareOwner::Corporation(_) => {
-            state.options.merger_presidency_for_companies() && acting_seat(state, h).is_some()
+            state.options.merger_presidency_for_companies() && exchange_seat(state, m, h).is_some()
         }
         ShareOwner::Ipo | ShareOwner::Pool => false,
     }
+}
+
+/// The seat deciding for the holder `h` in a major merger's presidency stage. Once the
+/// assets have moved (`m.moved`: the old corporations' certificates of other corporations lie
+/// in the new corporation's treasury), a holder corporation whose presidency the new
+/// corporation takes by them answers to the new corporation's chain (1841 §7.5: a holder,
+/// corporations included, with strictly more than the president takes the presidency, after
+/// every share movement; 18xx.games' `move_assets` moves each holding with
+/// `allow_president_change`), and while the new corporation has no president, to nobody: it
+/// is frozen and takes the default (§7.4: "it cannot take decisions in exchanges"). Version 2
+/// random 5 players seed 5122, 18xx id 617: at the Tuscan merge SFLi receives 30% of SFTG
+/// against player 3's 20% president's certificate, and 18xx.games exchanges SFTG's odd share
+/// for cash without asking anyone, where this engine asked player 3. This engine makes those
+/// presidency changes when the merger is carried out (`follow_moved_holdings` in
+/// [`execute`], so that a failed merger changes none); here they are looked ahead on a copy.
+fn exchange_seat(state: &State, m: &Merger, h: &ShareOwner) -> Option<Seat> {
+    if m.moved.is_none() || !matches!(h, ShareOwner::Corporation(_)) {
+        return acting_seat(state, h);
+    }
+    let mut s = state.clone();
+    follow_moved_holdings(&mut s, &m.target, &mut Vec::new());
+    acting_seat(&s, h)
 }
 
 /// The holder asked about the presidency at `m.next`, and what he may do.
@@ -538,12 +560,12 @@ fn asked(state: &State, m: &Merger) -> Option<Asked> {
         return None;
     }
     let price = new_price(m);
-    let claim = may_claim(state, h)
+    let claim = may_claim(state, m, h)
         && holder_cash(state, h) >= claim_cost(price, if odd_sweep { 1 } else { u });
     let full = odd_sweep
         && u == 3
         && matches!(h, ShareOwner::Player(_) | ShareOwner::Corporation(_))
-        && acting_seat(state, h).is_some()
+        && exchange_seat(state, m, h).is_some()
         && holder_cash(state, h) >= price.div_euclid(2)
         && gets_pair_share(state, m, i);
     (claim || full).then(|| Asked {
