@@ -646,6 +646,35 @@ fn s21_a_token_step_opened_only_by_firenze_is_passed() {
     assert_eq!(rec["auto_actions"][0]["type"], "destination_connection");
 }
 
+/// The same token step (1841 §9.2, Firenze only) for the operating round's first
+/// corporation, whose turn begins with the stock round's last pass: the writer judged the
+/// step only for a turn begun inside an operating round, so 18xx.games was left in `Token`
+/// when our `run_routes` came (v2 6 players random seed 6145, id 335: "Blocking step Place a
+/// Token cannot process action run_routes"; also seeds 7140 and 7172 at 7 players,
+/// heuristic 3117 at 3).
+#[test]
+fn s21_the_first_operators_token_step_opened_only_by_firenze_is_passed() {
+    // SFLP (Pisa, P12) reaches Firenze over Q13, SFMA not started. The stock round ends with
+    // our action 307; SFLP has no tile to lay (18xx's track pass, id 334, written since
+    // before) and runs next (336).
+    let (actions, written) = reexported_data("v2-6p-random-s6145-to340");
+    let ids = &written.action_ids;
+    assert_eq!(actions[307], (1, Action::Pass));
+    assert!(matches!(&actions[308], (2, Action::RunRoutes { .. })));
+    assert_eq!(&ids[307..309], &[333, 336]);
+    assert_eq!(
+        records_between(&written, 333, 337),
+        [
+            "pass 2",
+            "pass SFLP",
+            "pass SFLP",
+            "run_routes SFLP",
+            "dividend SFLP"
+        ]
+    );
+    common::g1841::oracle_accepts("s6145", &written.json, 340, true);
+}
+
 /// 1841 §7.4, §12.4: CFCC's purchase of the first 4-train causes the split, after which SB,
 /// CFCC's owner, has its president's certificate in the pool: no player controls CFCC. This
 /// engine ends a turn frozen that way; 18xx.games goes on with a corporation the pool

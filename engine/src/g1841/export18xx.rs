@@ -681,10 +681,22 @@ fn turn_position(state: &State, corp: &str) -> Option<Option<OperatingStep>> {
 /// while 18xx.games opens it with a `pass` as its only action
 /// ([`operating_round::token_step_opens_in_18xx`]): with `began`, the corporation whose turn
 /// began with the action, else the one operating before it. The importer's replay drops the
-/// pass again (a pass of a step it has moved past).
-pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) -> Option<String> {
-    let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
+/// pass again (a pass of a step it has moved past). `pre` may be outside an operating round
+/// (`None` for the importer, which keeps no state then): the round's first corporation, whose
+/// turn began with the stock round's last action, skipped the step too (v2 6 players random
+/// seed 6145, id 335: SFLP, reaching only Firenze before phase 4, "Blocking step Place a
+/// Token cannot process action run_routes").
+pub(super) fn token_step_opened_in_18xx(
+    pre: Option<&State>,
+    post: &State,
+    began: bool,
+) -> Option<String> {
+    let Round::OperatingRound(q) = &post.round else {
         return None;
+    };
+    let p = match pre.map(|s| &s.round) {
+        Some(Round::OperatingRound(p)) => Some(p),
+        _ => None,
     };
     if q.event.is_some() || q.start.is_some() || !q.crowded.is_empty() {
         return None;
@@ -692,13 +704,12 @@ pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) 
     let corp = if began {
         q.current.clone()?
     } else {
-        p.current.clone()?
+        p?.current.clone()?
     };
-    let same_round = (p.stock_round, p.number) == (q.stock_round, q.number);
-    let before = if same_round {
-        turn_position(pre, &corp)
-    } else {
-        None
+    let same_round = p.is_some_and(|p| (p.stock_round, p.number) == (q.stock_round, q.number));
+    let before = match pre {
+        Some(pre) if same_round => turn_position(pre, &corp),
+        _ => None,
     };
     if began != before.is_none() {
         return None;
@@ -706,7 +717,10 @@ pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) 
     // Before the token step then (or not yet operating), past it now.
     let was_before = match before {
         None => true,
-        Some(Some(step)) => step == OperatingStep::Track && p.event.is_none() && p.start.is_none(),
+        Some(Some(step)) => {
+            step == OperatingStep::Track
+                && p.is_some_and(|p| p.event.is_none() && p.start.is_none())
+        }
         Some(None) => false,
     };
     let past = match turn_position(post, &corp) {
@@ -1718,7 +1732,7 @@ impl Writer<'_> {
     }
 
     fn token_pass(&self, pre: &State, post: &State, seat: Seat, began: bool, out: &mut Vec<Value>) {
-        if let Some(corp) = token_step_opened_in_18xx(pre, post, began) {
+        if let Some(corp) = token_step_opened_in_18xx(Some(pre), post, began) {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
             let seat = super::corporation::controller(post, &corp).unwrap_or(seat);
             out.push(self.record("pass", &Map::new(), &Entity::Corporation(corp), seat, id));
