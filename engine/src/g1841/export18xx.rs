@@ -1703,6 +1703,41 @@ impl Writer<'_> {
         {
             self.ran_in_phase_2.insert(corp);
         }
+        // 18xx also fills the cache whenever it computes its phase-2 graph for the operating
+        // corporation (the track step's search for lays, each lay, the token step) while a
+        // route is there: v2 6 players random seed 6164, id 387: SFTG, its route over H4
+        // (Torino) seen at its lays in phase 2 before it had a train, H4's token later sold.
+        // Seen: the state before an action of its track or token step, the state after it,
+        // and the state in which a turn begins.
+        let before = match &pre.round {
+            Round::OperatingRound(p) if p.step <= OperatingStep::Token => p.current.as_ref(),
+            _ => None,
+        };
+        let began = |corp: &String| match &pre.round {
+            Round::OperatingRound(p) => p.current.as_ref() != Some(corp),
+            _ => true,
+        };
+        for (st, is_pre) in [(pre, true), (post, false)] {
+            let Round::OperatingRound(r) = &st.round else {
+                continue;
+            };
+            let Some(corp) = r.current.as_ref() else {
+                continue;
+            };
+            let seen = if is_pre {
+                before.is_some()
+            } else {
+                before.is_some() || began(corp)
+            };
+            if st.phase == "2"
+                && seen
+                && r.event.is_none()
+                && !self.ran_in_phase_2.contains(corp)
+                && operating_round::region_route_available(st, corp)
+            {
+                self.ran_in_phase_2.insert(corp.clone());
+            }
+        }
         for e in events {
             let Event::DidNotRun { corporation } = e else {
                 continue;
