@@ -646,6 +646,61 @@ fn s21_a_token_step_opened_only_by_firenze_is_passed() {
     assert_eq!(rec["auto_actions"][0]["type"], "destination_connection");
 }
 
+/// The same token step (1841 §9.2, Firenze only) for the operating round's first
+/// corporation, whose turn begins with the stock round's last pass: the writer judged the
+/// step only for a turn begun inside an operating round, so 18xx.games was left in `Token`
+/// when our `run_routes` came (v2 6 players random seed 6145, id 335: "Blocking step Place a
+/// Token cannot process action run_routes"; also seeds 7140 and 7172 at 7 players,
+/// heuristic 3117 at 3).
+#[test]
+fn s21_the_first_operators_token_step_opened_only_by_firenze_is_passed() {
+    // SFLP (Pisa, P12) reaches Firenze over Q13, SFMA not started. The stock round ends with
+    // our action 307; SFLP has no tile to lay (18xx's track pass, id 334, written since
+    // before) and runs next (336).
+    let (actions, written) = reexported_data("v2-6p-random-s6145-to340");
+    let ids = &written.action_ids;
+    assert_eq!(actions[307], (1, Action::Pass));
+    assert!(matches!(&actions[308], (2, Action::RunRoutes { .. })));
+    assert_eq!(&ids[307..309], &[333, 336]);
+    assert_eq!(
+        records_between(&written, 333, 337),
+        [
+            "pass 2",
+            "pass SFLP",
+            "pass SFLP",
+            "run_routes SFLP",
+            "dividend SFLP"
+        ]
+    );
+    common::g1841::oracle_accepts("s6145", &written.json, 340, true);
+}
+
+/// 1841 §12.4 (Version 2: each successor may buy tokens at the split's end; a successor no
+/// player controls buys none here, 18xx asks IRSFF's president, written as his `choose 0`):
+/// the successor is judged at the split's end, before the Tuscan merge (§12.3) that ran on
+/// in the same action, and the merge's discards follow the question. Heuristic 5 players
+/// seed 5166: SFL (president's certificate in the pool, L.102, 3 tokens) is asked after
+/// SB's count (607), then SFLi discards (609); before, the discard came first ("Blocking
+/// step Buy New Tokens cannot process action discard_train"). Random 3 players seed 3137:
+/// SFL had L.6 at the split's end, L.127 after the merge: no question (a `choose 0` at 304
+/// met "Blocking step Choose token to remove").
+#[test]
+fn s21_a_frozen_successors_tokens_are_judged_at_the_splits_end() {
+    let (_, written) = reexported_data("v2-5p-heuristic-s5166-to612");
+    assert_eq!(
+        records_between(&written, 607, 610),
+        ["choose SB", "choose 1", "discard_train SFLi", "pass SFTN"]
+    );
+    assert_eq!(record(&written, 608)["choice"], 0);
+    common::g1841::oracle_accepts("s5166", &written.json, 612, true);
+    let (_, written) = reexported_data("v2-3p-random-s3137-to310");
+    assert_eq!(
+        records_between(&written, 302, 305),
+        ["choose SB", "choose SB", "pass SFLi", "pass SFTG"]
+    );
+    common::g1841::oracle_accepts("s3137", &written.json, 310, true);
+}
+
 /// 1841 §7.4, §12.4: CFCC's purchase of the first 4-train causes the split, after which SB,
 /// CFCC's owner, has its president's certificate in the pool: no player controls CFCC. This
 /// engine ends a turn frozen that way; 18xx.games goes on with a corporation the pool

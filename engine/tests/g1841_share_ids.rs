@@ -451,6 +451,31 @@ fn s9_4_an_empty_run_where_18xx_keeps_a_sold_routes_step_open() {
     oracle_accepts(name, &written.json, 112, false);
 }
 
+/// The same stale route for a corporation that never ran: 18xx fills its phase-2 cache
+/// whenever it computes that graph for the operating corporation (lays, token step) while a
+/// route is there. V2, 6 players, random, seed 6164: SFTG laid H6 and K3 (ids 252, 253) with
+/// tokens in Genova (J6) and Torino (H4) and no train yet, then bought a 2-train; SFTC
+/// bought its H4 token (259). In OR 3.1 SFTG (J6 only, no route) gets the empty run (387)
+/// after its track pass, then its token-purchase pass and a second 2-train (389). Before,
+/// only a corporation that ran in phase 2 got it, and SFTG's pass met "Blocking step Run
+/// Routes".
+#[test]
+fn s9_4_an_empty_run_where_18xx_saw_a_route_at_a_lay() {
+    let name = "v2-6p-random-s6164-to392.json";
+    let written = reexport_text(name, &data(name));
+    assert_eq!(index_of(&written, 388), 380);
+    assert_eq!(
+        record(&written, 387),
+        json!({"type": "run_routes", "entity": "SFTG"})
+    );
+    assert_eq!(written.json["actions"][386]["routes"], json!([]));
+    assert_eq!(
+        record(&written, 389),
+        json!({"type": "buy_train", "entity": "SFTG"})
+    );
+    oracle_accepts(name, &written.json, 392, true);
+}
+
 /// 1841 §12.1, §12.3, 18xx `merger_do_exchange` and `transfer_shares`: a holder that takes
 /// a merger's presidency with its pairs, without paying, gets two ordinary shares first, and
 /// the presidency swap sends them back to the end of the IPO for the president's certificate

@@ -331,7 +331,10 @@ pub fn export(
                     out.push(json);
                 }
                 writer.pass_2.settled(&state, &events, &mut out);
-                for (corp, train) in automatic_discards(action, &events) {
+                // The discards of a Tuscan merge that ran on behind the split's end in the
+                // same action come after the split's token questions (below).
+                let (early, late) = discards_around_tuscan_merge(&pre, action, &events);
+                for (corp, train) in early {
                     // 18xx's discard step waits for this corporation too (1841 §9.6, I26).
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
                     let mut f = Map::new();
@@ -394,7 +397,9 @@ pub fn export(
                     f.insert("choice".into(), Value::from("n"));
                     out.push(writer.record("choose", &f, &entity, seat, id));
                 }
-                for (corp, decider) in writer.split_tokens_by_rule(&pre, &state, &events) {
+                for (corp, decider) in
+                    writer.split_tokens_by_rule(&pre, &state, *seat, action, &events)
+                {
                     // 18xx asks IRSFF's president how many tokens a successor without a
                     // president buys; this engine buys none for it (1841 §12.4).
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
@@ -402,6 +407,18 @@ pub fn export(
                     f.insert("choice".into(), Value::from(0));
                     let _ = corp;
                     out.push(writer.record("choose", &f, &Entity::Player(decider), decider, id));
+                }
+                for (corp, train) in late {
+                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+                    let mut f = Map::new();
+                    f.insert("train".into(), Value::from(train));
+                    out.push(writer.record(
+                        "discard_train",
+                        &f,
+                        &Entity::Corporation(corp),
+                        *seat,
+                        id,
+                    ));
                 }
                 if let Some(target) = tuscan_removal_open(&pre, &state, action) {
                     // 18xx's removal of SFLi's tokens stays open for more (1841 §12.3).
@@ -681,10 +698,22 @@ fn turn_position(state: &State, corp: &str) -> Option<Option<OperatingStep>> {
 /// while 18xx.games opens it with a `pass` as its only action
 /// ([`operating_round::token_step_opens_in_18xx`]): with `began`, the corporation whose turn
 /// began with the action, else the one operating before it. The importer's replay drops the
-/// pass again (a pass of a step it has moved past).
-pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) -> Option<String> {
-    let (Round::OperatingRound(p), Round::OperatingRound(q)) = (&pre.round, &post.round) else {
+/// pass again (a pass of a step it has moved past). `pre` may be outside an operating round
+/// (`None` for the importer, which keeps no state then): the round's first corporation, whose
+/// turn began with the stock round's last action, skipped the step too (v2 6 players random
+/// seed 6145, id 335: SFLP, reaching only Firenze before phase 4, "Blocking step Place a
+/// Token cannot process action run_routes").
+pub(super) fn token_step_opened_in_18xx(
+    pre: Option<&State>,
+    post: &State,
+    began: bool,
+) -> Option<String> {
+    let Round::OperatingRound(q) = &post.round else {
         return None;
+    };
+    let p = match pre.map(|s| &s.round) {
+        Some(Round::OperatingRound(p)) => Some(p),
+        _ => None,
     };
     if q.event.is_some() || q.start.is_some() || !q.crowded.is_empty() {
         return None;
@@ -692,13 +721,12 @@ pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) 
     let corp = if began {
         q.current.clone()?
     } else {
-        p.current.clone()?
+        p?.current.clone()?
     };
-    let same_round = (p.stock_round, p.number) == (q.stock_round, q.number);
-    let before = if same_round {
-        turn_position(pre, &corp)
-    } else {
-        None
+    let same_round = p.is_some_and(|p| (p.stock_round, p.number) == (q.stock_round, q.number));
+    let before = match pre {
+        Some(pre) if same_round => turn_position(pre, &corp),
+        _ => None,
     };
     if began != before.is_none() {
         return None;
@@ -706,7 +734,10 @@ pub(super) fn token_step_opened_in_18xx(pre: &State, post: &State, began: bool) 
     // Before the token step then (or not yet operating), past it now.
     let was_before = match before {
         None => true,
-        Some(Some(step)) => step == OperatingStep::Track && p.event.is_none() && p.start.is_none(),
+        Some(Some(step)) => {
+            step == OperatingStep::Track
+                && p.is_some_and(|p| p.event.is_none() && p.start.is_none())
+        }
         Some(None) => false,
     };
     let past = match turn_position(post, &corp) {
@@ -1343,10 +1374,18 @@ impl Writer<'_> {
     /// `(5 - tokens) ∧ cash ÷ L.100` further tokens to IRSFF's president
     /// (`@secession_decider`) whenever it has fewer than 5 tokens and L.100. Version 1 has no
     /// such purchase.
+    ///
+    /// The successor is judged where 18xx asks ([`split_end_state`]): before a Tuscan merge
+    /// that ran on in the same action, which may give it a president or cash (v2 random 3
+    /// players seed 3118, id 313: SB, its president's certificate in the pool at the split's
+    /// end, presided by SFLi after the merge, so no question was written; seed 3137, id 304:
+    /// SFL with L.6 at the split's end, L.127 after the merge, a question 18xx never asks).
     fn split_tokens_by_rule(
         &mut self,
         pre: &State,
         post: &State,
+        seat: Seat,
+        action: &Action,
         events: &[Event],
     ) -> Vec<(String, Seat)> {
         let rules = data::ruleset(&post.options);
@@ -1370,12 +1409,17 @@ impl Writer<'_> {
             None => return Vec::new(),
         };
         let decider = secession_decider(pre, before.as_ref());
+        let end = match split_end_state(pre, post, seat, action, events) {
+            Some(Some(end)) => Some(end),
+            _ => None,
+        };
+        let judged = end.as_ref().unwrap_or(post);
         let max = rules.token_counts.major_max;
         let mut out = Vec::new();
         while self.split_tokens_seen < upto {
             let sym = &successors[self.split_tokens_seen];
             self.split_tokens_seen += 1;
-            let Some(c) = post.corporation(sym) else {
+            let Some(c) = judged.corporation(sym) else {
                 continue;
             };
             // The successor whose count this action answered was asked here too, even when
@@ -1385,7 +1429,7 @@ impl Writer<'_> {
                 .as_ref()
                 .is_some_and(|sp| sp.stage == SplitStage::Tokens && sp.corporation == *sym);
             if !answered
-                && super::corporation::controller(post, sym).is_none()
+                && super::corporation::controller(judged, sym).is_none()
                 && c.tokens_total < max
                 && c.cash >= price
                 && let Some(d) = decider
@@ -1696,6 +1740,41 @@ impl Writer<'_> {
         {
             self.ran_in_phase_2.insert(corp);
         }
+        // 18xx also fills the cache whenever it computes its phase-2 graph for the operating
+        // corporation (the track step's search for lays, each lay, the token step) while a
+        // route is there: v2 6 players random seed 6164, id 387: SFTG, its route over H4
+        // (Torino) seen at its lays in phase 2 before it had a train, H4's token later sold.
+        // Seen: the state before an action of its track or token step, the state after it,
+        // and the state in which a turn begins.
+        let before = match &pre.round {
+            Round::OperatingRound(p) if p.step <= OperatingStep::Token => p.current.as_ref(),
+            _ => None,
+        };
+        let began = |corp: &String| match &pre.round {
+            Round::OperatingRound(p) => p.current.as_ref() != Some(corp),
+            _ => true,
+        };
+        for (st, is_pre) in [(pre, true), (post, false)] {
+            let Round::OperatingRound(r) = &st.round else {
+                continue;
+            };
+            let Some(corp) = r.current.as_ref() else {
+                continue;
+            };
+            let seen = if is_pre {
+                before.is_some()
+            } else {
+                before.is_some() || began(corp)
+            };
+            if st.phase == "2"
+                && seen
+                && r.event.is_none()
+                && !self.ran_in_phase_2.contains(corp)
+                && operating_round::region_route_available(st, corp)
+            {
+                self.ran_in_phase_2.insert(corp.clone());
+            }
+        }
         for e in events {
             let Event::DidNotRun { corporation } = e else {
                 continue;
@@ -1725,7 +1804,7 @@ impl Writer<'_> {
     }
 
     fn token_pass(&self, pre: &State, post: &State, seat: Seat, began: bool, out: &mut Vec<Value>) {
-        if let Some(corp) = token_step_opened_in_18xx(pre, post, began) {
+        if let Some(corp) = token_step_opened_in_18xx(Some(pre), post, began) {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
             let seat = super::corporation::controller(post, &corp).unwrap_or(seat);
             out.push(self.record("pass", &Map::new(), &Entity::Corporation(corp), seat, id));
@@ -2409,6 +2488,32 @@ impl Writer<'_> {
 /// `pass`); the export writes them right after the action's record (the step takes the
 /// crowded corporations in any order). This engine's importer drops them
 /// (`discard_without_controller`).
+/// [`automatic_discards`] split at the Tuscan merge's formation (1841 §12.3) in `events`:
+/// those before it, those after it (a merge that ran on behind the Ferdinandea split's end
+/// in the same action; 18xx asks the split's last questions first: v2 heuristic 5 players
+/// seed 5166, id 608: SFLi's discard came before the question of SFL's tokens, "Blocking
+/// step Buy New Tokens cannot process action discard_train").
+#[allow(clippy::type_complexity)]
+fn discards_around_tuscan_merge(
+    pre: &State,
+    action: &Action,
+    events: &[Event],
+) -> (Vec<(String, String)>, Vec<(String, String)>) {
+    let formed = data::ruleset(&pre.options)
+        .tuscan_merge
+        .as_ref()
+        .and_then(|t| {
+            events.iter().position(|e| {
+                matches!(e, Event::CorporationFormed { corporation, .. } if *corporation == t.result)
+            })
+        })
+        .unwrap_or(events.len());
+    (
+        automatic_discards(action, &events[..formed]),
+        automatic_discards(action, &events[formed..]),
+    )
+}
+
 fn automatic_discards(action: &Action, events: &[Event]) -> Vec<(String, String)> {
     events
         .iter()

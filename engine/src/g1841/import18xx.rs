@@ -4000,14 +4000,13 @@ struct TokenStepPasses {
 }
 
 impl TokenStepPasses {
-    /// Follows an applied action (`pre` = the state before it, when in an operating round).
+    /// Follows an applied action (`pre` = the state before it, when in an operating round;
+    /// without it, the turn that began with an operating round's start).
     fn applied(&mut self, pre: Option<&State>, post: &State) {
         self.due.clear();
-        if let Some(pre) = pre {
-            for began in [false, true] {
-                if let Some(corp) = super::export18xx::token_step_opened_in_18xx(pre, post, began) {
-                    self.due.push_back(corp);
-                }
+        for began in [false, true] {
+            if let Some(corp) = super::export18xx::token_step_opened_in_18xx(pre, post, began) {
+                self.due.push_back(corp);
             }
         }
     }

@@ -24,6 +24,22 @@ pub(super) fn route_available_with(state: &State, board: &track::LazyBoard, sym:
     })
 }
 
+/// [`route_available`] on 18xx.games' phase-2 graph (`@region_graph`, for the 18xx export):
+/// the edges of the active province border set not crossed (1841 §9.2, as for tokens).
+pub fn region_route_available(state: &State, sym: &str) -> bool {
+    let board = track::LazyBoard::new();
+    let board = board.get(state);
+    let border = token_border_set(state);
+    board.bases(state, sym).into_iter().any(|(h, n, _)| {
+        board.traced_reaches_at_least(state, sym, &[(h, n)], border.as_deref(), 2, |i, node| {
+            board
+                .view(i)
+                .and_then(|v| v.nodes.get(node))
+                .is_some_and(|n| n.counts_toward_two_stop_minimum)
+        })
+    })
+}
+
 /// Revenue of a node in the current phase (1841 §9.3: off-boards by phase column).
 pub fn node_revenue(state: &State, node: &map::Node) -> i64 {
     match &node.revenue {
