@@ -241,6 +241,32 @@ const CASES: &[Case] = &[
         patched_to: None,
         with: &["transform-token-president-pays-first"],
     },
+    // 1841 §12.4 (entry split-decider-during-a-train-discard): IRSFF's president's
+    // certificate lies in the pool; RATF (player 2's) buys the first 4-train (id 663) and
+    // SFTN (player 4's) must discard: 18xx takes the discarding corporation's player as the
+    // decider and asks SFTN first for its odd share where Referee asks SFLP (id 665);
+    // patched, player 2 decides, as in Referee.
+    Case {
+        entry: "split-decider-after-last-train-buy",
+        fixture: "split-decider-after-last-train-buy-v2-random-5p-s5144.json",
+        stop_at: 665,
+        stop_message: "Blocking step Choose share to exchange IRSFF share for",
+        patched_to: None,
+        with: &["split-irsff-president-in-pool"],
+    },
+    // 1841 §12.3 (entry tuscan-merge-frozen-leader-and-operator): AFI, frozen (its chain of
+    // control ends in the pool), buys the first 4-train; SB's token count (id 657) ends the
+    // split and starts the deferred merge, SFMA, the best participant, is frozen too: 18xx's
+    // decider is nil and it crashes on its name; patched, the priority deal (player 5)
+    // decides, as in Referee.
+    Case {
+        entry: "tuscan-merge-frozen-leader-after-split",
+        fixture: "tuscan-merge-frozen-leader-after-split-v2-random-5p-s5171.json",
+        stop_at: 657,
+        stop_message: "undefined method `name' for nil",
+        patched_to: None,
+        with: &["tuscan-transform-of-a-frozen-minor"],
+    },
 ];
 
 #[test]

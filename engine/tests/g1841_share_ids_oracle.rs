@@ -233,3 +233,32 @@ fn s12_1_each_presidency_change_in_a_mergers_exchange_swaps_the_first_two_shares
     );
     oracle_accepts(name, &written.json, 1040, false);
 }
+
+/// 1841 §12.1, §12.3: a minor merger's presidency taken by the presidency swap. 18xx.games'
+/// `merger_minor_exchange` moves each new share with `allow_president_change`, so the first
+/// holder to reach 20% while the president's certificate is in the IPO swaps his first two
+/// shares, which go back to the end of the IPO, for it; a later 40% certificate then gets two
+/// shares. Version 2, 3 players, random, seed 3163: at the Tuscan merge (18xx id 301) SFTN
+/// exchanges SFMA's and SFLP's 20% for SFLi_1 and SFLi_2 and swaps them for SFLi_0; the pool
+/// (SFMA's and SFLP's 40% certificates, three 20% shares) gets SFLi_3 to SFLi_8 and SFLi_1;
+/// SFLi_2 stays in the IPO. Referee hands the pool's 40% the certificate, which moves on to
+/// SFTN: the same holdings. CTDA's purchase of the IPO share at id 369 names SFLi_2 (the
+/// ledger gave SFTN the certificate directly and named SFLi_8, a pool share in 18xx, which
+/// bought it from the pool: L.76 to the bank instead of SFLi, "bank differs" at id 387).
+#[test]
+fn s12_3_a_minor_mergers_presidency_by_swap_moves_the_share_ids_as_18xx() {
+    let name = "v2-3p-random-s3163-to400.json";
+    let written = reexport_text(name, &data(name));
+    assert_eq!(
+        record_fields(&written, 369),
+        json!({"type": "buy_shares", "entity": "CTDA", "shares": ["SFLi_2"], "percent": 10})
+    );
+    let at = index_of(&written, 369);
+    let state = state_at(&data(name), 369);
+    let sfli = state.corporation("SFLi").unwrap();
+    assert!(
+        sfli.certificates.iter().all(|c| c.owner != ShareOwner::Ipo),
+        "CTDA bought SFLi's last IPO share (our index {at})"
+    );
+    oracle_accepts(name, &written.json, 400, true);
+}

@@ -205,6 +205,10 @@ impl Ledger {
                 }
                 self.presidency_by_swap(&c, &h, extra);
             }
+            if self.merger_of_minors(corporation) {
+                self.minor_exchange(corporation, holder, units, *president, &events[k + 1..]);
+                continue;
+            }
             if *president && units < 2 {
                 // A pair exchanged for the president's certificate once the new shares ran
                 // out (1841 §12.1; net 10%): 18xx `merger_do_exchange` sends the holder's
@@ -425,9 +429,18 @@ impl Ledger {
         }
     }
 
+    /// Whether `corporation` was formed by the merger of two minors (18xx
+    /// `merger_minor_exchange`).
+    fn merger_of_minors(&self, corporation: &str) -> bool {
+        self.formed
+            .get(corporation)
+            .is_some_and(|from| from.len() == 2 && !self.merger_of_majors(corporation))
+    }
+
     /// Whether `corporation` was formed by the merger of two majors (18xx's exchange of
-    /// pairs, `merger_do_exchange`; a merger of minors, a split and a transformation hand over
-    /// the president's certificate directly).
+    /// pairs, `merger_do_exchange`; a merger of minors hands the president's certificate over
+    /// for a 40% certificate, else by a swap ([`Ledger::minor_exchange`]), a split
+    /// and a transformation directly).
     fn merger_of_majors(&self, corporation: &str) -> bool {
         self.formed.get(corporation).is_some_and(|from| {
             from.len() == 2
@@ -514,6 +527,54 @@ impl Ledger {
         }
         self.give_president(corporation, to);
         self.give_front(corporation, to, rest);
+    }
+
+    /// One holder's exchange of a minor merger (1841 §12.1, §12.3): `units` new shares,
+    /// with the president's certificate when `president` (this engine's events, `after`
+    /// those that follow). 18xx.games' `merger_minor_exchange` moves each new share with
+    /// `allow_president_change`: a 40% certificate gets the president's certificate only
+    /// while it is still in the IPO, and the first player or corporation to reach 20% while
+    /// it is there takes it at once by the presidency swap (`change_president`, the
+    /// certificate's holder being the corporation,
+    /// `can_swap_for_presidents_share_directly_from_corporation?`): his first two shares go
+    /// back to the end of the IPO ([`Ledger::presidency_by_swap`]), then he receives the
+    /// rest from its front; a holder who then exceeds the president swaps his first two with
+    /// him. This engine may hand the certificate to a later holder of a 40% certificate
+    /// and move it on ([`Ledger::settle`] follows it). v2, 3 players, random, seed 3163,
+    /// 18xx id 301: at the Tuscan merge SFTN, the first in order, exchanges SFMA's and
+    /// SFLP's 20% for SFLi_1 and SFLi_2 and swaps them for SFLi_0; the pool's two 40% and
+    /// three 20% certificates get SFLi_3 to SFLi_8 and SFLi_1, and SFLi_2 stays in the IPO
+    /// (this engine: the pool's 40% for the certificate, which moves on to SFTN; before
+    /// 2026-12-07 the ledger kept SFLi_8 in the IPO, and CTDA's purchase of the IPO share at
+    /// id 369 named SFLi_8, a pool share in 18xx).
+    fn minor_exchange(
+        &mut self,
+        corporation: &str,
+        holder: &ShareOwner,
+        units: usize,
+        president: bool,
+        after: &[Event],
+    ) {
+        let in_ipo = self.corps.get(corporation).is_some_and(|shares| {
+            shares
+                .sizes
+                .iter()
+                .position(|(_, p)| *p)
+                .and_then(|i| shares.owner.get(i))
+                == Some(&ShareOwner::Ipo)
+        });
+        let may_preside = matches!(holder, ShareOwner::Player(_) | ShareOwner::Corporation(_));
+        if president && in_ipo {
+            self.give_president(corporation, holder);
+            self.give_front(corporation, holder, units.saturating_sub(2));
+        } else if !president && in_ipo && may_preside && units >= 2 {
+            self.presidency_by_swap(corporation, holder, units - 2);
+        } else {
+            self.give_front(corporation, holder, units);
+            if !in_ipo && takes_presidency(after, corporation, holder) {
+                self.change_president(corporation, holder);
+            }
+        }
     }
 
     /// A bankrupt player's sales (1841 §14), before [`Ledger::settle`]: every certificate
@@ -960,6 +1021,28 @@ fn presidency_after_exchange(events: &[Event], k: usize) -> Option<(&String, Sha
     let previous = events.get(k.checked_sub(1)?)?;
     matches!(previous, Event::SharesExchanged { corporation: c, .. } if c == corporation)
         .then_some((corporation, president))
+}
+
+/// Whether the presidency of `corporation` goes to `holder` in `events` (those after one
+/// holder's exchange) before the next holder's exchange: this engine's `update_presidency`
+/// after each exchange ([`Event::PresidentChanged`] for a player, [`Event::PresidencyMoved`]
+/// for a corporation).
+fn takes_presidency(events: &[Event], corporation: &str, holder: &ShareOwner) -> bool {
+    for e in events {
+        match e {
+            Event::SharesExchanged { .. } => return false,
+            Event::PresidentChanged {
+                corporation: c,
+                seat,
+            } if c == corporation => return *holder == ShareOwner::Player(*seat),
+            Event::PresidencyMoved {
+                corporation: c,
+                president,
+            } if c == corporation => return president == holder,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The events of a transformation (1841 §12.2, §12.3: one corporation formed from one other,
