@@ -394,7 +394,9 @@ pub fn export(
                     f.insert("choice".into(), Value::from("n"));
                     out.push(writer.record("choose", &f, &entity, seat, id));
                 }
-                for (corp, decider) in writer.split_tokens_by_rule(&pre, &state, &events) {
+                for (corp, decider) in
+                    writer.split_tokens_by_rule(&pre, &state, *seat, action, &events)
+                {
                     // 18xx asks IRSFF's president how many tokens a successor without a
                     // president buys; this engine buys none for it (1841 §12.4).
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
@@ -1343,12 +1345,25 @@ impl Writer<'_> {
     /// `(5 - tokens) ∧ cash ÷ L.100` further tokens to IRSFF's president
     /// (`@secession_decider`) whenever it has fewer than 5 tokens and L.100. Version 1 has no
     /// such purchase.
+    ///
+    /// Whether a successor has a controlling player is judged where 18xx asks: at the end of
+    /// the split, before a Tuscan merge that ran on in the same action
+    /// ([`split_end_state`]). The merge moves the successors' presidencies held by its
+    /// corporations to the new one, which has no president until the merger's exchanges:
+    /// judged after it, the successor whose own token purchase was this action looked
+    /// president-less and got a second answer (Version 2 random 5 players seed 5153, 18xx
+    /// id 494: SFL's purchase, then a `choose 0` of IRSFF's president where 18xx asks the
+    /// merger's first holder).
     fn split_tokens_by_rule(
         &mut self,
         pre: &State,
         post: &State,
+        seat: Seat,
+        action: &Action,
         events: &[Event],
     ) -> Vec<(String, Seat)> {
+        let end = split_end_state(pre, post, seat, action, events).flatten();
+        let post = end.as_ref().unwrap_or(post);
         let rules = data::ruleset(&post.options);
         let successors = &rules.ferdinandea_split.successors;
         let Some(price) = rules.token_prices.ferdinandea_split_extra_token else {
