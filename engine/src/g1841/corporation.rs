@@ -316,7 +316,7 @@ pub fn controller(state: &State, sym: &str) -> Option<Seat> {
 }
 
 /// [`controller`] with one presidency changed.
-fn controller_with(state: &State, over: PresidentOverride, sym: &str) -> Option<Seat> {
+pub fn controller_with(state: &State, over: PresidentOverride, sym: &str) -> Option<Seat> {
     controller_of_with(state, over, state.corporation(sym)?)
 }
 

@@ -1380,6 +1380,9 @@ impl Writer<'_> {
     /// players seed 3118, id 313: SB, its president's certificate in the pool at the split's
     /// end, presided by SFLi after the merge, so no question was written; seed 3137, id 304:
     /// SFL with L.6 at the split's end, L.127 after the merge, a question 18xx never asks).
+    /// The same judgement keeps the successor whose own token purchase was this action from
+    /// looking president-less after the merge moved its presidency to the new corporation
+    /// (seed 5153, 18xx id 494: a second `choose 0` where 18xx asks the merger's first holder).
     fn split_tokens_by_rule(
         &mut self,
         pre: &State,

@@ -590,6 +590,31 @@ fn gets_pair_share(state: &State, m: &Merger, i: usize) -> bool {
     left > before
 }
 
+/// A claim of the presidency in the sweep over odd shares, by the holder at `claimant`: the
+/// holders before him in the order answered for their odd shares at their turns, while the
+/// new corporation had no president (1841 §12.1: pass 2 goes through the holders in order;
+/// 18xx.games `merger_next_exchange`). A corporation among them controlled only through
+/// the new corporation had nobody to choose a full share for it and took cash (18xx: `:full`
+/// only with `entity.player`); its answer is recorded now, played when its odd share comes
+/// up. (Version 2 random 7 players seed 7176, 18xx id 901: SFLi, whose president's
+/// certificate the merger had moved to the new CTDA, sold its odd SFTC share before player 4
+/// claimed CTDA; this engine asked SFLi after the claim, of player 4.)
+fn answered_without_president(state: &State, m: &mut Merger, claimant: usize) {
+    let unpresided = (m.target.as_str(), &ShareOwner::Ipo);
+    for i in 0..claimant.min(m.holders.len()) {
+        let h = &m.holders[i];
+        let ShareOwner::Corporation(c) = h else {
+            continue;
+        };
+        if m.units.get(i).is_some_and(|u| u % 2 == 1)
+            && !m.pass2.iter().any(|(x, _)| x == h)
+            && crate::g1841::corporation::controller_with(state, Some(unpresided), c).is_none()
+        {
+            m.pass2.push((h.clone(), OddShareChoice::Cash));
+        }
+    }
+}
+
 /// Whether a holder of three units chose a full share in the odd sweep (R4): the merger goes
 /// on with the president's certificate open until his odd share makes him president.
 fn full_pending(m: &Merger) -> bool {
@@ -620,6 +645,9 @@ pub(super) fn apply(state: &mut State, mut m: Merger, action: &Action, events: &
         (MergerStage::Presidency, Action::ClaimPresidency { claim }) => {
             if *claim {
                 let i = m.next as usize % m.holders.len().max(1);
+                if in_odd_sweep(&m) {
+                    answered_without_president(state, &mut m, i);
+                }
                 m.president = m.holders.get(i).cloned();
                 m.claimed = true;
                 if !settle_presidency(state, &mut m, events) {
