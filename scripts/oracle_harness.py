@@ -12,6 +12,9 @@ difference (the 18xx action id and our action index, through the export's
 to the end, same result, first differences grouped by cause). The oracle is found through
 REFEREE_ORACLE_18XX (default ../shared/oracle-18xx relative to the repository root).
 
+A game the oracle agrees with is also read back by our own importer (`referee replay-18xx`): an
+export it cannot read to the end counts as a difference ("our importer stops on our export").
+
 A first difference that matches an entry of tests/oracle/divergences.json (a rule on which
 the two engines disagree, with the reason and an example) is counted as that known
 divergence, not as a format gap.
@@ -340,6 +343,24 @@ def our_replay(referee, path):
         return {"error": proc.stderr.strip()[:300]}
 
 
+def reread_stop(referee, path):
+    """Where our own importer stops re-reading the export at `path` (`referee replay-18xx`), as a
+    (cause, detail) difference, or None when it reads it to the end: an export this engine
+    wrote must also import (issue #21), whatever the oracle says of it."""
+    proc = subprocess.run([referee, "replay-18xx", path], capture_output=True, text=True,
+                          check=False)
+    try:
+        report = json.loads(proc.stdout.splitlines()[0])
+    except (IndexError, json.JSONDecodeError):
+        return ("our importer fails on our export", proc.stderr.strip()[:200])
+    if report.get("finished"):
+        return None
+    stop = report.get("stopped_at") or {}
+    return ("our importer stops on our export",
+            f"action id {stop.get('action_id')} (our index {stop.get('index')}): "
+            f"{stop.get('kind')} {stop.get('type')}: {stop.get('reason')}")
+
+
 def compare_snapshot(ours, theirs):
     """The first differing field between two snapshots: (field, ours, theirs) or None."""
     if ours["bank"] != theirs["bank"]:
@@ -624,6 +645,9 @@ def main():
             o = oracle.get(path, {"fatal": "no answer from the oracle"})
             after = oracle_after(path, patches)
             diff = first_difference(export, ours, o, after)
+            if diff is None and not export.get("referee_export_failure"):
+                # The oracle agrees; our importer must read the export back to the end too.
+                diff = reread_stop(args.referee, path)
             fixes = corrections_before(o, diff)
             harmless = []
             if diff is None and fixes:
