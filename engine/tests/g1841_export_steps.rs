@@ -376,9 +376,10 @@ fn s21_a_partial_presidents_sale_to_a_corporation_names_the_presidents_certifica
     // §12.4; helpers splits and misc22) and the pool's pairs took an unclaimed presidency
     // (§12.1; helper splits).
     // 10 before a merger's odd sweep asked holders of 30% (§12.1 pass 2, R4; merger30).
-    // 12 before a holder the new corporation presides through the moved treasury was no
-    // longer asked in a merger's exchange, and odd shares of holders without a controller
-    // were answered at their turn before a later claim (§12.1, §7.4; 2026-12-07).
+    // 12 before the merger fixes of 2026-12-07, which change these random games: a holder
+    // the new corporation presides through the moved treasury is not asked in the exchange,
+    // odd shares of holders without a controller are answered at their turn before a later
+    // claim (§12.1, §7.4), and a closed corporation's IPO keeps 18xx's order (I35).
     assert_eq!(found, 13);
 }
 
