@@ -334,19 +334,8 @@ pub fn export(
                 // The discards of a Tuscan merge that ran on behind the split's end in the
                 // same action come after the split's token questions (below).
                 let (early, late) = discards_around_tuscan_merge(&pre, action, &events);
-                for (corp, train) in early {
-                    // 18xx's discard step waits for this corporation too (1841 §9.6, I26).
-                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
-                    let mut f = Map::new();
-                    f.insert("train".into(), Value::from(train));
-                    out.push(writer.record(
-                        "discard_train",
-                        &f,
-                        &Entity::Corporation(corp),
-                        *seat,
-                        id,
-                    ));
-                }
+                // 18xx's discard step waits for these corporations too (1841 §9.6, I26).
+                writer.write_discards(early, *seat, &mut out);
                 if let Some(undo) = writer.merger_backed_out(&events, *seat, merger_base, out.len())
                 {
                     out.push(undo);
@@ -408,18 +397,7 @@ pub fn export(
                     let _ = corp;
                     out.push(writer.record("choose", &f, &Entity::Player(decider), decider, id));
                 }
-                for (corp, train) in late {
-                    let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
-                    let mut f = Map::new();
-                    f.insert("train".into(), Value::from(train));
-                    out.push(writer.record(
-                        "discard_train",
-                        &f,
-                        &Entity::Corporation(corp),
-                        *seat,
-                        id,
-                    ));
-                }
+                writer.write_discards(late, *seat, &mut out);
                 if let Some(target) = tuscan_removal_open(&pre, &state, action) {
                     // 18xx's removal of SFLi's tokens stays open for more (1841 §12.3).
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
@@ -1943,6 +1921,22 @@ impl Writer<'_> {
         f.insert("action_id".into(), Value::from(base));
         f.insert(MERGER_BACKED_OUT.into(), Value::from(true));
         Some(self.record("undo", &f, &Entity::Player(seat), seat, id))
+    }
+
+    /// A `discard_train` record of each (corporation, train) in order, written by `seat`'s
+    /// action (1841 §9.6).
+    fn write_discards<T: Into<Value>>(
+        &self,
+        discards: impl IntoIterator<Item = (String, T)>,
+        seat: Seat,
+        out: &mut Vec<Value>,
+    ) {
+        for (corp, train) in discards {
+            let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
+            let mut f = Map::new();
+            f.insert("train".into(), train.into());
+            out.push(self.record("discard_train", &f, &Entity::Corporation(corp), seat, id));
+        }
     }
 
     fn record(

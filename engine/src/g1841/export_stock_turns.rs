@@ -105,16 +105,20 @@ fn own_concession_on_offer(state: &State, seat: Seat, player: &super::state::Pla
         && player.concessions.iter().any(|c| !president(c.as_str()))
 }
 
+/// Whether `seat` sold shares of `sym` in this stock round (1841 §5.1: no purchase of a
+/// corporation sold in the same round).
+fn sold_this_round(state: &State, seat: Seat, sym: &str) -> bool {
+    state.stock_round().is_some_and(|r| {
+        r.sold
+            .iter()
+            .any(|s| s.seat == seat && s.corporation == sym)
+    })
+}
+
 /// 18xx's `can_buy_any_from_ipo?` answering yes for certificates a corporation holds of
 /// another corporation (1841 §7.1, §5.2).
 fn treasury_holding_looks_buyable(state: &State, seat: Seat, cash: i64, below_limit: bool) -> bool {
-    let sold = |sym: &str| {
-        state.stock_round().is_some_and(|r| {
-            r.sold
-                .iter()
-                .any(|s| s.seat == seat && s.corporation == sym)
-        })
-    };
+    let sold = |sym: &str| sold_this_round(state, seat, sym);
     let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
     state
         .corporations
@@ -156,13 +160,7 @@ fn pool_president_looks_buyable(state: &State, seat: Seat, cash: i64, below_limi
     if phase_number(state) >= 4 || !below_limit {
         return false;
     }
-    let sold = |sym: &str| {
-        state.stock_round().is_some_and(|r| {
-            r.sold
-                .iter()
-                .any(|s| s.seat == seat && s.corporation == sym)
-        })
-    };
+    let sold = |sym: &str| sold_this_round(state, seat, sym);
     let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
     state
         .corporations
