@@ -1,10 +1,14 @@
-//! Merger token counts checked against 18xx.games (issue #22): the listed divergence
-//! `merger-two-city-tile-duplicate-counted-twice` (tests/oracle/divergences.json).
+//! Merger tokens checked against 18xx.games (issue #22): the listed divergence
+//! `merger-two-city-tile-duplicate-counted-twice` (tests/oracle/divergences.json), and the
+//! token slots a merger's `remove_token` names.
 
 use referee_engine::g1841::Action;
 use referee_engine::g1841::state::{MapToken, Round};
 use referee_engine::g1841::{G1841, Options};
 use referee_engine::{Game, Seat};
+
+mod common;
+use common::g1841::{oracle_accepts, record, reexported};
 
 /// Listed divergence `merger-two-city-tile-duplicate-counted-twice`: 1841 §12.1 and FAQ-C19 —
 /// a merger loses one token for each hex where two predecessor markers become one, the two
@@ -100,4 +104,51 @@ fn listed_divergence_two_city_tile_duplicate_costs_one_token() {
             "the merger is over"
         );
     }
+}
+
+/// 18xx.games' `City#get_slot` gives a corporation its reserved slot only while the
+/// reservation is there: a started corporation's went with its home token, so its later
+/// tokens in its home city take the first open slot. Lite heuristic 3 players seed 3120,
+/// Torino (H4, green 606, SFTG's reservation in slot 0 and SFTN's in slot 1): ICSF's merger
+/// leaves H4 empty (18xx id 366), SFTN tokens it again (id 368) and takes slot 0; CTDA takes
+/// SFTN's slot at their merger (ids 412–413), and IFAI's merger removes CTDA's token from
+/// slot 0 (id 450; before: slot 1, SFTN's old reservation, where 18xx found no token).
+#[test]
+fn a_home_token_placed_again_takes_the_first_open_slot() {
+    let (_, written) = reexported("lite-3p-heuristic-s3120-to450");
+    let placed = record(&written, 368);
+    assert_eq!(
+        (
+            &placed["type"],
+            &placed["entity"],
+            &placed["city"],
+            &placed["slot"]
+        ),
+        (
+            &"place_token".into(),
+            &"SFTN".into(),
+            &"606-0-0".into(),
+            &0.into()
+        )
+    );
+    let removals: Vec<_> = (448..=450)
+        .map(|id| {
+            let r = record(&written, id);
+            assert_eq!(r["type"], "remove_token", "{id}");
+            assert_eq!(r["entity"], "IFAI", "{id}");
+            (
+                r["city"].as_str().unwrap().to_string(),
+                r["slot"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        removals,
+        vec![
+            ("M3-0-0".to_string(), 0),
+            ("15-0-0".to_string(), 0),
+            ("606-0-0".to_string(), 0)
+        ]
+    );
+    oracle_accepts("s3120", &written.json, 450, true);
 }

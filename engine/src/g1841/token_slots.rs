@@ -236,10 +236,15 @@ pub fn reserved_slots(state: &State, hex: &str, city: u32) -> ReservedSlots {
 }
 
 /// The slot a token of `sym` arriving in a city takes (`City#get_slot`): its home's reserved
-/// slot (the home token of a corporation being started), else the first slot neither holding
-/// a token nor reserved, else a new one.
+/// slot while the reservation holds (the home token of a corporation being started), else the
+/// first slot neither holding a token nor reserved, else a new one. A started corporation's
+/// reservation went with its home token (`City#place_token`, `remove_reservation!`), so a
+/// later token of its own in its home city takes the first open slot like any other (lite
+/// heuristic 3 players seed 3120, Torino H4: SFTN's second token there is in slot 0, which
+/// CTDA's `remove_token` after two mergers names at 18xx id 450; before: slot 1, where
+/// SFTN's old reservation was, and 18xx found it empty).
 pub fn free_slot(slots: &[Option<String>], reserved: &[(String, bool)], sym: &str) -> usize {
-    if let Some(i) = reserved.iter().position(|(r, _)| r == sym)
+    if let Some(i) = reserved.iter().position(|(r, held)| r == sym && *held)
         && slots.get(i).is_none_or(Option::is_none)
     {
         return i;
@@ -362,5 +367,29 @@ mod tests {
         assert_eq!(slots.slot_of("H4", 0, "SFTN"), Some(1));
         slots.follow(&a, &a, &["H4".to_string()], false, &[], &gone);
         assert_eq!(slots.slot_of("H4", 0, "SFTN"), Some(0));
+    }
+
+    /// `City#get_slot` takes a corporation's reserved slot only while the reservation is
+    /// there; a started corporation's went with its home token. Lite heuristic 3 players
+    /// seed 3120, Torino (H4, green 606): both tokens gone after a merger, SFTN (started,
+    /// reservation in slot 1 behind SFTG's) tokens its home city again and takes slot 0, the
+    /// slot the new corporation CTDA's token is in when 18xx id 450 removes it.
+    #[test]
+    fn a_started_corporation_tokening_its_home_takes_the_first_open_slot() {
+        let spent =
+            |_: &str, _: u32| vec![("SFTG".to_string(), false), ("SFTN".to_string(), false)];
+        let mut slots = TokenSlots::default();
+        let a = at(&[("H4", 0, "SFTN")]);
+        slots.follow(&Located::new(), &a, &[], false, &[], &spent);
+        assert_eq!(slots.slot_of("H4", 0, "SFTN"), Some(0));
+        let b = at(&[("H4", 0, "CTDA")]);
+        slots.follow(&a, &b, &[], false, &[], &spent);
+        assert_eq!(slots.slot_of("H4", 0, "CTDA"), Some(0));
+        assert_eq!(slots.holder("H4", 0, 1), None);
+        // While SFTN has not started its reservation holds and its home token goes there.
+        let held = |_: &str, _: u32| vec![("SFTG".to_string(), false), ("SFTN".to_string(), true)];
+        let mut slots = TokenSlots::default();
+        slots.follow(&Located::new(), &a, &[], false, &[], &held);
+        assert_eq!(slots.slot_of("H4", 0, "SFTN"), Some(1));
     }
 }
