@@ -267,6 +267,18 @@ const CASES: &[Case] = &[
         patched_to: None,
         with: &["tuscan-transform-of-a-frozen-minor"],
     },
+    // 1841 §7.5, §14 (entry concession-lock-at-bankruptcy-sale): phase 3, SSFL's president's
+    // certificate lies in the pool since player 3's bankruptcy (id 908); player 2's
+    // bankruptcy sells his 20% SSFL (id 916) and 18xx hands the presidency to SFTG (20%),
+    // so SSFL operates where Referee's SSFL, still frozen, does not (id 924).
+    Case {
+        entry: "concession-lock-at-bankruptcy-sale",
+        fixture: "concession-lock-at-bankruptcy-sale-v2-random-8p-s8114-to960.json",
+        stop_at: 924,
+        stop_message: "Blocking step Lay/Upgrade Track cannot process action destination_connection",
+        patched_to: Some(960),
+        with: &["transform-token-president-pays-first"],
+    },
 ];
 
 #[test]
