@@ -140,6 +140,28 @@ fn s12_4_the_splits_treasury_certificates_go_last_received_first() {
     oracle_accepts(name, &written.json, 415, false);
 }
 
+/// 1841 §11, §12.4, §12.3: when the split's last purchase round and the Tuscan merge queued
+/// behind it run in one action, 18xx finishes the split first (`secession_finish`), so the
+/// SFL shares SFLP bought in that round move to SFLi with their own ids. v2, 4 players,
+/// random, seed 4143 (cut at id 456): SFLP buys an SFL share at id 307, the merge follows
+/// (308–310), and SFLi holds SFL_4 and SFL_8 besides the president's certificate; the pool
+/// holds SFL_1, 3, 5 and 6, and player 3's purchase at id 456 names SFL_3 (before: SFL_8,
+/// which 18xx's SFLi holds: "Cannot buy a share of SFL").
+#[test]
+fn s12_3_a_split_purchase_moves_on_with_its_id_in_the_tuscan_merge() {
+    let name = "v2-4p-random-s4143-to456.json";
+    let written = reexport(name);
+    assert_eq!(
+        record(&written, 447),
+        json!({"type": "buy_shares", "entity": 3, "shares": ["SFL_7"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 456),
+        json!({"type": "buy_shares", "entity": 3, "shares": ["SFL_3"], "percent": 10})
+    );
+    oracle_accepts(name, &written.json, 456, true);
+}
+
 /// 1841 §12.1 (rule 4.7.4.1, FAQ-R6, #9404): a merger nobody takes the presidency of is
 /// backed out. 18xx.games refuses its last decision ("Cannot complete this merger without a
 /// president. Undo required.") and the player undoes the proposal, so the export writes an

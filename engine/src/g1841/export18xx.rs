@@ -297,10 +297,7 @@ pub fn export(
                 if matches!(action, Action::DeclareBankruptcy { .. }) {
                     writer.ledger.bankrupt_sales(&ShareOwner::Player(*seat));
                 }
-                writer.ledger.split_treasury(&pre, &events);
-                writer.ledger.merger_treasury(&pre, &state, &events);
-                writer.ledger.exchanged(&events, &state);
-                writer.ledger.settle(&state);
+                writer.follow_ledger(&pre, &state, *seat, action, &events);
                 let open = writer.auto_actions(&pre, &state, action, &mut json);
                 json[INDEX_TAG] = Value::from(index);
                 if let Some(position) = pass_2_position(&pre, action) {
@@ -897,6 +894,18 @@ fn split_end_state(
     action: &Action,
     events: &[Event],
 ) -> Option<Option<State>> {
+    split_end(pre, post, seat, action, events).map(|end| end.map(|(state, _)| state))
+}
+
+/// [`split_end_state`] with the events of the split's end: the action applied without the
+/// Tuscan merge.
+fn split_end(
+    pre: &State,
+    post: &State,
+    seat: Seat,
+    action: &Action,
+    events: &[Event],
+) -> Option<Option<(State, Vec<Event>)>> {
     let (before, after, began) = split_across(pre, post, events);
     let Some(tuscan) = data::ruleset(&pre.options).tuscan_merge.as_ref() else {
         return Some(None);
@@ -928,7 +937,26 @@ fn split_end_state(
         r.queued_events
             .retain(|q| *q != super::state::QueuedEvent::TuscanMerge);
     }
-    Some(G1841::apply(&mut end, seat, action).ok().map(|_| end))
+    Some(
+        G1841::apply(&mut end, seat, action)
+            .ok()
+            .map(|split| (end, split)),
+    )
+}
+
+/// The split's end as [`split_end_state`] finds it when a Tuscan merge ran on in the same
+/// action, with the number of `events` (the whole action's) that belong to the split: the
+/// events both applications share from the start.
+fn split_end_with_events(
+    pre: &State,
+    post: &State,
+    seat: Seat,
+    action: &Action,
+    events: &[Event],
+) -> Option<(State, usize)> {
+    let (end, split) = split_end(pre, post, seat, action, events)??;
+    let n = split.iter().zip(events).take_while(|(a, b)| a == b).count();
+    Some((end, n))
 }
 
 /// 18xx.games' `@secession_decider`, who decides for the successors of the Ferdinandea split
@@ -1591,6 +1619,45 @@ impl Writer<'_> {
                 });
             }
         }
+    }
+
+    /// Follows 18xx.games' share ids over `action` (`pre → post`, with `events`): the
+    /// bankrupt's sales, the split's treasury, a merger's treasury and exchanges, then the
+    /// holdings of `post` ([`Ledger::settle`]). When the Ferdinandea split ends in this action
+    /// and the Tuscan merge queued behind it runs on (1841 §11, §12.4, §12.3), 18xx finishes
+    /// the split first (`secession_finish`): the ledger is brought to the split's end
+    /// ([`split_end_state`]) before the merge moves the treasuries, so the certificates a
+    /// successor's holder bought in the split's last purchase round move on with their own
+    /// ids (Version 2, 4 players, random seed 4143: SFLP's SFL shares go to SFLi, 18xx id
+    /// 307–310; before, the ledger gave SFLi other pool ids, and a later purchase named
+    /// `SFL_8`, which 18xx's SFLi holds, at id 456).
+    fn follow_ledger(
+        &mut self,
+        pre: &State,
+        post: &State,
+        seat: Seat,
+        action: &Action,
+        events: &[Event],
+    ) {
+        if matches!(action, Action::DeclareBankruptcy { .. }) {
+            self.ledger.bankrupt_sales(&ShareOwner::Player(seat));
+        }
+        let mut from = pre;
+        let mut rest = events;
+        let staged = split_end_with_events(pre, post, seat, action, events);
+        if let Some((end, n)) = &staged {
+            let split = &events[..*n];
+            self.ledger.split_treasury(pre, split);
+            self.ledger.merger_treasury(pre, end, split);
+            self.ledger.exchanged(split, end);
+            self.ledger.settle(end);
+            from = end;
+            rest = &events[*n..];
+        }
+        self.ledger.split_treasury(from, rest);
+        self.ledger.merger_treasury(from, post, rest);
+        self.ledger.exchanged(rest, post);
+        self.ledger.settle(post);
     }
 
     /// 18xx's slot of `corporation`'s token in city `city` of `hex`, as followed by
