@@ -474,8 +474,8 @@ fn s9_4_an_empty_run_where_18xx_keeps_a_sold_routes_step_open() {
 }
 
 /// The same stale route for a corporation that never ran: 18xx fills its phase-2 cache
-/// whenever it computes that graph for the operating corporation (lays, token step) while a
-/// route is there. V2, 6 players, random, seed 6164: SFTG laid H6 and K3 (ids 252, 253) with
+/// whenever its token step computes that graph for the operating corporation (a token left,
+/// `can_token?`) while a route is there. V2, 6 players, random, seed 6164: SFTG laid H6 and K3 (ids 252, 253) with
 /// tokens in Genova (J6) and Torino (H4) and no train yet, then bought a 2-train; SFTC
 /// bought its H4 token (259). In OR 3.1 SFTG (J6 only, no route) gets the empty run (387)
 /// after its track pass, then its token-purchase pass and a second 2-train (389). Before,
@@ -496,6 +496,32 @@ fn s9_4_an_empty_run_where_18xx_saw_a_route_at_a_lay() {
         json!({"type": "buy_train", "entity": "SFTG"})
     );
     oracle_accepts(name, &written.json, 392, true);
+}
+
+/// No stale route where 18xx's token step never asked its phase-2 graph: its track step
+/// keeps nothing, and a corporation with no token left is not asked whether it can token.
+/// V2, 7 players, random, seed 7174: SFTG's lays at ids 161–162 join its two home tokens
+/// (Torino H4, Alessandria J6), both placed; SFTC buys the H4 token (295), and in its next
+/// turn SFTG, with no route, lays K5 (303), passes its token purchase (304) and buys a
+/// 3-train (305). Before, the empty `run_routes` was written at 304, where 18xx had
+/// skipped its routes step ("Blocking step Buy a Token From Another Corporation").
+#[test]
+fn s9_4_no_empty_run_where_18xx_never_asked_the_token_graph() {
+    let name = "v2-7p-random-s7174-to306.json";
+    let written = reexport_text(name, &data(name));
+    assert_eq!(
+        record(&written, 303),
+        json!({"type": "lay_tile", "entity": "SFTG"})
+    );
+    assert_eq!(
+        record(&written, 304),
+        json!({"type": "pass", "entity": "SFTG"})
+    );
+    assert_eq!(
+        record(&written, 305),
+        json!({"type": "buy_train", "entity": "SFTG"})
+    );
+    oracle_accepts(name, &written.json, 306, true);
 }
 
 /// 1841 §12.1, §12.3, 18xx `merger_do_exchange` and `transfer_shares`: a holder that takes

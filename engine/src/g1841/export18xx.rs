@@ -1788,39 +1788,68 @@ impl Writer<'_> {
         {
             self.ran_in_phase_2.insert(corp);
         }
-        // 18xx also fills the cache whenever it computes its phase-2 graph for the operating
-        // corporation (the track step's search for lays, each lay, the token step) while a
-        // route is there: v2 6 players random seed 6164, id 387: SFTG, its route over H4
-        // (Torino) seen at its lays in phase 2 before it had a train, H4's token later sold.
-        // Seen: the state before an action of its track or token step, the state after it,
-        // and the state in which a turn begins.
-        let before = match &pre.round {
-            Round::OperatingRound(p) if p.step <= OperatingStep::Token => p.current.as_ref(),
+        // 18xx also fills the cache whenever its token step asks the phase-2 graph whether
+        // the operating corporation can token (`Tokener#can_place_token?`: not tokened this
+        // turn and a token left — placing is free, 1841 §9.2 — then `can_token?`, which
+        // computes the whole graph and keeps a route of two stops for good) while a route is
+        // there. Its track step asks the graph nothing that stays. Seen: a state with the
+        // corporation in this engine's token step, and the state after an action that took
+        // it from its track step (or the start of its turn) past a token step this engine
+        // skipped, when it has a token left. v2 6 players random seed 6164, id 387: SFTG's
+        // lays at ids 252–253 joined H4 (Torino) to another city, its token step asked, and
+        // H4's token was later sold; seed 7174, id 304: SFTG's lays at ids 161–162 joined its
+        // two homes but both its tokens were placed, its token step never asked, and 18xx
+        // skips its routes step (before, every state of the track step counted as seen).
+        let in_token_step = |st: &State| match &st.round {
+            Round::OperatingRound(r) if r.step == OperatingStep::Token && r.event.is_none() => {
+                r.current.clone()
+            }
             _ => None,
         };
-        let began = |corp: &String| match &pre.round {
-            Round::OperatingRound(p) => p.current.as_ref() != Some(corp),
-            _ => true,
+        let mut seen: Vec<(&State, String)> = Vec::new();
+        for st in [pre, post] {
+            if let Some(corp) = in_token_step(st) {
+                seen.push((st, corp));
+            }
+        }
+        let from_track = match &pre.round {
+            Round::OperatingRound(p) if p.event.is_none() && p.start.is_none() => {
+                match p.current.as_ref() {
+                    Some(c) if p.step <= OperatingStep::Track => Some(c.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
         };
-        for (st, is_pre) in [(pre, true), (post, false)] {
-            let Round::OperatingRound(r) = &st.round else {
-                continue;
+        let began_now = match (&pre.round, &post.round) {
+            (Round::OperatingRound(p), Round::OperatingRound(q)) if p.current != q.current => {
+                q.current.clone()
+            }
+            (_, Round::OperatingRound(q)) if !matches!(pre.round, Round::OperatingRound(_)) => {
+                q.current.clone()
+            }
+            _ => None,
+        };
+        for corp in [from_track, began_now].into_iter().flatten() {
+            let past = match turn_position(post, &corp) {
+                Some(Some(step)) => step > OperatingStep::Token,
+                Some(None) => true,
+                None => false,
             };
-            let Some(corp) = r.current.as_ref() else {
-                continue;
-            };
-            let seen = if is_pre {
-                before.is_some()
-            } else {
-                before.is_some() || began(corp)
-            };
+            let token_left = post
+                .corporation(&corp)
+                .is_some_and(|c| (c.tokens.len() as u32) < c.tokens_total);
+            let quiet = matches!(&post.round, Round::OperatingRound(q) if q.event.is_none());
+            if past && token_left && quiet {
+                seen.push((post, corp));
+            }
+        }
+        for (st, corp) in seen {
             if st.phase == "2"
-                && seen
-                && r.event.is_none()
-                && !self.ran_in_phase_2.contains(corp)
-                && operating_round::region_route_available(st, corp)
+                && !self.ran_in_phase_2.contains(&corp)
+                && operating_round::region_route_available(st, &corp)
             {
-                self.ran_in_phase_2.insert(corp.clone());
+                self.ran_in_phase_2.insert(corp);
             }
         }
         for e in events {
