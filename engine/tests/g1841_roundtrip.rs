@@ -21,7 +21,7 @@ use common::g1841::{random_game_seen, sealed_bids_by_seat};
 use referee_engine::Seat;
 use referee_engine::g1841::export18xx::{ExportSettings, Exported, export};
 use referee_engine::g1841::import18xx::{ReplaySettings, Replayed, replay};
-use referee_engine::g1841::{Action, Event, Options};
+use referee_engine::g1841::{Action, Event, OddShareChoice, Options};
 
 /// A random game to its end ([`common::g1841::random_game`]: mostly actions other than the
 /// rare ones, a bankruptcy, a purchase offer, withholding, a train from another corporation);
@@ -468,4 +468,242 @@ fn s9_5_a_token_step_pass_before_a_token_purchase_is_dropped() {
         [(Some(524), &history[549]), (Some(526), &history[550])]
     );
     assert_eq!(round_trip(options, 6, 604).0, None);
+}
+
+/// An export `referee playout … --export-18xx` wrote for `scripts/oracle_harness.py`, cut
+/// after the point checked (`tests/fixtures/1841/referee-exports/`), and its replay.
+fn referee_export(name: &str) -> (serde_json::Value, Replayed) {
+    let text = common::fixture(&format!("referee-exports/{name}"));
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let again = replay(
+        &text,
+        &ReplaySettings {
+            check: true,
+            ..ReplaySettings::default()
+        },
+    );
+    (json, again)
+}
+
+/// Issue #22 (1,000 Version 2 games of main a4e7a4f: 7 exports the oracle accepts and our
+/// importer refused): the last corporation of an operating round, SB (a successor of the
+/// Ferdinandea split, 1841 §12.4, without cash), has nothing legal in any step, and this
+/// engine plays its whole turn by itself with the action before; 18xx.games opens its track step (1841
+/// §9.1) and waits for a `pass`, which the writer adds (`turns_played_through`). The importer
+/// looked for that turn in the state, where the next round has begun:
+/// * heuristic, 5 players, seed 5171 (cut at id 556): RSFS's last pass (id 549) ends SB's
+///   turn and the operating round; SB's pass (id 550, player 2) was read in the stock round,
+///   "It is seat 0's turn, not seat 1's" (also seeds 6103, 7117 and, after a bankruptcy,
+///   random 7 players seed 7146, 8 players seed 8156);
+/// * random, 7 players, seed 7138 (cut at id 1481): ATFA's last pass (id 1477) ends SB's turn,
+///   OR 8.1, and ILTF's turn of OR 8.2 (nothing recorded), and FTP, of the same player as
+///   SB, begins in its track step: SB's pass (id 1478) passed FTP's track step, and FTP's lay
+///   (id 1479) was refused ("FTP is in its routes step").
+///
+/// The importer now follows the writer's own list of such turns after each action applied.
+#[test]
+fn s9_1_the_track_pass_of_a_turn_played_through_at_a_rounds_end_is_dropped() {
+    let (json, again) = referee_export("v2-heuristic-5p-s5171-to556.json");
+    assert_eq!(
+        record(&json, 550),
+        serde_json::json!({"entity": "SB", "entity_type": "corporation", "id": 550,
+            "type": "pass", "user": 2})
+    );
+    assert_eq!(again.failure, None);
+    assert_eq!(again.actions.len(), 550);
+    assert_eq!(
+        dropped_in(&again, 545..=556),
+        [(
+            Some(550),
+            "pass",
+            "operating turn this engine ended itself (nothing legal)"
+        )]
+    );
+    assert_eq!(
+        applied_in(&again, 549..=551),
+        [
+            (Some(549), &(2, Action::Pass)),
+            (
+                Some(551),
+                &(
+                    0,
+                    Action::BuyShares {
+                        corporation: "SFTG".into(),
+                        from_pool: false,
+                        percent: 10
+                    }
+                )
+            ),
+        ]
+    );
+
+    let (json, again) = referee_export("v2-7p-s7138-to1481.json");
+    assert_eq!(
+        record(&json, 1478),
+        serde_json::json!({"entity": "SB", "entity_type": "corporation", "id": 1478,
+            "type": "pass", "user": 5})
+    );
+    assert_eq!(again.failure, None);
+    assert_eq!(again.actions.len(), 1472);
+    assert_eq!(
+        dropped_in(&again, 1476..=1481),
+        [(
+            Some(1478),
+            "pass",
+            "operating turn this engine ended itself (nothing legal)"
+        )]
+    );
+    assert_eq!(
+        applied_in(&again, 1477..=1479),
+        [
+            (Some(1477), &(4, Action::Pass)),
+            (
+                Some(1479),
+                &(
+                    4,
+                    Action::LayTile {
+                        hex: "I11".into(),
+                        tile: "29".into(),
+                        rotation: 0
+                    }
+                )
+            ),
+        ]
+    );
+}
+
+/// Issue #22, random, 8 players, seed 8170 (cut at id 930): AFI and CGTF merge into RSFS
+/// (ids 920, 921, 1841 §12.1); 18xx.games asks two holders for their odd shares (ids 922,
+/// 923) before player 3 claims the presidency (id 924), this engine after it: the importer
+/// plays those answers with the next record, SFLi's lay at S15 (id 925). SFLi, a major with two
+/// bases in phase 4, may lay two tiles (1841 §9.1): with no second lay legal this engine
+/// goes on to its token step, while 18xx.games' track step waits for the `pass` the writer
+/// adds (id 926). The importer's follower of the track step first saw SFLi's turn after the
+/// lay and counted none, so the pass passed SFLi's token step and its token in Lucca (id
+/// 927) was refused ("SFLi is in its routes step"). A turn first seen after its lays now
+/// counts the state's.
+#[test]
+fn s9_1_a_lay_played_with_the_records_before_it_leaves_the_track_step_open() {
+    let (json, again) = referee_export("v2-8p-s8170-to930.json");
+    assert_eq!(
+        record(&json, 926),
+        serde_json::json!({"auto_actions": [{"entity": "SFLi", "entity_type": "corporation",
+            "hexes": ["U15", "V12", "V14"], "type": "destination_connection"}],
+            "entity": "SFLi", "entity_type": "corporation", "id": 926, "type": "pass",
+            "user": 2})
+    );
+    assert_eq!(again.failure, None);
+    assert_eq!(again.actions.len(), 891);
+    assert_eq!(again.choices_inserted, 2);
+    assert_eq!(
+        dropped_in(&again, 920..=930),
+        [
+            (
+                Some(922),
+                "choose",
+                "odd merger share answered before the presidency (played at the odd shares)"
+            ),
+            (
+                Some(923),
+                "choose",
+                "odd merger share answered before the presidency (played at the odd shares)"
+            ),
+            (Some(926), "pass", "further track lays with no legal lay"),
+        ]
+    );
+    assert_eq!(
+        applied_in(&again, 925..=927),
+        [
+            (
+                Some(925),
+                &(
+                    3,
+                    Action::ExchangeOddShare {
+                        choice: OddShareChoice::Cash
+                    }
+                )
+            ),
+            (
+                Some(925),
+                &(
+                    0,
+                    Action::ExchangeOddShare {
+                        choice: OddShareChoice::Cash
+                    }
+                )
+            ),
+            (
+                Some(925),
+                &(
+                    1,
+                    Action::LayTile {
+                        hex: "S15".into(),
+                        tile: "58".into(),
+                        rotation: 0
+                    }
+                )
+            ),
+            (
+                Some(927),
+                &(
+                    1,
+                    Action::PlaceToken {
+                        hex: "P12".into(),
+                        city: 0
+                    }
+                )
+            ),
+        ]
+    );
+}
+
+/// Issue #22, heuristic, 7 players, seed 7177 (the whole game): SLDV transforms into ATFA
+/// (id 2101, 1841 §12.2); ATFA sells a share (id 2105) and buys its compulsory second token,
+/// which ends the transformation (no further token affordable), SLDV's turn, the last
+/// operating round and, the bank broken, the game (1841 §13). 18xx.games still asks ATFA's
+/// count, the single choice 1, which the writer adds (id 2106); the importer drops such a
+/// count as one this engine settled, but only when refused for the step or the turn, and
+/// this one was refused "The game is over". A count of the major whose transformation the
+/// last action ended so is dropped after the game's end too.
+#[test]
+fn s12_2_the_count_of_a_transformation_that_ended_the_game_is_dropped() {
+    let (json, again) = referee_export("v2-heuristic-7p-s7177.json");
+    assert_eq!(
+        record(&json, 2106),
+        serde_json::json!({"choice": 1, "entity": "ATFA", "entity_type": "corporation",
+            "id": 2106, "type": "choose", "user": 7})
+    );
+    assert_eq!(again.failure, None);
+    assert!(again.finished);
+    assert_eq!(
+        again.check,
+        Some(None),
+        "the recorded result and game-end reason"
+    );
+    assert_eq!(again.actions.len(), 2076);
+    assert_eq!(
+        dropped_in(&again, 2100..=2106),
+        [(
+            Some(2106),
+            "choose",
+            "token count this engine settled itself, the game's end"
+        )]
+    );
+    assert_eq!(
+        applied_in(&again, 2105..=2106),
+        [(
+            Some(2105),
+            &(
+                6,
+                Action::EmergencySell {
+                    seller: Some("ATFA".into()),
+                    corporation: "ATFA".into(),
+                    percent: 10
+                }
+            )
+        )]
+    );
+    let outcome = again.outcome.as_ref().unwrap();
+    assert_eq!(outcome.end_reason, "bank");
+    assert_eq!(outcome.scores, [0, 0, -109, 2439, 516, -1000, 485]);
 }

@@ -552,7 +552,7 @@ fn track_step_skipped(pre: &State, post: &State) -> Option<String> {
 /// step, moves on to the next corporation (the importer drops the passes again:
 /// "operating turn this engine ended itself"). A frozen corporation's turn (1841 §7.4) has no
 /// such event; 18xx passes its steps itself.
-fn turns_played_through(post: &State, events: &[Event]) -> Vec<String> {
+pub(super) fn turns_played_through(post: &State, events: &[Event]) -> Vec<String> {
     let mut turns: Vec<&str> = events
         .iter()
         .filter_map(|e| match e {

@@ -3439,9 +3439,13 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
     let mut track = TrackStep::default();
     let mut turn_end = TurnEndPasses::default();
     let mut token_step = TokenStepPasses::default();
+    let mut played_through = PlayedThroughPasses::default();
     // The major whose compulsory second token the last action bought (a transformation's
     // token step open, 1841 §12.2).
     let mut compulsory: Option<String> = None;
+    // The major whose transformation the last action ended right after buying its compulsory
+    // second token (18xx still asks its count, [`transformation_settled`]).
+    let mut settled: Option<String> = None;
     // The last record applied (index into the export's actions).
     let mut previous: Option<usize> = None;
     // A pass of 18xx's track step dropped since (index): the record before a pass of 18xx's
@@ -3492,7 +3496,10 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             out.cancelled = true;
             break;
         }
-        if let Some(reason) = turn_end.drops(action) {
+        if let Some(reason) = played_through
+            .drops(action)
+            .or_else(|| turn_end.drops(action))
+        {
             out.records_dropped += 1;
             out.dropped
                 .push(dropped_record(record_id, index, action, reason));
@@ -3601,6 +3608,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
                                 turn_end.applied(pre.as_ref(), &state, a);
+                                played_through.applied(&state, &events);
                                 token_step.applied(pre.as_ref(), &state);
                                 answers.applied(&events);
                                 let now = TokenSlots::locate(&state);
@@ -3630,6 +3638,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                                     ledger.settle(&state);
                                 }
                                 compulsory = compulsory_token(&state, &events);
+                                settled = transformation_settled(pre.as_ref(), &state, a, &events);
                                 match a {
                                     Action::BuyTokens { .. } => {
                                         unrecorded_pool.tokens_bought(&state, &events)
@@ -3678,7 +3687,11 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     continue;
                 };
                 let before = track_passed.or(previous).and_then(|i| export.actions.get(i));
-                if let Some(reason) = skipped_record(&state, action, before, &r) {
+                if let Some(reason) = skipped_record(&state, action, before, &r).or_else(|| {
+                    (r.code == crate::RejectionCode::GameOver
+                        && is_token_count_of(action, settled.as_deref()))
+                    .then_some("token count this engine settled itself, the game's end")
+                }) {
                     out.records_dropped += 1;
                     out.dropped.push(dropped_record(record_id, index, action, reason));
                     continue;
@@ -3724,6 +3737,55 @@ fn compulsory_token(state: &State, events: &[super::action::Event]) -> Option<St
                 if *corporation == t.major && *p == price)
         })
         .then(|| t.major.clone())
+}
+
+/// The major whose transformation ended with `action` (`pre → post`, `events`) as soon as its
+/// compulsory second token was bought (1841 §12.2, L.50: no further token affordable, so this
+/// engine asks no count), where 18xx.games still asks its count (`transform_tokens`, `min` =
+/// `max` = 1) and the writer adds that `choose 1` after the action (`Writer::compulsory_token`
+/// in [`super::export18xx`], whose test this is). The importer drops it again: refused "in the
+/// wrong step" ([`skipped_record`]), or "the game is over" when the action also ended the game
+/// (heuristic 7 players seed 7177, 18xx id 2106: ATFA's count after SLDV's transformation, the
+/// bank broken and the last operating round over; [`is_token_count_of`]).
+fn transformation_settled(
+    pre: Option<&State>,
+    post: &State,
+    action: &Action,
+    events: &[super::action::Event],
+) -> Option<String> {
+    let transformation = |s: &State| match &s.round {
+        Round::OperatingRound(r) => match r.event.as_deref() {
+            Some(CorporateEvent::Transformation(t)) => Some(t.major.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    if transformation(post).is_some() {
+        return None;
+    }
+    let price = data::ruleset(&post.options)
+        .token_prices
+        .transformation_required_second_token;
+    let bought = events.iter().find_map(|e| match e {
+        super::action::Event::TokensBought {
+            corporation,
+            count: 2,
+            price: p,
+        } if *p == price => Some(corporation.clone()),
+        _ => None,
+    })?;
+    let ours = matches!(action, Action::Transform { .. })
+        || pre.and_then(transformation).as_ref() == Some(&bought);
+    ours.then_some(bought)
+}
+
+/// Whether `action` is a token count (`choose` with a number) of the corporation `major`.
+fn is_token_count_of(action: &ImportedAction, major: Option<&str>) -> bool {
+    action.kind == "choose"
+        && matches!((&action.entity, major), (Entity::Corporation(c), Some(m)) if c == m)
+        && action.field("choice").is_some_and(|c| {
+            as_whole_number(c).is_some() || c.as_str().is_some_and(|t| t.parse::<u32>().is_ok())
+        })
 }
 
 /// The start of a corporation in progress (1841 §5.4), in a stock round or an operating
@@ -3984,6 +4046,49 @@ impl TurnEndPasses {
     }
 }
 
+/// The `pass` records of 18xx.games' track step that the writer adds after an action during
+/// which this engine played whole operating turns by itself, one per corporation with a token
+/// ([`super::export18xx::turns_played_through`]: 18xx opens the track step of every such
+/// corporation and waits for its `pass` even when no tile can be laid, 1841 §9.1, where this
+/// engine, with nothing legal in any step, moves on). Followed over the replay as the writer
+/// decides it, not by the round read from the state: when such a turn was the operating
+/// round's last, the next round has begun when the pass is read (a stock round, or the next
+/// operating round with its first corporation's track step open, whose controller the pass
+/// would otherwise pass: v2 7 players seed 7138, 18xx id 1478, SB after ATFA, and FTP's lay
+/// then refused "in its routes step"; heuristic 5 players seed 5171, id 550: SB's pass read in
+/// the stock round, "It is seat 0's turn, not seat 1's"). The writer puts them in operating
+/// order after the passes of [`TurnEndPasses`] and of the ended turn's token step, and before
+/// the token-step pass of the turn begun ([`TokenStepPasses`]); those are left to their own
+/// followers, and the next record applied ends the wait.
+#[derive(Default)]
+struct PlayedThroughPasses {
+    /// The corporations whose pass is still due, in operating order.
+    due: std::collections::VecDeque<String>,
+}
+
+impl PlayedThroughPasses {
+    /// Follows an applied action (`events`: its events, `post`: the state after it).
+    fn applied(&mut self, post: &State, events: &[super::action::Event]) {
+        self.due.clear();
+        self.due
+            .extend(super::export18xx::turns_played_through(post, events));
+    }
+
+    /// Whether `action` is such a pass (to be dropped): a recorded `pass` of the corporation
+    /// due first. Another record leaves the wait as it is (the writer puts other steps'
+    /// passes before these; any record applied ends it).
+    fn drops(&mut self, action: &ImportedAction) -> Option<&'static str> {
+        let Entity::Corporation(c) = &action.entity else {
+            return None;
+        };
+        if action.auto || action.kind != "pass" || self.due.front() != Some(c) {
+            return None;
+        }
+        self.due.pop_front();
+        Some("operating turn this engine ended itself (nothing legal)")
+    }
+}
+
 /// The `pass` records of 18xx.games' token step (`Engine::Step::Token`, 1841 §9.2) that the
 /// writer adds after an action where this engine, finding no legal placement, skipped the
 /// step ([`super::export18xx::token_step_opened_in_18xx`]: the corporation whose turn ended
@@ -4090,6 +4195,18 @@ impl TrackStep {
             self.open = turn.is_some();
             self.turn = turn;
             self.lays = 0;
+            // A turn first seen after its lays: a record that opened it applied them too
+            // (the odd merger shares this engine asks at the presidency's record, played
+            // with the next record, a lay of the next corporation: v2 8 players seed 8170,
+            // 18xx ids 922-926, SFLi's lay after RSFS's formation; its open track step's
+            // `pass` was read as the pass of SFLi's token step, and its token refused "in
+            // its routes step"). The lays are the state's.
+            if let Some(c) = r.current.as_deref()
+                && !r.laid_hexes.is_empty()
+            {
+                self.lays = r.laid_hexes.len();
+                self.open = self.lays < xx_possible_lays(state, c);
+            }
         }
         let operating = match &action.entity {
             Entity::Corporation(c) if Some(c) == r.current.as_ref() => c,
