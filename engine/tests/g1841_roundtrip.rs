@@ -707,3 +707,86 @@ fn s12_2_the_count_of_a_transformation_that_ended_the_game_is_dropped() {
     assert_eq!(outcome.end_reason, "bank");
     assert_eq!(outcome.scores, [0, 0, -109, 2439, 516, -1000, 485]);
 }
+
+/// Issue #22 (1,000 `lite` games of main 06c6b25: exports our importer refused). 18xx's track
+/// step stays open through a decision of a step it asks first: lite, 3 players, random, seed
+/// 3163 (cut at id 430). ATFA's 4-train (id 409) runs the split; its end begins SB's turn,
+/// and 18xx asks SB's "another round of purchases?" (`choose n`, id 422, a record only 18xx
+/// needs) before SB's track step, whose `pass` (id 423) this engine, with no legal lay,
+/// skipped. The `choose` closed the importer's follow of the track step, the pass was read as
+/// SB's token purchase's, and SB's turn ended before its share purchase (id 426: "Seat 0 does
+/// not control SFL, which is operating").
+#[test]
+fn s9_1_a_decision_before_the_track_step_leaves_its_pass_to_drop() {
+    let (json, again) = referee_export("lite-3p-s3163-to430.json");
+    assert_eq!(
+        record(&json, 423),
+        serde_json::json!({"entity": "SB", "entity_type": "corporation", "id": 423,
+            "type": "pass", "user": 1})
+    );
+    assert_eq!(again.failure, None);
+    assert_eq!(again.actions.len(), 423);
+    assert_eq!(
+        dropped_in(&again, 421..=430),
+        [
+            (
+                Some(421),
+                "choose",
+                "another round of split purchases this engine closed itself"
+            ),
+            (
+                Some(422),
+                "choose",
+                "another round of split purchases this engine closed itself"
+            ),
+            (Some(423), "pass", "track step with no legal lay"),
+        ]
+    );
+    assert_eq!(
+        applied_in(&again, 424..=426),
+        [
+            (Some(424), &(0, Action::Pass)),
+            (Some(425), &(0, Action::Pass)),
+            (
+                Some(426),
+                &(
+                    0,
+                    Action::BuyShares {
+                        corporation: "CGTF".into(),
+                        from_pool: true,
+                        percent: 10
+                    }
+                )
+            ),
+        ]
+    );
+}
+
+/// Issue #22: a presidentless split successor's token count that 18xx asks of IRSFF's
+/// president after the train purchase that ended the operating round is dropped in the stock
+/// round too. Lite, 3 players, random, seed 3101 (cut at id 176): ICSF's 4-train (id 169)
+/// runs the split, the last of the round; player 1's `choose 0` for SB (id 173) met the stock
+/// round ("It is seat 2's turn, not seat 0's"); player 3's pass (174) comes next.
+#[test]
+fn s12_4_a_split_token_count_after_the_rounds_end_is_dropped() {
+    let (json, again) = referee_export("lite-3p-s3101-to176.json");
+    assert_eq!(
+        record(&json, 173),
+        serde_json::json!({"choice": 0, "entity": 1, "entity_type": "player", "id": 173,
+            "type": "choose", "user": 1})
+    );
+    assert_eq!(again.failure, None);
+    assert_eq!(again.actions.len(), 173);
+    assert_eq!(
+        dropped_in(&again, 170..=176),
+        [(
+            Some(173),
+            "choose",
+            "token count of a corporation without a president (none, as this engine decides)"
+        )]
+    );
+    assert_eq!(
+        applied_in(&again, 174..=174),
+        [(Some(174), &(2, Action::Pass))]
+    );
+}

@@ -3897,14 +3897,17 @@ fn discard_without_controller(state: &State, action: &ImportedAction) -> Option<
 /// presidentless SFLi (`transform_tokens`), where this engine buys no token for a
 /// corporation nobody controls (1841 §12.4, §12.3). A corporation's own counts name the
 /// corporation. Dropped: a count other than 0 is a decision this engine took otherwise (the
-/// states part there, a rules matter for the conformance issue).
+/// states part there, a rules matter for the conformance issue). Also in a stock round, which
+/// asks players no count: the split's end, with the operating round's last train purchase,
+/// may have begun it (lite 3 players random seed 3101, 18xx id 173: IRSFF's president's
+/// `choose 0` for SB after ICSF's 4-train ended the round; it met "It is seat 2's turn").
 fn token_count_by_player(state: &State, action: &ImportedAction) -> Option<&'static str> {
     let number = action.field("choice").and_then(|c| {
         as_whole_number(c).or_else(|| c.as_str().and_then(|t| t.parse::<i64>().ok()))
     })?;
     (action.kind == "choose"
         && matches!(action.entity, Entity::Player(_))
-        && matches!(state.round, Round::OperatingRound(_)))
+        && matches!(state.round, Round::OperatingRound(_) | Round::StockRound(_)))
     .then_some(if number == 0 {
         "token count of a corporation without a president (none, as this engine decides)"
     } else {
@@ -4219,6 +4222,14 @@ impl TrackStep {
         if action.kind == "lay_tile" && !action.auto {
             self.lays += 1;
             self.open = self.lays < xx_possible_lays(state, operating);
+            return None;
+        }
+        // A decision of a step 18xx asks before the track step leaves it open: the split's
+        // "another round of purchases?" of a successor whose turn the split's end began
+        // (lite 3 players random seed 3163, 18xx ids 422–423: SB's `choose n`, then its
+        // track step's `pass`, which was read as its token purchase's pass and ended its
+        // turn before its share purchase at id 426).
+        if action.kind == "choose" {
             return None;
         }
         self.open = false;
