@@ -959,6 +959,24 @@ fn split_end_with_events(
     Some((end, n))
 }
 
+/// The major that bought its compulsory second token of a transformation (1841 §12.2: two
+/// tokens at the L.50 of `transformation_required_second_token`) in `events`, if any: the
+/// writer's [`Writer::compulsory_token`] and the importer's `transformation_settled` both
+/// start from it.
+pub(super) fn compulsory_token_bought(post: &State, events: &[Event]) -> Option<String> {
+    let price = data::ruleset(&post.options)
+        .token_prices
+        .transformation_required_second_token;
+    events.iter().find_map(|e| match e {
+        Event::TokensBought {
+            corporation,
+            count: 2,
+            price: p,
+        } if *p == price => Some(corporation.clone()),
+        _ => None,
+    })
+}
+
 /// 18xx.games' `@secession_decider`, who decides for the successors of the Ferdinandea split
 /// without a president (1841 §12.4) in `pre`: IRSFF's president (`split`'s, a player or the
 /// controller of a corporation), else IRSFF's controller, else the operating corporation's.
@@ -1347,17 +1365,7 @@ impl Writer<'_> {
         if after.is_none() {
             self.compulsory = None;
         }
-        let price = data::ruleset(&post.options)
-            .token_prices
-            .transformation_required_second_token;
-        let bought = events.iter().find_map(|e| match e {
-            Event::TokensBought {
-                corporation,
-                count: 2,
-                price: p,
-            } if *p == price => Some(corporation.clone()),
-            _ => None,
-        })?;
+        let bought = compulsory_token_bought(post, events)?;
         let ours = matches!(action, Action::Transform { .. })
             || before.as_ref().is_some_and(|t| t.major == bought);
         if !ours {

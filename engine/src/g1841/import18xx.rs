@@ -3763,17 +3763,7 @@ fn transformation_settled(
     if transformation(post).is_some() {
         return None;
     }
-    let price = data::ruleset(&post.options)
-        .token_prices
-        .transformation_required_second_token;
-    let bought = events.iter().find_map(|e| match e {
-        super::action::Event::TokensBought {
-            corporation,
-            count: 2,
-            price: p,
-        } if *p == price => Some(corporation.clone()),
-        _ => None,
-    })?;
+    let bought = super::export18xx::compulsory_token_bought(post, events)?;
     let ours = matches!(action, Action::Transform { .. })
         || pre.and_then(transformation).as_ref() == Some(&bought);
     ours.then_some(bought)
