@@ -790,3 +790,59 @@ fn s12_4_a_split_token_count_after_the_rounds_end_is_dropped() {
         [(Some(174), &(2, Action::Pass))]
     );
 }
+
+/// Issue #22 (1,000 version_1 games of main e41c1c2): random, 7 players, seed 7116 (cut at id
+/// 899). Players 1 and 7 have nothing legal left in the stock round; after player 4's pass
+/// (id 894) this engine ends the round and plays the first operating turn, CTS's (no train, no
+/// cash, no legal lay, 1841 §9.1), by itself, SFTC's track step opening. 18xx.games has both
+/// players pass (ids 895, 896, the round's end there) and then CTS (897). The importer took
+/// the operating round for begun with a turn recorded (CTS done, not frozen) and read player
+/// 1's pass in SFTC's track step: "Seat 0 does not control SFTC, which is operating". A turn
+/// played through whose pass is still to be read now counts as none recorded.
+#[test]
+fn s5_1_the_stock_rounds_last_passes_after_a_turn_played_through_are_dropped() {
+    let (json, again) = referee_export("version_1-7p-s7116-to899.json");
+    assert_eq!(
+        record(&json, 895),
+        serde_json::json!({"entity": 1, "entity_type": "player", "id": 895, "type": "pass",
+            "user": 1})
+    );
+    assert_eq!(again.failure, None);
+    assert_eq!(
+        dropped_in(&again, 894..=899),
+        [
+            (
+                Some(895),
+                "pass",
+                "stock-round turn this engine passed itself (nothing legal), the round's end"
+            ),
+            (
+                Some(896),
+                "pass",
+                "stock-round turn this engine passed itself (nothing legal), the round's end"
+            ),
+            (
+                Some(897),
+                "pass",
+                "operating turn this engine ended itself (nothing legal)"
+            ),
+        ]
+    );
+    assert_eq!(
+        applied_in(&again, 894..=898),
+        [
+            (Some(894), &(3, Action::Pass)),
+            (
+                Some(898),
+                &(
+                    4,
+                    Action::LayTile {
+                        hex: "L4".into(),
+                        tile: "18".into(),
+                        rotation: 1
+                    }
+                )
+            ),
+        ]
+    );
+}

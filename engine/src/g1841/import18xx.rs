@@ -3526,7 +3526,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
             .or_else(|| {
                 pass_after_turn(&state, action, previous.and_then(|i| export.actions.get(i)))
             })
-            .or_else(|| stock_round_last_pass(&state, action))
+            .or_else(|| stock_round_last_pass(&state, action, &played_through.due))
         {
             out.records_dropped += 1;
             out.dropped
@@ -3687,7 +3687,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                     continue;
                 };
                 let before = track_passed.or(previous).and_then(|i| export.actions.get(i));
-                if let Some(reason) = skipped_record(&state, action, before, &r).or_else(|| {
+                if let Some(reason) = skipped_record(&state, action, before, &r, &played_through.due).or_else(|| {
                     (r.code == crate::RejectionCode::GameOver
                         && is_token_count_of(action, settled.as_deref()))
                     .then_some("token count this engine settled itself, the game's end")
@@ -3965,7 +3965,11 @@ fn pass_after_turn(
 /// player, it would pass the track step of a corporation he controls (a corporation's own
 /// record names the corporation; 18xx records no player's `pass` in an operating round but
 /// in a corporate event's decisions).
-fn stock_round_last_pass(state: &State, action: &ImportedAction) -> Option<&'static str> {
+fn stock_round_last_pass(
+    state: &State,
+    action: &ImportedAction,
+    played_through: &std::collections::VecDeque<String>,
+) -> Option<&'static str> {
     let Round::OperatingRound(r) = &state.round else {
         return None;
     };
@@ -3974,7 +3978,7 @@ fn stock_round_last_pass(state: &State, action: &ImportedAction) -> Option<&'sta
         && matches!(action.entity, Entity::Player(_))
         && r.event.is_none()
         && r.start.is_none()
-        && no_turn_recorded_yet(state, r)
+        && no_turn_recorded_yet(state, r, played_through)
         && r.laid_hexes.is_empty())
     .then_some("stock-round turn this engine passed itself (nothing legal), the round's end")
 }
@@ -3982,9 +3986,19 @@ fn stock_round_last_pass(state: &State, action: &ImportedAction) -> Option<&'sta
 /// Whether no corporation has had a turn with records in the operating round `r` yet: none
 /// is done but frozen ones, whose turn is automatic (1841 §7.4: a frozen corporation only
 /// moves left; 18xx records nothing for it). A frozen corporation first in the order operates
-/// as soon as the stock round ends (v2 4 players seed 2002 of `g1841_export`: SFLi).
-fn no_turn_recorded_yet(state: &State, r: &super::state::OperatingRound) -> bool {
-    r.done.iter().all(|c| super::corporation::frozen(state, c))
+/// as soon as the stock round ends (v2 4 players seed 2002 of `g1841_export`: SFLi). Nor
+/// ones whose turn this engine played through with nothing legal (`played_through`: their
+/// 18xx.games passes, [`PlayedThroughPasses`], are still to be read, after the players' last
+/// passes of the stock round: version_1 random 7 players seed 7116, id 895, CTS with no
+/// train, no cash and no lay, first in the order).
+fn no_turn_recorded_yet(
+    state: &State,
+    r: &super::state::OperatingRound,
+    played_through: &std::collections::VecDeque<String>,
+) -> bool {
+    r.done
+        .iter()
+        .all(|c| super::corporation::frozen(state, c) || played_through.contains(c))
 }
 
 /// The `pass` records 18xx.games (and this engine's writer) has after an action for steps it
@@ -4270,6 +4284,7 @@ fn skipped_record(
     action: &ImportedAction,
     previous: Option<&ImportedAction>,
     rejection: &Rejection,
+    played_through: &std::collections::VecDeque<String>,
 ) -> Option<&'static str> {
     use crate::RejectionCode as C;
     let step_or_turn = matches!(rejection.code, C::NotYourTurn | C::WrongStep);
@@ -4293,7 +4308,7 @@ fn skipped_record(
             if rejection.code == C::NotYourTurn
                 && matches!(action.entity, Entity::Player(_))
                 && matches!(&state.round, Round::OperatingRound(r)
-                    if r.event.is_none() && no_turn_recorded_yet(state, r) && r.laid_hexes.is_empty())
+                    if r.event.is_none() && no_turn_recorded_yet(state, r, played_through) && r.laid_hexes.is_empty())
                 && previous
                     .is_some_and(|p| p.kind == "pass" && matches!(p.entity, Entity::Player(_))) =>
         {
