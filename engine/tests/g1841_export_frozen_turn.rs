@@ -124,3 +124,37 @@ fn s7_4_a_corporation_frozen_in_its_share_step_passes_it() {
     assert_eq!(index_of(&written, 535), 517);
     oracle_accepts(name, &written.json, 537, false);
 }
+
+/// 1841 §7.4, §9.7, §12.3: a corporation frozen mid-turn that could only sell. Version 1, 5
+/// players, random, seed 5144 (the harness stop of 2026-12-07, cut after id 281): IFAI (L.4
+/// after two emergency sales, ids 263-264) buys the first 4-train (id 265); the split and the
+/// Tuscan merge follow (ids 266-276), and SFLi, IFAI's owner, has its president's certificate
+/// in the pool: no player controls IFAI. 18xx.games goes on with its turn: its train step
+/// (pass, id 277), then its corporate share step, which lists `sell_shares` (IFAI has
+/// operated before and may issue its IPO shares, `can_sell_any?`) but no purchase. The
+/// export now writes IFAI's second pass (id 278) before SFTG's lay (279); before, the lay was
+/// 278 and the oracle stopped there ("Blocking step Corporate Sell then Buy Shares"). A
+/// corporation frozen in its first turn, whose own shares may not be sold yet, gets no such
+/// pass (p2p_purchases heuristic 4 players seed 4001: CFCC,
+/// g1841_export_steps::s21_a_corporation_frozen_mid_turn_passes_its_train_step).
+#[test]
+fn s9_7_a_corporation_frozen_mid_turn_that_could_sell_passes_its_share_step() {
+    let name = "version_1-5p-random-s5144-to281.json";
+    let written = reexport_text(name, &data(name));
+    assert_eq!(
+        record_fields(&written, 276),
+        json!({"type": "choose", "entity": "RSFS"})
+    );
+    for id in [277, 278] {
+        assert_eq!(
+            record_fields(&written, id),
+            json!({"type": "pass", "entity": "IFAI"}),
+            "id {id}"
+        );
+    }
+    assert_eq!(
+        record_fields(&written, 279),
+        json!({"type": "lay_tile", "entity": "SFTG"})
+    );
+    oracle_accepts(name, &written.json, 282, true);
+}

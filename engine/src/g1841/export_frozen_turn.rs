@@ -20,10 +20,11 @@ use crate::Seat;
 /// certificates of others (1841 §9.7) and the pool — its controller, whose
 /// `player_controlled_percentage` is the pool's holding — stays within 60% of the target
 /// (`can_gain?`), or a start whose first treasury certificate it pays (`can_ipo_any?`,
-/// [`startable_in_18xx`]). v2 4 players seed 4102, 18xx id 327: SLDV, L.57, frozen under SB
-/// after the split, passes its train step; 18xx then waits in its share step (SFTN's pool
-/// share at L.48, SFTC's at L.8) where the next corporation's lay was written. (18xx's
-/// `must_sell?` would list only a sale: not bridged by a pass.)
+/// [`startable_in_18xx`]), or a sale (`can_sell_any?`, [`operating_round::could_sell_any`]).
+/// v2 4 players seed 4102, 18xx id 327: SLDV, L.57, frozen under SB after the split, passes
+/// its train step; 18xx then waits in its share step (SFTN's pool share at L.48, SFTC's at
+/// L.8) where the next corporation's lay was written. (18xx's `must_sell?` would list only a
+/// sale: not bridged by a pass.)
 pub(super) fn share_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Seat)> {
     let (corp, seat) = frozen_mid_turn(pre, post)?;
     let buyer = post.corporation(&corp)?;
@@ -53,10 +54,18 @@ pub(super) fn share_step_left_open_in_18xx(pre: &State, post: &State) -> Option<
                     && pool + c.percent <= rules.max_percent_controlled_by_one_player
             })
         });
-    // A sale alone does not keep the step open: p2p 4 players heuristic seed 4001, 18xx id
-    // 541: CFCC (L.7, frozen under SB after the split) holds shares it could sell, yet 18xx
-    // goes on to the next corporation after its train step's pass (why is not known yet).
-    let open = buys || startable_in_18xx(post, &corp);
+    // A sale keeps the step open too (`can_sell_any?`; version_1 random 5 players seed 5144,
+    // 18xx id 277: IFAI, frozen under SFLi by the Tuscan merge its 4-train began, may issue
+    // its own shares): the sales this engine would list were the corporation controlled, its
+    // own shares only after a first turn (p2p_purchases heuristic 4 players seed 4001, id
+    // 541: CFCC, frozen under SB in its first turn, holds nothing else; 18xx goes on).
+    let open = buys
+        || startable_in_18xx(post, &corp)
+        || operating_round::could_sell_any(
+            post,
+            &corp,
+            pre.corporation(&corp).is_some_and(|c| c.operated),
+        );
     open.then_some((corp, seat))
 }
 

@@ -35,6 +35,7 @@ use dividends::*;
 pub use emergency::*;
 pub use optimizer::*;
 pub use routes::*;
+pub(in crate::g1841) use shares::could_sell_any;
 pub use shares::sold_this_operating_round;
 use shares::*;
 pub use tiles::*;

@@ -25,18 +25,42 @@ pub(super) fn has_sell_option(state: &State) -> bool {
 
 /// The first `limit` of [`sell_options`], in its order.
 fn sell_options_up_to(state: &State, limit: usize) -> Vec<Action> {
-    let mut out = Vec::new();
-    let Some(r) = round(state) else { return out };
-    let Some(sym) = r.current.clone() else {
-        return out;
+    let Some(r) = round(state) else {
+        return Vec::new();
+    };
+    let Some(sym) = r.current.as_deref() else {
+        return Vec::new();
     };
     if r.step != OperatingStep::Shares {
-        return out;
+        return Vec::new();
     }
+    sales_of(state, sym, None, limit)
+}
+
+/// Whether corporation `sym` could sell a certificate under [`sell_options`]' limits, were it
+/// in its share step with a controller, `operated` saying whether it had finished an
+/// operating turn before this one (its own shares are sold only then): for the export of a
+/// corporation frozen mid-turn, whose share step 18xx.games opens anyway
+/// (`G1841::Step::CorporateBuySellParShares` lists `sell_shares` when `can_sell_any?`;
+/// version_1 random 5 players seed 5144, 18xx id 277: IFAI, frozen under SFLi by the Tuscan
+/// merge its 4-train began, may issue its own shares; p2p_purchases heuristic 4 players seed
+/// 4001, id 541: CFCC, frozen under SB in its first turn, may not).
+pub(in crate::g1841) fn could_sell_any(state: &State, sym: &str, operated: bool) -> bool {
+    !sales_of(state, sym, Some(operated), 1).is_empty()
+}
+
+/// The first `limit` sales of corporation `sym` in [`sell_options`]' order (`operated`:
+/// whether `sym` counts as having operated, its own flag when `None`).
+fn sales_of(state: &State, sym: &str, operated: Option<bool>, limit: usize) -> Vec<Action> {
+    let mut out = Vec::new();
     let pool_max = data::ruleset(&state.options).bank_pool_max_percent;
-    let as_holder = ShareOwner::Corporation(sym.clone());
+    let as_holder = ShareOwner::Corporation(sym.to_string());
     for corp in &state.corporations {
-        if !corp.started() || !corp.operated {
+        let has_operated = match operated {
+            Some(o) if corp.sym == sym => o,
+            _ => corp.operated,
+        };
+        if !corp.started() || !has_operated {
             continue;
         }
         let holder = if corp.sym == sym {
