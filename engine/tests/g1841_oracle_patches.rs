@@ -279,6 +279,18 @@ const CASES: &[Case] = &[
         patched_to: Some(960),
         with: &["transform-token-president-pays-first"],
     },
+    // 1841 §9.7, §7.4 (entry corporate-buy-historical-president-from-pool): phase 3, SFMA
+    // (historical) frozen with its president's certificate in the pool; SFTG (L.22) passes its
+    // train step (id 245) and 18xx offers it that certificate in its corporate share step,
+    // where Referee's operating round ends: the stock round's first pass (id 246) is refused.
+    Case {
+        entry: "corporate-buy-historical-president-from-pool",
+        fixture: "corporate-buy-historical-president-from-pool-version_1-random-4p-s4114-to260.json",
+        stop_at: 246,
+        stop_message: "Blocking step Corporate Sell then Buy Shares cannot process action pass",
+        patched_to: Some(260),
+        with: &[],
+    },
 ];
 
 #[test]
