@@ -8,7 +8,9 @@ use referee_engine::g1841::{G1841, Options};
 use referee_engine::{Game, Seat};
 
 mod common;
-use common::g1841::{oracle_accepts, record, reexported};
+use common::g1841::{oracle_accepts, record, reexported, state_at};
+use referee_engine::g1841::export18xx::Exported;
+use referee_engine::g1841::token_slots::{reserved_slots, waiting_homes};
 
 /// Listed divergence `merger-two-city-tile-duplicate-counted-twice`: 1841 §12.1 and FAQ-C19 —
 /// a merger loses one token for each hex where two predecessor markers become one, the two
@@ -151,4 +153,89 @@ fn a_home_token_placed_again_takes_the_first_open_slot() {
         ]
     );
     oracle_accepts("s3120", &written.json, 450, true);
+}
+
+/// The `city` and `slot` of record `id` of `written`, with its type and entity.
+fn token_record(written: &Exported, id: i64) -> Vec<String> {
+    let r = record(written, id);
+    ["type", "entity", "city", "slot"]
+        .iter()
+        .map(|k| r[*k].to_string().replace('"', ""))
+        .collect()
+}
+
+/// 18xx.games moves a tile's reservations to the new tile before its tokens (`Hex#lay`,
+/// hex.rb 120–154: each old city's reservations are appended to its new city's, then each
+/// token is re-placed with `City#exchange_token`, which takes the first slot neither tokened
+/// nor reserved). Version 1 SFMA's home is city 1 of Firenze's yellow tile (R14, 1841 §15.1);
+/// on the green 622, one city, its reservation is slot 0, so the token of yellow city 0 goes
+/// to slot 1. Version 1 heuristic 3 players seed 3145: SSFL's upgrade (18xx id 215) leaves
+/// `[nil, SSFL]`; SFMA's home token takes slot 0 (id 245), the Tuscan holding AFI and then
+/// SFLi take SFMA's slot, SSFL's duplicate goes (ids 294–300), and CTS's token fills slot 1
+/// (id 464). RSFS (SFLi's merger with CFCC) removes its own token from slot 0 (id 597;
+/// before: slot 1, CTS's — the writer asked the yellow tile's cities for the reservations,
+/// found none in city 0 and followed SSFL in slot 0).
+#[test]
+fn an_upgrade_joining_firenzes_cities_keeps_sfmas_reserved_slot_first() {
+    let text = common::fixture("exported/version_1-3p-heuristic-s3145-to597.json");
+    let yellow = state_at(&text, 214);
+    let waiting = waiting_homes(&yellow);
+    assert!(waiting.contains("SFMA"));
+    assert_eq!(reserved_slots(&yellow, &waiting, "R14", 0), vec![]);
+    assert_eq!(
+        reserved_slots(&yellow, &waiting, "R14", 1),
+        vec![("SFMA".to_string(), true)]
+    );
+    let green = state_at(&text, 215);
+    assert_eq!(
+        reserved_slots(&green, &waiting_homes(&green), "R14", 0),
+        vec![("SFMA".to_string(), true)]
+    );
+
+    let (_, written) = reexported("version_1-3p-heuristic-s3145-to597");
+    let lay = record(&written, 215);
+    assert_eq!(
+        (&lay["type"], &lay["entity"], &lay["hex"], &lay["tile"]),
+        (
+            &"lay_tile".into(),
+            &"SSFL".into(),
+            &"R14".into(),
+            &"622-1".into()
+        )
+    );
+    assert_eq!(
+        token_record(&written, 464),
+        ["place_token", "CTS", "622-1-0", "1"]
+    );
+    assert_eq!(
+        token_record(&written, 597),
+        ["remove_token", "RSFS", "622-1-0", "0"]
+    );
+    oracle_accepts("s3145", &written.json, 597, true);
+}
+
+/// The same upgrade with SFMA closed unstarted afterwards (18xx deletes its reservation, the
+/// concessions' closing): Version 1 random 8 players seed 8136. SSFL's token of yellow
+/// Firenze city 0 goes to slot 1 of green 622 (18xx id 907: `[nil, SSFL]`, SFMA's
+/// reservation slot 0), and stays there as SFLi's (the Tuscan merge) and ILTF's; the merger
+/// of ILTF and CGTF into CTS (ids 1355–1356) removes ILTF's token from slot 1 (id 1362;
+/// before: slot 0, empty, and the oracle crashed, "undefined method `city' for nil").
+#[test]
+fn a_token_behind_sfmas_reservation_stays_in_slot_1_after_sfma_closes() {
+    let (_, written) = reexported("version_1-8p-random-s8136-to1362");
+    let lay = record(&written, 907);
+    assert_eq!(
+        (&lay["type"], &lay["entity"], &lay["hex"], &lay["tile"]),
+        (
+            &"lay_tile".into(),
+            &"SSFL".into(),
+            &"R14".into(),
+            &"622-0".into()
+        )
+    );
+    assert_eq!(
+        token_record(&written, 1362),
+        ["remove_token", "CTS", "622-0-0", "1"]
+    );
+    oracle_accepts("s8136", &written.json, 1362, true);
 }

@@ -58,7 +58,7 @@ use super::export_merger_pass2::{ALSO_INDEX_TAG, Pass2};
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
-use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
+use super::share_ledger::{Ledger, TokenSlots, reserved_slots, waiting_homes};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, PurchaseOffer, Round, ShareOwner,
     Split, SplitStage, StartStep, State,
@@ -1677,13 +1677,14 @@ impl Writer<'_> {
     /// Follows 18xx.games' token slots over `action` (`pre → post`), which `buy_token` and
     /// `remove_token` name ([`TokenSlots::follow`]).
     fn follow_slots(&mut self, pre: &State, post: &State, action: &Action, events: &[Event]) {
+        let waiting = waiting_homes(pre);
         self.slots.follow(
             &TokenSlots::locate(pre),
             &TokenSlots::locate(post),
             &retiled_hexes(pre, post),
             matches!(action, Action::BuyToken { .. }),
             events,
-            &|hex, city| reserved_slots(pre, hex, city),
+            &|hex, city| reserved_slots(post, &waiting, hex, city),
         );
     }
 

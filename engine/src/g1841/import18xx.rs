@@ -27,7 +27,7 @@ use super::map;
 use super::market;
 use super::operating_round;
 use super::options::Options;
-use super::share_ledger::{Ledger, TokenSlots, reserved_slots};
+use super::share_ledger::{Ledger, TokenSlots, reserved_slots, waiting_homes};
 use super::state::{
     CorporateEvent, MergerStage, OperatingStep, PurchaseItem, Round, ShareOwner, SplitStage, State,
 };
@@ -3605,6 +3605,8 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                             }
                             _ => Vec::new(),
                         };
+                        // The home reservations holding before the action ([`reserved_slots`]).
+                        let waiting = waiting_homes(&state);
                         match G1841::apply(&mut state, *seat, a) {
                             Ok(events) => {
                                 turn_end.applied(pre.as_ref(), &state, a);
@@ -3620,7 +3622,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
                                         .unwrap_or_default(),
                                     matches!(a, Action::BuyToken { .. }),
                                     &events,
-                                    &|hex, city| reserved_slots(&state, hex, city),
+                                    &|hex, city| reserved_slots(&state, &waiting, hex, city),
                                 );
                                 located = now;
                                 if let Some(pre) = &pre {

@@ -21,7 +21,9 @@ use std::collections::BTreeMap;
 use super::action::Event;
 use super::import18xx::notation;
 use super::state::{ShareOwner, State};
-pub use super::token_slots::{Located, ReservedSlots, TokenSlots, free_slot, reserved_slots};
+pub use super::token_slots::{
+    Located, ReservedSlots, TokenSlots, free_slot, reserved_slots, waiting_homes,
+};
 
 /// 18xx's certificates of one corporation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -207,14 +207,45 @@ pub fn retiled_hexes(pre: &State, post: &State) -> Vec<String> {
         .collect()
 }
 
-/// 18xx.games' reserved slots of city `city` of `hex` in `state`: by slot, the historical
-/// corporation whose home it is while that corporation has not started (1841 §5.4; 18xx
-/// reserves a slot for each home given with its city, `City#add_reservation!`, in the order of
-/// the corporations, keeps the reservation through upgrades, and frees it, keeping its
-/// place, when the home token is placed; Version 2 SFMA, whose president chooses the city,
-/// reserves none). Each with whether it still holds: the corporation has not started and is
-/// not closed.
-pub fn reserved_slots(state: &State, hex: &str, city: u32) -> ReservedSlots {
+/// The historical corporations whose home reservation holds in `state`: neither started nor
+/// closed (1841 §5.4; 18xx frees a reservation when the home token is placed,
+/// `City#place_token`, and deletes a closed corporation's). Taken before an action, for
+/// [`reserved_slots`]: a home token being placed takes its reservation (`City#get_slot`).
+pub fn waiting_homes(state: &State) -> BTreeSet<String> {
+    data::ruleset(&state.options)
+        .historical_corporations
+        .iter()
+        .filter(|h| {
+            !state
+                .corporation(&h.sym)
+                .is_some_and(|c| c.started() || c.closed)
+        })
+        .map(|h| h.sym.clone())
+        .collect()
+}
+
+/// 18xx.games' reserved slots of city `city` of `hex` on the tile `state` has there: by
+/// slot, the historical corporation whose home it is (1841 §5.4; 18xx reserves a slot for
+/// each home given with its city, `City#add_reservation!`, in the order of the corporations,
+/// keeps the reservation through upgrades, and frees it, keeping its place, when the home
+/// token is placed; Version 2 SFMA, whose president chooses the city, reserves none). Each
+/// with whether it still holds: the corporation is one of `waiting` ([`waiting_homes`], taken
+/// before the action).
+///
+/// The city is the home's city on `state`'s tile, the one after the action: an upgrade moves
+/// the reservations to the new tile before the tokens (`Hex#lay`, hex.rb 120–137: each old
+/// city's reservations are appended to its new city's, then the tokens are re-placed with
+/// `exchange_token`). Version 1 SFMA's home is city 1 of Firenze's yellow tile (R14, 1841
+/// §15.1); on the green 622 (one city) its held reservation is slot 0, and the token of the
+/// yellow city 0 goes to slot 1 (Version 1 heuristic 3 players seed 3145, 18xx id 215:
+/// `[nil, SSFL]`; before, the yellow tile's cities were asked, city 0 had no reservation, and
+/// SSFL was followed in slot 0, so a later `remove_token` named the wrong slot, 18xx id 597).
+pub fn reserved_slots(
+    state: &State,
+    waiting: &BTreeSet<String>,
+    hex: &str,
+    city: u32,
+) -> ReservedSlots {
     data::ruleset(&state.options)
         .historical_corporations
         .iter()
@@ -226,12 +257,7 @@ pub fn reserved_slots(state: &State, hex: &str, city: u32) -> ReservedSlots {
                         .is_some_and(|i| super::track::current_city(state, hex, i) == city)
             })
         })
-        .map(|h| {
-            let active = !state
-                .corporation(&h.sym)
-                .is_some_and(|c| c.started() || c.closed);
-            (h.sym.clone(), active)
-        })
+        .map(|h| (h.sym.clone(), waiting.contains(&h.sym)))
         .collect()
 }
 
