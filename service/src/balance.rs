@@ -538,7 +538,7 @@ pub fn main(args: &BalanceArgs) -> ExitCode {
         eprintln!("referee balance: cannot write {}: {e}", path.display());
         return ExitCode::from(2);
     }
-    println!("{text}");
+    crate::cli::print_result(&text);
     if unfinished == 0 {
         ExitCode::SUCCESS
     } else {

@@ -389,3 +389,16 @@ impl ServeArgs {
         })
     }
 }
+
+/// Writes a command's result to standard output, one line. A reader that stopped reading
+/// (`referee replay-18xx FILE | head -c 100`) ends the output quietly: `println!` would panic
+/// on the broken pipe. Any other write error is reported on standard error.
+pub fn print_result(text: &dyn std::fmt::Display) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{text}").and_then(|()| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("referee: cannot write the result: {e}");
+    }
+}

@@ -18,7 +18,9 @@ async fn main() -> std::process::ExitCode {
         Command::Playout(args) => return referee_service::playout::main(&args),
         Command::Balance(args) => return referee_service::balance::main(&args),
         Command::Health(args) => return health(args).await,
-        Command::Credential(args) => args.arbiter_credential().map(|c| println!("{c}")),
+        Command::Credential(args) => args
+            .arbiter_credential()
+            .map(|c| referee_service::cli::print_result(&c)),
         Command::Replay18xx(args) => {
             return referee_service::replay18xx::main(
                 &args.file,
@@ -67,7 +69,7 @@ async fn health(args: referee_service::cli::HealthArgs) -> std::process::ExitCod
     };
     match tokio::time::timeout(timeout, check).await {
         Ok(Ok(status)) => {
-            println!("{}", status.as_str_name());
+            referee_service::cli::print_result(&status.as_str_name());
             if status == tonic_health::pb::health_check_response::ServingStatus::Serving {
                 std::process::ExitCode::SUCCESS
             } else {

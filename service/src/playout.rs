@@ -469,7 +469,7 @@ pub fn main(args: &PlayoutArgs) -> ExitCode {
     }
     match result {
         Ok((report, ok)) => {
-            println!("{report}");
+            crate::cli::print_result(&report);
             if ok {
                 ExitCode::SUCCESS
             } else {

@@ -360,7 +360,7 @@ pub fn main(
             ok = false;
         }
     }
-    println!("{report}");
+    crate::cli::print_result(&report);
     if ok {
         ExitCode::SUCCESS
     } else {
@@ -424,7 +424,7 @@ pub fn export_main(path: &std::path::Path, out: Option<&std::path::Path>) -> Exi
         Some(file) => std::fs::write(file, &resp.export_json)
             .map_err(|e| format!("cannot write {}: {e}", file.display())),
         None => {
-            println!("{}", resp.export_json);
+            crate::cli::print_result(&resp.export_json);
             Ok(())
         }
     };

@@ -190,3 +190,27 @@ fn export_18xx_writes_a_game_that_replay_18xx_replays_to_the_same_result() {
         .expect("run referee export-18xx");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A reader that stops reading (`referee replay-18xx FILE | head -c 100`) ends the output
+/// quietly: the report's write meets a closed pipe, and the command still exits with the
+/// replay's status, without the panic `println!` gives ("failed printing to stdout: Broken
+/// pipe").
+#[test]
+fn a_closed_output_pipe_is_not_a_panic() {
+    use std::process::Stdio;
+    let mut child = Command::new(common::referee_bin())
+        .arg("replay-18xx")
+        .arg(fixture("132002.json"))
+        .arg("--check")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run referee replay-18xx");
+    drop(child.stdout.take());
+    let out = child
+        .wait_with_output()
+        .expect("wait for referee replay-18xx");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
