@@ -265,8 +265,21 @@ impl Ledger {
             },
             _ => None,
         };
+        // The second merger of a chain: still under way in `post`, or formed in this action
+        // too (a Tuscan merge of all three minors that asks nobody anything runs to its end in
+        // the first 4-train's purchase: version_1, 5 players, random, seed 5177, id 823).
+        let formed_next = formed.as_ref().and_then(|first| {
+            events.iter().find_map(|e| match e {
+                Event::CorporationFormed {
+                    corporation, from, ..
+                } if from.len() == 2 && *corporation != first.2 && from.contains(&first.2) => {
+                    Some((from[0].clone(), from[1].clone(), corporation.clone()))
+                }
+                _ => None,
+            })
+        });
         if let Some(first) = &formed
-            && let Some(second) = merger(post)
+            && let Some(second) = merger(post).or(formed_next)
             && second.2 != first.2
             && (second.0 == first.2 || second.1 == first.2)
         {
