@@ -1650,6 +1650,7 @@ impl Writer<'_> {
         if matches!(action, Action::DeclareBankruptcy { .. }) {
             self.ledger.bankrupt_sales(&ShareOwner::Player(seat));
         }
+        self.ledger.concessions_closed(events);
         let mut from = pre;
         let mut rest = events;
         let staged = split_end_with_events(pre, post, seat, action, events);
