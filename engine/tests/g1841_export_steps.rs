@@ -1422,3 +1422,28 @@ fn s22_a_presidentless_sflis_pool_takes_its_pairs_in_order() {
     assert_eq!(written.action_ids.len(), actions.len());
     reimports_to(&written, &actions);
 }
+
+/// 1841 §9.1, §13 (18xx `G1841::Step::Destinate` after the track step): a corporation whose
+/// lay ends its turn and the operating round, and that operates first in the next one, is in
+/// a new track step, not still in the old one. `version_1`, 3 players, random, seed 3113
+/// (cut at id 680): after RATF's bankruptcy (id 675) AFI (one base, L12) lays tile 18 on I13
+/// (id 676) and has nothing more to do; operating round 7.1 ends and AFI opens 7.2 with its
+/// `pass` (id 677). 18xx.games' Destinate step is active after the lay, so its
+/// `destination_connection` goes with the lay (the writer took AFI's new track step for the
+/// old one and wrote none: "Destinate is active" at id 677).
+#[test]
+fn s9_1_a_lay_that_ends_the_round_carries_its_destination_connection() {
+    let (actions, written) = reexported("version_1-3p-random-s3113-to680");
+    let at = written.action_ids.iter().position(|&x| x == 676).unwrap();
+    assert_eq!(at, 663);
+    assert!(matches!(&actions[at], (_, Action::LayTile { hex, .. }) if hex == "I13"));
+    assert_eq!(
+        record(&written, 676)["auto_actions"],
+        serde_json::json!([{"type": "destination_connection", "entity": "AFI",
+            "entity_type": "corporation", "hexes": []}])
+    );
+    assert_eq!(record(&written, 677)["type"], "pass");
+    assert_eq!(record(&written, 677)["entity"], "AFI");
+    assert_eq!(record(&written, 677).get("auto_actions"), None);
+    common::g1841::oracle_accepts("s3113", &written.json, 680, true);
+}

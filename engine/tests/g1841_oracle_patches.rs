@@ -291,6 +291,19 @@ const CASES: &[Case] = &[
         patched_to: Some(260),
         with: &[],
     },
+    // 1841 §7.4, §5.5 (entry concession-purchase-stale-frozen): SFMA, frozen since its
+    // president's bankruptcy (id 363) and sold out, is bought back with its concession and
+    // president's certificate by player 7 (id 541); the stock round ends with passes (id 544):
+    // 18xx still has SFMA frozen and leaves it at L.8 where Referee moves it up to L.11, so the
+    // operating order differs and 18xx refuses SFMA's destination_connection (id 585).
+    Case {
+        entry: "concession-purchase-stale-frozen",
+        fixture: "concession-purchase-stale-frozen-version_1-random-7p-s7139-to600.json",
+        stop_at: 585,
+        stop_message: "Blocking step Lay/Upgrade Track cannot process action destination_connection",
+        patched_to: Some(600),
+        with: &[],
+    },
 ];
 
 #[test]

@@ -636,3 +636,55 @@ fn s9_2_no_token_through_a_pass_token_and_back() {
     let written = reexport(name);
     oracle_accepts(name, &written.json, 494, false);
 }
+
+/// 1841 §12.3, §7.5 (18xx `tuscan_merge_start`, `move_assets`, `change_president`): a Tuscan
+/// merge of all three minors that asks nobody anything runs to its end in one action, the
+/// holding's and SFLi's formations both among its events. `version_1`, 5 players, random,
+/// seed 5177 (cut at id 915): the first 4-train ends the Ferdinandea split (id 823) and the
+/// merge runs on; SFLP (SFTN_3, SFTN_5) and SFMA (SFTN_7) move to the holding CTS, which
+/// then holds 30% of SFTN against player 2's 20% and takes the presidency, handing him its
+/// first two, SFTN_3 and SFTN_5; CTS's rest and SSFL's SFTN_2 go on to SFLi. Player 2's
+/// sale at id 913 names those two (the ledger, which followed only a merger still under way
+/// at the end of the action, handed the donors' certificates out in its own order and named
+/// SFTN_3 and SFTN_7, which 18xx's SFLi holds: "All shares must be owned by the same owner").
+#[test]
+fn s12_3_a_tuscan_merge_run_to_its_end_hands_the_holdings_swap_over() {
+    let name = "version_1-5p-random-s5177-to915.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 913), 900);
+    assert_eq!(
+        record(&written, 910),
+        json!({"type": "buy_shares", "entity": 2, "shares": ["SFTN_4"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 913),
+        json!({"type": "sell_shares", "entity": 2, "shares": ["SFTN_3", "SFTN_5"], "percent": 20})
+    );
+    oracle_accepts(name, &written.json, 915, false);
+}
+
+/// 1841 §11 step 2, FAQ-C14 (18xx `close_companies`, `deferred_president_change`): the
+/// delayed presidency check of the first 4-train swaps certificates before the Tuscan merge
+/// moves any. `version_1`, 7 players, random, seed 7126 (cut at id 1050): SFTN's president's
+/// certificate lies in the pool (its president went bankrupt, id 901); at the first 4-train
+/// (id 918) SSFL, holding SFTN_6, SFTN_7 and SFTN_1, becomes president and hands SFTN_6 and
+/// SFTN_7 to the pool; the merge then gives SFLi SFMA's SFTN_5 (through the holding), then
+/// SSFL's SFTN_1 and the certificate. SFLi's emergency sale at id 1048 names SFTN_5 and
+/// SFTN_1 (the ledger swapped at the end, from SFLi's list, and named SFTN_7, which 18xx's
+/// pool holds: "All shares must be owned by the same owner"), then half its president's
+/// certificate (id 1049).
+#[test]
+fn s11_concessions_closing_swap_the_presidency_before_the_tuscan_merge() {
+    let name = "version_1-7p-random-s7126-to1050.json";
+    let written = reexport(name);
+    assert_eq!(index_of(&written, 1048), 982);
+    assert_eq!(
+        record(&written, 1048),
+        json!({"type": "sell_shares", "entity": "SFLi", "shares": ["SFTN_5", "SFTN_1"], "percent": 20})
+    );
+    assert_eq!(
+        record(&written, 1049),
+        json!({"type": "sell_shares", "entity": "SFLi", "shares": ["SFTN_0"], "percent": 10})
+    );
+    oracle_accepts(name, &written.json, 1050, true);
+}

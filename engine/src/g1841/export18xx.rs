@@ -1302,10 +1302,17 @@ impl Writer<'_> {
             && r.step == super::state::OperatingStep::Track
             && let Some(corp) = r.current.as_deref()
         {
+            // The same turn's track step: a corporation whose turn ends with this lay (nothing
+            // left to do) and that operates first in the next operating round is in a new
+            // track step (version_1, 3 players, random, seed 3113, id 676: AFI's lay ends
+            // operating round 7.1 and AFI opens 7.2; the `destination_connection` goes with
+            // the lay, 18xx.games' Destinate step being active after it).
             let still = match &post.round {
                 Round::OperatingRound(q) => {
                     q.current.as_deref() == Some(corp)
                         && q.step == super::state::OperatingStep::Track
+                        && q.stock_round == r.stock_round
+                        && q.number == r.number
                 }
                 _ => false,
             };
@@ -1650,6 +1657,7 @@ impl Writer<'_> {
         if matches!(action, Action::DeclareBankruptcy { .. }) {
             self.ledger.bankrupt_sales(&ShareOwner::Player(seat));
         }
+        self.ledger.concessions_closed(events);
         let mut from = pre;
         let mut rest = events;
         let staged = split_end_with_events(pre, post, seat, action, events);

@@ -265,8 +265,21 @@ impl Ledger {
             },
             _ => None,
         };
+        // The second merger of a chain: still under way in `post`, or formed in this action
+        // too (a Tuscan merge of all three minors that asks nobody anything runs to its end in
+        // the first 4-train's purchase: version_1, 5 players, random, seed 5177, id 823).
+        let formed_next = formed.as_ref().and_then(|first| {
+            events.iter().find_map(|e| match e {
+                Event::CorporationFormed {
+                    corporation, from, ..
+                } if from.len() == 2 && *corporation != first.2 && from.contains(&first.2) => {
+                    Some((from[0].clone(), from[1].clone(), corporation.clone()))
+                }
+                _ => None,
+            })
+        });
         if let Some(first) = &formed
-            && let Some(second) = merger(post)
+            && let Some(second) = merger(post).or(formed_next)
             && second.2 != first.2
             && (second.0 == first.2 || second.1 == first.2)
         {
@@ -967,6 +980,40 @@ impl Ledger {
             let to = ShareOwner::Corporation(successors[k % 2].to_string());
             if let Some(shares) = self.corps.get_mut(&sym) {
                 shares.move_share(i, &to);
+            }
+        }
+    }
+
+    /// The delayed presidency check when the first 4-train closes the concessions (1841 §11
+    /// step 2, FAQ-C14: before the Ferdinandea split and the Tuscan merge; 18xx
+    /// `close_companies`, `deferred_president_change`): each presidency change this engine
+    /// reports right after the `ConcessionClosed` events is 18xx's `change_president` there
+    /// and then, before a split or a merger of the same action moves any certificate. Without
+    /// it, [`Ledger::settle`] made the change at the end, from the new president's list after
+    /// the merger (version_1, 7 players, random, seed 7126, id 918: SFTN's president's
+    /// certificate lies in the pool, SSFL (SFTN_6, SFTN_7, SFTN_1) takes it and hands SFTN_6
+    /// and SFTN_7 to the pool, then the Tuscan merge moves SFTN_1 and the certificate to SFLi
+    /// behind SFMA's SFTN_5; the ledger gave the pool SFTN_5 and SFTN_6 from SFLi and kept
+    /// SFTN_7, and SFLi's sale of "SFTN_7" at id 1048 was refused: "All shares must be owned
+    /// by the same owner").
+    pub fn concessions_closed(&mut self, events: &[Event]) {
+        let Some(start) = events
+            .iter()
+            .position(|e| matches!(e, Event::ConcessionClosed { .. }))
+        else {
+            return;
+        };
+        for e in &events[start..] {
+            match e {
+                Event::ConcessionClosed { .. } | Event::FrozenChanged { .. } => {}
+                Event::PresidentChanged { corporation, seat } => {
+                    self.change_president(corporation, &ShareOwner::Player(*seat));
+                }
+                Event::PresidencyMoved {
+                    corporation,
+                    president,
+                } => self.change_president(corporation, president),
+                _ => break,
             }
         }
     }
