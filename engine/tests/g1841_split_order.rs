@@ -7,7 +7,8 @@
 
 use referee_engine::Seat;
 use referee_engine::g1841::import18xx::{ReplaySettings, Replayed, replay};
-use referee_engine::g1841::{ShareOwner, State};
+use referee_engine::g1841::state::Round;
+use referee_engine::g1841::{Action, ShareOwner, State};
 
 mod common;
 use common::fixture;
@@ -92,4 +93,72 @@ fn s12_4_a_frozen_irsff_presidents_choice_is_the_deciders() {
     assert_eq!(percent(&s, "SFV", &p3), 20);
     assert_eq!(percent(&s, "SFL", &p3), 20);
     assert_eq!(percent(&s, "SFL", &ShareOwner::Pool), 20);
+}
+
+/// 1841 §12.4 ("if IRSFF had not yet operated in this OR, SB and SFL operate in its place"),
+/// FAQ-Q24 (they operate in IRSFF's slot), §15.1 (Version 1: the successors' markers go to
+/// column 10 when IRSFF is right of it). Version 1, heuristic, 3 players, seed 3126 (Referee
+/// export cut after id 410): SFTG, first in the order, buys the first 4-train (id 388) before
+/// IRSFF (L.266, row 1, column 13) has operated; SFV and SFL go to L.195 (row 1, column 10),
+/// behind CTDA's marker already there, so CTDA is ahead of them in the market order. After
+/// SFTG's turn (its merger, ids 394–399) SFV operates (its lay at id 400, its transformation
+/// into ICSF, ids 405–409), then SFL (frozen), and only then CTDA (id 410), as 18xx.games'
+/// `secession_finish` puts them in IRSFF's place in the round. This engine ran CTDA first
+/// (oracle: "still in Track, expects SFV" at id 400).
+#[test]
+fn s12_4_successors_operate_in_irsffs_slot() {
+    let text = fixture("referee-exports/version_1-heuristic-3p-s3126-to410.json");
+    let at = |id: i64| {
+        replay(
+            &text,
+            &ReplaySettings {
+                stop_at_action_id: Some(id),
+                ..ReplaySettings::default()
+            },
+        )
+    };
+    let r = at(399);
+    assert_eq!(r.failure, None);
+    let s = r.state.expect("a state");
+    let place = |sym: &str| s.corporation(sym).and_then(|c| c.share_price).expect(sym);
+    let (sfv, sfl, ctda) = (place("SFV"), place("SFL"), place("CTDA"));
+    assert_eq!((sfv.row, sfv.col, sfl.row, sfl.col), (1, 10, 1, 10));
+    assert_eq!((ctda.row, ctda.col), (1, 10));
+    assert!(ctda.arrival < sfv.arrival && sfv.arrival < sfl.arrival);
+    let order = referee_engine::g1841::market::operating_order(&s);
+    let pos = |sym: &str| order.iter().position(|c| c == sym).expect(sym);
+    assert!(pos("CTDA") < pos("SFV") && pos("SFV") < pos("SFL"));
+    let Round::OperatingRound(or) = &s.round else {
+        panic!("an operating round")
+    };
+    assert_eq!(or.current.as_deref(), Some("SFV"));
+    let slot = or.split_slot.expect("IRSFF's slot");
+    assert_eq!((slot.row, slot.col), (1, 13));
+
+    let r = at(410);
+    assert_eq!(r.failure, None);
+    let by_id = |id: i64| {
+        let k = r
+            .action_ids
+            .iter()
+            .position(|x| *x == Some(id))
+            .expect("applied");
+        r.actions[k].clone()
+    };
+    assert_eq!(
+        by_id(400).1,
+        Action::LayTile {
+            hex: "D16".into(),
+            tile: "6".into(),
+            rotation: 0
+        }
+    );
+    let s = r.state.expect("a state");
+    let Round::OperatingRound(or) = &s.round else {
+        panic!("an operating round")
+    };
+    assert_eq!(or.current.as_deref(), Some("CTDA"));
+    // SFV became ICSF (1841 §12.2), SFL had its frozen turn (§7.4: L.195 → L.158).
+    assert_eq!(or.done, ["SFLi", "CGTF", "ICSF", "SFL"]);
+    assert_eq!(s.corporation("SFL").and_then(|c| c.price()), Some(158));
 }

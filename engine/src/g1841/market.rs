@@ -178,6 +178,17 @@ pub fn first_in_operating_order(state: &State, skip: impl Fn(&str) -> bool) -> O
         .map(|k| k.2)
 }
 
+/// Whether a corporation on market place `slot` (a cell with its arrival) would operate
+/// before the started corporation `sym` (1841 §6; the split successors in IRSFF's slot,
+/// FAQ-Q24). `true` when `sym` has no market place.
+pub fn slot_precedes(state: &State, slot: SharePrice, sym: &str) -> bool {
+    let Some(theirs) = order_keys(state).find(|k| k.2 == sym) else {
+        return true;
+    };
+    let mine = (price_at(slot.row, slot.col).unwrap_or(0), slot, "");
+    order_cmp(&mine, &theirs) == std::cmp::Ordering::Less
+}
+
 /// The position of `sym` in [`operating_order_of`] (0 first), found without sorting; `None`
 /// for a corporation not started.
 pub fn operating_rank(state: &State, sym: &str) -> Option<usize> {

@@ -471,6 +471,13 @@ pub struct OperatingRound {
     /// `no_corporate_rebuy_after_sale`); empty without it.
     #[serde(default)]
     pub corporate_sales: Vec<CorporateSale>,
+    /// IRSFF's market place when the Ferdinandea split dissolved it before it had operated in
+    /// this round: its successors operate in IRSFF's slot of the operating order (1841 §12.4,
+    /// FAQ-Q24), wherever their own markers went (Version 1: column 10, behind the markers
+    /// already there). `None` otherwise, and once a share sale re-reads the order (FAQ-Q13;
+    /// 18xx `recalculate_order`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_slot: Option<SharePrice>,
 }
 
 /// An event of the first 4-train waiting for the one before it to finish (1841 §11).

@@ -330,6 +330,14 @@ fn check_concession_round_progress(
 fn check_operating_round(state: &State, or: &OperatingRound) -> Result<(), StateError> {
     check_events(state, or)?;
     check_drops(state, "operating_round.pending_drops", &or.pending_drops)?;
+    if let Some(p) = or.split_slot
+        && super::market::price_at(p.row, p.col).is_none()
+    {
+        return Err(err(
+            "operating_round.split_slot",
+            "not a cell of the stock market",
+        ));
+    }
     if !or.corporate_sales.is_empty() && !state.options.no_corporate_rebuy_after_sale() {
         return Err(err(
             "operating_round.corporate_sales",

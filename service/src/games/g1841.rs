@@ -862,6 +862,12 @@ fn operating_round_to_pb(r: &eng::OperatingRound) -> pb::OperatingRound {
                 corporation: x.corporation.clone(),
             })
             .collect(),
+        split_slot: r.split_slot.map(|p| pb::SharePrice {
+            price: eng::market::price_at(p.row, p.col).unwrap_or(0),
+            row: p.row,
+            col: p.col,
+            arrival: p.arrival,
+        }),
     }
 }
 
@@ -905,6 +911,25 @@ fn operating_round_from_pb(r: &pb::OperatingRound, n: u32) -> Result<eng::Operat
                 corporation: x.corporation.clone(),
             })
             .collect(),
+        split_slot: match r.split_slot.as_ref() {
+            None => None,
+            Some(p) => {
+                if eng::market::price_at(p.row, p.col) != Some(p.price) {
+                    return Err(bad(
+                        "operating_round.split_slot",
+                        format!(
+                            "({}, {}) with price {} is not a cell of the stock market",
+                            p.row, p.col, p.price
+                        ),
+                    ));
+                }
+                Some(eng::SharePrice {
+                    row: p.row,
+                    col: p.col,
+                    arrival: p.arrival,
+                })
+            }
+        },
     })
 }
 
@@ -3103,6 +3128,12 @@ mod tests {
                 seller: "SB".into(),
                 corporation: "AFI".into(),
             }];
+            // IRSFF's slot of the split (1841 §12.4, FAQ-Q24).
+            r.split_slot = Some(eng::SharePrice {
+                row: 1,
+                col: 13,
+                arrival: 7,
+            });
         }
         check_on_the_wire(&played);
         // Without their options the validator refuses them, naming the wire path.

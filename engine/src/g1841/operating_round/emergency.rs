@@ -627,6 +627,8 @@ pub(super) fn emergency_sell(
     }
     if let Some(r) = round_mut(state) {
         r.emergency = true;
+        // The sale re-reads the operating order (FAQ-Q13; 18xx `recalculate_order`).
+        r.split_slot = None;
     }
 }
 

@@ -1138,6 +1138,7 @@ fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
         };
         let next = market::first_in_operating_order(state, |s| r.done.iter().any(|d| d == s))
             .map(str::to_string);
+        let next = split_slot_turn(state, r, next.as_deref()).or(next);
         let Some(sym) = next else {
             end_round(state, events);
             return;
@@ -1159,6 +1160,32 @@ fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
         }
         events.push(Event::OperatingTurn { corporation: sym });
         return;
+    }
+}
+
+/// The Ferdinandea split's successor that operates next in IRSFF's slot instead of `next`
+/// (1841 §12.4: "if IRSFF had not yet operated in this OR, SB and SFL operate in its
+/// place"; FAQ-Q24: in IRSFF's slot): SB (Version 1: SFV), then SFL, each once, when IRSFF's
+/// place at the split comes before `next` or `next` is a successor. In Version 2 the successors
+/// take IRSFF's place in its market stack (FAQ-C15), and this changes nothing; in Version 1 an
+/// IRSFF right of column 10 sends them to column 10 behind the markers there (18xx
+/// `secession_replace_price_tokens`), yet they still operate where IRSFF would have
+/// (18xx `secession_finish` puts them in IRSFF's place in the round's list; Version 1
+/// heuristic 3 players seed 3126, 18xx id 400: SFV and SFL at L.195 behind CTDA's marker).
+fn split_slot_turn(state: &State, r: &OperatingRound, next: Option<&str>) -> Option<String> {
+    let slot = r.split_slot?;
+    let successors = &data::ruleset(&state.options).ferdinandea_split.successors;
+    let first = successors.iter().find(|s| {
+        !r.done.contains(s)
+            && state
+                .corporation(s)
+                .is_some_and(|c| c.share_price.is_some())
+    })?;
+    match next {
+        Some(n) if !successors.iter().any(|s| s == n) && !market::slot_precedes(state, slot, n) => {
+            None
+        }
+        _ => Some(first.clone()),
     }
 }
 

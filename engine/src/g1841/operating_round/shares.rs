@@ -320,6 +320,10 @@ pub(super) fn sell_share(
         percent,
         price: proceeds,
     });
+    if let Some(r) = round_mut(state) {
+        // The sale re-reads the operating order (FAQ-Q13; 18xx `recalculate_order`).
+        r.split_slot = None;
+    }
     if state.options.price_drops_lowest_first() {
         if let Some(r) = round_mut(state) {
             market::add_drop(&mut r.pending_drops, target, units);

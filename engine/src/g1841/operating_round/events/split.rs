@@ -254,9 +254,14 @@ pub(super) fn begin(state: &mut State, events: &mut Vec<Event>) {
             .map_or(0, |p| p.col),
     });
     remove_corporation(state, &irsff_sym, events);
-    if operated && let Some(r) = round_mut(state) {
-        r.done.push(a.clone());
-        r.done.push(b.clone());
+    if let Some(r) = round_mut(state) {
+        if operated {
+            r.done.push(a.clone());
+            r.done.push(b.clone());
+        } else {
+            // FAQ-Q24: they operate in IRSFF's slot (`split_slot_turn`).
+            r.split_slot = irsff.share_price;
+        }
     }
     let mut split = Split {
         stage: SplitStage::Presidency,
