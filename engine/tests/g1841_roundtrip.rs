@@ -846,3 +846,49 @@ fn s5_1_the_stock_rounds_last_passes_after_a_turn_played_through_are_dropped() {
         ]
     );
 }
+
+/// 1841 §12.4 (rounds of optional purchases after the exchanges; another round is offered only
+/// while someone can buy), §7.4 (a frozen corporation's turn moves it left twice). Version 1,
+/// heuristic, 7 players, seed 7144 (Referee export cut after id 292): RATF, the last
+/// corporation of OR 5.1, buys the first 4-train (id 286); after the last exchange (player 2's
+/// "b", id 289) nobody can buy SFV or SFL at the split's price of L.177 (player 7 has L.168),
+/// and the same action ends OR 5.1 and plays the frozen turns of SFLi and SFV in OR 5.2, SFV
+/// moving to L.144. The writer judged the "another round?" question there and wrote a decline
+/// of SFV's purchases by player 7 that 18xx.games never asks (oracle: "still in Track, expects
+/// SFL" at id 290); it now judges at the successors' prices of the split.
+#[test]
+fn s12_4_the_splits_last_question_is_judged_at_its_prices() {
+    let (json, again) = referee_export("version_1-heuristic-7p-s7144-to292.json");
+    assert_eq!(again.failure, None);
+    assert_eq!(
+        record(&json, 290),
+        serde_json::json!({"entity": "SFL", "entity_type": "corporation", "id": 290,
+            "type": "pass", "user": 7})
+    );
+    let at_289 = replay(
+        &common::fixture("referee-exports/version_1-heuristic-7p-s7144-to292.json"),
+        &ReplaySettings {
+            stop_at_action_id: Some(289),
+            ..ReplaySettings::default()
+        },
+    );
+    let s = at_289.state.as_ref().expect("a state");
+    assert_eq!(s.corporation("SFV").and_then(|c| c.price()), Some(144));
+    let seven = at_289.export.as_ref().unwrap().seat_of("7").unwrap();
+    assert_eq!(s.players[seven as usize].cash, 168);
+    let options = again.export.as_ref().unwrap().options().unwrap();
+    let k = again
+        .action_ids
+        .iter()
+        .position(|x| *x == Some(290))
+        .expect("SFL's first record");
+    let written = export(&options, 7, &again.actions[..k], &ExportSettings::default()).unwrap();
+    assert_eq!(written.failure, None);
+    let actions = written.json["actions"].as_array().unwrap();
+    assert_eq!(actions.len(), 289);
+    assert_eq!(
+        record(&written.json, 289),
+        serde_json::json!({"choice": "b", "entity": 2, "entity_type": "player", "id": 289,
+            "type": "choose", "user": 2})
+    );
+}

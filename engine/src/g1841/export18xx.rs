@@ -1507,6 +1507,29 @@ impl Writer<'_> {
             }
             self.split_offers_done.clear();
         }
+        // The split ended in this action, and the turn, the round and the next round's
+        // frozen turns may have run on after it: a frozen successor's turn moves it left twice
+        // (1841 §7.4). 18xx asks at the split's end, at the successors' prices of the split
+        // (its purchases do not move them): Version 1 heuristic 7 players seed 7144, 18xx id
+        // 289 — RATF, last in OR 5.1, bought the 4-train; SFV (frozen) moved from L.177 to
+        // L.144 in OR 5.2 with the same action, and the writer asked whether player 7 (L.168)
+        // buys another SFV share, which 18xx did not (L.177).
+        let rewound;
+        let post = if before.is_some() && after.is_none() {
+            let mut s = post.clone();
+            for sym in successors {
+                if let (Some(c), Some(p)) = (
+                    s.corporation_mut(sym),
+                    pre.corporation(sym).and_then(|c| c.share_price),
+                ) {
+                    c.share_price = Some(p);
+                }
+            }
+            rewound = s;
+            &rewound
+        } else {
+            post
+        };
         // Where 18xx's `secession_post_offer` starts from in this action: after SFL's first
         // round, after a further round of a successor, or after a "no" to one.
         let just_did = match &before {
