@@ -304,6 +304,19 @@ const CASES: &[Case] = &[
         patched_to: Some(600),
         with: &[],
     },
+    // 1841 §12.2, §8 (entry transform-into-a-corporation-done-earlier-in-the-round): Version
+    // 1, OR 5.2, every other corporation of the round's list closed; SFTC, the last, transforms
+    // into AFI (id 290), the Tuscan merge's holding earlier in the round: 18xx's stale done flag
+    // ends the round, drops the purchase questions and refuses the first answer (id 291) in the
+    // stock round; patched, the questions and AFI's token count (ids 291-297) are played.
+    Case {
+        entry: "transform-into-a-corporation-done-earlier-in-the-round",
+        fixture: "transform-into-a-corporation-done-earlier-in-the-round-version_1-heuristic-7p-s7131-to300.json",
+        stop_at: 291,
+        stop_message: "Blocking step Sell then Buy Shares or Concessions cannot process action choose",
+        patched_to: Some(300),
+        with: &[],
+    },
 ];
 
 #[test]
