@@ -944,16 +944,7 @@ impl Ledger {
             })
             .unwrap_or(events.len());
         for e in &events[..start] {
-            match e {
-                Event::PresidentChanged { corporation, seat } => {
-                    self.change_president(corporation, &ShareOwner::Player(*seat));
-                }
-                Event::PresidencyMoved {
-                    corporation,
-                    president,
-                } => self.change_president(corporation, president),
-                _ => {}
-            }
+            self.follow_presidency(e);
         }
         let owner = ShareOwner::Corporation(old.to_string());
         let mut handed: Vec<(i64, String, usize)> = Vec::new();
@@ -1004,17 +995,34 @@ impl Ledger {
             return;
         };
         for e in &events[start..] {
-            match e {
-                Event::ConcessionClosed { .. } | Event::FrozenChanged { .. } => {}
-                Event::PresidentChanged { corporation, seat } => {
-                    self.change_president(corporation, &ShareOwner::Player(*seat));
-                }
-                Event::PresidencyMoved {
-                    corporation,
-                    president,
-                } => self.change_president(corporation, president),
-                _ => break,
+            if matches!(
+                e,
+                Event::ConcessionClosed { .. } | Event::FrozenChanged { .. }
+            ) {
+                continue;
             }
+            if !self.follow_presidency(e) {
+                break;
+            }
+        }
+    }
+
+    /// Follows a presidency change (`PresidentChanged`, `PresidencyMoved`) in the ledger;
+    /// whether `e` was one.
+    fn follow_presidency(&mut self, e: &Event) -> bool {
+        match e {
+            Event::PresidentChanged { corporation, seat } => {
+                self.change_president(corporation, &ShareOwner::Player(*seat));
+                true
+            }
+            Event::PresidencyMoved {
+                corporation,
+                president,
+            } => {
+                self.change_president(corporation, president);
+                true
+            }
+            _ => false,
         }
     }
 
