@@ -8,7 +8,7 @@
 //! SFL, whose later sale then paid SB there.
 
 mod common;
-use common::g1841::{oracle, state_at};
+use common::g1841::{oracle, patched_oracle_report, state_at};
 use referee_engine::g1841::import18xx::{self, ReplaySettings};
 use referee_engine::g1841::state::{ShareOwner, State};
 use serde_json::Value;
@@ -79,28 +79,7 @@ fn s12_4_equal_treasury_certificates_and_sbs_cash() {
 /// The patched driver's report on the fixture: up to `at` (with round-change snapshots) or to
 /// the end (without), with only this entry's patch or with none.
 fn oracle_report(dir: &Path, patched: bool, at: Option<i64>) -> Value {
-    let mut cmd = std::process::Command::new("ruby");
-    cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/oracle/patched_oracle.rb"))
-        .env("REFEREE_ORACLE_18XX", dir);
-    if patched {
-        cmd.arg("--patch").arg(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(format!("../tests/oracle/patches/{ENTRY}.rb")),
-        );
-    } else {
-        cmd.arg("--no-patches");
-    }
-    match at {
-        Some(id) => {
-            cmd.arg("--at").arg(id.to_string());
-        }
-        None => {
-            cmd.arg("--no-snapshots");
-        }
-    }
-    let out = cmd.arg(fixture_path()).output().unwrap();
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    patched_oracle_report(dir, patched.then_some(&[ENTRY][..]), &fixture_path(), at)
 }
 
 /// SB in the oracle's round-change snapshot after `id`.

@@ -7,7 +7,7 @@
 //! at the next round change.
 
 mod common;
-use common::g1841::{oracle, state_at};
+use common::g1841::{oracle, patched_oracle_report, state_at};
 use referee_engine::g1841::import18xx::{self, ReplaySettings};
 use referee_engine::g1841::state::{ShareOwner, State};
 use serde_json::Value;
@@ -89,20 +89,7 @@ fn s12_4_v1_odd_shares_left_when_both_successors_are_sold_out_are_lost() {
 /// The patched driver's report on the fixture with the patches `ids`: up to `at` with
 /// round-change snapshots, or to the end without.
 fn oracle_report(dir: &Path, ids: &[&str], at: Option<i64>) -> Value {
-    let patches = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/oracle/patches");
-    let mut cmd = std::process::Command::new("ruby");
-    cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/oracle/patched_oracle.rb"))
-        .env("REFEREE_ORACLE_18XX", dir);
-    for id in ids {
-        cmd.arg("--patch").arg(patches.join(format!("{id}.rb")));
-    }
-    match at {
-        Some(id) => cmd.arg("--at").arg(id.to_string()),
-        None => cmd.arg("--no-snapshots"),
-    };
-    let out = cmd.arg(fixture_path()).output().unwrap();
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    patched_oracle_report(dir, Some(ids), &fixture_path(), at)
 }
 
 /// The oracle's round-change snapshot after `id`.

@@ -64,6 +64,40 @@ pub fn random_game_seen(
     panic!("seed {seed}: no result after 20,000 actions");
 }
 
+/// The patched oracle driver's report (`tests/oracle/patched_oracle.rb` in `dir`'s 18xx.games)
+/// on the export `file`: with the patches of the entries `patches` only, or with none
+/// (`None`: `--no-patches`); up to action id `at` with round-change snapshots, or to the end
+/// without snapshots.
+pub fn patched_oracle_report(
+    dir: &std::path::Path,
+    patches: Option<&[&str]>,
+    file: &std::path::Path,
+    at: Option<i64>,
+) -> Value {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut cmd = std::process::Command::new("ruby");
+    cmd.arg(root.join("tests/oracle/patched_oracle.rb"))
+        .env("REFEREE_ORACLE_18XX", dir);
+    match patches {
+        Some(ids) => {
+            for id in ids {
+                cmd.arg("--patch")
+                    .arg(root.join(format!("tests/oracle/patches/{id}.rb")));
+            }
+        }
+        None => {
+            cmd.arg("--no-patches");
+        }
+    }
+    match at {
+        Some(id) => cmd.arg("--at").arg(id.to_string()),
+        None => cmd.arg("--no-snapshots"),
+    };
+    let out = cmd.arg(file).output().expect("run ruby");
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
 /// The 18xx.games engine beside the project (REFEREE_ORACLE_18XX, default
 /// `../shared/oracle-18xx` from the repository root) and Ruby, when both are there.
 pub fn oracle() -> Option<PathBuf> {
