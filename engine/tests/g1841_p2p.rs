@@ -773,6 +773,55 @@ fn i49_trades_that_change_nothing_do_not_keep_a_dead_game_alive() {
     assert!(G1841::outcome(&s).is_none(), "a trade could unfreeze CTS");
 }
 
+/// Interpretation I29 with 18xx.games' turn limit (`game_end::TURN_LIMIT`, reason `dnf`;
+/// without `p2p_purchases`): a game in which nothing can change that I29's test does not
+/// recognise — CTS frozen, but player 1 holds Bayard, whose income keeps I29 from ending it —
+/// plays its empty rounds by itself until a round of stock round 100 ends, and ends there
+/// with reason `dnf`, as 18xx.games does (`elsif @turn >= 100 then end_game!(:dnf)`). Before,
+/// such rounds went on forever (version_1 + `sfli_run_variant` random 8 players seed 8166:
+/// the stack overflowed). From stock round 2 that is 98 turns played through in one action,
+/// within a test thread's stack.
+#[test]
+fn i29_a_game_still_running_in_stock_round_100_ends_as_dnf() {
+    let dead_with_income = |number: u32| {
+        let mut s = table(
+            Options::default(),
+            "3",
+            &[(1, Concession::Bayard)],
+            &[("CTS", 100, &[(0, 20)])],
+        );
+        {
+            let cts = s.corporations.iter_mut().find(|c| c.sym == "CTS").unwrap();
+            cts.certificates[0].owner = ShareOwner::Pool;
+            cts.certificates[1].owner = ShareOwner::Player(0);
+        }
+        for p in s.players.iter_mut() {
+            s.bank_cash += p.cash - 10;
+            p.cash = 10;
+        }
+        stock_round::begin(&mut s, number, &mut Vec::new());
+        assert_eq!(validate(&s), Ok(()));
+        while G1841::outcome(&s).is_none() {
+            let seat = G1841::to_act(&s)[0];
+            ok(&mut s, seat, Action::Pass);
+        }
+        s
+    };
+    for start in [100, 99, 2] {
+        let s = dead_with_income(start);
+        assert_eq!(
+            G1841::outcome(&s).map(|o| o.end_reason),
+            Some("dnf".to_string()),
+            "from stock round {start}"
+        );
+        assert_eq!(
+            s.stock_round().map(|r| r.number),
+            Some(100),
+            "from stock round {start}"
+        );
+    }
+}
+
 /// FAQ-Q2 (`price_drops_lowest_first`) with 1841 §15.3: an offer ends the seller's selling
 /// like a buy, so the turn's pending price drops are made first (AFI L.100 → L.95, row 3 → 4,
 /// one 10% unit sold), then the offer waits.

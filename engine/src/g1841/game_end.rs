@@ -34,6 +34,31 @@ use crate::Outcome;
 /// which nobody could act, no corporation with a controlling player, no income for anyone.
 pub const NO_PLAYER_CAN_ACT: &str = "no_player_can_act";
 
+/// End reason of a game still running when a round ends in stock round (turn) 100 or later
+/// ([`LAST_TURN`]): 18xx.games' safety stop (`Game::Base#process_action`: `elsif @turn >= 100
+/// then end_game!(:dnf)`, "did not finish"), with the usual scores. The rules have no such
+/// end (interpretation I29); a game this long is one in which nothing can change any more that
+/// I29's test does not recognise (corporations with a controlling player and nothing to do:
+/// version_1 + `sfli_run_variant` random 8 players seed 8166, which played empty rounds after
+/// its last action until the stack overflowed). It also bounds the rounds one action can play
+/// through by themselves.
+pub const TURN_LIMIT: &str = "dnf";
+
+/// The stock round (18xx's turn) whose end, or the end of any later round, ends the game as
+/// [`TURN_LIMIT`].
+pub const LAST_TURN: u32 = 100;
+
+/// Ends the game as [`TURN_LIMIT`] when a round of stock round `stock_round` ends and the
+/// limit is reached; whether it did.
+pub fn at_turn_limit(state: &mut State, stock_round: u32, events: &mut Vec<Event>) -> bool {
+    if stock_round < LAST_TURN || state.game_end.ended {
+        return false;
+    }
+    state.game_end.trigger = Some(TURN_LIMIT.to_string());
+    finish(state, events);
+    true
+}
+
 /// Whether the game is over.
 pub fn ended(state: &State) -> bool {
     state.game_end.ended

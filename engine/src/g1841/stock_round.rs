@@ -1855,6 +1855,10 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
     if super::game_end::at_end_of_stock_round(state, events) {
         return;
     }
+    // 18xx.games' turn limit (I29, `game_end::TURN_LIMIT`).
+    if super::game_end::at_turn_limit(state, sr.number, events) {
+        return;
+    }
     let total = rules
         .phase(&state.phase)
         .map_or(1, |p| p.operating_rounds_per_stock_round);

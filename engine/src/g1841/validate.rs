@@ -123,10 +123,11 @@ pub fn validate(state: &State) -> Result<(), StateError> {
     if let Some(t) = &state.game_end.trigger
         && !rules.game_end.triggers.contains_key(t)
         && t != super::game_end::NO_PLAYER_CAN_ACT
+        && t != super::game_end::TURN_LIMIT
     {
         return Err(err(
             "game_end.trigger",
-            "must be `bank`, `stock_market`, `offboards` or `bankrupt`",
+            "must be `bank`, `stock_market`, `offboards`, `bankrupt`, `no_player_can_act` or `dnf`",
         ));
     }
     if state.game_end.ended && state.game_end.trigger.is_none() {

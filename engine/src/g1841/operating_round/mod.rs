@@ -1224,6 +1224,10 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
     if super::game_end::at_end_of_operating_round(state, events) {
         return;
     }
+    // 18xx.games' turn limit (I29, `game_end::TURN_LIMIT`).
+    if super::game_end::at_turn_limit(state, r.stock_round, events) {
+        return;
+    }
     if r.number < r.total {
         begin(state, r.stock_round, r.number + 1, r.total, events);
     } else {
