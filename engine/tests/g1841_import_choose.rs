@@ -300,3 +300,70 @@ fn s12_2_the_token_paid_before_the_majors_sales_is_a_rules_divergence() {
         }]
     );
 }
+
+/// 1841 §12.1 with §7.4, on a Referee export (`referee-exports/`, Referee's writer read back).
+/// Version 1 with `sfli_run_variant`, random 4 players (seed 4180), up to id 490: in OR 6.1
+/// ICSF's 4-train (472) brings the merger forming SFV, ICSF's president. 18xx.games asks the
+/// odd shares first (CTDA `cash` 484, player 3 `full` 485, SFL `full` 486), then player 1 pays
+/// for a full share for his odd one (`full`, 487); this engine asks player 1 first. The odd
+/// shares read before are played with 487, not at the next record: SFV's president's
+/// certificate ends in the pool, so ICSF, presided by SFV, has no controlling player, and the
+/// two passes 18xx records for its open train and share steps (488, 489) are the ones the
+/// writer added for a corporation frozen mid-turn, dropped. Read at the next record, they
+/// were ICSF's own passes: "corporation ICSF has no controlling player" (the import stopped).
+#[test]
+fn s12_1_odd_shares_read_before_a_full_share_are_played_with_it() {
+    let r = replay(
+        &fixture("referee-exports/version_1-sfli-4p-s4180-to490.json"),
+        &ReplaySettings::default(),
+    );
+    assert_eq!(r.failure, None, "imports to the end of the excerpt");
+    for id in 484..=486 {
+        assert_eq!(
+            dropped_at(&r, id),
+            ["odd merger share answered before the presidency (played at the odd shares)"]
+        );
+    }
+    assert_eq!(
+        actions_of(&r, 487),
+        vec![
+            (0, odd(OddShareChoice::FullShare)),
+            (3, odd(OddShareChoice::Cash)),
+            (1, odd(OddShareChoice::FullShare)),
+            (1, odd(OddShareChoice::FullShare)),
+        ]
+    );
+    for id in [488, 489] {
+        assert_eq!(
+            dropped_at(&r, id),
+            ["operating turn this engine ended itself (nothing legal)"]
+        );
+    }
+    assert_eq!(
+        actions_of(&r, 490),
+        [(
+            2,
+            Action::LayTile {
+                hex: "K13".into(),
+                tile: "15".into(),
+                rotation: 4
+            }
+        )]
+    );
+    let s = r.state.expect("a state");
+    let sfv = s.corporation("SFV").expect("SFV");
+    assert_eq!(sfv.president(), Some(&ShareOwner::Pool));
+    assert_eq!((sfv.price(), sfv.cash), (Some(160), 895));
+    let icsf = s.corporation("ICSF").expect("ICSF");
+    assert_eq!(
+        icsf.president(),
+        Some(&ShareOwner::Corporation("SFV".into()))
+    );
+    assert_eq!((icsf.price(), icsf.cash), (Some(159), 212));
+    let Round::OperatingRound(or) = &s.round else {
+        panic!("an operating round: {:?}", s.round);
+    };
+    assert_eq!((or.stock_round, or.number), (6, 1));
+    assert_eq!(or.current.as_deref(), Some("RSFS"));
+    assert_eq!(or.done, ["ILTF", "SFTN", "SFV", "SFL", "ICSF"]);
+}

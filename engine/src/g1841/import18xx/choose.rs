@@ -205,10 +205,15 @@ impl Answers {
                         if settles && text == Some("full") {
                             // A holder of 30% paying for a full share: he reaches 20% and
                             // presides (1841 §12.1, R4); this engine asks it in the sweep.
-                            fills.push((seat, full));
+                            fills.push((seat, full.clone()));
+                            let mut after = fills.len();
+                            if G1841::apply(&mut sim, seat, &full).is_ok() {
+                                after = self.fill_kept_odd_shares(&mut sim, &mut fills);
+                            }
                             return Plan::Play {
                                 actions: fills,
-                                inserted,
+                                // The record is `full`; the odd shares after it are filled.
+                                inserted: after - 1,
                             };
                         }
                         // A pass-2 answer of the holder asked: no claim; the answer waits for
@@ -324,6 +329,44 @@ impl Answers {
                 Plan::Normal
             }
         }
+    }
+}
+
+impl Answers {
+    /// Appends to `fills` (applied to `sim` as it goes) the odd-share answers 18xx.games
+    /// recorded earlier ([`Answers::kept`]) that this engine asks right after the presidency
+    /// was settled: 18xx asks a merger's odd shares before the presidency, this engine after
+    /// it (1841 §12.1, R4), so when a holder of 30% pays for a full share and presides, the
+    /// others' odd shares, already read, are answered with that record. Were they left for the
+    /// next record, the passes 18xx records after the merger for a corporation it froze (its
+    /// turn's open steps, 1841 §7.4) would be read while this engine still waits for them
+    /// (version_1 + `sfli_run_variant` random 4 players seed 4180, ids 484–488: ICSF frozen
+    /// by the merger of SFV, its president). The length of `fills` afterwards.
+    fn fill_kept_odd_shares(&mut self, sim: &mut State, fills: &mut Vec<(Seat, Action)>) -> usize {
+        for _ in 0..MAX_FILLED {
+            let Some(m) = merger(sim).cloned() else {
+                break;
+            };
+            if !matches!(m.stage, MergerStage::OddShares) {
+                break;
+            }
+            let Some(seat) = open_exchange(sim, &m) else {
+                break;
+            };
+            let asked = m.holders.get(m.next as usize);
+            let Some(i) = self.kept.iter().position(|(h, _)| Some(h) == asked) else {
+                break;
+            };
+            let fill = Action::ExchangeOddShare {
+                choice: self.kept[i].1,
+            };
+            if G1841::apply(sim, seat, &fill).is_err() {
+                break;
+            }
+            self.kept.remove(i);
+            fills.push((seat, fill));
+        }
+        fills.len()
     }
 }
 
