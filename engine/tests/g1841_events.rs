@@ -208,7 +208,7 @@ fn s11_first_4_train_rusts_closes_concessions_and_unstarted_historical_corporati
     // The Torino home of SFTN is no longer reserved (SFTC places a token there in OR 3.1,
     // action 341).
     assert!(
-        !referee_engine::g1841::operating_round::reserved_home(&state, "H4", 1),
+        !referee_engine::g1841::start::reserved_home(&state, "H4", 1),
         "reservation gone"
     );
 }

@@ -331,6 +331,25 @@ pub fn region_has_other_city(state: &State, first: &str) -> bool {
 /// [`super::ids::pack`], the hex, the city, the index of its corporation in the state).
 type MapTokenAt<'a> = (Option<u64>, &'a str, u32, usize);
 
+/// Whether city `city` of `hex` is the home of a historical corporation not yet started and
+/// not closed (1841 §3.3, §5.4; the reservation disappears when it closes, §11 step 2).
+pub fn reserved_home(state: &State, hex: &str, city: u32) -> bool {
+    // (The hex is compared first: most corporations have no home there.)
+    data::ruleset(&state.options)
+        .historical_corporations
+        .iter()
+        .any(|h| {
+            h.homes.iter().any(|home| {
+                home.hex == hex
+                    && home
+                        .city_index
+                        .is_none_or(|i| track::current_city(state, hex, i) == city)
+            }) && !state
+                .corporation(&h.sym)
+                .is_some_and(|c| c.started() || c.closed)
+        })
+}
+
 /// The first `limit` of [`home_cities`], in the same order (whether there is one is asked
 /// often: stop at the first).
 fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize) -> Vec<MapToken> {
@@ -412,9 +431,7 @@ fn home_cities_up_to(state: &State, sym: &str, first: Option<&str>, limit: usize
             }
             // A free slot (`track::has_free_slot`), not a historical home still reserved.
             let taken = tokened.iter().filter(|c| **c == city).count();
-            if (taken as u32) < node.slots
-                && !super::operating_round::reserved_home(state, hex, city)
-            {
+            if (taken as u32) < node.slots && !reserved_home(state, hex, city) {
                 out.push(MapToken {
                     hex: hex.to_string(),
                     city,

@@ -180,27 +180,8 @@ impl<'a> TokenSearch<'a> {
             && (hex != "R14" || !self.firenze_locked)
             // 1841 §5.4: the home city of an unstarted historical corporation stays reserved
             // (18xx home reservations; SFMA's undecided Firenze home reserves the hex).
-            && !reserved_home(state, hex, city)
+            && !super::super::start::reserved_home(state, hex, city)
     }
-}
-
-/// Whether city `city` of `hex` is the home of a historical corporation not yet started and
-/// not closed (1841 §3.3, §5.4; the reservation disappears when it closes, §11 step 2).
-pub fn reserved_home(state: &State, hex: &str, city: u32) -> bool {
-    // (The hex is compared first: most corporations have no home there.)
-    data::ruleset(&state.options)
-        .historical_corporations
-        .iter()
-        .any(|h| {
-            h.homes.iter().any(|home| {
-                home.hex == hex
-                    && home
-                        .city_index
-                        .is_none_or(|i| track::current_city(state, hex, i) == city)
-            }) && !state
-                .corporation(&h.sym)
-                .is_some_and(|c| c.started() || c.closed)
-        })
 }
 
 /// Whether `sym` has a token not on the map (the token-purchase step is offered then,
