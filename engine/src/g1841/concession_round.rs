@@ -40,53 +40,23 @@ fn reject(code: RejectionCode, rule: &str, message: impl Into<String>) -> Reject
     Rejection::new(code, rule, message)
 }
 
-/// Applies `action` by `seat`; on `Err` the state is unchanged.
+/// Applies `action` by `seat` in the concession round (routed here by
+/// [`super::flow::apply`], which refuses seats not at the table and actions after the game's
+/// end); on `Err` the state is unchanged.
 ///
 /// Errors (all [`Rejection`]s, never a panic):
-/// * `INVALID_ARGUMENT` — seat out of range, unknown concession symbol, a concession not in
-///   the chosen ruleset, a price of L.0 or less, a negative sealed amount or the wrong number
-///   of sealed amounts;
-/// * operating-round actions are applied by [`super::operating_round::apply`] (see there);
-/// * stock-round actions are applied by [`super::stock_round::apply`] (see there);
+/// * `INVALID_ARGUMENT` — unknown concession symbol, a concession not in the chosen ruleset,
+///   a price of L.0 or less, a negative sealed amount or the wrong number of sealed amounts;
 /// * `NOT_YOUR_TURN` — the seat is not the one to nominate / raise, or has already bid;
-/// * `WRONG_STEP` — a sealed bid in Version 2, or a bid/pass while Version 1 sealed bids are
-///   being collected;
+/// * `WRONG_STEP` — a sealed bid in Version 2, a bid/pass while Version 1 sealed bids are
+///   being collected, an action of the stock or operating round;
 /// * `ILLEGAL_MOVE` — bid below L.20, raise of less than L.5, a sold concession, a different
 ///   concession than the one being auctioned, a sealed amount between L.1 and L.19;
 /// * `INSUFFICIENT_FUNDS` — a bid or a sealed-bid total above the seat's cash.
 pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
-    if state.player(seat).is_none() {
-        return Err(reject(
-            RejectionCode::InvalidArgument,
-            "1841 §2",
-            format!(
-                "Seat {seat} does not exist in this {}-player game.",
-                state.players.len()
-            ),
-        ));
-    }
-    if super::game_end::ended(state) {
-        return Err(reject(
-            RejectionCode::GameOver,
-            "1841 §13",
-            "The game is over.",
-        ));
-    }
-    let round = match &state.round {
-        Round::ConcessionRound(round) => round,
-        // Both leave the state unchanged when they refuse (the stock round applies to a copy,
-        // the operating round refuses before its first change): no copy here.
-        Round::StockRound(_) => {
-            let mut events = super::stock_round::apply(state, seat, action)?;
-            super::game_end::finish_if_immediate(state, &mut events);
-            return Ok(events);
-        }
-        Round::OperatingRound(_) => {
-            let mut events = super::operating_round::apply(state, seat, action)?;
-            super::game_end::finish_if_immediate(state, &mut events);
-            return Ok(events);
-        }
-    };
+    let round = state
+        .concession_round()
+        .ok_or_else(|| corrupt("no concession round"))?;
     let sealed_phase = round.auction.is_none() && state.options.sealed_bids();
     let auction_open = round.auction.is_some();
     // Each of these refuses before its first change: no copy.
@@ -99,52 +69,31 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     }
 }
 
-/// The seats that must act now, in order: the nominating seat (Version 2), the seat that must
-/// raise or drop out of the open auction, every seat that has not yet submitted its sealed bid
-/// in player order (Version 1), or the priority seat in the stock round.
+/// The seats that must act now in the concession round, in order: the nominating seat
+/// (Version 2), the seat that must raise or drop out of the open auction, every seat that has
+/// not yet submitted its sealed bid in player order (Version 1).
 pub fn to_act(state: &State) -> Vec<Seat> {
-    if super::game_end::ended(state) {
+    let Some(r) = state.concession_round() else {
         return Vec::new();
-    }
-    match &state.round {
-        Round::StockRound(_) => super::stock_round::to_act(state),
-        Round::OperatingRound(_) => super::operating_round::to_act(state),
-        Round::ConcessionRound(r) => {
-            if let Some(a) = &r.auction {
-                vec![a.to_act]
-            } else if state.options.sealed_bids() {
-                state
-                    .player_order
-                    .iter()
-                    .copied()
-                    .filter(|s| r.sealed_bids.iter().any(|b| b.seat == *s && !b.submitted))
-                    .collect()
-            } else {
-                vec![r.nominating_seat]
-            }
-        }
+    };
+    if let Some(a) = &r.auction {
+        vec![a.to_act]
+    } else if state.options.sealed_bids() {
+        state
+            .player_order
+            .iter()
+            .copied()
+            .filter(|s| r.sealed_bids.iter().any(|b| b.seat == *s && !b.submitted))
+            .collect()
+    } else {
+        vec![r.nominating_seat]
     }
 }
 
-/// Everything `seat` may do now, with amount ranges. Empty for a seat out of range, a seat
-/// that need not act. Operating rounds: [`super::operating_round::legal`]. In the stock
-/// round every action is listed completely ([`super::stock_round::legal`]).
+/// Everything `seat` may do now in the concession round, with amount ranges. Empty for a
+/// seat out of range or that need not act.
 pub fn legal(state: &State, seat: Seat) -> LegalActions {
     let mut out = LegalActions::default();
-    if super::game_end::ended(state) {
-        return out;
-    }
-    if let Round::StockRound(_) = state.round {
-        out.actions = super::stock_round::legal(state, seat);
-        out.offers = super::stock_round::offers(state, seat);
-        return out;
-    }
-    if let Round::OperatingRound(_) = state.round {
-        if state.player(seat).is_none() {
-            return out;
-        }
-        return super::operating_round::legal(state, seat);
-    }
     let (Some(player), Round::ConcessionRound(round)) = (state.player(seat), &state.round) else {
         return out;
     };

@@ -22,7 +22,8 @@
 //!
 //! Module map: [`options`] (variants and FAQ rule options), [`data`] (embedded reference data), [`concession`]
 //! (the concession symbols), [`state`], [`action`] (actions, events, legal ranges),
-//! [`setup`], [`concession_round`], [`corporation`] (certificates, control, limits),
+//! [`setup`], [`flow`] (the turn structure: the router of actions to the round in progress),
+//! [`concession_round`], [`corporation`] (certificates, control, limits),
 //! [`market`] (stock market), [`start`] (starting a corporation), [`stock_round`], [`p2p`]
 //! (purchases between players), [`game_end`] (end triggers and scores), [`map`] (map, tiles,
 //! borders), [`track`]
@@ -40,6 +41,7 @@ pub mod export18xx;
 mod export_frozen_turn;
 mod export_merger_pass2;
 mod export_stock_turns;
+pub mod flow;
 pub mod game_end;
 pub mod heuristic;
 pub mod ids;
@@ -151,7 +153,7 @@ impl G1841 {
     /// Everything `seat` may do now, with amount ranges (`referee.g1841.v1.LegalActions`).
     /// [`Game::legal_actions`] returns [`LegalActions::representatives`] of this.
     pub fn legal(state: &State, seat: Seat) -> LegalActions {
-        concession_round::legal(state, seat)
+        flow::legal(state, seat)
     }
 }
 
@@ -181,12 +183,12 @@ impl Game for G1841 {
         setup::setup(options, seats)
     }
 
-    /// See [`concession_round::apply`] and [`stock_round::apply`].
+    /// See [`flow::apply`].
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
         // A corporation already over its limit (a state from the wire) is not the action's doing.
         #[cfg(debug_assertions)]
         let over_before = over_train_limit(state);
-        let events = concession_round::apply(state, seat, action)?;
+        let events = flow::apply(state, seat, action)?;
         #[cfg(debug_assertions)]
         if let Err(v) =
             check_invariants(state).and_then(|()| check_train_limits_except(state, &over_before))
@@ -221,9 +223,9 @@ impl Game for G1841 {
         out
     }
 
-    /// See [`concession_round::to_act`].
+    /// See [`flow::to_act`].
     fn to_act(state: &State) -> Vec<Seat> {
-        concession_round::to_act(state)
+        flow::to_act(state)
     }
 
     /// See [`game_end::outcome`] (1841 §13).

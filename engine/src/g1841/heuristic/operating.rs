@@ -9,7 +9,7 @@ use super::{
 use crate::Seat;
 use crate::g1841::action::{Action, Event, OddShareChoice};
 use crate::g1841::state::{OperatingStep, Round, State};
-use crate::g1841::{G1841, concession_round, data, map, operating_round};
+use crate::g1841::{G1841, data, flow, map, operating_round};
 
 /// Tile lays tried (applied to a copy of the state) before one is chosen.
 const LAYS_SAMPLED: usize = 6;
@@ -139,7 +139,7 @@ fn track(
     let mut best: Option<(f64, &Action)> = None;
     for (pre, a) in scored.into_iter().take(LAYS_SAMPLED) {
         let mut copy = state.clone();
-        let Ok(events) = concession_round::apply(&mut copy, seat, a) else {
+        let Ok(events) = flow::apply(&mut copy, seat, a) else {
             continue;
         };
         let cost: i64 = events
