@@ -5,7 +5,7 @@
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
     Action, Concession, Event, G1841, OfferRange, Options, PurchaseItem, PurchaseOffer, Round,
-    ShareOwner, State, market, stock_round,
+    ShareOwner, State, flow, market,
 };
 use referee_engine::{Game, RejectionCode, Seat};
 
@@ -69,7 +69,7 @@ fn table(
         }
     }
     let mut events = Vec::new();
-    stock_round::begin(&mut s, 2, &mut events);
+    flow::begin(&mut s, flow::Next::StockRound(2), &mut events);
     assert_eq!(validate(&s), Ok(()));
     s
 }
@@ -754,7 +754,7 @@ fn i49_trades_that_change_nothing_do_not_keep_a_dead_game_alive() {
             p.cash = 10;
         }
         // Restart the round on the edited holdings.
-        stock_round::begin(&mut s, 2, &mut Vec::new());
+        flow::begin(&mut s, flow::Next::StockRound(2), &mut Vec::new());
         assert_eq!(validate(&s), Ok(()));
         // Everybody passes (seats that could offer are asked; the others pass by themselves).
         while s.stock_round().is_some_and(|r| r.number == 2) && G1841::outcome(&s).is_none() {
@@ -799,7 +799,7 @@ fn i29_a_game_still_running_in_stock_round_100_ends_as_dnf() {
             s.bank_cash += p.cash - 10;
             p.cash = 10;
         }
-        stock_round::begin(&mut s, number, &mut Vec::new());
+        flow::begin(&mut s, flow::Next::StockRound(number), &mut Vec::new());
         assert_eq!(validate(&s), Ok(()));
         while G1841::outcome(&s).is_none() {
             let seat = G1841::to_act(&s)[0];

@@ -2,7 +2,7 @@
 
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
-    Action, Concession, Event, G1841, Options, Round, ShareOwner, StartStep, State, stock_round,
+    Action, Concession, Event, G1841, Options, Round, ShareOwner, StartStep, State, flow,
 };
 use referee_engine::{Game, RejectionCode, Seat};
 
@@ -22,7 +22,7 @@ fn stock_round_with(options: Options, concessions: &[(Seat, Concession)], number
         }
     }
     let mut events = Vec::new();
-    stock_round::begin(&mut s, number, &mut events);
+    flow::begin(&mut s, flow::Next::StockRound(number), &mut events);
     s
 }
 

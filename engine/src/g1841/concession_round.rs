@@ -303,14 +303,12 @@ fn nomination_action(
             let next = next_in_order(state, seat);
             let round = round_mut(state).ok_or_else(|| corrupt("no concession round"))?;
             round.consecutive_passes = round.consecutive_passes.saturating_add(1);
-            let mut events = vec![Event::NominationPassed { seat }];
-            // 1841 §4.1 step 4, §17.13: the round ends when every player has passed in a row.
-            if round.consecutive_passes >= players {
-                end_round(state, &mut events);
-            } else {
+            // 1841 §4.1 step 4, §17.13: the round ends when every player has passed in a row
+            // ([`over`]).
+            if round.consecutive_passes < players {
                 round.nominating_seat = next;
             }
-            Ok(events)
+            Ok(vec![Event::NominationPassed { seat }])
         }
         Action::Bid { concession, price } => {
             let c = parse_concession(state, concession)?;
@@ -495,7 +493,7 @@ fn sell(
 
 /// The auction is decided: the remaining bidder (or the nominator when nobody else could
 /// bid) buys at the high bid; then the next nomination (Version 2) or tie auction (Version 1)
-/// follows, or the round ends.
+/// follows, or the round is over ([`over`]).
 fn finish_auction(state: &mut State, auction: Auction, events: &mut Vec<Event>) {
     let winner = auction
         .bidders
@@ -507,18 +505,12 @@ fn finish_auction(state: &mut State, auction: Auction, events: &mut Vec<Event>) 
         start_next_tie_auction(state, events);
         return;
     }
-    // 1841 §4.1 step 3: the next nomination passes to the player after the nominator.
+    // 1841 §4.1 step 3: the next nomination passes to the player after the nominator (the
+    // round is over once no concession is left, [`over`]).
     let next = next_in_order(state, auction.nominator);
-    let done = match round_mut(state) {
-        Some(r) => {
-            r.auction = None;
-            r.nominating_seat = next;
-            r.remaining.is_empty()
-        }
-        None => false,
-    };
-    if done {
-        end_round(state, events);
+    if let Some(r) = round_mut(state) {
+        r.auction = None;
+        r.nominating_seat = next;
     }
 }
 
@@ -712,7 +704,8 @@ fn reveal_sealed_bids(state: &mut State, events: &mut Vec<Event>) {
     start_next_tie_auction(state, events);
 }
 
-/// Opens the next pending Version 1 tie auction, or ends the round when none is left.
+/// Opens the next pending Version 1 tie auction; the round is over when none is left
+/// ([`over`]).
 ///
 /// Tied seats whose cash is now below the tied bid (they raised in an earlier tie auction)
 /// cannot honour it and are left out (docs/games/1841.md, interpretation I4); if one seat is
@@ -724,7 +717,6 @@ fn start_next_tie_auction(state: &mut State, events: &mut Vec<Event>) {
         };
         round.auction = None;
         if round.pending_tie_auctions.is_empty() {
-            end_round(state, events);
             return;
         }
         let mut auction = round.pending_tie_auctions.remove(0);
@@ -766,10 +758,28 @@ fn start_next_tie_auction(state: &mut State, events: &mut Vec<Event>) {
     }
 }
 
-/// End of the concession round (1841 §4.3): unsold concessions go to the bank, the Version 2
-/// new player order is set (§4.1 step 5; Version 1 set it at the reveal), and Stock Round 1
-/// begins with priority to the first player of the order.
-fn end_round(state: &mut State, events: &mut Vec<Event>) {
+/// Whether the concession round is over (1841 §4.3): no auction is open, and in Version 2
+/// every player has passed in a row (§4.1 step 4, §17.13) or every concession is sold (step
+/// 3); in Version 1 every sealed bid is in and no tie auction is left (§4.2).
+pub fn over(state: &State) -> bool {
+    let Some(r) = state.concession_round() else {
+        return false;
+    };
+    if r.auction.is_some() {
+        return false;
+    }
+    if state.options.sealed_bids() {
+        r.sealed_bids.iter().all(|b| b.submitted) && r.pending_tie_auctions.is_empty()
+    } else {
+        r.consecutive_passes >= state.players.len() as u32 || r.remaining.is_empty()
+    }
+}
+
+/// End of the concession round (1841 §4.3), once it is [`over`]: unsold concessions go to
+/// the bank, the Version 2 new player order is set (§4.1 step 5; Version 1 set it at the
+/// reveal). Stock Round 1 follows, with priority to the first player of the order
+/// ([`super::flow`]).
+pub(super) fn finish(state: &mut State, events: &mut Vec<Event>) {
     let unsold = state
         .concession_round()
         .map(|r| r.remaining.clone())
@@ -785,5 +795,4 @@ fn end_round(state: &mut State, events: &mut Vec<Event>) {
             player_order: state.player_order.clone(),
         });
     }
-    super::stock_round::begin(state, 1, events);
 }

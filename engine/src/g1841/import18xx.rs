@@ -4683,7 +4683,7 @@ mod tests {
     #[test]
     fn s18_purchases_from_players_import_as_an_accepted_offer() {
         use crate::Game;
-        use crate::g1841::{Concession, G1841, market, stock_round};
+        use crate::g1841::{Concession, G1841, flow, market};
         let text = json!({
             "id": 2, "title": "1841",
             "players": [{"id": 10, "name": "A"}, {"id": 20, "name": "B"}, {"id": 30, "name": "C"}, {"id": 40, "name": "D"}],
@@ -4712,7 +4712,7 @@ mod tests {
         sftg.par_price = 100;
         sftg.certificates[0].owner = ShareOwner::Player(0);
         sftg.certificates[1].owner = ShareOwner::Player(0);
-        stock_round::begin(&mut s, 2, &mut Vec::new());
+        flow::begin(&mut s, flow::Next::StockRound(2), &mut Vec::new());
         G1841::apply(&mut s, 0, &Action::Pass).unwrap();
         let accept = (0, Action::AnswerOffer { accept: true });
         let shares = e.actions[2].to_actions(&s).unwrap();

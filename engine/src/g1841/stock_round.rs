@@ -1680,8 +1680,8 @@ fn buy_concession(
 }
 
 /// Ends the current turn and moves to the next seat that can act; seats without a legal
-/// action pass automatically (18xx "has no valid actions and passes"). The round ends when
-/// every player has passed in a row (1841 §5.1).
+/// action pass automatically (18xx "has no valid actions and passes"). The round is over when
+/// every player has passed in a row (1841 §5.1, [`over`]).
 fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     let Some(current) = round(state).map(|r| r.current_seat) else {
         return;
@@ -1698,16 +1698,15 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     settle(state, events);
 }
 
-/// From the current seat on: auto-pass seats with nothing to do, end the round after a full
-/// circle of passes.
+/// From the current seat on: auto-pass seats with nothing to do, until a seat can act or the
+/// round is [`over`] after a full circle of passes (at most one circle: every seat passes).
 fn settle(state: &mut State, events: &mut Vec<Event>) {
     let n = state.players.len() as u32;
     for _ in 0..=n {
-        let Some(sr) = round(state) else { return };
-        if sr.consecutive_passes >= n {
-            finish_round(state, events);
+        if over(state) {
             return;
         }
+        let Some(sr) = round(state) else { return };
         let seat = sr.current_seat;
         if can_act(state, seat) {
             return;
@@ -1723,14 +1722,17 @@ fn settle(state: &mut State, events: &mut Vec<Event>) {
             r.current_seat = next;
         }
     }
-    if round(state).is_some_and(|r| r.consecutive_passes >= n) {
-        finish_round(state, events);
-    }
+}
+
+/// Whether the stock round is over: every player has passed in a row (1841 §5.1).
+pub fn over(state: &State) -> bool {
+    round(state).is_some_and(|r| r.consecutive_passes >= state.players.len() as u32)
 }
 
 /// Starts stock round `number` with priority to the first seat of the player order; seats
-/// that cannot act pass automatically.
-pub fn begin(state: &mut State, number: u32, events: &mut Vec<Event>) {
+/// that cannot act pass automatically (the round may be [`over`] at once). Called by
+/// [`super::flow`], which ends the round when it is over.
+pub(super) fn begin(state: &mut State, number: u32, events: &mut Vec<Event>) {
     let priority_seat = state.player_order.first().copied().unwrap_or(0);
     state.round = Round::StockRound(StockRound {
         number,
@@ -1756,15 +1758,16 @@ pub fn frozen(state: &State, sym: &str) -> bool {
     super::corporation::frozen(state, sym)
 }
 
-/// End of the stock round (1841 §5.5), then Operating Round `n`.1 (§8):
+/// End of the stock round (1841 §5.5), once it is [`over`] ([`super::flow`] then checks the
+/// end of the game and begins Operating Round `n`.1, §8):
 /// 1. in operating order, a sold-out corporation (not frozen) moves up one row, else one with
 ///    pool shares moves down one row (frozen: two);
 /// 2. Bayard pays L.20 to its owner;
 /// 3. unused concessions return to the bank (Bayard stays);
 /// 4. priority goes to the seat after the last one who bought, sold or started (the player
 ///    order is rotated to start there; unchanged if nobody acted).
-fn finish_round(state: &mut State, events: &mut Vec<Event>) {
-    let Some(sr) = round(state).cloned() else {
+pub(super) fn finish(state: &mut State, events: &mut Vec<Event>) {
+    let Some(last_to_act) = round(state).map(|r| r.last_to_act) else {
         return;
     };
     for sym in market::operating_order(state) {
@@ -1787,8 +1790,7 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
         };
         move_to(state, &sym, row, col, events);
     }
-    let rules = data::ruleset(&state.options);
-    let income = rules.bayard_pays_at_end_of_each_stock_round;
+    let income = data::ruleset(&state.options).bayard_pays_at_end_of_each_stock_round;
     if let Some(owner) = state
         .players
         .iter()
@@ -1819,7 +1821,7 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
         }
     }
     state.bank_concessions.sort();
-    if let Some(last) = sr.last_to_act {
+    if let Some(last) = last_to_act {
         let next = next_in_order(state, last);
         if let Some(i) = state.player_order.iter().position(|s| *s == next) {
             state.player_order.rotate_left(i);
@@ -1828,10 +1830,16 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
             player_order: state.player_order.clone(),
         });
     }
-    // Interpretation I29: a stock round from SR2 on in which nobody could do anything, with no
-    // corporation that has a controlling player and no income for anyone (Bayard), can never
-    // change again: the game ends (`no_player_can_act`) instead of cycling through empty
-    // rounds forever.
+}
+
+/// Interpretation I29, asked of a stock round once [`finish`]ed: from SR2 on, a round in
+/// which nobody could do anything, with no corporation that has a controlling player and no
+/// income for anyone (Bayard), can never change again: the game ends (`no_player_can_act`)
+/// instead of cycling through empty rounds forever ([`super::flow`]).
+pub(super) fn no_player_can_act(state: &State) -> bool {
+    let Some(sr) = round(state) else {
+        return false;
+    };
     let none_operates = !state
         .corporations
         .iter()
@@ -1846,21 +1854,5 @@ fn finish_round(state: &mut State, events: &mut Vec<Event>) {
         .players
         .iter()
         .any(|p| !p.bankrupt && p.concessions.contains(&Concession::Bayard));
-    if sr.last_to_act.is_none() && none_operates && nobody_could_act && !income && sr.number >= 2 {
-        state.game_end.trigger = Some(super::game_end::NO_PLAYER_CAN_ACT.to_string());
-        super::game_end::finish(state, events);
-        return;
-    }
-    // 1841 §13: a corporation that reached L.516 (e.g. sold out) ends the game now.
-    if super::game_end::at_end_of_stock_round(state, events) {
-        return;
-    }
-    // 18xx.games' turn limit (I29, `game_end::TURN_LIMIT`).
-    if super::game_end::at_turn_limit(state, sr.number, events) {
-        return;
-    }
-    let total = rules
-        .phase(&state.phase)
-        .map_or(1, |p| p.operating_rounds_per_stock_round);
-    super::operating_round::begin(state, sr.number, 1, total, events);
+    sr.last_to_act.is_none() && none_operates && nobody_could_act && !income && sr.number >= 2
 }

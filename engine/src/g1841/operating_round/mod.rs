@@ -1078,7 +1078,7 @@ fn shares_step_open(state: &State, sym: &str) -> bool {
     })
 }
 
-/// Ends the current corporation's turn and starts the next one (or ends the round).
+/// Ends the current corporation's turn and starts the next one (or the round is [`over`]).
 fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     apply_pending_drops(state, events);
     let Some(sym) = current(state) else { return };
@@ -1129,18 +1129,11 @@ fn after_discards(state: &mut State, events: &mut Vec<Event>) {
 /// sales in an operating round, a bankrupt president's sales (§14) included, re-order the
 /// corporations still to operate; 18xx.games does not re-sort after a bankruptcy, the
 /// reviewed divergence `operating-order-after-bankruptcy`). A frozen
-/// corporation only moves left twice (1841 §7.4). After the last one: the next operating
-/// round of the set, or the next stock round.
+/// corporation only moves left twice (1841 §7.4). After the last one the round is [`over`]
+/// ([`super::flow`] ends it).
 fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
     loop {
-        let Some(r) = round(state) else {
-            return;
-        };
-        let next = market::first_in_operating_order(state, |s| r.done.iter().any(|d| d == s))
-            .map(str::to_string);
-        let next = split_slot_turn(state, r, next.as_deref()).or(next);
-        let Some(sym) = next else {
-            end_round(state, events);
+        let Some(sym) = next_in_order(state) else {
             return;
         };
         if controller(state, &sym).is_none() {
@@ -1161,6 +1154,15 @@ fn next_corporation(state: &mut State, events: &mut Vec<Event>) {
         events.push(Event::OperatingTurn { corporation: sym });
         return;
     }
+}
+
+/// The corporation to operate next in [`next_corporation`]: the first in operating order
+/// that has not operated in this round, or a split successor in IRSFF's slot.
+fn next_in_order(state: &State) -> Option<String> {
+    let r = round(state)?;
+    let next = market::first_in_operating_order(state, |s| r.done.iter().any(|d| d == s))
+        .map(str::to_string);
+    split_slot_turn(state, r, next.as_deref()).or(next)
 }
 
 /// The Ferdinandea split's successor that operates next in IRSFF's slot instead of `next`
@@ -1216,43 +1218,31 @@ fn frozen_turn(state: &mut State, sym: &str, events: &mut Vec<Event>) {
     }
 }
 
-fn end_round(state: &mut State, events: &mut Vec<Event>) {
-    let Some(r) = round(state).cloned() else {
-        return;
-    };
-    // 1841 §13: any recorded trigger (a broken bank at the latest) ends the game now.
-    if super::game_end::at_end_of_operating_round(state, events) {
-        return;
-    }
-    // 18xx.games' turn limit (I29, `game_end::TURN_LIMIT`).
-    if super::game_end::at_turn_limit(state, r.stock_round, events) {
-        return;
-    }
-    if r.number < r.total {
-        begin(state, r.stock_round, r.number + 1, r.total, events);
-    } else {
-        super::stock_round::begin(state, next_stock_round(r.stock_round), events);
-    }
-}
-
-/// The number of the stock round after stock round `stock_round`. The count stays at its
-/// largest value rather than overflow: no game comes near 2^32 − 1 stock rounds, but the
-/// validator accepts any number from 1, and a crafted state at the largest one panicked when
-/// its operating round ended (stock round 0 without overflow checks, which the validator
-/// refuses; review of issue #24, fifth round).
-fn next_stock_round(stock_round: u32) -> u32 {
-    stock_round.saturating_add(1)
+/// Whether the operating round is over (1841 §8): no corporation operates, nothing waits (no
+/// corporate event, §11, §12; no discard, §9.6) and no corporation is left to operate. (A
+/// turn that ends the game, §13, may leave the round like this too: [`super::flow`] asks
+/// after the game's end first.)
+pub fn over(state: &State) -> bool {
+    round(state).is_some_and(|r| {
+        r.current.is_none()
+            && r.event.is_none()
+            && r.queued_events.is_empty()
+            && r.crowded.is_empty()
+    }) && next_in_order(state).is_none()
 }
 
 /// Starts operating round `stock_round`.`number` of `total` (1841 §8) with the first
-/// corporation in operating order.
-pub fn begin(
+/// corporation in operating order (the round may be [`over`] at once). Called by
+/// [`super::flow`], which ends the round when it is over. Returns false, and starts no
+/// corporation, when no corporation is on the market (interpretation I21: flow goes straight
+/// to the next stock round).
+pub(super) fn begin(
     state: &mut State,
     stock_round: u32,
     number: u32,
     total: u32,
     events: &mut Vec<Event>,
-) {
+) -> bool {
     state.round = Round::OperatingRound(OperatingRound {
         stock_round,
         number,
@@ -1262,15 +1252,14 @@ pub fn begin(
     events.push(Event::RoundStarted {
         name: format!("Operating Round {stock_round}.{number}"),
     });
-    // Interpretation I21: with no corporation on the market the round is over at once and the
-    // next stock round begins (18xx goes straight to it); frozen corporations only move left
-    // (`next_corporation`).
+    // Interpretation I21: with no corporation on the market nothing operates; frozen
+    // corporations only move left (`next_corporation`).
     if market::operating_order(state).is_empty() {
-        super::stock_round::begin(state, next_stock_round(stock_round), events);
-        return;
+        return false;
     }
     next_corporation(state, events);
     settle(state, events);
+    true
 }
 
 /// A step of the operating turn in plain words (1841 §8).
