@@ -779,8 +779,9 @@ fn i49_trades_that_change_nothing_do_not_keep_a_dead_game_alive() {
 /// plays its empty rounds by itself until a round of stock round 100 ends, and ends there
 /// with reason `dnf`, as 18xx.games does (`elsif @turn >= 100 then end_game!(:dnf)`). Before,
 /// such rounds went on forever (version_1 + `sfli_run_variant` random 8 players seed 8166:
-/// the stack overflowed). From stock round 2 that is 98 turns played through in one action,
-/// within a test thread's stack.
+/// the stack overflowed). From stock round 2 that is 98 turns, the seats with something to
+/// sell or buy passing in them (a game in which nobody can act plays them all in one call,
+/// in a small stack: `g1841_flow.rs`).
 #[test]
 fn i29_a_game_still_running_in_stock_round_100_ends_as_dnf() {
     let dead_with_income = |number: u32| {
