@@ -5,7 +5,7 @@
 //! concession round ─► SR 1 ─► OR 1.1 … OR 1.k ─► SR 2 ─► OR 2.1 … OR 2.k ─► SR 3 ─► …
 //! ```
 //!
-//! | the round that is over | what follows ([`after_round`]) |
+//! | the round that is over | what follows (`after_round`) |
 //! |---|---|
 //! | the concession round (1841 §4.3) | Stock Round 1 |
 //! | stock round n (§5.5) | the game ends if nobody can ever act again (I29), a corporation reached L.516 (§13) or n ≥ 100 (`dnf`, I29); else OR n.1 of k, k from the phase in force (§8) |
@@ -19,7 +19,7 @@
 //! A round never begins another. Its `apply` and `begin` play it on by themselves (automatic
 //! passes in the stock round, steps without a legal action skipped in the operating round)
 //! until a seat must act or the round is over ([`concession_round::over`],
-//! [`stock_round::over`], [`operating_round::over`]); then the loop of [`play_on`] ends it
+//! [`stock_round::over`], [`operating_round::over`]); then the loop of `play_on` ends it
 //! (the round's `finish` and the checks of the table, in its order) and begins the next,
 //! until a seat must act or the game is over. So an action after which nobody can act plays
 //! any number of rounds in a stack of constant depth (rounds that began each other
@@ -76,6 +76,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         ));
     }
     let mut events = match &state.round {
+        // (No action of the concession round meets an immediate end trigger of §13: no check.)
         Round::ConcessionRound(_) => {
             let mut events = concession_round::apply(state, seat, action)?;
             play_on(state, &mut events);
@@ -122,7 +123,7 @@ pub fn legal(state: &State, seat: Seat) -> LegalActions {
     }
 }
 
-/// Begins `next` and plays on ([`play_on`]) until a seat must act or the game is over: the
+/// Begins `next` and plays on (`play_on`) until a seat must act or the game is over: the
 /// way into a round for a state built by hand (tests, the importer's tests).
 pub fn begin(state: &mut State, next: Next, events: &mut Vec<Event>) {
     begin_round(state, next, events);
