@@ -732,45 +732,45 @@ fn s15_3_buyer_without_other_choices_passes_after_a_decline() {
     assert_eq!(G1841::to_act(&s), [2]);
 }
 
-/// Interpretation I49 (with I29): a dead game — SR2 on, CTS frozen with its president's
-/// certificate in the pool, nobody with income, nobody able to buy from the IPO or pool (L.10
-/// each) — ends when a whole stock round passes, although players could still trade with each
-/// other; unless a trade could give CTS a controlling player again (seat 1 buying seat 0's 10%
-/// would reach the president's certificate's 20%).
+/// Interpretation I29 with `p2p_purchases` (I49 before 2026-12-07): a dead game — SR2 on,
+/// CTS frozen with its president's certificate in the pool, nobody with income, nobody able
+/// to buy from the IPO or pool (L.10 each) — no longer ends when a whole stock round passes:
+/// as in 18xx.games, the players who could trade with each other are asked in every stock
+/// round, and the game runs to the turn limit (reason `dnf`, stock round 100), CTS moving left
+/// in every round (frozen, §7.4) to the market's left end — which changes the scores; this
+/// engine used to end such a game at once (`no_player_can_act`), with CTS's price of that
+/// moment: one point apart in p2p_purchases random 7 players seed 7132.
 #[test]
-fn i49_trades_that_change_nothing_do_not_keep_a_dead_game_alive() {
-    let dead = |second_holder: bool| {
-        let mut s = table(p2p(), "3", &[], &[("CTS", 100, &[(0, 20)])]);
-        {
-            let cts = s.corporations.iter_mut().find(|c| c.sym == "CTS").unwrap();
-            cts.certificates[0].owner = ShareOwner::Pool;
-            cts.certificates[1].owner = ShareOwner::Player(0);
-            if second_holder {
-                cts.certificates[2].owner = ShareOwner::Player(1);
-            }
-        }
-        for p in s.players.iter_mut() {
-            s.bank_cash += p.cash - 10;
-            p.cash = 10;
-        }
-        // Restart the round on the edited holdings.
-        flow::begin(&mut s, flow::Next::StockRound(2), &mut Vec::new());
-        assert_eq!(validate(&s), Ok(()));
-        // Everybody passes (seats that could offer are asked; the others pass by themselves).
-        while s.stock_round().is_some_and(|r| r.number == 2) && G1841::outcome(&s).is_none() {
-            let seat = G1841::to_act(&s)[0];
-            assert!(!G1841::legal(&s, seat).offers.is_empty());
-            ok(&mut s, seat, Action::Pass);
-        }
-        s
-    };
-    let s = dead(false);
-    assert_eq!(
-        G1841::outcome(&s).map(|o| o.end_reason),
-        Some("no_player_can_act".to_string())
-    );
-    let s = dead(true);
-    assert!(G1841::outcome(&s).is_none(), "a trade could unfreeze CTS");
+fn i29_a_dead_game_with_possible_trades_runs_to_the_turn_limit() {
+    let mut s = table(p2p(), "3", &[], &[("CTS", 100, &[(0, 20)])]);
+    {
+        let cts = s.corporations.iter_mut().find(|c| c.sym == "CTS").unwrap();
+        cts.certificates[0].owner = ShareOwner::Pool;
+        cts.certificates[1].owner = ShareOwner::Player(0);
+    }
+    for p in s.players.iter_mut() {
+        s.bank_cash += p.cash - 10;
+        p.cash = 10;
+    }
+    // Restart the round on the edited holdings.
+    flow::begin(&mut s, flow::Next::StockRound(2), &mut Vec::new());
+    assert_eq!(validate(&s), Ok(()));
+    // Nobody does anything: every seat asked (to trade, or to sell CTS) passes.
+    let mut passes = 0;
+    while G1841::outcome(&s).is_none() {
+        let seat = G1841::to_act(&s)[0];
+        ok(&mut s, seat, Action::Pass);
+        passes += 1;
+    }
+    assert_eq!(passes, 395);
+    assert_eq!(s.stock_round().map(|r| r.number), Some(100));
+    let outcome = G1841::outcome(&s).unwrap();
+    assert_eq!(outcome.end_reason, "dnf");
+    // CTS at the market's left end (L.8, row 12): seat 0's L.10 and 10% of CTS.
+    let cts = s.corporation("CTS").unwrap();
+    let p = cts.share_price.unwrap();
+    assert_eq!((cts.price(), p.row, p.col), (Some(8), 12, 0));
+    assert_eq!(outcome.scores, [18, 10, 10, 10]);
 }
 
 /// Interpretation I29 with 18xx.games' turn limit (`game_end::TURN_LIMIT`, reason `dnf`;

@@ -8,7 +8,7 @@
 //! | the round that is over | what follows (`after_round`) |
 //! |---|---|
 //! | the concession round (1841 §4.3) | Stock Round 1 |
-//! | stock round n (§5.5) | the game ends if nobody can ever act again (I29), a corporation reached L.516 (§13) or n ≥ 100 (`dnf`, I29); else OR n.1 of k, k from the phase in force (§8) |
+//! | stock round n (§5.5) | the game ends if a corporation reached L.516 (§13) or n ≥ 100 (`dnf`, I29); else OR n.1 of k, k from the phase in force (§8) |
 //! | operating round n.i (§8) | the game ends if a trigger is recorded (§13) or n ≥ 100 (`dnf`); else OR n.(i+1) if i < k, else SR n+1 |
 //! | operating round n.i with no corporation on the market (I21) | SR n+1 at once, without the checks of an ended operating round |
 //!
@@ -186,21 +186,14 @@ fn after_round(state: &mut State, events: &mut Vec<Event>) -> Option<Next> {
 }
 
 /// The end of stock round `number` (1841 §5.5: [`stock_round::finish`]), then, in this order:
-/// 1. interpretation I29: a round from SR 2 on in which nobody could act, with no corporation
-///    that has a controlling player and no income for anyone, can never change again: the
-///    game ends (`no_player_can_act`, [`stock_round::no_player_can_act`]);
-/// 2. 1841 §13: a corporation that reached L.516 (e.g. sold out) ends the game now;
-/// 3. 18xx.games' turn limit (I29, [`game_end::TURN_LIMIT`]): from stock round 100 the game
-///    ends as `dnf`;
+/// 1. 1841 §13: a corporation that reached L.516 (e.g. sold out) ends the game now;
+/// 2. 18xx.games' turn limit (I29, [`game_end::TURN_LIMIT`]): from stock round 100 the game
+///    ends as `dnf` — also the end of a game in which nothing can change any more, whose empty
+///    rounds this loop plays through;
 ///
 /// else Operating Round `number`.1 of as many as the phase in force gives (1841 §8).
 fn after_stock_round(state: &mut State, number: u32, events: &mut Vec<Event>) -> Next {
     stock_round::finish(state, events);
-    if stock_round::no_player_can_act(state) {
-        state.game_end.trigger = Some(game_end::NO_PLAYER_CAN_ACT.to_string());
-        game_end::finish(state, events);
-        return Next::GameOver;
-    }
     if game_end::at_end_of_stock_round(state, events) {
         return Next::GameOver;
     }

@@ -30,18 +30,22 @@ use super::state::{Round, ShareOwner, State};
 use super::track;
 use crate::Outcome;
 
-/// End reason of a game that can never change again (interpretation I29): a stock round in
-/// which nobody could act, no corporation with a controlling player, no income for anyone.
+/// End reason of a game that could never change again, as builds before 2026-12-07 ended it
+/// (interpretation I29 then: a stock round from SR 2 on in which nobody could act, no
+/// corporation with a controlling player, no income for anyone). No longer given: such a game
+/// plays its empty rounds to 18xx.games' turn limit ([`TURN_LIMIT`]), as 18xx.games does, since
+/// frozen corporations still move left in them and the scores with them (p2p_purchases random
+/// 7 players seed 7132: one player's score). A state saved with it still loads.
 pub const NO_PLAYER_CAN_ACT: &str = "no_player_can_act";
 
 /// End reason of a game still running when a round ends in stock round (turn) 100 or later
 /// ([`LAST_TURN`]): 18xx.games' safety stop (`Game::Base#process_action`: `elsif @turn >= 100
 /// then end_game!(:dnf)`, "did not finish"), with the usual scores. The rules have no such
-/// end (interpretation I29); a game this long is one in which nothing can change any more that
-/// I29's test does not recognise (corporations with a controlling player and nothing to do:
-/// version_1 + `sfli_run_variant` random 8 players seed 8166, which played empty rounds after
-/// its last action until the stack overflowed). It also bounds the rounds one action can play
-/// through by themselves.
+/// end (interpretation I29); a game this long is one in which nothing can change any more:
+/// every corporation frozen, or corporations with a controlling player and nothing to do
+/// (version_1 + `sfli_run_variant` random 8 players seed 8166, whose empty rounds after its
+/// last action once overflowed the stack). It also bounds the rounds one action can play
+/// through by themselves ([`super::flow`]).
 pub const TURN_LIMIT: &str = "dnf";
 
 /// The stock round (18xx's turn) whose end, or the end of any later round, ends the game as

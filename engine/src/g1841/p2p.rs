@@ -29,7 +29,7 @@
 use super::action::{Action, Event, OfferRange};
 use super::concession::Concession;
 use super::corporation::{
-    certificate_count, certificate_limit, circular_set, controlled_percent, controller,
+    certificate_count, certificate_limit, circular_set, controlled_percent,
     corporation_of_concession, frozen, players_from, presidency_may_change,
 };
 use super::data;
@@ -623,19 +623,6 @@ fn ranges_with(state: &State, buyer: Seat, keep: impl Fn(&State) -> bool) -> Vec
         });
     }
     out
-}
-
-/// Whether some purchase `buyer` could offer would leave a corporation with a controlling
-/// player (used by interpretation I29: a game in which only purchases that change nothing
-/// could happen can never change).
-pub fn some_offer_gives_control(state: &State, buyer: Seat) -> bool {
-    !ranges_with(state, buyer, |after| {
-        after
-            .corporations
-            .iter()
-            .any(|c| c.started() && controller(after, &c.sym).is_some())
-    })
-    .is_empty()
 }
 
 /// Whether `price` for `item` from `seller` lies in `buyer`'s range now.

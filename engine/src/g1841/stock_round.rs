@@ -1831,28 +1831,3 @@ pub(super) fn finish(state: &mut State, events: &mut Vec<Event>) {
         });
     }
 }
-
-/// Interpretation I29, asked of a stock round once [`finish`]ed: from SR2 on, a round in
-/// which nobody could do anything, with no corporation that has a controlling player and no
-/// income for anyone (Bayard), can never change again: the game ends (`no_player_can_act`)
-/// instead of cycling through empty rounds forever ([`super::flow`]).
-pub(super) fn no_player_can_act(state: &State) -> bool {
-    let Some(sr) = round(state) else {
-        return false;
-    };
-    let none_operates = !state
-        .corporations
-        .iter()
-        .any(|c| c.started() && super::corporation::controller_of(state, c).is_some());
-    // With `p2p_purchases`, purchases between players count only if one could give a
-    // corporation a controlling player again.
-    let nobody_could_act = state
-        .players
-        .iter()
-        .all(|p| !has_turn_option(state, p.seat) && !p2p::some_offer_gives_control(state, p.seat));
-    let income = state
-        .players
-        .iter()
-        .any(|p| !p.bankrupt && p.concessions.contains(&Concession::Bayard));
-    sr.last_to_act.is_none() && none_operates && nobody_could_act && !income && sr.number >= 2
-}
