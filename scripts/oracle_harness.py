@@ -468,6 +468,11 @@ def first_difference_raw(export, ours, oracle, oracle_after=None):
                     # passes); 18xx plays them at the records the export adds. We have no
                     # state between, so the end (reason and scores) is what is compared.
                     continue
+        if mine is None and snap["at"] == ours_end:
+            # The same within the action itself: 18xx plays those rounds in its
+            # `process_action` loop and snapshots the last one begun ('Stock Round 100.1'),
+            # where our game has ended (v2 random 8 players seed 8137, id 1702).
+            continue
         if mine is None:
             return ("round change at another action",
                     f"action id {snap['at']} (our index {snap['at'] - 1}): oracle enters "
