@@ -688,3 +688,52 @@ fn s11_concessions_closing_swap_the_presidency_before_the_tuscan_merge() {
     );
     oracle_accepts(name, &written.json, 1050, true);
 }
+
+/// 1841 §12.4 with §12.3: a split purchase that takes a successor's presidency and ends the
+/// split, the Tuscan merge queued behind it running on in the same action. 18xx moves the
+/// share to its buyer, swaps the buyer's first two shares to the old president, then merges
+/// (`share_offer_option`, `change_president`, `secession_finish`). p2p_purchases, 3 players,
+/// random, seed 3183 (cut at id 612): SFMA (SFL_3, SFL_6, SFL_7) buys SFL_8 (id 569) and takes
+/// SFL's presidency from ATFA (SFL_0, SFL_5), which receives SFL_3 and SFL_6; the merge moves
+/// SFMA's SFL_7, SFL_8 and SFL_0 on to SFLi. ATFA's emergency sales (ids 610, 611) name
+/// SFL_5, then SFL_3 and SFL_6 (before: SFL_8 and SFL_3, as if the purchase had gone to SFLi
+/// after the merge; 18xx.games refused "All shares must be owned by the same owner").
+#[test]
+fn s12_4_a_split_purchase_ending_in_the_tuscan_merge_swaps_before_the_merge() {
+    let name = "p2p_purchases-3p-s3183-to612.json";
+    let written = reexport(name);
+    assert_eq!(
+        record(&written, 610),
+        json!({"type": "sell_shares", "entity": "ATFA", "shares": ["SFL_5"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 611),
+        json!({"type": "sell_shares", "entity": "ATFA", "shares": ["SFL_3", "SFL_6"], "percent": 20})
+    );
+    oracle_accepts(name, &written.json, 612, true);
+}
+
+/// 1841 §12.4: the split hands IRSFF's president's certificate of a corporation to a
+/// successor, and a player holding more takes the presidency at once (18xx `transfer_shares`
+/// with `corporate_transfer`: his first shares worth the certificate go to the successor),
+/// before IRSFF's next certificate of that corporation follows. p2p_purchases, 8 players,
+/// random, seed 8125 (cut at id 1242): at the split (id 1208) IRSFF hands RSFS_0 (20%) to SB,
+/// player 6 (RSFS_5, RSFS_7, RSFS_8) becomes president for RSFS_5 and RSFS_7, then RSFS_1
+/// goes to SB: SB's list is RSFS_5, RSFS_7, RSFS_1. After player 6's bankruptcy (id 1236) SB
+/// takes the presidency for its first two, RSFS_5 and RSFS_7, and sells RSFS_1 at id 1240
+/// (before: "RSFS_7", a pool certificate in 18xx, which crashed 18xx.games: "undefined method
+/// `spender' for SharePool").
+#[test]
+fn s12_4_a_presidency_taken_at_the_split_swaps_before_the_next_certificate() {
+    let name = "p2p_purchases-8p-s8125-to1242.json";
+    let written = reexport(name);
+    assert_eq!(
+        record(&written, 1240),
+        json!({"type": "sell_shares", "entity": "SB", "shares": ["RSFS_1"], "percent": 10})
+    );
+    assert_eq!(
+        record(&written, 1242),
+        json!({"type": "sell_shares", "entity": "SB", "shares": ["RSFS_0"], "percent": 10})
+    );
+    oracle_accepts(name, &written.json, 1242, true);
+}

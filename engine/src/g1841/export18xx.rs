@@ -1939,7 +1939,17 @@ impl Writer<'_> {
         id: i64,
     ) -> Result<Value, String> {
         self.follow_tiles(pre, post);
-        let moves = share_moves(pre, post, action);
+        // A purchase that ends the Ferdinandea split, with the Tuscan merge queued behind it
+        // running on in the same action (1841 §12.4, §12.3): 18xx moves the certificate to
+        // its buyer, a successor's holder that may be gone after the merge, before the merge
+        // (`share_offer_option`, then `secession_finish`), so the buyer is read at the
+        // split's end ([`split_end_with_events`]), as [`Writer::follow_ledger`] settles it
+        // (p2p_purchases random 3 players seed 3183, 18xx id 569: SFMA buys SFL_8, takes
+        // SFL's presidency from ATFA for SFL_3 and SFL_6, then the merge moves SFMA's SFL
+        // to SFLi; read after the merge, the buyer was SFLi, and ATFA's sale at id 611
+        // named SFL_8, SFLi's in 18xx: "All shares must be owned by the same owner").
+        let staged = split_end_with_events(pre, post, seat, action, events);
+        let moves = share_moves(pre, staged.as_ref().map_or(post, |(end, _)| end), action);
         let ours: Vec<String> = moves
             .iter()
             .map(|(i, _, _)| notation::share_id(action_corporation(action), *i))

@@ -59,6 +59,69 @@ impl Shares {
         s
     }
 
+    /// After the split handed IRSFF's president's certificate `index` (of corporation `sym`)
+    /// to the successor `to` (1841 §12.4): 18xx's presidency check of that transfer
+    /// (`transfer_shares` with `corporate_transfer`). When IRSFF (`old`, the previous
+    /// president) no longer holds the most and a single other holder, not `to`, holds the
+    /// most, at least the certificate's size, he becomes president there and then:
+    /// `change_president` with `swap_to` the successor, his first certificates worth the
+    /// president's certificate go to `to`, the certificate to him. Left to
+    /// [`Ledger::settle`], the swap came after IRSFF's other certificates of the
+    /// corporation, so the successor's list had them in front (p2p_purchases, 8 players,
+    /// random, seed 8125, 18xx id 1208: IRSFF hands RSFS_0 (20%) to SB, player 6 (RSFS_5,
+    /// RSFS_7, RSFS_8) takes the presidency for RSFS_5 and RSFS_7, then RSFS_1 follows to
+    /// SB; the ledger had SB's list RSFS_1, RSFS_5, RSFS_7, the swap after player 6's
+    /// bankruptcy at id 1236 left it RSFS_7 where 18xx's SB holds RSFS_1, and SB's sale of
+    /// "RSFS_7", a pool certificate in 18xx, crashed 18xx.games at id 1240: "undefined
+    /// method `spender' for SharePool").
+    fn successor_presidency(&mut self, index: usize, old: &ShareOwner, to: &ShareOwner, sym: &str) {
+        let Some(&(size, true)) = self.sizes.get(index) else {
+            return;
+        };
+        let own = ShareOwner::Corporation(sym.to_string());
+        let held = |o: &ShareOwner| -> u32 {
+            self.held
+                .get(o)
+                .into_iter()
+                .flatten()
+                .map(|&i| self.sizes.get(i).map_or(0, |s| s.0))
+                .sum()
+        };
+        let holders: Vec<(ShareOwner, u32)> = self
+            .held
+            .keys()
+            .filter(|o| {
+                matches!(o, ShareOwner::Player(_) | ShareOwner::Corporation(_)) && **o != own
+            })
+            .map(|o| (o.clone(), held(o)))
+            .collect();
+        let Some(max) = holders.iter().map(|(_, p)| *p).max() else {
+            return;
+        };
+        let top: Vec<&ShareOwner> = holders
+            .iter()
+            .filter(|(_, p)| *p == max)
+            .map(|(o, _)| o)
+            .collect();
+        let [president] = top.as_slice() else {
+            return;
+        };
+        let president = (*president).clone();
+        if president == *old || president == *to || max < size {
+            return;
+        }
+        let n = (size / self.unit()) as usize;
+        let swap: Vec<usize> = self
+            .held
+            .get(&president)
+            .map(|l| l.iter().copied().take(n).collect())
+            .unwrap_or_default();
+        for i in swap {
+            self.move_share(i, to);
+        }
+        self.move_share(index, &president);
+    }
+
     /// 18xx's `move_share`: off the old holder's list, onto the end of the new one's.
     fn move_share(&mut self, index: usize, to: &ShareOwner) {
         let Some(from) = self.owner.get(index).cloned() else {
@@ -971,6 +1034,7 @@ impl Ledger {
             let to = ShareOwner::Corporation(successors[k % 2].to_string());
             if let Some(shares) = self.corps.get_mut(&sym) {
                 shares.move_share(i, &to);
+                shares.successor_presidency(i, &owner, &to, &sym);
             }
         }
     }
