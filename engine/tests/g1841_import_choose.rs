@@ -367,3 +367,40 @@ fn s12_1_odd_shares_read_before_a_full_share_are_played_with_it() {
     assert_eq!(or.current.as_deref(), Some("RSFS"));
     assert_eq!(or.done, ["ILTF", "SFTN", "SFV", "SFL", "ICSF"]);
 }
+
+/// 1841 §12.1 with §7.4, on a Referee export: the odd shares read before are played with the
+/// last presidency decline too. p2p_purchases, random 7 players (seed 7135), up to id 1130:
+/// CGTF's 4-train (1105) brings the split and the Tuscan merge; in the merge of ATFA and SSFL
+/// into SFLi 18xx.games asks the odd shares (player 7 `full`, 1126; SFTN `cash`, 1127), this
+/// engine first the presidency: player 7 (seat 6) declines with 1126, player 4 (seat 3, SFTN's
+/// president) with 1127, and then player 7's full share, read at 1126, is played with 1127.
+/// The merger's end leaves CGTF without a controlling player and ends its turn, and the two
+/// passes the writer added for its open steps (1128, 1129) are dropped; read at the next
+/// record, the full share waited and 1128 was CGTF's own pass: "corporation CGTF has no
+/// controlling player" (the import stopped).
+#[test]
+fn s12_1_odd_shares_read_before_the_last_decline_are_played_with_it() {
+    let r = replay(
+        &fixture("referee-exports/p2p_purchases-7p-s7135-to1130.json"),
+        &ReplaySettings::default(),
+    );
+    assert_eq!(r.failure, None, "imports to the end of the excerpt");
+    assert_eq!(
+        actions_of(&r, 1126),
+        vec![(6, Action::ClaimPresidency { claim: false })]
+    );
+    assert_eq!(
+        actions_of(&r, 1127),
+        vec![
+            (3, Action::ClaimPresidency { claim: false }),
+            (6, odd(OddShareChoice::FullShare)),
+        ]
+    );
+    for id in [1128, 1129] {
+        assert_eq!(
+            dropped_at(&r, id),
+            ["operating turn this engine ended itself (nothing legal)"]
+        );
+    }
+    assert_eq!(r.choices_inserted, 1);
+}

@@ -197,7 +197,6 @@ impl Answers {
                     let asked = m.holders.get(next % m.holders.len().max(1));
                     let by_asked = holder.is_some() && asked == holder.as_ref();
                     if by_asked && odd_answer {
-                        let inserted = fills.len();
                         let full = Action::ExchangeOddShare {
                             choice: OddShareChoice::FullShare,
                         };
@@ -224,10 +223,18 @@ impl Answers {
                         {
                             self.kept.push((h, odd_choice(text)));
                         }
-                        fills.push((seat, Action::ClaimPresidency { claim: false }));
+                        let decline = Action::ClaimPresidency { claim: false };
+                        fills.push((seat, decline.clone()));
+                        let mut after = fills.len();
+                        // The last decline settles the presidency: the odd shares read
+                        // before are answered with it, as after a full share above.
+                        if G1841::apply(&mut sim, seat, &decline).is_ok() {
+                            after = self.fill_kept_odd_shares(&mut sim, &mut fills);
+                        }
                         return Plan::Play {
                             actions: fills,
-                            inserted,
+                            // The record is the decline; the odd shares after it are filled.
+                            inserted: after - 1,
                         };
                     }
                     if by_asked || !exchange_or_later {
@@ -341,7 +348,12 @@ impl Answers {
     /// next record, the passes 18xx records after the merger for a corporation it froze (its
     /// turn's open steps, 1841 §7.4) would be read while this engine still waits for them
     /// (version_1 + `sfli_run_variant` random 4 players seed 4180, ids 484–488: ICSF frozen
-    /// by the merger of SFV, its president). The length of `fills` afterwards.
+    /// by the merger of SFV, its president). The same when the last holder asked declines the
+    /// presidency and the merger goes on to the odd shares (p2p_purchases random 7 players
+    /// seed 7135, ids 1126–1128: player 7's `full`, read before, is answered with player 4's
+    /// decline, written as SFTN's `cash`; left for the next record, it was CGTF's pass, the
+    /// turn that the merger's end closes: "CGTF has no controlling player"). The length of
+    /// `fills` afterwards.
     fn fill_kept_odd_shares(&mut self, sim: &mut State, fills: &mut Vec<(Seat, Action)>) -> usize {
         for _ in 0..MAX_FILLED {
             let Some(m) = merger(sim).cloned() else {
