@@ -732,17 +732,12 @@ fn s15_3_buyer_without_other_choices_passes_after_a_decline() {
     assert_eq!(G1841::to_act(&s), [2]);
 }
 
-/// Interpretation I29 with `p2p_purchases` (I49 before 2026-12-07): a dead game — SR2 on,
-/// CTS frozen with its president's certificate in the pool, nobody with income, nobody able
-/// to buy from the IPO or pool (L.10 each) — no longer ends when a whole stock round passes:
-/// as in 18xx.games, the players who could trade with each other are asked in every stock
-/// round, and the game runs to the turn limit (reason `dnf`, stock round 100), CTS moving left
-/// in every round (frozen, §7.4) to the market's left end — which changes the scores; this
-/// engine used to end such a game at once (`no_player_can_act`), with CTS's price of that
-/// moment: one point apart in p2p_purchases random 7 players seed 7132.
-#[test]
-fn i29_a_dead_game_with_possible_trades_runs_to_the_turn_limit() {
-    let mut s = table(p2p(), "3", &[], &[("CTS", 100, &[(0, 20)])]);
+/// A game in which nothing can change (interpretation I29), begun at stock round `number`:
+/// phase 3, CTS started at L.100 and frozen (its president's certificate in the pool, seat 0
+/// holding 10%), every player with L.10 (nobody can buy at the IPO or pool), the concessions
+/// `concessions` held.
+fn dead_table(options: Options, concessions: &[(Seat, Concession)], number: u32) -> State {
+    let mut s = table(options, "3", concessions, &[("CTS", 100, &[(0, 20)])]);
     {
         let cts = s.corporations.iter_mut().find(|c| c.sym == "CTS").unwrap();
         cts.certificates[0].owner = ShareOwner::Pool;
@@ -753,7 +748,21 @@ fn i29_a_dead_game_with_possible_trades_runs_to_the_turn_limit() {
         p.cash = 10;
     }
     // Restart the round on the edited holdings.
-    flow::begin(&mut s, flow::Next::StockRound(2), &mut Vec::new());
+    flow::begin(&mut s, flow::Next::StockRound(number), &mut Vec::new());
+    s
+}
+
+/// Interpretation I29 with `p2p_purchases` (I49 before 2026-12-07): a dead game — SR2 on,
+/// CTS frozen with its president's certificate in the pool, nobody with income, nobody able
+/// to buy from the IPO or pool (L.10 each) — no longer ends when a whole stock round passes:
+/// as in 18xx.games, the players who could trade with each other are asked in every stock
+/// round, and the game runs to the turn limit (reason `dnf`, stock round 100), CTS moving left
+/// in every round (frozen, §7.4) to the market's left end — which changes the scores; this
+/// engine used to end such a game at once (`no_player_can_act`), with CTS's price of that
+/// moment: one point apart in p2p_purchases random 7 players seed 7132.
+#[test]
+fn i29_a_dead_game_with_possible_trades_runs_to_the_turn_limit() {
+    let mut s = dead_table(p2p(), &[], 2);
     assert_eq!(validate(&s), Ok(()));
     // Nobody does anything: every seat asked (to trade, or to sell CTS) passes.
     let mut passes = 0;
@@ -785,22 +794,7 @@ fn i29_a_dead_game_with_possible_trades_runs_to_the_turn_limit() {
 #[test]
 fn i29_a_game_still_running_in_stock_round_100_ends_as_dnf() {
     let dead_with_income = |number: u32| {
-        let mut s = table(
-            Options::default(),
-            "3",
-            &[(1, Concession::Bayard)],
-            &[("CTS", 100, &[(0, 20)])],
-        );
-        {
-            let cts = s.corporations.iter_mut().find(|c| c.sym == "CTS").unwrap();
-            cts.certificates[0].owner = ShareOwner::Pool;
-            cts.certificates[1].owner = ShareOwner::Player(0);
-        }
-        for p in s.players.iter_mut() {
-            s.bank_cash += p.cash - 10;
-            p.cash = 10;
-        }
-        flow::begin(&mut s, flow::Next::StockRound(number), &mut Vec::new());
+        let mut s = dead_table(Options::default(), &[(1, Concession::Bayard)], number);
         assert_eq!(validate(&s), Ok(()));
         while G1841::outcome(&s).is_none() {
             let seat = G1841::to_act(&s)[0];
