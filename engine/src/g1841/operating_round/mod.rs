@@ -444,7 +444,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     // FAQ-Q2 (`price_drops_lowest_first`): the corporation's selling ends with anything but
     // another sale; its pending price drops are made first.
     if r.step == OperatingStep::Shares && listed && !matches!(action, Action::SellShares { .. }) {
-        apply_pending_drops(state, &mut events);
+        super::sale::selling_ends(state, &mut events);
     }
     match action {
         Action::Pass if listed => {
@@ -850,7 +850,7 @@ fn rule_of(step: OperatingStep) -> &'static str {
 fn advance(state: &mut State, events: &mut Vec<Event>) {
     if round(state).is_some_and(|r| r.step == OperatingStep::Shares) {
         // FAQ-Q2: the share step's selling is over.
-        apply_pending_drops(state, events);
+        super::sale::selling_ends(state, events);
     }
     let Some(r) = round(state) else { return };
     let next = match r.step {
@@ -1080,7 +1080,7 @@ fn shares_step_open(state: &State, sym: &str) -> bool {
 
 /// Ends the current corporation's turn and starts the next one (or the round is [`over`]).
 fn end_turn(state: &mut State, events: &mut Vec<Event>) {
-    apply_pending_drops(state, events);
+    super::sale::selling_ends(state, events);
     let Some(sym) = current(state) else { return };
     let started = state.corporation(&sym).is_some_and(|c| c.started());
     if let Some(c) = state.corporation_mut(&sym)

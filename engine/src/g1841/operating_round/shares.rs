@@ -1,5 +1,6 @@
 //! The corporate share step (1841 §9.7): corporations selling and buying certificates.
 
+use super::super::sale;
 use super::*;
 
 /// Corporate sales possible now (1841 §9.7): the operating corporation's own IPO shares
@@ -243,19 +244,11 @@ pub fn sold_this_operating_round(state: &State, buyer: &str, target: &str) -> bo
         })
 }
 
-/// Applies the price drops the operating corporation's share-step sales left pending
-/// (FAQ-Q2, `price_drops_lowest_first`): see [`market::apply_drops`]. Called when its selling
-/// ends (a purchase, a start, a pass, the end of the step).
-pub(super) fn apply_pending_drops(state: &mut State, events: &mut Vec<Event>) {
-    let drops = round_mut(state)
-        .map(|r| std::mem::take(&mut r.pending_drops))
-        .unwrap_or_default();
-    market::apply_drops(state, drops, events);
-}
-
 /// Sells `percent` of `target` held by `seller` (its IPO when `target == seller`) to the pool
-/// at the current price; the price drops one row per unit (1841 §9.7, §5.3) — at once, or,
-/// with `price_drops_lowest_first` (FAQ-Q2), when the corporation's selling ends.
+/// at the current price; the price drops one row per unit (1841 §9.7, §5.3;
+/// [`sale::drop_after_sale`]) — at once, or, with `price_drops_lowest_first` (FAQ-Q2), when
+/// the corporation's selling ends (a purchase, a start, a pass, the end of the step:
+/// [`sale::selling_ends`]).
 pub(super) fn sell_share(
     state: &mut State,
     seller: &str,
@@ -324,23 +317,7 @@ pub(super) fn sell_share(
         // The sale re-reads the operating order (FAQ-Q13; 18xx `recalculate_order`).
         r.split_slot = None;
     }
-    if state.options.price_drops_lowest_first() {
-        if let Some(r) = round_mut(state) {
-            market::add_drop(&mut r.pending_drops, target, units);
-        }
-    } else if let Some(p) = state.corporation(target).and_then(|c| c.share_price) {
-        let (mut row, mut col) = (p.row, p.col);
-        for _ in 0..units {
-            (row, col) = market::down(row, col);
-        }
-        market::set_cell(state, target, row, col);
-        events.push(Event::SharePriceChanged {
-            corporation: target.to_string(),
-            price: market::price_at(row, col).unwrap_or(0),
-            row,
-            col,
-        });
-    }
+    sale::drop_after_sale(state, target, units, sale::Unmoved::Reported, events);
     if let Some(r) = round_mut(state)
         && !r.sold.iter().any(|s| s == target)
     {
