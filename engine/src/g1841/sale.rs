@@ -1,14 +1,25 @@
-//! The price drop after a sale (1841 §5.3: "one row down per unit sold"), made once the
-//! certificates are in the pool and paid for: a player's sale in the stock round (§5.3,
-//! `stock_round::sell`) and a corporation's sale in its share step (§9.7,
-//! `operating_round::shares::sell_share`).
+//! The price drop after a sale (1841 §5.3: "one row down per unit sold"), the one every sale
+//! of 1841 goes through once its certificates are in the pool and paid for:
+//!
+//! * a player's sale in the stock round (§5.3, `stock_round::sell`);
+//! * a corporation's sale in its share step (§9.7, `operating_round::shares::sell_share`) and
+//!   a frozen corporation's sale out of its loop (§7.4, FAQ-Q23, `shares::sell_all`);
+//! * emergency sales — for a train, or for a transformation's second token (§12.2) — and a
+//!   bankruptcy's sales with drops (§14, `operating_round::emergency`);
+//! * the automatic IPO sale of a start that cannot pay its tokens (§5.4 step 4,
+//!   `start::raise_by_ipo_sale`).
 //!
 //! Without `price_drops_lowest_first` each sale drops the price at once, so a later sale of
 //! the same selling is priced after it (18xx `SELL_MOVEMENT = :down_share`). With it (FAQ-Q2:
 //! "After a sale, prices are lowered in reverse operating order, i.e. by increasing share
 //! value. Markers higher in a stack move later.") [`drop_after_sale`] records the drop in the
-//! round's pending drops, and [`selling_ends`] makes them when the selling ends: at anything
-//! but another sale (interpretation I40).
+//! round's pending drops, and [`selling_ends`] makes them when the selling ends
+//! (interpretation I40 in `docs/games/1841.md`): in the stock round, the share step and a
+//! train emergency at any action but another sale (a purchase, a start, a pass, the train
+//! bought with the emergency's money); in a transformation's token emergency once nothing
+//! more is to be sold; at a bankruptcy before its sales and again after its sales with drops
+//! (before those without); after a frozen corporation has sold out of its loop; and at once
+//! after a start's sale (one bundle: the option changes nothing there).
 
 use super::action::Event;
 use super::market;

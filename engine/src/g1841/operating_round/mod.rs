@@ -441,9 +441,13 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         settle(state, &mut events);
         return Ok(events);
     }
-    // FAQ-Q2 (`price_drops_lowest_first`): the corporation's selling ends with anything but
-    // another sale; its pending price drops are made first.
-    if r.step == OperatingStep::Shares && listed && !matches!(action, Action::SellShares { .. }) {
+    // FAQ-Q2 (`price_drops_lowest_first`): a selling (share step, emergency, 1841 §14) ends
+    // with anything but another sale; its pending price drops are made first.
+    let a_sale = matches!(
+        action,
+        Action::SellShares { .. } | Action::EmergencySell { .. }
+    );
+    if listed && !a_sale {
         super::sale::selling_ends(state, &mut events);
     }
     match action {
@@ -1198,17 +1202,7 @@ fn split_slot_turn(state: &State, r: &OperatingRound, next: Option<&str>) -> Opt
 fn frozen_turn(state: &mut State, sym: &str, events: &mut Vec<Event>) {
     move_left(state, sym, 2, events);
     if super::corporation::circular(state, sym) {
-        let loop_members = super::corporation::chain(state, sym);
-        for target in loop_members.iter().filter(|t| *t != sym) {
-            let holder = ShareOwner::Corporation(sym.to_string());
-            let Some(t) = state.corporation(target) else {
-                continue;
-            };
-            let percent = t.percent_of(&holder);
-            if percent > 0 {
-                sell_all(state, sym, target, events);
-            }
-        }
+        sell_out_of_loop(state, sym, events);
     }
     if let Some(c) = state.corporation_mut(sym) {
         c.operated = true;
