@@ -2,10 +2,9 @@
 //! price movements with the minor cap (column 10) and the pre-phase-8 cap (column 15), and the
 //! operating order of corporations by market position.
 
-use super::action::Event;
 use super::corporation::phase_number;
 use super::data;
-use super::state::{CorporationKind, PriceDrop, SharePrice, State};
+use super::state::{CorporationKind, SharePrice, State};
 
 /// Price in L. of the cell at `row`, `col`; `None` if there is no such cell.
 pub fn price_at(row: u32, col: u32) -> Option<i64> {
@@ -99,57 +98,6 @@ pub fn set_cell(state: &mut State, sym: &str, row: u32, col: u32) {
     }
     corp.share_price = Some(SharePrice { row, col, arrival });
     state.next_market_arrival = arrival.saturating_add(1);
-}
-
-/// Adds `units` rows of drop for `sym` to a turn's pending drops (FAQ-Q2,
-/// `price_drops_lowest_first`).
-pub fn add_drop(drops: &mut Vec<PriceDrop>, sym: &str, units: u32) {
-    match drops.iter_mut().find(|d| d.corporation == sym) {
-        Some(d) => d.rows = d.rows.saturating_add(units),
-        None => drops.push(PriceDrop {
-            corporation: sym.to_string(),
-            rows: units,
-        }),
-    }
-}
-
-/// Makes a turn's pending price drops (FAQ-Q2: "prices are lowered in reverse operating
-/// order, i.e. by increasing share value; markers higher in a stack move later"): the sold
-/// corporations in reverse operating order (as it stands before the drops), each one row down
-/// per unit sold (1841 §5.3), arriving at the back of its new cell. Two corporations sold
-/// together from one cell thus change places: A before B on L.100, both sold → B drops to
-/// L.95 first and operates before A.
-pub fn apply_drops(state: &mut State, drops: Vec<PriceDrop>, events: &mut Vec<Event>) {
-    if drops.is_empty() {
-        return;
-    }
-    let order = operating_order(state);
-    let mut drops = drops;
-    drops.sort_by_key(|d| {
-        std::cmp::Reverse(order.iter().position(|s| *s == d.corporation).unwrap_or(0))
-    });
-    for d in drops {
-        let Some(p) = state
-            .corporation(&d.corporation)
-            .and_then(|c| c.share_price)
-        else {
-            continue;
-        };
-        let mut row = p.row;
-        for _ in 0..d.rows {
-            row = down(row, p.col).0;
-        }
-        if row == p.row {
-            continue;
-        }
-        set_cell(state, &d.corporation, row, p.col);
-        events.push(Event::SharePriceChanged {
-            corporation: d.corporation.clone(),
-            price: price_at(row, p.col).unwrap_or(0),
-            row,
-            col: p.col,
-        });
-    }
 }
 
 /// Started corporations in operating order (1841 §6): higher price first, then further right,

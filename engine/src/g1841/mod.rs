@@ -51,6 +51,7 @@ pub mod market;
 pub mod operating_round;
 pub mod options;
 pub mod p2p;
+pub mod sale;
 pub mod setup;
 pub mod share_ledger;
 pub mod start;

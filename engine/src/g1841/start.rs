@@ -23,8 +23,8 @@ use super::corporation::{
 };
 use super::data;
 use super::map::{self, NodeKind};
-use super::market;
 use super::options::Options;
+use super::sale;
 use super::state::{
     CorporationKind, CorporationStart, MapToken, Round, ShareOwner, StartStep, State,
 };
@@ -661,7 +661,9 @@ pub fn buy_tokens(state: &mut State, sym: &str, count: u32, events: &mut Vec<Eve
     close(state);
 }
 
-/// The automatic sale of a start that cannot pay its minimum tokens (1841 §5.4 step 4).
+/// The automatic sale of a start that cannot pay its minimum tokens (1841 §5.4 step 4); its
+/// price drop ([`sale::drop_after_sale`]) is made before the tokens are bought, also with
+/// `price_drops_lowest_first` (FAQ-Q2: its selling is this one bundle).
 fn raise_by_ipo_sale(state: &mut State, sym: &str, shortfall: i64, events: &mut Vec<Event>) {
     let Some(corp) = state.corporation(sym) else {
         return;
@@ -703,19 +705,9 @@ fn raise_by_ipo_sale(state: &mut State, sym: &str, shortfall: i64, events: &mut 
         percent: units * unit,
         price: proceeds,
     });
-    if let Some(p) = state.corporation(sym).and_then(|c| c.share_price) {
-        let (mut row, mut col) = (p.row, p.col);
-        for _ in 0..units {
-            (row, col) = market::down(row, col);
-        }
-        market::set_cell(state, sym, row, col);
-        events.push(Event::SharePriceChanged {
-            corporation: sym.to_string(),
-            price: market::price_at(row, col).unwrap_or(0),
-            row,
-            col,
-        });
-    }
+    // One bundle: the selling ends with it (FAQ-Q2).
+    sale::drop_after_sale(state, sym, units, sale::Unmoved::Reported, events);
+    sale::selling_ends(state, events);
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use super::corporation::{
 use super::data;
 use super::market;
 use super::p2p;
+use super::sale;
 use super::start;
 use super::state::{
     Corporation, CorporationStart, PurchaseItem, PurchaseOffer, Round, ShareOwner, SoldShares,
@@ -858,7 +859,7 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     if drops_first {
         let mut next = state.clone();
         let mut events = Vec::new();
-        apply_pending_drops(&mut next, &mut events);
+        sale::selling_ends(&mut next, &mut events);
         carry_out(&mut next, seat, action, &mut events)?;
         *state = next;
         Ok(events)
@@ -976,7 +977,7 @@ fn offer_purchase(
     let mut next = state.clone();
     let mut events = Vec::new();
     // FAQ-Q2 (`price_drops_lowest_first`): an offer ends the seller's selling like a buy.
-    apply_pending_drops(&mut next, &mut events);
+    sale::selling_ends(&mut next, &mut events);
     p2p::make_offer(
         &mut next,
         PurchaseOffer {
@@ -1493,21 +1494,14 @@ pub(crate) fn update_presidency(
     super::corporation::update_presidency(state, sym, Some(actor), events);
 }
 
-/// Makes the price drops of the current turn's sales (FAQ-Q2, `price_drops_lowest_first`;
-/// nothing is pending without the option): [`market::apply_drops`].
-fn apply_pending_drops(state: &mut State, events: &mut Vec<Event>) {
-    let drops = round_mut(state)
-        .map(|r| std::mem::take(&mut r.pending_drops))
-        .unwrap_or_default();
-    market::apply_drops(state, drops, events);
-}
-
 /// Sells `percent` of `sym` to the pool (1841 §5.3): paid by the bank at the current price,
-/// then the price drops one row per unit sold — at once (18xx: each sale of a turn at the
-/// price its earlier sales left), or, with `price_drops_lowest_first` (FAQ-Q2), when the
-/// seller's selling ends, all of the turn's drops together, lowest share value first (so
-/// every sale of the turn is made at the price before the turn's drops). A president who
-/// sells below another player's holding (a dump) first hands over the presidency.
+/// then the price drops one row per unit sold ([`sale::drop_after_sale`]) — at once (18xx:
+/// each sale of a turn at the price its earlier sales left), or, with
+/// `price_drops_lowest_first` (FAQ-Q2), when the seller's selling ends
+/// ([`sale::selling_ends`]: at anything but another sale, I40), all of the turn's drops
+/// together, lowest share value first (so every sale of the turn is made at the price before
+/// the turn's drops). A president who sells below another player's holding (a dump) first
+/// hands over the presidency.
 fn sell(
     state: &mut State,
     seat: Seat,
@@ -1589,17 +1583,7 @@ fn sell(
         percent,
         price: proceeds,
     });
-    if state.options.price_drops_lowest_first() {
-        if let Some(r) = round_mut(state) {
-            market::add_drop(&mut r.pending_drops, sym, units);
-        }
-    } else if let Some(p) = state.corporation(sym).and_then(|c| c.share_price) {
-        let (mut row, col) = (p.row, p.col);
-        for _ in 0..units {
-            row = market::down(row, col).0;
-        }
-        move_to(state, sym, row, col, events);
-    }
+    sale::drop_after_sale(state, sym, units, sale::Unmoved::Silent, events);
     update_presidency(state, sym, seat, events);
     Ok(())
 }
@@ -1686,7 +1670,7 @@ fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     let Some(current) = round(state).map(|r| r.current_seat) else {
         return;
     };
-    apply_pending_drops(state, events);
+    sale::selling_ends(state, events);
     let next = next_in_order(state, current);
     if let Some(r) = round_mut(state) {
         r.start = None;

@@ -21,6 +21,7 @@
 
 use super::super::corporation::swap_presidency;
 use super::super::corporation::{largest_other_holding, presidency_may_change};
+use super::super::sale;
 use super::super::start::half_price_proceeds;
 use super::super::state::Corporation;
 use super::super::stock_round::{successor, update_presidency};
@@ -476,7 +477,9 @@ pub(super) fn may_go_bankrupt_for(state: &State, sym: &str, price: i64) -> bool 
 
 /// Applies an emergency sale (1841 §14): `percent` of `target` from `seller` (its own IPO
 /// when it sells its own shares; the controlling player when `seller` is `None`) to the pool
-/// at half price, ceil(units × price ÷ 2) from the bank; the price drops one row per unit. A
+/// at half price, ceil(units × price ÷ 2) from the bank; the price drops one row per unit
+/// ([`sale::drop_after_sale`]; with `price_drops_lowest_first`, FAQ-Q2, when the emergency's
+/// selling ends: at the purchase it raised money for, or a bankruptcy). A
 /// player or a corporation selling into its president's certificate first hands the
 /// presidency to the successor holding at least as much, or puts the certificate into the
 /// pool when nobody does, freezing the corporation (a dump, §5.3, §7.4; FAQ-C13). Any other
@@ -603,19 +606,7 @@ pub(super) fn emergency_sell(
         percent: sold * unit,
         proceeds,
     });
-    if let Some(p) = state.corporation(target).and_then(|c| c.share_price) {
-        let (mut row, mut col) = (p.row, p.col);
-        for _ in 0..sold {
-            (row, col) = market::down(row, col);
-        }
-        market::set_cell(state, target, row, col);
-        events.push(Event::SharePriceChanged {
-            corporation: target.to_string(),
-            price: market::price_at(row, col).unwrap_or(0),
-            row,
-            col,
-        });
-    }
+    sale::drop_after_sale(state, target, sold, sale::Unmoved::Reported, events);
     // The presidency follows the largest holding after any sale but one of the seller's own
     // IPO shares (1841 §5.3, §7.5; 18xx `allow_president_change: pres_change_ok?`): a
     // corporation's sale of ordinary shares may hand it over too.
@@ -790,6 +781,10 @@ pub(super) fn bankrupt_for(
     events: &mut Vec<Event>,
 ) {
     let sym = sym.to_string();
+    // FAQ-Q2 (`price_drops_lowest_first`): the declaration ends the emergency's selling so
+    // far; the sales with drops below are one selling of their own, whose drops are made
+    // before the sales without drops.
+    sale::selling_ends(state, events);
     // 1. The largest legal bundle of each corporation, with drops, the corporations taken in
     // operating order as it stands before the sales (the rules give no order; 18xx.games
     // sells `shares_by_corporation(sorted: true)`, its holdings sorted by `sort_order_key`).
@@ -804,6 +799,7 @@ pub(super) fn bankrupt_for(
         let unit = state.corporation(&target).map_or(10, |c| c.unit_percent());
         emergency_sell(state, seat, &None, &target, units * unit, events);
     }
+    sale::selling_ends(state, events);
     // 2. Everything else at half price, no drops, presidencies included: a president's
     // certificate passes, as in any sale (1841 §5.3), to the holder who then has the most,
     // at least the certificate's size (he gives two units back for it, which are sold with

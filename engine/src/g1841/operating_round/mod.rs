@@ -441,10 +441,14 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
         settle(state, &mut events);
         return Ok(events);
     }
-    // FAQ-Q2 (`price_drops_lowest_first`): the corporation's selling ends with anything but
-    // another sale; its pending price drops are made first.
-    if r.step == OperatingStep::Shares && listed && !matches!(action, Action::SellShares { .. }) {
-        apply_pending_drops(state, &mut events);
+    // FAQ-Q2 (`price_drops_lowest_first`): a selling (share step, emergency, 1841 §14) ends
+    // with anything but another sale; its pending price drops are made first.
+    let a_sale = matches!(
+        action,
+        Action::SellShares { .. } | Action::EmergencySell { .. }
+    );
+    if listed && !a_sale {
+        super::sale::selling_ends(state, &mut events);
     }
     match action {
         Action::Pass if listed => {
@@ -850,7 +854,7 @@ fn rule_of(step: OperatingStep) -> &'static str {
 fn advance(state: &mut State, events: &mut Vec<Event>) {
     if round(state).is_some_and(|r| r.step == OperatingStep::Shares) {
         // FAQ-Q2: the share step's selling is over.
-        apply_pending_drops(state, events);
+        super::sale::selling_ends(state, events);
     }
     let Some(r) = round(state) else { return };
     let next = match r.step {
@@ -1080,7 +1084,7 @@ fn shares_step_open(state: &State, sym: &str) -> bool {
 
 /// Ends the current corporation's turn and starts the next one (or the round is [`over`]).
 fn end_turn(state: &mut State, events: &mut Vec<Event>) {
-    apply_pending_drops(state, events);
+    super::sale::selling_ends(state, events);
     let Some(sym) = current(state) else { return };
     let started = state.corporation(&sym).is_some_and(|c| c.started());
     if let Some(c) = state.corporation_mut(&sym)
@@ -1198,17 +1202,7 @@ fn split_slot_turn(state: &State, r: &OperatingRound, next: Option<&str>) -> Opt
 fn frozen_turn(state: &mut State, sym: &str, events: &mut Vec<Event>) {
     move_left(state, sym, 2, events);
     if super::corporation::circular(state, sym) {
-        let loop_members = super::corporation::chain(state, sym);
-        for target in loop_members.iter().filter(|t| *t != sym) {
-            let holder = ShareOwner::Corporation(sym.to_string());
-            let Some(t) = state.corporation(target) else {
-                continue;
-            };
-            let percent = t.percent_of(&holder);
-            if percent > 0 {
-                sell_all(state, sym, target, events);
-            }
-        }
+        sell_out_of_loop(state, sym, events);
     }
     if let Some(c) = state.corporation_mut(sym) {
         c.operated = true;

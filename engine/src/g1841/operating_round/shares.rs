@@ -1,5 +1,6 @@
 //! The corporate share step (1841 §9.7): corporations selling and buying certificates.
 
+use super::super::sale;
 use super::*;
 
 /// Corporate sales possible now (1841 §9.7): the operating corporation's own IPO shares
@@ -243,19 +244,11 @@ pub fn sold_this_operating_round(state: &State, buyer: &str, target: &str) -> bo
         })
 }
 
-/// Applies the price drops the operating corporation's share-step sales left pending
-/// (FAQ-Q2, `price_drops_lowest_first`): see [`market::apply_drops`]. Called when its selling
-/// ends (a purchase, a start, a pass, the end of the step).
-pub(super) fn apply_pending_drops(state: &mut State, events: &mut Vec<Event>) {
-    let drops = round_mut(state)
-        .map(|r| std::mem::take(&mut r.pending_drops))
-        .unwrap_or_default();
-    market::apply_drops(state, drops, events);
-}
-
 /// Sells `percent` of `target` held by `seller` (its IPO when `target == seller`) to the pool
-/// at the current price; the price drops one row per unit (1841 §9.7, §5.3) — at once, or,
-/// with `price_drops_lowest_first` (FAQ-Q2), when the corporation's selling ends.
+/// at the current price; the price drops one row per unit (1841 §9.7, §5.3;
+/// [`sale::drop_after_sale`]) — at once, or, with `price_drops_lowest_first` (FAQ-Q2), when
+/// the corporation's selling ends (a purchase, a start, a pass, the end of the step:
+/// [`sale::selling_ends`]).
 pub(super) fn sell_share(
     state: &mut State,
     seller: &str,
@@ -324,23 +317,7 @@ pub(super) fn sell_share(
         // The sale re-reads the operating order (FAQ-Q13; 18xx `recalculate_order`).
         r.split_slot = None;
     }
-    if state.options.price_drops_lowest_first() {
-        if let Some(r) = round_mut(state) {
-            market::add_drop(&mut r.pending_drops, target, units);
-        }
-    } else if let Some(p) = state.corporation(target).and_then(|c| c.share_price) {
-        let (mut row, mut col) = (p.row, p.col);
-        for _ in 0..units {
-            (row, col) = market::down(row, col);
-        }
-        market::set_cell(state, target, row, col);
-        events.push(Event::SharePriceChanged {
-            corporation: target.to_string(),
-            price: market::price_at(row, col).unwrap_or(0),
-            row,
-            col,
-        });
-    }
+    sale::drop_after_sale(state, target, units, sale::Unmoved::Reported, events);
     if let Some(r) = round_mut(state)
         && !r.sold.iter().any(|s| s == target)
     {
@@ -359,11 +336,30 @@ pub(super) fn sell_share(
     }
 }
 
+/// A frozen corporation under circular control sells, at the market price with the usual
+/// drops, every certificate it holds of the other corporations of its loop (1841 §7.4,
+/// FAQ-Q23), in the loop's order: one selling, whose drops are made at its end with
+/// `price_drops_lowest_first` (FAQ-Q2, [`sale::selling_ends`]).
+pub(super) fn sell_out_of_loop(state: &mut State, sym: &str, events: &mut Vec<Event>) {
+    let holder = ShareOwner::Corporation(sym.to_string());
+    for target in super::super::corporation::chain(state, sym) {
+        if target != sym
+            && state
+                .corporation(&target)
+                .is_some_and(|t| t.percent_of(&holder) > 0)
+        {
+            sell_all(state, sym, &target, events);
+        }
+    }
+    sale::selling_ends(state, events);
+}
+
 /// Sells every certificate of `target` that `seller` holds to the pool at the market price,
 /// the price dropping one row per unit, the president's certificate included (1841 §7.4: a
 /// frozen corporation under circular control selling out of its loop, FAQ-Q23); then the
-/// presidency rule.
-pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &mut Vec<Event>) {
+/// presidency rule. The drop: [`sale::drop_after_sale`] (with `price_drops_lowest_first`,
+/// FAQ-Q2, made once the frozen corporation has sold out of its loop).
+fn sell_all(state: &mut State, seller: &str, target: &str, events: &mut Vec<Event>) {
     let holder = ShareOwner::Corporation(seller.to_string());
     let Some(t) = state.corporation_mut(target) else {
         return;
@@ -387,19 +383,7 @@ pub(super) fn sell_all(state: &mut State, seller: &str, target: &str, events: &m
         percent,
         price: proceeds,
     });
-    if let Some(p) = state.corporation(target).and_then(|c| c.share_price) {
-        let (mut row, mut col) = (p.row, p.col);
-        for _ in 0..units {
-            (row, col) = market::down(row, col);
-        }
-        market::set_cell(state, target, row, col);
-        events.push(Event::SharePriceChanged {
-            corporation: target.to_string(),
-            price: market::price_at(row, col).unwrap_or(0),
-            row,
-            col,
-        });
-    }
+    sale::drop_after_sale(state, target, units, sale::Unmoved::Reported, events);
     record_corporate_sale(state, seller, target);
     super::super::corporation::update_presidency(state, target, None, events);
 }

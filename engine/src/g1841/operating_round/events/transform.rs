@@ -569,6 +569,8 @@ pub(super) fn advance(state: &mut State, mut t: Transformation, events: &mut Vec
                 let price = required_token_price(state);
                 let major = t.major.clone();
                 if emergency_sales_for(state, &major, price).is_empty() {
+                    // FAQ-Q2: nothing more to sell, the selling is over.
+                    crate::g1841::sale::selling_ends(state, events);
                     if funds(state, &major) >= price {
                         // What the sales left short, the raisers' cash pays (FAQ-Q5: "the
                         // president must pay the rest"); no further token (FAQ-Q5).
