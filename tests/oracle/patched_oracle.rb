@@ -4,7 +4,8 @@
 # (`oracle.rb` of REFEREE_ORACLE_18XX, default ../shared/oracle-18xx beside the repository) and
 # its engine, then the patches of tests/oracle/patches/ (small monkey-patches, one per entry of
 # tests/oracle/divergences.json where 18xx.games is wrong by the rulebook or the FAQ; each file
-# names its entry and the rule), and replays games exactly as `oracle.rb` does.
+# names its entry and the rule), and replays games exactly as `oracle.rb` does, except that
+# every `run_routes` is traced again and must pay what it records (strict_routes.rb).
 #
 #   ruby tests/oracle/patched_oracle.rb [--patch FILE]... [--no-patches] [oracle.rb options] FILE...
 #   ruby tests/oracle/patched_oracle.rb [--patch FILE]... --serve
@@ -44,6 +45,8 @@ patches = [] if no_patches
 # when it is the program itself.
 require File.join(ORACLE_DIR, 'oracle.rb')
 require File.join(patch_dir, '_support.rb')
+# Every run_routes traced again and paid as recorded (the harness's net for 1841 §9.3).
+require File.join(__dir__, 'strict_routes.rb')
 patches.each do |p|
   raise "patched_oracle: no patch #{p}" unless File.file?(p)
 

@@ -59,6 +59,7 @@ pub mod state;
 pub mod stock_round;
 pub mod token_slots;
 pub mod track;
+pub mod trail;
 pub mod validate;
 pub mod view;
 

@@ -1056,7 +1056,13 @@ fn reach_until(
 
 /// A city/pass whose slots are all taken by other corporations, or an off-board, cannot be
 /// traced through (1841 §9.1, §9.2). `corp`: the tracing corporation's index.
-fn blocked(board: &Board, corp: Option<usize>, i: usize, v: &HexView, node: usize) -> bool {
+pub(super) fn blocked(
+    board: &Board,
+    corp: Option<usize>,
+    i: usize,
+    v: &HexView,
+    node: usize,
+) -> bool {
     let Some(n) = v.nodes.get(node) else {
         return true;
     };

@@ -441,6 +441,23 @@ fn seg_id(segs: &mut BTreeMap<(String, usize), u32>, hex: &str, path: usize) -> 
     *segs.entry((hex.to_string(), path)).or_insert(next)
 }
 
+/// The segment id of the hexside between edge `e` of `hex` and edge `back` of `next`, in the
+/// ids of [`seg_id`] (a key no path has: the side with the smaller hex name, after `~`).
+fn side_id(
+    segs: &mut BTreeMap<(String, usize), u32>,
+    hex: &str,
+    e: u8,
+    next: &str,
+    back: u8,
+) -> u32 {
+    let (h, edge) = if (hex, e) <= (next, back) {
+        (hex, e)
+    } else {
+        (next, back)
+    };
+    seg_id(segs, &format!("~{h}"), usize::from(edge))
+}
+
 /// Continues a walk that leaves `hex` by edge `e`.
 #[allow(clippy::too_many_arguments)]
 fn cross(
@@ -459,7 +476,16 @@ fn cross(
         return;
     };
     let Some(v) = view(next) else { return };
-    let entry = End::Edge((e + 3) % 6);
+    let back = (e + 3) % 6;
+    // The hexside crossed is track too (1841 §9.3: no reuse of track segments; 18xx
+    // `check_overlap` keys each path end on an edge): a walk, a route or two routes cross it
+    // once, whichever branches of the tiles on either side they take.
+    let side = side_id(segs, hex, e, next, back);
+    if used.contains(&side) {
+        return;
+    }
+    used.push(side);
+    let entry = End::Edge(back);
     chain.push(next.clone());
     for (qi, q) in v.paths.iter().enumerate() {
         let other = if q.a == entry {
@@ -494,6 +520,7 @@ fn cross(
         used.pop();
     }
     chain.pop();
+    used.pop();
 }
 
 /// The enumerated routes, flat.

@@ -127,6 +127,10 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
     let mut trains_used = BTreeSet::new();
     // Track segments used by the routes so far, as (hex index, path index).
     let mut segments = Segments::new(m.hex_list.len());
+    // Hex edges crossed by the routes so far, by hex index (bit `e` for edge `e`): a hexside
+    // is track too (1841 §9.3: no reuse of track segments; 18xx `check_overlap` keys every
+    // path end on an edge), so two branches of one junction never both cross it.
+    let mut sides: Vec<u8> = vec![0; m.hex_list.len()];
     let mut milano_routes = 0;
     let mut out = Vec::new();
     for (ri, route) in routes.iter().enumerate() {
@@ -226,6 +230,8 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
             }
             // Segments of this chain as (hex index, path index, terminal).
             let mut used: Vec<(usize, usize, bool)> = Vec::new();
+            // Hex edges of this chain's paths as (hex index, edge).
+            let mut edges: Vec<(usize, u8)> = Vec::new();
             if chain.len() == 1 {
                 let v = &nodes[ci].0;
                 let ai = stop_hexes[ci];
@@ -280,6 +286,11 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                         bad(format!("route {ri}: no track in {hex} for hex chain {ci}"))
                     })?;
                     used.push((hi_index, idx, v.paths[idx].terminal));
+                    for end in [from, target] {
+                        if let End::Edge(e) = end {
+                            edges.push((hi_index, e));
+                        }
+                    }
                     if let End::Edge(e) = target {
                         from = End::Edge((e + 3) % 6);
                     }
@@ -298,6 +309,18 @@ pub fn check_routes(state: &State, sym: &str, routes: &[Route]) -> Result<Vec<i6
                     return Err(bad(format!("route {ri}: track used twice")));
                 }
                 segments.insert(h, i);
+            }
+            for (h, e) in edges {
+                let Some(mask) = sides.get_mut(h).filter(|_| e < 8) else {
+                    continue;
+                };
+                if *mask & (1 << e) != 0 {
+                    return Err(bad(format!(
+                        "route {ri}: track used twice (the hexside at edge {e} of {})",
+                        m.hex_list[h].id
+                    )));
+                }
+                *mask |= 1 << e;
             }
         }
         // Token, two-stop minimum, capacity, revenue.

@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use super::super::trail;
+
 use super::*;
 
 /// Border set that blocks token reachability (1841 §9.2: always the active set).
@@ -88,12 +90,13 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
     for ReachedCity {
         hex,
         index,
+        node,
         city,
         slots,
         ..
     } in reached_cities(search.board, &reach)
     {
-        if search.may_place(state, index, &hex, city, slots) {
+        if search.may_place(state, index, &hex, city, slots) && search.traceable(index, node) {
             out.push(MapToken { hex, city });
         }
     }
@@ -121,7 +124,9 @@ pub(super) fn has_legal_token(state: &State, board: &track::LazyBoard) -> bool {
             let Some(city) = b.view(i).and_then(|v| track::node_city(v.nodes, node)) else {
                 return false;
             };
-            n.is_city() && search.may_place(state, i, &b.map.hex_ids[i], city, n.slots)
+            n.is_city()
+                && search.may_place(state, i, &b.map.hex_ids[i], city, n.slots)
+                && search.traceable(i, node)
         },
     )
 }
@@ -135,6 +140,8 @@ struct TokenSearch<'a> {
     board: &'a track::Board,
     starts: Vec<(&'a str, usize)>,
     border: Option<String>,
+    /// The trail test's terms ([`Traces`]).
+    traces: Traces<'a>,
     /// 1841 §9.2: no token in Firenze before SFMA starts or phase 4 (V2).
     firenze_locked: bool,
 }
@@ -160,14 +167,23 @@ impl<'a> TokenSearch<'a> {
             && !state.options.version_1
             && phase_number(state) < 4
             && !state.corporation("SFMA").is_some_and(|c| c.started());
+        let border = token_border_set(state);
+        let traces = Traces::of(state, board, sym, &starts, border.as_deref());
         Some(TokenSearch {
             sym,
             corp,
             board,
             starts,
-            border: token_border_set(state),
+            border,
+            traces,
             firenze_locked,
         })
+    }
+
+    /// Whether a trail that uses no track twice reaches node `node` of hex `index`, a node
+    /// the breadth-first search reached ([`Traces::reach`]).
+    fn traceable(&self, index: usize, node: usize) -> bool {
+        self.traces.reach(index, node)
     }
 
     /// Whether the token may go to city `city` (with `slots` slots) of hex `hex` (index
@@ -181,6 +197,50 @@ impl<'a> TokenSearch<'a> {
             // 1841 §5.4: the home city of an unstarted historical corporation stays reserved
             // (18xx home reservations; SFMA's undecided Firenze home reserves the hex).
             && !super::super::start::reserved_home(state, hex, city)
+    }
+}
+
+/// The terms of the exact trail test ([`trail::trail_reaches`]) of a token search: the
+/// tracing corporation's index, its bases as (hex index, node) and the active border mask.
+struct Traces<'a> {
+    board: &'a track::Board,
+    corp: Option<usize>,
+    starts: Vec<(usize, usize)>,
+    borders: Option<&'static [u8]>,
+}
+
+impl<'a> Traces<'a> {
+    fn of(
+        state: &State,
+        board: &'a track::Board,
+        sym: &str,
+        starts: &[(&str, usize)],
+        border: Option<&str>,
+    ) -> Self {
+        Traces {
+            board,
+            corp: state.corporation_index(sym),
+            starts: starts
+                .iter()
+                .filter_map(|&(h, n)| Some((board.map.hex_index(h)?, n)))
+                .collect(),
+            borders: border.and_then(|s| board.map.border_mask(s)),
+        }
+    }
+
+    /// Whether a trail of track that uses no hexside twice joins a base to node `node` of
+    /// hex `index`, a node [`track::Board::traced_reach`] reached (1841 §9.2, §9.3;
+    /// [`trail`]): on a board too tangled for the trail search's bound, the breadth-first
+    /// answer (reached) stands.
+    fn reach(&self, index: usize, node: usize) -> bool {
+        trail::trail_reaches(
+            self.board,
+            self.corp,
+            &self.starts,
+            self.borders,
+            (index, node),
+        )
+        .unwrap_or(true)
     }
 }
 
@@ -228,12 +288,21 @@ pub(super) fn token_purchases_with(
         .collect();
     let border = token_border_set(state);
     let reach = board.traced_reach(state, &sym, &starts, border.as_deref());
+    let traces = Traces::of(state, board, &sym, &starts, border.as_deref());
     for ReachedCity {
-        hex, city, kind, ..
+        hex,
+        index,
+        node,
+        city,
+        kind,
+        ..
     } in reached_cities(board, &reach)
     {
         let hex = &hex;
         if buyer.tokens.iter().any(|t| &t.hex == hex) {
+            continue;
+        }
+        if track::tokens_at(state, hex, city).is_empty() || !traces.reach(index, node) {
             continue;
         }
         for seller in track::tokens_at(state, hex, city) {
@@ -295,6 +364,8 @@ pub(super) struct ReachedCity {
     hex: String,
     /// Its index on the map.
     index: usize,
+    /// Node index on the hex's tile.
+    node: usize,
     /// City index on the hex's tile.
     city: u32,
     /// Token slots of that city.
@@ -322,6 +393,7 @@ pub(super) fn reached_cities(board: &track::Board, reach: &track::Reach) -> Vec<
         out.push(ReachedCity {
             hex: board.map.hex_ids[i].clone(),
             index: i,
+            node,
             city,
             slots: n.slots,
             kind: n.kind,
@@ -369,12 +441,14 @@ pub fn token_step_opens_in_18xx(state: &State) -> bool {
         |ReachedCity {
              hex,
              index,
+             node,
              city,
              slots,
              ..
          }| {
             !search.corp.tokens.iter().any(|t| t.hex == hex)
                 && search.board.tokens_in(index, city).count() as u32 + reserved(&hex, city) < slots
+                && search.traceable(index, node)
         },
     )
 }
