@@ -96,13 +96,15 @@ const CASES: &[Case] = &[
         with: &[],
     },
     // 1841 §12.4, §15.1: the Version 1 split (id 295) leaves IRSFF's surplus token on Milano
-    // D8 in 18xx, which refuses a minor's home there (id 1024).
+    // D8 in 18xx, which refuses a minor's home there (id 1024). Cut after id 1067: the
+    // export's id 1068, written before I57, ran two routes over the S13/T12 hexside (1841
+    // §9.3), which the strict route check refuses.
     Case {
         entry: "v1-split-surplus-irsff-tokens-stay",
-        fixture: "v1-split-surplus-irsff-tokens-stay-version_1-heuristic-4p-s4011.json",
+        fixture: "v1-split-surplus-irsff-tokens-stay-version_1-heuristic-4p-s4011-to1067.json",
         stop_at: 1024,
         stop_message: "Cannot place token on D8 as the hex is not available",
-        patched_to: None,
+        patched_to: Some(1067),
         with: &[],
     },
     // 1841 §12.3: the Tuscan merge deferred behind the split with a frozen SFLP (id 579);
