@@ -59,7 +59,7 @@ pub fn trail_reaches(
             continue;
         }
         search.passed[i] |= 1 << n;
-        let found = search.from_node(i, n);
+        let found = search.leave_node(i, n);
         search.passed[i] &= !(1 << n);
         match found {
             Some(true) => return Some(true),
@@ -85,7 +85,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Leaves node `n` of hex `i` by each of its paths.
-    fn from_node(&mut self, i: usize, n: usize) -> Option<bool> {
+    fn leave_node(&mut self, i: usize, n: usize) -> Option<bool> {
         let Some(v) = self.board.view(i) else {
             return Some(false);
         };
@@ -126,7 +126,7 @@ impl Search<'_> {
                     return Some(false);
                 }
                 self.passed[i] |= 1 << o;
-                let found = self.from_node(i, o);
+                let found = self.leave_node(i, o);
                 self.passed[i] &= !(1 << o);
                 found
             }
