@@ -13,7 +13,7 @@
 //!
 //! Seats of both recorded games: P1 = 0, P2 = 1, P3 = 2, P4 = 3.
 
-use referee_engine::g1841::market::{self, price_at, set_cell};
+use referee_engine::g1841::market::{self, set_cell};
 use referee_engine::g1841::operating_round::in_emergency;
 use referee_engine::g1841::validate::validate;
 use referee_engine::g1841::{
@@ -23,6 +23,9 @@ use referee_engine::{Game, Seat};
 
 mod common;
 use common::before_in;
+use common::edit::{
+    act, cell, corp, p, set_corp_cash, set_holders, set_player_cash, start, with_option,
+};
 
 const P1: Seat = 0;
 const P2: Seat = 1;
@@ -33,74 +36,7 @@ const OPTION: &str = "price_drops_lowest_first";
 
 /// `state` with `price_drops_lowest_first` set to `on` (the version default overridden).
 fn with(state: &State, on: bool) -> State {
-    let mut s = state.clone();
-    s.options
-        .set(OPTION, if on { "true" } else { "false" })
-        .unwrap();
-    s
-}
-
-fn act(state: &mut State, seat: Seat, action: Action) -> Vec<Event> {
-    let events = G1841::apply(state, seat, &action)
-        .unwrap_or_else(|r| panic!("{action:?} by {seat} rejected: {r}"));
-    assert_eq!(validate(state), Ok(()), "after {action:?}");
-    events
-}
-
-fn p(seat: Seat) -> ShareOwner {
-    ShareOwner::Player(seat)
-}
-
-fn corp(sym: &str) -> ShareOwner {
-    ShareOwner::Corporation(sym.into())
-}
-
-/// Moves every certificate of `sym` to the owners given (president's certificate first,
-/// then the ordinary ones in order); the rest to the IPO. Money is not touched.
-fn set_holders(state: &mut State, sym: &str, owners: &[ShareOwner]) {
-    let c = state
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == sym)
-        .unwrap();
-    for (i, cert) in c.certificates.iter_mut().enumerate() {
-        cert.owner = owners.get(i).cloned().unwrap_or(ShareOwner::Ipo);
-    }
-}
-
-/// Sets a player's cash, the difference moved to or from the bank.
-fn set_player_cash(state: &mut State, seat: Seat, cash: i64) {
-    state.bank_cash += state.players[seat as usize].cash - cash;
-    state.players[seat as usize].cash = cash;
-}
-
-/// Sets a corporation's treasury, the difference moved to or from the bank.
-fn set_corp_cash(state: &mut State, sym: &str, cash: i64) {
-    let c = state
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == sym)
-        .unwrap();
-    state.bank_cash += c.cash - cash;
-    c.cash = cash;
-}
-
-/// Starts `sym` by hand on (`row`, `col`) with the holders given and `operated` as given.
-fn start(state: &mut State, sym: &str, row: u32, col: u32, owners: &[ShareOwner], operated: bool) {
-    set_cell(state, sym, row, col);
-    set_holders(state, sym, owners);
-    let c = state
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == sym)
-        .unwrap();
-    c.par_price = price_at(row, col).unwrap();
-    c.operated = operated;
-}
-
-fn cell(state: &State, sym: &str) -> (u32, u32) {
-    let p = state.corporation(sym).unwrap().share_price.unwrap();
-    (p.row, p.col)
+    with_option(state, OPTION, on)
 }
 
 /// Whether `a` operates before `b` (1841 §6).

@@ -2,6 +2,7 @@
 //! and the states they pass through. Each test crate uses a part of them.
 #![allow(dead_code)]
 
+pub mod edit;
 pub mod g1841;
 
 use std::path::PathBuf;
