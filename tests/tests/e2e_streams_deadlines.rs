@@ -544,7 +544,10 @@ mod reqwest_like {
 /// used to come back at the request timeout while the stream lived on; review of #24).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_keeps_its_concurrency_slot_until_it_ends() {
-    let server = Server::start(&["--max-concurrency", "1"]);
+    // The request timeout far above the streams' length: the debug server streams the ~2,000
+    // actions of the long game in seconds on a quiet machine, but a loaded one passed the
+    // default 30 s and cut the stream (1,672 of 1,985 lines), which this test is not about.
+    let server = Server::start(&["--max-concurrency", "1", "--request-timeout-ms", "600000"]);
     let http = reqwest_like::Http::new(&server);
     // Polls ListGames until it is served (the slot comes back as the server drops the body
     // it has finished sending, right after the reader saw its end).
