@@ -28,25 +28,45 @@ fn passes(n: usize) -> Value {
 }
 
 /// A long game of 1841 for 8 seats, as a ReplayRequest in proto3 JSON, its number of actions
-/// and the state it starts from: the `heuristic` policy's game of seed 2, played by `server` (Playout). About 2,000
-/// actions whose states (about 11 KB each) make a StreamReplay of far more than the buffers
-/// between server and reader hold. Games of 1841 are bounded (18xx.games' turn limit, 100
-/// stock rounds), so a long list of actions must be a real game.
-async fn long_game(server: &Server) -> (Value, usize, Value) {
-    let http = reqwest_like::Http::new(server);
-    let (status, new) = http
-        .post("NewGame", &json!({"game": "1841", "seats": 8}), None)
-        .await;
-    assert_eq!(status, 200, "{new}");
-    let request = json!({"state": new["state"], "policy_name": "heuristic", "seed": 2,
-        "games": 1, "include_actions": true});
-    let (status, played) = http.post("Playout", &request, None).await;
-    assert_eq!(status, 200, "{played}");
-    let actions = played["played"][0]["actions"].clone();
-    let n = actions.as_array().map_or(0, Vec::len);
-    assert!(n > 1_000, "{n} actions");
-    let game = json!({"game": "1841", "seats": 8, "actions": actions});
-    (game, n, new["state"].clone())
+/// and the state it starts from: the `heuristic` policy's game of seed 2 (Playout). About
+/// 2,000 actions whose states (about 11 KB each) make a StreamReplay of far more than the
+/// buffers between server and reader hold. Games of 1841 are bounded (18xx.games' turn limit,
+/// 100 stock rounds), so a long list of actions must be a real game.
+///
+/// Played once per test binary, on a server of its own whose request timeout (600 s) no load
+/// reaches: with the default 30 s a loaded machine cut the debug server's Playout short and
+/// returned a partial game.
+async fn long_game() -> (Value, usize, Value) {
+    static GAME: std::sync::OnceLock<(Value, usize, Value)> = std::sync::OnceLock::new();
+    tokio::task::spawn_blocking(|| GAME.get_or_init(play_long_game).clone())
+        .await
+        .unwrap()
+}
+
+/// The game of [`long_game`], played on a server started for it.
+fn play_long_game() -> (Value, usize, Value) {
+    let server = Server::start(&["--request-timeout-ms", "600000"]);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let http = reqwest_like::Http::new(&server);
+        let (status, new) = http
+            .post("NewGame", &json!({"game": "1841", "seats": 8}), None)
+            .await;
+        assert_eq!(status, 200, "{new}");
+        let request = json!({"state": new["state"], "policy_name": "heuristic", "seed": 2,
+            "games": 1, "include_actions": true});
+        let (status, played) = http.post("Playout", &request, None).await;
+        assert_eq!(status, 200, "{played}");
+        assert_eq!(played["partial"], Value::Null, "{}", played["partial"]);
+        let actions = played["played"][0]["actions"].clone();
+        let n = actions.as_array().map_or(0, Vec::len);
+        assert!(n > 1_000, "{n} actions");
+        let game = json!({"game": "1841", "seats": 8, "actions": actions});
+        (game, n, new["state"].clone())
+    })
 }
 
 /// Sends `POST path` with `body` on a fresh connection whose receive buffer is small (so
@@ -196,7 +216,7 @@ fn call_ended(logs: &Logs, rpc: &str) -> Option<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stream_replay_over_http_json_streams_with_back_pressure() {
     let (server, logs) = Server::start_logged(&[], "warn,referee_service::api=debug");
-    let (game, actions, _) = long_game(&server).await;
+    let (game, actions, _) = long_game().await;
     let body = json!({"game": game}).to_string();
     let conn = send_post(&server, "/v1/StreamReplay", "", body.as_bytes()).await;
     let mut resp = RawResponse::read(conn).await;
@@ -246,7 +266,7 @@ async fn stream_replay_over_http_json_streams_with_back_pressure() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mid_stream_failure_is_the_last_ndjson_line() {
     let server = Server::start(&[]);
-    let (game, actions, _) = long_game(&server).await;
+    let (game, actions, _) = long_game().await;
     let body = json!({"game": game}).to_string();
     let conn = send_post(
         &server,
@@ -421,7 +441,7 @@ async fn work_stops_when_its_caller_goes_away() {
 
     // gRPC: the client gives up (its call is dropped: the stream is reset).
     let mut c = RefereeClient::connect(server.url()).await.unwrap();
-    let (game, n, start) = long_game(&server).await;
+    let (game, n, start) = long_game().await;
     let game: pb::ReplayRequest = serde_json::from_value(game).unwrap();
     let start: pb::GameState = serde_json::from_value(start).unwrap();
     let batch = pb::ApplyBatchRequest {
@@ -562,7 +582,7 @@ async fn a_stream_keeps_its_concurrency_slot_until_it_ends() {
         panic!("the slot of a finished stream did not come back");
     }
 
-    let (game, actions, _) = long_game(&server).await;
+    let (game, actions, _) = long_game().await;
 
     // HTTP/JSON (NDJSON).
     let body = json!({"game": game}).to_string();
@@ -741,7 +761,7 @@ async fn stream_replay_logs_one_line_per_call() {
     assert_eq!(status, 400, "{v}");
     assert_eq!(ended(2).len(), 2);
     // The deadline passes while the reader waits.
-    let (game, _, _) = long_game(&server).await;
+    let (game, _, _) = long_game().await;
     let body = json!({"game": game}).to_string();
     let conn = send_post(
         &server,
