@@ -76,11 +76,20 @@ fn no_token_in_milano_over_one_hexside_twice() {
         .iter()
         .map(|&(h, n)| (board.map.hex_index(h).unwrap(), n))
         .collect();
-    let trail = |target| trail::trail_reaches(&board, corp, &start_nodes, None, target);
-    assert_eq!(trail(milano), Some(false));
-    assert_eq!(trail(node(&board, "E7", 0)), Some(false));
-    assert_eq!(trail(node(&board, "E3", 0)), Some(true));
-    assert_eq!(trail(node(&board, "J6", 0)), Some(true));
+    let trail = |target, budget: &mut u32| {
+        trail::trail_reaches(&board, corp, &start_nodes, None, target, budget)
+    };
+    let mut budget = trail::STEP_BUDGET;
+    assert_eq!(trail(milano, &mut budget), Some(false));
+    assert_eq!(trail(node(&board, "E7", 0), &mut budget), Some(false));
+    assert_eq!(trail(node(&board, "E3", 0), &mut budget), Some(true));
+    assert_eq!(trail(node(&board, "J6", 0), &mut budget), Some(true));
+    // The four searches take their steps (paths followed) from one budget; with too few
+    // left the search gives up.
+    let spent = trail::STEP_BUDGET - budget;
+    assert_eq!(spent, 237);
+    assert_eq!(trail(milano, &mut 0), None);
+    assert_eq!(trail(milano, &mut 5), None);
 }
 
 #[test]

@@ -14,17 +14,18 @@
 //! G5's other branch; 18xx.games finds no city for SFTC's token and skips its token step.
 //!
 //! [`trail_reaches`] searches the trails depth-first, each branch keeping the hexsides it
-//! crossed and the nodes it passed; it is exponential in the worst case, so it gives up after
-//! [`STEP_BUDGET`] steps and answers `None`: the callers then keep the breadth-first answer
-//! (a node is offered when a trace reaches it), the documented default for a board too
-//! tangled to decide within the bound.
+//! crossed and the nodes it passed; it is exponential in the worst case, so one token search
+//! gives up after [`STEP_BUDGET`] steps in all and answers `None`: the callers then keep the
+//! breadth-first answer (a node is offered when a trace reaches it), the documented default
+//! for a board too tangled to decide within the bound.
 
 use super::map::End;
 use super::track::{self, Board};
 
-/// The steps (paths followed) after which [`trail_reaches`] gives up: far above any board of
-/// a played game (the 7143 board above takes about 60), and a bound on the work of a crafted
-/// state.
+/// The steps (paths followed) one token search may spend on [`trail_reaches`], over all the
+/// cities it asks about: far above any board of a played game (the 7143 board above takes
+/// a few hundred for its four cities), and a bound on the work of a crafted state (about 10 ms in a release
+/// build).
 pub const STEP_BUDGET: u32 = 200_000;
 
 /// Whether a trail of `corp` (index in `state.corporations`, for the cities its tokens open)
@@ -32,14 +33,17 @@ pub const STEP_BUDGET: u32 = 200_000;
 /// crossing a hexside twice, passing a node twice, passing through a city or pass full of
 /// other corporations' tokens or an off-board (1841 §9.1, §9.2), passing on through a
 /// terminal stub (yellow Milano, §9.1), or crossing an edge of the province border mask
-/// `borders` (by hex index, bit `e` for edge `e`; §9.2). `Some(true)` or `Some(false)`, or
-/// `None` when the search ran out of [`STEP_BUDGET`].
+/// `borders` (by hex index, bit `e` for edge `e`; §9.2). Each path followed takes one step
+/// from `budget` (start a search with [`STEP_BUDGET`] and pass the rest on to the next
+/// question of the same search). `Some(true)` or `Some(false)`, or `None` when the budget
+/// ran out.
 pub fn trail_reaches(
     board: &Board,
     corp: Option<usize>,
     starts: &[(usize, usize)],
     borders: Option<&[u8]>,
     target: (usize, usize),
+    budget: &mut u32,
 ) -> Option<bool> {
     if starts.contains(&target) {
         return Some(true);
@@ -52,7 +56,7 @@ pub fn trail_reaches(
         target,
         crossed: vec![0; hexes],
         passed: vec![0; hexes],
-        steps: 0,
+        budget: *budget,
     };
     for &(i, n) in starts {
         if i >= hexes || n >= 64 {
@@ -62,11 +66,14 @@ pub fn trail_reaches(
         let found = search.leave_node(i, n);
         search.passed[i] &= !(1 << n);
         match found {
-            Some(true) => return Some(true),
-            None => return None,
             Some(false) => {}
+            answer => {
+                *budget = search.budget;
+                return answer;
+            }
         }
     }
+    *budget = search.budget;
     Some(false)
 }
 
@@ -80,7 +87,8 @@ struct Search<'a> {
     crossed: Vec<u8>,
     /// By hex index: the nodes the branch has passed (bit `n` for node `n`).
     passed: Vec<u64>,
-    steps: u32,
+    /// Steps left.
+    budget: u32,
 }
 
 impl Search<'_> {
@@ -107,10 +115,10 @@ impl Search<'_> {
     /// Arrives at end `end` of a path of hex `i` (`terminal`: the path is a terminal stub) and
     /// goes on from it.
     fn follow(&mut self, i: usize, end: End, terminal: bool) -> Option<bool> {
-        self.steps += 1;
-        if self.steps > STEP_BUDGET {
+        if self.budget == 0 {
             return None;
         }
+        self.budget -= 1;
         match end {
             End::Node(o) => {
                 if (i, o) == self.target {

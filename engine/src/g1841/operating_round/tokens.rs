@@ -207,6 +207,8 @@ struct Traces<'a> {
     corp: Option<usize>,
     starts: Vec<(usize, usize)>,
     borders: Option<&'static [u8]>,
+    /// Steps left to the trail searches of this token search ([`trail::STEP_BUDGET`] in all).
+    budget: std::cell::Cell<u32>,
 }
 
 impl<'a> Traces<'a> {
@@ -225,22 +227,26 @@ impl<'a> Traces<'a> {
                 .filter_map(|&(h, n)| Some((board.map.hex_index(h)?, n)))
                 .collect(),
             borders: border.and_then(|s| board.map.border_mask(s)),
+            budget: std::cell::Cell::new(trail::STEP_BUDGET),
         }
     }
 
     /// Whether a trail of track that uses no hexside twice joins a base to node `node` of
     /// hex `index`, a node [`track::Board::traced_reach`] reached (1841 §9.2, §9.3;
-    /// [`trail`]): on a board too tangled for the trail search's bound, the breadth-first
-    /// answer (reached) stands.
+    /// [`trail`]): once the searches of this token search have spent the trail search's
+    /// bound, the breadth-first answer (reached) stands.
     fn reach(&self, index: usize, node: usize) -> bool {
-        trail::trail_reaches(
+        let mut budget = self.budget.get();
+        let answer = trail::trail_reaches(
             self.board,
             self.corp,
             &self.starts,
             self.borders,
             (index, node),
-        )
-        .unwrap_or(true)
+            &mut budget,
+        );
+        self.budget.set(budget);
+        answer.unwrap_or(true)
     }
 }
 
