@@ -103,30 +103,28 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
     out
 }
 
-/// Whether [`legal_tokens_with`] lists a city: the same search, stopped at the first city
-/// where the token may be placed (1841 §9.2).
+/// Whether [`legal_tokens_with`] lists a city: the same search, the same cities asked in the
+/// same order, stopped at the first city where the token may be placed (1841 §9.2). The
+/// trail searches share one step budget ([`Traces`]), so asking the cities in another order
+/// could spend it differently and answer otherwise than the listing.
 pub(super) fn has_legal_token(state: &State, board: &track::LazyBoard) -> bool {
     let Some(search) = TokenSearch::of(state, board) else {
         return false;
     };
-    let b = search.board;
-    b.traced_reaches_at_least(
-        state,
-        search.sym,
-        &search.starts,
-        search.border.as_deref(),
-        1,
-        |i, node| {
-            // The cities of `reached_cities`.
-            let Some(n) = b.view(i).and_then(|v| v.nodes.get(node)) else {
-                return false;
-            };
-            let Some(city) = b.view(i).and_then(|v| track::node_city(v.nodes, node)) else {
-                return false;
-            };
-            n.is_city()
-                && search.may_place(state, i, &b.map.hex_ids[i], city, n.slots)
-                && search.traceable(i, node)
+    let reach =
+        search
+            .board
+            .traced_reach(state, search.sym, &search.starts, search.border.as_deref());
+    reached_cities(search.board, &reach).into_iter().any(
+        |ReachedCity {
+             hex,
+             index,
+             node,
+             city,
+             slots,
+             ..
+         }| {
+            search.may_place(state, index, &hex, city, slots) && search.traceable(index, node)
         },
     )
 }
