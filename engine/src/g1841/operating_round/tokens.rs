@@ -82,25 +82,15 @@ pub(super) fn legal_tokens_with(state: &State, board: &track::LazyBoard) -> Vec<
     let Some(search) = TokenSearch::of(state, board) else {
         return Vec::new();
     };
-    let reach =
-        search
-            .board
-            .traced_reach(state, search.sym, &search.starts, search.border.as_deref());
-    let mut out = Vec::new();
-    for ReachedCity {
-        hex,
-        index,
-        node,
-        city,
-        slots,
-        ..
-    } in reached_cities(search.board, &reach)
-    {
-        if search.may_place(state, index, &hex, city, slots) && search.traceable(index, node) {
-            out.push(MapToken { hex, city });
-        }
-    }
-    out
+    search
+        .cities(state)
+        .into_iter()
+        .filter(|c| search.placeable(state, c))
+        .map(|c| MapToken {
+            hex: c.hex,
+            city: c.city,
+        })
+        .collect()
 }
 
 /// Whether [`legal_tokens_with`] lists a city: the same search, the same cities asked in the
@@ -111,22 +101,10 @@ pub(super) fn has_legal_token(state: &State, board: &track::LazyBoard) -> bool {
     let Some(search) = TokenSearch::of(state, board) else {
         return false;
     };
-    let reach =
-        search
-            .board
-            .traced_reach(state, search.sym, &search.starts, search.border.as_deref());
-    reached_cities(search.board, &reach).into_iter().any(
-        |ReachedCity {
-             hex,
-             index,
-             node,
-             city,
-             slots,
-             ..
-         }| {
-            search.may_place(state, index, &hex, city, slots) && search.traceable(index, node)
-        },
-    )
+    search
+        .cities(state)
+        .iter()
+        .any(|c| search.placeable(state, c))
 }
 
 /// The token step's search (1841 §9.2): from every base of the operating corporation, borders
@@ -176,6 +154,21 @@ impl<'a> TokenSearch<'a> {
             traces,
             firenze_locked,
         })
+    }
+
+    /// The cities the breadth-first trace reaches, in hex order (the cities every question of
+    /// the token step asks about, in the order they are asked: see [`has_legal_token`]).
+    fn cities(&self, state: &State) -> Vec<ReachedCity> {
+        let reach = self
+            .board
+            .traced_reach(state, self.sym, &self.starts, self.border.as_deref());
+        reached_cities(self.board, &reach)
+    }
+
+    /// Whether the token may go to reached city `c` ([`TokenSearch::may_place`]) and a trail
+    /// reaches it ([`TokenSearch::traceable`]).
+    fn placeable(&self, state: &State, c: &ReachedCity) -> bool {
+        self.may_place(state, c.index, &c.hex, c.city, c.slots) && self.traceable(c.index, c.node)
     }
 
     /// Whether a trail that uses no track twice reaches node `node` of hex `index`, a node
@@ -437,22 +430,10 @@ pub fn token_step_opens_in_18xx(state: &State) -> bool {
             })
             .count() as u32
     };
-    let reach =
-        search
-            .board
-            .traced_reach(state, search.sym, &search.starts, search.border.as_deref());
-    reached_cities(search.board, &reach).into_iter().any(
-        |ReachedCity {
-             hex,
-             index,
-             node,
-             city,
-             slots,
-             ..
-         }| {
-            !search.corp.tokens.iter().any(|t| t.hex == hex)
-                && search.board.tokens_in(index, city).count() as u32 + reserved(&hex, city) < slots
-                && search.traceable(index, node)
-        },
-    )
+    search.cities(state).into_iter().any(|c| {
+        !search.corp.tokens.iter().any(|t| t.hex == c.hex)
+            && search.board.tokens_in(c.index, c.city).count() as u32 + reserved(&c.hex, c.city)
+                < c.slots
+            && search.traceable(c.index, c.node)
+    })
 }
