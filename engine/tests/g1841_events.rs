@@ -17,6 +17,7 @@ use referee_engine::g1841::{
 use referee_engine::{Game, RejectionCode, Seat};
 
 mod common;
+use common::edit::set_holders;
 use common::{before_in, fixture};
 use referee_engine::g1841::import18xx::{ReplaySettings, replay};
 
@@ -95,19 +96,6 @@ fn trains(state: &State, sym: &str) -> Vec<String> {
         .get(sym)
         .cloned()
         .unwrap_or_default()
-}
-
-/// Moves every certificate of `sym` to the owners given (president's certificate first,
-/// then the ordinary ones in order); the rest to the IPO. Money is not touched.
-fn set_holders(state: &mut State, sym: &str, owners: &[ShareOwner]) {
-    let c = state
-        .corporations
-        .iter_mut()
-        .find(|c| c.sym == sym)
-        .unwrap();
-    for (i, cert) in c.certificates.iter_mut().enumerate() {
-        cert.owner = owners.get(i).cloned().unwrap_or(ShareOwner::Ipo);
-    }
 }
 
 /// Moves `amount` from the bank to a player (money stays conserved).

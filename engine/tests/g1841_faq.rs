@@ -19,7 +19,8 @@ use referee_engine::{Game, RejectionCode, Seat};
 
 mod common;
 use common::edit::{
-    act, cell, corp, p, set_corp_cash, set_holders, set_player_cash, start, with_option as with,
+    act, cell, corp, or_mut, p, set_corp_cash, set_holders, set_player_cash, share_step_of, start,
+    with_option as with,
 };
 use common::{Rng, before_in};
 
@@ -30,13 +31,6 @@ const P4: Seat = 3;
 
 fn position(order: &[String], sym: &str) -> usize {
     order.iter().position(|s| s == sym).unwrap()
-}
-
-fn or_mut(state: &mut State) -> &mut referee_engine::g1841::OperatingRound {
-    match &mut state.round {
-        Round::OperatingRound(r) => r,
-        _ => panic!("not an operating round"),
-    }
 }
 
 fn event(state: &State) -> Option<&CorporateEvent> {
@@ -1169,18 +1163,6 @@ fn faq_r3_unexchangeable_irsff_shares_paid_at_market_value() {
 }
 
 // ----- FAQ-V3: no_cross_border_corporate_shares (variant) ------------------------------------
-
-/// 132002 before action 326 (phase 3, the set-2 borders) with `sym` in its share step.
-fn share_step_of(sym: &str) -> State {
-    let mut s = before_in("132002", 326);
-    let r = or_mut(&mut s);
-    r.current = Some(sym.into());
-    r.step = OperatingStep::Shares;
-    r.done.retain(|d| d != sym);
-    r.sold.clear();
-    assert_eq!(validate(&s), Ok(()));
-    s
-}
 
 /// FAQ-V3: "Phase 3, option on. SFTG buying an IRSFF share is refused, and IRSFF buying an
 /// SFTG share is refused. CTS (Genova, Piedmont) buying an SFTN share is allowed." On 132002

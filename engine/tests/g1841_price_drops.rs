@@ -24,7 +24,8 @@ use referee_engine::{Game, Seat};
 mod common;
 use common::before_in;
 use common::edit::{
-    act, cell, corp, p, set_corp_cash, set_holders, set_player_cash, start, with_option,
+    act, cell, corp, or_mut, p, set_corp_cash, set_holders, set_player_cash, share_step_of, start,
+    with_option,
 };
 
 const P1: Seat = 0;
@@ -44,13 +45,6 @@ fn before(state: &State, a: &str, b: &str) -> bool {
     let order = market::operating_order(state);
     let at = |s: &str| order.iter().position(|x| x == s).unwrap();
     at(a) < at(b)
-}
-
-fn or_mut(state: &mut State) -> &mut referee_engine::g1841::OperatingRound {
-    match &mut state.round {
-        Round::OperatingRound(r) => r,
-        _ => panic!("not an operating round"),
-    }
 }
 
 /// The pending drops of the round in progress (FAQ-Q2).
@@ -126,18 +120,6 @@ fn stock_round_sales() {
 }
 
 // ----- 1841 §9.7: the corporate share step (`shares::sell_share`) ----------------------------
-
-/// 132002 before action 326 (phase 3) with `sym` in its share step.
-fn share_step_of(sym: &str) -> State {
-    let mut s = before_in("132002", 326);
-    let r = or_mut(&mut s);
-    r.current = Some(sym.into());
-    r.step = OperatingStep::Shares;
-    r.done.retain(|d| d != sym);
-    r.sold.clear();
-    assert_eq!(validate(&s), Ok(()));
-    s
-}
 
 /// 1841 §9.7, FAQ-Q2: SFTC in its share step and SFTG share L.100 (row 3, col 5), SFTC
 /// first; SFTC sells 10% of its own IPO, then its 10% of SFTG (L.200), then passes; both end

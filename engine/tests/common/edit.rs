@@ -4,7 +4,11 @@
 
 use referee_engine::g1841::market::{price_at, set_cell};
 use referee_engine::g1841::validate::validate;
-use referee_engine::g1841::{Action, Event, G1841, ShareOwner, State};
+use referee_engine::g1841::{
+    Action, Event, G1841, OperatingRound, OperatingStep, Round, ShareOwner, State,
+};
+
+use super::before_in;
 use referee_engine::{Game, Seat};
 
 /// `state` with FAQ option `name` set to `on` (the version default overridden).
@@ -89,4 +93,25 @@ pub fn start(
 pub fn cell(state: &State, sym: &str) -> (u32, u32) {
     let p = state.corporation(sym).unwrap().share_price.unwrap();
     (p.row, p.col)
+}
+
+/// The operating round of `state`; panics in another round.
+pub fn or_mut(state: &mut State) -> &mut OperatingRound {
+    match &mut state.round {
+        Round::OperatingRound(r) => r,
+        _ => panic!("not an operating round"),
+    }
+}
+
+/// 132002 before action 326 (phase 3, the set-2 borders) with `sym` in its share step
+/// (1841 §9.7), nothing sold yet.
+pub fn share_step_of(sym: &str) -> State {
+    let mut s = before_in("132002", 326);
+    let r = or_mut(&mut s);
+    r.current = Some(sym.into());
+    r.step = OperatingStep::Shares;
+    r.done.retain(|d| d != sym);
+    r.sold.clear();
+    assert_eq!(validate(&s), Ok(()));
+    s
 }
