@@ -41,7 +41,7 @@ pub struct GameStats {
     /// Tokens bought from other corporations (1841 §9.5, rule 4.4).
     pub token_purchases: u32,
     /// Operating turns with emergency money raising (1841 §14): turns with an emergency sale
-    /// or emergency funds.
+    /// or emergency funds, each turn once however many sales and contributions it has.
     pub emergencies: u32,
     /// Bankruptcies (1841 §14).
     pub bankruptcies: u32,
@@ -122,7 +122,8 @@ pub fn play(options: &Options, players: u32, seed: u64, max_actions: u64) -> Gam
         .tuscan_merge
         .as_ref()
         .map(|t| t.result.clone());
-    let mut emergency_turn: Option<(String, u32)> = None;
+    // The operating turn (numbered by its `OperatingTurn` event) last counted as an emergency.
+    let mut emergency_turn: Option<u32> = None;
     let mut turn_no = 0u32;
     while stats.actions < max_actions {
         if let Some(o) = G1841::outcome(&state) {
@@ -171,13 +172,13 @@ pub fn play(options: &Options, players: u32, seed: u64, max_actions: u64) -> Gam
                 }
                 Event::FrozenChanged { frozen: true, .. } => stats.frozen += 1,
                 Event::TokenBought { .. } => stats.token_purchases += 1,
-                Event::EmergencySold { corporation, .. }
-                | Event::EmergencyFunds { corporation, .. } => {
-                    let key = (corporation.clone(), turn_no);
-                    if emergency_turn.as_ref() != Some(&key) {
-                        stats.emergencies += 1;
-                        emergency_turn = Some(key);
-                    }
+                // One turn is one corporation's: its sales (of whichever corporation's
+                // certificates) and contributions count once.
+                Event::EmergencySold { .. } | Event::EmergencyFunds { .. }
+                    if emergency_turn != Some(turn_no) =>
+                {
+                    stats.emergencies += 1;
+                    emergency_turn = Some(turn_no);
                 }
                 Event::Bankrupt { .. } => stats.bankruptcies += 1,
                 _ => {}
