@@ -100,6 +100,13 @@ pub(super) fn choose(
         return any(&sells, rng).cloned();
     }
     let phase = phase_number(state);
+    // Purchases from other players (`p2p_purchases`, 1841 §15.3) are considered in 15% of the
+    // turns, not per offer: money only changes hands between players there, and offers made
+    // in every turn would keep a stock round going without end.
+    let offers = legal
+        .iter()
+        .any(|a| matches!(a, Action::OfferPurchase { .. }))
+        && chance(rng, 0.15);
     let mut best: Option<(f64, &Action)> = None;
     for a in legal {
         let score = match a {
@@ -146,7 +153,7 @@ pub(super) fn choose(
                 }
             }
             Action::OfferPurchase { price, item, .. } => {
-                if cash - price < keep || !chance(rng, 0.15) {
+                if !offers || cash - price < keep {
                     continue;
                 }
                 match item {
