@@ -5,17 +5,27 @@ use rand_chacha::ChaCha8Rng;
 use super::{any, below, chance};
 use crate::Seat;
 use crate::g1841::action::Action;
+use crate::g1841::corporation::corporation_of_concession;
 use crate::g1841::state::{Round, State};
 use crate::g1841::{G1841, market};
 
-/// Cash a player keeps after a bid: the smallest president's certificate (2 × the lowest par
-/// price, 1841 §5.4) plus one more share, so that the concession can be used.
-fn keep(state: &State) -> i64 {
+/// Cash a player keeps after a bid: for the concession bid on, the smallest president's
+/// certificate (2 × the lowest par price, 1841 §5.4) plus one more share, so that the
+/// corporation starts with its tokens and a first train (§5.4 step 4, §9.6) — and as much again
+/// for every concession of a corporation it holds already (their corporations must be
+/// started too, 1841 §5.5 step 4); novices ([`super::novices`]) think only of the one.
+fn keep(state: &State, seat: Seat, novices: bool) -> i64 {
     let low = market::par_prices(state, crate::g1841::CorporationKind::Minor)
         .into_iter()
         .min()
         .unwrap_or(68);
-    3 * low
+    let held = state.player(seat).map_or(0, |p| {
+        p.concessions
+            .iter()
+            .filter(|c| corporation_of_concession(&state.options, **c).is_some())
+            .count() as i64
+    });
+    3 * low * if novices { 1 } else { held + 1 }
 }
 
 /// What `seat` would pay at most for `concession` (L.25–L.104): a fixed hash of the two, so
@@ -40,6 +50,7 @@ pub(super) fn choose(
     };
     let cash = state.player(seat)?.cash;
     let held = state.player(seat)?.concessions.len();
+    let novices = super::novices(rng);
     if legal.iter().any(|a| matches!(a, Action::BlindBid { .. })) {
         return blind_bid(state, seat, rng);
     }
@@ -48,7 +59,7 @@ pub(super) fn choose(
         .filter(|a| match a {
             Action::Bid { concession, price } => {
                 *price <= valuation(seat, concession) + if held == 0 { 30 } else { 0 }
-                    && cash - price >= keep(state)
+                    && cash - price >= keep(state, seat, novices)
             }
             _ => false,
         })

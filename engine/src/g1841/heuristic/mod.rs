@@ -9,23 +9,37 @@
 //! only randomness is the caller's generator, so the same state and generator state give the
 //! same action. It never plays an action outside the engine's legal set ([`crate::g1841::G1841::legal`]):
 //! it picks among the listed representatives or sets an amount inside a listed range.
+//!
+//! **Planning for trains.** A president knows the train each of his corporations will have to
+//! buy ([`train_need`]: none owned, or all of them rust within a few depot trains, 1841 §9.6,
+//! §10) and keeps in cash what the treasuries lack for it ([`reserve`]): in an emergency his
+//! cash pays first and anything else is sold at half price (§14). So he withholds while a
+//! treasury is short (§9.4), sells shares in the stock round rather than in an emergency,
+//! funds a short treasury with IPO shares, starts and takes over only corporations he can keep
+//! trained, bids for a second concession only with the money to start both, buys a further
+//! train only when it does not eat its replacement's money, takes a spare train from another of
+//! his corporations at L.1 before selling anything, and lays track to give a corporation
+//! without a route its first. One game in ten ([`novices`], drawn from the generator's seed) is
+//! a table of novices who plan none of this: their games hold most of the bankruptcies, and
+//! the bankruptcy ending of §13.
 //! * Concession round (1841 §4): nominates while it holds fewer than two concessions, raises up
 //!   to a private valuation (a hash of seat and concession: L.25–L.104) while enough cash
-//!   stays to start the corporation; Version 1 sealed bids put L.20–L.59 on about a third of
-//!   the concessions.
+//!   stays to start the corporations of all its concessions; Version 1 sealed bids put
+//!   L.20–L.59 on about a third of the concessions.
 //! * Stock round (1841 §5): starts the corporation of every concession it holds (at the
-//!   highest par whose president's certificate costs at most ¾ of its cash), starts a
-//!   non-historical corporation from phase 3 when it presides fewer than two, buys shares by a
-//!   simple valuation ([`stock`]: its own corporations first, IPO shares when the treasury
-//!   lacks a train, then corporations that run trains), sells shares of corporations without
-//!   trains, buys bank concessions, and keeps a cash [`reserve`] for the trains its
-//!   corporations will have to buy.
-//! * Operating round (1841 §9, [`operating`]): lays the cheapest of a few sampled tiles
-//!   (upgrades and new off-board connections preferred) while the treasury keeps the price of a
-//!   needed train, places tokens, runs the route optimizer's best routes, pays out (withholds
-//!   mostly when a needed train is not yet affordable), buys other corporations' tokens now and
-//!   then (1841 §9.5), buys the trains it needs, merges (§12.1) and transforms (§12.2) with
-//!   some probability, raises emergency money selling before it declares bankruptcy (§14).
+//!   highest par whose certificate and one more share fit its cash shared among them), starts
+//!   a non-historical corporation from phase 3 when it presides fewer than two and can pay its
+//!   capital, tokens and depot train, buys shares by a simple valuation ([`stock`]: its own
+//!   corporations first, IPO shares when the treasury lacks a train, then corporations that run
+//!   trains), sells shares of corporations without trains and whatever it must to keep its
+//!   [`reserve`], buys bank concessions.
+//! * Operating round (1841 §9, [`operating`]): lays the best of a few sampled tiles (every
+//!   tile, for a corporation without a route; upgrades, routes and new off-board connections
+//!   preferred) while the treasury keeps its planned train, places tokens, runs the route
+//!   optimizer's best routes, pays out unless the treasury is short of its planned train, buys
+//!   other corporations' tokens now and then (1841 §9.5), buys the trains it needs, merges
+//!   (§12.1, mostly when short of a train) and transforms (§12.2) with some probability, raises
+//!   emergency money selling before it declares bankruptcy (§14).
 //! * Events (§11, §12): takes the presidency when it can, decides odd shares and split shares
 //!   at random, removes tokens at random.
 
@@ -54,6 +68,9 @@ pub const POLICY_NAMES: [&str; 3] = ["random", "first", "heuristic"];
 pub struct Tuning {
     /// Proposes a merger when one is offered (1841 §12.1).
     pub merge: f64,
+    /// Proposes a merger with a partner that runs trains when the corporation is short of the
+    /// train it plans for ([`train_shortfall`], 1841 §12.1, §14).
+    pub merge_short: f64,
     /// Transforms a minor when it may (1841 §12.2).
     pub transform: f64,
     /// Buys another corporation's token when one is offered (1841 §9.5).
@@ -70,13 +87,22 @@ pub struct Tuning {
     pub second_train: f64,
     /// Buys a further train below the limit.
     pub more_trains: f64,
-    /// Share of its cash a player keeps for its corporations' trains ([`reserve`]).
+    /// Share of what its corporations lack for their planned trains that a player keeps in
+    /// cash ([`reserve`]).
     pub reserve_share: f64,
+    /// Depot trains that may still stand before the type that rusts a corporation's last
+    /// train when its president starts planning for the replacement ([`train_need`]).
+    pub rust_horizon: u32,
+    /// Withholds when the treasury lacks the price of the train it plans for (1841 §9.4).
+    pub withhold_short: f64,
+    /// Share of the games played by [`novices`].
+    pub novice_tables: f64,
 }
 
 /// The tuning used by `heuristic`.
 pub const TUNING: Tuning = Tuning {
     merge: 0.35,
+    merge_short: 0.8,
     transform: 0.35,
     buy_token: 0.3,
     resign: 0.6,
@@ -85,7 +111,10 @@ pub const TUNING: Tuning = Tuning {
     corporate_start: 0.08,
     second_train: 0.7,
     more_trains: 0.3,
-    reserve_share: 0.8,
+    reserve_share: 1.0,
+    rust_horizon: 3,
+    withhold_short: 1.0,
+    novice_tables: 0.1,
 };
 
 /// The heuristic player's action for `seat` among `legal` (the engine's
@@ -168,58 +197,107 @@ pub(crate) fn train_rank(id: &str) -> u32 {
         .unwrap_or(0)
 }
 
-/// Whether the corporation will have to buy a train soon: it owns none, or every train it
-/// owns rusts when the depot's next train type is first bought (1841 §10).
-pub(crate) fn needs_train(state: &State, corp: &Corporation) -> bool {
-    if !corp.started() {
-        return false;
+/// The cheapest train a corporation can buy from the bank now (1841 §9.6: the depot's next
+/// train or a discarded one in the pool, at face value), in L.; 0 when there is none.
+pub(crate) fn cheapest_train_price(state: &State) -> i64 {
+    let rules = data::ruleset(&state.options);
+    state
+        .operations
+        .pool_trains
+        .iter()
+        .filter_map(|t| rules.train(train_type(t)).map(|d| d.price))
+        .chain(depot_train(state).map(|(_, p)| p))
+        .min()
+        .unwrap_or(0)
+}
+
+/// The train `corp` must plan for, as its price in L. (`None`: nothing to plan). A
+/// corporation without a train must buy one as soon as it has a route (1841 §9.6, rule 4.5:
+/// the cheapest depot or pool train, else emergency money raising, §14); one whose trains
+/// all rust must buy again when the first train of the type that rusts the last of them is
+/// bought (1841 §10), which it plans for once at most [`Tuning::rust_horizon`] depot trains
+/// stand before that type (then the price to plan is that type's: the depot sells it next).
+/// A corporation with a train that never rusts (6, 7, 8) plans nothing.
+pub(crate) fn train_need(state: &State, corp: &Corporation) -> Option<i64> {
+    if !corp.started() || corp.closed {
+        return None;
     }
-    let Some(owned) = state
+    let owned = state
         .operations
         .trains
         .get(&corp.sym)
-        .filter(|t| !t.is_empty())
-    else {
-        return true;
+        .filter(|t| !t.is_empty());
+    let Some(owned) = owned else {
+        return Some(cheapest_train_price(state)).filter(|p| *p > 0);
     };
-    let Some((next, _)) = depot_train(state) else {
-        return false;
-    };
-    let next_type = train_type(&next);
-    if state
-        .operations
-        .depot_sold
-        .get(next_type)
-        .copied()
-        .unwrap_or(0)
-        > 0
-    {
-        return false;
-    }
     let rules = data::ruleset(&state.options);
-    owned.iter().all(|t| {
-        rules
+    // Depot order index of the type that rusts each train; a permanent train ends the plan.
+    let order = |name: &str| rules.trains.iter().position(|t| t.name == name);
+    let mut last = 0;
+    for t in owned {
+        let by = rules
             .train(train_type(t))
             .and_then(|d| d.rusted_by_first_purchase_of.as_deref())
-            == Some(next_type)
-    })
+            .and_then(order)?;
+        last = last.max(by);
+    }
+    let left_before: u32 = rules.trains[..last]
+        .iter()
+        .map(|t| {
+            t.count.saturating_sub(
+                state
+                    .operations
+                    .depot_sold
+                    .get(&t.name)
+                    .copied()
+                    .unwrap_or(0),
+            )
+        })
+        .sum();
+    (left_before <= TUNING.rust_horizon).then(|| rules.trains[last].price)
 }
 
-/// Cash `seat` keeps for its corporations' trains: for every corporation it controls that
-/// [`needs_train`], the part of the next depot train's price the treasury lacks, times
-/// [`Tuning::reserve_share`]; at most half its cash (a reserve it cannot reach anyway must
-/// not stop it from buying into running corporations).
-pub fn reserve(state: &State, seat: Seat) -> i64 {
-    let price = next_train_price(state);
+/// Whether the corporation must plan for a train ([`train_need`]).
+pub(crate) fn needs_train(state: &State, corp: &Corporation) -> bool {
+    train_need(state, corp).is_some()
+}
+
+/// What the treasury of `corp` lacks for the train it plans for ([`train_need`]), in L.
+pub(crate) fn train_shortfall(state: &State, corp: &Corporation) -> i64 {
+    train_need(state, corp).map_or(0, |p| (p - corp.cash).max(0))
+}
+
+/// Cash `seat` keeps for its corporations' trains, as a competent president does: in an
+/// emergency its cash pays what the treasury lacks (1841 §14), and money raised then comes
+/// from half-price sales, so it keeps, for every corporation it controls, what the treasury
+/// lacks for the train it plans for ([`train_shortfall`]), times [`Tuning::reserve_share`].
+/// Novices ([`novices`]) keep none.
+pub fn reserve(state: &State, seat: Seat, rng: &ChaCha8Rng) -> i64 {
+    if novices(rng) {
+        return 0;
+    }
     let lacking: i64 = state
         .corporations
         .iter()
         .filter(|c| c.started() && !c.closed && controller(state, &c.sym) == Some(seat))
-        .filter(|c| needs_train(state, c))
-        .map(|c| (price - c.cash).max(0))
+        .map(|c| train_shortfall(state, c))
         .sum();
-    let cash = state.player(seat).map_or(0, |p| p.cash);
-    ((lacking as f64 * TUNING.reserve_share) as i64).min(cash / 2)
+    (lacking as f64 * TUNING.reserve_share) as i64
+}
+
+/// Whether the table is one of novices (a share [`Tuning::novice_tables`] of the games): players
+/// who do not plan for their trains — no [`reserve`], withholding only now and then when a
+/// train is short, starting corporations they cannot keep trained, buying trains and
+/// presidencies without looking at the next rust. Such tables run into the emergencies and
+/// bankruptcies of 1841 §14 again and again, and they are where the bankruptcy ending
+/// (all players but one bankrupt, §13) still happens. Drawn from the generator's seed (in a
+/// playout the game's seed, the same all game long), so a seed is one table.
+pub fn novices(rng: &ChaCha8Rng) -> bool {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in rng.get_seed() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    ((h >> 11) as f64 / (1u64 << 53) as f64) < TUNING.novice_tables
 }
 
 /// Cash of a holder (a player's or a corporation's).

@@ -4,12 +4,16 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::{
-    TUNING, any, below, chance, needs_train, next_train_price, stock, train_rank, trains, unit,
+    TUNING, any, below, chance, needs_train, next_train_price, stock, train_need, train_rank,
+    train_shortfall, trains, unit,
 };
 use crate::Seat;
 use crate::g1841::action::{Action, Event, OddShareChoice};
 use crate::g1841::state::{OperatingStep, Round, State};
 use crate::g1841::{G1841, data, flow, map, operating_round};
+
+/// How often [`super::novices`] withhold when the treasury lacks its train (1841 §9.4).
+const NOVICE_WITHHOLD_SHORT: f64 = 0.7;
 
 /// Tile lays tried (applied to a copy of the state) before one is chosen.
 const LAYS_SAMPLED: usize = 6;
@@ -55,11 +59,19 @@ pub(super) fn choose(
             .find(|a| matches!(a, Action::RunRoutes { .. }))
             .cloned(),
         OperatingStep::Dividend => {
-            let short = needs_train(state, corp) && corp.cash < next_train_price(state);
-            let withhold = chance(rng, if short { 0.7 } else { TUNING.withhold });
+            // 1841 §9.4: withholding puts the whole revenue in the treasury, which pays the
+            // train first in an emergency (§14); a president short of the train it plans for
+            // withholds ([`Tuning::withhold_short`]).
+            let short = train_shortfall(state, corp) > 0;
+            let p = match (short, super::novices(rng)) {
+                (false, _) => TUNING.withhold,
+                (true, false) => TUNING.withhold_short,
+                (true, true) => NOVICE_WITHHOLD_SHORT,
+            };
+            let withhold = chance(rng, p);
             Some(Action::Dividend { payout: !withhold })
         }
-        OperatingStep::BuyToken => buy_token(state, seat, corp.cash, rng),
+        OperatingStep::BuyToken => buy_token(state, seat, &sym, rng),
         OperatingStep::Trains => train_step(state, seat, &sym, legal, rng),
         OperatingStep::Shares => share_step(state, &sym, legal, rng),
         OperatingStep::Merge => {
@@ -67,6 +79,23 @@ pub(super) fn choose(
                 .iter()
                 .filter(|a| matches!(a, Action::ProposeMerger { .. }))
                 .collect();
+            // A corporation short of the train it plans for merges, most of the time, with a
+            // partner that runs trains: the new corporation gets both treasuries and all the
+            // trains (1841 §12.1), the way out of an emergency (§14) a president sees coming.
+            let rescuers: Vec<&Action> = merges
+                .iter()
+                .copied()
+                .filter(|a| {
+                    matches!(a, Action::ProposeMerger { partner } if trains(state, partner) > 0)
+                })
+                .collect();
+            if !rescuers.is_empty()
+                && !super::novices(rng)
+                && train_shortfall(state, corp) > 0
+                && chance(rng, TUNING.merge_short)
+            {
+                return any(&rescuers, rng).cloned();
+            }
             if chance(rng, TUNING.merge) {
                 any(&merges, rng).cloned()
             } else {
@@ -101,10 +130,25 @@ fn track(
     rng: &mut ChaCha8Rng,
 ) -> Option<Action> {
     let corp = state.corporation(sym)?;
-    let keep = if needs_train(state, corp) {
-        next_train_price(state)
+    // A corporation with trains keeps the price of the train it plans for (a lay costing
+    // nothing is always fine). One without a train may get a route from the lay and with it
+    // the duty to buy the cheapest bank train at once (1841 §9.6), which its president pays
+    // in an emergency (§14): it lays while the treasury and the president's cash above his
+    // reserve for his other corporations pay that train.
+    let keep = train_need(state, corp).unwrap_or(0);
+    let trainless = trains(state, sym) == 0;
+    let backing = if trainless {
+        let own = train_shortfall(state, corp);
+        state.player(seat).map_or(0, |p| p.cash) - (super::reserve(state, seat, rng) - own)
     } else {
         0
+    };
+    let affordable = |cost: i64| {
+        if trainless {
+            corp.cash - cost + backing >= super::cheapest_train_price(state)
+        } else {
+            cost == 0 || corp.cash - cost >= keep
+        }
     };
     let board = map::map(&state.options);
     let connected = state.game_end.connected_offboards.len();
@@ -136,8 +180,17 @@ fn track(
         })
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // A corporation without a route earns nothing and still has to buy trains once someone's
+    // track gives it one (1841 §9.6): it tries every lay and prefers one that gives it a
+    // route now.
+    let routeless = !operating_round::route_available(state, sym);
+    let sampled = if routeless {
+        scored.len()
+    } else {
+        LAYS_SAMPLED
+    };
     let mut best: Option<(f64, &Action)> = None;
-    for (pre, a) in scored.into_iter().take(LAYS_SAMPLED) {
+    for (pre, a) in scored.into_iter().take(sampled) {
         let mut copy = state.clone();
         let Ok(events) = flow::apply(&mut copy, seat, a) else {
             continue;
@@ -149,10 +202,16 @@ fn track(
                 _ => 0,
             })
             .sum();
-        if corp.cash - cost < keep {
+        if !affordable(cost) {
             continue;
         }
+        let route = if routeless && operating_round::route_available(&copy, sym) {
+            ROUTE_BONUS
+        } else {
+            0.0
+        };
         let score = pre - cost as f64
+            + route
             + 150.0
                 * copy
                     .game_end
@@ -165,6 +224,9 @@ fn track(
     }
     best.map(|(_, a)| a.clone())
 }
+
+/// Score of a lay that gives a corporation without a route its first (1841 §9.3, §9.6).
+const ROUTE_BONUS: f64 = 200.0;
 
 /// Weight of a lay's nearness to an off-board group not yet connected (per hex closer).
 const OFFBOARD_PULL: f64 = 6.0;
@@ -202,15 +264,18 @@ fn offboard_distances(state: &State) -> Vec<u32> {
 
 /// Buying another corporation's token (1841 §9.5, rule 4.4) with probability
 /// [`crate::g1841::heuristic::Tuning::buy_token`], at L.1–L.30, while the treasury keeps the
-/// price of a needed train.
-fn buy_token(state: &State, seat: Seat, cash: i64, rng: &mut ChaCha8Rng) -> Option<Action> {
+/// price of the train it plans for ([`train_need`]; else half the next depot train's).
+fn buy_token(state: &State, seat: Seat, sym: &str, rng: &mut ChaCha8Rng) -> Option<Action> {
+    let corp = state.corporation(sym)?;
+    let cash = corp.cash;
+    let keep = train_need(state, corp).unwrap_or(next_train_price(state) / 2);
     let ranges = G1841::legal(state, seat).token_purchases;
     if ranges.is_empty() || !chance(rng, TUNING.buy_token) {
         return None;
     }
     let r = &ranges[below(rng, ranges.len())];
     let price = (r.min_price + below(rng, 30) as i64).min(r.max_price);
-    if price < r.min_price || cash - price < next_train_price(state) / 2 {
+    if price < r.min_price || cash - price < keep {
         return None;
     }
     Some(Action::BuyToken {
@@ -243,7 +308,13 @@ fn train_step(
             _ => i64::MAX,
         })
         .map(|a| (*a).clone());
+    let novices = super::novices(rng);
     if operating_round::in_emergency(state) {
+        // 1841 §9.6, §14: before selling anything, a president takes a train another of his
+        // corporations can spare, at L.1.
+        if !novices && let Some(buy) = sister_train(state, seat, sym) {
+            return Some(buy);
+        }
         // 1841 §14: bankruptcy once it is allowed (selling on would not pay the train),
         // else buy as soon as the funds suffice, else sell.
         if legal
@@ -287,7 +358,9 @@ fn train_step(
         return None;
     }
     // The newest affordable train from the depot or pool (the listing holds only affordable
-    // ones), the depot's first.
+    // ones), the depot's first; a further train only when it leaves the treasury no shorter
+    // of the train it plans for ([`train_shortfall`]: a rusting train bought with the money
+    // of its replacement brings the emergency of 1841 §14 closer).
     let best = listed
         .iter()
         .filter(|a| matches!(a, Action::BuyTrain { price, .. } if *price <= corp.cash))
@@ -296,10 +369,17 @@ fn train_step(
             _ => (0, false),
         });
     if let Some(b) = best {
-        return Some((*b).clone());
+        if owned == 0 || super::novices(rng) || !worsens_plan(state, seat, sym, b) {
+            return Some((*b).clone());
+        }
+        return None;
     }
-    // Now and then a train from another corporation its controller also controls, at the
-    // price of a new one of its type when the treasury has it (1841 §9.6).
+    // Without a train and the money for one, a train another of its president's corporations
+    // can spare, at L.1 (1841 §9.6); novices now and then buy one from another corporation
+    // of their own at the price of a new one when the treasury has it.
+    if owned == 0 && !novices {
+        return sister_train(state, seat, sym);
+    }
     if owned == 0 && chance(rng, 0.1) {
         let ranges = G1841::legal(state, seat).train_purchases;
         let mine: Vec<_> = ranges
@@ -315,6 +395,37 @@ fn train_step(
         }
     }
     None
+}
+
+/// A train that another corporation controlled by `seat` can spare (it keeps another train),
+/// the newest, for `sym` at the least price the listing allows (1841 §9.6: any price from
+/// L.1 between corporations, paid from the buyer's treasury).
+fn sister_train(state: &State, seat: Seat, sym: &str) -> Option<Action> {
+    G1841::legal(state, seat)
+        .train_purchases
+        .into_iter()
+        .filter(|r| {
+            r.from != sym
+                && crate::g1841::corporation::controller(state, &r.from) == Some(seat)
+                && trains(state, &r.from) >= 2
+        })
+        .max_by_key(|r| train_rank(&r.train))
+        .map(|r| Action::BuyTrain {
+            train: r.train,
+            from: r.from,
+            price: r.min_price,
+        })
+}
+
+/// Whether buying `buy` leaves `sym` shorter of the train it plans for than it is now
+/// ([`train_shortfall`], played on a copy of the state).
+fn worsens_plan(state: &State, seat: Seat, sym: &str, buy: &Action) -> bool {
+    let mut copy = state.clone();
+    if flow::apply(&mut copy, seat, buy).is_err() {
+        return true;
+    }
+    let short = |s: &State| s.corporation(sym).map_or(0, |c| train_shortfall(s, c));
+    short(&copy) > short(state)
 }
 
 /// The corporate share step (1841 §9.7): sells when it must; buys a share of a corporation
@@ -424,7 +535,7 @@ fn event(state: &State, seat: Seat, legal: &[Action], rng: &mut ChaCha8Rng) -> O
             let buys = of(legal, |a| matches!(a, Action::BuyShares { .. }));
             if !buys.is_empty() {
                 let cash = state.player(seat).map_or(0, |p| p.cash);
-                if cash > super::reserve(state, seat) + 100 && chance(rng, 0.5) {
+                if cash > super::reserve(state, seat, rng) + 100 && chance(rng, 0.5) {
                     return any(&buys, rng).cloned();
                 }
                 return legal.iter().find(|a| matches!(a, Action::Pass)).cloned();

@@ -3,14 +3,18 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use super::{any, chance, needs_train, next_train_price, reserve, trains, unit};
+use super::{
+    any, chance, cheapest_train_price, next_train_price, reserve, train_need, train_shortfall,
+    trains, unit,
+};
 use crate::Seat;
 use crate::g1841::action::Action;
 use crate::g1841::corporation::{controller, corporation_of_concession, phase_number};
 use crate::g1841::data;
+use crate::g1841::flow;
 use crate::g1841::p2p;
 use crate::g1841::start;
-use crate::g1841::state::{Corporation, PurchaseItem, Round, ShareOwner, State};
+use crate::g1841::state::{Corporation, CorporationKind, PurchaseItem, Round, ShareOwner, State};
 
 /// Cost in L. of `percent` of `corp` at its market price (`None` when not started).
 pub(super) fn cost(corp: &Corporation, percent: u32) -> Option<i64> {
@@ -26,13 +30,16 @@ fn controlled(state: &State, seat: Seat) -> usize {
         .count()
 }
 
-/// Value of buying `percent` of `corp` for `seat` (≤ 0: not worth it).
+/// Value of buying `percent` of `corp` for `seat` (≤ 0: not worth it); `spare` is the cash
+/// the player has left above its [`reserve`] after the purchase.
 fn share_score(
     state: &State,
     seat: Seat,
     corp: &Corporation,
     percent: u32,
     from_pool: bool,
+    spare: i64,
+    novices: bool,
 ) -> f64 {
     let me = ShareOwner::Player(seat);
     let mine = corp.percent_of(&me);
@@ -41,7 +48,7 @@ fn share_score(
     let mut score = if president == Some(&me) {
         // Its own corporation: more dividends, and IPO money for the trains (1841 §3.5).
         let mut s = 2.5;
-        if !from_pool && needs_train(state, corp) && corp.cash < next_train_price(state) {
+        if !from_pool && train_shortfall(state, corp) > 0 {
             s += 2.0;
         }
         s
@@ -52,11 +59,17 @@ fn share_score(
     } else {
         -1.0
     };
-    // Taking over the presidency (1841 §5.3: strictly more than the president).
+    // Taking over the presidency (1841 §5.3: strictly more than the president) — but a
+    // presidency is also the duty to pay the train the treasury lacks (1841 §14): not of a
+    // corporation short of its train unless the player's spare cash covers it.
     if president != Some(&me) {
         let top = president.map_or(0, |p| corp.percent_of(p));
-        if mine + percent > top && runs {
-            score += 1.5;
+        if mine + percent > top {
+            if !novices && train_shortfall(state, corp) > spare {
+                score -= 2.0;
+            } else if runs {
+                score += 1.5;
+            }
         }
     }
     // A falling price is a warning; a price far under par a bargain only if it runs.
@@ -75,7 +88,8 @@ pub(super) fn choose(
 ) -> Option<Action> {
     let player = state.player(seat)?;
     let cash = player.cash;
-    let keep = reserve(state, seat);
+    let keep = reserve(state, seat, rng);
+    let novice = super::novices(rng);
     let must_sell = !legal.iter().any(|a| matches!(a, Action::Pass));
     // Sales first (1841 §5.1: sell, then buy).
     let sells: Vec<&Action> = legal
@@ -96,7 +110,9 @@ pub(super) fn choose(
     if must_sell {
         return any(&sells, rng).cloned().or_else(|| legal.first().cloned());
     }
-    if !sells.is_empty() && chance(rng, 0.5) {
+    // Short of its reserve it sells now, at the market price, rather than at half price in
+    // the emergency (1841 §5.3, §14).
+    if !sells.is_empty() && (cash < keep || chance(rng, 0.5)) {
         return any(&sells, rng).cloned();
     }
     let phase = phase_number(state);
@@ -114,7 +130,7 @@ pub(super) fn choose(
                 let Some(c) = state.corporation(corporation) else {
                     continue;
                 };
-                par_score(state, seat, c, *price, cash, keep, legal)
+                par_score(state, seat, c, *price, (cash, keep), novice, legal)
             }
             Action::BuyShares {
                 corporation,
@@ -124,12 +140,22 @@ pub(super) fn choose(
                 let Some(c) = state.corporation(corporation) else {
                     continue;
                 };
-                match cost(c, *percent) {
-                    Some(k) if cash - k >= keep => {
-                        share_score(state, seat, c, *percent, *from_pool)
-                    }
-                    _ => continue,
+                let Some(k) = cost(c, *percent) else {
+                    continue;
+                };
+                // An IPO share of its own corporation pays the treasury (1841 §3.5): money for
+                // the corporation's train, as the reserve is, and better there than in an
+                // emergency (§14) — so it is bought whenever the treasury is short.
+                let into_own = if !*from_pool && c.president() == Some(&ShareOwner::Player(seat)) {
+                    k.min(train_shortfall(state, c))
+                } else {
+                    0
+                };
+                let spare = cash - k - (keep - into_own);
+                if spare < 0 && into_own < k {
+                    continue;
                 }
+                share_score(state, seat, c, *percent, *from_pool, spare, novice)
             }
             Action::BuyConcession { concession } => {
                 // A concession to start its corporation (1841 §3.2), while the player holds
@@ -174,13 +200,24 @@ pub(super) fn choose(
 }
 
 /// Value of starting `corp` at `price` for `seat` (≤ 0: not now).
+///
+/// A historical corporation is started at once (its concession is used now or lost, 1841
+/// §5.5 step 4), at the highest par whose president's certificate costs at most ¾ of the
+/// cash and whose certificate and one more share (3 × par) fit in the cash shared among the
+/// corporations of the concessions it holds (novices: ¾ of the cash only). A non-historical
+/// one (1841 §3.4) only when the player can keep it trained: it must
+/// buy the cheapest bank train as soon as it has a route (1841 §9.6), from what the president
+/// pays in ([`start_capital`]) less its tokens (§5.4 step 4), the rest from his cash in an
+/// emergency (§14); so his cash above his [`reserve`] must pay the capital, and the depot's
+/// train and the tokens (novices: only the certificate). Among such pars the highest whose
+/// certificate costs at most ¾ of the cash, else the lowest.
 fn par_score(
     state: &State,
     seat: Seat,
     corp: &Corporation,
     price: i64,
-    cash: i64,
-    keep: i64,
+    (cash, keep): (i64, i64),
+    novices: bool,
     legal: &[Action],
 ) -> f64 {
     let pars: Vec<i64> = legal
@@ -190,18 +227,44 @@ fn par_score(
             _ => None,
         })
         .collect();
-    // The highest par whose president's certificate costs at most ¾ of the cash, else the
-    // lowest listed.
-    let fitting = pars.iter().copied().filter(|p| 4 * 2 * p <= 3 * cash).max();
-    let wanted = fitting.or_else(|| pars.iter().copied().min());
-    if wanted != Some(price) {
-        return 0.0;
-    }
+    let pick = |fits: &dyn Fn(i64) -> bool| {
+        let ok: Vec<i64> = pars.iter().copied().filter(|p| fits(*p)).collect();
+        ok.iter()
+            .copied()
+            .filter(|p| 4 * 2 * p <= 3 * cash)
+            .max()
+            .or_else(|| ok.iter().copied().min())
+    };
     if corp.historical {
-        // The concession is used or lost at the end of the round (1841 §5.5 step 4).
-        return 10.0;
+        // Careful players share the cash among the corporations of the concessions they
+        // hold (each must be started now, §5.5 step 4): a par whose certificate and one more
+        // share fit in the share, so that each gets its tokens and a first train.
+        let unstarted = state.player(seat).map_or(1, |p| {
+            p.concessions
+                .iter()
+                .filter(|c| {
+                    corporation_of_concession(&state.options, **c)
+                        .and_then(|sym| state.corporation(sym))
+                        .is_some_and(|x| !x.started())
+                })
+                .count()
+                .max(1) as i64
+        });
+        let fits = |p: i64| novices || 3 * p * unstarted <= cash;
+        return if pick(&fits).or_else(|| pick(&|_| true)) == Some(price) {
+            10.0
+        } else {
+            0.0
+        };
     }
-    if cash - 2 * price < keep {
+    // The train it will run on: the depot's, not a pool train about to rust.
+    let train = cheapest_train_price(state).max(next_train_price(state));
+    let tokens = min_tokens(state, corp) * START_TOKEN_ESTIMATE;
+    // Novices start it whenever they can pay the president's certificate.
+    let fits = |p: i64| {
+        novices || (start_capital(corp, p) <= cash - keep && cash - keep >= train + tokens)
+    };
+    if pick(&fits) != Some(price) {
         return 0.0;
     }
     match controlled(state, seat) {
@@ -211,6 +274,28 @@ fn par_score(
         _ => 0.3,
     }
 }
+
+/// What a player pays into a corporation he starts at `price` (1841 §5.4): the president's
+/// certificate at 2× par, and for a major the two further 10% shares he may buy up to 40%.
+fn start_capital(corp: &Corporation, price: i64) -> i64 {
+    match corp.kind {
+        CorporationKind::Major => 4 * price,
+        CorporationKind::Minor => 2 * price,
+    }
+}
+
+/// Tokens a start must buy at least (1841 §5.4 step 4: majors 2, minors 1).
+fn min_tokens(state: &State, corp: &Corporation) -> i64 {
+    let counts = &data::ruleset(&state.options).token_counts;
+    i64::from(match corp.kind {
+        CorporationKind::Major => counts.major_total_after_start.min,
+        CorporationKind::Minor => counts.minor_total_after_start.min,
+    })
+}
+
+/// The token price a start plans with (1841 §5.4 step 4: L.25–L.200 by the home's distance to
+/// track; [`start_step`] picks a home at about this price or less when the treasury is short).
+const START_TOKEN_ESTIMATE: i64 = 50;
 
 /// The start steps (1841 §5.4) for corporation `sym`: more IPO shares while affordable, the
 /// home token, the token count.
@@ -229,11 +314,7 @@ pub(super) fn start_step(
         .filter(|a| matches!(a, Action::PlaceToken { .. }))
         .collect();
     if !homes.is_empty() {
-        let optional = legal.iter().any(|a| matches!(a, Action::Pass));
-        if optional && !chance(rng, 0.5) {
-            return None;
-        }
-        return any(&homes, rng).cloned();
+        return home(state, seat, corp, &homes, legal, rng);
     }
     let counts: Vec<u32> = legal
         .iter()
@@ -244,38 +325,95 @@ pub(super) fn start_step(
         .collect();
     if !counts.is_empty() {
         let each = start::token_price(state, sym);
-        let train = next_train_price(state);
+        let train = cheapest_train_price(state);
         let min = counts.iter().copied().min()?;
-        // As many as leave the price of a train in the treasury, one more now and then.
+        // As many as leave the price of a train in the treasury (1841 §9.6); novices buy one
+        // more now and then.
         let mut n = counts
             .iter()
             .copied()
             .filter(|c| corp.cash - each * i64::from(*c) >= train)
             .max()
             .unwrap_or(min);
-        if chance(rng, 0.25) && counts.contains(&(n + 1)) {
+        if super::novices(rng) && chance(rng, 0.25) && counts.contains(&(n + 1)) {
             n += 1;
         }
         return Some(Action::BuyTokens { count: n });
     }
-    // More shares of the new corporation (up to 40%) while the money lasts.
+    // More shares of the new corporation (up to 40%) while the money lasts: always while its
+    // treasury lacks its first train and tokens (1841 §5.4, §9.6), else now and then. The
+    // money paid in still stands for the new corporation's train in the player's reserve.
+    let short = (train_need(state, corp).unwrap_or(0)
+        + min_tokens(state, corp) * START_TOKEN_ESTIMATE
+        - corp.cash)
+        .max(0);
     let keep = match buyer {
-        ShareOwner::Player(s) if s == seat => reserve(state, seat),
+        ShareOwner::Player(s) if s == seat => reserve(state, seat, rng),
         _ => next_train_price(state),
     };
     let buys: Vec<&Action> = legal
         .iter()
         .filter(|a| match a {
             Action::BuyShares { percent, .. } => {
-                cost(corp, *percent).is_some_and(|k| buyer_cash - k >= keep + 40)
+                cost(corp, *percent).is_some_and(|k| buyer_cash - k >= keep - k.min(short) + 40)
             }
             _ => false,
         })
         .collect();
-    if chance(rng, 0.75) {
+    if short > 0 || chance(rng, 0.75) {
         return any(&buys, rng).cloned();
     }
     None
+}
+
+/// A home token of a starting corporation (1841 §5.4 step 3). The home fixes the price of
+/// every token the start buys (§5.4 step 4: L.200 on track, down to L.25 with no track within
+/// two hexes), so it picks at random among the homes that leave the treasury the cheapest
+/// bank train after the fewest tokens, else a home of the lowest price; an optional second
+/// home half the time, and only when it leaves the treasury that train.
+fn home(
+    state: &State,
+    seat: Seat,
+    corp: &Corporation,
+    homes: &[&Action],
+    legal: &[Action],
+    rng: &mut ChaCha8Rng,
+) -> Option<Action> {
+    let optional = legal.iter().any(|a| matches!(a, Action::Pass));
+    if optional && !chance(rng, 0.5) {
+        return None;
+    }
+    if corp.historical {
+        return any(homes, rng).cloned();
+    }
+    let train = cheapest_train_price(state);
+    let tokens = min_tokens(state, corp).max(corp.tokens.len() as i64 + 1);
+    let priced: Vec<(i64, &Action)> = homes
+        .iter()
+        .filter_map(|a| {
+            let mut copy = state.clone();
+            flow::apply(&mut copy, seat, a).ok()?;
+            Some((start::token_price(&copy, &corp.sym), *a))
+        })
+        .collect();
+    let fitting: Vec<&Action> = priced
+        .iter()
+        .filter(|(p, _)| corp.cash - tokens * p >= train)
+        .map(|(_, a)| *a)
+        .collect();
+    if !fitting.is_empty() {
+        return any(&fitting, rng).cloned();
+    }
+    if optional {
+        return None;
+    }
+    let low = priced.iter().map(|(p, _)| *p).min()?;
+    let cheapest: Vec<&Action> = priced
+        .iter()
+        .filter(|(p, _)| *p == low)
+        .map(|(_, a)| *a)
+        .collect();
+    any(&cheapest, rng).cloned()
 }
 
 /// The seller's answer to a purchase offer (`p2p_purchases`, 1841 §15.3): accepts an offer
