@@ -218,7 +218,7 @@ pub(crate) fn cheapest_train_price(state: &State) -> i64 {
 /// bought (1841 §10), which it plans for once at most [`Tuning::rust_horizon`] depot trains
 /// stand before that type (then the price to plan is that type's: the depot sells it next).
 /// A corporation with a train that never rusts (6, 7, 8) plans nothing.
-pub(crate) fn train_need(state: &State, corp: &Corporation) -> Option<i64> {
+pub fn train_need(state: &State, corp: &Corporation) -> Option<i64> {
     if !corp.started() || corp.closed {
         return None;
     }
@@ -263,7 +263,7 @@ pub(crate) fn needs_train(state: &State, corp: &Corporation) -> bool {
 }
 
 /// What the treasury of `corp` lacks for the train it plans for ([`train_need`]), in L.
-pub(crate) fn train_shortfall(state: &State, corp: &Corporation) -> i64 {
+pub fn train_shortfall(state: &State, corp: &Corporation) -> i64 {
     train_need(state, corp).map_or(0, |p| (p - corp.cash).max(0))
 }
 
