@@ -16,6 +16,10 @@ use crate::g1841::p2p;
 use crate::g1841::start;
 use crate::g1841::state::{Corporation, CorporationKind, PurchaseItem, Round, ShareOwner, State};
 
+/// Share of its stock-round turns in which a player considers buying from another player
+/// (`p2p_purchases`, 1841 §15.3).
+const P2P_OFFER_TURNS: f64 = 0.3;
+
 /// Cost in L. of `percent` of `corp` at its market price (`None` when not started).
 pub(super) fn cost(corp: &Corporation, percent: u32) -> Option<i64> {
     Some(corp.price()? * i64::from(percent / corp.unit_percent().max(1)))
@@ -116,13 +120,13 @@ pub(super) fn choose(
         return any(&sells, rng).cloned();
     }
     let phase = phase_number(state);
-    // Purchases from other players (`p2p_purchases`, 1841 §15.3) are considered in 15% of the
-    // turns, not per offer: money only changes hands between players there, and offers made
-    // in every turn would keep a stock round going without end.
+    // Purchases from other players (`p2p_purchases`, 1841 §15.3) are considered in a share
+    // of the turns ([`P2P_OFFER_TURNS`]), not per offer: money only changes hands between
+    // players there, and offers made in every turn would keep a stock round going without end.
     let offers = legal
         .iter()
         .any(|a| matches!(a, Action::OfferPurchase { .. }))
-        && chance(rng, 0.15);
+        && chance(rng, P2P_OFFER_TURNS);
     let mut best: Option<(f64, &Action)> = None;
     for a in legal {
         let score = match a {
