@@ -182,7 +182,11 @@ fn a_treasury_short_of_its_planned_train_withholds() {
     }
     assert_eq!(
         seen.into_iter().collect::<Vec<_>>(),
-        vec![((false, false), 2), ((false, true), 64), ((true, false), 24)]
+        vec![
+            ((false, false), 2),
+            ((false, true), 64),
+            ((true, false), 24)
+        ]
     );
 }
 

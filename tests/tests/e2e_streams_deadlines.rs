@@ -28,8 +28,9 @@ fn passes(n: usize) -> Value {
 }
 
 /// A long game of 1841 for 8 seats, as a ReplayRequest in proto3 JSON, its number of actions
-/// and the state it starts from: the `heuristic` policy's game of seed 2 (Playout). About
-/// 2,000 actions whose states (about 11 KB each) make a StreamReplay of far more than the
+/// and the state it starts from: the `heuristic` policy's game of seed 2 (Playout). 1,033
+/// actions (about 2,000 before the heuristic's presidents planned for their trains,
+/// 2026-12-07) whose states (about 11 KB each) make a StreamReplay of far more than the
 /// buffers between server and reader hold. Games of 1841 are bounded (18xx.games' turn limit,
 /// 100 stock rounds), so a long list of actions must be a real game.
 ///

@@ -3023,15 +3023,16 @@ mod tests {
     }
 
     /// A merger waiting for the two-city tile's choice (1841 §12.1: stage TWO_CITY_TILE,
-    /// `two_city`, `decider`) round-trips: v2 3 players heuristic seed 3001, SFTN and SFTG
-    /// into CTDA, Torino H4.
+    /// `two_city`, `decider`) round-trips: v2 3 players heuristic seed 3091, SFTN and SFTG
+    /// into CTS, Torino H4, decided by seat 0 (seed 3001's SFTN and SFTG into CTDA, decided by
+    /// seat 2, until the heuristic's presidents planned for their trains, 2026-12-07).
     #[test]
     fn a_merger_choosing_on_a_two_city_tile_round_trips() {
         use rand_chacha::ChaCha8Rng;
         use rand_core::SeedableRng;
         let options = eng::Options::default();
-        let mut state = G1841::setup(&options, 3, 3001).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(3001);
+        let mut state = G1841::setup(&options, 3, 3091).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3091);
         let choosing = |s: &eng::State| {
             matches!(&s.round, eng::Round::OperatingRound(r)
                 if matches!(r.event.as_deref(), Some(eng::CorporateEvent::Merger(m))
@@ -3058,7 +3059,7 @@ mod tests {
                 city: 0
             }]
         );
-        assert_eq!(m.decider, Some(2));
+        assert_eq!(m.decider, Some(0));
         check_on_the_wire(&state);
     }
 
