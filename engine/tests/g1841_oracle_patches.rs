@@ -321,6 +321,19 @@ const CASES: &[Case] = &[
         patched_to: Some(300),
         with: &[],
     },
+    // 1841 §12.1 (entry merger-pool-pairs-after-new-shares-run-out): ILTF and ICSF merge into
+    // AFI (L.14, ids 1140-1141); player 7 claims the presidency (id 1142), SFLi and CGTF take a
+    // new share each and the pool six, and the pool's seventh pair finds none left: 18xx's bank
+    // pays it out to the share pool and crashes; patched, the pool is paid nothing, as in
+    // Referee.
+    Case {
+        entry: "merger-pool-pairs-after-new-shares-run-out",
+        fixture: "merger-pool-pairs-after-new-shares-run-out-v2-random-8p-s8012-to1150.json",
+        stop_at: 1142,
+        stop_message: "undefined method `spender' for <Engine::SharePool>",
+        patched_to: Some(1150),
+        with: &[],
+    },
 ];
 
 #[test]
