@@ -334,6 +334,18 @@ const CASES: &[Case] = &[
         patched_to: Some(1150),
         with: &[],
     },
+    // 1841 §5.2, §7.1 (entry ipo-purchase-hidden-by-a-treasury-holding): SFLP (L.117, one 20%
+    // IPO share left) buys SFTN's 10% at L.158 (id 103); player 2 (L.134) buys SFLP's IPO share
+    // (id 104): 18xx judges SFLP's IPO by SFTN's 10%, the smallest certificate in its treasury,
+    // and lists no purchase. (The full game stops at id 548 without the Version 1 split patch.)
+    Case {
+        entry: "ipo-purchase-hidden-by-a-treasury-holding",
+        fixture: "ipo-purchase-hidden-by-a-treasury-holding-version_1-heuristic-3p-s3003-to120.json",
+        stop_at: 104,
+        stop_message: "Blocking step Sell then Buy Shares or Concessions cannot process action buy_shares",
+        patched_to: Some(120),
+        with: &[],
+    },
 ];
 
 #[test]
