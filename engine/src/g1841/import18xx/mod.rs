@@ -142,11 +142,11 @@ pub mod notation {
         static V1: OnceLock<BTreeMap<String, u32>> = OnceLock::new();
         static LITE: OnceLock<BTreeMap<String, u32>> = OnceLock::new();
         if options.lite {
-            LITE.get_or_init(|| indices(include_str!("../../data/1841/map_lite.json")))
+            LITE.get_or_init(|| indices(include_str!("../../../data/1841/map_lite.json")))
         } else if options.version_1 {
-            V1.get_or_init(|| indices(include_str!("../../data/1841/map_v1.json")))
+            V1.get_or_init(|| indices(include_str!("../../../data/1841/map_v1.json")))
         } else {
-            V2.get_or_init(|| indices(include_str!("../../data/1841/map_v2.json")))
+            V2.get_or_init(|| indices(include_str!("../../../data/1841/map_v2.json")))
         }
     }
 
