@@ -3961,7 +3961,7 @@ fn pass_after_turn(
 /// Whether `action` is a player's `pass` ending a stock round this engine had already ended:
 /// the last turn of the round passed by itself (nothing legal, 1841 §5.1), where 18xx.games
 /// still offered the player something it could not carry out and recorded his pass
-/// ([`super::export_stock_turns`]). The operating round has begun with no turn done (the
+/// ([`super::export18xx::stock_turns`]). The operating round has begun with no turn done (the
 /// round may have ended with the action before: a sale, after which every other player and
 /// then the seller passed by themselves). Dropped before it is read: read as a pass of the
 /// player, it would pass the track step of a corporation he controls (a corporation's own

@@ -20,7 +20,7 @@
 //! `ChooseMergerPrice` → `choose "first"|"last"`, `ClaimPresidency` → `choose "pres"|"no"`,
 //! `ExchangeOddShare` → `choose "full"|"cash"` (in pass 2 one record per holder, as 18xx.games
 //! asks: a declined claim with a single share is written as the holder's odd-share answer,
-//! [`super::export_merger_pass2`]), `RemoveToken` → `remove_token`,
+//! [`merger_pass2`]), `RemoveToken` → `remove_token`,
 //! `DeclareBankruptcy` → `bankrupt`, `DiscardTrain` → `discard_train`; a merger this
 //! engine backs out (nobody takes the presidency, 1841 §12.1) is followed by the `undo` to the
 //! record before its proposal that 18xx.games' player records ([`MERGER_BACKED_OUT`]); with
@@ -54,7 +54,6 @@ use serde_json::{Map, Value, json};
 use super::G1841;
 use super::action::{Action, Event, OddShareChoice};
 use super::data;
-use super::export_merger_pass2::{ALSO_INDEX_TAG, Pass2};
 use super::import18xx::{self, Entity, ExportPlayer, notation};
 use super::operating_round;
 use super::options::{OPTION_NAMES, Options};
@@ -65,6 +64,11 @@ use super::state::{
 };
 use super::token_slots::retiled_hexes;
 use crate::{Game, Rejection, Seat, SetupError};
+use merger_pass2::{ALSO_INDEX_TAG, Pass2};
+
+mod frozen_turn;
+mod merger_pass2;
+mod stock_turns;
 
 /// What to write besides the actions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -217,10 +221,10 @@ pub fn export(
         }
         // Seats whose stock turn this engine ended by itself where 18xx.games still offers
         // them something: their `pass` is written after the action's record.
-        let (applied, open_turns) = super::stock_round::probe_turn_ends(
-            super::export_stock_turns::turn_open_in_18xx,
-            || G1841::apply(&mut state, *seat, action),
-        );
+        let (applied, open_turns) =
+            super::stock_round::probe_turn_ends(stock_turns::turn_open_in_18xx, || {
+                G1841::apply(&mut state, *seat, action)
+            });
         let events = match applied {
             Ok(events) => events,
             Err(r) => {
@@ -318,7 +322,7 @@ pub fn export(
                     .answered(&pre, action, index, &mut out)
                     .is_none()
                 {
-                    // A merger's pass 2: one record per holder (`export_merger_pass2`).
+                    // A merger's pass 2: one record per holder (`merger_pass2`).
                     if writer.pass_2.declined(&pre, action, &events, out.len())
                         && let Some(place) = sweep_place(&pre)
                     {
@@ -411,12 +415,8 @@ pub fn export(
                 // step, of a corporation frozen mid-turn stay open.
                 for (corp, seat) in train_step_left_open_in_18xx(&pre, &state)
                     .into_iter()
-                    .chain(super::export_frozen_turn::share_step_left_open_in_18xx(
-                        &pre, &state,
-                    ))
-                    .chain(super::export_frozen_turn::transform_step_left_open_in_18xx(
-                        &pre, &state,
-                    ))
+                    .chain(frozen_turn::share_step_left_open_in_18xx(&pre, &state))
+                    .chain(frozen_turn::transform_step_left_open_in_18xx(&pre, &state))
                 {
                     let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
                     out.push(writer.record(
@@ -650,7 +650,7 @@ fn share_step_closed_in_18xx(pre: &State, seat: Seat, action: &Action) -> bool {
     let Some(buyer) = r.current.as_deref().and_then(|sym| pre.corporation(sym)) else {
         return false;
     };
-    let startable = super::export_frozen_turn::startable_in_18xx(pre, &buyer.sym);
+    let startable = frozen_turn::startable_in_18xx(pre, &buyer.sym);
     !startable && G1841::legal_actions(pre, seat) == vec![Action::Pass]
 }
 
@@ -761,7 +761,7 @@ fn train_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Se
 /// §7.4, through the events of its train purchase), with the seat to write its passes for
 /// (its controller before, else the next operating corporation's): see
 /// [`train_step_left_open_in_18xx`] and
-/// [`super::export_frozen_turn::share_step_left_open_in_18xx`]. The events may end in its
+/// [`frozen_turn::share_step_left_open_in_18xx`]. The events may end in its
 /// train step or, when this engine had already moved it on to its share step (no further
 /// train to buy), in its share step: v2 5 players random seed 5112, 18xx id 529: RSFS's
 /// 4-train splits IRSFF (§12.4), RSFS's president's certificate goes to SB, whose own is in
@@ -799,7 +799,7 @@ pub(super) fn frozen_mid_turn(pre: &State, post: &State) -> Option<(String, Seat
 /// transformation offer at the end of a minor's turn ([`transform_offer_skipped`]), the
 /// optional removal of SFLi's tokens after the Tuscan merge ([`tuscan_removal_open`]) and the
 /// train step, the share step and the transformation step of a corporation frozen mid-turn
-/// ([`train_step_left_open_in_18xx`], [`super::export_frozen_turn`]). The
+/// ([`train_step_left_open_in_18xx`], [`frozen_turn`]). The
 /// importer drops these passes: read as a pass of the corporation's controller, each would
 /// pass what this engine asks next (SFLi's or the same corporation's next turn, or another
 /// corporation of that player; [`super::import18xx::Replayed::passes_dropped`]).
@@ -810,13 +810,9 @@ pub(super) fn turn_end_passes(pre: &State, post: &State, action: &Action) -> Vec
         .into_iter()
         .chain(tuscan_removal_open(pre, post, action).map(|c| (c, true)))
         .chain(train_step_left_open_in_18xx(pre, post).map(|(corp, _)| (corp, false)))
+        .chain(frozen_turn::share_step_left_open_in_18xx(pre, post).map(|(corp, _)| (corp, false)))
         .chain(
-            super::export_frozen_turn::share_step_left_open_in_18xx(pre, post)
-                .map(|(corp, _)| (corp, false)),
-        )
-        .chain(
-            super::export_frozen_turn::transform_step_left_open_in_18xx(pre, post)
-                .map(|(corp, _)| (corp, false)),
+            frozen_turn::transform_step_left_open_in_18xx(pre, post).map(|(corp, _)| (corp, false)),
         )
         .collect()
 }
@@ -1793,7 +1789,7 @@ impl Writer<'_> {
     /// Appends 18xx.games' `pass` of a token step this engine skipped during `pre → post`
     /// ([`token_step_opened_in_18xx`]): with `began`, the corporation whose turn began.
     /// The `pass` of each player whose stock turn this engine ended by itself where 18xx.games
-    /// still offers him an action it cannot carry out ([`super::export_stock_turns`]).
+    /// still offers him an action it cannot carry out ([`stock_turns`]).
     fn open_turn_passes(&self, seats: &[Seat], out: &mut Vec<Value>) {
         for &seat in seats {
             let id = i64::try_from(out.len() + 1).unwrap_or(i64::MAX);
