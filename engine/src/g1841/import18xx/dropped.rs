@@ -208,8 +208,8 @@ pub(super) fn pass_after_turn(
 /// Whether `action` is a player's `pass` ending a stock round this engine had already ended:
 /// the last turn of the round passed by itself (nothing legal, 1841 §5.1), where 18xx.games
 /// still offered the player something it could not carry out and recorded his pass
-/// ([`crate::g1841::export18xx`], `stock_turns`). The operating round has begun with no turn done (the
-/// round may have ended with the action before: a sale, after which every other player and
+/// ([`crate::g1841::export18xx`], `stock_turns`). The operating round has begun with no turn done
+/// (the round may have ended with the action before: a sale, after which every other player and
 /// then the seller passed by themselves). Dropped before it is read: read as a pass of the
 /// player, it would pass the track step of a corporation he controls (a corporation's own
 /// record names the corporation; 18xx records no player's `pass` in an operating round but
@@ -237,9 +237,9 @@ pub(super) fn stock_round_last_pass(
 /// moves left; 18xx records nothing for it). A frozen corporation first in the order operates
 /// as soon as the stock round ends (v2 4 players seed 2002 of `g1841_export`: SFLi). Nor
 /// ones whose turn this engine played through with nothing legal (`played_through`: their
-/// 18xx.games passes, [`super::passes::PlayedThroughPasses`], are still to be read, after the players' last
-/// passes of the stock round: version_1 random 7 players seed 7116, id 895, CTS with no
-/// train, no cash and no lay, first in the order).
+/// 18xx.games passes, [`super::passes::PlayedThroughPasses`], are still to be read, after the
+/// players' last passes of the stock round: version_1 random 7 players seed 7116, id 895, CTS with
+/// no train, no cash and no lay, first in the order).
 fn no_turn_recorded_yet(
     state: &State,
     r: &crate::g1841::state::OperatingRound,

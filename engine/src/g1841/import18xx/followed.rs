@@ -19,11 +19,12 @@ use crate::g1841::state::{ShareOwner, State};
 /// §5.4 step 4: a start whose treasury cannot pay its minimum tokens sells IPO shares to the
 /// pool at half price at once), followed over the replay. 18xx.games records no `sell_shares`
 /// for that sale (`G1841::Game#auto_emr` inside the token `choose`), so the ids never show
-/// going into the pool in the record ([`super::marks::mark_pool_purchases`] cannot see them); a later
-/// purchase of one of them comes from the pool. Which ids: 18xx takes the first of the
+/// going into the pool in the record ([`super::marks::mark_pool_purchases`] cannot see them); a
+/// later purchase of one of them comes from the pool. Which ids: 18xx takes the first of the
 /// corporation's IPO shares (`corp.shares_of(corp).take(num_shares)`), i.e. the lowest ids
 /// that have not left its IPO since its `par` by the record; how many: this engine's own
-/// sale ([`crate::g1841::start::buy_tokens`], the same count, 18xx's `ceil(2 × shortfall ÷ price)`).
+/// sale ([`crate::g1841::start::buy_tokens`], the same count, 18xx's
+/// `ceil(2 × shortfall ÷ price)`).
 ///
 /// Likewise a bankrupt player's certificates (1841 §14; 18xx `G1841::Step::Bankrupt` sells
 /// them all to the pool without a record of their ids): the ids the record shows him holding
@@ -228,8 +229,8 @@ impl UnrecordedPool {
 }
 
 /// The seller of a player's `buy_shares` in a game with `p2p_purchases` (1841 §15.3) whose
-/// first share the record's own tracking ([`super::marks::mark_player_purchases`]) cannot place: 18xx's
-/// certificate as followed over the replay ([`Ledger`]), when another player holds it. The
+/// first share the record's own tracking ([`super::marks::mark_player_purchases`]) cannot place:
+/// 18xx's certificate as followed over the replay ([`Ledger`]), when another player holds it. The
 /// record's tracking forgets the ids of a corporation a merger re-issued (its exchanges are
 /// not recorded); the ledger follows them (`p2p_purchases-3p-s80005` id 218: Player 3 buys
 /// ATFA_4, which the merger of FTP into ATFA at id 182 gave Player 2, for L.45 from him; read

@@ -15,9 +15,9 @@ use crate::Seat;
 /// names the corporation to form (`merge`) before the price is chosen (`choose
 /// "first"|"last"`; `Step::Merge#process_merge` → `merger_start` → the `:price` option), where
 /// this engine asks the price first ([`crate::g1841::state::MergerStage::Price`] before
-/// [`crate::g1841::state::MergerStage::Corporation`]). Each second `merge` (the one naming the new corporation,
-/// directly after the proposal's) directly followed by a price `choose` is swapped with it
-/// (the two records keep their ids). Files in this engine's order (earlier Referee exports:
+/// [`crate::g1841::state::MergerStage::Corporation`]). Each second `merge` (the one naming the new
+/// corporation, directly after the proposal's) directly followed by a price `choose` is swapped
+/// with it (the two records keep their ids). Files in this engine's order (earlier Referee exports:
 /// proposal, `choose`, then the `merge` naming the new corporation) are left as they are.
 pub(super) fn merger_price_before_form(actions: &mut [ImportedAction]) {
     let is_price = |a: &ImportedAction| {

@@ -9,13 +9,13 @@ use crate::g1841::state::{OperatingStep, Round, State};
 /// The `pass` records 18xx.games (and this engine's writer) has after an action for steps it
 /// keeps open there and this engine does not (a transformation offer at the end of a minor's
 /// turn, 1841 §12.2; the optional removal of SFLi's tokens after the Tuscan merge, §12.3; the
-/// train step of a corporation frozen mid-turn, §7.4: [`crate::g1841::export18xx::turn_end_passes`]).
-/// Read as a pass of the corporation's controller, such a record would pass whatever that
-/// player is asked next: another corporation of his beginning its turn, SFLi's first turn
-/// right after the merge, or the same corporation, last of one operating round and first of
-/// the next (after a bankruptcy or a merger few corporations may be left), its new turn's
-/// track step. Counted in [`super::Replayed::records_dropped`], as the passes after a turn this
-/// engine ended itself.
+/// train step of a corporation frozen mid-turn, §7.4:
+/// [`crate::g1841::export18xx::turn_end_passes`]). Read as a pass of the corporation's controller,
+/// such a record would pass whatever that player is asked next: another corporation of his
+/// beginning its turn, SFLi's first turn right after the merge, or the same corporation, last of
+/// one operating round and first of the next (after a bankruptcy or a merger few corporations may
+/// be left), its new turn's track step. Counted in [`super::Replayed::records_dropped`], as the
+/// passes after a turn this engine ended itself.
 #[derive(Default)]
 pub(super) struct TurnEndPasses {
     /// The corporations whose pass is still due, in the order written.

@@ -20,7 +20,7 @@ use super::parse::parse_export;
 use super::passes::{PlayedThroughPasses, TokenStepPasses, TrackStep, TurnEndPasses};
 use super::{Entity, Export, Field, ImportedAction, as_whole_number, is_ignored};
 use crate::g1841::G1841;
-use crate::g1841::action::Action;
+use crate::g1841::action::{Action, Event};
 use crate::g1841::data;
 use crate::g1841::share_ledger::{Ledger, TokenSlots, reserved_slots, waiting_homes};
 use crate::g1841::state::{CorporateEvent, Round, ShareOwner, State};
@@ -109,8 +109,8 @@ pub struct Replayed {
     pub records_dropped: usize,
     /// Passes this engine's replay added for optional steps it opens where 18xx.games offered
     /// nothing and so recorded nothing (a corporation's share step, a merger or
-    /// transformation offer, a token step, a further train purchase): the next record is for a later step or the next
-    /// corporation ([`step_18xx_skipped`]).
+    /// transformation offer, a token step, a further train purchase): the next record is for a
+    /// later step or the next corporation ([`step_18xx_skipped`]).
     pub passes_inserted: usize,
     /// Answers of corporate events this engine asks and 18xx.games settled by itself, added
     /// before the record that follows them ([`choose`]): a merger's presidency not claimed, an
@@ -498,7 +498,7 @@ pub fn replay(text: &str, settings: &ReplaySettings) -> Replayed {
 /// The major of the transformation whose token count is asked now when `events` (of the
 /// action just applied) bought its compulsory second token (1841 §12.2, L.50): 18xx.games'
 /// count (`transform_tokens`, `min` 1) then includes that token.
-fn compulsory_token(state: &State, events: &[crate::g1841::action::Event]) -> Option<String> {
+fn compulsory_token(state: &State, events: &[Event]) -> Option<String> {
     let Round::OperatingRound(r) = &state.round else {
         return None;
     };
@@ -511,7 +511,7 @@ fn compulsory_token(state: &State, events: &[crate::g1841::action::Event]) -> Op
     events
         .iter()
         .any(|e| {
-            matches!(e, crate::g1841::action::Event::TokensBought { corporation, count: 2, price: p }
+            matches!(e, Event::TokensBought { corporation, count: 2, price: p }
                 if *corporation == t.major && *p == price)
         })
         .then(|| t.major.clone())
@@ -521,15 +521,15 @@ fn compulsory_token(state: &State, events: &[crate::g1841::action::Event]) -> Op
 /// compulsory second token was bought (1841 §12.2, L.50: no further token affordable, so this
 /// engine asks no count), where 18xx.games still asks its count (`transform_tokens`, `min` =
 /// `max` = 1) and the writer adds that `choose 1` after the action (`Writer::compulsory_token`
-/// in [`crate::g1841::export18xx`], whose test this is). The importer drops it again: refused "in the
-/// wrong step" ([`skipped_record`]), or "the game is over" when the action also ended the game
+/// in [`crate::g1841::export18xx`], whose test this is). The importer drops it again: refused "in
+/// the wrong step" ([`skipped_record`]), or "the game is over" when the action also ended the game
 /// (heuristic 7 players seed 7177, 18xx id 2106: ATFA's count after SLDV's transformation, the
 /// bank broken and the last operating round over; [`is_token_count_of`]).
 fn transformation_settled(
     pre: Option<&State>,
     post: &State,
     action: &Action,
-    events: &[crate::g1841::action::Event],
+    events: &[Event],
 ) -> Option<String> {
     let transformation = |s: &State| match &s.round {
         Round::OperatingRound(r) => match r.event.as_deref() {

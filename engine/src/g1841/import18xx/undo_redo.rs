@@ -28,8 +28,8 @@ pub fn filter_actions(actions: &[Value]) -> Result<Vec<Value>, ImportError> {
 }
 
 /// The record type the undo/redo filter sees: an `undo` a Referee export wrote after a
-/// merger this engine backed out ([`crate::g1841::export18xx::MERGER_BACKED_OUT`] `true`) counts as a
-/// `message` (no effect): the proposal and the declines stay, and replaying them backs the
+/// merger this engine backed out ([`crate::g1841::export18xx::MERGER_BACKED_OUT`] `true`) counts as
+/// a `message` (no effect): the proposal and the declines stay, and replaying them backs the
 /// merger out again (1841 §12.1).
 pub(super) fn skipped_undo<'a>(kind: &'a str, mark: Option<&Value>) -> &'a str {
     if kind == "undo" && mark.and_then(Value::as_bool) == Some(true) {
