@@ -44,7 +44,12 @@ same games with and without the patches.
 Exit status: 0 when every game replayed in the oracle to the end with no difference other
 than a known divergence or listed corrections, 1 otherwise (with --strict-recorded: 1 when a
 recorded game differs, 3 when only generated games do), 2 when the oracle or Ruby is missing
-(`--require-oracle`) or arguments are bad.
+(`--require-oracle`) or arguments are bad (also `--reuse` of a directory without exports of a
+mode). A stop on an entry whose patch is loaded is a difference, not a listed stop (the patch
+was meant to carry the game past it). A playout that fails or writes fewer games than asked
+(e.g. a misspelt `--policies` name) fails the run with 1 in every case: the sample would
+shrink unseen. `version_1+sfli` plays its own seeds (`SEED_OFFSET`: `--seed + 1000 * players
++ 500`), not `version_1`'s.
 """
 
 import argparse
@@ -90,6 +95,12 @@ MODES = {
     "version_1+sfli": (range(3, 9), V1_OFF + ["sfli_run_variant=true"]),
     "p2p_purchases": (range(3, 9), ["p2p_purchases=true"]),
 }
+
+# mode -> what its playout seeds add to `--seed + 1000 * players`: `version_1+sfli` differs from
+# `version_1` only where a corporation runs through SFLi's hex, so with the same seeds most of
+# its games were `version_1`'s again, action for action (11 of 12 in a review sample); its own
+# seeds make its games another sample.
+SEED_OFFSET = {"version_1+sfli": 500}
 
 
 DIVERGENCES = os.path.join(ROOT, "tests", "oracle", "divergences.json")
@@ -530,18 +541,29 @@ def generate(referee, mode, games, seed, out, policy="random"):
             continue
         d = os.path.join(out, mode, f"p{players}" if policy == "random" else f"{policy}-p{players}")
         cmd = [referee, "playout", "--game", "1841", "--players", str(players), "--games", str(n),
-               "--seed", str(seed + 1000 * players), "--export-18xx", d]
+               "--seed", str(seed + 1000 * players + SEED_OFFSET.get(mode, 0)), "--export-18xx", d]
         if policy != "random":
             cmd += ["--policy", policy]
         if options:
             cmd += ["--options", ",".join(options)]
-        runs.append((d, cmd))
+        runs.append((d, cmd, n))
 
     def play(run):
-        d, cmd = run
-        subprocess.run(cmd, capture_output=True, text=True, check=False)
-        return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json")) if os.path.isdir(d) else []
+        d, cmd, n = run
+        p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        files = (sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json"))
+                 if os.path.isdir(d) else [])
+        if p.returncode != 0 or len(files) != n:
+            # A playout that fails or writes fewer games would shrink the sample unseen.
+            tail = " ".join((p.stderr or p.stdout or "").strip().splitlines()[-3:])
+            PLAYOUT_FAILURES.append(f"{' '.join(cmd)}: exit {p.returncode}, {len(files)} of {n} "
+                                    f"games written ({tail})")
+        return files
     return [f for files in parallel(play, runs) for f in files]
+
+
+# Playouts that failed or wrote fewer games than asked (the run fails: see `main`).
+PLAYOUT_FAILURES = []
 
 
 def exports_in(d):
@@ -619,7 +641,11 @@ def main():
             print(f"unknown mode {mode}; modes: {', '.join(MODES)}")
             return 2
         if args.reuse:
-            batches.append((mode, exports_in(os.path.join(out, mode))))
+            files = exports_in(os.path.join(out, mode))
+            if not files:
+                print(f"--reuse {args.reuse}: no exports of mode {mode} in {os.path.join(out, mode)}")
+                return 2
+            batches.append((mode, files))
             continue
         policies = [p for p in args.policies.split(",") if p] or ["random"]
         files = []
@@ -677,15 +703,18 @@ def main():
             div = (known_divergence(diff, listed, export, o, after)
                    if diff else None)
             behind = f" (behind listed corrections: {', '.join(fixes)})" if fixes else ""
-            if div:
-                known += 1
+            if div and patches and div.get("patch"):
                 # A stop on an entry whose patch was loaded: the patch did not cover this case,
-                # or the entry's pattern matches another cause (to look at).
-                uncovered = (" [stops although its patch is loaded]"
-                             if patches and div.get("patch") else "")
-                causes[f"known divergence {div['id']}{uncovered}"] += 1
+                # or the entry's pattern matches another cause. Not a listed stop: a difference
+                # to look at (it fails the run like any other).
+                causes[f"known divergence {div['id']} [stops although its patch is loaded]"] += 1
                 print(f"{name}: known divergence {div['id']} ({div['rule']}) -- {diff[1]}{behind}"
-                      f"{uncovered}")
+                      " [stops although its patch is loaded]")
+                div = None
+            elif div:
+                known += 1
+                causes[f"known divergence {div['id']}"] += 1
+                print(f"{name}: known divergence {div['id']} ({div['rule']}) -- {diff[1]}{behind}")
             elif diff:
                 causes[diff[0]] += 1
                 print(f"{name}: {diff[0]} -- {diff[1]}{behind}")
@@ -723,6 +752,11 @@ def main():
     # A recorded game is one 18xx.games itself played: no correction may touch it.
     recorded_ok = all(n == same for mode, n, _, same, _, _, _ in table if mode == "recorded")
     all_ok = all(n == same + corrected + known for _, n, _, same, corrected, known, _ in table)
+    if PLAYOUT_FAILURES:
+        print(f"\n{len(PLAYOUT_FAILURES)} playouts failed or wrote fewer games than asked:")
+        for line in PLAYOUT_FAILURES:
+            print(f"  {line}")
+        return 1
     if args.strict_recorded:
         return 0 if all_ok else (1 if not recorded_ok else 3)
     return 0 if all_ok else 1

@@ -23,7 +23,8 @@ pub struct Cli {
 pub enum Command {
     /// Serve gRPC, gRPC-Web and HTTP/JSON on one port.
     Serve(ServeArgs),
-    /// Play K games with seeded random legal actions and print one JSON report.
+    /// Play K seeded games with a policy per seat (`--policy`: random by default, first,
+    /// heuristic, a game's own bots) and print one JSON report.
     Playout(PlayoutArgs),
     /// Replay a game of 1841 exported from 18xx.games and print one JSON report.
     #[command(name = "replay-18xx")]
@@ -125,6 +126,9 @@ pub enum PlayoutGame {
 }
 
 /// Options of `referee playout`.
+///
+/// Policies (`--policy`) are named by a string, the same names as `PlayoutRequest.policy_name`
+/// and the clients' bots.
 ///
 /// Random policy: at each step a seat of `to_act`, then one of its legal actions uniformly,
 /// except that Autobahn's `TakeBackCards` and `Decline` (1841: withholding, another

@@ -1,7 +1,8 @@
-//! `referee playout`: plays K games with seeded random legal actions and reports one JSON
-//! object (counts, time, score statistics per seat, every error with its game, seed and action
-//! index). Generic over [`Game`], so every game of the engine can be played out; options come
-//! in through the game's [`WireGame`] mapping exactly as NewGame receives them.
+//! `referee playout`: plays K seeded games, each seat by a named policy (random by default),
+//! and reports one JSON object (counts, time, score statistics per seat, every error with its
+//! game, seed and action index). Generic over [`Game`], so every game of the engine can be
+//! played out; options come in through the game's [`WireGame`] mapping exactly as NewGame
+//! receives them.
 //!
 //! **Random policy.** At each step one seat of `to_act` is picked, then one of its legal
 //! actions, uniformly, except that actions the game marks as *rare* (Autobahn: `TakeBackCards`
