@@ -4,7 +4,7 @@
 use super::super::super::action::{Action, Event, LegalActions};
 use super::super::super::state::State;
 use super::super::events::{self, merger};
-use super::{At, Judged, Settled, Then, only, unlisted};
+use super::{At, Judged, Settled, Then, judge_pass, then_pass, unlisted};
 use crate::{Rejection, RejectionCode};
 
 /// The rule of the step.
@@ -14,27 +14,22 @@ pub(in super::super) const NAME: &str = "merge";
 
 /// A proposal to every partner, then a pass.
 pub(super) fn legal(at: &At) -> LegalActions {
-    let mut actions: Vec<Action> = merger::partners(at.state, at.sym)
-        .into_iter()
-        .map(|partner| Action::ProposeMerger { partner })
-        .collect();
-    actions.push(Action::Pass);
-    only(actions)
+    then_pass(
+        merger::partners(at.state, at.sym)
+            .into_iter()
+            .map(|partner| Action::ProposeMerger { partner }),
+    )
 }
 
 /// A pass is always listed; a proposal is judged by the listing.
 pub(super) fn judge(action: &Action) -> Option<LegalActions> {
-    matches!(action, Action::Pass).then(|| only(vec![Action::Pass]))
+    judge_pass(action)
 }
 
 /// 18xx.games offers the step (a pass is recorded) whenever the corporation itself may
 /// merge, partner or not (interpretation I32); skipped otherwise.
 pub(super) fn settle(state: &State, sym: &str) -> Settled {
-    if merger::step_active(state, sym) {
-        Settled::Waits
-    } else {
-        Settled::Skipped
-    }
+    Settled::waits_if(merger::step_active(state, sym))
 }
 
 /// Proposes a listed merger and plays it as far as it goes without a decision (the

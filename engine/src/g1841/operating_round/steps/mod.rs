@@ -172,6 +172,17 @@ pub(super) enum Settled {
     Moved,
 }
 
+impl Settled {
+    /// [`Settled::Waits`] when `waits`, else [`Settled::Skipped`].
+    pub(super) fn waits_if(waits: bool) -> Settled {
+        if waits {
+            Settled::Waits
+        } else {
+            Settled::Skipped
+        }
+    }
+}
+
 /// Whether `step` waits for `seat`, the operating corporation `sym`'s controller, or is
 /// played without it ([`Settled`]); a step that moves on by itself records its events.
 pub(super) fn settle(
@@ -268,4 +279,17 @@ pub(super) fn only(actions: Vec<Action>) -> LegalActions {
         actions,
         ..LegalActions::default()
     }
+}
+
+/// A listing of these actions, then a pass (a step the corporation may always pass).
+pub(super) fn then_pass(actions: impl IntoIterator<Item = Action>) -> LegalActions {
+    let mut actions: Vec<Action> = actions.into_iter().collect();
+    actions.push(Action::Pass);
+    only(actions)
+}
+
+/// `judge` of a step that always lists a pass: a pass is judged by that alone, any other
+/// action by the whole listing.
+pub(super) fn judge_pass(action: &Action) -> Option<LegalActions> {
+    matches!(action, Action::Pass).then(|| only(vec![Action::Pass]))
 }

@@ -5,7 +5,7 @@ use super::super::super::action::{Action, Event, LegalActions};
 use super::super::super::state::{MapToken, State};
 use super::super::super::track;
 use super::super::tokens::{has_legal_token, legal_tokens_with};
-use super::{At, Judged, Settled, Then, only, unlisted};
+use super::{At, Judged, Settled, Then, judge_pass, then_pass, unlisted};
 use crate::Rejection;
 
 /// The rule of the step.
@@ -15,20 +15,19 @@ pub(in super::super) const NAME: &str = "token";
 
 /// A token in every city it may go to, then a pass.
 pub(super) fn legal(at: &At) -> LegalActions {
-    let mut actions: Vec<Action> = legal_tokens_with(at.state, at.board)
-        .into_iter()
-        .map(|t| Action::PlaceToken {
-            hex: t.hex,
-            city: t.city,
-        })
-        .collect();
-    actions.push(Action::Pass);
-    only(actions)
+    then_pass(
+        legal_tokens_with(at.state, at.board)
+            .into_iter()
+            .map(|t| Action::PlaceToken {
+                hex: t.hex,
+                city: t.city,
+            }),
+    )
 }
 
 /// A pass is always listed; a token is judged by the listing.
 pub(super) fn judge(action: &Action) -> Option<LegalActions> {
-    matches!(action, Action::Pass).then(|| only(vec![Action::Pass]))
+    judge_pass(action)
 }
 
 /// Skipped when no city can take a token (18xx.games auto-skip).
@@ -38,11 +37,7 @@ pub(super) fn settle(state: &State, board: &track::LazyBoard) -> Settled {
         !legal_tokens_with(state, board).is_empty(),
         "the token step's skipping agrees with its listing"
     );
-    if has_legal_token(state, board) {
-        Settled::Waits
-    } else {
-        Settled::Skipped
-    }
+    Settled::waits_if(has_legal_token(state, board))
 }
 
 /// Places the token of a listed `PlaceToken`; the step is over, and the turn goes on from the

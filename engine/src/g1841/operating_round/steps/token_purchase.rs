@@ -5,7 +5,7 @@
 use super::super::super::action::{Action, Event, LegalActions};
 use super::super::super::state::State;
 use super::super::tokens::{buy_token, has_unplaced_token, token_purchases_with};
-use super::{At, Judged, Settled, Then, only, unlisted};
+use super::{At, Judged, Settled, Then, judge_pass, then_pass, unlisted};
 use crate::Rejection;
 
 /// The rule of the step.
@@ -17,13 +17,13 @@ pub(in super::super) const NAME: &str = "token purchase";
 pub(super) fn legal(at: &At) -> LegalActions {
     LegalActions {
         token_purchases: token_purchases_with(at.state, at.board),
-        ..only(vec![Action::Pass])
+        ..then_pass([])
     }
 }
 
 /// A pass is always listed; a purchase is judged by the listing's ranges.
 pub(super) fn judge(action: &Action) -> Option<LegalActions> {
-    matches!(action, Action::Pass).then(|| only(vec![Action::Pass]))
+    judge_pass(action)
 }
 
 /// Interpretation I16: the step is offered to a corporation with an unplaced token and
@@ -31,11 +31,7 @@ pub(super) fn judge(action: &Action) -> Option<LegalActions> {
 /// 732: SFLi, L.0, skips the step); skipped otherwise.
 pub(super) fn settle(state: &State, sym: &str) -> Settled {
     let cash = state.corporation(sym).map_or(0, |c| c.cash);
-    if has_unplaced_token(state, sym) && cash >= 1 {
-        Settled::Waits
-    } else {
-        Settled::Skipped
-    }
+    Settled::waits_if(has_unplaced_token(state, sym) && cash >= 1)
 }
 
 /// Buys a token within a listed range; the step is over (one purchase per turn).

@@ -5,7 +5,7 @@ use super::super::super::action::{Action, Event, LegalActions};
 use super::super::super::state::State;
 use super::super::super::track;
 use super::super::tiles::{Lay, has_legal_lay, lay_tile, legal_lays_with};
-use super::{At, Judged, Settled, Then, only, unlisted};
+use super::{At, Judged, Settled, Then, judge_pass, then_pass, unlisted};
 use crate::{Rejection, RejectionCode};
 
 /// The rule of the step.
@@ -23,31 +23,22 @@ pub(super) fn legal(at: &At, lays: Option<&[Lay]>) -> LegalActions {
             &listed
         }
     };
-    let mut actions: Vec<Action> = lays
-        .iter()
-        .map(|l| Action::LayTile {
-            hex: l.hex.clone(),
-            tile: l.tile.clone(),
-            rotation: u32::from(l.rotation),
-        })
-        .collect();
-    actions.push(Action::Pass);
-    only(actions)
+    then_pass(lays.iter().map(|l| Action::LayTile {
+        hex: l.hex.clone(),
+        tile: l.tile.clone(),
+        rotation: u32::from(l.rotation),
+    }))
 }
 
 /// A pass is always listed; a lay is judged by its own lay ([`super::super::apply`] finds
 /// it with `legal_lay` and passes it as `lays`).
 pub(super) fn judge(action: &Action) -> Option<LegalActions> {
-    matches!(action, Action::Pass).then(|| only(vec![Action::Pass]))
+    judge_pass(action)
 }
 
 /// Skipped when no tile can be laid (18xx.games auto-skip).
 pub(super) fn settle(state: &State, board: &track::LazyBoard) -> Settled {
-    if has_legal_lay(state, board) {
-        Settled::Waits
-    } else {
-        Settled::Skipped
-    }
+    Settled::waits_if(has_legal_lay(state, board))
 }
 
 /// Lays the tile of a listed `LayTile`; the step goes on (more tile actions may be left) on

@@ -107,11 +107,7 @@ pub(super) fn settle(state: &State, sym: &str, seat: Seat, board: &track::LazyBo
         !only_a_pass(&legal_with_lays(state, seat, None, board)),
         "the train step's skipping agrees with its listing"
     );
-    if stay {
-        Settled::Waits
-    } else {
-        Settled::Skipped
-    }
+    Settled::waits_if(stay)
 }
 
 /// Carries out a purchase (in an emergency with the president's contribution first), an

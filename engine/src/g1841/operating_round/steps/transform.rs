@@ -5,7 +5,7 @@
 use super::super::super::action::{Action, Event, LegalActions};
 use super::super::super::state::State;
 use super::super::events::{self, transform};
-use super::{At, Judged, Settled, Then, only, unlisted};
+use super::{At, Judged, Settled, Then, judge_pass, then_pass, unlisted};
 use crate::{Rejection, RejectionCode};
 
 /// The rule of the step.
@@ -15,26 +15,21 @@ pub(in super::super) const NAME: &str = "transform";
 
 /// A transformation into every target, then a pass.
 pub(super) fn legal(at: &At) -> LegalActions {
-    let mut actions: Vec<Action> = transform::targets(at.state, at.sym)
-        .into_iter()
-        .map(|corporation| Action::Transform { corporation })
-        .collect();
-    actions.push(Action::Pass);
-    only(actions)
+    then_pass(
+        transform::targets(at.state, at.sym)
+            .into_iter()
+            .map(|corporation| Action::Transform { corporation }),
+    )
 }
 
 /// A pass is always listed; a transformation is judged by the listing.
 pub(super) fn judge(action: &Action) -> Option<LegalActions> {
-    matches!(action, Action::Pass).then(|| only(vec![Action::Pass]))
+    judge_pass(action)
 }
 
 /// Skipped when the corporation has no target.
 pub(super) fn settle(state: &State, sym: &str) -> Settled {
-    if transform::targets(state, sym).is_empty() {
-        Settled::Skipped
-    } else {
-        Settled::Waits
-    }
+    Settled::waits_if(!transform::targets(state, sym).is_empty())
 }
 
 /// Begins a listed transformation and plays it as far as it goes without a decision;
