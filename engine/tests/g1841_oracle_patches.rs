@@ -4,7 +4,9 @@
 //! `oracle.rb` and the patches. For each patch, its example game (an export of this engine,
 //! `tests/oracle/fixtures/`) stops in the unmodified oracle at the listed divergence and, with
 //! only that patch, replays to the end with the result and end reason this engine wrote, the
-//! driver naming the correction. Skips with a notice without Ruby or the oracle.
+//! driver naming the correction. The game-end patch's example has no stop to show (the
+//! unmodified oracle finishes it with another result): its own test, at the end. Skips with a
+//! notice without Ruby or the oracle.
 
 mod common;
 use common::g1841::oracle;
@@ -132,7 +134,7 @@ const CASES: &[Case] = &[
     // FAQ-Q23, 1841 §7.4: SFTC and SFTN control each other; in SFTC's frozen turn (after id
     // 869) it sells its 20% of SFTN, which 18xx never does (its circular flag is never set);
     // the unmodified oracle then refuses the purchase of an SFTN pool share. (The full game
-    // ends on the listed game-end-after-the-last-bankruptcy.)
+    // agrees to the end with game-end-after-the-last-bankruptcy patched too.)
     Case {
         entry: "circular-control-never-flagged",
         fixture: "circular-control-never-flagged-lite-random-4p-s4014-to900.json",
@@ -319,6 +321,31 @@ const CASES: &[Case] = &[
         patched_to: Some(300),
         with: &[],
     },
+    // 1841 §12.1 (entry merger-pool-pairs-after-new-shares-run-out): ILTF and ICSF merge into
+    // AFI (L.14, ids 1140-1141); player 7 claims the presidency (id 1142), SFLi and CGTF take a
+    // new share each and the pool six, and the pool's seventh pair finds none left: 18xx's bank
+    // pays it out to the share pool and crashes; patched, the pool is paid nothing, as in
+    // Referee.
+    Case {
+        entry: "merger-pool-pairs-after-new-shares-run-out",
+        fixture: "merger-pool-pairs-after-new-shares-run-out-v2-random-8p-s8012-to1150.json",
+        stop_at: 1142,
+        stop_message: "undefined method `spender' for <Engine::SharePool>",
+        patched_to: Some(1150),
+        with: &[],
+    },
+    // 1841 §5.2, §7.1 (entry ipo-purchase-hidden-by-a-treasury-holding): SFLP (L.117, one 20%
+    // IPO share left) buys SFTN's 10% at L.158 (id 103); player 2 (L.134) buys SFLP's IPO share
+    // (id 104): 18xx judges SFLP's IPO by SFTN's 10%, the smallest certificate in its treasury,
+    // and lists no purchase. (The full game stops at id 548 without the Version 1 split patch.)
+    Case {
+        entry: "ipo-purchase-hidden-by-a-treasury-holding",
+        fixture: "ipo-purchase-hidden-by-a-treasury-holding-version_1-heuristic-3p-s3003-to120.json",
+        stop_at: 104,
+        stop_message: "Blocking step Sell then Buy Shares or Concessions cannot process action buy_shares",
+        patched_to: Some(120),
+        with: &[],
+    },
 ];
 
 #[test]
@@ -376,4 +403,56 @@ fn each_patch_carries_its_example_game_past_the_listed_stop() {
             case.entry
         );
     }
+}
+
+/// 1841 §13, §14 (entry game-end-after-the-last-bankruptcy): the game ends at once when all
+/// players but one are bankrupt. Version 1, 4 players: player 3 resigns for RATF's train (id
+/// 497, the file's last action), leaving player 4. The unmodified oracle has no stop to show:
+/// it plays the frozen turns of the corporations after RATF first (each price two columns left)
+/// and ends with player 4 at L.122 where Referee ends at once with L.123; patched, it ends in
+/// the bankruptcy's action with Referee's result, naming the correction at id 497.
+#[test]
+fn the_game_end_patch_ends_the_example_game_at_the_last_bankruptcy() {
+    let Some(dir) = oracle() else {
+        println!("SKIPPED: no ruby or no 18xx.games oracle (REFEREE_ORACLE_18XX)");
+        return;
+    };
+    let entry = "game-end-after-the-last-bankruptcy";
+    let file = root()
+        .join("tests/oracle/fixtures")
+        .join("game-end-after-the-last-bankruptcy-version_1-random-4p-s13173.json");
+    let export: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let ours = serde_json::json!({"1": 0, "2": 0, "3": 0, "4": 123});
+    assert_eq!(export["result"], ours);
+    assert_eq!(export["game_end_reason"], "bankrupt");
+
+    let plain = replay(&dir, &[], &file);
+    assert_eq!(plain["error"], Value::Null);
+    assert_eq!(plain["finished"], true);
+    assert_eq!(plain["last_ok_action"], 497);
+    assert_eq!(plain["game_end_reason"], "bankrupt");
+    assert_eq!(
+        plain["result"],
+        serde_json::json!({"1": 0, "2": 0, "3": 0, "4": 122})
+    );
+    assert_eq!(plain["corrections"], serde_json::json!([]));
+
+    let patched = replay(&dir, &[entry], &file);
+    println!("{entry} patched: {}", patched["corrections"]);
+    assert_eq!(patched["error"], Value::Null);
+    assert_eq!(patched["finished"], true);
+    assert_eq!(patched["patches"], serde_json::json!([entry]));
+    assert_eq!(patched["game_end_reason"], "bankrupt");
+    assert_eq!(patched["result"], ours);
+    let corrections = patched["corrections"].as_array().unwrap();
+    assert_eq!(corrections.len(), 1, "{corrections:?}");
+    assert_eq!(corrections[0]["id"], entry);
+    assert_eq!(corrections[0]["action_id"], 497);
+    assert!(
+        corrections[0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("frozen turns of CTDA,"),
+        "{corrections:?}"
+    );
 }

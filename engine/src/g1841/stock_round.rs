@@ -386,7 +386,7 @@ fn concession_refusal(state: &State, seat: Seat, c: Concession) -> Option<(&'sta
 /// Round 2): [`concession_refusal`] without the check of a sale of the corporation this round,
 /// which 18xx.games does not make (reviewed divergence `p2p-concession-after-selling`). For the
 /// export, whose player's turn stays open there in 18xx.games
-/// ([`super::export_stock_turns`]).
+/// ([`super::export18xx`], `stock_turns`).
 pub(crate) fn bank_concession_buyable_in_18xx(state: &State, seat: Seat, c: Concession) -> bool {
     let from = data::ruleset(&state.options)
         .concession_round
@@ -501,7 +501,7 @@ fn has_sale(state: &State, seat: Seat) -> bool {
 /// Whether `seat` could sell something if sales that put corporations under mutual control
 /// were allowed (FAQ-R1 forbids them; 18xx.games offers them, its circular check never firing:
 /// divergence `circular-control-never-flagged`). For the 18xx.games export
-/// ([`super::export_stock_turns`]), asked where this engine found no sale.
+/// ([`super::export18xx`], `stock_turns`), asked where this engine found no sale.
 pub(crate) fn has_sale_ignoring_circular_control(state: &State, seat: Seat) -> bool {
     let mut found = false;
     each_sale(state, seat, None, false, |_, _| {

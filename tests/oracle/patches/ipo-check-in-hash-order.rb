@@ -27,7 +27,7 @@
 # What this patch changes: can_buy_any_from_ipo? of G1841's player stock step takes each
 # corporation's certificates in a fixed order: its own IPO certificates, then its holdings of
 # other corporations in 18xx.games' corporation order (`@game.corporations`, the order the
-# driver's snapshots insert them in and the export follows: export_stock_turns.rs
+# driver's snapshots insert them in and the export follows: export18xx/stock_turns.rs
 # `holdings_in_18xx_order`). Everything else of can_buy_shares? is 18xx.games' own (it still
 # judges a corporation's IPO by certificates nobody may buy; the export writes the pass that
 # asks for). Recorded as a correction where that opens or ends a player's stock turn that

@@ -24,11 +24,18 @@
 //! * a `yes` this engine has no offer for is a rules divergence (listed in
 //!   `tests/oracle/divergences-import.md`), as is an action of a corporation without a
 //!   controlling player (frozen, 1841 §7.4).
+//!
+//! The mapping of one `choose` record by context ([`ImportedAction::choose_action`]) is here too.
 
-use super::{Entity, ImportFailure, ImportedAction, controller};
+use super::failure::ImportFailure;
+use super::{Entity, ImportError, ImportedAction, as_whole_number};
 use crate::g1841::G1841;
 use crate::g1841::action::{Action, Event, OddShareChoice};
-use crate::g1841::state::{CorporateEvent, Merger, MergerStage, Round, ShareOwner, State};
+use crate::g1841::corporation::controller;
+use crate::g1841::state::{
+    CorporateEvent, Merger, MergerStage, Round, ShareOwner, SplitStage, State,
+};
+use crate::g1841::{data, market};
 use crate::{Game, Rejection, RejectionCode, Seat};
 
 /// What the replay does with one record.
@@ -514,6 +521,126 @@ fn divergence(rule: &str, reason: String) -> ImportFailure {
     ImportFailure {
         reason,
         rejection: Some(r),
-        ..ImportFailure::new(super::FailureKind::Refused, String::new())
+        ..ImportFailure::new(super::failure::FailureKind::Refused, String::new())
+    }
+}
+
+impl ImportedAction {
+    /// `choose` by context (18xx `choice`): the token count of a start (total) or of the split
+    /// and a transformation (additional tokens, added to the total owned); `a`/`b` = the first
+    /// or second split successor (its presidency, or an odd share); `yes`/`no` = an offered
+    /// share bought or declined; `y`/`n` = another purchase round or not; `first`/`last` = the
+    /// lower or higher merger price; `pres` = claim the presidency (`no` declines); `full` /
+    /// `cash` = an odd merger share completed or sold.
+    pub(super) fn choose_action(&self, state: &State) -> Result<Action, ImportError> {
+        let bad = |field: &str, reason: String| ImportError::BadAction {
+            id: self.id,
+            field: field.to_string(),
+            reason,
+        };
+        let raw = self
+            .field("choice")
+            .ok_or_else(|| bad("choice", "choose without `choice`".into()))?;
+        let number = as_whole_number(raw)
+            .or_else(|| raw.as_str().and_then(|t| t.parse().ok()))
+            .and_then(|n| u32::try_from(n).ok());
+        let text = raw.as_str().unwrap_or_default();
+        let successors = &data::ruleset(&state.options).ferdinandea_split.successors;
+        let successor = |i: usize| successors.get(i).cloned().unwrap_or_default();
+        let event = match &state.round {
+            Round::OperatingRound(r) => r.event.as_deref(),
+            _ => None,
+        };
+        let total = |sym: &str| state.corporation(sym).map_or(0, |c| c.tokens_total);
+        Ok(match event {
+            Some(CorporateEvent::Split(s)) => match (s.stage, text, number) {
+                (SplitStage::Presidency, "a" | "b", _) => Action::ChooseSplitPresidency {
+                    corporation: successor(usize::from(text == "b")),
+                },
+                (SplitStage::SingleShares, "a" | "b", _) => Action::ExchangeSplitShare {
+                    corporation: successor(usize::from(text == "b")),
+                },
+                (SplitStage::Purchases, "yes", _) => Action::BuyShares {
+                    corporation: s.corporation.clone(),
+                    from_pool: false,
+                    percent: state
+                        .corporation(&s.corporation)
+                        .map_or(10, |c| c.unit_percent()),
+                },
+                (SplitStage::Purchases, "no", _) => Action::Pass,
+                (SplitStage::RepeatRound, "y" | "n", _) => Action::RepeatPurchaseRound {
+                    repeat: text == "y",
+                },
+                (SplitStage::Tokens, _, Some(n)) => Action::BuyTokens {
+                    count: total(&s.corporation) + n,
+                },
+                _ => {
+                    return Err(bad(
+                        "choice",
+                        format!("choice {raw} does not fit the split"),
+                    ));
+                }
+            },
+            Some(CorporateEvent::Merger(m)) => match (m.stage, text) {
+                (MergerStage::Price, "first" | "last") => {
+                    let mut prices: Vec<i64> = m
+                        .price_choices
+                        .iter()
+                        .filter_map(|c| market::price_at(c.row, c.col))
+                        .collect();
+                    prices.sort_unstable();
+                    let price = if text == "first" {
+                        prices.first()
+                    } else {
+                        prices.last()
+                    };
+                    Action::ChooseMergerPrice {
+                        price: price.copied().unwrap_or(0),
+                    }
+                }
+                (MergerStage::Presidency, "pres" | "no") => Action::ClaimPresidency {
+                    claim: text == "pres",
+                },
+                // A holder of 30% paying for a full share in the sweep over odd shares: he
+                // reaches 20% and presides (1841 §12.1, R4).
+                (MergerStage::Presidency, "full") => Action::ExchangeOddShare {
+                    choice: OddShareChoice::FullShare,
+                },
+                (MergerStage::OddShares, "full" | "cash") => Action::ExchangeOddShare {
+                    choice: if text == "full" {
+                        OddShareChoice::FullShare
+                    } else {
+                        OddShareChoice::Cash
+                    },
+                },
+                _ => {
+                    return Err(bad(
+                        "choice",
+                        format!("choice {raw} does not fit the merger"),
+                    ));
+                }
+            },
+            Some(CorporateEvent::Transformation(t)) => match (t.stage, text, number) {
+                (1 | 2, "yes", _) => Action::BuyShares {
+                    corporation: t.major.clone(),
+                    from_pool: false,
+                    percent: 10,
+                },
+                (1 | 2, "no", _) => Action::Pass,
+                (_, _, Some(n)) => Action::BuyTokens {
+                    count: total(&t.major) + n,
+                },
+                _ => {
+                    return Err(bad(
+                        "choice",
+                        format!("choice {raw} does not fit the transformation"),
+                    ));
+                }
+            },
+            None => Action::BuyTokens {
+                count: number
+                    .ok_or_else(|| bad("choice", "choose without an integer `choice`".into()))?,
+            },
+        })
     }
 }

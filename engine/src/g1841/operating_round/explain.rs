@@ -82,7 +82,7 @@ fn other(sym: &str, step: OperatingStep, action: &Action, legal: &LegalActions) 
         format!(
             "{} is not possible for {sym} in its {} step.",
             capitalized(&brief(action)),
-            step_name(step)
+            steps::name(step)
         )
     } else {
         format!(
@@ -91,7 +91,7 @@ fn other(sym: &str, step: OperatingStep, action: &Action, legal: &LegalActions) 
             shown(&same)
         )
     };
-    reject(RejectionCode::IllegalMove, rule_of(step), message)
+    reject(RejectionCode::IllegalMove, steps::rule(step), message)
 }
 
 /// A short English form of an action, for listing alternatives.

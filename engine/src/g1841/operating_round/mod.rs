@@ -1,6 +1,9 @@
-//! Operating rounds (1841 §8, §9, §10): operating order, the steps of a corporation's turn
-//! (track → token → routes → dividend → trains → corporate shares), the end of the round and
-//! the next round.
+//! Operating rounds (1841 §8, §9, §10): the operating order, the corporations' turns and the
+//! end of the round. A turn is the list of steps in [`steps`] (track → token → routes →
+//! dividend → token purchase → trains → corporate shares → merge → transform), one module per
+//! step; this module routes to them: a discard (§9.6), a corporate event (§11, §12: [`events`])
+//! and a corporation start in the share step (§9.7) come before any step, and a listed pass
+//! ends any step.
 //!
 //! `apply` accepts exactly the actions [`legal`] lists (plus cross-corporation train purchases
 //! at any price in [`TrainPurchaseRange`]), so the two always agree. Steps without a legal
@@ -27,6 +30,7 @@ mod explain;
 mod optimizer;
 mod routes;
 mod shares;
+mod steps;
 mod tiles;
 mod tokens;
 mod trains;
@@ -142,90 +146,12 @@ fn listing(
         out.actions = super::stock_round::start_legal(state, start);
         return out;
     }
-    match r.step {
-        OperatingStep::Track => {
-            let listed;
-            let lays = match lays {
-                Some(l) => l,
-                None => {
-                    listed = legal_lays_with(state, board);
-                    &listed
-                }
-            };
-            out.actions = lays
-                .iter()
-                .map(|l| Action::LayTile {
-                    hex: l.hex.clone(),
-                    tile: l.tile.clone(),
-                    rotation: u32::from(l.rotation),
-                })
-                .collect();
-            out.actions.push(Action::Pass);
-        }
-        OperatingStep::Token => {
-            out.actions = legal_tokens_with(state, board)
-                .into_iter()
-                .map(|t| Action::PlaceToken {
-                    hex: t.hex,
-                    city: t.city,
-                })
-                .collect();
-            out.actions.push(Action::Pass);
-        }
-        OperatingStep::Routes => out.run_routes = Some(trains_of(state, &sym)),
-        OperatingStep::Dividend => {
-            out.actions = vec![
-                Action::Dividend { payout: true },
-                Action::Dividend { payout: false },
-            ];
-        }
-        OperatingStep::BuyToken => {
-            out.token_purchases = token_purchases_with(state, board);
-            out.actions = vec![Action::Pass];
-        }
-        OperatingStep::Trains if in_emergency_with(state, board) => {
-            // 1841 §14: emergency money raising.
-            out.actions = emergency_sales(state);
-            out.actions.extend(emergency_buys(state));
-            if !r.emergency {
-                out.train_purchases = train_options(state).1;
-            }
-            if may_go_bankrupt(state) {
-                out.actions.push(Action::DeclareBankruptcy { loan: false });
-                out.actions.push(Action::DeclareBankruptcy { loan: true });
-            }
-        }
-        OperatingStep::Trains => {
-            let (actions, ranges) = train_options(state);
-            out.actions = actions;
-            out.train_purchases = ranges;
-            if !must_buy_train_with(state, board, &sym) {
-                out.actions.push(Action::Pass);
-            }
-        }
-        OperatingStep::Shares => {
-            out.actions = sell_options(state);
-            // 1841 §7.3, FAQ-C7, FAQ-Q11: a corporation that must sell only sells.
-            if shares::must_sell(state).is_none() {
-                out.actions.extend(share_options(state));
-                out.actions.push(Action::Pass);
-            }
-        }
-        OperatingStep::Merge => {
-            out.actions = events::merger::partners(state, &sym)
-                .into_iter()
-                .map(|partner| Action::ProposeMerger { partner })
-                .collect();
-            out.actions.push(Action::Pass);
-        }
-        OperatingStep::Transform => {
-            out.actions = events::transform::targets(state, &sym)
-                .into_iter()
-                .map(|corporation| Action::Transform { corporation })
-                .collect();
-            out.actions.push(Action::Pass);
-        }
-    }
+    let at = steps::At {
+        state,
+        sym: &sym,
+        board,
+    };
+    out = steps::legal(r.step, &at, lays);
     // Dedupe, keeping the first of equal actions. (Lays traceable to several bases are
     // listed once already by `legal_lays`.)
     if dedupe && r.step != OperatingStep::Track {
@@ -360,42 +286,38 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
             .collect(),
         _ => Vec::new(),
     });
-    // Some actions are judged without listing the step ([`known_listing`]); the others by
-    // the listing, left with its repeats (whether the action is listed is all that counts;
-    // a refusal explains itself with the listing as `legal` gives it, below).
-    let (legal, known) = match known_listing(r.step, r.start.is_some(), action) {
-        Some(known) => {
-            debug_assert_eq!(
-                known.actions.contains(action),
-                legal_with_lays(state, seat, None, &board)
-                    .actions
-                    .contains(action),
+    // Some actions are judged by a part of their step's listing ([`steps::judge`]); the
+    // others by the listing, left with its repeats (whether the action is listed is all that
+    // counts; a refusal explains itself with the listing as `legal` gives it:
+    // [`steps::unlisted`]).
+    let at = steps::At {
+        state,
+        sym: &sym,
+        board: &board,
+    };
+    let legal = match (r.start.is_none())
+        .then(|| steps::judge(r.step, &at, action))
+        .flatten()
+    {
+        Some(judged) => {
+            debug_assert!(
+                {
+                    let full = legal_with_lays(state, seat, None, &board);
+                    let holds = |l: &LegalActions| {
+                        l.actions.contains(action)
+                            || matches!(action, Action::BuyTrain { train, from, price }
+                                if l.train_purchases.iter().any(|t| &t.train == train
+                                    && &t.from == from
+                                    && (t.min_price..=t.max_price).contains(price)))
+                    };
+                    holds(&judged) == holds(&full)
+                },
                 "{action:?} in the {:?} step is judged as the listing does",
                 r.step
             );
-            (known, true)
+            judged
         }
-        None => match narrowed_listing(state, r.step, r.start.is_some(), action, &board) {
-            Some(narrowed) => {
-                debug_assert!(
-                    {
-                        let full = legal_with_lays(state, seat, None, &board);
-                        let judged = |l: &LegalActions| {
-                            l.actions.contains(action)
-                                || matches!(action, Action::BuyTrain { train, from, price }
-                                    if l.train_purchases.iter().any(|t| &t.train == train
-                                        && &t.from == from
-                                        && (t.min_price..=t.max_price).contains(price)))
-                        };
-                        judged(&narrowed) == judged(&full)
-                    },
-                    "{action:?} in the {:?} step is judged as the listing does",
-                    r.step
-                );
-                (narrowed, false)
-            }
-            None => (listing(state, seat, lays.as_deref(), &board, false), false),
-        },
+        None => listing(state, seat, lays.as_deref(), &board, false),
     };
     let mut events = Vec::new();
     let listed = legal.actions.contains(action);
@@ -450,404 +372,59 @@ pub fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event
     if listed && !a_sale {
         super::sale::selling_ends(state, &mut events);
     }
-    match action {
-        Action::Pass if listed => {
-            events.push(Event::Passed {
-                seat,
-                automatic: false,
-            });
+    if listed && matches!(action, Action::Pass) {
+        events.push(Event::Passed {
+            seat,
+            automatic: false,
+        });
+        advance(state, &mut events);
+        settle(state, &mut events);
+        return Ok(events);
+    }
+    // An action of another step, or of no step of the operating turn.
+    if steps::step_of(action, r.step) != Some(r.step) {
+        return Err(reject(
+            RejectionCode::WrongStep,
+            RULE,
+            format!(
+                "{sym} is in its {} step; `{}` is not possible now.",
+                steps::name(r.step),
+                action.kind_name()
+            ),
+        ));
+    }
+    let judged = steps::Judged {
+        seat,
+        sym: &sym,
+        step: r.step,
+        board: &board,
+        legal,
+        listed,
+        lays,
+        revenue: r.revenue,
+    };
+    match steps::apply(state, &judged, action, &mut events)? {
+        steps::Then::Stay => settle(state, &mut events),
+        steps::Then::Next => {
             advance(state, &mut events);
+            settle(state, &mut events);
         }
-        Action::Pass if r.step == OperatingStep::Trains => {
-            return Err(reject(
-                RejectionCode::IllegalMove,
-                if in_emergency_with(state, &board) {
-                    "1841 §14"
-                } else {
-                    "1841 §9.6"
-                },
-                format!(
-                    "{sym} has a route but no train: it must buy one{}.",
-                    if in_emergency_with(state, &board) {
-                        " (emergency money raising)"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
+        steps::Then::EndTurn => {
+            end_turn(state, &mut events);
+            settle(state, &mut events);
         }
-        Action::LayTile {
-            hex,
-            tile,
-            rotation,
-        } if listed => {
-            let lay = lays
-                .unwrap_or_default()
-                .into_iter()
-                .find(|l| &l.hex == hex && &l.tile == tile && u32::from(l.rotation) == *rotation)
-                .ok_or_else(|| reject(RejectionCode::IllegalMove, "1841 §9.1", "lay"))?;
-            let after = lay_tile(state, &sym, &lay, board.made_shared(), &mut events);
-            // Nothing below moves a tile or a token before the step skipping.
-            settle_on(state, &mut events, track::LazyBoard::of(after));
-            return Ok(events);
-        }
-        Action::PlaceToken { hex, city } if listed => {
-            // The board of the state with the token, for the look-ups after it.
-            let mut after = None;
-            if let Some(c) = state.corporation_index(&sym)
-                && let Some(corp) = state.corporations.get_mut(c)
-            {
-                corp.tokens.push(MapToken {
-                    hex: hex.clone(),
-                    city: *city,
-                });
-                after = board
-                    .made_shared()
-                    .map(|before| track::Board::after_token(before, state, c));
-            }
-            events.push(Event::TokenPlaced {
-                corporation: sym.clone(),
-                hex: hex.clone(),
-                city: *city,
-            });
-            // From the token step `advance` moves on to the routes step and nothing else (no
-            // tile or token moves): the step skipping gets the board.
-            let from_token_step = round(state).is_some_and(|r| r.step == OperatingStep::Token);
+        steps::Then::StayOn(after) => settle_on(state, &mut events, after),
+        steps::Then::NextOn(after) => {
             advance(state, &mut events);
-            if let Some(after) = after.filter(|_| from_token_step) {
-                settle_on(state, &mut events, track::LazyBoard::of(after));
-                return Ok(events);
-            }
-        }
-        Action::BuyTrain { train, from, price } if listed && in_emergency_with(state, &board) => {
-            contribute(state, &sym, *price, &mut events);
-            buy_train(state, &sym, train, from, *price, &mut events);
-            end_trains_step_if_spent(state, &mut events);
-        }
-        Action::EmergencySell {
-            seller,
-            corporation,
-            percent,
-        } if listed => {
-            emergency_sell(state, seat, seller, corporation, *percent, &mut events);
-            let owner = match seller {
-                Some(c) => ShareOwner::Corporation(c.clone()),
-                None => ShareOwner::Player(seat),
-            };
-            sweep(state, &sym, &owner, &mut events);
-        }
-        Action::DeclareBankruptcy { loan } if listed => {
-            declare_bankruptcy(state, seat, *loan, &mut events);
-            // 1841 §14: the bankruptcy settles the train obligation; the corporation's turn
-            // ends there (18xx.games: `G1841::Step::Bankrupt#process_bankrupt` →
-            // `done_operating!`), also when a holder took its presidency and could go on.
-            if round(state).is_some_and(|r| r.event.is_none() && r.start.is_none()) {
-                end_turn(state, &mut events);
-            }
-        }
-        Action::BuyTrain { train, from, price }
-            if listed
-                || legal.train_purchases.iter().any(|t| {
-                    &t.train == train
-                        && &t.from == from
-                        && (t.min_price..=t.max_price).contains(price)
-                }) =>
-        {
-            buy_train(state, &sym, train, from, *price, &mut events);
-            end_trains_step_if_spent(state, &mut events);
-        }
-        Action::SellShares {
-            corporation,
-            percent,
-        } if listed => {
-            sell_share(state, &sym, corporation, *percent, &mut events);
-        }
-        Action::BuyToken {
-            hex,
-            city,
-            seller,
-            price,
-        } if legal.token_purchases.iter().any(|t| {
-            &t.hex == hex
-                && t.city == *city
-                && &t.seller == seller
-                && (t.min_price..=t.max_price).contains(price)
-        }) =>
-        {
-            buy_token(state, &sym, hex, *city, seller, *price, &mut events);
-            advance(state, &mut events);
-        }
-        Action::RunRoutes { routes } if r.step == OperatingStep::Routes => {
-            let revenues = check_routes(state, &sym, routes)?;
-            let revenue: i64 = revenues.iter().sum();
-            events.push(Event::RoutesRun {
-                corporation: sym.clone(),
-                revenues,
-                revenue,
-            });
-            if revenue > 0 {
-                if let Some(r) = round_mut(state) {
-                    r.revenue = revenue;
-                    r.step = OperatingStep::Dividend;
-                }
-            } else {
-                // 1841 §9.4: no revenue → withheld 0, one step left.
-                move_left(state, &sym, 1, &mut events);
-                if let Some(r) = round_mut(state) {
-                    r.step = OperatingStep::BuyToken;
-                }
-            }
-        }
-        Action::Dividend { payout } if listed => {
-            pay_dividend(state, &sym, r.revenue, *payout, &mut events);
-            if let Some(r) = round_mut(state) {
-                r.revenue = 0;
-                r.step = OperatingStep::BuyToken;
-            }
-        }
-        Action::Par { corporation, price } if listed => {
-            start_corporation(state, seat, &sym, corporation, *price, &mut events);
-        }
-        Action::BuyShares {
-            corporation,
-            from_pool,
-            percent,
-        } if listed => {
-            buy_share(state, &sym, corporation, *from_pool, *percent, &mut events);
-            // 1841 §9.7: one purchase ends the share step; the merge step follows.
-            advance(state, &mut events);
-        }
-        Action::ProposeMerger { partner } if listed => {
-            events::merger::propose(state, &sym, partner);
-            events::run(state, &mut events);
-        }
-        Action::Transform { corporation } if listed => {
-            events::transform::begin(state, &sym, corporation, &mut events);
-            events::run(state, &mut events);
-        }
-        Action::ProposeMerger { partner } if r.step == OperatingStep::Merge => {
-            return Err(reject(
-                RejectionCode::IllegalMove,
-                "1841 §12.1",
-                events::merger::why_not(state, &sym, partner),
-            ));
-        }
-        Action::Transform { corporation } if r.step == OperatingStep::Transform => {
-            return Err(reject(
-                RejectionCode::IllegalMove,
-                "1841 §12.2",
-                format!(
-                    "{sym} cannot become {corporation} now: only a minor (historical ones from \
-                     phase 4) with its second token paid for may transform, into an unstarted \
-                     non-historical major."
-                ),
-            ));
-        }
-        _ => {
-            let step_of = match action {
-                Action::LayTile { .. } => Some(OperatingStep::Track),
-                Action::PlaceToken { .. } => Some(OperatingStep::Token),
-                Action::BuyTrain { .. }
-                | Action::EmergencySell { .. }
-                | Action::DeclareBankruptcy { .. } => Some(OperatingStep::Trains),
-                Action::RunRoutes { .. } => Some(OperatingStep::Routes),
-                Action::Dividend { .. } => Some(OperatingStep::Dividend),
-                Action::BuyToken { .. } => Some(OperatingStep::BuyToken),
-                Action::BuyShares { .. } | Action::SellShares { .. } | Action::Par { .. } => {
-                    Some(OperatingStep::Shares)
-                }
-                Action::ProposeMerger { .. } => Some(OperatingStep::Merge),
-                Action::Transform { .. } => Some(OperatingStep::Transform),
-                Action::Pass => Some(r.step),
-                _ => None,
-            };
-            return Err(if step_of != Some(r.step) {
-                reject(
-                    RejectionCode::WrongStep,
-                    RULE,
-                    format!(
-                        "{sym} is in its {} step; `{}` is not possible now.",
-                        step_name(r.step),
-                        action.kind_name()
-                    ),
-                )
-            } else {
-                // `legal` lists the lays of one hex only (above), and its other steps with
-                // repeats: list them all here, as `legal` does (the state is unchanged).
-                let all = if r.step == OperatingStep::Track || !known {
-                    legal_with_lays(state, seat, None, &board)
-                } else {
-                    legal
-                };
-                explain::why_not(state, &sym, r.step, action, &all)
-            });
+            settle_on(state, &mut events, after);
         }
     }
-    settle(state, &mut events);
     Ok(events)
-}
-
-/// Ends the train step right after a purchase when the buyer cannot buy another train at
-/// that moment (no room under the train limit of the phase now in force, or no train it can
-/// pay from its treasury), before the first 4-train's events (1841 §11) or a discard
-/// (§9.6) change its cash or its trains. 1841 §9.6 lets a corporation buy trains in its
-/// train step and is silent on whether the step survives a purchase that leaves it unable
-/// to buy; 18xx.games ends it then (`Step::BuyTrain#process_buy_train`: `pass! unless
-/// can_buy_train?`), so a buyer left with L.0 that gets cash in the Tuscan merge (§12.3:
-/// its SSFL share sold for half the new price) does not buy again, and this engine does
-/// the same (interpretation I30; version_1 random p3 seed 3012, 18xx id 466: RSFS, L.0
-/// after its 4-train, L.26 after the merge, goes to its share step).
-fn end_trains_step_if_spent(state: &mut State, events: &mut Vec<Event>) {
-    if round(state).is_some_and(|r| r.step == OperatingStep::Trains) && !has_train_option(state) {
-        advance(state, events);
-    }
 }
 
 /// Whether a listing holds a pass and nothing else (the step is skipped then).
 fn only_a_pass(l: &LegalActions) -> bool {
     l.actions == [Action::Pass] && l.train_purchases.is_empty() && l.token_purchases.is_empty()
-}
-
-/// For the actions whose legality does not depend on the state beyond the step, what `apply`
-/// needs of [`legal`] (no start in progress, the operating corporation's controller asking):
-/// a pass where one is always listed ([`pass_always_listed`]); the two dividend choices in
-/// the dividend step; nothing for routes in the routes step (the routes are checked by
-/// [`check_routes`], the listing only names the trains). `None`: list the step.
-fn known_listing(step: OperatingStep, starting: bool, action: &Action) -> Option<LegalActions> {
-    if starting {
-        return None;
-    }
-    let actions = match (action, step) {
-        (Action::Pass, s) if pass_always_listed(s) => vec![Action::Pass],
-        (Action::Dividend { .. }, OperatingStep::Dividend) => vec![
-            Action::Dividend { payout: true },
-            Action::Dividend { payout: false },
-        ],
-        (Action::RunRoutes { .. }, OperatingStep::Routes) => Vec::new(),
-        _ => return None,
-    };
-    Some(LegalActions {
-        actions,
-        ..LegalActions::default()
-    })
-}
-
-/// For an action judged by a part of its step's listing, that part (no start in progress, the
-/// operating corporation's controller asking, as [`known_listing`]); `None`: list the step.
-/// A part holds the action exactly when the whole listing does:
-/// * the share step (1841 §9.7): a sale, purchase or start by the options of its kind and
-///   corporation ([`share_step_listing_of`]);
-/// * the train step (1841 §9.6): a pass by whether the corporation must buy a train, a
-///   purchase by the depot and pool purchases and the ranges of its train
-///   ([`train_options_of`]); in emergency money raising (1841 §14) no pass, a purchase by the
-///   emergency purchases and the ranges of its train (until the first emergency sale), a sale
-///   by the emergency sales, a bankruptcy by whether it may be declared.
-fn narrowed_listing(
-    state: &State,
-    step: OperatingStep,
-    starting: bool,
-    action: &Action,
-    board: &track::LazyBoard,
-) -> Option<LegalActions> {
-    if starting {
-        return None;
-    }
-    match step {
-        OperatingStep::Shares => {
-            // A corporation that must sell (1841 §7.3) may only sell.
-            let forced = || shares::must_sell(state).is_some();
-            let actions = match action {
-                Action::Pass if forced() => Vec::new(),
-                Action::Pass => vec![Action::Pass],
-                Action::SellShares { .. } => share_step_listing_of(state, action)?,
-                _ => {
-                    let listed = share_step_listing_of(state, action)?;
-                    if forced() { Vec::new() } else { listed }
-                }
-            };
-            Some(LegalActions {
-                actions,
-                ..LegalActions::default()
-            })
-        }
-        OperatingStep::Trains => {
-            let r = round(state)?;
-            let sym = r.current.as_deref()?;
-            let emergency = in_emergency_with(state, board);
-            let actions = |actions| LegalActions {
-                actions,
-                ..LegalActions::default()
-            };
-            Some(match action {
-                // 1841 §14: no pass in an emergency; otherwise unless a train must be bought.
-                Action::Pass => actions(if emergency || must_buy_train_with(state, board, sym) {
-                    Vec::new()
-                } else {
-                    vec![Action::Pass]
-                }),
-                Action::BuyTrain { train, from, .. } => {
-                    let only = Some((train.as_str(), from.as_str()));
-                    if emergency {
-                        LegalActions {
-                            actions: emergency_buys(state),
-                            train_purchases: if r.emergency {
-                                Vec::new()
-                            } else {
-                                train_options_of(state, only).1
-                            },
-                            ..LegalActions::default()
-                        }
-                    } else {
-                        let (actions, train_purchases) = train_options_of(state, only);
-                        LegalActions {
-                            actions,
-                            train_purchases,
-                            ..LegalActions::default()
-                        }
-                    }
-                }
-                Action::EmergencySell { .. } if emergency => actions(emergency_sales(state)),
-                Action::DeclareBankruptcy { .. } if emergency && may_go_bankrupt(state) => {
-                    actions(vec![
-                        Action::DeclareBankruptcy { loan: false },
-                        Action::DeclareBankruptcy { loan: true },
-                    ])
-                }
-                Action::EmergencySell { .. } | Action::DeclareBankruptcy { .. } => {
-                    actions(Vec::new())
-                }
-                _ => return None,
-            })
-        }
-        _ => None,
-    }
-}
-
-/// Whether [`legal`] lists a pass in `step` whatever the state (no start in progress, the
-/// operating corporation's controller asking).
-fn pass_always_listed(step: OperatingStep) -> bool {
-    matches!(
-        step,
-        OperatingStep::Track
-            | OperatingStep::Token
-            | OperatingStep::BuyToken
-            | OperatingStep::Merge
-            | OperatingStep::Transform
-    )
-}
-
-fn rule_of(step: OperatingStep) -> &'static str {
-    match step {
-        OperatingStep::Track => "1841 §9.1",
-        OperatingStep::Token => "1841 §9.2",
-        OperatingStep::Routes => "1841 §9.3",
-        OperatingStep::Dividend => "1841 §9.4",
-        OperatingStep::BuyToken => "1841 §9.5",
-        OperatingStep::Trains => "1841 §9.6",
-        OperatingStep::Shares => "1841 §9.7",
-        OperatingStep::Merge => "1841 §12.1",
-        OperatingStep::Transform => "1841 §12.2",
-    }
 }
 
 /// Moves the current corporation to its next step (1841 §8).
@@ -857,17 +434,7 @@ fn advance(state: &mut State, events: &mut Vec<Event>) {
         super::sale::selling_ends(state, events);
     }
     let Some(r) = round(state) else { return };
-    let next = match r.step {
-        OperatingStep::Track => Some(OperatingStep::Token),
-        OperatingStep::Token => Some(OperatingStep::Routes),
-        OperatingStep::Routes => Some(OperatingStep::Dividend),
-        OperatingStep::Dividend => Some(OperatingStep::BuyToken),
-        OperatingStep::BuyToken => Some(OperatingStep::Trains),
-        OperatingStep::Trains => Some(OperatingStep::Shares),
-        OperatingStep::Shares => Some(OperatingStep::Merge),
-        OperatingStep::Merge => Some(OperatingStep::Transform),
-        OperatingStep::Transform => None,
-    };
+    let next = steps::next(r.step);
     match next {
         Some(s) => {
             if let Some(r) = round_mut(state) {
@@ -878,8 +445,10 @@ fn advance(state: &mut State, events: &mut Vec<Event>) {
     }
 }
 
-/// Skips steps without a legal action (18xx auto-skip), applies a corporation that does not
-/// run (withholds nothing: price one step left, 1841 §9.4).
+/// Plays the steps that do not wait for the operating corporation ([`steps::settle`]: skipped
+/// without a legal action as 18xx.games auto-skips, the routes step of a corporation that does
+/// not run, 1841 §9.4) until one waits, the turn or the round is over, or an event or a
+/// discard waits.
 fn settle(state: &mut State, events: &mut Vec<Event>) {
     settle_on(state, events, track::LazyBoard::new());
 }
@@ -916,170 +485,12 @@ fn settle_on(state: &mut State, events: &mut Vec<Event>, board: track::LazyBoard
             end_turn(state, events);
             continue;
         };
-        match step {
-            OperatingStep::Track => {
-                if !has_legal_lay(state, &board) {
-                    advance(state, events);
-                } else {
-                    return;
-                }
-            }
-            OperatingStep::Token => {
-                debug_assert_eq!(
-                    has_legal_token(state, &board),
-                    !legal_tokens_with(state, &board).is_empty(),
-                    "the token step's skipping agrees with its listing"
-                );
-                if !has_legal_token(state, &board) {
-                    advance(state, events);
-                } else {
-                    return;
-                }
-            }
-            OperatingStep::Routes => {
-                if train_count(state, &sym) == 0 || !route_available_with(state, &board, &sym) {
-                    // 1841 §9.4: a corporation that runs nothing withholds 0 and moves left.
-                    events.push(Event::DidNotRun {
-                        corporation: sym.clone(),
-                    });
-                    move_left(state, &sym, 1, events);
-                    if let Some(r) = round_mut(state) {
-                        r.step = OperatingStep::BuyToken;
-                    }
-                } else {
-                    return;
-                }
-            }
-            OperatingStep::Dividend => return,
-            OperatingStep::BuyToken => {
-                // I16: offered with an unplaced token — and treasury money to pay at least
-                // L.1 (132002 action 732: SFLi, L.0, skips the step).
-                let cash = state.corporation(&sym).map_or(0, |c| c.cash);
-                if has_unplaced_token(state, &sym) && cash >= 1 {
-                    return;
-                }
-                advance(state, events);
-            }
-            // The shares step without a listing: the first option found is enough.
-            OperatingStep::Shares => {
-                // I35: 18xx plays the share step (a pass is recorded) while its listing has
-                // a `par` the treasury can pay, even where no start is legal here
-                // ([`shares_step_open`]).
-                let skip = !has_sell_option(state) && !has_share_option(state);
-                debug_assert_eq!(
-                    skip,
-                    only_a_pass(&legal_with_lays(state, seat, None, &board)),
-                    "the share step's skipping agrees with its listing"
-                );
-                if skip && !shares_step_open(state, &sym) {
-                    events.push(Event::Passed {
-                        seat,
-                        automatic: true,
-                    });
-                    advance(state, events);
-                } else {
-                    return;
-                }
-            }
-            // The train step is skipped when its listing would be a pass alone, found without
-            // listing: an emergency (1841 §14) never lists a pass, a corporation that must buy
-            // lists none unless it can buy, otherwise a pass is listed beside the purchases.
-            OperatingStep::Trains => {
-                let stay = has_train_option(state) || must_buy_train_with(state, &board, &sym);
-                debug_assert_eq!(
-                    stay,
-                    !only_a_pass(&legal_with_lays(state, seat, None, &board)),
-                    "the train step's skipping agrees with its listing"
-                );
-                if stay {
-                    return;
-                }
-                advance(state, events);
-            }
-            OperatingStep::Merge => {
-                // 18xx offers the step (a pass is recorded) whenever the corporation itself
-                // may merge, partner or not (interpretation I32).
-                if events::merger::step_active(state, &sym) {
-                    return;
-                }
-                advance(state, events);
-            }
-            OperatingStep::Transform => {
-                if events::transform::targets(state, &sym).is_empty() {
-                    advance(state, events);
-                } else {
-                    return;
-                }
-            }
+        match steps::settle(step, state, &sym, seat, &board, events) {
+            steps::Settled::Waits => return,
+            steps::Settled::Skipped => advance(state, events),
+            steps::Settled::Moved => {}
         }
     }
-}
-
-/// Whether the corporate share step waits for the corporation even without a start, a
-/// purchase or a sale this engine lists (interpretation I35, revised 2026-12-06): 18xx.games
-/// (`G1841::Step::CorporateBuySellParShares`, `BuySellParShares#can_ipo_any?`) opens the step
-/// with a `par` whenever the treasury can pay the first IPO certificate of a corporation its
-/// `can_par?` accepts, priced at the lowest par price (L.68 a unit):
-/// * a non-historical corporation not started (phase 3 on): its president's certificate,
-///   twice the par (L.136, 1841 §5.4), whether or not a home city is free;
-/// * from phase 4 (when `concession_ok?` lets a corporation start any corporation), a
-///   historical corporation that is closed (§3.4, §11 step 2, §12: closed for good, so never
-///   a real start): 18xx keeps its IPO in the order the certificates came back, so its first
-///   certificate is an ordinary share (L.68) when it still had unsold IPO shares at its close
-///   ([`Corporation::ipo_first_share_ordinary`]; lite recorded game, action 721: IFAI with
-///   L.97 passes the step, IRSFF having kept three IPO shares through the split), otherwise
-///   its president's certificate (L.136); a corporation formed by an event counts only once
-///   formed ([`super::corporation::closed_historical_listed_par_cost`]).
-///
-/// The corporation must hold fewer than 5 certificates of others (§9.7). So a corporation
-/// with less than L.136 and nothing to buy or sell has no step in general (lite heuristic 3
-/// players seed 3001, 18xx id 227: RSFS with L.86 in its first turn; before, the step was
-/// kept open from L.68 whenever a non-historical corporation could start). A merger's
-/// exchanges give the certificates back in 18xx's order (`merger::first_back_is_ordinary`,
-/// since 2026-12-07). Not modelled: the split with IRSFF's president's certificate in the
-/// pool.
-///
-/// [`Corporation::ipo_first_share_ordinary`]: super::state::Corporation::ipo_first_share_ordinary
-fn shares_step_open(state: &State, sym: &str) -> bool {
-    let Some(c) = state.corporation(sym) else {
-        return false;
-    };
-    let lowest = market::par_prices(state, CorporationKind::Minor)
-        .into_iter()
-        .chain(market::par_prices(state, CorporationKind::Major))
-        .min()
-        .unwrap_or(i64::MAX);
-    if c.cash < lowest {
-        return false;
-    }
-    let rules = data::ruleset(&state.options);
-    let owner = ShareOwner::Corporation(sym.to_string());
-    let held = state
-        .corporations
-        .iter()
-        .flat_map(|x| x.certificates.iter())
-        .filter(|x| x.owner == owner)
-        .count();
-    let max_held =
-        usize::try_from(rules.corporation_max_certificates_of_other_corporations).unwrap_or(0);
-    if held >= max_held {
-        return false;
-    }
-    let phase = phase_number(state);
-    let president = lowest.saturating_mul(2);
-    state.corporations.iter().any(|x| {
-        if x.started() || x.sym == sym {
-            false
-        } else if x.closed {
-            super::corporation::closed_historical_listed_par_cost(state, x, lowest)
-                .is_some_and(|first| c.cash >= first)
-        } else {
-            phase >= 3
-                && c.cash >= president
-                && !x.historical
-                && super::corporation::is_non_historical(&state.options, &x.sym)
-        }
-    })
 }
 
 /// Ends the current corporation's turn and starts the next one (or the round is [`over`]).
@@ -1254,19 +665,4 @@ pub(super) fn begin(
     next_corporation(state, events);
     settle(state, events);
     true
-}
-
-/// A step of the operating turn in plain words (1841 §8).
-fn step_name(step: OperatingStep) -> &'static str {
-    match step {
-        OperatingStep::Track => "track",
-        OperatingStep::Token => "token",
-        OperatingStep::Routes => "routes",
-        OperatingStep::Dividend => "dividend",
-        OperatingStep::BuyToken => "token purchase",
-        OperatingStep::Trains => "trains",
-        OperatingStep::Shares => "corporate shares",
-        OperatingStep::Merge => "merge",
-        OperatingStep::Transform => "transform",
-    }
 }

@@ -1,5 +1,5 @@
 //! A merger's pass 2 as 18xx.games asks it, for the 18xx.games export
-//! ([`super::export18xx`]; issue #21).
+//! ([`super`]; issue #21).
 //!
 //! 18xx.games asks every holder of an odd old share ONE question in pass 2 of a merger's
 //! exchange (1841 §12.1; `G1841::Game#merger_next_exchange` in `:exchange_pass2`): sell it
@@ -21,15 +21,15 @@
 //!   him: `cash` and `pres` were open);
 //! * leaves the record a `no` when the merger is backed out before (nobody took the
 //!   presidency, 1841 §12.1): the `undo` that follows takes it back in 18xx.games
-//!   ([`super::export18xx`]'s `merger_backed_out`).
+//!   ([`super`]'s `merger_backed_out`).
 //!
 //! The importer reads such an answer back as the declined claim and plays the answer at the
-//! odd shares ([`super::import18xx`], `choose::Answers`).
+//! odd shares ([`crate::g1841::import18xx`], `choose::Answers`).
 
 use serde_json::Value;
 
-use super::action::{Action, Event, OddShareChoice};
-use super::state::{CorporateEvent, Merger, MergerStage, Round, ShareOwner, State};
+use crate::g1841::action::{Action, Event, OddShareChoice};
+use crate::g1841::state::{CorporateEvent, Merger, MergerStage, Round, ShareOwner, State};
 
 /// The temporary field of a record that also carries the action with this index (an odd
 /// share's answer written in the holder's pass-2 record); read by `index_to_id`.

@@ -2,12 +2,12 @@
 //! corporation frozen mid-turn (1841 §7.4, §9.7, §12.2), which this engine ends (reviewed
 //! divergence `frozen-mid-turn-train-step`).
 
-use super::corporation::{chain, phase_number};
-use super::export18xx::frozen_mid_turn;
-use super::market;
-use super::operating_round;
-use super::state::{CorporationKind, ShareOwner, State};
+use super::frozen_mid_turn;
 use crate::Seat;
+use crate::g1841::corporation::{chain, phase_number};
+use crate::g1841::market;
+use crate::g1841::operating_round;
+use crate::g1841::state::{CorporationKind, ShareOwner, State};
 
 /// The corporation frozen mid-turn (1841 §7.4: no player controls it once the events of its
 /// train purchase are over, e.g. its owner SB's president's certificate in the pool after the
@@ -28,7 +28,7 @@ use crate::Seat;
 pub(super) fn share_step_left_open_in_18xx(pre: &State, post: &State) -> Option<(String, Seat)> {
     let (corp, seat) = frozen_mid_turn(pre, post)?;
     let buyer = post.corporation(&corp)?;
-    let rules = super::data::ruleset(&post.options);
+    let rules = crate::g1841::data::ruleset(&post.options);
     let holder = ShareOwner::Corporation(corp.clone());
     let held = post
         .corporations

@@ -1,5 +1,5 @@
 //! Stock-round turns 18xx.games keeps open where this engine passes by itself, for the
-//! 18xx.games export ([`super::export18xx`]).
+//! 18xx.games export ([`super`]).
 //!
 //! This engine ends a player's stock turn by itself when he has no legal action left (1841
 //! §5.1: an automatic pass, or the end of the turn right after his own sale). 18xx.games does
@@ -50,13 +50,13 @@
 //! and no player of this engine makes such a sale); the export writes the player's `pass`
 //! there.
 
-use super::corporation::{
+use crate::Seat;
+use crate::g1841::corporation::{
     certificate_count, certificate_limit, closed_historical_listed_par_cost, controlled_percent,
     is_non_historical, phase_number,
 };
-use super::data;
-use super::state::{Corporation, ShareOwner, State};
-use crate::Seat;
+use crate::g1841::data;
+use crate::g1841::state::{Corporation, ShareOwner, State};
 
 /// Whether 18xx.games still offers `seat` an action in the position `state`, where this engine
 /// found none and ended the turn by itself (see the module documentation).
@@ -77,9 +77,9 @@ pub(crate) fn turn_open_in_18xx(state: &State, seat: Seat) -> bool {
         || state
             .bank_concessions
             .iter()
-            .any(|c| super::stock_round::bank_concession_buyable_in_18xx(state, seat, *c))
+            .any(|c| crate::g1841::stock_round::bank_concession_buyable_in_18xx(state, seat, *c))
         || own_concession_on_offer(state, seat, player)
-        || super::stock_round::has_sale_ignoring_circular_control(state, seat)
+        || crate::g1841::stock_round::has_sale_ignoring_circular_control(state, seat)
 }
 
 /// 18xx's `purchasable_companies` (`p2p_purchases`, 1841 §15.3) offering a player his own
@@ -91,7 +91,11 @@ pub(crate) fn turn_open_in_18xx(state: &State, seat: Seat) -> bool {
 /// in Stock Round 1, is offered `buy_company` of Bayard and passes. (A concession whose
 /// president's certificate he holds is offered when 18xx's `can_gain?` allows that
 /// certificate again; not followed here.)
-fn own_concession_on_offer(state: &State, seat: Seat, player: &super::state::Player) -> bool {
+fn own_concession_on_offer(
+    state: &State,
+    seat: Seat,
+    player: &crate::g1841::state::Player,
+) -> bool {
     let president = |sym: &str| {
         state.corporation(sym).is_some_and(|c| {
             c.certificates
@@ -239,13 +243,14 @@ fn holdings_in_18xx_order<'a>(
 /// city (1841 §5.4 step 3): phase 3 or later, one such corporation not started, the player
 /// below his certificate limit with twice the lowest par price (L.136).
 fn start_looks_possible(state: &State, cash: i64, below_limit: bool) -> bool {
-    let lowest = super::market::par_prices(state, super::state::CorporationKind::Minor)
-        .into_iter()
-        .chain(super::market::par_prices(
-            state,
-            super::state::CorporationKind::Major,
-        ))
-        .min();
+    let lowest =
+        crate::g1841::market::par_prices(state, crate::g1841::state::CorporationKind::Minor)
+            .into_iter()
+            .chain(crate::g1841::market::par_prices(
+                state,
+                crate::g1841::state::CorporationKind::Major,
+            ))
+            .min();
     let Some(lowest) = lowest else {
         return false;
     };
