@@ -132,7 +132,7 @@ pub struct Corporation {
     /// the unsold ones in the order they come back). 18xx's corporate share step prices the
     /// corporation's `par` at that first certificate (L.68 for an ordinary share, L.136 for
     /// the president's certificate), so it decides whether the step opens (interpretation
-    /// I35, `operating_round::shares_step_open`). Always `false` for an open corporation.
+    /// I35, `operating_round::steps::shares`). Always `false` for an open corporation.
     #[serde(default)]
     pub ipo_first_share_ordinary: bool,
 }

@@ -127,10 +127,11 @@ pub(super) fn transform_offer_skipped(
 /// start; to start, the corporation must afford the first certificate in the treasury of a
 /// corporation it may start (`can_ipo_any?`: a non-historical one from phase 3, a historical
 /// one from phase 4; the president's certificate, or an ordinary one of a corporation that
-/// was closed, at the lowest par price). This engine keeps its step open while the treasury
-/// holds the lowest par price (interpretation I35). So a step whose only action here is the
-/// pass, for a corporation that cannot pay that certificate of any such corporation, is one
-/// 18xx skipped.
+/// was closed, at the lowest par price). This engine opens its step in the same cases since
+/// interpretation I35's revision of 2026-12-06 (`operating_round::steps::shares`), so this
+/// bridge is left for the cases I35 does not model (such as the split with IRSFF's
+/// president's certificate in the pool): a step whose only action here is the pass, for a
+/// corporation that cannot pay that certificate of any such corporation, is one 18xx skipped.
 pub(super) fn share_step_closed_in_18xx(pre: &State, seat: Seat, action: &Action) -> bool {
     let Round::OperatingRound(r) = &pre.round else {
         return false;
