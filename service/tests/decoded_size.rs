@@ -156,11 +156,14 @@ async fn app() -> axum::Router {
 }
 
 /// The server stack with the decoded-size bound lifted (what the estimates are measured
-/// against).
+/// against), and a request timeout no load reaches: with the default 30 s a loaded machine
+/// cut an import short (DEADLINE_EXCEEDED), and the next shape's peak then counted the
+/// abandoned import's memory too.
 async fn unbounded_app() -> axum::Router {
     build_routes(&ServeConfig {
         max_decoded_bytes: usize::MAX,
         max_buffered_bytes: 1 << 31,
+        request_timeout: std::time::Duration::from_secs(600),
         ..ServeConfig::default()
     })
     .await
