@@ -404,7 +404,9 @@ fn carry_out(
     Ok(())
 }
 
-/// The rejection for an action outside the legal set, naming the rule it breaks.
+/// The rejection for an action outside the legal set, naming the rule it breaks: here an
+/// action of another round or of no step now, else the refusal of the action's step (its
+/// `explain_*`).
 fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
     let sr = round(state);
     let start = sr.and_then(|r| r.start.as_ref());
@@ -439,11 +441,7 @@ fn explain(state: &State, seat: Seat, action: &Action) -> Rejection {
         Action::PlaceToken { .. } | Action::BuyTokens { .. } => {
             wrong_step("No corporation is being started.")
         }
-        Action::AnswerOffer { .. } => reject(
-            RejectionCode::WrongStep,
-            p2p::RULE,
-            "No purchase offer is waiting for an answer.",
-        ),
+        Action::AnswerOffer { .. } => offer::explain_answer(),
         // Handled by `offer_purchase`.
         Action::OfferPurchase {
             seller,

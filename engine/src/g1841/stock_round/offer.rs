@@ -3,7 +3,8 @@
 //! at a price ([`offers`] lists the ranges, [`p2p::offer_ranges`]); then only the seller acts
 //! and answers ([`p2p::answers`]). An accepted offer is the buyer's buy and ends his turn; a
 //! declined one lets the turn go on. The mechanics are [`p2p`]'s; this module routes the offer
-//! ([`offer_purchase`]) and the answer ([`answer_offer`]) within the turn.
+//! ([`offer_purchase`]) and the answer ([`answer_offer`]) within the turn, and refuses an
+//! answer while no offer waits ([`explain_answer`]).
 
 use super::super::action::{Action, Event, OfferRange};
 use super::super::p2p;
@@ -136,4 +137,13 @@ pub(super) fn answer_offer(
     }
     *state = next;
     Ok(events)
+}
+
+/// The refusal of an answer while no offer waits (1841 §15.3).
+pub(super) fn explain_answer() -> Rejection {
+    reject(
+        RejectionCode::WrongStep,
+        p2p::RULE,
+        "No purchase offer is waiting for an answer.",
+    )
 }
