@@ -9,7 +9,7 @@
 
 use super::super::action::{Action, Event};
 use super::super::concession::Concession;
-use super::super::corporation::corporation_of_concession;
+use super::super::corporation::{self, corporation_of_concession};
 use super::super::data;
 use super::super::state::{ShareOwner, State};
 use super::{cash, corrupt, mark_acted, reject, round, sold_this_round};
@@ -118,7 +118,7 @@ fn concession_refusal_with(
         .corporation(sym)
         .and_then(|k| k.certificates.iter().find(|x| x.president))
         .map_or(0, |x| x.percent);
-    if !super::super::corporation::may_hold_more(state, &ShareOwner::Player(seat), sym, percent) {
+    if !corporation::may_hold_more(state, &ShareOwner::Player(seat), sym, percent) {
         return Some((
             "1841 §3.2",
             format!(

@@ -13,7 +13,7 @@
 //! | sales | [`sell`] | 1841 §5.3 | `SellShares` (any number, before the rest; the price drops through [`super::sale`]) |
 //! | par and the start it opens | [`par`] | 1841 §5.4, §3.4 | `Par`, then the start's `BuyShares` / `PlaceToken` / `BuyTokens` / `Pass` |
 //! | purchase | [`buy`] | 1841 §5.2, §2, §7.3 | `BuyShares` (IPO or pool; ends the turn) |
-//! | bank concession | [`bank_concession`] | 1841 §3.2, §4.4 | `BuyConcession` (from Stock Round 2; ends the turn) |
+//! | bank concession | [`bank_concession`] | 1841 §3.2, §5.1 | `BuyConcession` (from Stock Round 2; ends the turn) |
 //! | purchase from a player | [`offer`] | 1841 §15.3 | `OfferPurchase`, then the seller's `AnswerOffer` (`p2p_purchases`) |
 //! | pass | this module | 1841 §5.1 | `Pass` (every seat passing in a row ends the round) |
 //!

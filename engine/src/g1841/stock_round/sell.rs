@@ -16,7 +16,9 @@
 //! carries a sale out, [`explain_sell`] refuses one outside the listing.
 
 use super::super::action::{Action, Event};
-use super::super::corporation::{certificate_count, certificate_limit, presidency_may_change};
+use super::super::corporation::{
+    self, certificate_count, certificate_limit, presidency_may_change,
+};
 use super::super::data;
 use super::super::sale;
 use super::super::state::{Corporation, ShareOwner, SoldShares, State};
@@ -34,7 +36,7 @@ use crate::{Rejection, RejectionCode, Seat};
 /// part of those holdings). Test `g1841_stock_shortcuts`: the same answer as the whole count
 /// and the control of every corporation.
 ///
-/// [`controlled_percent_of`]: super::super::corporation::controlled_percent_of
+/// [`controlled_percent_of`]: corporation::controlled_percent_of
 pub fn over_limits(state: &State, seat: Seat) -> bool {
     let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
     let mut count = 0u32;
@@ -50,8 +52,7 @@ pub fn over_limits(state: &State, seat: Seat) -> bool {
                 _ => {}
             }
         }
-        if bound > max && super::super::corporation::controlled_percent_of(state, seat, corp) > max
-        {
+        if bound > max && corporation::controlled_percent_of(state, seat, corp) > max {
             return true;
         }
     }
@@ -78,7 +79,7 @@ pub(super) fn must_sell_reason(state: &State, seat: Seat) -> Option<(&'static st
     }
     let max = data::ruleset(&state.options).max_percent_controlled_by_one_player;
     state.corporations.iter().find_map(|corp| {
-        let controlled = super::super::corporation::controlled_percent_of(state, seat, corp);
+        let controlled = corporation::controlled_percent_of(state, seat, corp);
         (controlled > max).then(|| {
             (
                 "1841 §7.3",
@@ -106,7 +107,7 @@ pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOw
     // The largest holding, ties to the first in rank; `seat` himself is no candidate.
     let me = ShareOwner::Player(seat);
     let mut best: Option<(usize, &ShareOwner, u32)> = None;
-    for (rank, holder, p) in super::super::corporation::ranked_holders(state, corp, seat) {
+    for (rank, holder, p) in corporation::ranked_holders(state, corp, seat) {
         if *holder != me && best.is_none_or(|(r, _, b)| p > b || (p == b && rank < r)) {
             best = Some((rank, holder, p));
         }
@@ -115,7 +116,7 @@ pub(crate) fn successor(state: &State, sym: &str, seat: Seat) -> Option<(ShareOw
         return Some((holder.clone(), p));
     }
     // Nobody else holds any: the first candidate, with nothing.
-    let order = super::super::corporation::players_from(state, seat);
+    let order = corporation::players_from(state, seat);
     order
         .into_iter()
         .find(|s| *s != seat)
@@ -239,12 +240,11 @@ fn each_sale(
             let looping = forbid_loops
                 && is_president
                 && corporation_may_take_over
-                && super::super::corporation::presidency_creates_circular_control(
+                && corporation::presidency_creates_circular_control(
                     state,
                     &corp.sym,
                     &president_after_sale(state, seat, corp, percent),
-                    circular_now
-                        .get_or_insert_with(|| super::super::corporation::circular_set(state)),
+                    circular_now.get_or_insert_with(|| corporation::circular_set(state)),
                 );
             if !looping && !take(corp, p) {
                 return;
@@ -285,7 +285,7 @@ fn president_after_sale(state: &State, seat: Seat, corp: &Corporation, percent: 
             // `sell` refuses before any change.
             return me;
         };
-        super::super::corporation::swap_presidency_of(&mut after, &me, &new);
+        corporation::swap_presidency_of(&mut after, &me, &new);
     }
     let mut moved = 0;
     for c in after.certificates.iter_mut() {
@@ -302,7 +302,7 @@ fn president_after_sale(state: &State, seat: Seat, corp: &Corporation, percent: 
         // `sell` refuses here, after the dump.
         return president;
     }
-    super::super::corporation::presidency_taker(state, &after, Some(seat)).unwrap_or(president)
+    corporation::presidency_taker(state, &after, Some(seat)).unwrap_or(president)
 }
 
 /// Percent of `corp` held by each corporation that holds some of it, in certificate order
@@ -348,7 +348,7 @@ pub(super) fn sell(
     let mut after = corp.clone();
     let dump = if percent > normal {
         let (new, _) = successor(state, sym, seat).ok_or_else(|| corrupt("no successor"))?;
-        super::super::corporation::swap_presidency_of(&mut after, &me, &new);
+        corporation::swap_presidency_of(&mut after, &me, &new);
         Some(new)
     } else {
         None
