@@ -1,7 +1,7 @@
 //! The stock round of 1841 (1841 §5), one module per step of a share turn; this module only
 //! routes: who acts ([`to_act`]), the listing ([`legal`]) and the test of one action
 //! (`allows`), [`apply`], the turn order, the automatic passes of seats with nothing to do,
-//! and the round's [`begin`], [`over`] and [`finish`].
+//! and the round's `begin`, [`over`] and `finish`.
 //!
 //! A share turn (1841 §5.1) is any number of sales, then at most one purchase, par, bank
 //! concession purchase or purchase offer, or a pass; a seat over the certificate limit (§2) or
@@ -10,18 +10,18 @@
 //!
 //! | step | module | rule | actions |
 //! |---|---|---|---|
-//! | sales | [`sell`] | 1841 §5.3 | `SellShares` (any number, before the rest; the price drops through [`super::sale`]) |
-//! | par and the start it opens | [`par`] | 1841 §5.4, §3.4 | `Par`, then the start's `BuyShares` / `PlaceToken` / `BuyTokens` / `Pass` |
-//! | purchase | [`buy`] | 1841 §5.2, §2, §7.3 | `BuyShares` (IPO or pool; ends the turn) |
-//! | bank concession | [`bank_concession`] | 1841 §3.2, §5.1 | `BuyConcession` (from Stock Round 2; ends the turn) |
-//! | purchase from a player | [`offer`] | 1841 §15.3 | `OfferPurchase`, then the seller's `AnswerOffer` (`p2p_purchases`) |
+//! | sales | `sell` | 1841 §5.3 | `SellShares` (any number, before the rest; the price drops through [`super::sale`]) |
+//! | par and the start it opens | `par` | 1841 §5.4, §3.4 | `Par`, then the start's `BuyShares` / `PlaceToken` / `BuyTokens` / `Pass` |
+//! | purchase | `buy` | 1841 §5.2, §2, §7.3 | `BuyShares` (IPO or pool; ends the turn) |
+//! | bank concession | `bank_concession` | 1841 §3.2, §5.1 | `BuyConcession` (from Stock Round 2; ends the turn) |
+//! | purchase from a player | `offer` | 1841 §15.3 | `OfferPurchase`, then the seller's `AnswerOffer` (`p2p_purchases`) |
 //! | pass | this module | 1841 §5.1 | `Pass` (every seat passing in a row ends the round) |
 //!
-//! After the round: [`end`] (1841 §5.5: price movements, Bayard's income, return of unused
+//! After the round: `end` (1841 §5.5: price movements, Bayard's income, return of unused
 //! concessions, priority), then [`super::flow`] begins Operating Round `n`.1 (§8).
 //!
 //! Every step module answers the same questions: its listing (one generator of its legal
-//! actions, e.g. [`sell::each_sale`], [`buy::each_buy`], from which the listing, the test of
+//! actions, e.g. `sell::each_sale`, `buy::each_buy`, from which the listing, the test of
 //! one action — the options of the action's corporation only — and whether the step offers
 //! anything at all derive), the action carried out, and the refusal of an action outside the
 //! listing (its `explain_*`). How the turn goes on after an action (it goes on after a sale,
