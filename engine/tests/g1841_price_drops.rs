@@ -81,7 +81,7 @@ fn drop_at(events: &[Event], sym: &str) -> usize {
         .unwrap_or_else(|| panic!("no price change of {sym} in {events:?}"))
 }
 
-// ----- 1841 §5.3: the stock round (`stock_round::sell`) ---------------------------------------
+// ----- 1841 §5.3: the stock round (`stock_round::sell::sell`) ---------------------------------
 
 /// 1841 §5.3, FAQ-Q2's own test: 132002 before action 800 (stock round 6, Player 1 to act),
 /// AFI arriving on L.100 (row 3, col 5) before CTDA; Player 1 sells 10% of AFI, then 10% of

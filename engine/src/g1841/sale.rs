@@ -1,7 +1,7 @@
 //! The price drop after a sale (1841 §5.3: "one row down per unit sold"), the one every sale
 //! of 1841 goes through once its certificates are in the pool and paid for:
 //!
-//! * a player's sale in the stock round (§5.3, `stock_round::sell`);
+//! * a player's sale in the stock round (§5.3, `stock_round::sell::sell`);
 //! * a corporation's sale in its share step (§9.7, `operating_round::shares::sell_share`) and
 //!   a frozen corporation's sale out of its loop (§7.4, FAQ-Q23, `shares::sell_all`);
 //! * emergency sales — for a train, or for a transformation's second token (§12.2) — and a

@@ -130,7 +130,7 @@ pub(super) fn share_moves(
 /// The ids of the certificates `action` names (a purchase, a sale) as this engine's
 /// certificate indices.
 ///
-/// A purchase names the certificate bought, the one `stock_round::buy` takes (an ordinary
+/// A purchase names the certificate bought, the one `stock_round::buy::buy` takes (an ordinary
 /// certificate of that size first), not what left the source: a single share that brings the
 /// buyer to the size of a president's certificate lying in the pool swaps it for two of his
 /// shares (1841 §7.4), so the certificate that left the pool is the president's (version_1
