@@ -27,7 +27,7 @@ pub(super) fn place_and_move(state: &mut State, m: &Merger, cell: MarketCell) {
 /// `merger_exchange_start` → `move_assets` of both, then the first presidency question), so
 /// a new corporation over its train limit discards first (§9.6; 18xx's `DiscardTrain` step
 /// comes before `ChooseOption`), decided by `decider` (the initiator's controller; in the
-/// Tuscan merge its decider) while it has no president ([`super::super::discard_seat`]).
+/// Tuscan merge its decider) while it has no president ([`discard_seat`](crate::g1841::operating_round::discard_seat)).
 /// What moved is kept in `m.moved` for [`restore_assets`].
 pub(super) fn move_assets(state: &mut State, m: &mut Merger, decider: Option<Seat>) {
     let Some(cell) = m.cell else { return };
