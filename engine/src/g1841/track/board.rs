@@ -191,8 +191,10 @@ impl Board {
             .collect()
     }
 
-    /// [`reach`](super::search::reach) on this board; a search asked before on this board is answered from
+    /// [`reach`] on this board; a search asked before on this board is answered from
     /// memory.
+    ///
+    /// [`reach`]: super::search::reach
     pub fn reach(
         &self,
         state: &State,

@@ -13,7 +13,7 @@ use super::*;
 /// sold normally") both at once, in any order; the player his certificates. A president's
 /// certificate — the player's or a corporation's (FAQ-C13: "companies and players may …
 /// [put] even its president's certificate, into the pool") — is sold only by a dump
-/// ([`emergency_sell`](super::selling::emergency_sell), 1841 §5.3): to the next holder with at least as much, or into the
+/// ([`emergency_sell`], 1841 §5.3): to the next holder with at least as much, or into the
 /// pool when nobody has that; never of a corporation in the needy chain nor of a historical
 /// corporation before phase 4 (the concession lock, 1841 §7.5; kept with the option too,
 /// interpretation I39).
@@ -23,6 +23,8 @@ use super::*;
 /// certificates below the largest other holding either ([`units_above_retained`]): an emergency sale
 /// never moves the presidency of a corporation in the needy chain (1841 §14, rule {4.5.1};
 /// 18xx `emr_can_sell?`, `corp_minimum_to_retain`).
+///
+/// [`emergency_sell`]: super::selling::emergency_sell
 pub(super) fn sellable(state: &State, needy: &str, raiser: &ShareOwner) -> Vec<(String, u32)> {
     let chain: Vec<ShareOwner> = raisers(state, needy);
     let mut out = Vec::new();

@@ -8,9 +8,11 @@ use super::*;
 /// Step 2 of a merger (see the module documentation): the new corporation on its cell; cash,
 /// trains and certificates of other corporations to the new corporation (1841 §12.1). The
 /// shares of each old corporation held by the other stay where they are until the exchange
-/// eliminates them ([`execute`](super::exchange::execute)): so the old corporations keep their presidents, and the
+/// eliminates them ([`execute`]): so the old corporations keep their presidents, and the
 /// initiator's controller, while the presidency is open (18xx.games moves them to the IPO at
 /// once; nothing in the presidency stage depends on them).
+///
+/// [`execute`]: super::exchange::execute
 pub(super) fn place_and_move(state: &mut State, m: &Merger, cell: MarketCell) {
     let target = m.target.clone();
     let (a, b) = (m.initiator.clone(), m.partner.clone());
@@ -27,8 +29,10 @@ pub(super) fn place_and_move(state: &mut State, m: &Merger, cell: MarketCell) {
 /// `merger_exchange_start` → `move_assets` of both, then the first presidency question), so
 /// a new corporation over its train limit discards first (§9.6; 18xx's `DiscardTrain` step
 /// comes before `ChooseOption`), decided by `decider` (the initiator's controller; in the
-/// Tuscan merge its decider) while it has no president ([`discard_seat`](crate::g1841::operating_round::discard_seat)).
+/// Tuscan merge its decider) while it has no president ([`discard_seat`]).
 /// What moved is kept in `m.moved` for [`restore_assets`].
+///
+/// [`discard_seat`]: crate::g1841::operating_round::discard_seat
 pub(super) fn move_assets(state: &mut State, m: &mut Merger, decider: Option<Seat>) {
     let Some(cell) = m.cell else { return };
     let (a, b) = (m.initiator.clone(), m.partner.clone());

@@ -285,8 +285,10 @@ fn exchange_minors(state: &mut State, m: &mut Merger, events: &mut Vec<Event>) {
 
 /// Whether the merger `m` has left the new president's certificate in the IPO so far: a
 /// Tuscan merge nobody claimed it in (1841 §12.3, FAQ-R4), or a merger whose president will
-/// be the holder of three units who chose a full share (R4, [`asked`](super::presidency::asked)), until a holder
+/// be the holder of three units who chose a full share (R4, [`asked`]), until a holder
 /// reaches 20%.
+///
+/// [`asked`]: super::presidency::asked
 fn president_open(state: &State, m: &Merger) -> bool {
     (m.tuscan || full_pending(m))
         && m.president.is_none()

@@ -297,7 +297,9 @@ fn reachable_presidents(state: &State, m: &Merger) -> Vec<Merger> {
 /// (`merger_do_exchange`): "Market exchanges 20% of old shares for president share", then
 /// "Cannot complete this merger without a president" (v2 8p seed 8013 id 1229, SFL + ATFA →
 /// CTS: the pool's seventh pair). The Tuscan merge, which cannot fail (§12.3), goes on with
-/// the certificate in the pool ([`president_by_run_out`](super::exchange::president_by_run_out)).
+/// the certificate in the pool ([`president_by_run_out`]).
+///
+/// [`president_by_run_out`]: super::exchange::president_by_run_out
 pub(super) fn pool_takes_president(state: &State, m: &Merger) -> bool {
     if m.president.is_some() {
         return false;
