@@ -45,14 +45,14 @@ fn cash(state: &State, sym: &str) -> i64 {
 }
 
 /// 1841 §12.4: at the split IRSFF's certificates of other corporations alternate SB, SFL by
-/// descending price; of equal prices Referee takes the later corporation of 18xx.games'
-/// corporation list first (split.rs). Lite, 6 players, random, seed 8002: CTS buys the first
+/// descending price; of equal prices Referee takes the later corporation of 18xx.games' corporation
+/// list first (split/dissolution.rs). Lite, 6 players, random, seed 8002: CTS buys the first
 /// 4-train (id 665); IRSFF holds 10% each of CFCC (L.62), SFTN and SFTC (L.10 each): SB gets
-/// CFCC's, SFL the later of the equal ones, SFTC's, and SB SFTN's (18xx.games, unpatched:
-/// SFTC's to SB, SFTN's to SFL). SFL's emergency sale of its SFTC share (id 695, half of
-/// L.10) pays SFL, not SB: SB's cash stays L.22 until CGTF buys a 10% SB share from SB's
-/// treasury (id 729, L.16: L.38) and the merger of CFCC into CTS (ids 734-738) brings SB L.26
-/// for its CFCC share: L.64 at the stock round.
+/// CFCC's, SFL the later of the equal ones, SFTC's, and SB SFTN's (18xx.games, unpatched: SFTC's to
+/// SB, SFTN's to SFL). SFL's emergency sale of its SFTC share (id 695, half of L.10) pays SFL, not
+/// SB: SB's cash stays L.22 until CGTF buys a 10% SB share from SB's treasury (id 729, L.16: L.38)
+/// and the merger of CFCC into CTS (ids 734-738) brings SB L.26 for its CFCC share: L.64 at the
+/// stock round.
 #[test]
 fn s12_4_equal_treasury_certificates_and_sbs_cash() {
     let text = fixture_text();

@@ -130,9 +130,9 @@ pub(super) fn apply(
 /// with less than L.136 and nothing to buy or sell has no step in general (lite heuristic 3
 /// players seed 3001, 18xx id 227: RSFS with L.86 in its first turn; before, the step was
 /// kept open from L.68 whenever a non-historical corporation could start). A merger's
-/// exchanges give the certificates back in 18xx's order (`merger::first_back_is_ordinary`,
-/// since 2026-12-07). Not modelled: the split with IRSFF's president's certificate in the
-/// pool.
+/// exchanges give the certificates back in 18xx's order
+/// (`merger::exchange::first_back_is_ordinary`, since 2026-12-07). Not modelled: the split
+/// with IRSFF's president's certificate in the pool.
 ///
 /// [`Corporation::ipo_first_share_ordinary`]: super::super::super::state::Corporation::ipo_first_share_ordinary
 fn shares_step_open(state: &State, sym: &str) -> bool {
