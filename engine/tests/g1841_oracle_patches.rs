@@ -346,6 +346,20 @@ const CASES: &[Case] = &[
         patched_to: Some(120),
         with: &[],
     },
+    // 1841 §9.2, §5.4 (entry home-token-keeps-a-stale-region-graph): SFLP reaches O13's only
+    // free slot after its tile at S11 (id 129); SSFL's par (id 138) places SSFL's home token
+    // there, and 18xx's token graph, not cleared by a home token, still says SFLP can token:
+    // in SFLP's next turn (track pass, id 155) 18xx holds it in "Place a Token" where Referee,
+    // with no city to token, wrote its routes (id 156). Patched, the graph is cleared at the
+    // par, the correction is named there and the game runs on.
+    Case {
+        entry: "home-token-keeps-a-stale-region-graph",
+        fixture: "home-token-keeps-a-stale-region-graph-v2-heuristic-3p-s3151-to170.json",
+        stop_at: 156,
+        stop_message: "Blocking step Place a Token cannot process action run_routes",
+        patched_to: Some(170),
+        with: &[],
+    },
 ];
 
 #[test]
